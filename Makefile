@@ -1,0 +1,62 @@
+# sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
+# they install libedit-dev (and pkg-config) with apt-get when missing.
+SWIFT        ?= swift
+PREFIX       ?= /usr/local
+BUILD_FLAGS  ?=
+TEST_FLAGS   ?=
+
+.PHONY: all deps build release run sandbox test test-long completions install bench clean
+
+all: build
+
+# The only system library sxk needs besides the Swift toolchain.
+deps:
+	@if ! pkg-config --exists libedit 2>/dev/null || ! [ -e /usr/include/histedit.h ]; then \
+		echo "installing libedit-dev (needs root)…"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+release: deps
+	$(SWIFT) build -c release $(BUILD_FLAGS)
+
+# Builds and opens the REPL on the embedded sandbox backend.
+run: build
+	@"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk" --sandbox
+
+sandbox: build
+	@"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk-sandbox"
+
+# Builds and runs the whole test suite.
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+# The long reliability cases (kill -9 loop, fuzz, large bodies) on top of the normal suite.
+test-long: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	SXK_LONG_TESTS=1 $(SWIFT) test --skip-build $(TEST_FLAGS)
+
+# Regenerates completions/ from the command specs (a test fails when they differ).
+completions: build
+	@bin="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk"; \
+	"$$bin" completion bash > completions/sxk.bash; \
+	"$$bin" completion zsh > completions/_sxk; \
+	"$$bin" completion fish > completions/sxk.fish
+
+install: release
+	@bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"; \
+	install -m 0755 "$$bin/sxk" "$$bin/sxk-sandbox" "$(PREFIX)/bin/"; \
+	install -m 0644 completions/sxk.bash "$(PREFIX)/share/bash-completion/completions/sxk"; \
+	install -m 0644 completions/_sxk "$(PREFIX)/share/zsh/site-functions/_sxk"; \
+	install -m 0644 completions/sxk.fish "$(PREFIX)/share/fish/vendor_completions.d/sxk.fish"
+
+bench: release
+	benchmarks/run
+
+clean:
+	rm -rf .build

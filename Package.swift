@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers mirror the app (seed 001): Core (JSON, redaction) → API (client, transport,
+// endpoint groups) → Session (contexts, stores) → Features (facades) → Shell (line editor,
+// specs, parser, completion, rendering) → App (composition root, the sxk commands).
+let package = Package(
+    name: "sxk",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "sxk", targets: ["sxk"]),
+        .executable(name: "sxk-sandbox", targets: ["sxk-sandbox"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibedit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
+        // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
+        .target(name: "CPTY"),
+        .target(name: "SXKCore"),
+        .target(name: "SXKAPI", dependencies: ["SXKCore"]),
+        .target(name: "SXKSandbox", dependencies: ["SXKCore"]),
+        .target(name: "SXKSession", dependencies: ["SXKCore", "SXKAPI"]),
+        .target(name: "SXKFeatures", dependencies: ["SXKCore", "SXKAPI", "SXKSession"]),
+        .target(name: "SXKShell", dependencies: ["SXKCore", "CLibedit"]),
+        .target(
+            name: "SXKApp",
+            dependencies: ["SXKCore", "SXKAPI", "SXKSandbox", "SXKSession", "SXKFeatures", "SXKShell"],
+            resources: [.copy("Resources/menu-catalog.json")]
+        ),
+        .executableTarget(name: "sxk", dependencies: ["SXKApp"]),
+        .executableTarget(name: "sxk-sandbox", dependencies: ["SXKSandbox"]),
+
+        .testTarget(name: "SXKCoreTests", dependencies: ["SXKCore"]),
+        .testTarget(name: "SXKAPITests", dependencies: ["SXKAPI", "SXKSandbox"]),
+        .testTarget(name: "SXKSandboxTests", dependencies: ["SXKSandbox", "SXKCore"]),
+        .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession"]),
+        .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox"]),
+        .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"]),
+        .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox"]),
+        .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore"]),
+    ]
+)

@@ -1,0 +1,1 @@
+int cpty_placeholder(void);

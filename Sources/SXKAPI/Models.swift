@@ -1,0 +1,384 @@
+import SXKCore
+
+// Typed views of the payloads in CONTRACT §3–4. Each is read tolerantly from a `JSONValue`
+// (camelCase or snake_case, numbers or numeric strings) and keeps the object it came from in
+// `raw`, so `--json` shows fields the model does not know.
+
+/// Account kinds: `scenic` for a V9ScenicUser, `store` for a V9StoreUser; others are kept as sent.
+public enum AccountType {
+    public static let scenic = "scenic"
+    public static let store = "store"
+}
+
+/// Role codes the app switches on (seed 000 §5); others may arrive and are shown as sent.
+public enum RoleCode {
+    public static let photographer = "photographer"
+    public static let scenicAdmin = "scenicAdmin"
+    public static let storeAdmin = "storeAdmin"
+    public static let known = [photographer, scenicAdmin, storeAdmin]
+}
+
+/// One account of a login (`accounts` of v9/login, `user` of v9/set-user).
+public struct Account: Sendable, Equatable {
+    public var userId: Int
+    public var accountType: String
+    public var accountDisplayName: String
+    public var userName: String
+    public var realName: String?
+    public var avatar: String?
+    public var phone: String
+    public var roleCode: String
+    public var roleName: String
+    public var scenicId: Int?
+    public var scenicName: String?
+    public var storeId: Int?
+
+    public init(
+        userId: Int, accountType: String, accountDisplayName: String, userName: String, realName: String? = nil,
+        avatar: String? = nil, phone: String, roleCode: String, roleName: String, scenicId: Int? = nil,
+        scenicName: String? = nil, storeId: Int? = nil
+    ) {
+        self.userId = userId; self.accountType = accountType; self.accountDisplayName = accountDisplayName
+        self.userName = userName; self.realName = realName; self.avatar = avatar; self.phone = phone
+        self.roleCode = roleCode; self.roleName = roleName; self.scenicId = scenicId
+        self.scenicName = scenicName; self.storeId = storeId
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("account")
+        userId = try o.requireInt("userId")
+        accountType = o.string("accountType") ?? AccountType.scenic
+        userName = o.string("userName") ?? ""
+        accountDisplayName = o.string("accountDisplayName") ?? userName
+        realName = o.string("realName")
+        avatar = o.string("avatar")
+        phone = o.string("phone") ?? ""
+        roleCode = o.string("roleCode") ?? ""
+        roleName = o.string("roleName") ?? ""
+        scenicId = o.int("scenicId")
+        scenicName = o.string("scenicName")
+        storeId = o.int("storeId")
+    }
+
+    /// The canonical camelCase form, used for snapshots and `--json` of local state.
+    public var json: JSONValue {
+        var o: JSONObject = [
+            "userId": .int(userId), "accountType": .string(accountType),
+            "accountDisplayName": .string(accountDisplayName), "userName": .string(userName),
+        ]
+        if let realName { o["realName"] = .string(realName) }
+        if let avatar { o["avatar"] = .string(avatar) }
+        o["phone"] = .string(phone)
+        o["roleCode"] = .string(roleCode)
+        o["roleName"] = .string(roleName)
+        if let scenicId { o["scenicId"] = .int(scenicId) }
+        if let scenicName { o["scenicName"] = .string(scenicName) }
+        if let storeId { o["storeId"] = .int(storeId) }
+        return .object(o)
+    }
+}
+
+/// `v9/login` data: the temporary token and the accounts to choose from.
+public struct LoginResult: Sendable {
+    public var tempToken: String
+    public var accounts: [Account]
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        tempToken = try o.requireString("token")
+        accounts = try o.requireArray("accounts").map { v throws(FieldError) in try Account(json: v) }
+    }
+}
+
+/// `v9/set-user` data: the formal token and the chosen account.
+public struct SetUserResult: Sendable {
+    public var token: String
+    public var user: Account
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        token = try o.requireString("token")
+        guard let user = o.field("user") else { throw FieldError(field: "user", reason: "is missing") }
+        self.user = try Account(json: user)
+    }
+}
+
+/// `app/config`: only `enableRegister` is used by the app (seed 000 §3.2).
+public struct AppConfig: Sendable {
+    public var enableRegister: Bool?
+    public var raw: JSONValue
+    public init(json: JSONValue) {
+        raw = json
+        enableRegister = json.objectValue?.bool("enableRegister")
+    }
+}
+
+/// `userinfo`: display fields written back into the account context (seed 000 §5.3).
+public struct UserInfo: Sendable, Equatable {
+    public var userId: Int?
+    public var userName: String?
+    public var realName: String?
+    public var avatar: String?
+    public var phone: String?
+    public var roleName: String?
+
+    public init(userId: Int? = nil, userName: String? = nil, realName: String? = nil, avatar: String? = nil, phone: String? = nil, roleName: String? = nil) {
+        self.userId = userId; self.userName = userName; self.realName = realName
+        self.avatar = avatar; self.phone = phone; self.roleName = roleName
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        userId = o.int("userId")
+        userName = o.string("userName")
+        realName = o.string("realName")
+        avatar = o.string("avatar")
+        phone = o.string("phone")
+        roleName = o.string("roleName")
+    }
+}
+
+public struct ScenicRef: Sendable, Equatable {
+    public var scenicId: Int
+    public var scenicName: String
+    public init(scenicId: Int, scenicName: String) { self.scenicId = scenicId; self.scenicName = scenicName }
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("scenic")
+        scenicId = try o.requireInt("scenicId")
+        scenicName = o.string("scenicName") ?? ""
+    }
+    public var json: JSONValue { ["scenicId": .int(scenicId), "scenicName": .string(scenicName)] }
+}
+
+public struct PermissionItem: Sendable, Equatable {
+    public var uri: String
+    public var name: String
+    public var group: String?
+    public init(uri: String, name: String, group: String? = nil) { self.uri = uri; self.name = name; self.group = group }
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("permission")
+        uri = try o.requireString("uri")
+        name = o.string("name") ?? uri
+        group = o.string("group")
+    }
+    public var json: JSONValue {
+        var o: JSONObject = ["uri": .string(uri), "name": .string(name)]
+        if let group { o["group"] = .string(group) }
+        return .object(o)
+    }
+}
+
+/// One role of `role-permission`, with its scenic areas and permissions.
+public struct RolePermission: Sendable, Equatable {
+    public var roleCode: String
+    public var roleName: String
+    public var scenicList: [ScenicRef]
+    public var permissions: [PermissionItem]
+
+    public init(roleCode: String, roleName: String, scenicList: [ScenicRef], permissions: [PermissionItem]) {
+        self.roleCode = roleCode; self.roleName = roleName; self.scenicList = scenicList; self.permissions = permissions
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("role")
+        roleCode = try o.requireString("roleCode")
+        roleName = o.string("roleName") ?? roleCode
+        scenicList = try (o.array("scenicList") ?? []).map { v throws(FieldError) in try ScenicRef(json: v) }
+        permissions = try (o.array("permissions") ?? []).map { v throws(FieldError) in try PermissionItem(json: v) }
+    }
+
+    public static func list(json: JSONValue) throws(FieldError) -> [RolePermission] {
+        try json.requireArray("data").map { v throws(FieldError) in try RolePermission(json: v) }
+    }
+
+    public var json: JSONValue {
+        [
+            "roleCode": .string(roleCode), "roleName": .string(roleName),
+            "scenicList": .array(scenicList.map(\.json)), "permissions": .array(permissions.map(\.json)),
+        ]
+    }
+}
+
+public struct Store: Sendable, Equatable {
+    public var storeId: Int
+    public var storeName: String
+    public var scenicId: Int?
+    public var address: String?
+    public init(storeId: Int, storeName: String, scenicId: Int?, address: String? = nil) {
+        self.storeId = storeId; self.storeName = storeName; self.scenicId = scenicId; self.address = address
+    }
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("store")
+        storeId = try o.requireInt("storeId")
+        storeName = o.string("storeName") ?? ""
+        scenicId = o.int("scenicId")
+        address = o.string("address")
+    }
+    public static func list(json: JSONValue) throws(FieldError) -> [Store] {
+        try json.requireArray("data").map { v throws(FieldError) in try Store(json: v) }
+    }
+}
+
+/// One order row; store (deposit) orders add `depositAmount` and `writeOffStatus`.
+public struct Order: Sendable {
+    public var orderId: Int
+    public var orderNo: String
+    public var status: Int?
+    public var statusText: String?
+    public var amount: Double?
+    public var createTime: String?
+    public var customerPhone: String?
+    public var scenicName: String?
+    public var storeName: String?
+    public var photographerName: String?
+    public var depositAmount: Double?
+    public var writeOffStatus: Int?
+    /// The row exactly as received.
+    public var raw: JSONValue
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("order")
+        orderId = try o.requireInt("orderId")
+        orderNo = o.string("orderNo") ?? String(orderId)
+        status = o.int("status")
+        statusText = o.string("statusText")
+        amount = o.double("amount")
+        createTime = o.string("createTime")
+        customerPhone = o.string("customerPhone")
+        scenicName = o.string("scenicName")
+        storeName = o.string("storeName")
+        photographerName = o.string("photographerName")
+        depositAmount = o.double("depositAmount")
+        writeOffStatus = o.int("writeOffStatus")
+        raw = json
+    }
+}
+
+/// `Page<T>`: the last page is the one where `page * pageSize >= total` or `list` is empty.
+public struct Page<Item: Sendable>: Sendable {
+    public var list: [Item]
+    public var total: Int
+    public var page: Int
+    public var pageSize: Int
+    /// The `data` object as received.
+    public var raw: JSONValue
+
+    public init(list: [Item], total: Int, page: Int, pageSize: Int, raw: JSONValue) {
+        self.list = list; self.total = total; self.page = page; self.pageSize = pageSize; self.raw = raw
+    }
+
+    public init(json: JSONValue, item: (JSONValue) throws(FieldError) -> Item) throws(FieldError) {
+        let o = try json.requireObject("data")
+        let items = try o.requireArray("list")
+        list = try items.map { v throws(FieldError) in try item(v) }
+        total = o.int("total") ?? items.count
+        page = o.int("page") ?? 1
+        pageSize = o.int("pageSize") ?? max(items.count, 1)
+        raw = json
+    }
+
+    public var isLast: Bool { list.isEmpty || page * pageSize >= total }
+    public var pageCount: Int { pageSize > 0 ? max(1, (total + pageSize - 1) / pageSize) : 1 }
+}
+
+/// Statistics summary for a date range.
+public struct Summary: Sendable, Equatable {
+    public var orderCount: Int
+    public var orderAmount: Double
+    public var refundCount: Int
+    public var refundAmount: Double
+    public var startDate: String?
+    public var endDate: String?
+    public var raw: JSONValue
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        orderCount = o.int("orderCount") ?? 0
+        orderAmount = o.double("orderAmount") ?? 0
+        refundCount = o.int("refundCount") ?? 0
+        refundAmount = o.double("refundAmount") ?? 0
+        startDate = o.string("startDate")
+        endDate = o.string("endDate")
+        raw = json
+    }
+}
+
+/// One day of statistics.
+public struct Daily: Sendable, Equatable {
+    public var date: String
+    public var orderCount: Int
+    public var orderAmount: Double
+    public var refundAmount: Double
+    public var raw: JSONValue
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("daily")
+        date = try o.requireString("date")
+        orderCount = o.int("orderCount") ?? 0
+        orderAmount = o.double("orderAmount") ?? 0
+        refundAmount = o.double("refundAmount") ?? 0
+        raw = json
+    }
+}
+
+/// `photog/loacation/detail`: used only to decide the location-timeout dialog (seed 000 §4.4).
+public struct LocationDetail: Sendable, Equatable {
+    public var staffId: Int?
+    public var online: Bool
+    public var lastReportTime: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var raw: JSONValue
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        staffId = o.int("staffId")
+        online = o.bool("online") ?? false
+        lastReportTime = o.string("lastReportTime")
+        latitude = o.double("latitude")
+        longitude = o.double("longitude")
+        raw = json
+    }
+}
+
+/// Real-name verification of a photographer: 0 unverified, 1 pending, 2 verified.
+public struct RealNameInfo: Sendable, Equatable {
+    public var status: Int
+    public var realName: String?
+    public var idCardNo: String?
+    public var raw: JSONValue
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        status = o.int("status") ?? 0
+        realName = o.string("realName")
+        idCardNo = o.string("idCardNo")
+        raw = json
+    }
+
+    public var statusText: String {
+        switch status {
+        case 0: return "unverified"
+        case 1: return "pending"
+        case 2: return "verified"
+        default: return "status \(status)"
+        }
+    }
+}
+
+public struct BankCardInfo: Sendable, Equatable {
+    public var bound: Bool
+    public var bankName: String?
+    public var cardNo: String?
+    public var holderName: String?
+    public var raw: JSONValue
+
+    public init(json: JSONValue) throws(FieldError) {
+        let o = try json.requireObject("data")
+        bound = o.bool("bound") ?? false
+        bankName = o.string("bankName")
+        cardNo = o.string("cardNo")
+        holderName = o.string("holderName")
+        raw = json
+    }
+}

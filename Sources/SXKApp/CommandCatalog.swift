@@ -1,0 +1,177 @@
+import SXKShell
+
+/// Every app command, declared once. Parsing, help, completion (REPL and the scripts in
+/// `completions/`) all come from these values; `AppCommands` binds each name to its handler.
+enum CommandCatalog {
+    static let roles: ValueKind = .provider("role")
+
+    /// Output flags shared by the commands that print API data.
+    static let json = FlagSpec("json", summary: "print the decoded data as JSON")
+    static let raw = FlagSpec("raw", summary: "print the whole response envelope as received")
+    static let ndjson = FlagSpec("ndjson", summary: "print one JSON object per line (lists)")
+    static let columns = FlagSpec("columns", value: .string, valueName: "A,B,C", summary: "table columns to show, in order")
+    static let dataOutput = [json, raw]
+    static let listOutput = [json, raw, ndjson, columns]
+
+    static let all: [CommandSpec] = [
+        // Environment and raw API
+        CommandSpec(
+            "env", summary: "show the environment, or switch to another",
+            discussion: "Environments: test, release, sandbox, or any base URL. Plain http:// is accepted for loopback hosts only unless --insecure-http was given at start. Switching keeps each environment's session apart (profile = environment name unless --profile).",
+            flags: [json],
+            subcommands: [
+                CommandSpec("use", summary: "switch to an environment or base URL",
+                            arguments: [ArgumentSpec("NAME|URL", kind: .provider("env"), summary: "test, release, sandbox or a URL")]),
+            ],
+            examples: ["env", "env use test", "env use http://127.0.0.1:8080"]
+        ),
+        CommandSpec("config", summary: "GET /api/app/config (the login page's first call)", flags: dataOutput),
+        CommandSpec(
+            "get", summary: "raw GET through the session's client: status, code, timing, data",
+            arguments: [
+                ArgumentSpec("PATH", kind: .provider("endpoint"), summary: "API path, e.g. /api/app/store/all"),
+                ArgumentSpec("k=v", optional: true, variadic: true, summary: "query parameters"),
+            ],
+            flags: dataOutput,
+            examples: ["get /api/app/store/all", "get /api/yf-handset-app/photog/order/listv2 page=2 pageSize=5 --json"]
+        ),
+        CommandSpec(
+            "post", summary: "raw POST through the session's client",
+            arguments: [
+                ArgumentSpec("PATH", kind: .provider("endpoint"), summary: "API path"),
+                ArgumentSpec("JSON|k=v", optional: true, variadic: true, summary: "a JSON body, or k=v pairs made into one"),
+            ],
+            flags: dataOutput,
+            examples: [#"post /api/app/v9/set-user '{"userId":1001,"accountType":"scenic"}'"#]
+        ),
+
+        // Session
+        CommandSpec(
+            "login", summary: "log in: local checks, v9/login, account choice, set-user",
+            discussion: "The password is read at a no-echo prompt, or from standard input with --password-stdin; it is never accepted as an argument. A login line is never written to history.",
+            arguments: [ArgumentSpec("PHONE", optional: true, summary: "11 digits starting with 1 (default: the last phone)")],
+            flags: [
+                FlagSpec("password-stdin", summary: "read the password from standard input"),
+                FlagSpec("account", value: .provider("login-account"), valueName: "ID|INDEX", summary: "choose this account when the login has several"),
+                FlagSpec("accept-privacy", summary: "accept the privacy agreement (remembered)"),
+                json,
+            ],
+            examples: ["login 13800000001", "echo \"$PW\" | sxk login 13800000004 --password-stdin --account 2"],
+            neverInHistory: true
+        ),
+        CommandSpec("accounts", summary: "list the accounts of this login (current marked)", flags: [json]),
+        CommandSpec(
+            "switch-account", summary: "switch to another account of this login via set-user",
+            arguments: [ArgumentSpec("ID|INDEX", kind: .provider("account"), optional: true, summary: "account id or list number")],
+            flags: [json]
+        ),
+        CommandSpec("logout", summary: "clear token, snapshot and contexts; keep last phone and privacy flag"),
+        CommandSpec(
+            "whoami", aliases: ["context"], summary: "the session: phase, env, account, role, scopes, token (masked)",
+            flags: [json]
+        ),
+        CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it", flags: [json]),
+        CommandSpec(
+            "import-defaults", summary: "rebuild an account context from a device's UserDefaults export",
+            arguments: [ArgumentSpec("FILE", kind: .path, summary: "plist (XML or binary) or JSON")],
+            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "profile to import into (default: imported)")]
+        ),
+
+        // Account context and scopes
+        CommandSpec(
+            "role", summary: "list roles (current marked) or switch role",
+            arguments: [ArgumentSpec("CODE", kind: roles, optional: true, summary: "role code")], flags: [json]
+        ),
+        CommandSpec(
+            "scenic", summary: "list the role's scenic areas or switch scenic scope",
+            arguments: [ArgumentSpec("ID|NAME", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix")],
+            flags: [json]
+        ),
+        CommandSpec(
+            "store", summary: "list stores of the current scenic or switch store scope",
+            arguments: [ArgumentSpec("ID|NAME", kind: .provider("store"), optional: true, summary: "store id or unique name prefix")],
+            flags: [json]
+        ),
+        CommandSpec(
+            "permissions", summary: "flat permission URIs of the current role",
+            flags: [FlagSpec("all", summary: "the whole role-permission list"), json]
+        ),
+        CommandSpec(
+            "menus", summary: "home menus visible with the current permissions",
+            flags: [json],
+            subcommands: [
+                CommandSpec(
+                    "common", summary: "common menus of this account and role (default: first 4)",
+                    flags: [json],
+                    subcommands: [
+                        CommandSpec("add", summary: "add a visible menu to the common menus",
+                                    arguments: [ArgumentSpec("URI", kind: .provider("menu"), summary: "menu URI")]),
+                        CommandSpec("remove", summary: "remove a menu from the common menus",
+                                    arguments: [ArgumentSpec("URI", kind: .provider("common-menu"), summary: "menu URI")]),
+                    ]
+                ),
+            ]
+        ),
+        CommandSpec(
+            "home", summary: "replay HomeViewModel.initialize: steps, calls, stored values, the dialog",
+            flags: [json]
+        ),
+        CommandSpec(
+            "location", summary: "location state and the 2-hour report timer",
+            flags: [json],
+            subcommands: [
+                CommandSpec("detail", summary: "GET photog/loacation/detail for this account", flags: dataOutput),
+                CommandSpec("online", summary: "go online (starts the 2-hour timer)"),
+                CommandSpec("offline", summary: "go offline"),
+                CommandSpec("report", summary: "record a location report now"),
+                CommandSpec("remind", summary: "set the reminder minutes",
+                            arguments: [ArgumentSpec("MINUTES", kind: .int, summary: "minutes, 0 turns it off")]),
+            ]
+        ),
+
+        // Features
+        CommandSpec(
+            "orders", summary: "orders of the current role (photographer, scenic admin, store deposit orders)",
+            flags: [
+                FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoint to use (default: current)"),
+                FlagSpec("status", value: .int, valueName: "S", summary: "order status filter"),
+                FlagSpec("keyword", value: .string, valueName: "Q", summary: "search order no., customer or photographer"),
+                FlagSpec("page", value: .int, valueName: "N", summary: "page number (from 1)"),
+                FlagSpec("page-size", value: .int, valueName: "N", summary: "rows per page (1-100)"),
+                FlagSpec("all", summary: "walk every page, streaming rows"),
+                FlagSpec("limit", value: .int, valueName: "N", summary: "stop after N rows"),
+            ] + listOutput,
+            examples: ["orders", "orders --role storeAdmin --status 2", "orders --all --ndjson | jq .orderNo"]
+        ),
+        CommandSpec(
+            "stats", summary: "statistics summary and daily rows of the current role",
+            flags: statsFlags + [FlagSpec("chart", summary: "draw daily orders and amounts as bars")] + dataOutput,
+            subcommands: [
+                CommandSpec("summary", summary: "the summary only", flags: statsFlags + dataOutput),
+                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + listOutput),
+            ],
+            examples: ["stats", "stats --period week --chart", "stats daily --from 2026-11-01 --to 2026-11-28 --json"]
+        ),
+        CommandSpec(
+            "profile", summary: "userinfo written back; photographers also get real-name and bank card, concurrently",
+            flags: dataOutput
+        ),
+
+        // Shell
+        CommandSpec(
+            "trace", summary: "print every request and response (secrets masked) to stderr",
+            arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "turn tracing on or off")]
+        ),
+        CommandSpec(
+            "timing", summary: "print each command's time",
+            arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "turn timing on or off")]
+        ),
+    ]
+
+    static let statsFlags: [FlagSpec] = [
+        FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoints to use (default: current)"),
+        FlagSpec("from", value: .date, valueName: "DATE", summary: "first day, yyyy-MM-dd"),
+        FlagSpec("to", value: .date, valueName: "DATE", summary: "last day, yyyy-MM-dd"),
+        FlagSpec("period", value: .choice(["today", "week", "month"]), valueName: "P", summary: "today, week (7 days) or month (30 days)"),
+    ]
+}

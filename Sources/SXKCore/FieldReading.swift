@@ -1,0 +1,54 @@
+/// A required field that is missing or of a type no tolerance rule can read.
+/// `field` names the member (`data.token`); the API layer adds the endpoint.
+public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+    public var description: String { "field '\(field)' \(reason)" }
+}
+
+/// Typed, tolerant reads of an object's members (camelCase or snake_case, numbers or numeric
+/// strings, 0/1 booleans). Optional readers return nil for absent or unreadable values;
+/// `require…` readers throw a `FieldError` naming the field.
+extension JSONObject {
+    public func string(_ name: String) -> String? { field(name)?.stringValue }
+    public func int(_ name: String) -> Int? { field(name)?.intValue }
+    public func double(_ name: String) -> Double? { field(name)?.doubleValue }
+    public func bool(_ name: String) -> Bool? { field(name)?.boolValue }
+    public func array(_ name: String) -> [JSONValue]? { field(name)?.arrayValue }
+    public func object(_ name: String) -> JSONObject? { field(name)?.objectValue }
+
+    public func requireString(_ name: String) throws(FieldError) -> String {
+        guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
+        guard let text = value.stringValue else { throw FieldError(field: name, reason: "is a \(value.typeName), expected a string") }
+        return text
+    }
+
+    public func requireInt(_ name: String) throws(FieldError) -> Int {
+        guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
+        guard let number = value.intValue else { throw FieldError(field: name, reason: "is a \(value.typeName), expected an integer") }
+        return number
+    }
+
+    public func requireArray(_ name: String) throws(FieldError) -> [JSONValue] {
+        guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
+        guard let items = value.arrayValue else { throw FieldError(field: name, reason: "is a \(value.typeName), expected an array") }
+        return items
+    }
+}
+
+extension JSONValue {
+    /// The value as an object, or a `FieldError` naming what it was instead.
+    public func requireObject(_ what: String) throws(FieldError) -> JSONObject {
+        guard let object = objectValue else { throw FieldError(field: what, reason: "is a \(typeName), expected an object") }
+        return object
+    }
+
+    public func requireArray(_ what: String) throws(FieldError) -> [JSONValue] {
+        guard let items = arrayValue else { throw FieldError(field: what, reason: "is a \(typeName), expected an array") }
+        return items
+    }
+}

@@ -1,0 +1,176 @@
+/// A JSON document exactly as received: object keys keep their order and numbers keep their
+/// literal text, so `--json` / `--raw` can show a payload without losing or reformatting fields
+/// the typed models ignore (CONTRACT §1).
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// The number's literal text as it appeared (`101`, `12.50`, `1e3`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    public static func double(_ value: Double) -> JSONValue { .number(JSONWriter.format(value)) }
+    /// Amounts and other decimals written with a fixed number of fraction digits.
+    public static func decimal(_ value: Double, digits: Int) -> JSONValue {
+        .number(JSONWriter.format(value, digits: digits))
+    }
+}
+
+/// An ordered JSON object. Lookups are linear, which beats hashing for the small objects
+/// an API returns and keeps the original key order.
+public struct JSONObject: Sendable, Equatable {
+    public var entries: [(key: String, value: JSONValue)]
+
+    public init(_ entries: [(key: String, value: JSONValue)] = []) { self.entries = entries }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public var keys: [String] { entries.map(\.key) }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Exact-key lookup (the last duplicate wins, as in most JSON readers).
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for entry in entries.reversed() where entry.key == key { return entry.value }
+            return nil
+        }
+        set {
+            if let index = entries.lastIndex(where: { $0.key == key }) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append((key, newValue))
+            }
+        }
+    }
+
+    /// Tolerant lookup: `field("userId")` also finds `user_id` (CONTRACT §1). Null counts as absent.
+    public func field(_ camelName: String) -> JSONValue? {
+        if let value = self[camelName], value != .null { return value }
+        let snake = JSONObject.snakeCase(camelName)
+        if snake != camelName, let value = self[snake], value != .null { return value }
+        return nil
+    }
+
+    /// `userId` → `user_id`, `pageSize` → `page_size`.
+    public static func snakeCase(_ name: String) -> String {
+        var out = ""
+        out.reserveCapacity(name.utf8.count + 4)
+        for ch in name {
+            if ch.isUppercase {
+                if !out.isEmpty { out.append("_") }
+                out.append(contentsOf: ch.lowercased())
+            } else {
+                out.append(ch)
+            }
+        }
+        return out
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.entries = elements.map { (key: $0.0, value: $0.1) }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
+    }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+// MARK: - Navigation and tolerant scalar reads
+
+extension JSONValue {
+    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var isNull: Bool { self == .null }
+
+    /// Object member by tolerant name, nil for non-objects.
+    public subscript(field name: String) -> JSONValue? { objectValue?.field(name) }
+
+    /// A string; numbers and booleans are rendered as their text (servers mix them).
+    public var stringValue: String? {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    /// An integer from a number or a numeric string (`101` / `"101"` / `"101.0"`).
+    public var intValue: Int? {
+        let text: String
+        switch self {
+        case .number(let n): text = n
+        case .string(let s): text = s.trimmingASCIIWhitespace()
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+        if let i = Int(text) { return i }
+        if let d = Double(text), d.isFinite, d == d.rounded(), abs(d) < 9.0e15 { return Int(d) }
+        return nil
+    }
+
+    /// A double from a number or a numeric string.
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let n): return Double(n)
+        case .string(let s): return Double(s.trimmingASCIIWhitespace())
+        default: return nil
+        }
+    }
+
+    /// A boolean from `true/false`, `0/1` or `"0"/"1"` (also `"true"/"false"`).
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .number(let n): return Double(n).map { $0 != 0 }
+        case .string(let s):
+            switch s.trimmingASCIIWhitespace().lowercased() {
+            case "1", "true", "yes": return true
+            case "0", "false", "no", "": return false
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// A short name of the JSON type, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespace() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
+            scalars.removeFirst()
+        }
+        while let last = scalars.last, last == " " || last == "\t" || last == "\n" || last == "\r" {
+            scalars.removeLast()
+        }
+        return String(scalars)
+    }
+}

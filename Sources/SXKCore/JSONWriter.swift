@@ -1,0 +1,108 @@
+/// Serialises a `JSONValue` in key order, numbers as their literal text, non-ASCII text
+/// unescaped (Chinese names stay readable), into a byte buffer the caller can reuse.
+public enum JSONWriter {
+    public enum Style: Sendable { case compact, pretty }
+
+    public static func string(_ value: JSONValue, style: Style = .compact) -> String {
+        var out: [UInt8] = []
+        write(value, style: style, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func bytes(_ value: JSONValue, style: Style = .compact) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, style: style, into: &out)
+        return out
+    }
+
+    public static func write(_ value: JSONValue, style: Style = .compact, into out: inout [UInt8]) {
+        write(value, style: style, indent: 0, into: &out)
+    }
+
+    private static func write(_ value: JSONValue, style: Style, indent: Int, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(style, indent + 1, &out)
+                write(item, style: style, indent: indent + 1, into: &out)
+            }
+            newline(style, indent, &out)
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            if object.entries.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
+            for (i, entry) in object.entries.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(style, indent + 1, &out)
+                writeString(entry.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if style == .pretty { out.append(UInt8(ascii: " ")) }
+                write(entry.value, style: style, indent: indent + 1, into: &out)
+            }
+            newline(style, indent, &out)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func newline(_ style: Style, _ indent: Int, _ out: inout [UInt8]) {
+        guard style == .pretty else { return }
+        out.append(0x0A)
+        for _ in 0..<(indent * 2) { out.append(0x20) }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public static func writeString(_ string: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0x00..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+
+    /// Shortest text for a double that reads back the same; integers without a fraction.
+    public static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9.0e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+
+    /// Fixed fraction digits, for money (`12.50`).
+    public static func format(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return "null" }
+        let negative = value < 0
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let whole = scaled / Int(scale)
+        let fraction = scaled % Int(scale)
+        var text = (negative && scaled != 0 ? "-" : "") + String(whole)
+        if digits > 0 {
+            let f = String(fraction)
+            text += "." + String(repeating: "0", count: digits - f.count) + f
+        }
+        return text
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    public var description: String { JSONWriter.string(self) }
+}

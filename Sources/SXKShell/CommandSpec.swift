@@ -1,0 +1,116 @@
+import SXKCore
+
+/// What a flag's value or a positional argument is, for parsing, help and completion.
+public enum ValueKind: Sendable, Equatable {
+    case string
+    case int
+    case double
+    /// `yyyy-MM-dd`.
+    case date
+    /// A local file path (completed from the file system by the generated shell scripts only).
+    case path
+    /// One of a fixed list (parsing refuses anything else and suggests the nearest).
+    case choice([String])
+    /// Values named by a provider (`"scenic"`, `"store"`, `"role"`, `"account"`, `"permission"`,
+    /// `"endpoint"`, `"command"`…) that the app fills from cached session data; never the network.
+    case provider(String)
+}
+
+/// A `--name VALUE` option or a `--name` switch (`value == nil`).
+public struct FlagSpec: Sendable, Equatable {
+    public var name: String
+    public var short: Character?
+    public var value: ValueKind?
+    public var valueName: String
+    public var summary: String
+
+    public init(_ name: String, short: Character? = nil, value: ValueKind? = nil, valueName: String? = nil, summary: String) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.valueName = valueName ?? name.uppercased().replacingAll("-", with: "_")
+        self.summary = summary
+    }
+
+    public var isSwitch: Bool { value == nil }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable, Equatable {
+    public var name: String
+    public var kind: ValueKind
+    public var isOptional: Bool
+    /// Takes every remaining word (`get PATH [k=v…]`).
+    public var isVariadic: Bool
+    public var summary: String
+
+    public init(_ name: String, kind: ValueKind = .string, optional: Bool = false, variadic: Bool = false, summary: String) {
+        self.name = name
+        self.kind = kind
+        self.isOptional = optional
+        self.isVariadic = variadic
+        self.summary = summary
+    }
+}
+
+/// The one description of a command. Parsing, `help`, `CMD --help`, REPL completion, the
+/// bash/zsh/fish scripts and the man page are all derived from it.
+public struct CommandSpec: Sendable, Equatable {
+    public var name: String
+    public var aliases: [String]
+    public var summary: String
+    /// Longer help shown by `help CMD`, optional.
+    public var discussion: String?
+    public var arguments: [ArgumentSpec]
+    public var flags: [FlagSpec]
+    /// `stats summary`, `menus common add`: a subcommand is a full spec of its own.
+    public var subcommands: [CommandSpec]
+    public var examples: [String]
+    /// Reads a secret or changes the session in a way that must never be written to history.
+    public var neverInHistory: Bool
+
+    public init(
+        _ name: String, aliases: [String] = [], summary: String, discussion: String? = nil,
+        arguments: [ArgumentSpec] = [], flags: [FlagSpec] = [], subcommands: [CommandSpec] = [],
+        examples: [String] = [], neverInHistory: Bool = false
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.summary = summary
+        self.discussion = discussion
+        self.arguments = arguments
+        self.flags = flags
+        self.subcommands = subcommands
+        self.examples = examples
+        self.neverInHistory = neverInHistory
+    }
+
+    public func matches(_ word: String) -> Bool { name == word || aliases.contains(word) }
+    public func flag(named name: String) -> FlagSpec? { flags.first { $0.name == name } }
+    public func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.matches(word) } }
+}
+
+/// A command line after parsing against its spec.
+public struct ParsedCommand: Sendable, Equatable {
+    /// The top-level spec and the chain of subcommands chosen (`["stats", "daily"]`).
+    public var spec: CommandSpec
+    public var path: [String]
+    public var positionals: [String]
+    /// Values of value flags in the order given (a repeated flag keeps every value).
+    public var options: [String: [String]]
+    public var switches: Set<String>
+
+    public init(spec: CommandSpec, path: [String], positionals: [String] = [], options: [String: [String]] = [:], switches: Set<String> = []) {
+        self.spec = spec
+        self.path = path
+        self.positionals = positionals
+        self.options = options
+        self.switches = switches
+    }
+
+    /// The last value given for a value flag.
+    public func option(_ name: String) -> String? { options[name]?.last }
+    public func has(_ name: String) -> Bool { switches.contains(name) || options[name] != nil }
+    /// The subcommand name chosen below the top level, if any (`stats daily` → `daily`).
+    public var subcommand: String? { path.count > 1 ? path[1] : nil }
+}
