@@ -23,19 +23,19 @@ extension JSONObject {
 
     public func requireString(_ name: String) throws(FieldError) -> String {
         guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
-        guard let text = value.stringValue else { throw FieldError(field: name, reason: "is a \(value.typeName), expected a string") }
+        guard let text = value.stringValue else { throw FieldError(field: name, reason: "is \(value.typePhrase), expected a string") }
         return text
     }
 
     public func requireInt(_ name: String) throws(FieldError) -> Int {
         guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
-        guard let number = value.intValue else { throw FieldError(field: name, reason: "is a \(value.typeName), expected an integer") }
+        guard let number = value.intValue else { throw FieldError(field: name, reason: "is \(value.typePhrase), expected an integer") }
         return number
     }
 
     public func requireArray(_ name: String) throws(FieldError) -> [JSONValue] {
         guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
-        guard let items = value.arrayValue else { throw FieldError(field: name, reason: "is a \(value.typeName), expected an array") }
+        guard let items = value.arrayValue else { throw FieldError(field: name, reason: "is \(value.typePhrase), expected an array") }
         return items
     }
 }
@@ -43,12 +43,12 @@ extension JSONObject {
 extension JSONValue {
     /// The value as an object, or a `FieldError` naming what it was instead.
     public func requireObject(_ what: String) throws(FieldError) -> JSONObject {
-        guard let object = objectValue else { throw FieldError(field: what, reason: "is a \(typeName), expected an object") }
+        guard let object = objectValue else { throw FieldError(field: what, reason: "is \(typePhrase), expected an object") }
         return object
     }
 
     public func requireArray(_ what: String) throws(FieldError) -> [JSONValue] {
-        guard let items = arrayValue else { throw FieldError(field: what, reason: "is a \(typeName), expected an array") }
+        guard let items = arrayValue else { throw FieldError(field: what, reason: "is \(typePhrase), expected an array") }
         return items
     }
 }

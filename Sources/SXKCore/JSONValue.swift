@@ -149,6 +149,14 @@ extension JSONValue {
         }
     }
 
+    /// The type with its article ("an array", "a string"), for error messages.
+    public var typePhrase: String {
+        switch self {
+        case .array, .object: return "an \(typeName)"
+        default: return "a \(typeName)"
+        }
+    }
+
     /// A short name of the JSON type, for error messages.
     public var typeName: String {
         switch self {

@@ -1,0 +1,60 @@
+import XCTest
+@testable import SXKCore
+
+final class TolerantReadTests: XCTestCase {
+    func testCamelOrSnakeCase() throws {
+        let o = try XCTUnwrap(JSONParser.parse(#"{"user_id":"101","pageSize":20,"role_code":"photographer"}"#).objectValue)
+        XCTAssertEqual(o.int("userId"), 101)
+        XCTAssertEqual(o.int("pageSize"), 20)
+        XCTAssertEqual(o.string("roleCode"), "photographer")
+        XCTAssertEqual(JSONObject.snakeCase("accountDisplayName"), "account_display_name")
+    }
+
+    func testNumbersAsStringsAndBooleansAsDigits() throws {
+        let o = try XCTUnwrap(JSONParser.parse(#"{"a":"12.50","b":1,"c":"0","d":true,"e":"1","f":"x","g":101.0}"#).objectValue)
+        XCTAssertEqual(o.double("a"), 12.5)
+        XCTAssertEqual(o.bool("b"), true)
+        XCTAssertEqual(o.bool("c"), false)
+        XCTAssertEqual(o.bool("d"), true)
+        XCTAssertEqual(o.bool("e"), true)
+        XCTAssertNil(o.int("f"))
+        XCTAssertEqual(o.int("g"), 101)
+    }
+
+    func testRequiredFieldErrorsNameTheField() throws {
+        let o = try XCTUnwrap(JSONParser.parse(#"{"accounts":[],"token":null,"n":[1]}"#).objectValue)
+        XCTAssertThrowsError(try o.requireString("token")) { error in
+            XCTAssertEqual("\(error)", "field 'token' is missing")
+        }
+        XCTAssertThrowsError(try o.requireInt("n")) { error in
+            XCTAssertEqual("\(error)", "field 'n' is an array, expected an integer")
+        }
+    }
+
+    func testRedaction() {
+        XCTAssertEqual(Redaction.maskToken("abcd1234567890wxyz"), "abcd…wxyz")
+        XCTAssertEqual(Redaction.maskToken("short"), "***")
+        XCTAssertEqual(Redaction.maskPhone("13800000001"), "138****0001")
+        XCTAssertEqual(Redaction.maskPhone("138****0001"), "138****0001")
+        XCTAssertEqual(Redaction.redact("token=SECRETVALUE&x=1", secrets: ["SECRETVALUE"]), "token=***&x=1")
+        let body: JSONValue = ["username": "13800000001", "password": "hunter22", "nested": [["token": "t-123456"]]]
+        let text = JSONWriter.string(Redaction.redact(body))
+        XCTAssertFalse(text.contains("hunter22"))
+        XCTAssertFalse(text.contains("t-123456"))
+        XCTAssertTrue(text.contains("13800000001"))
+        let excerpt = Redaction.excerpt(Array(("<html>" + String(repeating: "x", count: 300) + "SECRETVALUE").utf8), secrets: ["SECRETVALUE"])
+        XCTAssertLessThanOrEqual(excerpt.count, 201)
+        XCTAssertTrue(excerpt.hasSuffix("…"))
+    }
+
+    func testWireDates() {
+        XCTAssertNotNil(WireDate.parseDay("2026-02-28"))
+        XCTAssertNil(WireDate.parseDay("2026-02-30"))
+        XCTAssertNil(WireDate.parseDay("2026-2-3"))
+        let t = WireDate.parseTimestamp("2026-11-29 08:30:00")!
+        XCTAssertEqual(WireDate.timestamp(t), "2026-11-29 08:30:00")
+        XCTAssertEqual(WireDate.day(t), "2026-11-29")
+        XCTAssertEqual(JSONWriter.format(12.5, digits: 2), "12.50")
+        XCTAssertEqual(JSONWriter.format(-0.004, digits: 2), "0.00")
+    }
+}
