@@ -28,7 +28,7 @@ let package = Package(
         .target(
             name: "SXKApp",
             dependencies: ["SXKCore", "SXKAPI", "SXKSandbox", "SXKSession", "SXKFeatures", "SXKShell"],
-            resources: [.copy("Resources/menu-catalog.json")]
+            resources: [.embedInCode("Resources/menu-catalog.json")]
         ),
         .executableTarget(name: "sxk", dependencies: ["SXKApp"]),
         .executableTarget(name: "sxk-sandbox", dependencies: ["SXKSandbox"]),

@@ -68,6 +68,10 @@ public struct CommandSpec: Sendable, Equatable {
     public var examples: [String]
     /// Reads a secret or changes the session in a way that must never be written to history.
     public var neverInHistory: Bool
+    /// Left out of `help` and completion (`__complete`).
+    public var isHidden: Bool = false
+    /// Heading under which `help` lists the command ("Session", "Shell"…); nil → "Commands".
+    public var group: String? = nil
 
     public init(
         _ name: String, aliases: [String] = [], summary: String, discussion: String? = nil,

@@ -1,1 +1,5 @@
-print("sxk")
+import Foundation
+import SXKApp
+
+// Top-level code runs on the main actor; the shell moves blocking reads to its own thread.
+exit(await SXKApplication.main())

@@ -1,0 +1,230 @@
+import Foundation
+import SXKCore
+
+/// Builds requests with the common headers, sends them through a transport, reads the envelope
+/// and maps every failure to one `APIError` (seed 000 §2, CONTRACT §1–2). Shared by all endpoint groups.
+public final class APIClient: Sendable {
+    public let configuration: APIConfiguration
+    public let transport: any HTTPTransport
+    private let observer: any APIObserver
+    private let tokens: TokenSource
+    private let expiry = ExpiryGate()
+
+    public init(
+        configuration: APIConfiguration, transport: any HTTPTransport, observer: any APIObserver = SilentObserver(),
+        tokenProvider: @escaping @Sendable () -> String? = { nil }
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.observer = observer
+        self.tokens = TokenSource(tokenProvider)
+    }
+
+    /// Replaces the token provider (seed 000 §2: `bindAuthTokenProvider`).
+    public func bindTokenProvider(_ provider: @escaping @Sendable () -> String?) { tokens.set(provider) }
+
+    // MARK: - Raw calls (the `get` / `post` commands)
+
+    /// GET `path` with `query` as a percent-encoded query string.
+    public func get(_ path: String, query: [(String, String)] = [], tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+        try await send(method: "GET", path: path, query: query, body: nil, tokenOverride: tokenOverride)
+    }
+
+    /// POST `path` with `body` as JSON (an empty object when nil).
+    public func post(_ path: String, body: JSONValue? = nil, query: [(String, String)] = [], tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+        try await send(method: "POST", path: path, query: query, body: body ?? .object(JSONObject()), tokenOverride: tokenOverride)
+    }
+
+    /// Calls an endpoint and reads its `data` with `decode`.
+    public func call<Value: Sendable>(
+        _ endpoint: Endpoint, query: [(String, String)] = [], body: JSONValue? = nil, tokenOverride: String? = nil,
+        decode: (JSONValue) throws(FieldError) -> Value
+    ) async throws(APIError) -> APIResult<Value> {
+        let response = try await send(
+            method: endpoint.method.rawValue, path: endpoint.path, query: query,
+            body: endpoint.method == .post ? (body ?? .object(JSONObject())) : body, tokenOverride: tokenOverride)
+        return try APIClient.decode(response, decode)
+    }
+
+    /// Reads a response's `data` into a model; a `FieldError` becomes `.decoding` naming endpoint and field.
+    public static func decode<Value: Sendable>(_ response: APIResponse, _ decode: (JSONValue) throws(FieldError) -> Value) throws(APIError) -> APIResult<Value> {
+        do {
+            return APIResult(value: try decode(response.data), response: response)
+        } catch {
+            var field = error
+            if field.field != "data" && !field.field.hasPrefix("data.") { field.field = "data." + field.field }
+            throw APIError.decoding(field, request: RequestLabel(method: response.method, path: response.path, status: response.status))
+        }
+    }
+
+    // MARK: - The one request path
+
+    /// Sends one request and returns the success envelope, or throws the one `APIError` describing why not.
+    public func send(method: String, path: String, query: [(String, String)] = [], body: JSONValue?, tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+        let method = method.uppercased()
+        var label = RequestLabel(method: method, path: path)
+        guard path.hasPrefix("/") else { throw APIError.invalidURL(path, reason: "a request path must start with /") }
+        if configuration.isInsecureRemote {
+            guard configuration.insecureHTTP else { throw APIError.insecureURL(url: configuration.baseURL.absoluteString) }
+            observer.warning("plain http to \(configuration.baseURL.host ?? "?"): token and data travel unencrypted")
+        }
+        let urlText = APIClient.urlString(base: configuration.baseURL, path: path, query: query)
+        guard let url = URL(string: urlText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
+
+        let sessionToken = tokens.current()
+        let token = tokenOverride.flatMap { $0.isEmpty ? nil : $0 } ?? sessionToken
+        var headers = HTTPHeaders([
+            ("Content-Type", "application/json"), ("Accept", "application/json"),
+            ("X-APP-VERSION", configuration.appVersion), ("X-OS-TYPE", configuration.osType),
+        ])
+        if let token { headers.append("token", token) }
+        let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
+        var secrets = [sessionToken, tokenOverride].compactMap { $0 }
+        if let body { secrets += SecretScrubber.secretValues(in: body) }
+
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
+        let traceURL = SecretScrubber.url(urlText, secrets: secrets)
+        observer.requestWillSend(TraceRequest(
+            method: method, url: traceURL, path: path, headers: SecretScrubber.headers(headers, secrets: secrets),
+            bodyExcerpt: SecretScrubber.traceBody(bodyBytes, secrets: secrets)))
+
+        let epoch = expiry.currentEpoch
+        let clock = ContinuousClock()
+        let start = clock.now
+        func elapsed() -> Double {
+            let d = clock.now - start
+            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
+        func traceFailure(_ failure: String) {
+            observer.responseReceived(TraceResponse(
+                method: method, url: traceURL, path: path, status: nil, elapsedMs: elapsed(), headers: HTTPHeaders(),
+                bodyExcerpt: "", failure: Redaction.redact(failure, secrets: secrets)))
+        }
+
+        if Task.isCancelled { traceFailure("cancelled"); throw APIError.cancelled(request: label) }
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            let mapped = APIClient.mapTransportError(error, label: label, timeout: configuration.timeout, secrets: secrets)
+            traceFailure(mapped.description)
+            throw mapped
+        }
+        let ms = elapsed()
+        label.status = response.status
+        observer.responseReceived(TraceResponse(
+            method: method, url: traceURL, path: path, status: response.status, elapsedMs: ms,
+            headers: SecretScrubber.headers(response.headers, secrets: secrets),
+            bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil))
+        if Task.isCancelled { throw APIError.cancelled(request: label) }
+
+        do {
+            return try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets)
+        } catch {
+            if case .sessionExpired(let reason, _) = error, tokenOverride == nil, let sessionToken,
+               let generation = expiry.report(sentAtEpoch: epoch, token: sessionToken) {
+                observer.sessionExpired(SessionExpiry(request: label, reason: reason, generation: generation))
+            }
+            throw error
+        }
+    }
+
+    /// Reads status and envelope into a success response or an error.
+    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets: [String]) throws(APIError) -> APIResponse {
+        let status = response.status
+        if status == 401 { throw APIError.sessionExpired(reason: "HTTP 401", request: label) }
+        let excerpt = { SecretScrubber.excerpt(response.body, secrets: secrets) }
+        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw APIError.notJSON(status: status, reason: "empty body", excerpt: "", request: label)
+        }
+        let envelope: JSONValue
+        do {
+            envelope = try JSONParser.parse(response.body)
+        } catch {
+            throw APIError.notJSON(status: status, reason: APIClient.notJSONReason(response.body, error), excerpt: excerpt(), request: label)
+        }
+        let ok = (200..<300).contains(status)
+        guard let object = envelope.objectValue, let codeValue = object.field("code"), let codeText = codeValue.stringValue else {
+            if ok { throw APIError.decoding(FieldError(field: "code", reason: "is missing: the body is not an envelope"), request: label) }
+            throw APIError.http(status: status, excerpt: excerpt(), request: label)
+        }
+        let msg = Redaction.redact(object.string("msg") ?? object.string("message") ?? "", secrets: secrets)
+        let code = codeValue.intValue
+        if let code, configuration.authExpiredCodes.contains(code) {
+            throw APIError.sessionExpired(reason: "code \(codeText)\(msg.isEmpty ? "" : ": \(msg)")", request: label)
+        }
+        guard code == APIConfiguration.successCode else {
+            throw APIError.serverCode(code: codeText, msg: msg, request: label)
+        }
+        guard ok else { throw APIError.http(status: status, excerpt: excerpt(), request: label) }
+        return APIResponse(
+            method: label.method, path: label.path, url: url, status: status, code: codeText, msg: msg,
+            data: object.field("data") ?? .null, envelope: envelope, body: response.body, headers: response.headers,
+            elapsedMs: elapsedMs)
+    }
+
+    static func notJSONReason(_ body: [UInt8], _ error: JSONParseError) -> String {
+        let head = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if head.first == UInt8(ascii: "<") { return "body is HTML, not JSON" }
+        if error.reason.contains("end of input") || error.reason.contains("unterminated") {
+            return "body is cut off (\(error.reason) at byte \(error.offset))"
+        }
+        return "body is not JSON (\(error))"
+    }
+
+    /// Wraps whatever the transport threw, once, with method and path.
+    static func mapTransportError(_ error: any Error, label: RequestLabel, timeout: TimeInterval, secrets: [String]) -> APIError {
+        if let e = error as? TransportError {
+            switch e {
+            case .cancelled: return .cancelled(request: label)
+            case .network(let failure): return .network(failure, request: label)
+            case .redirectRefused(let location): return .redirectRefused(location: location, request: label)
+            case .truncatedBody(let status, let received):
+                var labelled = label
+                labelled.status = status
+                return .notJSON(
+                    status: status, reason: "body is cut off (connection closed after \(received.count) bytes)",
+                    excerpt: SecretScrubber.excerpt(received, secrets: secrets), request: labelled)
+            }
+        }
+        if let e = error as? APIError { return e }
+        if error is CancellationError { return .cancelled(request: label) }
+        if let e = error as? URLError {
+            if let mapped = URLSessionTransport.map(e, timeout: timeout) {
+                return mapTransportError(mapped, label: label, timeout: timeout, secrets: secrets)
+            }
+        }
+        return .network(.other(Redaction.redact(String(describing: error), secrets: secrets)), request: label)
+    }
+
+    // MARK: - URLs
+
+    /// `base + path + ?query`, each query name and value percent-encoded as UTF-8.
+    public static func urlString(base: URL, path: String, query: [(String, String)]) -> String {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if !query.isEmpty {
+            text += path.contains("?") ? "&" : "?"
+            text += query.map { percentEncode($0.0) + "=" + percentEncode($0.1) }.joined(separator: "&")
+        }
+        return text
+    }
+
+    /// RFC 3986 unreserved characters stay; every other byte of the UTF-8 form becomes `%XX`.
+    public static func percentEncode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(b)
+            default:
+                out.append(UInt8(ascii: "%")); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,106 @@
+import SXKCore
+
+/// The request a failure belongs to: method, path and, once known, the HTTP status.
+public struct RequestLabel: Sendable, Equatable, CustomStringConvertible {
+    public var method: String
+    public var path: String
+    public var status: Int?
+
+    public init(method: String, path: String, status: Int? = nil) {
+        self.method = method; self.path = path; self.status = status
+    }
+
+    public var description: String { "\(method) \(path)" }
+}
+
+/// Every failure of the API layer, wrapped once, with a one-line message naming method and path.
+/// No case ever carries a token or password: excerpts are redacted before they are stored.
+public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The envelope's code was not 100000. `code` is the code's text as sent (number or string).
+    case serverCode(code: String, msg: String, request: RequestLabel)
+    /// HTTP 401 or a code in `authExpiredCodes`; `reason` says which.
+    case sessionExpired(reason: String, request: RequestLabel)
+    /// A non-2xx status whose body is JSON but not an envelope.
+    case http(status: Int, excerpt: String, request: RequestLabel)
+    /// A body that is not JSON: empty, HTML, cut off. `excerpt` is at most the first 200 bytes, redacted.
+    case notJSON(status: Int, reason: String, excerpt: String, request: RequestLabel)
+    /// The data lacked a required field or had a type no tolerance rule reads.
+    case decoding(FieldError, request: RequestLabel)
+    case network(NetworkFailure, request: RequestLabel)
+    case cancelled(request: RequestLabel)
+    /// Plain http to a non-loopback host without `insecureHTTP`.
+    case insecureURL(url: String)
+    /// A base URL, environment name or path that cannot be used.
+    case invalidURL(String, reason: String)
+    case redirectRefused(location: String, request: RequestLabel)
+
+    public var description: String {
+        switch self {
+        case .serverCode(let code, let msg, let r):
+            return "\(r): server error \(code)\(msg.isEmpty ? "" : ": \(msg)")"
+        case .sessionExpired(let reason, let r):
+            return "\(r): session expired (\(reason)); log in again"
+        case .http(let status, let excerpt, let r):
+            return "\(r): HTTP \(status)\(excerpt.isEmpty ? "" : ": \(excerpt)")"
+        case .notJSON(let status, let reason, let excerpt, let r):
+            return "\(r): HTTP \(status), \(reason)\(excerpt.isEmpty ? "" : ": \(excerpt)")"
+        case .decoding(let error, let r):
+            return "\(r): unexpected response: \(error)"
+        case .network(let failure, let r):
+            return "\(r): \(failure)"
+        case .cancelled(let r):
+            return "\(r): cancelled"
+        case .insecureURL(let url):
+            return "refusing plain http to a non-loopback host (\(url)); use https or --insecure-http"
+        case .invalidURL(let text, let reason):
+            return "invalid base URL '\(text)': \(reason)"
+        case .redirectRefused(let location, let r):
+            return "\(r): refused a redirect to another origin (\(location))"
+        }
+    }
+
+    public var kind: APIErrorKind {
+        switch self {
+        case .serverCode: return .server
+        case .sessionExpired: return .sessionExpired
+        case .http: return .http
+        case .notJSON: return .notJSON
+        case .decoding: return .decoding
+        case .network: return .network
+        case .cancelled: return .cancelled
+        case .insecureURL, .invalidURL: return .configuration
+        case .redirectRefused: return .redirect
+        }
+    }
+
+    /// The request the error belongs to, when there was one.
+    public var request: RequestLabel? {
+        switch self {
+        case .serverCode(_, _, let r), .sessionExpired(_, let r), .http(_, _, let r), .notJSON(_, _, _, let r),
+            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r):
+            return r
+        case .insecureURL, .invalidURL: return nil
+        }
+    }
+
+    /// The numeric server code of `.serverCode`, when it is a number.
+    public var serverCode: Int? {
+        if case .serverCode(let code, _, _) = self { return Int(code) }
+        return nil
+    }
+}
+
+/// Coarse classes of `APIError`, for exit codes and for deciding whether a session survives.
+public enum APIErrorKind: String, Sendable, Equatable, CaseIterable {
+    case server, sessionExpired, http, notJSON, decoding, network, cancelled, configuration, redirect
+
+    /// network → 4, session expired → 3, cancelled → 130, everything else → 1.
+    public var exitCode: Int32 {
+        switch self {
+        case .network: return 4
+        case .sessionExpired: return 3
+        case .cancelled: return 130
+        default: return 1
+        }
+    }
+}

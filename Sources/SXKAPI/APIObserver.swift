@@ -1,0 +1,75 @@
+import Foundation
+
+/// A request about to be sent, already redacted (token and passwords are `***`), for `--trace`.
+public struct TraceRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    public var path: String
+    public var headers: HTTPHeaders
+    public var bodyExcerpt: String
+}
+
+/// A response (or failure) of a traced request, already redacted.
+public struct TraceResponse: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    public var path: String
+    /// nil when no response arrived (network failure, cancellation).
+    public var status: Int?
+    public var elapsedMs: Double
+    public var headers: HTTPHeaders
+    public var bodyExcerpt: String
+    /// Set when no response arrived.
+    public var failure: String?
+}
+
+/// One session-expiry event, reported once however many requests in flight saw it.
+public struct SessionExpiry: Sendable, Equatable {
+    public var request: RequestLabel
+    public var reason: String
+    /// Counts expiry events since the client was made (1 for the first).
+    public var generation: Int
+}
+
+/// Hooks the shell sets at init for `--trace`, warnings and the session-expired signal.
+/// Calls come from whichever task made the request; implementations must be thread-safe.
+public protocol APIObserver: Sendable {
+    func requestWillSend(_ request: TraceRequest)
+    func responseReceived(_ response: TraceResponse)
+    func sessionExpired(_ event: SessionExpiry)
+    /// E.g. the per-request warning for plain http to a remote host.
+    func warning(_ message: String)
+}
+
+extension APIObserver {
+    public func requestWillSend(_ request: TraceRequest) {}
+    public func responseReceived(_ response: TraceResponse) {}
+    public func sessionExpired(_ event: SessionExpiry) {}
+    public func warning(_ message: String) {}
+}
+
+/// An observer made of optional closures, for callers that prefer not to declare a type.
+public struct ClosureObserver: APIObserver {
+    public var onRequest: (@Sendable (TraceRequest) -> Void)?
+    public var onResponse: (@Sendable (TraceResponse) -> Void)?
+    public var onSessionExpired: (@Sendable (SessionExpiry) -> Void)?
+    public var onWarning: (@Sendable (String) -> Void)?
+
+    public init(
+        onRequest: (@Sendable (TraceRequest) -> Void)? = nil, onResponse: (@Sendable (TraceResponse) -> Void)? = nil,
+        onSessionExpired: (@Sendable (SessionExpiry) -> Void)? = nil, onWarning: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.onRequest = onRequest; self.onResponse = onResponse
+        self.onSessionExpired = onSessionExpired; self.onWarning = onWarning
+    }
+
+    public func requestWillSend(_ request: TraceRequest) { onRequest?(request) }
+    public func responseReceived(_ response: TraceResponse) { onResponse?(response) }
+    public func sessionExpired(_ event: SessionExpiry) { onSessionExpired?(event) }
+    public func warning(_ message: String) { onWarning?(message) }
+}
+
+/// The observer that ignores everything.
+public struct SilentObserver: APIObserver {
+    public init() {}
+}

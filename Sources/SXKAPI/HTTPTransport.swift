@@ -1,0 +1,110 @@
+import Foundation
+
+/// Ordered HTTP header fields with case-insensitive lookup.
+public struct HTTPHeaders: Sendable, Equatable, Sequence {
+    public private(set) var fields: [HTTPField]
+
+    public init(_ fields: [HTTPField] = []) { self.fields = fields }
+    public init(_ pairs: [(String, String)]) { self.fields = pairs.map { HTTPField(name: $0.0, value: $0.1) } }
+
+    /// First value for `name` (case-insensitive); setting replaces every field of that name.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        set {
+            let index = fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            if let newValue { fields.insert(HTTPField(name: name, value: newValue), at: Swift.min(index ?? fields.count, fields.count)) }
+        }
+    }
+
+    public mutating func append(_ name: String, _ value: String) { fields.append(HTTPField(name: name, value: value)) }
+    public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
+}
+
+public struct HTTPField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(name: String, value: String) { self.name = name; self.value = value }
+}
+
+/// One request as bytes on the wire will carry it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    public var timeout: TimeInterval
+
+    public init(method: String, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], timeout: TimeInterval = APIConfiguration.defaultTimeout) {
+        self.method = method; self.url = url; self.headers = headers; self.body = body; self.timeout = timeout
+    }
+}
+
+/// One response: status, headers and the body exactly as received.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status; self.headers = headers; self.body = body
+    }
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), text: String) {
+        self.init(status: status, headers: headers, body: Array(text.utf8))
+    }
+}
+
+/// Sends bytes and returns bytes; the client above it knows nothing of URLSession (tests swap it).
+public protocol HTTPTransport: Sendable {
+    /// Throws `TransportError` for failures it understands; anything else is reported as a network failure.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// Why a request got no usable response. The client wraps it once into `APIError` with method and path.
+public enum TransportError: Error, Sendable, Equatable {
+    case network(NetworkFailure)
+    case cancelled
+    /// A redirect to another origin (scheme, host or port) was refused so the token would not follow it.
+    case redirectRefused(location: String)
+    /// The status and head arrived, then the connection closed before the whole body: what arrived is kept.
+    case truncatedBody(status: Int, received: [UInt8])
+}
+
+/// What kind of network failure happened, so the message can say which.
+public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
+    case timedOut(seconds: Double)
+    case connectionRefused
+    case hostNotFound
+    case unreachable(String)
+    case connectionLost
+    case tls(String)
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let s): return "timed out after \(JSONWriterFormat.seconds(s)) s"
+        case .connectionRefused: return "connection refused"
+        case .hostNotFound: return "host not found"
+        case .unreachable(let detail): return "network unreachable (\(detail))"
+        case .connectionLost: return "connection lost"
+        case .tls(let detail): return "TLS failure (\(detail))"
+        case .other(let detail): return detail
+        }
+    }
+}
+
+enum JSONWriterFormat {
+    static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(format: "%.1f", s)
+    }
+}
+
+/// A transport backed by a closure, for unit tests and for wrapping another transport.
+public struct ClosureTransport: HTTPTransport {
+    private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) { self.handler = handler }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse { try await handler(request) }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSandbox
+import SXKSession
+import SXKShell
+
+/// The composition root (seed 001 `AppServices`): one profile's storage, the session contexts,
+/// one API client shared by every endpoint group, and the feature facades. Nothing here touches
+/// the network at construction; the client is built on the first call (seed 000 §2: lazy).
+final class AppServices: @unchecked Sendable {
+    let environment: APIEnvironment
+    let options: GlobalOptions
+    let storage: ProfileStorage
+    let contexts: SessionContexts
+    let sessionGuard: SessionGuard
+    let settings: AppSettings
+    let clock: any WallClock
+    let transport: LazyTransport
+    let stderr: any OutputSink
+    let menuCatalog: MenuCatalog
+    let locationStore: LocationStateStore
+
+    private let lock = NSLock()
+    private var builtNetwork: NetworkBundle?
+
+    init(
+        environment: APIEnvironment, options: GlobalOptions, processEnvironment: [String: String],
+        settings: AppSettings, transport: LazyTransport, stderr: any OutputSink, clock: any WallClock = SystemClock()
+    ) throws {
+        self.environment = environment
+        self.options = options
+        self.settings = settings
+        self.transport = transport
+        self.stderr = stderr
+        self.clock = clock
+        let paths = try SXKSession.StatePaths.resolve(
+            stateDir: options.stateDir, profile: options.profile, envName: environment.name, environment: processEnvironment)
+        let warn: WarningSink = { message in stderr.write("warning: \(message)\n") }
+        storage = try ProfileStorage(paths: paths, warn: warn, clock: clock)
+        contexts = SessionContexts(
+            session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: storage.appStore)
+        sessionGuard = SessionGuard(contexts: contexts)
+        menuCatalog = MenuCatalogResource.catalog
+        locationStore = LocationStateStore(store: storage.appStore, clock: clock)
+    }
+
+    var paths: SXKSession.StatePaths { storage.paths }
+
+    /// The one client of this shell, built on first use from the environment and global options.
+    func network() throws -> NetworkBundle {
+        try lock.withLock {
+            if let builtNetwork { return builtNetwork }
+            let configuration = APIConfiguration(
+                environment: environment,
+                timeout: options.timeout ?? APIConfiguration.defaultTimeout,
+                insecureHTTP: options.insecureHTTP)
+            let session = contexts.session
+            let bundle = try NetworkBundle(
+                configuration: configuration, transport: transport, observer: TraceObserver(settings: settings, sink: stderr),
+                tokenProvider: { session.token })
+            builtNetwork = bundle
+            return bundle
+        }
+    }
+}
+
+/// Creates the URLSession transport on the first request, so start-up pays nothing for it, and
+/// keeps it across `env use` so the shell has one URLSession (connections reused).
+final class LazyTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var transport: URLSessionTransport?
+    private let timeout: TimeInterval
+
+    init(timeout: TimeInterval) { self.timeout = timeout }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let transport = lock.withLock { () -> URLSessionTransport in
+            if let existing = self.transport { return existing }
+            let made = URLSessionTransport(timeout: timeout)
+            self.transport = made
+            return made
+        }
+        return try await transport.send(request)
+    }
+}
+
+/// Prints each request and response to stderr while `trace` is on. The client hands over
+/// headers and excerpts with secrets already replaced by `***`.
+struct TraceObserver: APIObserver {
+    let settings: AppSettings
+    let sink: any OutputSink
+
+    func requestWillSend(_ request: TraceRequest) {
+        guard settings.trace else { return }
+        var text = "> \(request.method) \(request.url)\n"
+        for field in request.headers { text += "> \(field.name): \(field.value)\n" }
+        if !request.bodyExcerpt.isEmpty { text += "> \(request.bodyExcerpt)\n" }
+        sink.write(text)
+    }
+
+    func responseReceived(_ response: TraceResponse) {
+        guard settings.trace else { return }
+        let status = response.status.map(String.init) ?? "-"
+        var text = "< \(status) \(response.method) \(response.path) \(String(format: "%.1f", response.elapsedMs)) ms\n"
+        if let failure = response.failure { text += "< failed: \(failure)\n" }
+        for field in response.headers { text += "< \(field.name): \(field.value)\n" }
+        if !response.bodyExcerpt.isEmpty { text += "< \(response.bodyExcerpt)\n" }
+        sink.write(text)
+    }
+
+    func warning(_ message: String) {
+        sink.write("warning: \(message)\n")
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import SXKShell
+
+/// Shell switches that commands flip at run time (`trace on`, `timing on`), read from the
+/// network observer's threads, hence the lock.
+final class AppSettings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var traceOn: Bool
+    private var timingOn = false
+
+    init(trace: Bool) { traceOn = trace }
+
+    var trace: Bool {
+        get { lock.withLock { traceOn } }
+        set { lock.withLock { traceOn = newValue } }
+    }
+
+    var timing: Bool {
+        get { lock.withLock { timingOn } }
+        set { lock.withLock { timingOn = newValue } }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSession
+import SXKShell
+
+/// `env`, `config`, raw `get` / `post`.
+extension AppCommands {
+    func env(_ command: ParsedCommand) async throws -> Int32 {
+        if command.subcommand == "use", let target = command.positionals.first {
+            let environment: APIEnvironment
+            if target.lowercased() == "sandbox" {
+                guard let url = host.sandbox?.baseURL else {
+                    throw AppError.usage("no sandbox in this shell — start sxk with --sandbox")
+                }
+                environment = .sandbox(url)
+            } else {
+                environment = try APIEnvironment.parse(target)
+            }
+            var options = services.options
+            // An explicit --profile pins the state folder; otherwise each environment keeps its own.
+            if host.shellContext.options.profile == nil { options.profile = nil }
+            let next = try AppServices(
+                environment: environment, options: options, processEnvironment: host.shellContext.environment,
+                settings: host.settings, transport: host.transport, stderr: io.stderr)
+            try next.network().configuration.validate()
+            host.replaceServices(next)
+            _ = try host.features().bootstrapper.restore()
+        }
+        let s = services
+        if wantsJSON(command) {
+            io.json.print([
+                "environment": .string(s.environment.name), "baseURL": .string(s.environment.baseURL.absoluteString),
+                "profile": .string(s.paths.profile), "stateDir": .string(s.paths.profileDir),
+            ])
+        } else {
+            io.stdout.line("\(s.environment.name)  \(s.environment.baseURL.absoluteString)  (profile \(s.paths.profile))")
+        }
+        return ExitStatus.ok
+    }
+
+    func config(_ command: ParsedCommand) async throws -> Int32 {
+        let result = try await guarded { try await services.network().account.config() }
+        if try printData(result.response, command) { return ExitStatus.ok }
+        let rows = result.response.data.objectValue?.entries.map { [$0.key, $0.value.stringValue ?? JSONWriter.string($0.value)] } ?? []
+        io.stdout.write(io.table([.init("KEY"), .init("VALUE")]).render(rows))
+        return ExitStatus.ok
+    }
+
+    /// `get PATH k=v…` / `post PATH JSON|k=v…`: the same client, headers and envelope rules.
+    func raw(_ command: ParsedCommand, method: String) async throws -> Int32 {
+        guard var path = command.positionals.first else { throw AppError.usage("\(method.lowercased()) needs a PATH") }
+        if !path.hasPrefix("/") { path = "/" + path }
+        let rest = Array(command.positionals.dropFirst())
+        let client = try services.network().client
+        let response: APIResponse
+        if method == "GET" {
+            let query = try rest.map(Self.keyValue)
+            response = try await guarded { try await client.get(path, query: query) }
+        } else {
+            let body: JSONValue
+            if rest.count == 1, let first = rest.first, first.hasPrefix("{") || first.hasPrefix("[") {
+                do { body = try JSONParser.parse(first) } catch {
+                    throw AppError.usage("body is not valid JSON: \(error)")
+                }
+            } else {
+                var object = JSONObject()
+                for pair in try rest.map(Self.keyValue) { object[pair.0] = Self.literal(pair.1) }
+                body = .object(object)
+            }
+            response = try await guarded { try await client.post(path, body: body) }
+        }
+        io.stderr.write("\(response.status) · code \(response.code) \(response.msg) · \(String(format: "%.1f", response.elapsedMs)) ms\n")
+        if try printData(response, command) { return ExitStatus.ok }
+        io.json.print(response.data)
+        return ExitStatus.ok
+    }
+
+    static func keyValue(_ word: String) throws -> (String, String) {
+        guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
+            throw AppError.usage("expected key=value, got '\(word)'")
+        }
+        return (String(word[..<eq]), String(word[word.index(after: eq)...]))
+    }
+
+    /// `k=12` sends a number, `k=true` a boolean, anything else a string.
+    static func literal(_ text: String) -> JSONValue {
+        if text == "true" || text == "false" { return .bool(text == "true") }
+        if text == "null" { return .null }
+        if let parsed = try? JSONParser.parse(text), case .number = parsed { return parsed }
+        return .string(text)
+    }
+
+    /// `--raw` prints the body as received, `--json` the `data` member; false when neither applies.
+    func printData(_ response: APIResponse, _ command: ParsedCommand) throws -> Bool {
+        if command.has("raw") {
+            io.stdout.write(Redaction.redact(response.bodyText, secrets: secrets()))
+            if response.body.last != 0x0A { io.stdout.write("\n") }
+            return true
+        }
+        if wantsJSON(command) {
+            io.json.print(Redaction.redact(response.data))
+            return true
+        }
+        return false
+    }
+
+    /// The secrets this shell holds, for redacting anything echoed from the server.
+    func secrets() -> [String] {
+        [services.contexts.session.token].compactMap { $0 }
+    }
+
+    /// Runs an API call outside a facade; a session-expired answer resets the session once.
+    func guarded<T>(_ body: () async throws -> T) async throws -> T {
+        let token = services.contexts.session.token
+        do {
+            return try await body()
+        } catch let error as APIError where error.kind == .sessionExpired {
+            services.sessionGuard.sessionExpired(token: token)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSession
+import SXKShell
+
+/// `whoami`, `keys`, `import-defaults`: the local account context, read without the network.
+extension AppCommands {
+    func whoami(_ command: ParsedCommand) throws -> Int32 {
+        let s = services
+        let session = s.contexts.session.current
+        let account = s.contexts.account.current
+        let permission = s.contexts.permission.current
+        let store = s.storage.appStore
+        let age = store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
+        let origin: String
+        switch session.phase {
+        case .loggedOut: origin = "none"
+        case .restoring: origin = "snapshot on disk (not yet validated)"
+        case .loggedIn: origin = session.offline ? "snapshot on disk (server unreachable)" : host.contextOrigin
+        }
+        var rows: [(String, JSONValue)] = [
+            ("phase", .string(session.phase.rawValue)),
+            ("offline", .bool(session.offline)),
+            ("environment", .string(s.environment.name)),
+            ("baseURL", .string(s.environment.baseURL.absoluteString)),
+            ("profile", .string(s.paths.profile)),
+        ]
+        func add(_ key: String, _ value: JSONValue?) { rows.append((key, value ?? .null)) }
+        add("userId", account.userId.map { .int($0) })
+        add("accountType", account.accountType.map { .string($0) })
+        add("accountDisplayName", account.displayName.map { .string($0) })
+        add("userName", account.userName.map { .string($0) })
+        add("realName", account.realName.map { .string($0) })
+        add("phone", account.phone.map { .string(Redaction.maskPhone($0)) })
+        add("roleCode", permission.roleCode.map { .string($0) })
+        add("roleName", permission.roleName.map { .string($0) })
+        add("scenicId", account.scenicId.map { .int($0) })
+        add("scenicName", account.scenicName.map { .string($0) })
+        add("storeId", account.storeId.map { .int($0) })
+        add("permissionCount", .int(permission.permissions.count))
+        add("roleCount", .int(permission.roles.count))
+        add("token", session.token.map { .string(Redaction.maskToken($0)) })
+        add("snapshotAgeSeconds", age.map { .int(Int($0)) })
+        add("source", .string(origin))
+        add("stateDir", .string(s.paths.profileDir))
+        if wantsJSON(command) {
+            io.json.print(.object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
+            return ExitStatus.ok
+        }
+        let table = rows.map { row -> [String] in
+            let value: String
+            switch (row.0, row.1) {
+            case (_, .null): value = "–"
+            case ("snapshotAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
+            case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
+            }
+            return [row.0, value]
+        }
+        io.stdout.write(io.table([.init("FIELD"), .init("VALUE")]).render(table))
+        return ExitStatus.ok
+    }
+
+    func keys(_ command: ParsedCommand) throws -> Int32 {
+        let entries = services.storage.appStore.allKeys()
+        if wantsJSON(command) {
+            io.json.print(.object(JSONObject(entries.map { (key: $0.key, value: $0.value) })))
+            return ExitStatus.ok
+        }
+        let rows = entries.map { entry -> [String] in
+            let text: String
+            switch entry.value {
+            case .string(let s): text = s
+            case .null: text = "–"
+            default: text = JSONWriter.string(entry.value)
+            }
+            return [entry.key, text]
+        }
+        if rows.isEmpty {
+            io.stdout.line("(no keys stored in profile \(services.paths.profile))")
+        } else {
+            io.stdout.write(io.table([.init("KEY"), .init("VALUE")]).render(rows))
+        }
+        return ExitStatus.ok
+    }
+
+    /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
+    func importDefaults(_ command: ParsedCommand) throws -> Int32 {
+        guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
+        var options = services.options
+        options.profile = command.option("profile") ?? "imported"
+        let target = try AppServices(
+            environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
+            settings: host.settings, transport: host.transport, stderr: io.stderr)
+        let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
+        host.replaceServices(target)
+        host.contextOrigin = "imported from \(file)"
+        _ = try host.features().bootstrapper.restore()
+        io.stdout.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(target.paths.profile)"
+            + (report.tokenImported ? ", token included" : ", no token"))
+        if !report.unknownKeys.isEmpty {
+            io.stdout.line("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
+        }
+        for rejected in report.rejected {
+            io.warning("\(rejected.key): \(rejected.reason)")
+        }
+        io.stdout.line("now on profile \(target.paths.profile): try whoami, keys, menus, home")
+        return ExitStatus.ok
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSession
+import SXKShell
+
+/// `login`, `accounts`, `switch-account`, `logout` (seed 000 §3, seed 001 登录和退出).
+extension AppCommands {
+    func login(_ command: ParsedCommand) async throws -> Int32 {
+        let features = try host.features()
+        let auth = features.auth
+        let prefs = auth.storedPreferences
+        guard let phone = command.positionals.first ?? prefs.lastPhone else {
+            throw AppError.usage("login needs a PHONE (no last phone stored)")
+        }
+        let privacy = prefs.privacyAccepted || command.has("accept-privacy")
+        // Local checks first (seed 000 §3.3), before asking for a password.
+        try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
+        // The login page loads the config first; a failure is ignored (seed 000 §3.2).
+        _ = await auth.fetchConfig()
+        let password = try await readPassword(fromStdin: command.has("password-stdin"))
+        let step = try await auth.login(phone: phone, password: password, privacyAccepted: privacy, choice: command.option("account"))
+        let outcome: LoginOutcome
+        switch step {
+        case .completed(let done):
+            outcome = done
+        case .chooseAccount(let accounts):
+            let choice = try await chooseAccount(accounts)
+            outcome = try await auth.chooseAccount(choice)
+        }
+        host.contextOrigin = "login in this shell"
+        report(outcome, command, verb: "logged in as")
+        return ExitStatus.ok
+    }
+
+    /// The password from stdin (`--password-stdin`, first line) or a no-echo prompt; never an argument.
+    private func readPassword(fromStdin: Bool) async throws -> String {
+        if fromStdin {
+            guard let line = StdinLine.read() else { throw AppError.usage("--password-stdin: standard input is empty") }
+            return line
+        }
+        guard let secret = try await io.readSecret(prompt: "password: ") else {
+            throw AppError.usage("no terminal to ask for the password — use --password-stdin")
+        }
+        return secret
+    }
+
+    /// The numbered account choice the app shows as a dialog when a login has several accounts.
+    private func chooseAccount(_ accounts: [Account]) async throws -> String {
+        io.stderr.write("this login has \(accounts.count) accounts:\n")
+        for (i, account) in accounts.enumerated() {
+            io.stderr.write("  \(i + 1)) \(account.accountDisplayName)  [\(account.userId) \(account.accountType) \(account.roleCode)]\n")
+        }
+        guard let answer = try await io.readLine(prompt: "choose 1-\(accounts.count): ") else {
+            throw AppError.usage("several accounts and no terminal to choose — pass --account ID|INDEX")
+        }
+        let trimmed = answer.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw AppError.usage("no account chosen") }
+        return trimmed
+    }
+
+    private func report(_ outcome: LoginOutcome, _ command: ParsedCommand, verb: String) {
+        for warning in outcome.warnings { io.warning(warning) }
+        let account = outcome.account
+        if wantsJSON(command) {
+            io.json.print(["account": account.json, "accounts": .int(outcome.accounts.count)])
+            return
+        }
+        let role = services.contexts.permission.current
+        io.stdout.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role.roleCode ?? account.roleCode))")
+    }
+
+    func accounts(_ command: ParsedCommand) throws -> Int32 {
+        let rows = try host.features().auth.accounts()
+        if wantsJSON(command) {
+            io.json.print(.array(rows.map { row in
+                var o = row.account.json.objectValue ?? JSONObject()
+                o["index"] = .int(row.index)
+                o["current"] = .bool(row.isCurrent)
+                return .object(o)
+            }))
+            return ExitStatus.ok
+        }
+        guard !rows.isEmpty else {
+            io.stdout.line("(no account list — the list exists after `login` in this shell)")
+            return ExitStatus.ok
+        }
+        let table = rows.map { row -> [String] in
+            [row.isCurrent ? "*" : "", String(row.index), String(row.account.userId), row.account.accountType,
+             row.account.roleCode, row.account.accountDisplayName]
+        }
+        io.stdout.write(io.table([.init(""), .init("#", alignment: .right), .init("USER", alignment: .right), .init("TYPE"), .init("ROLE"), .init("ACCOUNT")]).render(table))
+        return ExitStatus.ok
+    }
+
+    func switchAccount(_ command: ParsedCommand) async throws -> Int32 {
+        let auth = try host.features().auth
+        let selector: String
+        if let given = command.positionals.first {
+            selector = given
+        } else {
+            let rows = auth.accounts()
+            guard !rows.isEmpty else { throw FeatureError.noAccountList }
+            selector = try await chooseAccount(rows.map(\.account))
+        }
+        switch try await auth.switchAccount(to: selector) {
+        case .switched(let outcome):
+            report(outcome, command, verb: "switched to")
+        case .passwordRequired(let account, let phone):
+            io.warning("the server no longer accepts this login's token — password needed once")
+            let password = try await readPassword(fromStdin: false)
+            let outcome = try await auth.relogin(phone: phone, password: password, target: account)
+            report(outcome, command, verb: "switched to")
+        }
+        host.contextOrigin = "switch-account in this shell"
+        return ExitStatus.ok
+    }
+
+    func logout(_ command: ParsedCommand) throws -> Int32 {
+        try host.features().auth.logout()
+        io.stdout.line("logged out (last phone and privacy choice kept)")
+        return ExitStatus.ok
+    }
+}
+
+/// Reads one line of standard input without buffering past it, so later lines stay for the
+/// script reader. The trailing newline is dropped.
+enum StdinLine {
+    static func read() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Foundation.read(0, &byte, 1) == 1 {
+            if byte == 0x0A { break }
+            bytes.append(byte)
+        }
+        if bytes.isEmpty && byte != 0x0A { return nil }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

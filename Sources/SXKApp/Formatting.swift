@@ -1,0 +1,41 @@
+import SXKCore
+
+/// How values look in tables: yuan with two decimals and thousands separators, counts grouped.
+enum Formatting {
+    /// `1234567.5` → `1,234,567.50`.
+    static func yuan(_ amount: Double?) -> String {
+        guard let amount else { return "" }
+        let text = JSONWriter.format(amount, digits: 2)
+        let negative = text.hasPrefix("-")
+        let body = negative ? String(text.dropFirst()) : text
+        let parts = body.split(separator: ".", maxSplits: 1)
+        let whole = grouped(String(parts[0]))
+        return (negative ? "-" : "") + whole + (parts.count > 1 ? "." + parts[1] : "")
+    }
+
+    /// `2500` → `2,500`.
+    static func count(_ value: Int) -> String {
+        value < 0 ? "-" + grouped(String(-value)) : grouped(String(value))
+    }
+
+    private static func grouped(_ digits: String) -> String {
+        guard digits.count > 3 else { return digits }
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out
+    }
+
+    /// `65` → `1m05s`, `3725` → `1h02m`; for ages and countdowns.
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m\(pad(s % 60))s" }
+        if s < 86400 { return "\(s / 3600)h\(pad((s % 3600) / 60))m" }
+        return "\(s / 86400)d\(pad((s % 86400) / 3600))h"
+    }
+
+    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

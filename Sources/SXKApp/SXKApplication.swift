@@ -1,0 +1,63 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKSandbox
+import SXKShell
+
+/// The `sxk` program: builds the host from the global options and hands it to the shell.
+/// Start-up does no network and no work the first prompt does not need (seed 004).
+public enum SXKApplication {
+    public static let version = "0.1.0"
+
+    public static func main() async -> Int32 {
+        // These make Foundation print every request with its headers, token included.
+        URLSessionTransport.scrubDebugEnvironment()
+        var environment = ProcessInfo.processInfo.environment
+        environment["URLSessionDebug"] = nil
+        environment["URLSessionDebugLibcurl"] = nil
+        var built: AppServices?
+        return await ShellMain.run(
+            version: version, commandSpecs: CommandCatalog.all, environment: environment,
+            historyPath: { _ in built?.paths.historyFile }
+        ) { context in
+            let host = try makeHost(context)
+            built = host.services
+            return host
+        }
+    }
+
+    static func makeHost(_ context: ShellContext) throws -> SXKHost {
+        let stderr = StandardOutput.stderr
+        let options = context.options
+        var sandbox: SandboxServer?
+        let environment: APIEnvironment
+        if options.sandbox {
+            let server = SandboxServer(config: SandboxConfig())
+            environment = .sandbox(try server.start())
+            sandbox = server
+            if context.mode == .repl {
+                stderr.write("sandbox backend on \(environment.baseURL.absoluteString) — demo logins: \(SandboxDemo.accounts.map(\.phone).joined(separator: ", ")) (password \(SandboxDemo.password))\n")
+            }
+        } else if let url = options.baseURL {
+            environment = .custom(try APIEnvironment.validatedBaseURL(url))
+        } else if let name = options.env {
+            if name.lowercased() == "sandbox" {
+                throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
+            }
+            environment = try APIEnvironment.parse(name)
+        } else {
+            environment = .test
+        }
+        let settings = AppSettings(trace: options.trace)
+        let transport = LazyTransport(timeout: options.timeout ?? APIConfiguration.defaultTimeout)
+        let services = try AppServices(
+            environment: environment, options: options, processEnvironment: context.environment,
+            settings: settings, transport: transport, stderr: stderr)
+        let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
+                           sandbox: sandbox, stderr: stderr)
+        // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
+        let restored = try host.features().bootstrapper.restore()
+        if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
+        return host
+    }
+}

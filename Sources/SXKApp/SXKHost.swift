@@ -1,0 +1,110 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSandbox
+import SXKSession
+import SXKShell
+
+/// The app as the shell sees it: the command table, the prompt, completion values from cached
+/// session data, error → exit status. It owns the current `AppServices`, which `env use` replaces.
+final class SXKHost: ShellHost, @unchecked Sendable {
+    let shellContext: ShellContext
+    let settings: AppSettings
+    let transport: LazyTransport
+    let sandbox: SandboxServer?
+    let stderr: any OutputSink
+
+    private let lock = NSLock()
+    private var currentServices: AppServices
+    private var currentFeatures: AppFeatures?
+    private var origin = "login in this shell"
+
+    init(shellContext: ShellContext, services: AppServices, settings: AppSettings, transport: LazyTransport,
+         sandbox: SandboxServer?, stderr: any OutputSink) {
+        self.shellContext = shellContext
+        self.currentServices = services
+        self.settings = settings
+        self.transport = transport
+        self.sandbox = sandbox
+        self.stderr = stderr
+    }
+
+    var services: AppServices { lock.withLock { currentServices } }
+
+    /// Where the account context came from, for `whoami`.
+    var contextOrigin: String {
+        get { lock.withLock { origin } }
+        set { lock.withLock { origin = newValue } }
+    }
+
+    /// The facades, built on the first command that needs them (they need the API client).
+    func features() throws -> AppFeatures {
+        try lock.withLock {
+            if let currentFeatures { return currentFeatures }
+            let made = try AppFeatures(services: currentServices)
+            currentFeatures = made
+            return made
+        }
+    }
+
+    /// Swaps in another environment's services (`env use`); the old session stays on disk.
+    func replaceServices(_ services: AppServices) {
+        lock.withLock {
+            currentServices = services
+            currentFeatures = nil
+        }
+    }
+
+    var commandSpecs: [CommandSpec] { CommandCatalog.all }
+
+    // MARK: Prompt
+
+    /// `sxk test photographer@西湖景区/101 ›`, `sxk test (logged out) ›`, with a marker while
+    /// restoring or offline.
+    func prompt() -> PromptText {
+        let s = services
+        let session = s.contexts.session.current
+        let env = s.environment.name
+        var segments: [PromptText.Segment] = [.init("sxk ", style: .dim), .init(env, style: .cyan), .init(" ")]
+        switch session.phase {
+        case .loggedOut:
+            segments.append(.init("(logged out)", style: .dim))
+        case .restoring, .loggedIn:
+            let account = s.contexts.account.current
+            let role = s.contexts.permission.roleCode ?? "?"
+            var scope = role
+            if let scenic = account.scenicName ?? account.scenicId.map(String.init) { scope += "@" + scenic }
+            if let store = account.storeId { scope += "/" + String(store) }
+            segments.append(.init(scope, style: .green))
+            if session.phase == .restoring { segments.append(.init(" (restoring)", style: .yellow)) }
+            if session.offline { segments.append(.init(" (offline)", style: .red)) }
+        }
+        segments.append(.init(" › ", style: .bold))
+        return PromptText(segments)
+    }
+
+    // MARK: Execution
+
+    func execute(_ command: ParsedCommand, io: CommandIO) async throws -> Int32 {
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer {
+            if settings.timing {
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+                io.stderr.write("time: \(String(format: "%.1f", ms)) ms\n")
+            }
+        }
+        let commands = AppCommands(host: self, io: io)
+        return try await commands.run(command)
+    }
+
+    func exitStatus(for error: any Error) -> Int32 { ExitCodes.status(for: error) }
+
+    func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
+        CompletionValues(services: services).values(for: provider, prefix: prefix)
+    }
+
+    func shutdown() {
+        sandbox?.stop()
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import SXKAPI
+import SXKSession
+
+/// What `refreshLocalDisplayState` found: the scenic scope kept, or cleared and why.
+public struct DisplayStateCheck: Sendable, Equatable {
+    public var roleCode: String?
+    public var scenicId: Int?
+    public var scenicName: String?
+    /// Why the scenic was cleared, nil when it was kept.
+    public var clearedBecause: String?
+}
+
+/// What the store step did (seed 000 §4.3).
+public struct StoreMatch: Sendable, Equatable {
+    /// Stores of the current scenic in the answer.
+    public var storesInScenic: Int
+    /// The store now current, nil when none matched.
+    public var matched: Store?
+    /// How it matched: `saved` (the stored id is in the scenic) or `first` (first store of the scenic).
+    public var how: String?
+}
+
+/// The result of loading the account context from the server (login, validate, `home`).
+public struct AccountLoadReport: Sendable {
+    public var userInfo: UserInfo
+    public var roles: [RolePermission]
+    public var derivation: PermissionContext.Derivation
+    public var display: DisplayStateCheck
+    /// nil when the store step did not apply (not storeAdmin or no scenic).
+    public var store: StoreMatch?
+    public var calls: [CallRecord]
+}
+
+/// Seed 001 `AccountContextLoader`: user info and role permissions in parallel, then scenic and store.
+/// Writes into the contexts; the caller persists (one save) and sets the phase.
+public struct AccountContextLoader: Sendable {
+    public let account: AccountAPI
+    public let commerce: CommerceAPI
+    public let contexts: SessionContexts
+
+    public init(account: AccountAPI, commerce: CommerceAPI, contexts: SessionContexts) {
+        self.account = account; self.commerce = commerce; self.contexts = contexts
+    }
+
+    /// The whole load. Errors are the API's (session expired, network…), unwrapped, for the caller to classify.
+    func loadAll(timer: CallTimer = CallTimer(), sink: CallSink = CallSink()) async throws -> AccountLoadReport {
+        let (info, roles) = try await loadProfileAndPermissions(timer: timer, sink: sink)
+        applyUserInfo(info)
+        let derivation = contexts.permission.setRolePermissions(roles)
+        let display = refreshLocalDisplayState()
+        let store = try await loadStoreIfNeeded(timer: timer, sink: sink)
+        return AccountLoadReport(
+            userInfo: info, roles: roles, derivation: derivation, display: display, store: store, calls: sink.records)
+    }
+
+    /// GET userinfo and GET role-permission at the same time.
+    func loadProfileAndPermissions(timer: CallTimer, sink: CallSink) async throws -> (UserInfo, [RolePermission]) {
+        let api = account
+        async let info = timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo().value }
+        async let roles = timer.record("GET", Endpoint.rolePermissions.path, into: sink) { try await api.rolePermissions().value }
+        // Await both so neither is left running; report session expiry before other failures.
+        let infoResult: Result<UserInfo, any Error>
+        let rolesResult: Result<[RolePermission], any Error>
+        do { infoResult = .success(try await info) } catch { infoResult = .failure(error) }
+        do { rolesResult = .success(try await roles) } catch { rolesResult = .failure(error) }
+        for case .failure(let error) in [infoResult.map { _ in () }, rolesResult.map { _ in () }] {
+            if (error as? APIError)?.kind == .sessionExpired { throw error }
+        }
+        return (try infoResult.get(), try rolesResult.get())
+    }
+
+    /// Seed §5.3 first rule: display fields into the account context; role name only when none is known.
+    func applyUserInfo(_ info: UserInfo) {
+        contexts.account.applyUserInfo(info)
+        if let name = info.roleName, !name.isEmpty, (contexts.permission.current.roleName ?? "").isEmpty {
+            contexts.permission.setCurrentRole(code: contexts.permission.roleCode, name: name)
+        }
+    }
+
+    /// Seed §4.2 `refreshLocalDisplayState`: the current scenic stays only when it is set (> 0) and, once
+    /// the role's scenic list is known, in that list; otherwise id and name are cleared.
+    @discardableResult
+    public func refreshLocalDisplayState() -> DisplayStateCheck {
+        let a = contexts.account.current
+        let p = contexts.permission.current
+        var reason: String?
+        if let id = a.scenicId, id > 0 {
+            if !p.scenicList.isEmpty, let match = p.scenicList.first(where: { $0.scenicId == id }) {
+                if a.scenicName != match.scenicName { contexts.account.setScenic(id: id, name: match.scenicName) }
+            } else if !p.scenicList.isEmpty {
+                reason = "scenic \(id) is not in role \(p.roleCode ?? "?")'s scenic list"
+            }
+        } else if a.scenicId != nil || a.scenicName != nil {
+            reason = "no valid scenic id"
+        }
+        if reason != nil { contexts.account.setScenic(id: nil, name: nil) }
+        let now = contexts.account.current
+        return DisplayStateCheck(roleCode: p.roleCode, scenicId: now.scenicId, scenicName: now.scenicName, clearedBecause: reason)
+    }
+
+    /// Whether seed §4.3's conditions hold: role storeAdmin and currentScenicId > 0.
+    public var storeLoadApplies: Bool {
+        contexts.permission.roleCode == RoleCode.storeAdmin && (contexts.account.current.scenicId ?? 0) > 0
+    }
+
+    /// Seed §4.3: only for storeAdmin with a scenic, GET store/all, then match the current store.
+    func loadStoreIfNeeded(timer: CallTimer, sink: CallSink) async throws -> StoreMatch? {
+        guard storeLoadApplies else { return nil }
+        let stores = try await fetchStores(timer: timer, sink: sink)
+        return matchCurrentStore(in: stores)
+    }
+
+    /// GET store/all into the account context's memory (never persisted).
+    func fetchStores(timer: CallTimer, sink: CallSink) async throws -> [Store] {
+        let api = commerce
+        let stores = try await timer.record("GET", Endpoint.storeList.path, into: sink) { try await api.storeList().value }
+        contexts.account.setStores(stores)
+        return stores
+    }
+
+    /// Matches the saved store id among the current scenic's stores, else takes the scenic's first
+    /// store; a match becomes `currentStoreId`. Without a match the stored id is left as it was.
+    func matchCurrentStore(in stores: [Store]) -> StoreMatch {
+        let a = contexts.account.current
+        let inScenic = stores.filter { $0.scenicId == a.scenicId }
+        var matched: Store?
+        var how: String?
+        if let saved = a.storeId, let s = inScenic.first(where: { $0.storeId == saved }) {
+            matched = s; how = "saved"
+        } else if let first = inScenic.first {
+            matched = first; how = "first"
+        }
+        if let matched { contexts.account.setStoreId(matched.storeId) }
+        return StoreMatch(storesInScenic: inScenic.count, matched: matched, how: how)
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import SXKCore
+import SXKAPI
+import SXKSession
+
+/// The result of a completed login or account switch.
+public struct LoginOutcome: Sendable {
+    /// The account now current (from set-user).
+    public var account: Account
+    /// Every account of this login, for `accounts`.
+    public var accounts: [Account]
+    /// The context load that followed (nil when it failed without ending the session; see `warnings`).
+    public var load: AccountLoadReport?
+    /// Lines for stderr: a load that failed but did not stop the login.
+    public var warnings: [String]
+}
+
+/// What `login` returns: done, or a choice the caller must make among several accounts.
+public enum LoginStep: Sendable {
+    case completed(LoginOutcome)
+    /// Several accounts: ask (numbered 1…n), then call `chooseAccount`.
+    case chooseAccount([Account])
+}
+
+/// What `switchAccount` returns.
+public enum SwitchOutcome: Sendable {
+    case switched(LoginOutcome)
+    /// The server refused set-user with every token held: ask for the password once, then `relogin`.
+    case passwordRequired(account: Account, phone: String)
+}
+
+/// One row of `accounts`.
+public struct AccountRow: Sendable, Equatable {
+    public var index: Int
+    public var account: Account
+    public var isCurrent: Bool
+}
+
+/// Seed 001 `AuthSessionCoordinator` with seed 000 §3: form validation, v9/login, account choice,
+/// set-user, `completeLogin`, account switch and logout. Holds only this login's memory (the
+/// temporary token, phone, account list), dropped at every reset.
+public final class AuthSessionCoordinator: @unchecked Sendable {
+    public let account: AccountAPI
+    public let loader: AccountContextLoader
+    public let guard_: SessionGuard
+    private var contexts: SessionContexts { guard_.contexts }
+
+    private struct Memory {
+        var tempToken: String?
+        var phone: String?
+        var privacyAccepted = false
+        var enableRegister: Bool?
+    }
+    private let lock = NSLock()
+    private var memory = Memory()
+
+    public init(account: AccountAPI, commerce: CommerceAPI, guard sessionGuard: SessionGuard) {
+        self.account = account
+        self.guard_ = sessionGuard
+        self.loader = AccountContextLoader(account: account, commerce: commerce, contexts: sessionGuard.contexts)
+        sessionGuard.onReset { [weak self] in
+            guard let self else { return }
+            self.lock.withLock {
+                self.memory.tempToken = nil
+                self.memory.phone = nil
+            }
+        }
+    }
+
+    // MARK: Form (seed 000 §3.1, §3.3)
+
+    /// The stored form preferences: last phone and privacy flag (`applyStoredPreferences`).
+    public var storedPreferences: (lastPhone: String?, privacyAccepted: Bool) {
+        (contexts.store.lastLoginUsername, contexts.store.privacyAgreementAccepted)
+    }
+
+    /// Local rules before any request: 11 digits starting with 1, non-empty password, privacy accepted.
+    public static func validateLogin(phone: String, password: String, privacyAccepted: Bool) throws(FeatureError) {
+        let digits = phone.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+        guard phone.utf8.count == 11, digits, phone.hasPrefix("1") else { throw .invalidPhone(phone) }
+        guard !password.isEmpty else { throw .emptyPassword }
+        guard privacyAccepted else { throw .privacyNotAccepted }
+    }
+
+    /// GET app/config once before login; failures are ignored (seed §3.2). Returns `enableRegister`.
+    @discardableResult
+    public func fetchConfig() async -> Bool? {
+        if let known = lock.withLock({ memory.enableRegister }) { return known }
+        guard let config = try? await account.config().value else { return nil }
+        lock.withLock { memory.enableRegister = config.enableRegister }
+        return config.enableRegister
+    }
+
+    /// `enableRegister` from the last successful config fetch (memory only).
+    public var enableRegister: Bool? { lock.withLock { memory.enableRegister } }
+
+    // MARK: Login
+
+    /// Validates, POSTs v9/login, and with one account (or `choice` naming one) completes the login at once.
+    /// `choice` is a user id or a 1-based index into the accounts.
+    public func login(phone: String, password: String, privacyAccepted: Bool, choice: String? = nil) async throws(FeatureError) -> LoginStep {
+        try AuthSessionCoordinator.validateLogin(phone: phone, password: password, privacyAccepted: privacyAccepted)
+        let result: LoginResult
+        do {
+            result = try await account.login(username: phone, password: password).value
+        } catch {
+            throw FeatureError.api(error, context: "login")
+        }
+        guard !result.accounts.isEmpty else { throw .noAccounts }
+        lock.withLock {
+            memory.tempToken = result.tempToken
+            memory.phone = phone
+            memory.privacyAccepted = privacyAccepted
+        }
+        contexts.account.setAccounts(result.accounts)
+        if result.accounts.count == 1 {
+            return .completed(try await selectAccount(result.accounts[0], token: result.tempToken))
+        }
+        if let choice {
+            let chosen = try AuthSessionCoordinator.resolve(choice, in: result.accounts)
+            return .completed(try await selectAccount(chosen, token: result.tempToken))
+        }
+        return .chooseAccount(result.accounts)
+    }
+
+    /// The multi-account choice (`LoginViewModel.selectAccount`): set-user with the temporary token, then complete.
+    public func chooseAccount(_ selector: String) async throws(FeatureError) -> LoginOutcome {
+        let (token, accounts) = lock.withLock { (memory.tempToken, contexts.account.current.accounts) }
+        guard let token, !accounts.isEmpty else { throw .noAccountList }
+        let chosen = try AuthSessionCoordinator.resolve(selector, in: accounts)
+        return try await selectAccount(chosen, token: token)
+    }
+
+    private func selectAccount(_ chosen: Account, token: String) async throws(FeatureError) -> LoginOutcome {
+        let result: SetUserResult
+        do {
+            result = try await account.setUser(userId: chosen.userId, accountType: chosen.accountType, tempToken: token).value
+        } catch {
+            throw FeatureError.api(error, context: "set-user")
+        }
+        let (phone, privacy) = lock.withLock { (memory.phone ?? chosen.phone, memory.privacyAccepted) }
+        return try await completeLogin(result, phone: phone, privacyAccepted: privacy)
+    }
+
+    /// Seed 001 `completeLogin` + seed 000 §3.4: formal token, last phone and privacy flag stored; contexts
+    /// filled from the chosen account; role-permission and userinfo loaded in parallel (then scenic and
+    /// store); the snapshot saved; phase → loggedIn. A load that fails for a reason other than session
+    /// expiry keeps the login (a warning says so).
+    public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginOutcome {
+        let accounts = contexts.account.current.accounts
+        do {
+            try contexts.store.saveLogin(token: result.token, account: result.user, phone: phone, privacyAccepted: privacyAccepted)
+        } catch {
+            throw .storage(error)
+        }
+        contexts.account.reset()
+        contexts.account.apply(result.user)
+        if (contexts.account.current.phone ?? "").isEmpty { contexts.account.applyUserInfo(UserInfo(phone: phone)) }
+        contexts.account.setAccounts(accounts.isEmpty ? [result.user] : accounts)
+        contexts.permission.reset()
+        contexts.permission.setCurrentRole(code: result.user.roleCode, name: result.user.roleName)
+        // The token is held (phase restoring) while the context loads, so the loads carry it.
+        contexts.session.beginRestoring(token: result.token)
+
+        var warnings: [String] = []
+        var report: AccountLoadReport?
+        do {
+            report = try await loader.loadAll()
+        } catch let error as APIError where error.kind == .sessionExpired {
+            guard_.sessionExpired(token: result.token)
+            throw FeatureError.api(error, context: "login")
+        } catch {
+            warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
+        }
+        try contexts.persist()
+        contexts.session.logIn(token: result.token)
+        if report == nil { contexts.session.setOffline(true) }
+        return LoginOutcome(account: result.user, accounts: contexts.account.current.accounts, load: report, warnings: warnings)
+    }
+
+    // MARK: Accounts
+
+    /// The accounts of this login with the current one marked (memory only; empty after a restart).
+    public func accounts() -> [AccountRow] {
+        let a = contexts.account.current
+        return a.accounts.enumerated().map { i, acc in
+            AccountRow(index: i + 1, account: acc, isCurrent: acc.userId == a.userId && acc.accountType == a.accountType)
+        }
+    }
+
+    /// set-user for another account of this login with the temporary token, then the formal one; the
+    /// contexts are rebuilt without the password. When the server refuses both, `.passwordRequired`.
+    public func switchAccount(to selector: String) async throws(FeatureError) -> SwitchOutcome {
+        let accounts = contexts.account.current.accounts
+        guard !accounts.isEmpty else { throw .noAccountList }
+        let target = try AuthSessionCoordinator.resolve(selector, in: accounts)
+        let (temp, phone, privacy) = lock.withLock { (memory.tempToken, memory.phone, memory.privacyAccepted) }
+        let loginPhone = phone ?? contexts.store.lastLoginUsername ?? target.phone
+        var tokens: [String] = []
+        if let temp { tokens.append(temp) }
+        if let formal = contexts.session.token, !tokens.contains(formal) { tokens.append(formal) }
+        for token in tokens {
+            let result: SetUserResult
+            do {
+                // tokenOverride: a refusal here must not end the current session.
+                result = try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: token).value
+            } catch {
+                switch error.kind {
+                case .sessionExpired, .server, .http: continue
+                default: throw FeatureError.api(error, context: "switch-account")
+                }
+            }
+            let privacyFlag = privacy || contexts.store.privacyAgreementAccepted
+            return .switched(try await completeLogin(result, phone: loginPhone, privacyAccepted: privacyFlag))
+        }
+        return .passwordRequired(account: target, phone: loginPhone)
+    }
+
+    /// The password fallback of `switchAccount`: v9/login again, then set-user for `target`.
+    public func relogin(phone: String, password: String, target: Account) async throws(FeatureError) -> LoginOutcome {
+        let privacy = contexts.store.privacyAgreementAccepted || lock.withLock { memory.privacyAccepted }
+        let step = try await login(phone: phone, password: password, privacyAccepted: privacy, choice: String(target.userId))
+        switch step {
+        case .completed(let outcome): return outcome
+        case .chooseAccount(let accounts):
+            throw .accountNotFound(String(target.userId), available: accounts.map { String($0.userId) })
+        }
+    }
+
+    // MARK: Logout
+
+    /// Seed 001 logout: token and snapshot cleared, every context reset, last phone and privacy flag kept.
+    public func logout() throws(FeatureError) {
+        if let failure = guard_.reset() { throw .storage(failure) }
+    }
+
+    // MARK: Helpers
+
+    /// A user id, else a 1-based index into `accounts`.
+    public static func resolve(_ selector: String, in accounts: [Account]) throws(FeatureError) -> Account {
+        let text = selector.trimmingCharacters(in: .whitespaces)
+        if let n = Int(text) {
+            if let byId = accounts.first(where: { $0.userId == n }) { return byId }
+            if (1...accounts.count).contains(n) { return accounts[n - 1] }
+        }
+        throw .accountNotFound(text, available: accounts.enumerated().map { "\($0.offset + 1)=\($0.element.userId)" })
+    }
+}

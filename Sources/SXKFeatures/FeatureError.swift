@@ -1,0 +1,120 @@
+import SXKAPI
+import SXKSession
+
+/// Every failure of the feature layer as one line for the user. API failures are wrapped once,
+/// with the operation as context, and stay reachable through `apiError` so the app can map exit codes.
+public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
+    // Login form (seed 000 §3.3), each rule its own case.
+    case invalidPhone(String)
+    case emptyPassword
+    case privacyNotAccepted
+    /// The login answer held no account to choose.
+    case noAccounts
+    /// `--account ID|INDEX` or switch-account named no account of this login.
+    case accountNotFound(String, available: [String])
+    /// No login in this shell has a list of accounts (switch-account before login).
+    case noAccountList
+    case notLoggedIn
+    // Scope.
+    case unknownRole(String, valid: [String])
+    case roleNotHeld(String, held: [String])
+    case noRole
+    case noScenicSelected
+    case noStoreSelected
+    case scenicNotFound(String, available: [String])
+    case ambiguousScenic(String, matches: [String])
+    case storeNotFound(String, available: [String])
+    case ambiguousStore(String, matches: [String])
+    /// The role's endpoint family is not one the app has (orders/stats exist for three roles only).
+    case unsupportedRole(String, feature: String)
+    // Dates.
+    case invalidDate(String)
+    case invalidDateRange(from: String, to: String)
+    case conflictingDateOptions
+    // Home.
+    case invalidReminderMinutes(Int)
+    case menuNotVisible(String)
+    case invalidPageArguments(String)
+    /// An API failure with what the feature was doing when it happened.
+    case api(APIError, context: String)
+    /// The operation was cancelled (Ctrl-C).
+    case cancelled
+    /// Any other failure, as its one line.
+    case failed(String)
+    /// A state file could not be written or read; the message is the session layer's line.
+    case storageFailed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidPhone(let p):
+            let shown = p.count > 20 ? String(p.prefix(20)) + "…" : p
+            return "phone '\(shown)' is not valid: 11 digits starting with 1"
+        case .emptyPassword: return "password must not be empty"
+        case .privacyNotAccepted: return "the privacy agreement must be accepted (--accept-privacy)"
+        case .noAccounts: return "login returned no account"
+        case .accountNotFound(let q, let available):
+            return "no account '\(q)' in this login; choose one of: \(available.joined(separator: ", "))"
+        case .noAccountList: return "no account list in this shell — run `login` first"
+        case .notLoggedIn: return "not logged in — run `login`"
+        case .unknownRole(let code, let valid):
+            return "unknown role '\(code)'; valid roles: \(valid.isEmpty ? "(none)" : valid.joined(separator: ", "))"
+        case .roleNotHeld(let code, let held):
+            return "this account does not hold role '\(code)'; it holds: \(held.isEmpty ? "(none)" : held.joined(separator: ", "))"
+        case .noRole: return "no role selected — run `role CODE`"
+        case .noScenicSelected: return "no scenic selected — run `scenic ID`"
+        case .noStoreSelected: return "no store selected — run `store ID`"
+        case .scenicNotFound(let q, let available):
+            return "no scenic '\(q)' for this role; choose one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
+        case .ambiguousScenic(let q, let matches):
+            return "scenic '\(q)' is ambiguous: \(matches.joined(separator: ", "))"
+        case .storeNotFound(let q, let available):
+            return "no store '\(q)' in this scenic; choose one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
+        case .ambiguousStore(let q, let matches):
+            return "store '\(q)' is ambiguous: \(matches.joined(separator: ", "))"
+        case .unsupportedRole(let role, let feature):
+            return "\(feature) has no endpoint for role '\(role)' (photographer, scenicAdmin, storeAdmin)"
+        case .invalidDate(let text): return "date '\(text)' is not a valid yyyy-MM-dd day"
+        case .invalidDateRange(let from, let to): return "--from \(from) is after --to \(to)"
+        case .conflictingDateOptions: return "use either --period or --from/--to, not both"
+        case .invalidReminderMinutes(let m): return "reminder minutes must be between 1 and 1440 (got \(m))"
+        case .menuNotVisible(let uri): return "menu '\(uri)' is not visible for this role's permissions"
+        case .invalidPageArguments(let why): return why
+        case .api(let error, let context): return context.isEmpty ? error.description : "\(context): \(error)"
+        case .storageFailed(let line): return line
+        case .cancelled: return "cancelled"
+        case .failed(let line): return line
+        }
+    }
+
+    /// The API failure underneath, for exit codes (session expired → 3, network → 4).
+    public var apiError: APIError? {
+        if case .api(let e, _) = self { return e }
+        return nil
+    }
+
+    /// True for errors the user fixes by changing arguments (exit 2 in the shell).
+    public var isUsage: Bool {
+        switch self {
+        case .invalidPhone, .emptyPassword, .privacyNotAccepted, .accountNotFound, .unknownRole, .roleNotHeld,
+            .scenicNotFound, .ambiguousScenic, .storeNotFound, .ambiguousStore, .invalidDate, .invalidDateRange,
+            .conflictingDateOptions, .invalidReminderMinutes, .invalidPageArguments:
+            return true
+        default:
+            return false
+        }
+    }
+
+    var isSessionExpired: Bool { apiError?.kind == .sessionExpired }
+
+    /// Wraps an API error once with context; passes a FeatureError through unchanged.
+    static func wrap(_ error: any Error, _ context: String) -> any Error {
+        if let e = error as? APIError { return FeatureError.api(e, context: context) }
+        if let e = error as? SessionError { return FeatureError.storage(e) }
+        return error
+    }
+}
+
+extension FeatureError {
+    /// A state file could not be read or written (lock held, disk full…).
+    static func storage(_ error: SessionError) -> FeatureError { .storageFailed(error.description) }
+}

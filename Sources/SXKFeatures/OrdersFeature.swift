@@ -1,0 +1,132 @@
+import Foundation
+import SXKAPI
+import SXKSession
+
+/// Which order list a role reads (seed 000 §5.1), with the scope id it sends.
+public enum OrdersEndpoint: Sendable, Equatable {
+    case photographer
+    case scenicAdmin(scenicId: Int)
+    case storeAdmin(storeId: Int)
+
+    public var path: String {
+        switch self {
+        case .photographer: return Endpoint.photographerOrders.path
+        case .scenicAdmin: return Endpoint.scenicAdminOrders.path
+        case .storeAdmin: return Endpoint.storeOrders.path
+        }
+    }
+
+    public var roleCode: String {
+        switch self {
+        case .photographer: return RoleCode.photographer
+        case .scenicAdmin: return RoleCode.scenicAdmin
+        case .storeAdmin: return RoleCode.storeAdmin
+        }
+    }
+
+    /// Store lists are deposit orders (extra columns).
+    public var isDeposit: Bool { if case .storeAdmin = self { return true } else { return false } }
+}
+
+/// One page of orders with the endpoint it came from and the response (for `--raw`).
+public struct OrdersPage: Sendable {
+    public var endpoint: OrdersEndpoint
+    public var page: Page<Order>
+    public var response: APIResponse
+}
+
+/// Filters of an order query.
+public struct OrderFilter: Sendable, Equatable {
+    public var status: Int?
+    public var keyword: String?
+    public init(status: Int? = nil, keyword: String? = nil) { self.status = status; self.keyword = keyword }
+}
+
+/// Seed 001 `ordersFeatureServices`: role → endpoint with the current scope, one page or a streamed walk.
+public struct OrdersFeature: Sendable {
+    public static let defaultPageSize = 20
+    public static let maxPageSize = 1000
+
+    public let commerce: CommerceAPI
+    public let guard_: SessionGuard
+    private var contexts: SessionContexts { guard_.contexts }
+
+    public init(commerce: CommerceAPI, guard sessionGuard: SessionGuard) {
+        self.commerce = commerce
+        self.guard_ = sessionGuard
+    }
+
+    /// The endpoint for `role` (default: the session's role), refused when the account does not hold
+    /// that role, or when the scope it needs is not selected.
+    public func endpoint(role requested: String? = nil) throws(FeatureError) -> OrdersEndpoint {
+        try guard_.requireSession()
+        let role = try RoleScope.resolve(requested, permission: contexts.permission.current)
+        let a = contexts.account.current
+        switch role {
+        case RoleCode.photographer:
+            return .photographer
+        case RoleCode.scenicAdmin:
+            guard let id = a.scenicId, id > 0 else { throw .noScenicSelected }
+            return .scenicAdmin(scenicId: id)
+        case RoleCode.storeAdmin:
+            guard let id = a.storeId, id > 0 else { throw .noStoreSelected }
+            return .storeAdmin(storeId: id)
+        default:
+            throw .unsupportedRole(role, feature: "orders")
+        }
+    }
+
+    /// One page (1-based) of the role's orders.
+    public func fetchPage(role: String? = nil, page: Int = 1, pageSize: Int = OrdersFeature.defaultPageSize, filter: OrderFilter = OrderFilter()) async throws(FeatureError) -> OrdersPage {
+        try OrdersFeature.checkPaging(page: page, pageSize: pageSize)
+        let endpoint = try endpoint(role: role)
+        let result = try await guard_.run("orders") { try await fetch(endpoint, page: page, pageSize: pageSize, filter: filter) }
+        return OrdersPage(endpoint: endpoint, page: result.value, response: result.response)
+    }
+
+    /// Walks every page, handing each page's rows to `onPage` as it arrives (the next page is already
+    /// being fetched meanwhile), so memory holds at most two pages. Stops at the last page, at `limit`
+    /// rows, on cancellation, or when `onPage` returns false. The endpoint is resolved once, up front.
+    public func walkAll(
+        role: String? = nil, pageSize: Int = 500, filter: OrderFilter = OrderFilter(), limit: Int? = nil,
+        onPage: ([Order], WalkProgress) async throws -> Bool
+    ) async throws(FeatureError) -> WalkOutcome {
+        try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
+        if let limit, limit < 0 { throw .invalidPageArguments("--limit must not be negative") }
+        let endpoint = try endpoint(role: role)
+        let feature = self
+        return try await guard_.run("orders --all") {
+            try await PageWalker.walk(limit: limit, fetch: { @Sendable page in
+                let r = try await feature.fetch(endpoint, page: page, pageSize: pageSize, filter: filter)
+                return (r.value.list, r.value.total, r.value.isLast)
+            }, onPage: onPage)
+        }
+    }
+
+    func fetch(_ endpoint: OrdersEndpoint, page: Int, pageSize: Int, filter: OrderFilter) async throws(APIError) -> APIResult<Page<Order>> {
+        switch endpoint {
+        case .photographer:
+            return try await commerce.photographerOrders(page: page, pageSize: pageSize, status: filter.status, keyword: filter.keyword)
+        case .scenicAdmin(let id):
+            return try await commerce.scenicAdminOrders(page: page, pageSize: pageSize, status: filter.status, keyword: filter.keyword, scenicId: id)
+        case .storeAdmin(let id):
+            return try await commerce.storeOrders(page: page, pageSize: pageSize, status: filter.status, keyword: filter.keyword, storeId: id)
+        }
+    }
+
+    static func checkPaging(page: Int, pageSize: Int) throws(FeatureError) {
+        guard page >= 1 else { throw .invalidPageArguments("--page must be 1 or more") }
+        guard (1...maxPageSize).contains(pageSize) else { throw .invalidPageArguments("--page-size must be between 1 and \(maxPageSize)") }
+    }
+}
+
+/// Picks the role a feature runs as: the requested one when the account holds it, else the current one.
+enum RoleScope {
+    static func resolve(_ requested: String?, permission p: PermissionContext.State) throws(FeatureError) -> String {
+        var held = p.roles.map(\.roleCode)
+        if let current = p.roleCode, !held.contains(current) { held.insert(current, at: 0) }
+        guard let role = requested ?? p.roleCode, !role.isEmpty else { throw .noRole }
+        guard held.contains(role) else { throw .roleNotHeld(role, held: held) }
+        return role
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import SXKAPI
+import SXKSession
+
+/// One row of `role`: a role of the role-permission list.
+public struct RoleRow: Sendable, Equatable {
+    public var code: String
+    public var name: String
+    public var scenicCount: Int
+    public var permissionCount: Int
+    public var isCurrent: Bool
+}
+
+/// One row of `scenic`: a scenic area of the current role.
+public struct ScenicRow: Sendable, Equatable {
+    public var scenic: ScenicRef
+    public var isCurrent: Bool
+}
+
+/// One row of `store`: a store of the current scenic.
+public struct StoreRow: Sendable, Equatable {
+    public var store: Store
+    public var isCurrent: Bool
+}
+
+/// What a scope switch changed, for the command to print.
+public struct ScopeChange: Sendable, Equatable {
+    public var roleCode: String?
+    public var roleName: String?
+    public var scenic: ScenicRef?
+    public var storeId: Int?
+    /// Lines such as "store 101 cleared: not in scenic 2".
+    public var notes: [String]
+}
+
+/// Role, scenic and store scope (issue 5 §1–3): lists with the current one marked, and switches that
+/// re-derive permissions as `HomeViewModel.loadPermissions` does. Every switch is persisted through the
+/// AppStore; a switch that fails (e.g. the store load) leaves the old scope as it was.
+public struct ScopeFeature: Sendable {
+    public let loader: AccountContextLoader
+    public let guard_: SessionGuard
+    private var contexts: SessionContexts { guard_.contexts }
+
+    public init(loader: AccountContextLoader, guard sessionGuard: SessionGuard) {
+        self.loader = loader
+        self.guard_ = sessionGuard
+    }
+
+    // MARK: Roles
+
+    /// The roles from role-permission (loaded once when none is cached), current marked.
+    public func roles(refresh: Bool = false) async throws(FeatureError) -> [RoleRow] {
+        try guard_.requireSession()
+        if refresh || contexts.permission.current.roles.isEmpty { try await reloadRoles() }
+        let p = contexts.permission.current
+        return p.roles.map {
+            RoleRow(code: $0.roleCode, name: $0.roleName, scenicCount: $0.scenicList.count,
+                    permissionCount: $0.permissions.count, isCurrent: $0.roleCode == p.roleCode)
+        }
+    }
+
+    /// GET role-permission into the permission context (re-deriving the current role) and the store.
+    func reloadRoles() async throws(FeatureError) {
+        let api = loader.account
+        let roles = try await guard_.run("role-permission") { try await api.rolePermissions().value }
+        contexts.permission.setRolePermissions(roles)
+        try contexts.persist()
+    }
+
+    /// Switches role: flat permissions and the role's scenic list re-derived; a scenic not in the new
+    /// role's list is cleared (with a store that went with it).
+    public func selectRole(_ code: String) async throws(FeatureError) -> ScopeChange {
+        try guard_.requireSession()
+        if contexts.permission.current.roles.isEmpty { try await reloadRoles() }
+        let roles = contexts.permission.current.roles
+        guard roles.contains(where: { $0.roleCode == code }) else {
+            throw .unknownRole(code, valid: roles.map(\.roleCode))
+        }
+        let before = contexts.account.current
+        contexts.permission.selectRole(code)
+        var notes: [String] = []
+        let display = loader.refreshLocalDisplayState()
+        if let why = display.clearedBecause, before.scenicId != nil {
+            notes.append("scenic \(before.scenicId.map(String.init) ?? "?") cleared: \(why)")
+            if let store = before.storeId {
+                contexts.account.setStoreId(nil)
+                notes.append("store \(store) cleared with its scenic")
+            }
+        }
+        try contexts.persist()
+        return change(notes)
+    }
+
+    // MARK: Scenic
+
+    /// The current role's scenic areas, current marked.
+    public func scenics() throws(FeatureError) -> [ScenicRow] {
+        try guard_.requireSession()
+        let current = contexts.account.current.scenicId
+        return contexts.permission.current.scenicList.map { ScenicRow(scenic: $0, isCurrent: $0.scenicId == current) }
+    }
+
+    /// Switches scenic by id or (unique prefix of) name. A current store that does not belong to the new
+    /// scenic is cleared; to know, the store list is loaded first when none is cached (a failure there
+    /// changes nothing).
+    public func selectScenic(_ query: String) async throws(FeatureError) -> ScopeChange {
+        try guard_.requireSession()
+        let list = contexts.permission.current.scenicList
+        let target = try ScopeFeature.match(
+            query, in: list, id: \.scenicId, name: \.scenicName,
+            notFound: { FeatureError.scenicNotFound($0, available: $1) },
+            ambiguous: { FeatureError.ambiguousScenic($0, matches: $1) })
+        var notes: [String] = []
+        let a = contexts.account.current
+        var keepStore = a.storeId
+        if let storeId = a.storeId {
+            var stores = a.stores
+            if stores.isEmpty { stores = try await fetchStores() }
+            if let store = stores.first(where: { $0.storeId == storeId }), store.scenicId != target.scenicId {
+                keepStore = nil
+                notes.append("store \(storeId) cleared: it belongs to scenic \(store.scenicId.map(String.init) ?? "?")")
+            } else if !stores.contains(where: { $0.storeId == storeId }) {
+                keepStore = nil
+                notes.append("store \(storeId) cleared: not in the store list")
+            }
+        }
+        contexts.account.setScenic(id: target.scenicId, name: target.scenicName)
+        contexts.account.setStoreId(keepStore)
+        try contexts.persist()
+        return change(notes)
+    }
+
+    // MARK: Store
+
+    /// GET store/all (cached in memory, never persisted) filtered by the current scenic, current marked.
+    public func stores(refresh: Bool = false) async throws(FeatureError) -> [StoreRow] {
+        try guard_.requireSession()
+        if refresh || contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
+        let a = contexts.account.current
+        return a.storesInScenic.map { StoreRow(store: $0, isCurrent: $0.storeId == a.storeId) }
+    }
+
+    /// Switches store by id or (unique prefix of) name among the current scenic's stores.
+    public func selectStore(_ query: String) async throws(FeatureError) -> ScopeChange {
+        try guard_.requireSession()
+        if contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
+        let list = contexts.account.current.storesInScenic
+        let target = try ScopeFeature.match(
+            query, in: list, id: \.storeId, name: \.storeName,
+            notFound: { FeatureError.storeNotFound($0, available: $1) },
+            ambiguous: { FeatureError.ambiguousStore($0, matches: $1) })
+        contexts.account.setStoreId(target.storeId)
+        try contexts.persist()
+        return change([])
+    }
+
+    func fetchStores() async throws(FeatureError) -> [Store] {
+        let api = loader.commerce
+        let stores = try await guard_.run("store list") { try await api.storeList().value }
+        contexts.account.setStores(stores)
+        return stores
+    }
+
+    private func change(_ notes: [String]) -> ScopeChange {
+        let a = contexts.account.current
+        let p = contexts.permission.current
+        return ScopeChange(
+            roleCode: p.roleCode, roleName: p.roleName,
+            scenic: a.scenicId.map { ScenicRef(scenicId: $0, scenicName: a.scenicName ?? "") },
+            storeId: a.storeId, notes: notes)
+    }
+
+    /// Id first, then exact name, then unique name prefix.
+    static func match<T>(
+        _ query: String, in items: [T], id: KeyPath<T, Int>, name: KeyPath<T, String>,
+        notFound: (String, [String]) -> FeatureError, ambiguous: (String, [String]) -> FeatureError
+    ) throws(FeatureError) -> T {
+        let q = query.trimmingCharacters(in: .whitespaces)
+        let label: (T) -> String = { "\($0[keyPath: id]) \($0[keyPath: name])" }
+        if let n = Int(q), let hit = items.first(where: { $0[keyPath: id] == n }) { return hit }
+        if !q.isEmpty, let exact = items.first(where: { $0[keyPath: name] == q }) { return exact }
+        let prefixed = q.isEmpty ? [] : items.filter { $0[keyPath: name].hasPrefix(q) }
+        if prefixed.count == 1 { return prefixed[0] }
+        if prefixed.count > 1 { throw ambiguous(q, prefixed.map(label)) }
+        throw notFound(q, items.map(label))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SXKAPI
+import SXKSession
+
+/// What `restore()` found at start.
+public struct RestoreResult: Sendable, Equatable {
+    public var phase: SessionPhase
+    /// A token was stored (and trusted).
+    public var hadToken: Bool
+    /// An account snapshot filled the contexts.
+    public var hadSnapshot: Bool
+}
+
+/// What `validate()` concluded.
+public enum ValidationOutcome: Sendable {
+    /// No token: nothing to validate.
+    case notLoggedIn
+    /// The server accepted the token; the contexts are refreshed and saved.
+    case loggedIn(AccountLoadReport)
+    /// The server said the token is invalid: session cleared; `notice` is the one line to show.
+    case loggedOut(notice: String)
+    /// The server could not be reached (or failed): the snapshot stays, the session is marked offline.
+    case offline(reason: String)
+}
+
+/// Seed 001 启动流程 `SessionBootstrapper`: restore from the token and snapshot with no network, then
+/// validate through `AccountContextLoader` when a command first needs the server.
+public struct SessionBootstrapper: Sendable {
+    public let loader: AccountContextLoader
+    public let guard_: SessionGuard
+    private var contexts: SessionContexts { guard_.contexts }
+
+    public init(loader: AccountContextLoader, guard sessionGuard: SessionGuard) {
+        self.loader = loader
+        self.guard_ = sessionGuard
+    }
+
+    /// Reads token and snapshot. No token → loggedOut; a token → contexts from the snapshot at once,
+    /// phase `.restoring`. Makes no request.
+    public func restore() throws(FeatureError) -> RestoreResult {
+        let token: String?
+        do {
+            try contexts.store.reload()
+            token = try contexts.store.token()
+        } catch {
+            throw .storage(error)
+        }
+        guard let token else {
+            contexts.account.reset()
+            contexts.permission.reset()
+            contexts.session.reset()
+            return RestoreResult(phase: .loggedOut, hadToken: false, hadSnapshot: contexts.store.hasAccountSnapshot)
+        }
+        let hadSnapshot = contexts.store.restoreContexts(account: contexts.account, permission: contexts.permission)
+        contexts.session.beginRestoring(token: token)
+        return RestoreResult(phase: .restoring, hadToken: true, hadSnapshot: hadSnapshot)
+    }
+
+    /// Whether the session still needs `validate()` (restored and not yet confirmed, or offline).
+    public var needsValidation: Bool {
+        let s = contexts.session.current
+        return s.token != nil && (s.phase == .restoring || s.offline)
+    }
+
+    /// userinfo and role-permission in parallel, then scenic and store. Invalid token → cleared and
+    /// logged out; any other failure → the snapshot stays and the session is marked offline.
+    public func validate() async -> ValidationOutcome {
+        guard let token = contexts.session.token else { return .notLoggedIn }
+        do {
+            let report = try await loader.loadAll()
+            try contexts.persist()
+            contexts.session.logIn(token: token)
+            return .loggedIn(report)
+        } catch let error as APIError where error.kind == .sessionExpired {
+            guard_.sessionExpired(token: token)
+            return .loggedOut(notice: SessionGuard.expiredNotice)
+        } catch {
+            // Seed 001 step 11: keep the local login, enter with the snapshot.
+            if contexts.session.phase == .restoring { contexts.session.logIn(token: token) }
+            contexts.session.setOffline(true)
+            return .offline(reason: "\(FeatureError.wrap(error, "validate"))")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import SXKSession
+
+/// The session objects every facade works on (seed 001: AppSession, AccountContext, PermissionContext,
+/// and the AppStore they persist to), built once by the composition root and passed in.
+public struct SessionContexts: Sendable {
+    public let session: AppSession
+    public let account: AccountContext
+    public let permission: PermissionContext
+    public let store: AppStore
+
+    public init(session: AppSession, account: AccountContext, permission: PermissionContext, store: AppStore) {
+        self.session = session; self.account = account; self.permission = permission; self.store = store
+    }
+
+    /// Writes account, role, scopes and permission lists back to the snapshot in one save.
+    func persist() throws(FeatureError) {
+        do { try store.persistContexts(account: account, permission: permission) } catch { throw .storage(error) }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SXKAPI
+import SXKSession
+
+/// The one place a session ends (seed 001 logout and `sessionDidExpire`): token and snapshot cleared,
+/// every context reset, preferences kept. Expiries seen by several calls at once reset once.
+public final class SessionGuard: @unchecked Sendable {
+    /// The one line shown when the server ends the session.
+    public static let expiredNotice = "session expired — run login"
+
+    public let contexts: SessionContexts
+    private let lock = NSLock()
+    private var resetHooks: [@Sendable () -> Void] = []
+    private var resets = 0
+
+    public init(contexts: SessionContexts) { self.contexts = contexts }
+
+    /// How many times the session was reset (logout or expiry), for tests and `whoami`.
+    public var resetCount: Int { lock.withLock { resets } }
+
+    /// Registers in-memory state to drop at every reset (the login's temporary token, caches).
+    public func onReset(_ hook: @escaping @Sendable () -> Void) { lock.withLock { resetHooks.append(hook) } }
+
+    /// Clears token and snapshot, resets the contexts and the session; keeps last phone and privacy flag.
+    /// Storage failures do not stop the in-memory reset; the first one is returned.
+    @discardableResult
+    public func reset() -> SessionError? {
+        lock.withLock { resetLocked() }
+    }
+
+    private func resetLocked() -> SessionError? {
+        var failure: SessionError?
+        do { try contexts.store.clearAccountSnapshot() } catch { failure = error }
+        contexts.account.reset()
+        contexts.permission.reset()
+        contexts.session.reset()
+        for hook in resetHooks { hook() }
+        resets += 1
+        return failure
+    }
+
+    /// The server said the session is over. Resets only when `token` (the one the failing request
+    /// carried; nil = whatever is current) is still the session's token, so concurrent and stale
+    /// expiries collapse into one reset. Returns the notice when this call did the reset.
+    @discardableResult
+    public func sessionExpired(token: String? = nil) -> String? {
+        lock.withLock {
+            let current = contexts.session.token
+            let phase = contexts.session.phase
+            guard phase != .loggedOut || current != nil else { return nil }
+            if let token, token != current { return nil }
+            _ = resetLocked()
+            return SessionGuard.expiredNotice
+        }
+    }
+
+    /// Runs a call that uses the session token; a session-expired answer resets the session (once)
+    /// before the error is rethrown wrapped with `context`.
+    func run<T>(_ context: String, _ body: () async throws -> T) async throws(FeatureError) -> T {
+        let token = contexts.session.token
+        do {
+            return try await body()
+        } catch let error as FeatureError {
+            if error.isSessionExpired { sessionExpired(token: token) }
+            throw error
+        } catch let error as APIError {
+            if error.kind == .sessionExpired { sessionExpired(token: token) }
+            throw FeatureError.api(error, context: context)
+        } catch let error as SessionError {
+            throw FeatureError.storage(error)
+        } catch is CancellationError {
+            throw FeatureError.cancelled
+        } catch {
+            throw FeatureError.failed("\(context): \(error)")
+        }
+    }
+
+    /// Throws `.notLoggedIn` unless a token is held (restoring counts: the snapshot is usable).
+    func requireSession() throws(FeatureError) {
+        guard contexts.session.token != nil else { throw .notLoggedIn }
+    }
+}

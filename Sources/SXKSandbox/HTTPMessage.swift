@@ -1,0 +1,133 @@
+import SXKCore
+
+/// One parsed HTTP request as the sandbox sees it (header names lower-cased, query decoded).
+struct HTTPRequest: Sendable {
+    var method: String
+    var path: String
+    var rawQuery: String
+    var query: [(name: String, value: String)]
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+    var keepAlive: Bool
+
+    func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name == lower }?.value
+    }
+
+    /// A query parameter by camelCase name, also found under its snake_case spelling.
+    func param(_ camelName: String) -> String? {
+        if let hit = query.first(where: { $0.name == camelName }) { return hit.value }
+        let snake = JSONObject.snakeCase(camelName)
+        return query.first { $0.name == snake }?.value
+    }
+
+    /// Splits `a=1&b=%E4%B8%AD+x` into decoded pairs.
+    static func parseQuery(_ raw: String) -> [(name: String, value: String)] {
+        guard !raw.isEmpty else { return [] }
+        return raw.split(separator: "&", omittingEmptySubsequences: true).map { part in
+            if let eq = part.firstIndex(of: "=") {
+                return (percentDecode(part[..<eq]), percentDecode(part[part.index(after: eq)...]))
+            }
+            return (percentDecode(part), "")
+        }
+    }
+
+    static func percentDecode(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "+") {
+                bytes.append(0x20)
+            } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
+                let hi = hexValue(iterator[iterator.startIndex]), let lo = hexValue(iterator[iterator.startIndex + 1])
+            {
+                bytes.append(hi << 4 | lo)
+                iterator = iterator.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
+
+/// An answer to write back; the fault modes bend how it is written.
+struct HTTPResponse: Sendable {
+    enum Delivery: Sendable {
+        case normal
+        /// Send the head (with the full Content-Length) and only this many body bytes, then close.
+        case truncated(Int)
+        /// Never answer; wait for the client to close or the server to stop.
+        case hang
+    }
+
+    var status: Int
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    var close = false
+    var delivery: Delivery = .normal
+
+    static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: JSONWriter.bytes(value))
+    }
+
+    /// The contract envelope `{"code","msg","data"}`.
+    static func envelope(code: Int, msg: String, data: JSONValue = .null, status: Int = 200) -> HTTPResponse {
+        json(.object(["code": .int(code), "msg": .string(msg), "data": data]), status: status)
+    }
+
+    static func success(_ data: JSONValue) -> HTTPResponse { envelope(code: SandboxCode.success, msg: "success", data: data) }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: return "Continue"
+        case 200: return "OK"
+        case 302: return "Found"
+        case 400: return "Bad Request"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 408: return "Request Timeout"
+        case 413: return "Payload Too Large"
+        case 431: return "Request Header Fields Too Large"
+        case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 505: return "HTTP Version Not Supported"
+        default: return "Status"
+        }
+    }
+
+    /// Status line and headers, with Content-Length and Connection added.
+    func head(keepAlive: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(HTTPResponse.reason(status))\r\n"
+        for header in headers { text += "\(header.name): \(header.value)\r\n" }
+        text += "Content-Length: \(body.count)\r\n"
+        text += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+        return Array(text.utf8)
+    }
+}
+
+/// Business codes the sandbox answers with (CONTRACT §2; the error codes are our choice).
+public enum SandboxCode {
+    public static let success = 100000
+    public static let badCredentials = 100010
+    public static let badRequest = 100400
+    public static let authExpired = 100401
+    public static let forbidden = 100403
+    public static let notFound = 100404
+    public static let methodNotAllowed = 100405
+    public static let tooLarge = 100413
+    public static let serverError = 100500
+}

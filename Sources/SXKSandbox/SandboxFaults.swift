@@ -1,0 +1,86 @@
+import Foundation
+
+/// Ways the next requests to a path can misbehave (see `SandboxServer.injectFault`).
+public enum SandboxFaultKind: String, Sendable, CaseIterable {
+    /// HTTP 200, JSON content type, a body that is not valid JSON.
+    case malformed
+    /// HTTP 200 with an empty body.
+    case empty
+    /// The head announces the full length; half the body is sent, then the connection closes.
+    case truncated
+    /// HTTP 502 with an HTML page, as a gateway would answer.
+    case html502
+    /// HTTP 500 with a JSON envelope of code 100500.
+    case status500
+    /// No answer at all until the client closes or the server stops.
+    case hang
+    /// HTTP 302 to the fault's `location`.
+    case redirect
+}
+
+/// A pending fault for one path (`*` matches every contract path).
+public struct SandboxFault: Sendable, Equatable {
+    public var path: String
+    public var kind: SandboxFaultKind
+    public var remaining: Int
+    public var location: String?
+
+    public init(path: String, kind: SandboxFaultKind, count: Int = 1, location: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.remaining = count
+        self.location = location
+    }
+}
+
+/// The queue of injected faults plus the random failure rate and latency, all changeable at run time.
+final class SandboxFaultBook: @unchecked Sendable {
+    private let lock = NSLock()
+    private var faults: [SandboxFault] = []
+    private var rng: SeededGenerator
+    private(set) var latencyMs: Int
+    private(set) var failRate: Double
+
+    init(seed: UInt64, latencyMs: Int, failRate: Double) {
+        rng = SeededGenerator(seed: seed ^ 0xFA17)
+        self.latencyMs = latencyMs
+        self.failRate = failRate
+    }
+
+    func add(_ fault: SandboxFault) { lock.withLock { faults.append(fault) } }
+    func clear() { lock.withLock { faults.removeAll() } }
+    var pending: [SandboxFault] { lock.withLock { faults } }
+
+    func setLatency(_ ms: Int) { lock.withLock { latencyMs = max(0, ms) } }
+    func setFailRate(_ rate: Double) { lock.withLock { failRate = min(1, max(0, rate)) } }
+    var latency: Int { lock.withLock { latencyMs } }
+
+    /// Takes one use of the first fault matching `path`, if any.
+    func take(path: String) -> SandboxFault? {
+        lock.withLock {
+            guard let index = faults.firstIndex(where: { $0.path == path || $0.path == "*" }) else { return nil }
+            let fault = faults[index]
+            faults[index].remaining -= 1
+            if faults[index].remaining <= 0 { faults.remove(at: index) }
+            return fault
+        }
+    }
+
+    /// Whether this request should fail at random (HTTP 502).
+    func rollFailure() -> Bool {
+        lock.withLock {
+            guard failRate > 0 else { return false }
+            return Double(rng.next() >> 11) / Double(1 << 53) < failRate
+        }
+    }
+}
+
+/// A SplitMix64 stream, so random failures repeat for a given seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        return SeedHash.mix(state)
+    }
+}

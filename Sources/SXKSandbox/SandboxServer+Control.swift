@@ -1,0 +1,96 @@
+import Foundation
+import SXKCore
+
+/// The HTTP control API under `/__sandbox/` (not part of the contract; never logged).
+extension SandboxServer {
+    func control(_ request: HTTPRequest) -> HTTPResponse {
+        switch (request.method, request.path) {
+        case ("POST", "/__sandbox/faults"): return addFault(request)
+        case ("GET", "/__sandbox/faults"):
+            return .success(.array(faults.pending.map(SandboxServer.faultJSON)))
+        case ("DELETE", "/__sandbox/faults"), ("POST", "/__sandbox/clear-faults"):
+            clearFaults()
+            return .success(.null)
+        case ("GET", "/__sandbox/requests"):
+            return .success(.array(requestLog().map(\.json)))
+        case ("POST", "/__sandbox/reset-log"):
+            resetRequestLog()
+            return .success(.null)
+        case ("POST", "/__sandbox/expire-tokens"):
+            expireTokens()
+            return .success(.null)
+        case ("POST", "/__sandbox/config"): return updateConfig(request)
+        case ("GET", "/__sandbox/status"): return .success(status())
+        default:
+            return .envelope(code: SandboxCode.notFound, msg: "控制接口不存在: \(request.method) \(request.path)", status: 404)
+        }
+    }
+
+    static func faultJSON(_ fault: SandboxFault) -> JSONValue {
+        var object: JSONObject = ["path": .string(fault.path), "kind": .string(fault.kind.rawValue), "count": .int(fault.remaining)]
+        if let location = fault.location { object["location"] = .string(location) }
+        return .object(object)
+    }
+
+    private func controlBody(_ request: HTTPRequest) -> JSONObject? {
+        if request.body.isEmpty { return JSONObject() }
+        return (try? JSONParser.parse(request.body))?.objectValue
+    }
+
+    private static func bad(_ msg: String) -> HTTPResponse { .envelope(code: SandboxCode.badRequest, msg: msg, status: 400) }
+
+    private func addFault(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = controlBody(request) else { return SandboxServer.bad("body is not a JSON object") }
+        guard let path = body.string("path"), path == "*" || path.hasPrefix("/") else {
+            return SandboxServer.bad("path must start with / or be *")
+        }
+        let kinds = SandboxFaultKind.allCases.map(\.rawValue).joined(separator: "|")
+        guard let kindText = body.string("kind"), let kind = SandboxFaultKind(rawValue: kindText) else {
+            return SandboxServer.bad("kind must be one of \(kinds)")
+        }
+        let count = body.int("count") ?? 1
+        guard count >= 1 else { return SandboxServer.bad("count must be at least 1") }
+        let location = body.string("location")
+        if kind == .redirect && (location ?? "").isEmpty { return SandboxServer.bad("redirect needs a location") }
+        let fault = SandboxFault(path: path, kind: kind, count: count, location: location)
+        injectFault(fault)
+        return .success(SandboxServer.faultJSON(fault))
+    }
+
+    private func updateConfig(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = controlBody(request) else { return SandboxServer.bad("body is not a JSON object") }
+        if let value = body.field("latencyMs") {
+            guard let ms = value.intValue, ms >= 0 else { return SandboxServer.bad("latencyMs must be a non-negative integer") }
+            setLatency(milliseconds: ms)
+        }
+        if let value = body.field("failRate") {
+            guard let rate = value.doubleValue, rate >= 0, rate <= 1 else { return SandboxServer.bad("failRate must be within 0…1") }
+            setFailRate(rate)
+        }
+        if body.keys.contains("tokenTTL") || body.keys.contains("token_ttl") {
+            let value = body.field("tokenTTL")
+            if value == nil || value?.doubleValue == 0 {
+                setTokenTTL(nil)
+            } else if let ttl = value?.doubleValue, ttl > 0 {
+                setTokenTTL(ttl)
+            } else {
+                return SandboxServer.bad("tokenTTL must be a positive number of seconds, 0 or null")
+            }
+        }
+        return .success(status())
+    }
+
+    func status() -> JSONValue {
+        [
+            "baseURL": .string(baseURL?.absoluteString ?? ""),
+            "seed": .number(String(config.seed)),
+            "ordersPerRole": .int(config.ordersPerRole),
+            "referenceDate": .string(ShanghaiCalendar.timestamp(unix: Int(referenceDate.timeIntervalSince1970))),
+            "latencyMs": .int(faults.latency),
+            "failRate": .double(faults.failRate),
+            "tokenTTL": tokens.tokenTTL.map { .double($0) } ?? .null,
+            "requests": .int(log.all.count),
+            "pendingFaults": .array(faults.pending.map(SandboxServer.faultJSON)),
+        ]
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import SXKCore
+
+/// The embedded Suixinkan backend on loopback: every contract endpoint over seeded demo data,
+/// plus fault injection and a request log for tests (Swift API here, HTTP under `/__sandbox/`).
+public final class SandboxServer: @unchecked Sendable {
+    public let config: SandboxConfig
+    /// The instant the generated orders end at; statistics agree with it.
+    public let referenceDate: Date
+
+    let tokens: SandboxTokens
+    let faults: SandboxFaultBook
+    let log = SandboxRequestLog()
+    let api: SandboxAPI
+
+    private let lock = NSLock()
+    private var listener: HTTPListener?
+    private var boundURL: URL?
+
+    public init(config: SandboxConfig = SandboxConfig()) {
+        self.config = config
+        let reference = config.referenceDate ?? config.clock.now()
+        let referenceUnix = Int(reference.timeIntervalSince1970)
+        self.referenceDate = Date(timeIntervalSince1970: TimeInterval(referenceUnix))
+        tokens = SandboxTokens(ttl: config.tokenTTL, clock: config.clock)
+        faults = SandboxFaultBook(seed: config.seed, latencyMs: config.latencyMs, failRate: config.failRate)
+        api = SandboxAPI(config: config, tokens: tokens, referenceUnix: referenceUnix)
+    }
+
+    /// Binds and starts serving; returns the base URL (`http://127.0.0.1:PORT`).
+    @discardableResult
+    public func start() throws(SandboxError) -> URL {
+        try config.validate()
+        guard lock.withLock({ self.listener == nil }) else { throw .alreadyStarted }
+        let listener = HTTPListener(
+            maxHeaderBytes: config.maxHeaderBytes, maxBodyBytes: config.maxBodyBytes, maxConnections: config.maxConnections,
+            idleTimeout: config.idleTimeout
+        ) { [unowned self] request in handle(request) }
+        let host = config.host.lowercased() == "localhost" ? "127.0.0.1" : config.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        try listener.start(host: host, port: config.port)
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        let url = URL(string: "http://\(urlHost):\(listener.port)")!
+        lock.withLock {
+            self.listener = listener
+            boundURL = url
+        }
+        return url
+    }
+
+    public var baseURL: URL? { lock.withLock { boundURL } }
+    public var port: Int? { lock.withLock { listener?.port } }
+
+    /// Closes the listener and every connection (hanging ones too) and joins their threads.
+    public func stop() {
+        let listener: HTTPListener? = lock.withLock {
+            defer {
+                self.listener = nil
+                boundURL = nil
+            }
+            return self.listener
+        }
+        listener?.stop()
+    }
+
+    deinit { lock.withLock { listener }?.stop() }
+
+    // MARK: - Test controls
+
+    /// Makes the next `count` requests to `path` (exact, without query; `*` = any) misbehave.
+    public func injectFault(path: String, kind: SandboxFaultKind, count: Int = 1, location: String? = nil) {
+        faults.add(SandboxFault(path: path, kind: kind, count: max(1, count), location: location))
+    }
+
+    public func injectFault(_ fault: SandboxFault) { faults.add(fault) }
+    public func clearFaults() { faults.clear() }
+    public var pendingFaults: [SandboxFault] { faults.pending }
+
+    /// Contract requests received so far, oldest first.
+    public func requestLog() -> [SandboxRequestRecord] { log.all }
+    public func resetRequestLog() { log.reset() }
+
+    /// Every temporary and formal token stops working (the next call answers 100401).
+    public func expireTokens() { tokens.expireAll() }
+
+    public func setLatency(milliseconds: Int) { faults.setLatency(milliseconds) }
+    public func setFailRate(_ rate: Double) { faults.setFailRate(rate) }
+    public func setTokenTTL(_ ttl: TimeInterval?) { tokens.tokenTTL = ttl }
+
+    /// Every contract path served, with its method.
+    public static var servedEndpoints: [(method: String, path: String)] { SandboxAPI.servedPaths }
+
+    // MARK: - Request pipeline
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path.hasPrefix("/__sandbox/") { return control(request) }
+        log.append(request, time: config.clock.now())
+        sleepLatency()
+        if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
+        if faults.rollFailure() { return SandboxServer.html502() }
+        return api.handle(request)
+    }
+
+    private func sleepLatency() {
+        let latency = faults.latency
+        guard latency > 0 else { return }
+        let deadline = DispatchTime.now() + .milliseconds(latency)
+        while DispatchTime.now() < deadline {
+            if lock.withLock({ listener?.isStopping ?? true }) { return }
+            usleep(UInt32(min(5_000, max(1, Int(deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1000))))
+        }
+    }
+
+    static func html502() -> HTTPResponse {
+        let html = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+        return HTTPResponse(status: 502, headers: [("Content-Type", "text/html")], body: Array(html.utf8))
+    }
+
+    private func faultResponse(_ fault: SandboxFault, _ request: HTTPRequest) -> HTTPResponse {
+        switch fault.kind {
+        case .malformed:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+                                body: Array(#"{"code":100000,"msg":"success","data":{"list":[1,2,}]"#.utf8))
+        case .empty:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: [])
+        case .truncated:
+            var response = api.handle(request)
+            response.delivery = .truncated(response.body.count / 2)
+            return response
+        case .html502:
+            return SandboxServer.html502()
+        case .status500:
+            return .envelope(code: SandboxCode.serverError, msg: "服务器内部错误", status: 500)
+        case .hang:
+            var response = HTTPResponse(status: 200)
+            response.delivery = .hang
+            return response
+        case .redirect:
+            return HTTPResponse(status: 302, headers: [("Location", fault.location ?? "/")], body: [])
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SXKCore
+
+/// Temporary (login) and formal (set-user) tokens, with expiry.
+final class SandboxTokens: @unchecked Sendable {
+    /// A temporary token lives this long at most (the app swaps it at once).
+    static let temporaryLifetime: TimeInterval = 600
+
+    struct Formal {
+        let userId: Int
+        let issued: Date
+    }
+
+    private struct Temporary {
+        let phone: String
+        let issued: Date
+    }
+
+    private let lock = NSLock()
+    private var temporary: [String: Temporary] = [:]
+    private var formal: [String: Formal] = [:]
+    private var ttl: TimeInterval?
+    private let clock: any WallClock
+
+    init(ttl: TimeInterval?, clock: any WallClock) {
+        self.ttl = ttl
+        self.clock = clock
+    }
+
+    var tokenTTL: TimeInterval? {
+        get { lock.withLock { ttl } }
+        set { lock.withLock { ttl = newValue } }
+    }
+
+    static func random(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = "0123456789abcdef"
+        return prefix + String((0..<32).map { _ in hex.randomElement(using: &generator)! })
+    }
+
+    func issueTemporary(phone: String) -> String {
+        let token = SandboxTokens.random(prefix: "tmp_")
+        lock.withLock { temporary[token] = Temporary(phone: phone, issued: clock.now()) }
+        return token
+    }
+
+    func issueFormal(userId: Int) -> String {
+        let token = SandboxTokens.random(prefix: "sxk_")
+        lock.withLock { formal[token] = Formal(userId: userId, issued: clock.now()) }
+        return token
+    }
+
+    /// The account behind a live formal token.
+    func formalUser(_ token: String) -> Int? {
+        lock.withLock {
+            guard let entry = formal[token] else { return nil }
+            if let ttl, clock.now().timeIntervalSince(entry.issued) >= ttl {
+                formal[token] = nil
+                return nil
+            }
+            return entry.userId
+        }
+    }
+
+    /// The phone behind a live temporary token.
+    func temporaryPhone(_ token: String) -> String? {
+        lock.withLock {
+            guard let entry = temporary[token] else { return nil }
+            let lifetime = min(SandboxTokens.temporaryLifetime, ttl ?? .infinity)
+            if clock.now().timeIntervalSince(entry.issued) >= lifetime {
+                temporary[token] = nil
+                return nil
+            }
+            return entry.phone
+        }
+    }
+
+    /// Every token issued so far stops working.
+    func expireAll() {
+        lock.withLock {
+            temporary.removeAll()
+            formal.removeAll()
+        }
+    }
+}

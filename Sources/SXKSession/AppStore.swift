@@ -1,0 +1,320 @@
+import Foundation
+import SXKCore
+import SXKAPI
+
+/// The app's `AppStore`: typed reads and writes of the UserDefaults-like state (`defaults.json`)
+/// and the token (`token` file). Every mutating call persists at once (one merge-save), unless it
+/// runs inside `batch`, which saves once at the end.
+public final class AppStore: @unchecked Sendable {
+    public let defaults: DefaultsStore
+    public let tokens: TokenStore
+    private let clock: any WallClock
+    private let batchLock = NSLock()
+    private var batchDepth = 0
+
+    public init(defaults: DefaultsStore, tokens: TokenStore, clock: any WallClock = SystemClock()) {
+        self.defaults = defaults
+        self.tokens = tokens
+        self.clock = clock
+    }
+
+    /// Re-reads `defaults.json` (keeping unsaved local changes on top).
+    public func reload() throws(SessionError) { try defaults.load() }
+
+    /// Runs several changes and saves once at the end (also when `body` throws).
+    public func batch<T>(_ body: () throws(SessionError) -> T) throws(SessionError) -> T {
+        batchLock.withLock { batchDepth += 1 }
+        let result: Result<T, SessionError>
+        do { result = .success(try body()) } catch { result = .failure(error) }
+        let outermost = batchLock.withLock { () -> Bool in
+            batchDepth -= 1
+            return batchDepth == 0
+        }
+        if outermost { try defaults.save() }
+        return try result.get()
+    }
+
+    private func commit() throws(SessionError) {
+        let inBatch = batchLock.withLock { batchDepth > 0 }
+        if !inBatch { try defaults.save() }
+    }
+
+    // MARK: Raw typed access
+
+    private func string(_ key: String) -> String? { defaults[key]?.stringValue }
+    private func int(_ key: String) -> Int? { defaults[key]?.intValue }
+    private func bool(_ key: String) -> Bool? { defaults[key]?.boolValue }
+    private func date(_ key: String) -> Date? { defaults[key]?.doubleValue.map { Date(timeIntervalSince1970: $0) } }
+    private func setString(_ key: String, _ value: String?) { defaults.set(key, value.map { .string($0) }) }
+    private func setInt(_ key: String, _ value: Int?) { defaults.set(key, value.map { .int($0) }) }
+    private func setBool(_ key: String, _ value: Bool?) { defaults.set(key, value.map { .bool($0) }) }
+    private func setDate(_ key: String, _ value: Date?) {
+        defaults.set(key, value.map { .double(($0.timeIntervalSince1970 * 1000).rounded() / 1000) })
+    }
+    private func scopedKey(_ name: String) -> String { StoreKey.scoped(name, prefix: accountCachePrefix) }
+    private func touchSnapshot() { setDate(StoreKey.snapshotSavedAt, clock.now()) }
+
+    // MARK: Token
+
+    /// The formal token from the token file (nil when absent or refused; a warning says why).
+    public func token() throws(SessionError) -> String? { try tokens.read() }
+
+    // MARK: Preferences (kept at logout)
+
+    public var lastLoginUsername: String? { string(StoreKey.lastLoginUsername) }
+    public var privacyAgreementAccepted: Bool { bool(StoreKey.privacyAgreementAccepted) ?? false }
+
+    public func setLastLoginUsername(_ phone: String?) throws(SessionError) {
+        setString(StoreKey.lastLoginUsername, phone)
+        try commit()
+    }
+
+    public func setPrivacyAgreementAccepted(_ accepted: Bool) throws(SessionError) {
+        setBool(StoreKey.privacyAgreementAccepted, accepted)
+        try commit()
+    }
+
+    // MARK: Account snapshot (non-scoped)
+
+    public var userId: Int? { int(StoreKey.userId) }
+    public var userName: String? { string(StoreKey.userName) }
+    public var realName: String? { string(StoreKey.realName) }
+    public var avatar: String? { string(StoreKey.avatar) }
+    public var phone: String? { string(StoreKey.phone) }
+    public var accountType: String? { string(StoreKey.accountType) }
+    public var accountDisplayName: String? { string(StoreKey.accountDisplayName) }
+    public var roleCode: String? { string(StoreKey.roleCode) }
+    public var roleName: String? { string(StoreKey.roleName) }
+    public var currentScenicId: Int? { int(StoreKey.currentScenicId) }
+    public var currentScenicName: String? { string(StoreKey.currentScenicName) }
+    public var currentStoreId: Int? { int(StoreKey.currentStoreId) }
+    /// When sxk last wrote the account snapshot (for "snapshot age").
+    public var snapshotSavedAt: Date? { date(StoreKey.snapshotSavedAt) }
+    /// Whether an account snapshot exists (a user id is stored).
+    public var hasAccountSnapshot: Bool { userId != nil }
+
+    /// `userId_accountType`, or `guest` without a user id.
+    public var accountCachePrefix: String {
+        StoreKey.accountCachePrefix(userId: userId, accountType: accountType)
+    }
+
+    /// `AuthSessionCoordinator.completeLogin` (seed 000 §3.4): the token into the token file, then the
+    /// preferences and the chosen account into the snapshot.
+    public func saveLogin(token: String, account: Account, phone: String, privacyAccepted: Bool) throws(SessionError) {
+        try tokens.write(token)
+        try batch { () throws(SessionError) in
+            setString(StoreKey.lastLoginUsername, phone)
+            setBool(StoreKey.privacyAgreementAccepted, privacyAccepted)
+            writeAccount(account, loginPhone: phone)
+        }
+    }
+
+    /// Writes one account's fields into the snapshot (login, account switch, import).
+    public func saveAccount(_ account: Account) throws(SessionError) {
+        writeAccount(account, loginPhone: nil)
+        try commit()
+    }
+
+    private func writeAccount(_ account: Account, loginPhone: String?) {
+        setInt(StoreKey.userId, account.userId)
+        setString(StoreKey.userName, account.userName)
+        setString(StoreKey.realName, account.realName)
+        setString(StoreKey.avatar, account.avatar)
+        setString(StoreKey.phone, account.phone.isEmpty ? (loginPhone ?? account.phone) : account.phone)
+        setString(StoreKey.accountType, account.accountType)
+        setString(StoreKey.accountDisplayName, account.accountDisplayName)
+        setString(StoreKey.roleCode, account.roleCode)
+        setString(StoreKey.roleName, account.roleName)
+        setInt(StoreKey.currentScenicId, account.scenicId)
+        setString(StoreKey.currentScenicName, account.scenicName)
+        setInt(StoreKey.currentStoreId, account.storeId)
+        touchSnapshot()
+    }
+
+    /// `AppStore.applyUserInfo` (seed 000 §5.3): userName, realName, avatar, phone when sent; roleName
+    /// only when the local one is empty. (The profile feature's second rule is `setRoleName`.)
+    public func applyUserInfo(_ info: UserInfo) throws(SessionError) {
+        if let v = info.userName { setString(StoreKey.userName, v) }
+        if let v = info.realName { setString(StoreKey.realName, v) }
+        if let v = info.avatar { setString(StoreKey.avatar, v) }
+        if let v = info.phone { setString(StoreKey.phone, v) }
+        if let v = info.roleName, !v.isEmpty, (roleName ?? "").isEmpty { setString(StoreKey.roleName, v) }
+        touchSnapshot()
+        try commit()
+    }
+
+    public func setRoleName(_ name: String?) throws(SessionError) {
+        setString(StoreKey.roleName, name)
+        touchSnapshot()
+        try commit()
+    }
+
+    /// The current role (switching roles writes code and name together).
+    public func setRole(code: String?, name: String?) throws(SessionError) {
+        setString(StoreKey.roleCode, code)
+        setString(StoreKey.roleName, name)
+        touchSnapshot()
+        try commit()
+    }
+
+    public func setCurrentScenic(id: Int?, name: String?) throws(SessionError) {
+        setInt(StoreKey.currentScenicId, id)
+        setString(StoreKey.currentScenicName, name)
+        touchSnapshot()
+        try commit()
+    }
+
+    public func setCurrentStoreId(_ id: Int?) throws(SessionError) {
+        setInt(StoreKey.currentStoreId, id)
+        touchSnapshot()
+        try commit()
+    }
+
+    /// Logout (seed 001): the token and the account snapshot go; the last phone, the privacy flag and
+    /// every account-scoped key stay, as the app leaves them.
+    public func clearAccountSnapshot() throws(SessionError) {
+        try tokens.clear()
+        try batch { () throws(SessionError) in
+            for key in StoreKey.accountSnapshot { defaults.set(key, nil) }
+        }
+    }
+
+    // MARK: Account-scoped lists (stored by the app as JSON Data)
+
+    public var roleId: String? { string(scopedKey(StoreKey.roleId)) }
+
+    public func setRoleId(_ id: String?) throws(SessionError) {
+        setString(scopedKey(StoreKey.roleId), id)
+        try commit()
+    }
+
+    public func rolePermissionList() -> [RolePermission] {
+        (defaults[scopedKey(StoreKey.rolePermissionList)]?.arrayValue ?? []).compactMap { try? RolePermission(json: $0) }
+    }
+
+    public func permissionItems() -> [PermissionItem] {
+        (defaults[scopedKey(StoreKey.permission)]?.arrayValue ?? []).compactMap { try? PermissionItem(json: $0) }
+    }
+
+    public func roleScenicList() -> [ScenicRef] {
+        (defaults[scopedKey(StoreKey.currentRoleScenicList)]?.arrayValue ?? []).compactMap { try? ScenicRef(json: $0) }
+    }
+
+    /// Whether a role-permission list was ever stored for this account.
+    public var hasRolePermissionList: Bool { defaults[scopedKey(StoreKey.rolePermissionList)] != nil }
+
+    public func saveRolePermissionList(_ list: [RolePermission]) throws(SessionError) {
+        defaults.set(scopedKey(StoreKey.rolePermissionList), .array(list.map(\.json)))
+        touchSnapshot()
+        try commit()
+    }
+
+    public func savePermissionItems(_ items: [PermissionItem]) throws(SessionError) {
+        defaults.set(scopedKey(StoreKey.permission), .array(items.map(\.json)))
+        touchSnapshot()
+        try commit()
+    }
+
+    public func saveRoleScenicList(_ list: [ScenicRef]) throws(SessionError) {
+        defaults.set(scopedKey(StoreKey.currentRoleScenicList), .array(list.map(\.json)))
+        touchSnapshot()
+        try commit()
+    }
+
+    // MARK: Location state (account-scoped, seed §6.3)
+
+    public var onlineStatus: Bool? { bool(scopedKey(StoreKey.onlineStatus)) }
+    public var lastLocationReportTime: Date? { date(scopedKey(StoreKey.lastLocationReportTime)) }
+    public var locationReminderMinutes: Int? { int(scopedKey(StoreKey.locationReminderMinutes)) }
+    public var isOpenReceiveVoice: Bool? { bool(scopedKey(StoreKey.isOpenReceiveVoice)) }
+
+    public func setOnlineStatus(_ online: Bool?) throws(SessionError) {
+        setBool(scopedKey(StoreKey.onlineStatus), online)
+        try commit()
+    }
+
+    public func setLastLocationReportTime(_ time: Date?) throws(SessionError) {
+        setDate(scopedKey(StoreKey.lastLocationReportTime), time)
+        try commit()
+    }
+
+    public func setLocationReminderMinutes(_ minutes: Int?) throws(SessionError) {
+        setInt(scopedKey(StoreKey.locationReminderMinutes), minutes)
+        try commit()
+    }
+
+    public func setOpenReceiveVoice(_ on: Bool?) throws(SessionError) {
+        setBool(scopedKey(StoreKey.isOpenReceiveVoice), on)
+        try commit()
+    }
+
+    // MARK: Common menus (seed §6.2)
+
+    /// The stored common-menu URIs of `roleCode` in this account's scope, nil when there is no record.
+    public func commonMenuURIs(roleCode: String) -> [String]? {
+        defaults[StoreKey.commonMenuURIs(prefix: accountCachePrefix, roleCode: roleCode)]?.arrayValue?.compactMap(\.stringValue)
+    }
+
+    public func setCommonMenuURIs(_ uris: [String]?, roleCode: String) throws(SessionError) {
+        let key = StoreKey.commonMenuURIs(prefix: accountCachePrefix, roleCode: roleCode)
+        defaults.set(key, uris.map { .array($0.map { .string($0) }) })
+        try commit()
+    }
+
+    // MARK: keys
+
+    /// One stored key as `keys` shows it.
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        public var value: JSONValue
+        public var kind: StoreKey.Kind
+        /// True when `value` is a masked stand-in (the token).
+        public var masked: Bool
+    }
+
+    /// Everything stored, as UserDefaults would hold it: non-scoped keys in seed order (the token
+    /// masked), sxk's own key, then each account scope's keys in seed order with its common menus,
+    /// then keys sxk does not know.
+    public func allKeys(includeToken: Bool = true) -> [Entry] {
+        let stored = defaults.entries
+        var out: [Entry] = []
+        for key in StoreKey.nonScoped {
+            if key == StoreKey.token {
+                if includeToken, let token = try? tokens.read() {
+                    out.append(Entry(key: key, value: .string(Redaction.maskToken(token)), kind: .nonScoped, masked: true))
+                }
+                continue
+            }
+            if let value = stored.last(where: { $0.key == key })?.value {
+                out.append(Entry(key: key, value: value, kind: .nonScoped, masked: false))
+            }
+        }
+        if let value = defaults[StoreKey.snapshotSavedAt] {
+            out.append(Entry(key: StoreKey.snapshotSavedAt, value: value, kind: .sxk, masked: false))
+        }
+        var prefixes: [String] = []
+        var scoped: [String: [Entry]] = [:]
+        var unknown: [Entry] = []
+        for (key, value) in stored {
+            let kind = StoreKey.kind(of: key)
+            switch kind {
+            case .scoped(let prefix, _), .commonMenus(let prefix, _):
+                if scoped[prefix] == nil { prefixes.append(prefix) }
+                scoped[prefix, default: []].append(Entry(key: key, value: value, kind: kind, masked: false))
+            case .unknown:
+                unknown.append(Entry(key: key, value: value, kind: kind, masked: false))
+            case .nonScoped, .sxk:
+                continue
+            }
+        }
+        for prefix in prefixes {
+            let entries = scoped[prefix] ?? []
+            func rank(_ entry: Entry) -> Int {
+                if case .scoped(_, let name) = entry.kind { return StoreKey.scoped.firstIndex(of: name) ?? 99 }
+                return 100
+            }
+            out += entries.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        }
+        return out + unknown
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import SXKAPI
+
+/// Moves the in-memory contexts to and from the account snapshot in the AppStore (restore at start,
+/// write-back after a change of account, role or scope).
+extension AppStore {
+    /// Fills the contexts from the stored snapshot as the app left it (no re-derivation, no network).
+    /// Returns false when there is no account snapshot (the contexts are reset then).
+    @discardableResult
+    public func restoreContexts(account: AccountContext, permission: PermissionContext) -> Bool {
+        guard hasAccountSnapshot else {
+            account.reset()
+            permission.reset()
+            return false
+        }
+        var a = AccountContext.State()
+        a.userId = userId
+        a.accountType = accountType
+        a.displayName = accountDisplayName
+        a.userName = userName
+        a.realName = realName
+        a.avatar = avatar
+        a.phone = phone
+        a.scenicId = currentScenicId
+        a.scenicName = currentScenicName
+        a.storeId = currentStoreId
+        account.replace(with: a)
+
+        var p = PermissionContext.State()
+        p.roleCode = roleCode
+        p.roleName = roleName
+        p.roles = rolePermissionList()
+        p.permissions = permissionItems()
+        p.scenicList = roleScenicList()
+        permission.replace(with: p)
+        return true
+    }
+
+    /// Writes the contexts back as one save: account fields, role, scopes, and the account-scoped
+    /// permission lists (only when a role-permission list is known, so a snapshot is not emptied).
+    public func persistContexts(account: AccountContext, permission: PermissionContext) throws(SessionError) {
+        let a = account.current
+        let p = permission.current
+        try batch { () throws(SessionError) in
+            defaults.set(StoreKey.userId, a.userId.map { .int($0) })
+            defaults.set(StoreKey.accountType, a.accountType.map { .string($0) })
+            defaults.set(StoreKey.accountDisplayName, a.displayName.map { .string($0) })
+            defaults.set(StoreKey.userName, a.userName.map { .string($0) })
+            defaults.set(StoreKey.realName, a.realName.map { .string($0) })
+            defaults.set(StoreKey.avatar, a.avatar.map { .string($0) })
+            defaults.set(StoreKey.phone, a.phone.map { .string($0) })
+            try setRole(code: p.roleCode, name: p.roleName)
+            try setCurrentScenic(id: a.scenicId, name: a.scenicName)
+            try setCurrentStoreId(a.storeId)
+            if !p.roles.isEmpty {
+                try saveRolePermissionList(p.roles)
+                try savePermissionItems(p.permissions)
+                try saveRoleScenicList(p.scenicList)
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import SXKCore
+import SXKAPI
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Loads a device's UserDefaults export (XML or binary plist, or JSON with the same keys) into a
+/// profile, replacing what it held: known keys are normalised to sxk's types (JSON Data values such
+/// as the permission lists decoded), the token goes to the token file only if the export has one.
+public struct DefaultsImporter: Sendable {
+    /// What an import did.
+    public struct Report: Sendable, Equatable {
+        /// `xml plist`, `binary plist` or `json`.
+        public var format: String
+        public var importedKeys: [String]
+        /// Keys the app's AppStore does not define (system keys, other SDKs); not stored.
+        public var unknownKeys: [String]
+        /// Known keys whose value could not be read, with the reason; not stored.
+        public var rejected: [Rejected]
+        public var tokenImported: Bool
+    }
+
+    public struct Rejected: Sendable, Equatable {
+        public var key: String
+        public var reason: String
+    }
+
+    public static let maxBytes = 16 << 20
+    private static let maxDepth = 32
+
+    public init() {}
+
+    /// Reads `path` and replaces the state in `store` (and its token file) with the export's.
+    public func importFile(_ path: String, into store: AppStore) throws(SessionError) -> Report {
+        let bytes = try DefaultsImporter.readInput(path)
+        let (format, entries) = try DefaultsImporter.parse(bytes, path: path)
+        var report = Report(format: format, importedKeys: [], unknownKeys: [], rejected: [], tokenImported: false)
+        var object = JSONObject()
+        var token: String?
+        for (key, raw) in entries {
+            if key == StoreKey.token {
+                if let text = raw.stringValue, !text.isEmpty {
+                    if TokenStore.isWellFormed(text) {
+                        token = text
+                        report.importedKeys.append(key)
+                    } else {
+                        report.rejected.append(Rejected(key: key, reason: "not a well-formed token"))
+                    }
+                }
+                continue
+            }
+            guard let type = StoreKey.valueType(of: key) else {
+                report.unknownKeys.append(key)
+                continue
+            }
+            switch DefaultsImporter.normalize(raw, as: type) {
+            case .success(let value):
+                object[key] = value
+                report.importedKeys.append(key)
+            case .failure(let problem):
+                report.rejected.append(Rejected(key: key, reason: problem.reason))
+            }
+        }
+        // Non-scoped keys first, in seed order; the rest as the export listed them.
+        var ordered = JSONObject()
+        for key in StoreKey.nonScoped { if let v = object[key] { ordered[key] = v } }
+        for (key, value) in object.entries where ordered[key] == nil { ordered[key] = value }
+        if let token { try store.tokens.write(token) } else { try store.tokens.clear() }
+        report.tokenImported = token != nil
+        store.defaults.replaceAll(with: ordered)
+        try store.defaults.save()
+        return report
+    }
+
+    // MARK: Reading
+
+    static func readInput(_ path: String) throws(SessionError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .badInput(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw .badInput(path: path, reason: "not a regular file")
+        }
+        guard Int(st.st_size) <= maxBytes else { throw .badInput(path: path, reason: "larger than 16 MB") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        guard let data = try? handle.readToEnd() else {
+            if st.st_size == 0 { throw .badInput(path: path, reason: "the file is empty") }
+            throw .badInput(path: path, reason: "cannot be read")
+        }
+        guard data.count <= maxBytes else { throw .badInput(path: path, reason: "larger than 16 MB") }
+        return [UInt8](data)
+    }
+
+    /// Decodes the export into key/value pairs; plist dictionaries come back sorted by key.
+    static func parse(_ bytes: [UInt8], path: String) throws(SessionError) -> (String, [(String, JSONValue)]) {
+        let start = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        guard let first = start.first else { throw .badInput(path: path, reason: "the file is empty") }
+        if bytes.starts(with: Array("bplist".utf8)) || first == UInt8(ascii: "<") {
+            let format = first == UInt8(ascii: "<") ? "xml plist" : "binary plist"
+            let plist: Any
+            do {
+                plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            } catch {
+                throw .badInput(path: path, reason: "not a valid \(format)")
+            }
+            guard let dict = plist as? [String: Any] else {
+                throw .badInput(path: path, reason: "the \(format) does not hold a dictionary at the top")
+            }
+            var entries: [(String, JSONValue)] = []
+            for key in dict.keys.sorted() {
+                guard let value = dict[key], let json = json(fromPlist: value, depth: 0) else {
+                    throw .badInput(path: path, reason: "value of '\(key)' is not a property-list type sxk can read or nests too deep")
+                }
+                entries.append((key, json))
+            }
+            return (format, entries)
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            throw .badInput(path: path, reason: "neither a plist nor valid JSON (\(error.description))")
+        }
+        guard let object = value.objectValue else {
+            throw .badInput(path: path, reason: "the JSON holds a \(value.typeName) at the top, expected an object")
+        }
+        return ("json", object.entries.map { ($0.key, $0.value) })
+    }
+
+    /// A property-list value as JSON: Data that holds JSON (the app's encoded lists) is decoded,
+    /// other Data becomes text or base64, dates become epoch seconds.
+    static func json(fromPlist value: Any, depth: Int) -> JSONValue? {
+        guard depth < maxDepth else { return nil }
+        if type(of: value) == Bool.self, let b = value as? Bool { return .bool(b) }
+        if let s = value as? String { return .string(s) }
+        if let n = value as? NSNumber {
+            let kind = String(cString: n.objCType)
+            if kind == "c" || kind == "B" { return .bool(n.boolValue) }
+            if kind == "d" || kind == "f" { return .double(n.doubleValue) }
+            return .number(String(n.int64Value))
+        }
+        if let d = value as? Date { return .double(d.timeIntervalSince1970) }
+        if let data = value as? Data { return decodeData([UInt8](data)) }
+        if let array = value as? [Any] {
+            var out: [JSONValue] = []
+            for item in array {
+                guard let v = json(fromPlist: item, depth: depth + 1) else { return nil }
+                out.append(v)
+            }
+            return .array(out)
+        }
+        if let dict = value as? [String: Any] {
+            var out = JSONObject()
+            for key in dict.keys.sorted() {
+                guard let v = json(fromPlist: dict[key]!, depth: depth + 1) else { return nil }
+                out[key] = v
+            }
+            return .object(out)
+        }
+        return nil
+    }
+
+    static func decodeData(_ bytes: [UInt8]) -> JSONValue {
+        if let parsed = try? JSONParser.parse(bytes, maxDepth: maxDepth) { return parsed }
+        if let text = String(validating: bytes, as: UTF8.self) { return .string(text) }
+        return .string(Data(bytes).base64EncodedString())
+    }
+
+    // MARK: Normalising
+
+    /// A known key's value in sxk's stored form, or why it cannot be read.
+    static func normalize(_ raw: JSONValue, as type: StoreKey.ValueType) -> Result<JSONValue, SecureFile.CorruptReason> {
+        func bad(_ expected: String) -> Result<JSONValue, SecureFile.CorruptReason> {
+            .failure(.init("expected \(expected), found a \(raw.typeName)"))
+        }
+        switch type {
+        case .string:
+            return raw.stringValue.map { .success(.string($0)) } ?? bad("a string")
+        case .int:
+            return raw.intValue.map { .success(.int($0)) } ?? bad("an integer")
+        case .bool:
+            return raw.boolValue.map { .success(.bool($0)) } ?? bad("a boolean")
+        case .scalar:
+            if case .number = raw { return .success(raw) }
+            return raw.stringValue.map { .success(.string($0)) } ?? bad("a number or string")
+        case .time:
+            if let seconds = raw.doubleValue { return .success(.double(seconds)) }
+            if let text = raw.stringValue, let date = WireDate.parseTimestamp(text) {
+                return .success(.double(date.timeIntervalSince1970))
+            }
+            return bad("a time (epoch seconds or yyyy-MM-dd HH:mm:ss)")
+        case .stringArray, .rolePermissions, .permissionItems, .scenicList:
+            var value = raw
+            // JSON exports may carry the app's JSON Data as a JSON string or as base64.
+            if case .string(let text) = raw {
+                if let parsed = try? JSONParser.parse(text, maxDepth: maxDepth) {
+                    value = parsed
+                } else if let data = Data(base64Encoded: text), let parsed = try? JSONParser.parse([UInt8](data), maxDepth: maxDepth) {
+                    value = parsed
+                }
+            }
+            guard let items = value.arrayValue else { return bad("an array") }
+            do {
+                switch type {
+                case .rolePermissions: return .success(.array(try items.map { v throws(FieldError) in try RolePermission(json: v).json }))
+                case .permissionItems: return .success(.array(try items.map { v throws(FieldError) in try PermissionItem(json: v).json }))
+                case .scenicList: return .success(.array(try items.map { v throws(FieldError) in try ScenicRef(json: v).json }))
+                default:
+                    let strings = items.compactMap(\.stringValue)
+                    guard strings.count == items.count else { return bad("an array of strings") }
+                    return .success(.array(strings.map { .string($0) }))
+                }
+            } catch {
+                return .failure(.init("list entry unreadable: \(error.description)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import SXKCore
+
+/// An ordered key → JSON value map persisted as one JSON object (`defaults.json`), the shell's
+/// stand-in for the app's UserDefaults. Saving merges: under the profile lock it re-reads the file
+/// and applies only the keys this process changed or removed since it last loaded.
+public final class DefaultsStore: @unchecked Sendable {
+    /// Deepest nesting accepted in the file; the app's values are a few levels deep.
+    public static let maxDepth = 32
+
+    public let path: String
+    private let file: SecureFile
+    private let lock: ProfileLock
+    private let validate: @Sendable (JSONObject) -> String?
+    private let mutex = NSLock()
+    private var values = JSONObject()
+    private var changed = Set<String>()
+    private var looseMode = false
+
+    /// `validate` returns why a decoded object is unusable (wrong types), or nil when it is fine.
+    public init(path: String, file: SecureFile, lock: ProfileLock, validate: @escaping @Sendable (JSONObject) -> String? = { _ in nil }) {
+        self.path = path
+        self.file = file
+        self.lock = lock
+        self.validate = validate
+    }
+
+    /// Reads the file under the lock. Pending local changes stay applied on top of what was read.
+    public func load() throws(SessionError) {
+        let disk = try lock.withLock { () throws(SessionError) in try readDisk(warnIfRefused: true) }
+        mutex.withLock {
+            var merged = disk.object
+            for key in changed { merged[key] = values[key] }
+            values = merged
+            looseMode = disk.loose
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        mutex.withLock { values[key] }
+    }
+
+    /// Sets (or, with nil, removes) a key in memory; `save()` persists it.
+    public func set(_ key: String, _ value: JSONValue?) {
+        mutex.withLock {
+            if values[key] == value { return }
+            values[key] = value
+            changed.insert(key)
+        }
+    }
+
+    /// Every key and value in file order (new keys last).
+    public var entries: [(key: String, value: JSONValue)] {
+        mutex.withLock { values.entries }
+    }
+
+    public var hasUnsavedChanges: Bool { mutex.withLock { !changed.isEmpty } }
+
+    /// Replaces the whole content (import into a fresh profile): every key now present or present before
+    /// counts as changed.
+    public func replaceAll(with object: JSONObject) {
+        mutex.withLock {
+            changed.formUnion(values.keys)
+            changed.formUnion(object.keys)
+            values = object
+        }
+    }
+
+    /// Merges this process's changes into the file atomically under the lock. Without changes it only
+    /// refreshes from disk (and rewrites a file whose mode was loose, making it 0600 again).
+    public func save() throws(SessionError) {
+        let (pending, snapshot, wasLoose) = mutex.withLock { (changed, values, looseMode) }
+        let merged = try lock.withLock { () throws(SessionError) -> JSONObject in
+            let disk = try readDisk(warnIfRefused: false)
+            var merged = disk.object
+            for key in pending { merged[key] = snapshot[key] }
+            if !pending.isEmpty || wasLoose || disk.loose || disk.setAside {
+                try file.writeAtomically(path, bytes: JSONWriter.bytes(.object(merged), style: .pretty) + [0x0A])
+            }
+            return merged
+        }
+        mutex.withLock {
+            // Keys changed again while we were writing keep their newer value and stay pending.
+            var fresh = merged
+            var stillPending = Set<String>()
+            for key in changed where values[key] != snapshot[key] || !pending.contains(key) {
+                fresh[key] = values[key]
+                stillPending.insert(key)
+            }
+            values = fresh
+            changed = stillPending
+            looseMode = false
+        }
+    }
+
+    private struct Disk {
+        var object = JSONObject()
+        var loose = false
+        var setAside = false
+    }
+
+    private func readDisk(warnIfRefused: Bool) throws(SessionError) -> Disk {
+        var corrupt = false
+        let validate = self.validate
+        let loaded = try file.load(path, kind: .state, warnIfRefused: warnIfRefused) { bytes -> Result<JSONObject, SecureFile.CorruptReason> in
+            let result = DefaultsStore.decode(bytes, validate: validate)
+            if case .failure = result { corrupt = true }
+            return result
+        }
+        if loaded == nil {
+            // A refused or set-aside file reads as empty; a refused one is replaced by the next write.
+            var st = stat()
+            let stillThere = lstat(path, &st) == 0
+            return Disk(object: JSONObject(), loose: false, setAside: corrupt || stillThere)
+        }
+        return Disk(object: loaded!.value, loose: loaded!.looseMode, setAside: false)
+    }
+
+    /// Parses `defaults.json`: strict UTF-8 JSON, an object at the top, bounded nesting, valid types.
+    public static func decode(_ bytes: [UInt8], validate: (JSONObject) -> String?) -> Result<JSONObject, SecureFile.CorruptReason> {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return .failure(.init("empty file"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            return .failure(.init("not valid JSON: \(error.description)"))
+        }
+        guard let object = value.objectValue else {
+            return .failure(.init("expected a JSON object, found \(value.typeName)"))
+        }
+        if let problem = validate(object) { return .failure(.init(problem)) }
+        return .success(object)
+    }
+}

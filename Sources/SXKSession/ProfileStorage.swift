@@ -1,0 +1,35 @@
+import Foundation
+import SXKCore
+
+/// One profile's on-disk state, opened: folders made private, leftover temp files cleaned under the
+/// lock, `defaults.json` loaded, and the stores built on top.
+public final class ProfileStorage: @unchecked Sendable {
+    public let paths: StatePaths
+    public let file: SecureFile
+    public let lock: ProfileLock
+    public let defaults: DefaultsStore
+    public let tokens: TokenStore
+    public let appStore: AppStore
+
+    /// Opens (creating if needed) the profile at `paths`. Warnings about unsafe or corrupt files go to `warn`.
+    public init(paths: StatePaths, warn: @escaping WarningSink, clock: any WallClock = SystemClock(), lockTimeout: TimeInterval = 10) throws(SessionError) {
+        self.paths = paths
+        file = SecureFile(warn: warn, clock: clock)
+        try file.ensureDirectory(paths.root)
+        try file.ensureDirectory(paths.profileDir)
+        lock = ProfileLock(path: paths.lockFile, timeout: lockTimeout)
+        let file = self.file
+        try lock.withLock { () throws(SessionError) in
+            _ = file.cleanTemporaryFiles(in: paths.profileDir)
+        }
+        defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, validate: StoreKey.typeProblem)
+        tokens = TokenStore(path: paths.tokenFile, file: file, lock: lock)
+        appStore = AppStore(defaults: defaults, tokens: tokens, clock: clock)
+        try defaults.load()
+    }
+
+    /// Creates the config folder (0700) when something is about to be written there.
+    public func ensureConfigDirectory() throws(SessionError) {
+        try file.ensureDirectory(paths.configDir)
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place that touches state files on disk: private folders (0700), private files (0600 from
+/// creation, never trusting the umask), atomic replacement, refusal of unsafe files, and setting
+/// corrupt files aside instead of overwriting them.
+public struct SecureFile: Sendable {
+    /// How strictly a file is checked when read.
+    public enum Kind: Sendable {
+        /// The token: a group/world-readable mode is refused as well.
+        case secret
+        /// Any other state file: a loose mode is reported and fixed at the next save.
+        case state
+    }
+
+    /// What reading a file found.
+    public enum ReadOutcome: Sendable, Equatable {
+        case missing
+        /// Not a file we may trust (symlink, not regular, other owner, loose secret); the reason is one phrase.
+        case refused(String)
+        /// Larger than `maxBytes`.
+        case oversized(Int)
+        case loaded(bytes: [UInt8], looseMode: Bool)
+    }
+
+    /// The largest state file read (16 MB); anything bigger is treated as corrupt.
+    public static let defaultMaxBytes = 16 << 20
+
+    public let warn: WarningSink
+    public let clock: any WallClock
+    public let maxBytes: Int
+
+    public init(warn: @escaping WarningSink, clock: any WallClock = SystemClock(), maxBytes: Int = SecureFile.defaultMaxBytes) {
+        self.warn = warn
+        self.clock = clock
+        self.maxBytes = maxBytes
+        SecureFile.ignoreFileSizeSignal
+    }
+
+    /// A file-size limit (`prlimit --fsize`) must turn into a write error, not SIGXFSZ killing the shell.
+    private static let ignoreFileSizeSignal: Void = {
+        signal(SIGXFSZ, SIG_IGN)
+    }()
+
+    // MARK: Folders
+
+    /// Creates `path` (and missing parents) with mode 0700; an existing `path` owned by us is tightened to 0700.
+    public func ensureDirectory(_ path: String) throws(SessionError) {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .io(path: path, op: "use folder", errno: ENOTDIR) }
+            if st.st_uid == geteuid(), (st.st_mode & 0o077) != 0 {
+                if chmod(path, 0o700) != 0 { throw .io(path: path, op: "restrict folder", errno: errno) }
+            }
+            return
+        }
+        guard errno == ENOENT else { throw .io(path: path, op: "inspect folder", errno: errno) }
+        let parent = SecureFile.directoryName(path)
+        if parent != path && !parent.isEmpty {
+            var pst = stat()
+            if stat(parent, &pst) != 0 { try ensureDirectory(parent) }
+        }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .io(path: path, op: "create folder", errno: errno) }
+        if chmod(path, 0o700) != 0 { throw .io(path: path, op: "restrict folder", errno: errno) }
+    }
+
+    // MARK: Reading
+
+    /// Reads a file without following a symlink and without blocking on a FIFO.
+    public func read(_ path: String, kind: Kind) throws(SessionError) -> ReadOutcome {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            switch code {
+            case ENOENT: return .missing
+            case ELOOP: return .refused("it is a symbolic link")
+            case ENXIO, EOPNOTSUPP: return .refused("it is not a regular file")
+            case EACCES: return .refused("it is not readable by this user")
+            default: throw .io(path: path, op: "open", errno: code)
+            }
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .io(path: path, op: "inspect", errno: errno) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .refused("it is not a regular file") }
+        guard st.st_uid == geteuid() else { return .refused("it is owned by another user (uid \(st.st_uid))") }
+        let loose = (st.st_mode & 0o077) != 0
+        if loose && kind == .secret {
+            return .refused("it is readable by group or others (mode \(String(st.st_mode & 0o777, radix: 8)))")
+        }
+        if Int(st.st_size) > maxBytes { return .oversized(Int(st.st_size)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(st.st_size))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, op: "read", errno: errno)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maxBytes { return .oversized(bytes.count) }
+        }
+        return .loaded(bytes: bytes, looseMode: loose)
+    }
+
+    /// Reads and decodes a file, handling every bad case the same way: missing → nil; unsafe → one
+    /// warning, nil; oversized or undecodable → set aside with one warning, nil. `decode` returns the
+    /// value or the reason it is corrupt. `looseMode` tells whether a state file had a loose mode.
+    /// `warnIfRefused: false` is for a read just before the file is replaced anyway.
+    public func load<T>(
+        _ path: String, kind: Kind, warnIfRefused: Bool = true, decode: ([UInt8]) -> Result<T, CorruptReason>
+    ) throws(SessionError) -> (value: T, looseMode: Bool)? {
+        switch try read(path, kind: kind) {
+        case .missing:
+            return nil
+        case .refused(let reason):
+            let consequence = kind == .secret ? "; treated as logged out" : "; ignored (replaced at the next save)"
+            if warnIfRefused { warn("refusing \(path): \(reason)\(consequence)") }
+            return nil
+        case .oversized(let size):
+            setAside(path, reason: "larger than \(maxBytes >> 20) MB (\(size) bytes)")
+            return nil
+        case .loaded(let bytes, let loose):
+            switch decode(bytes) {
+            case .success(let value): return (value, loose)
+            case .failure(let corrupt):
+                setAside(path, reason: corrupt.reason)
+                return nil
+            }
+        }
+    }
+
+    /// Why a file's content cannot be used.
+    public struct CorruptReason: Error, Sendable {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
+
+    // MARK: Writing
+
+    /// Replaces `path` atomically: a 0600 temp file in the same folder, all bytes written, fsync,
+    /// rename over `path`, fsync of the folder. On any failure the old file is untouched.
+    public func writeAtomically(_ path: String, bytes: [UInt8]) throws(SessionError) {
+        let dir = SecureFile.directoryName(path)
+        let temp = dir + "/." + SecureFile.baseName(path) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: path, op: "create a temporary file for", errno: errno) }
+        func fail(_ op: String, _ code: Int32) -> SessionError {
+            close(fd)
+            unlink(temp)
+            return .io(path: path, op: op, errno: code)
+        }
+        if fchmod(fd, 0o600) != 0 { throw fail("restrict", errno) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                posixWrite(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail("write", errno)
+            }
+            if n == 0 { throw fail("write", EIO) }
+            written += n
+        }
+        if fsync(fd) != 0 { throw fail("flush", errno) }
+        if close(fd) != 0 {
+            let code = errno
+            unlink(temp)
+            throw .io(path: path, op: "write", errno: code)
+        }
+        if rename(temp, path) != 0 {
+            let code = errno
+            unlink(temp)
+            throw .io(path: path, op: "replace", errno: code)
+        }
+        SecureFile.syncDirectory(dir)
+    }
+
+    /// Removes a file; a missing one is fine.
+    public func remove(_ path: String) throws(SessionError) {
+        if unlink(path) != 0 && errno != ENOENT { throw .io(path: path, op: "remove", errno: errno) }
+        SecureFile.syncDirectory(SecureFile.directoryName(path))
+    }
+
+    /// Renames a corrupt file to `NAME.corrupt-<yyyyMMddHHmmss>` (never overwriting an earlier one)
+    /// and warns once, naming the file. Returns the new path, or nil if it could not be moved.
+    @discardableResult
+    public func setAside(_ path: String, reason: String) -> String? {
+        let stamp = SecureFile.stamp(clock.now())
+        var target = "\(path).corrupt-\(stamp)"
+        var n = 1
+        var st = stat()
+        while lstat(target, &st) == 0 {
+            target = "\(path).corrupt-\(stamp)-\(n)"
+            n += 1
+        }
+        if rename(path, target) == 0 {
+            SecureFile.syncDirectory(SecureFile.directoryName(path))
+            warn("\(path) is corrupt (\(reason)); moved aside to \(SecureFile.baseName(target))")
+            return target
+        }
+        let code = errno
+        warn("\(path) is corrupt (\(reason)) and could not be moved aside: \(String(cString: strerror(code))); ignored")
+        return nil
+    }
+
+    /// Deletes `.NAME.tmp-<pid>-*` files left by a process that died mid-write (live writers are skipped).
+    @discardableResult
+    public func cleanTemporaryFiles(in dir: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(".") {
+            guard let range = name.range(of: ".tmp-") else { continue }
+            let rest = name[range.upperBound...]
+            let pidText = rest.prefix { $0.isNumber }
+            if let pid = Int32(pidText), pid > 0 {
+                if pid == getpid() { continue }
+                if kill(pid, 0) == 0 || errno == EPERM { continue }
+            }
+            if unlink(dir + "/" + name) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    // MARK: Helpers
+
+    static func directoryName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func baseName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    static func syncDirectory(_ dir: String) {
+        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// `yyyyMMddHHmmss` in the local time zone.
+    static func stamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d%02d%02d%02d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+}
+
+#if canImport(Glibc)
+private let posixRead = Glibc.read
+private let posixWrite = Glibc.write
+#elseif canImport(Darwin)
+private let posixRead = Darwin.read
+private let posixWrite = Darwin.write
+#endif

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Receives one-line warnings (unsafe or corrupt files) so the shell decides where they go.
+public typealias WarningSink = @Sendable (String) -> Void
+
+/// Everything the session layer can fail with; `description` is the one line the user sees.
+public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A system call on a state file failed (`op` says what was being done).
+    case io(path: String, op: String, errno: Int32)
+    /// Another sxk holds the profile lock for longer than we wait.
+    case locked(path: String)
+    case invalidProfileName(String)
+    /// A file the user gave us (import) cannot be used.
+    case badInput(path: String, reason: String)
+    /// A value or request the stores refuse (unknown menu URI, negative minutes…).
+    case rejected(String)
+
+    public var description: String {
+        switch self {
+        case .io(let path, let op, let code):
+            return "cannot \(op) \(path): \(String(cString: strerror(code)))"
+        case .locked(let path):
+            return "profile is busy: another sxk holds \(path)"
+        case .invalidProfileName(let name):
+            return "invalid profile name '\(name)': use letters, digits, '.', '-' or '_' (no '/' or '..')"
+        case .badInput(let path, let reason):
+            return "cannot import \(path): \(reason)"
+        case .rejected(let message):
+            return message
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a profile's state lives: `<root>/<profile>/{token,defaults.json,history,.lock}`, and the config folder.
+public struct StatePaths: Sendable, Equatable {
+    /// The state root (`--state-dir`, `SXK_STATE_DIR`, `$XDG_STATE_HOME/sxk` or `~/.local/state/sxk`).
+    public let root: String
+    public let profile: String
+    /// `$XDG_CONFIG_HOME/sxk` or `~/.config/sxk`.
+    public let configDir: String
+
+    public init(root: String, profile: String, configDir: String) throws(SessionError) {
+        try StatePaths.validateProfileName(profile)
+        self.root = root
+        self.profile = profile
+        self.configDir = configDir
+    }
+
+    public var profileDir: String { root + "/" + profile }
+    /// The formal token only, nothing else.
+    public var tokenFile: String { profileDir + "/token" }
+    /// Every other UserDefaults-like key, as one JSON object.
+    public var defaultsFile: String { profileDir + "/defaults.json" }
+    /// libedit history, written by the shell layer.
+    public var historyFile: String { profileDir + "/history" }
+    public var lockFile: String { profileDir + "/.lock" }
+
+    /// Resolves the paths from options and environment. `stateDir` and `profile` are the command-line
+    /// values (nil when not given); `envName` is the environment's name (the default profile).
+    public static func resolve(
+        stateDir: String?, profile: String?, envName: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SessionError) -> StatePaths {
+        func nonEmpty(_ key: String) -> String? {
+            guard let value = environment[key], !value.isEmpty else { return nil }
+            return value
+        }
+        let home = nonEmpty("HOME") ?? passwdHome() ?? "/tmp"
+        let root: String
+        if let dir = stateDir, !dir.isEmpty {
+            root = absolute(dir)
+        } else if let dir = nonEmpty("SXK_STATE_DIR") {
+            root = absolute(dir)
+        } else if let xdg = nonEmpty("XDG_STATE_HOME"), xdg.hasPrefix("/") {
+            root = xdg + "/sxk"
+        } else {
+            root = home + "/.local/state/sxk"
+        }
+        let config: String
+        if let xdg = nonEmpty("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            config = xdg + "/sxk"
+        } else {
+            config = home + "/.config/sxk"
+        }
+        let name = (profile?.isEmpty == false ? profile : nil) ?? nonEmpty("SXK_PROFILE") ?? envName
+        return try StatePaths(root: trimSlashes(root), profile: name, configDir: config)
+    }
+
+    /// A profile name is one path component: no `/`, not `.`/`..`, no `..`, no control characters.
+    public static func validateProfileName(_ name: String) throws(SessionError) {
+        let bad =
+            name.isEmpty || name.utf8.count > 128 || name.contains("/") || name.contains("..") || name == "."
+            || name.hasPrefix("-") || name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        if bad { throw .invalidProfileName(name) }
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    private static func trimSlashes(_ path: String) -> String {
+        var p = path
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        return p
+    }
+
+    private static func passwdHome() -> String? {
+        guard let entry = getpwuid(geteuid()), let dir = entry.pointee.pw_dir else { return nil }
+        return String(cString: dir)
+    }
+}

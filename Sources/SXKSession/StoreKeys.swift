@@ -1,0 +1,153 @@
+import Foundation
+import SXKCore
+import SXKAPI
+
+/// The app's UserDefaults key names (seed 000 §6.1, CONTRACT §5), exactly as the app spells them,
+/// plus the one key sxk adds for itself.
+public enum StoreKey {
+    // Non-scoped, in seed order.
+    public static let token = "key_in_token"
+    public static let lastLoginUsername = "key_last_login_username"
+    public static let privacyAgreementAccepted = "key_privacy_agreement_accepted"
+    public static let userId = "key_in_user_id"
+    public static let userName = "key_in_user_name"
+    public static let realName = "key_in_real_name"
+    public static let avatar = "key_in_avatar"
+    public static let phone = "key_in_phone"
+    public static let accountType = "key_in_account_type"
+    public static let accountDisplayName = "key_in_account_display_name"
+    public static let roleCode = "key_in_role_code"
+    public static let roleName = "key_in_role_name"
+    public static let currentScenicId = "key_in_current_scenic_id"
+    public static let currentScenicName = "key_in_current_scenic_name"
+    public static let currentStoreId = "key_in_current_store_id"
+
+    /// Every non-scoped key in seed order (the token is kept in its own file, never in defaults.json).
+    public static let nonScoped = [
+        token, lastLoginUsername, privacyAgreementAccepted, userId, userName, realName, avatar, phone, accountType,
+        accountDisplayName, roleCode, roleName, currentScenicId, currentScenicName, currentStoreId,
+    ]
+
+    /// The account snapshot keys cleared at logout (the preferences — last phone, privacy — stay).
+    public static let accountSnapshot = [
+        userId, userName, realName, avatar, phone, accountType, accountDisplayName, roleCode, roleName,
+        currentScenicId, currentScenicName, currentStoreId, snapshotSavedAt,
+    ]
+
+    // Account-scoped, joined to `accountCachePrefix` with `_`.
+    public static let roleId = "key_in_role_id"
+    public static let rolePermissionList = "key_role_permission_list"
+    public static let permission = "key_in_permission"
+    public static let currentRoleScenicList = "key_current_role_scenic_list"
+    public static let onlineStatus = "key_online_status"
+    public static let lastLocationReportTime = "key_last_location_report_time"
+    public static let locationReminderMinutes = "key_location_reminder_minutes"
+    public static let isOpenReceiveVoice = "key_is_open_receive_voice"
+
+    public static let scoped = [
+        roleId, rolePermissionList, permission, currentRoleScenicList, onlineStatus, lastLocationReportTime,
+        locationReminderMinutes, isOpenReceiveVoice,
+    ]
+
+    /// sxk's own key: when the account snapshot was last written (epoch seconds), for "snapshot age".
+    public static let snapshotSavedAt = "sxk_snapshot_saved_at"
+
+    /// The app's `accountCachePrefix`: `userId_accountType`, or `guest` without a user id.
+    public static func accountCachePrefix(userId: Int?, accountType: String?) -> String {
+        guard let userId else { return "guest" }
+        return "\(userId)_\(accountType ?? "")"
+    }
+
+    /// `<prefix>_<key>`, e.g. `5001_store_key_in_permission`.
+    public static func scoped(_ key: String, prefix: String) -> String { prefix + "_" + key }
+
+    /// `{accountScope}_role_{roleCode}_common_uris` (seed §6.2).
+    public static func commonMenuURIs(prefix: String, roleCode: String) -> String {
+        "\(prefix)_role_\(roleCode)_common_uris"
+    }
+
+    /// What a key is, judged from its name alone.
+    public enum Kind: Sendable, Equatable {
+        case nonScoped
+        case sxk
+        case scoped(prefix: String, name: String)
+        case commonMenus(prefix: String, roleCode: String)
+        case unknown
+    }
+
+    public static func kind(of key: String) -> Kind {
+        if nonScoped.contains(key) { return .nonScoped }
+        if key == snapshotSavedAt { return .sxk }
+        for name in scoped where key.hasSuffix("_" + name) && key.count > name.count + 1 {
+            return .scoped(prefix: String(key.dropLast(name.count + 1)), name: name)
+        }
+        let suffix = "_common_uris"
+        if key.hasSuffix(suffix), let range = key.range(of: "_role_"), range.lowerBound > key.startIndex {
+            let roleStart = range.upperBound
+            let roleEnd = key.index(key.endIndex, offsetBy: -suffix.count)
+            if roleStart < roleEnd {
+                return .commonMenus(prefix: String(key[..<range.lowerBound]), roleCode: String(key[roleStart..<roleEnd]))
+            }
+        }
+        return .unknown
+    }
+
+    /// The shape a key's value must have.
+    public enum ValueType: Sendable {
+        case string, int, bool, time, scalar, stringArray, rolePermissions, permissionItems, scenicList
+    }
+
+    public static func valueType(of key: String) -> ValueType? {
+        switch kind(of: key) {
+        case .nonScoped:
+            switch key {
+            case privacyAgreementAccepted: return .bool
+            case userId, currentScenicId, currentStoreId: return .int
+            default: return .string
+            }
+        case .sxk: return .time
+        case .scoped(_, let name):
+            switch name {
+            case roleId: return .scalar
+            case rolePermissionList: return .rolePermissions
+            case permission: return .permissionItems
+            case currentRoleScenicList: return .scenicList
+            case onlineStatus, isOpenReceiveVoice: return .bool
+            case lastLocationReportTime: return .time
+            case locationReminderMinutes: return .int
+            default: return nil
+            }
+        case .commonMenus: return .stringArray
+        case .unknown: return nil
+        }
+    }
+
+    /// Whether `value` can be read as `type` (the tolerant readers' rules); null counts as absent.
+    public static func accepts(_ value: JSONValue, as type: ValueType) -> Bool {
+        if value == .null { return true }
+        switch type {
+        case .string: return value.stringValue != nil
+        case .int: return value.intValue != nil
+        case .bool: return value.boolValue != nil
+        case .time: return value.doubleValue != nil
+        case .scalar: return value.stringValue != nil
+        case .stringArray: return value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
+        case .rolePermissions:
+            return value.arrayValue?.allSatisfy { (try? RolePermission(json: $0)) != nil } ?? false
+        case .permissionItems:
+            return value.arrayValue?.allSatisfy { (try? PermissionItem(json: $0)) != nil } ?? false
+        case .scenicList:
+            return value.arrayValue?.allSatisfy { (try? ScenicRef(json: $0)) != nil } ?? false
+        }
+    }
+
+    /// The first key of `object` whose value has the wrong type, as a reason; nil when all are fine.
+    public static func typeProblem(in object: JSONObject) -> String? {
+        for (key, value) in object.entries {
+            if let type = valueType(of: key), !accepts(value, as: type) {
+                return "'\(key)' holds a \(value.typeName) of the wrong shape"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SXKCore
+
+/// The formal token, alone in the profile's `token` file (0600). A file that is not safe to trust
+/// (loose mode, symlink, not regular, other owner) is refused with a warning: logged out.
+public final class TokenStore: @unchecked Sendable {
+    /// Longest token accepted; real ones are a few hundred characters.
+    public static let maxLength = 8192
+
+    public let path: String
+    private let file: SecureFile
+    private let lock: ProfileLock
+
+    public init(path: String, file: SecureFile, lock: ProfileLock) {
+        self.path = path
+        self.file = file
+        self.lock = lock
+    }
+
+    /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
+    public func read() throws(SessionError) -> String? {
+        try lock.withLock { () throws(SessionError) -> String? in
+            try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
+        }
+    }
+
+    public func write(_ token: String) throws(SessionError) {
+        guard TokenStore.isWellFormed(token) else {
+            throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
+        }
+        try lock.withLock { () throws(SessionError) in
+            try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A])
+        }
+    }
+
+    public func clear() throws(SessionError) {
+        try lock.withLock { () throws(SessionError) in try file.remove(path) }
+    }
+
+    /// One line of printable ASCII without spaces; a trailing newline is allowed.
+    static func decode(_ bytes: [UInt8]) -> Result<String, SecureFile.CorruptReason> {
+        var body = bytes[...]
+        while let last = body.last, last == 0x0A || last == 0x0D { body.removeLast() }
+        guard !body.isEmpty else { return .failure(.init("empty token file")) }
+        guard body.count <= maxLength else { return .failure(.init("token longer than \(maxLength) characters")) }
+        guard body.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return .failure(.init("token contains spaces, control or non-ASCII characters"))
+        }
+        return .success(String(decoding: body, as: UTF8.self))
+    }
+
+    static func isWellFormed(_ token: String) -> Bool {
+        let bytes = Array(token.utf8)
+        return !bytes.isEmpty && bytes.count <= maxLength && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}

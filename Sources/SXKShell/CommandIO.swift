@@ -1,0 +1,125 @@
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a running command may use: output sinks, terminal facts, the global options and prompts.
+public final class CommandIO: @unchecked Sendable {
+    /// Data (tables, JSON) — buffered; the runner flushes after each command.
+    public let stdout: any OutputSink
+    /// Prompts, progress, warnings.
+    public let stderr: any OutputSink
+    public let terminal: Terminal
+    public let options: GlobalOptions
+    /// True in the REPL (a person is typing).
+    public let isInteractive: Bool
+    let reader: ReaderThread?
+
+    /// For tests and embedding: prompts read the terminal on the calling thread.
+    public convenience init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal = .plain,
+                            options: GlobalOptions = GlobalOptions(), isInteractive: Bool = false) {
+        self.init(stdout: stdout, stderr: stderr, terminal: terminal, options: options, isInteractive: isInteractive, reader: nil)
+    }
+
+    init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal, options: GlobalOptions,
+         isInteractive: Bool, reader: ReaderThread?) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.terminal = terminal
+        self.options = options
+        self.isInteractive = isInteractive
+        self.reader = reader
+    }
+
+    public var color: Bool { terminal.colorEnabled && !options.noColor }
+    public var errors: ErrorPresenter { ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor) }
+    /// JSON output: pretty when stdout is a terminal, one line otherwise.
+    public var json: JSONOutput { JSONOutput(sink: stdout, pretty: terminal.stdoutIsTerminal) }
+
+    /// A table fitted to the terminal width when stdout is a terminal.
+    public func table(_ columns: [TableRenderer.Column]) -> TableRenderer {
+        TableRenderer(columns: columns, maxWidth: terminal.stdoutIsTerminal ? terminal.width : nil, color: color)
+    }
+
+    public func warning(_ message: String) { errors.warning(message) }
+
+    /// Asks for a line on the terminal (echo on). Nil when there is no terminal or on Ctrl-D.
+    /// Throws `CancellationError` on Ctrl-C.
+    public func readLine(prompt: String) async throws -> String? {
+        try await ask(prompt: prompt, secret: false)
+    }
+
+    /// Asks for a secret on the terminal with echo off. Nil when there is no terminal.
+    /// Throws `CancellationError` on Ctrl-C. The value is never echoed, logged or kept.
+    public func readSecret(prompt: String) async throws -> String? {
+        try await ask(prompt: prompt, secret: true)
+    }
+
+    private func ask(prompt: String, secret: Bool) async throws -> String? {
+        stdout.flush()
+        let work: @Sendable () -> TerminalPrompt.Outcome = { TerminalPrompt.ask(prompt: prompt, secret: secret) }
+        let outcome: TerminalPrompt.Outcome
+        if let reader { outcome = await reader.run(work) } else { outcome = work() }
+        switch outcome {
+        case .answer(let text): return text
+        case .noTerminal, .eof: return nil
+        case .interrupted: throw CancellationError()
+        }
+    }
+}
+
+/// Reads one line from the controlling terminal, optionally with echo off (termios).
+enum TerminalPrompt {
+    enum Outcome: Sendable { case answer(String), noTerminal, eof, interrupted }
+
+    static func ask(prompt: String, secret: Bool) -> Outcome {
+        var fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        var owned = true
+        if fd < 0 {
+            guard isatty(0) == 1 else { return .noTerminal }
+            fd = 0
+            owned = false
+        }
+        defer { if owned { close(fd) } }
+        let outFD: Int32 = owned ? fd : 2
+        var saved = termios()
+        let haveTermios = tcgetattr(fd, &saved) == 0
+        if secret && haveTermios {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            quiet.c_lflag |= tcflag_t(ICANON | ECHONL)
+            tcsetattr(fd, TCSAFLUSH, &quiet)
+        }
+        defer { if secret && haveTermios { tcsetattr(fd, TCSAFLUSH, &saved) } }
+        writeAll(outFD, prompt)
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(fd, &byte, 1)
+            if n < 0 {
+                if errno == EINTR {
+                    if secret { writeAll(outFD, "\n") }
+                    return .interrupted
+                }
+                return .eof
+            }
+            if n == 0 { return bytes.isEmpty ? .eof : .answer(String(decoding: bytes, as: UTF8.self)) }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return .answer(String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func writeAll(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n < 0 { if errno == EINTR { continue }; return }
+            off += n
+        }
+    }
+}

@@ -1,0 +1,233 @@
+/// One completion: the value to insert and an optional note (`1` — `西湖景区`).
+public struct CompletionCandidate: Sendable, Equatable, Hashable {
+    public var value: String
+    public var description: String?
+    public init(_ value: String, description: String? = nil) {
+        self.value = value
+        self.description = description
+    }
+}
+
+/// Values for `ValueKind.provider(name)`, from cached data only (never the network).
+/// Returns candidates already matched against `prefix` (a provider may match names, not just values).
+public protocol CompletionValueProvider: Sendable {
+    func completions(for provider: String, prefix: String) -> [CompletionCandidate]
+}
+
+/// A provider with no values (builtins only).
+public struct NoValues: CompletionValueProvider {
+    public init() {}
+    public func completions(for provider: String, prefix: String) -> [CompletionCandidate] { [] }
+}
+
+/// What can go at the cursor and which part of the line a choice replaces.
+public struct CompletionResult: Sendable, Equatable {
+    public var candidates: [CompletionCandidate]
+    /// UTF-8 offsets of the raw word being completed (quotes included).
+    public var replaceStart: Int
+    public var replaceEnd: Int
+    /// The word as typed, unquoted.
+    public var prefix: String
+    /// The quote the word opened and did not close, if any.
+    public var openQuote: Character?
+
+    public init(candidates: [CompletionCandidate], replaceStart: Int, replaceEnd: Int, prefix: String, openQuote: Character? = nil) {
+        self.candidates = candidates
+        self.replaceStart = replaceStart
+        self.replaceEnd = replaceEnd
+        self.prefix = prefix
+        self.openQuote = openQuote
+    }
+
+    /// Text for the word when `candidate` is chosen: quoted as needed; `final` closes the quote and adds a space.
+    public func insertion(for value: String, final: Bool) -> String {
+        if let q = openQuote {
+            var body = ""
+            for ch in value {
+                if q == "\"" && (ch == "\"" || ch == "\\") { body.append("\\") }
+                if q == "'" && ch == "'" { body += "'\\'" }
+                body.append(ch)
+            }
+            return String(q) + body + (final ? String(q) + " " : "")
+        }
+        if final { return Tokenizer.quote(value) + " " }
+        // A partial value: quote only if it needs it, and leave the quote open.
+        let quoted = Tokenizer.quote(value)
+        return quoted == value ? value : String(quoted.dropLast())
+    }
+
+    /// The longest prefix shared by every candidate (compared by Unicode scalars).
+    public var commonPrefix: String {
+        guard var common = candidates.first.map({ Array($0.value.unicodeScalars) }) else { return "" }
+        for c in candidates.dropFirst() {
+            var n = 0
+            for s in c.value.unicodeScalars {
+                if n >= common.count || common[n] != s { break }
+                n += 1
+            }
+            if n < common.count { common.removeSubrange(n...) }
+            if common.isEmpty { break }
+        }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: common)
+        return String(view)
+    }
+}
+
+/// A pure function from (line, cursor) to completions, driven by the command specs.
+public struct CompletionEngine: Sendable {
+    public var specs: [CommandSpec]
+    public init(specs: [CommandSpec]) { self.specs = specs }
+
+    /// `cursor` is a UTF-8 offset into `line`.
+    public func complete(line: String, cursor: Int, provider: any CompletionValueProvider) -> CompletionResult {
+        let utf8 = Array(line.utf8)
+        let end = max(0, min(cursor, utf8.count))
+        let head = String(decoding: utf8[0..<end], as: UTF8.self)
+        let commands = (try? Tokenizer.tokenize(head, lenient: true)) ?? []
+        var tokens = commands.last ?? []
+        // A separator or blank after the last token means a fresh word at the cursor.
+        let lastSignificant = head.utf8.last
+        var currentWord = Token(text: "", start: end, end: end)
+        if let last = tokens.last, last.end == end, lastSignificant != UInt8(ascii: ";") {
+            currentWord = last
+            tokens.removeLast()
+        } else if let lastByte = lastSignificant, lastByte == UInt8(ascii: ";") || lastByte == UInt8(ascii: "\n") {
+            tokens = []
+        }
+        if commands.count > 1, tokens.isEmpty, currentWord.text.isEmpty, let lb = lastSignificant,
+           lb != UInt8(ascii: ";"), lb != UInt8(ascii: "\n"), let lastCmd = commands.last, !lastCmd.isEmpty {
+            tokens = lastCmd
+        }
+        let words = tokens.map(\.text)
+        let candidates = candidatesFor(words: words, current: currentWord.text, provider: provider)
+        var result = CompletionResult(candidates: candidates.values, replaceStart: currentWord.start, replaceEnd: end,
+                                      prefix: currentWord.text, openQuote: currentWord.openQuote)
+        if let valueStart = candidates.valueOffset {
+            // `--flag=val`: only the part after `=` is replaced.
+            result.replaceStart = currentWord.start + valueStart
+            result.prefix = String(currentWord.text.utf8.dropFirst(valueStart)).map { String($0) } ?? ""
+        }
+        return result
+    }
+
+    /// Completions for `words` (already typed, unquoted) and the partial `current` word.
+    public func candidates(words: [String], current: String, provider: any CompletionValueProvider) -> [CompletionCandidate] {
+        candidatesFor(words: words, current: current, provider: provider).values
+    }
+
+    private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider) -> (values: [CompletionCandidate], valueOffset: Int?) {
+        guard let first = words.first else {
+            var out: [CompletionCandidate] = []
+            for spec in specs where !spec.isHidden {
+                if spec.name.hasPrefix(current) { out.append(CompletionCandidate(spec.name, description: spec.summary)) }
+                for alias in spec.aliases where alias.hasPrefix(current) && !spec.name.hasPrefix(current) {
+                    out.append(CompletionCandidate(alias, description: spec.summary))
+                }
+            }
+            return (out, nil)
+        }
+        guard let top = specs.first(where: { $0.matches(first) }) else { return ([], nil) }
+        var chain = [top]
+        var positionalCount = 0
+        var usedFlags: Set<String> = []
+        var pendingFlag: FlagSpec?
+        var onlyPositionals = false
+
+        func findFlag(_ name: String) -> FlagSpec? {
+            for s in chain.reversed() { if let f = s.flag(named: name) { return f } }
+            return nil
+        }
+        func findShort(_ c: Character) -> FlagSpec? {
+            for s in chain.reversed() { if let f = s.flags.first(where: { $0.short == c }) { return f } }
+            return nil
+        }
+
+        for word in words.dropFirst() {
+            if let flag = pendingFlag {
+                _ = flag
+                pendingFlag = nil
+                continue
+            }
+            if onlyPositionals { positionalCount += 1; continue }
+            if word == "--" { onlyPositionals = true; continue }
+            if word.hasPrefix("--") {
+                let body = word.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                if let f = findFlag(name) {
+                    usedFlags.insert(f.name)
+                    if !f.isSwitch && !body.contains("=") { pendingFlag = f }
+                }
+                continue
+            }
+            if word.hasPrefix("-") && word.count > 1 && Double(word) == nil {
+                var rest = Substring(word.dropFirst())
+                while let c = rest.first {
+                    rest = rest.dropFirst()
+                    if let f = findShort(c) {
+                        usedFlags.insert(f.name)
+                        if !f.isSwitch {
+                            if rest.isEmpty { pendingFlag = f }
+                            break
+                        }
+                    }
+                }
+                continue
+            }
+            let spec = chain[chain.count - 1]
+            if positionalCount == 0, let sub = spec.subcommand(word) {
+                chain.append(sub)
+                continue
+            }
+            positionalCount += 1
+        }
+
+        let spec = chain[chain.count - 1]
+        if let flag = pendingFlag, let kind = flag.value {
+            return (values(of: kind, prefix: current, provider: provider), nil)
+        }
+        if !onlyPositionals && current.hasPrefix("-") {
+            if current.hasPrefix("--"), let eq = current.firstIndex(of: "=") {
+                let name = String(current[current.index(current.startIndex, offsetBy: 2)..<eq])
+                guard let f = findFlag(name), let kind = f.value else { return ([], nil) }
+                let valuePrefix = String(current[current.index(after: eq)...])
+                return (values(of: kind, prefix: valuePrefix, provider: provider), current[...eq].utf8.count)
+            }
+            var out: [CompletionCandidate] = []
+            var seen: Set<String> = []
+            for s in chain.reversed() {
+                for f in s.flags where !seen.contains(f.name) {
+                    seen.insert(f.name)
+                    if usedFlags.contains(f.name) && f.isSwitch { continue }
+                    let text = "--" + f.name
+                    if text.hasPrefix(current) { out.append(CompletionCandidate(text, description: f.summary)) }
+                }
+            }
+            if "--help".hasPrefix(current) && !seen.contains("help") { out.append(CompletionCandidate("--help", description: "Show help for this command")) }
+            return (out, nil)
+        }
+        var out: [CompletionCandidate] = []
+        if positionalCount == 0 && !onlyPositionals {
+            for sub in spec.subcommands where !sub.isHidden && sub.name.hasPrefix(current) {
+                out.append(CompletionCandidate(sub.name, description: sub.summary))
+            }
+        }
+        let args = spec.arguments
+        let arg: ArgumentSpec? = positionalCount < args.count ? args[positionalCount] : args.last(where: { $0.isVariadic })
+        if let arg {
+            out += values(of: arg.kind, prefix: current, provider: provider)
+        }
+        return (out, nil)
+    }
+
+    private func values(of kind: ValueKind, prefix: String, provider: any CompletionValueProvider) -> [CompletionCandidate] {
+        switch kind {
+        case .choice(let choices):
+            return choices.filter { $0.hasPrefix(prefix) }.map { CompletionCandidate($0) }
+        case .provider(let name):
+            return provider.completions(for: name, prefix: prefix)
+        case .string, .int, .double, .date, .path:
+            return []
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Writes errors and warnings as one line each on stderr: `error: …`, `warning: …`.
+public struct ErrorPresenter: Sendable {
+    public let sink: any OutputSink
+    public let color: Bool
+    public init(sink: any OutputSink, color: Bool) {
+        self.sink = sink
+        self.color = color
+    }
+
+    public func error(_ message: String) {
+        sink.write(TextStyle.red.apply("error:", enabled: color) + " " + Self.oneLine(message) + "\n")
+        sink.flush()
+    }
+
+    public func error(_ error: any Error) {
+        self.error(Self.message(for: error))
+    }
+
+    public func warning(_ message: String) {
+        sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + Self.oneLine(message) + "\n")
+        sink.flush()
+    }
+
+    /// The user-facing text of an error: its description when it has one.
+    public static func message(for error: any Error) -> String {
+        String(describing: error)
+    }
+
+    static func oneLine(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+    }
+}

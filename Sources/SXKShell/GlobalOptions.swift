@@ -1,0 +1,139 @@
+/// The options given before the command (`sxk [GLOBAL OPTIONS] …`) merged with their environment
+/// variables (flags win). Their meaning belongs to the app; the shell only parses them.
+public struct GlobalOptions: Sendable, Equatable {
+    public var env: String?
+    public var baseURL: String?
+    public var profile: String?
+    public var stateDir: String?
+    public var json = false
+    public var noColor = false
+    public var trace = false
+    /// Seconds, checked to be a positive number.
+    public var timeout: Double?
+    public var insecureHTTP = false
+    public var sandbox = false
+    public var keepGoing = false
+    public var version = false
+    public var help = false
+
+    public init() {}
+
+    /// Every global flag with its summary, for `sxk --help` and the completion scripts.
+    public static let flags: [FlagSpec] = [
+        FlagSpec("env", value: .string, valueName: "NAME", summary: "Environment: test, release, sandbox (SXK_ENV)"),
+        FlagSpec("base-url", value: .string, valueName: "URL", summary: "Use this server instead of the environment's (SXK_BASE_URL)"),
+        FlagSpec("profile", value: .string, valueName: "NAME", summary: "State profile, default the environment name (SXK_PROFILE)"),
+        FlagSpec("state-dir", value: .path, valueName: "DIR", summary: "Keep state in DIR (SXK_STATE_DIR)"),
+        FlagSpec("json", summary: "Print data as JSON"),
+        FlagSpec("no-color", summary: "No colour (also NO_COLOR)"),
+        FlagSpec("trace", summary: "Print each request and response (secrets masked) on stderr"),
+        FlagSpec("timeout", value: .double, valueName: "SECONDS", summary: "Request timeout"),
+        FlagSpec("insecure-http", summary: "Allow plain http:// to a non-loopback host"),
+        FlagSpec("sandbox", summary: "Start the embedded sandbox backend and use it"),
+        FlagSpec("keep-going", summary: "Scripts and -c: go on after a failing command"),
+        FlagSpec("version", summary: "Print the version and exit"),
+        FlagSpec("help", short: "h", summary: "Show this help and exit"),
+    ]
+}
+
+/// How sxk was asked to run.
+public enum RunMode: Sendable, Equatable {
+    /// Interactive line editor (stdin is a terminal, no command given).
+    case repl
+    /// `-c 'CMDS'`: commands separated by `;` or newlines.
+    case commands(String)
+    /// `sxk FILE`.
+    case script(String)
+    /// `sxk COMMAND ARGS…`.
+    case oneShot([String])
+    /// stdin is not a terminal: read commands line by line, no prompt, no history.
+    case stdin
+}
+
+/// The parsed command line: global options and the run mode.
+public struct Invocation: Sendable, Equatable {
+    public var options: GlobalOptions
+    public var mode: RunMode
+
+    public init(options: GlobalOptions, mode: RunMode) {
+        self.options = options
+        self.mode = mode
+    }
+
+    /// Parses `arguments` (without the program name). `isCommand` tells a command name from a
+    /// script path: the first non-option word that names a command makes a one-shot run.
+    public static func parse(
+        _ arguments: [String], environment: [String: String], stdinIsTerminal: Bool,
+        isCommand: (String) -> Bool
+    ) throws -> Invocation {
+        var o = GlobalOptions()
+        o.env = environment["SXK_ENV"].flatMap(nonEmpty)
+        o.baseURL = environment["SXK_BASE_URL"].flatMap(nonEmpty)
+        o.profile = environment["SXK_PROFILE"].flatMap(nonEmpty)
+        o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
+        o.noColor = environment["NO_COLOR"] != nil
+        var commandText: String?
+        var i = 0
+
+        func value(_ name: String, inline: String?) throws -> String {
+            if let inline { return inline }
+            guard i < arguments.count else { throw UsageError("missing value for '\(name)'") }
+            defer { i += 1 }
+            return arguments[i]
+        }
+
+        while i < arguments.count {
+            let arg = arguments[i]
+            if !arg.hasPrefix("-") || arg == "-" { break }
+            i += 1
+            if arg == "--" { break }
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            switch name {
+            case "--env": o.env = try value(name, inline: inline)
+            case "--base-url": o.baseURL = try value(name, inline: inline)
+            case "--profile": o.profile = try value(name, inline: inline)
+            case "--state-dir": o.stateDir = try value(name, inline: inline)
+            case "--timeout":
+                let text = try value(name, inline: inline)
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw UsageError("--timeout expects a positive number of seconds, got '\(text)'")
+                }
+                o.timeout = seconds
+            case "-c": commandText = try value(name, inline: inline)
+            default:
+                if inline != nil { throw UsageError("option '\(name)' takes no value") }
+                switch name {
+                case "--json": o.json = true
+                case "--no-color": o.noColor = true
+                case "--trace": o.trace = true
+                case "--insecure-http": o.insecureHTTP = true
+                case "--sandbox": o.sandbox = true
+                case "--keep-going": o.keepGoing = true
+                case "--version": o.version = true
+                case "--help", "-h": o.help = true
+                default:
+                    let names = GlobalOptions.flags.map { "--" + $0.name } + ["-c"]
+                    throw UsageError("unknown option '\(name)'\(Suggestion.hint(name, names))")
+                }
+            }
+        }
+        let rest = Array(arguments[i...])
+        if let commandText {
+            if !rest.isEmpty { throw UsageError("unexpected argument '\(rest[0])' after -c") }
+            return Invocation(options: o, mode: .commands(commandText))
+        }
+        guard let first = rest.first else {
+            return Invocation(options: o, mode: stdinIsTerminal ? .repl : .stdin)
+        }
+        if isCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }
+        if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])' after script '\(first)'") }
+        return Invocation(options: o, mode: .script(first))
+    }
+
+    private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }
+}

@@ -1,0 +1,134 @@
+import CLibedit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The history file in libedit's format: loaded at start, merged with what other shells wrote
+/// and saved atomically (0600 temp file, fsync, rename, under flock). Lines marked not to persist
+/// (space-prefixed, `neverInHistory` commands) stay in this session's memory only.
+public final class HistoryStore: @unchecked Sendable {
+    public let path: String?
+    public let limit: Int
+    private let lock = NSLock()
+    private var loaded: [String] = []
+    private var session: [(line: String, persist: Bool)] = []
+    private var savedCount = 0
+
+    public init(path: String?, limit: Int = 2000) {
+        self.path = path
+        self.limit = limit
+    }
+
+    /// Reads the file (a missing file is an empty history).
+    public func load() {
+        guard let path else { return }
+        let lines = Self.read(path: path, limit: limit)
+        lock.withLock { loaded = lines }
+    }
+
+    /// Adds a line typed in this session; `persist == false` keeps it out of the file.
+    public func add(_ line: String, persist: Bool) {
+        lock.withLock { session.append((line, persist)) }
+    }
+
+    /// Everything recallable now, oldest first.
+    public var entries: [String] { lock.withLock { loaded + session.map(\.line) } }
+
+    /// Whether a typed line may be written to the file.
+    public static func shouldPersist(_ line: String, specs: [CommandSpec]) -> Bool {
+        if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
+        let commands = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
+        for command in commands {
+            guard let first = command.first?.text else { continue }
+            if let spec = specs.first(where: { $0.matches(first) }), spec.neverInHistory { return false }
+            // A subcommand may be marked too (`menus common …` is not, `login` is).
+            if let spec = specs.first(where: { $0.matches(first) }) {
+                var current = spec
+                for word in command.dropFirst().map(\.text) {
+                    guard let sub = current.subcommand(word) else { break }
+                    if sub.neverInHistory { return false }
+                    current = sub
+                }
+            }
+        }
+        return true
+    }
+
+    /// Appends this session's unsaved persistable lines to what is on disk now and replaces the file.
+    public func save() throws {
+        guard let path else { return }
+        let pending: [String] = lock.withLock {
+            let new = session[savedCount...].filter(\.persist).map(\.line)
+            return new
+        }
+        if pending.isEmpty { return }
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        try Self.makeDirectory(dir)
+
+        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if lockFD >= 0 { _ = flock(lockFD, LOCK_EX) }
+        defer { if lockFD >= 0 { _ = flock(lockFD, LOCK_UN); close(lockFD) } }
+
+        var event = HistEvent()
+        guard let h = history_init() else { throw HistoryError("cannot start libedit history") }
+        defer { history_end(h) }
+        _ = sxk_history_setsize(h, &event, Int32(limit))
+        if access(path, F_OK) == 0 { _ = sxk_history_load(h, &event, path) }
+        for line in pending { _ = sxk_history_enter(h, &event, line) }
+
+        let tmp = dir + "/.history.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HistoryError("cannot write history in \(dir): \(String(cString: strerror(errno)))") }
+        _ = fchmod(fd, 0o600)
+        guard let fp = fdopen(fd, "w") else {
+            close(fd)
+            unlink(tmp)
+            throw HistoryError("cannot write history in \(dir)")
+        }
+        let count = sxk_history_save_fp(h, &event, fp)
+        let flushed = fflush(fp) == 0 && fsync(fd) == 0
+        fclose(fp)
+        guard count >= 0, flushed, rename(tmp, path) == 0 else {
+            unlink(tmp)
+            throw HistoryError("cannot save history to \(path)")
+        }
+        lock.withLock { savedCount = session.count }
+    }
+
+    /// Lines of a libedit history file, oldest first.
+    public static func read(path: String, limit: Int = 2000) -> [String] {
+        guard access(path, R_OK) == 0, let h = history_init() else { return [] }
+        defer { history_end(h) }
+        var event = HistEvent()
+        _ = sxk_history_setsize(h, &event, Int32(limit))
+        guard sxk_history_load(h, &event, path) >= 0 else { return [] }
+        var lines: [String] = []
+        var rc = sxk_history_last(h, &event)
+        while rc >= 0, let str = event.str {
+            var line = String(cString: str)
+            if line.hasSuffix("\n") { line.removeLast() }
+            lines.append(line)
+            rc = sxk_history_prev(h, &event)
+        }
+        return lines
+    }
+
+    static func makeDirectory(_ dir: String) throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue { return }
+        let parent = URL(fileURLWithPath: dir).deletingLastPathComponent().path
+        if parent != dir { try makeDirectory(parent) }
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+            throw HistoryError("cannot create \(dir): \(String(cString: strerror(errno)))")
+        }
+        _ = chmod(dir, 0o700)
+    }
+}
+
+/// A history file could not be read or written.
+public struct HistoryError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ d: String) { description = d }
+}

@@ -1,0 +1,191 @@
+import CLibedit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The interactive line editor: libedit with emacs bindings (or the user's ~/.editrc), history
+/// recall, Tab completion through a pure completion function, and a colour-safe prompt.
+public final class LibeditLineReader: LineReader, @unchecked Sendable {
+    public typealias Completer = @Sendable (_ line: String, _ cursor: Int) -> CompletionResult
+
+    private let el: OpaquePointer
+    private let hist: OpaquePointer
+    private var event = HistEvent()
+    private let store: HistoryStore
+    private let completer: Completer
+    private let color: Bool
+    private let outputFD: Int32
+    private var promptBuffer: UnsafeMutablePointer<CChar>?
+    private var lastTab: (line: String, cursor: Int)?
+    private var closed = false
+    private static let marker: Character = "\u{1}"
+
+    /// `store` is loaded already; its entries become recallable.
+    public init?(programName: String, store: HistoryStore, color: Bool, completer: @escaping Completer) {
+        guard let input = fdopen(0, "r"), let output = fdopen(2, "w"),
+              let el = el_init(programName, input, output, output) else { return nil }
+        guard let hist = history_init() else { el_end(el); return nil }
+        self.el = el
+        self.hist = hist
+        self.store = store
+        self.completer = completer
+        self.color = color
+        self.outputFD = 2
+
+        _ = sxk_history_setsize(hist, &event, Int32(store.limit))
+        _ = sxk_history_setunique(hist, &event, 1)
+        for line in store.entries { _ = sxk_history_enter(hist, &event, line) }
+
+        _ = sxk_el_set_clientdata(el, Unmanaged.passUnretained(self).toOpaque())
+        _ = sxk_el_editor(el, "emacs")
+        _ = sxk_el_signal(el, 1)
+        _ = sxk_el_set_history(el, hist)
+        _ = sxk_el_set_prompt_esc(el, promptCallback, CChar(1))
+        _ = sxk_el_addfn(el, "sxk-complete", "Complete the word at the cursor", tabCallback)
+        _ = sxk_el_bind(el, "^I", "sxk-complete")
+        // Ctrl-R: incremental history search backwards (as in readline).
+        _ = sxk_el_bind(el, "^R", "em-inc-search-prev")
+        _ = el_source(el, nil)
+    }
+
+    deinit {
+        close()
+    }
+
+    public func readLine(prompt: PromptText) -> LineReadResult {
+        setPrompt(prompt)
+        lastTab = nil
+        var count: Int32 = 0
+        errno = 0
+        guard let raw = el_gets(el, &count) else {
+            let interrupted = count < 0 && errno == EINTR
+            writeOut("\n")
+            if interrupted {
+                el_reset(el)
+                return .interrupted
+            }
+            return count < 0 ? .interrupted : .eof
+        }
+        var line = String(cString: raw)
+        if line.hasSuffix("\n") { line.removeLast() }
+        return .line(line)
+    }
+
+    public func addHistory(_ line: String, persist: Bool) {
+        _ = sxk_history_enter(hist, &event, line)
+        store.add(line, persist: persist)
+    }
+
+    public var historyEntries: [String] { store.entries }
+
+    public func close() {
+        if closed { return }
+        closed = true
+        try? store.save()
+        el_end(el)
+        history_end(hist)
+        if let promptBuffer { free(promptBuffer) }
+        promptBuffer = nil
+    }
+
+    private func setPrompt(_ prompt: PromptText) {
+        if let promptBuffer { free(promptBuffer) }
+        promptBuffer = strdup(prompt.rendered(color: color, marker: Self.marker))
+    }
+
+    fileprivate func currentPrompt() -> UnsafeMutablePointer<CChar>? { promptBuffer }
+
+    private func writeOut(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(outputFD, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+
+    /// Tab: unique match inserted, else the common prefix; a second Tab lists the choices.
+    fileprivate func complete() -> UInt8 {
+        let info = el_line(el).pointee
+        let length = info.lastchar - info.buffer
+        let cursor = info.cursor - info.buffer
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(info.buffer), count: length)
+        let line = String(decoding: bytes, as: UTF8.self)
+        let result = completer(line, cursor)
+        let candidates = result.candidates
+        if candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
+        if candidates.count == 1 {
+            replace(result, with: result.insertion(for: candidates[0].value, final: true), cursorBytes: bytes, cursor: cursor)
+            lastTab = nil
+            return UInt8(CC_REFRESH)
+        }
+        let common = result.commonPrefix
+        if common.hasPrefix(result.prefix) && common.unicodeScalars.count > result.prefix.unicodeScalars.count {
+            replace(result, with: result.insertion(for: common, final: false), cursorBytes: bytes, cursor: cursor)
+            lastTab = nil
+            return UInt8(CC_REFRESH)
+        }
+        if let last = lastTab, last.line == line, last.cursor == cursor {
+            let width = Terminal.currentWidth(environment: [:])
+            writeOut("\n" + CandidateList.format(candidates, width: width, color: color))
+            return UInt8(CC_REDISPLAY)
+        }
+        lastTab = (line, cursor)
+        return UInt8(CC_REFRESH_BEEP)
+    }
+
+    private func replace(_ result: CompletionResult, with text: String, cursorBytes: UnsafeRawBufferPointer, cursor: Int) {
+        let start = max(0, min(result.replaceStart, cursor))
+        let removed = String(decoding: UnsafeRawBufferPointer(rebasing: cursorBytes[start..<cursor]), as: UTF8.self)
+        let chars = removed.unicodeScalars.count
+        if chars > 0 { el_deletestr(el, Int32(chars)) }
+        _ = el_insertstr(el, text)
+    }
+}
+
+private let promptCallback: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>? = { el in
+    guard let el, let raw = sxk_el_get_clientdata(el) else { return nil }
+    return Unmanaged<LibeditLineReader>.fromOpaque(raw).takeUnretainedValue().currentPrompt()
+}
+
+private let tabCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
+    guard let el, let raw = sxk_el_get_clientdata(el) else { return UInt8(CC_ERROR) }
+    return Unmanaged<LibeditLineReader>.fromOpaque(raw).takeUnretainedValue().complete()
+}
+
+/// Completion candidates laid out for the terminal: columns, or one per line with descriptions.
+public enum CandidateList {
+    public static func format(_ candidates: [CompletionCandidate], width: Int, color: Bool, limit: Int = 300) -> String {
+        let shown = Array(candidates.prefix(limit))
+        var out = ""
+        if shown.contains(where: { $0.description != nil }) {
+            let w = min(32, shown.map { TextWidth.width($0.value) }.max() ?? 0)
+            for c in shown {
+                var line = TextWidth.truncate(c.value, to: max(10, width - 1))
+                if let d = c.description {
+                    let room = width - 1 - max(w, TextWidth.width(line)) - 2
+                    if room > 3 { line = TextWidth.pad(line, to: w) + "  " + TextStyle.dim.apply(TextWidth.truncate(d, to: room), enabled: color) }
+                }
+                out += line + "\n"
+            }
+        } else {
+            let cell = (shown.map { TextWidth.width($0.value) }.max() ?? 0) + 2
+            let perRow = max(1, (width - 1) / max(1, cell))
+            let rows = (shown.count + perRow - 1) / perRow
+            for r in 0..<rows {
+                var line = ""
+                for c in 0..<perRow {
+                    let i = c * rows + r
+                    if i < shown.count { line += TextWidth.pad(shown[i].value, to: cell) }
+                }
+                while line.hasSuffix(" ") { line.removeLast() }
+                out += line + "\n"
+            }
+        }
+        if candidates.count > shown.count { out += "… and \(candidates.count - shown.count) more\n" }
+        return out
+    }
+}

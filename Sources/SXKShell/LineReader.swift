@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one read of a line gave.
+public enum LineReadResult: Sendable, Equatable {
+    case line(String)
+    /// Ctrl-C at the prompt: the line was dropped.
+    case interrupted
+    /// Ctrl-D on an empty line, or end of input.
+    case eof
+}
+
+/// A prompt: text in segments, each optionally coloured.
+public struct PromptText: Sendable, Equatable {
+    public struct Segment: Sendable, Equatable {
+        public var text: String
+        public var style: TextStyle?
+        public init(_ text: String, style: TextStyle? = nil) {
+            self.text = text
+            self.style = style
+        }
+    }
+    public var segments: [Segment]
+    public init(_ segments: [Segment]) { self.segments = segments }
+    public init(_ plain: String) { segments = [Segment(plain)] }
+    public var plain: String { segments.map(\.text).joined() }
+
+    /// The prompt with colour escapes wrapped in `marker` (libedit's EL_PROMPT_ESC) when `color` is on.
+    public func rendered(color: Bool, marker: Character? = nil) -> String {
+        segments.map { seg in
+            guard color, let style = seg.style else { return seg.text }
+            let m = marker.map(String.init) ?? ""
+            return m + style.escape + m + seg.text + m + TextStyle.reset + m
+        }.joined()
+    }
+}
+
+/// Reads command lines (the libedit editor on a terminal, a plain reader otherwise).
+public protocol LineReader: AnyObject, Sendable {
+    /// Blocks until a line is read; called on the reader thread only.
+    func readLine(prompt: PromptText) -> LineReadResult
+    /// Records a line for recall (and, when `persist`, for the history file).
+    func addHistory(_ line: String, persist: Bool)
+    /// Lines that can be recalled, oldest first.
+    var historyEntries: [String] { get }
+    /// Saves history and restores the terminal.
+    func close()
+}
+
+/// Reads lines from a file descriptor without a line editor: no prompt, no history file.
+public final class PlainLineReader: LineReader, @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var atEOF = false
+    private var entries: [String] = []
+
+    public init(fd: Int32 = 0) { self.fd = fd }
+
+    public func readLine(prompt: PromptText) -> LineReadResult {
+        while true {
+            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                var lineBytes = Array(buffer[..<nl])
+                buffer.removeSubrange(...nl)
+                if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+                return .line(String(decoding: lineBytes, as: UTF8.self))
+            }
+            if atEOF {
+                if buffer.isEmpty { return .eof }
+                defer { buffer.removeAll() }
+                return .line(String(decoding: buffer, as: UTF8.self))
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { return .interrupted }
+                atEOF = true
+            } else if n == 0 {
+                atEOF = true
+            } else {
+                buffer.append(contentsOf: chunk[0..<n])
+            }
+        }
+    }
+
+    public func addHistory(_ line: String, persist: Bool) { entries.append(line) }
+    public var historyEntries: [String] { entries }
+    public func close() {}
+}

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where a command writes text: buffered, flushed explicitly (and by the runner after each command).
+public protocol OutputSink: AnyObject, Sendable {
+    func write(_ text: String)
+    func write(bytes: [UInt8])
+    func flush()
+}
+
+extension OutputSink {
+    /// Writes `text` and a newline.
+    public func line(_ text: String = "") { write(text + "\n") }
+}
+
+/// A buffered writer to a file descriptor (1 or 2). Stops quietly when the reader goes away (EPIPE).
+public final class StandardOutput: OutputSink, @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLockLite()
+    private var buffer: [UInt8] = []
+    private var broken = false
+    private let limit: Int
+
+    public static let stdout = StandardOutput(fd: 1)
+    public static let stderr = StandardOutput(fd: 2, limit: 0)
+
+    /// `limit` bytes are gathered before a write happens on its own (0 = write at once).
+    public init(fd: Int32, limit: Int = 64 * 1024) {
+        self.fd = fd
+        self.limit = limit
+        buffer.reserveCapacity(limit + 1024)
+    }
+
+    public var isBroken: Bool { lock.withLock { broken } }
+
+    public func write(_ text: String) {
+        lock.withLock {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= limit { drain() }
+        }
+    }
+
+    public func write(bytes: [UInt8]) {
+        lock.withLock {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= limit { drain() }
+        }
+    }
+
+    public func flush() { lock.withLock { drain() } }
+
+    private func drain() {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        if broken || buffer.isEmpty { return }
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    broken = true
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, p, n)
+    #else
+    return Darwin.write(fd, p, n)
+    #endif
+}
+
+/// Collects everything written, for tests and for capturing output.
+public final class BufferOutput: OutputSink, @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ text: String) { lock.withLock { bytes.append(contentsOf: text.utf8) } }
+    public func write(bytes more: [UInt8]) { lock.withLock { bytes.append(contentsOf: more) } }
+    public func flush() {}
+    public var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+    public func clear() { lock.withLock { bytes.removeAll() } }
+}
+
+/// A small mutex over pthread (no Foundation needed on the output path).
+final class NSLockLite: @unchecked Sendable {
+    private let mutex = Mutex<Void>(())
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        try mutex.withLock { _ in try body() }
+    }
+}

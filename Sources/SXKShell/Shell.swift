@@ -1,0 +1,354 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs sxk in any mode: the REPL loop, `-c`, scripts, one-shot and piped stdin. Owns parsing,
+/// builtins, errors and exit codes, history, signals and cancellation; the host runs app commands.
+public final class Shell: @unchecked Sendable {
+    public let host: any ShellHost
+    public let options: GlobalOptions
+    public let mode: RunMode
+    public let version: String
+    public let programName: String
+    public let terminal: Terminal
+    public let specs: [CommandSpec]
+    let historyPath: String?
+    let stdout: any OutputSink
+    let stderr: any OutputSink
+    let parser: CommandParser
+    let engine: CompletionEngine
+    private let running = RunningCommand()
+    private var exitRequest: Int32?
+    private var reader: ReaderThread?
+    private var history: HistoryStore?
+    private var lineReader: (any LineReader)?
+    private var savedTermios = termios()
+    private var haveTermios = false
+
+    public init(host: any ShellHost, invocation: Invocation, version: String, terminal: Terminal,
+                historyPath: String?, programName: String = "sxk",
+                stdout: any OutputSink = StandardOutput.stdout, stderr: any OutputSink = StandardOutput.stderr) {
+        self.host = host
+        self.options = invocation.options
+        self.mode = invocation.mode
+        self.version = version
+        self.terminal = terminal
+        self.historyPath = historyPath
+        self.programName = programName
+        self.stdout = stdout
+        self.stderr = stderr
+        self.specs = Builtins.merged(with: host.commandSpecs)
+        self.parser = CommandParser(specs: specs)
+        self.engine = CompletionEngine(specs: specs)
+    }
+
+    var errors: ErrorPresenter { ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor) }
+    var values: ShellValues { ShellValues(host: host, specs: specs) }
+
+    /// Runs the mode to the end and returns the exit status (the host's `shutdown` has been called).
+    public func run() async -> Int32 {
+        SignalRouter.blockOnThisThread()
+        let pipeFD = SignalRouter.install()
+        let reader = ReaderThread()
+        self.reader = reader
+        haveTermios = tcgetattr(0, &savedTermios) == 0
+        startWatcher(pipeFD)
+        let status: Int32
+        switch mode {
+        case .repl: status = await runREPL(reader)
+        case .commands(let text): status = await runText(text, origin: "-c")
+        case .script(let path): status = await runScript(path)
+        case .oneShot(let words): status = await runWords(words, io: makeIO(interactive: false))
+        case .stdin: status = await runStdin(reader)
+        }
+        stdout.flush()
+        host.shutdown()
+        stdout.flush()
+        return exitRequest ?? status
+    }
+
+    // MARK: modes
+
+    private func runREPL(_ thread: ReaderThread) async -> Int32 {
+        let store = HistoryStore(path: historyPath)
+        store.load()
+        history = store
+        let color = terminal.stderrIsTerminal && !options.noColor && terminal.colorEnabled
+        let engine = self.engine
+        let values = self.values
+        let completer: LibeditLineReader.Completer = { line, cursor in
+            engine.complete(line: line, cursor: cursor, provider: values)
+        }
+        let made: ReaderBox = await thread.run {
+            let editor: (any LineReader)? = LibeditLineReader(programName: "sxk", store: store, color: color, completer: completer)
+            return ReaderBox(reader: editor ?? PlainLineReader())
+        }
+        let lineReader = made.reader
+        self.lineReader = lineReader
+        var status: Int32 = 0
+        while exitRequest == nil {
+            let prompt = host.prompt()
+            let result = await thread.run { lineReader.readLine(prompt: prompt) }
+            switch result {
+            case .eof:
+                await thread.run { lineReader.close() }
+                return 0
+            case .interrupted:
+                continue
+            case .line(let line):
+                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs))
+                status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
+            }
+        }
+        await thread.run { lineReader.close() }
+        _ = status
+        return exitRequest ?? 0
+    }
+
+    private func runScript(_ path: String) async -> Int32 {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if !path.contains("/") && !FileManager.default.fileExists(atPath: path) {
+                let names = specs.filter { !$0.isHidden }.flatMap { [$0.name] + $0.aliases }
+                errors.error("unknown command '\(path)'\(Suggestion.hint(path, names))")
+            } else {
+                errors.error("cannot read script '\(path)'")
+            }
+            return ExitStatus.usage
+        }
+        return await runText(String(decoding: data, as: UTF8.self), origin: path)
+    }
+
+    private func runText(_ text: String, origin: String) async -> Int32 {
+        await runLine(text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+    }
+
+    private func runStdin(_ thread: ReaderThread) async -> Int32 {
+        let lineReader = PlainLineReader(fd: 0)
+        var worst: Int32 = 0
+        while exitRequest == nil {
+            let result = await thread.run { lineReader.readLine(prompt: PromptText("")) }
+            switch result {
+            case .eof: return worst
+            case .interrupted: return ExitStatus.interrupted
+            case .line(let line):
+                let status = await runLine(line, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+                if status != 0 {
+                    if !options.keepGoing || status == ExitStatus.interrupted { return status }
+                    worst = status
+                }
+            }
+        }
+        return worst
+    }
+
+    /// Runs every command in `text`; returns the last failing status (or 0).
+    func runLine(_ text: String, io: CommandIO, stopOnFailure: Bool) async -> Int32 {
+        let commands: [[String]]
+        do { commands = try Tokenizer.split(text) } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        var worst: Int32 = 0
+        for words in commands {
+            let status = await runWords(words, io: io)
+            if status != 0 {
+                worst = status
+                if stopOnFailure || status == ExitStatus.interrupted { return status }
+            }
+            if exitRequest != nil { break }
+        }
+        return worst
+    }
+
+    /// Parses and runs one command. Every error becomes one line and an exit status here.
+    public func runWords(_ words: [String], io: CommandIO) async -> Int32 {
+        defer { io.stdout.flush() }
+        guard let first = words.first else { return 0 }
+        if first == "__complete" {
+            completeWords(Array(words.dropFirst()), io: io)
+            return 0
+        }
+        let parsed: ParseResult
+        do { parsed = try parser.parse(words) } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        switch parsed {
+        case .help(let chain):
+            io.stdout.write(HelpRenderer(specs: specs, programName: programName, width: terminal.width).page(for: chain))
+            return 0
+        case .run(let command):
+            if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
+                return runBuiltin(command, io: io)
+            }
+            return await runHost(command, io: io)
+        }
+    }
+
+    private func runHost(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
+        let outcome = await running.run { [host] in try await host.execute(command, io: io) }
+        io.stdout.flush()
+        switch outcome {
+        case .success(let status): return status
+        case .failure(let error):
+            if error is CancellationError {
+                errors.error("interrupted")
+                return ExitStatus.interrupted
+            }
+            if error is UsageError {
+                errors.error(error)
+                return ExitStatus.usage
+            }
+            errors.error(error)
+            let status = host.exitStatus(for: error)
+            return status == 0 ? ExitStatus.failure : status
+        }
+    }
+
+    // MARK: builtins
+
+    private func runBuiltin(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+        switch command.spec.name {
+        case "help":
+            let renderer = HelpRenderer(specs: specs, programName: programName, width: terminal.width)
+            if command.positionals.isEmpty {
+                io.stdout.write(renderer.overview())
+                return 0
+            }
+            guard let chain = resolve(command.positionals) else {
+                let names = specs.filter { !$0.isHidden }.map(\.name)
+                errors.error("no help for '\(command.positionals.joined(separator: " "))'\(Suggestion.hint(command.positionals[0], names))")
+                return ExitStatus.usage
+            }
+            io.stdout.write(renderer.page(for: chain))
+            return 0
+        case "version":
+            io.stdout.line("\(programName) \(version)")
+            return 0
+        case "exit":
+            exitRequest = command.positionals.first.flatMap { Int32($0) } ?? 0
+            return 0
+        case "history":
+            let entries = lineReader?.historyEntries ?? history?.entries ?? HistoryStore.read(path: historyPath ?? "")
+            let n = command.positionals.first.flatMap { Int($0) } ?? entries.count
+            let start = max(0, entries.count - max(0, n))
+            let width = String(entries.count).count
+            for index in start..<entries.count {
+                io.stdout.line(TextWidth.pad(String(index + 1), to: width, alignRight: true) + "  " + entries[index])
+            }
+            return 0
+        case "completion":
+            let shell = command.positionals.first ?? ""
+            guard let kind = CompletionScript.Shell(rawValue: shell) else {
+                errors.error("unknown shell '\(shell)' (bash, zsh or fish)")
+                return ExitStatus.usage
+            }
+            io.stdout.write(CompletionScript.generate(for: kind, specs: specs, programName: programName))
+            return 0
+        default:
+            return 0
+        }
+    }
+
+    /// `help stats daily` → the spec chain.
+    private func resolve(_ words: [String]) -> [CommandSpec]? {
+        guard let top = specs.first(where: { $0.matches(words[0]) }) else { return nil }
+        var chain = [top]
+        for word in words.dropFirst() {
+            guard let sub = chain.last!.subcommand(word) else { return nil }
+            chain.append(sub)
+        }
+        return chain
+    }
+
+    /// `__complete WORDS…`: candidates for the last word, one per line, `value<TAB>description`.
+    private func completeWords(_ rawWords: [String], io: CommandIO) {
+        var words = rawWords
+        if words.first == "--" { words.removeFirst() }
+        let current = words.popLast() ?? ""
+        // Skip the global options before the command.
+        var i = 0
+        var completingGlobalValue = false
+        while i < words.count, words[i].hasPrefix("-") {
+            let word = words[i]
+            let name = word.hasPrefix("--") ? String(word.dropFirst(2)) : ""
+            let takesValue = word == "-c" || (!word.contains("=") && GlobalOptions.flags.contains { $0.name == name && !$0.isSwitch })
+            if takesValue {
+                if i + 1 == words.count { completingGlobalValue = true }
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        var candidates: [CompletionCandidate]
+        if completingGlobalValue {
+            candidates = []
+        } else if i >= words.count && current.hasPrefix("-") {
+            candidates = (GlobalOptions.flags.map { CompletionCandidate("--" + $0.name, description: $0.summary) }
+                + [CompletionCandidate("-c", description: "Run commands and exit")])
+                .filter { $0.value.hasPrefix(current) }
+        } else {
+            candidates = engine.candidates(words: Array(words[min(i, words.count)...]), current: current, provider: values)
+        }
+        for c in candidates {
+            let description = c.description.map { "\t" + $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") } ?? ""
+            io.stdout.write(c.value + description + "\n")
+        }
+    }
+
+    // MARK: plumbing
+
+    func makeIO(interactive: Bool) -> CommandIO {
+        CommandIO(stdout: stdout, stderr: stderr, terminal: terminal, options: options, isInteractive: interactive, reader: reader)
+    }
+
+    private func startWatcher(_ fd: Int32) {
+        let thread = Thread { [self] in
+            var byte: UInt8 = 0
+            while true {
+                let n = read(fd, &byte, 1)
+                if n < 0 { if errno == EINTR { continue }; return }
+                if n == 0 { return }
+                switch byte {
+                case UInt8(ascii: "I"): running.cancel()
+                case UInt8(ascii: "T"): terminate(SIGTERM)
+                case UInt8(ascii: "H"): terminate(SIGHUP)
+                default: break
+                }
+            }
+        }
+        thread.name = "sxk-signals"
+        thread.start()
+    }
+
+    /// SIGTERM/SIGHUP: keep the history and the app's state, restore the terminal, leave.
+    private func terminate(_ sig: Int32) -> Never {
+        running.cancel()
+        try? history?.save()
+        host.shutdown()
+        stdout.flush()
+        if haveTermios { tcsetattr(0, TCSANOW, &savedTermios) }
+        exit(128 + sig)
+    }
+}
+
+/// Values for the completion engine: the host's providers, plus `command` (command names).
+struct ShellValues: CompletionValueProvider, @unchecked Sendable {
+    let host: any ShellHost
+    let specs: [CommandSpec]
+    func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
+        if provider == "command" {
+            return specs.filter { !$0.isHidden && $0.name.hasPrefix(prefix) }.map { CompletionCandidate($0.name, description: $0.summary) }
+        }
+        return host.completions(for: provider, prefix: prefix)
+    }
+}
+
+/// Carries a line reader from the reader thread back to the loop.
+struct ReaderBox: @unchecked Sendable {
+    let reader: any LineReader
+}

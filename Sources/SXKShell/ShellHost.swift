@@ -1,0 +1,35 @@
+/// What the app gives the shell: its commands and how to run them. The shell owns the loop,
+/// parsing, help, completion, history, signals and exit codes.
+public protocol ShellHost: AnyObject, Sendable {
+    /// The app's commands; the shell adds its builtins (help, version, exit, history, completion).
+    var commandSpecs: [CommandSpec] { get }
+    /// The REPL prompt, asked before each line.
+    func prompt() -> PromptText
+    /// Runs one parsed app command; returns its exit status. Thrown errors are shown as one
+    /// `error:` line and mapped through `exitStatus(for:)` (`UsageError` → 2, cancellation → 130).
+    func execute(_ command: ParsedCommand, io: CommandIO) async throws -> Int32
+    /// Values for `ValueKind.provider(name)` from cached data only, already matched to `prefix`.
+    func completions(for provider: String, prefix: String) -> [CompletionCandidate]
+    /// The exit status for an error thrown by `execute` (1 failed, 3 not logged in, 4 network…).
+    func exitStatus(for error: any Error) -> Int32
+    /// Save state before the process ends (normal exit, SIGTERM, SIGHUP).
+    func shutdown()
+}
+
+/// Exit statuses shared by the shell and the app.
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 2
+    public static let notLoggedIn: Int32 = 3
+    public static let network: Int32 = 4
+    public static let interrupted: Int32 = 130
+}
+
+/// Adapts a host to the completion engine's provider protocol.
+struct HostValues: CompletionValueProvider, @unchecked Sendable {
+    let host: any ShellHost
+    func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
+        host.completions(for: provider, prefix: prefix)
+    }
+}

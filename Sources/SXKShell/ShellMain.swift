@@ -1,0 +1,95 @@
+import Foundation
+
+/// What the app needs to build its host: the parsed options and mode, terminal facts, environment.
+public struct ShellContext: Sendable {
+    public var options: GlobalOptions
+    public var mode: RunMode
+    public var terminal: Terminal
+    public var environment: [String: String]
+}
+
+/// The entry point: `exit(await ShellMain.run(version:commandSpecs:makeHost:))` from `main`.
+public enum ShellMain {
+    /// Parses the global options, handles `--version`/`--help` and usage errors (exit 2), builds the
+    /// host and runs the shell. `historyPath` picks the history file (default: `StatePaths`).
+    public static func run(
+        version: String,
+        commandSpecs: [CommandSpec],
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        programName: String = "sxk",
+        historyPath: ((ShellContext) -> String?)? = nil,
+        makeHost: (ShellContext) async throws -> any ShellHost
+    ) async -> Int32 {
+        Terminal.adoptUTF8Locale()
+        let specs = Builtins.merged(with: commandSpecs)
+        let probe = Terminal.detect(noColorFlag: false, environment: environment)
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments, environment: environment, stdinIsTerminal: probe.stdinIsTerminal) { word in
+                specs.contains { $0.matches(word) }
+            }
+        } catch {
+            ErrorPresenter(sink: StandardOutput.stderr, color: false).error(error)
+            StandardOutput.stderr.write("Run '\(programName) --help' for usage.\n")
+            return ExitStatus.usage
+        }
+        let terminal = Terminal.detect(noColorFlag: invocation.options.noColor, environment: environment)
+        if invocation.options.version {
+            StandardOutput.stdout.write("\(programName) \(version)\n")
+            StandardOutput.stdout.flush()
+            return 0
+        }
+        if invocation.options.help {
+            StandardOutput.stdout.write(globalHelp(programName: programName, specs: specs, width: terminal.width))
+            StandardOutput.stdout.flush()
+            return 0
+        }
+        let context = ShellContext(options: invocation.options, mode: invocation.mode, terminal: terminal, environment: environment)
+        let host: any ShellHost
+        do { host = try await makeHost(context) } catch {
+            ErrorPresenter(sink: StandardOutput.stderr, color: terminal.stderrIsTerminal && !invocation.options.noColor).error(error)
+            return error is UsageError ? ExitStatus.usage : ExitStatus.failure
+        }
+        let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
+        let shell = Shell(host: host, invocation: invocation, version: version, terminal: terminal,
+                          historyPath: path, programName: programName)
+        return await shell.run()
+    }
+
+    /// `sxk --help`: invocation forms, global options, then the command table.
+    public static func globalHelp(programName: String, specs: [CommandSpec], width: Int = 80) -> String {
+        var out = "Usage: \(programName) [OPTIONS]                 interactive shell (commands from stdin when not a terminal)\n"
+        out += "       \(programName) [OPTIONS] -c 'CMD; CMD'     run commands and exit\n"
+        out += "       \(programName) [OPTIONS] FILE              run a script file\n"
+        out += "       \(programName) [OPTIONS] COMMAND [ARGS…]   run one command\n\nOptions:\n"
+        let rows = GlobalOptions.flags.map { f -> (String, String) in
+            let left = (f.short.map { "-\($0), " } ?? "    ") + "--" + f.name + (f.isSwitch ? "" : " " + f.valueName)
+            return (left, f.summary)
+        } + [("-c CMDS", "Run the commands (separated by ';' or newlines) and exit")]
+        let renderer = HelpRenderer(specs: specs, programName: programName, width: width)
+        out += renderer.table(rows) + "\n"
+        out += renderer.overview()
+        out += "\nExit status: 0 ok, 1 failed, 2 usage, 3 not logged in, 4 network, 130 interrupted.\n"
+        return out
+    }
+}
+
+/// Where the shell keeps its own files when the app does not say.
+public enum StatePaths {
+    /// `--state-dir/history`, else `$XDG_STATE_HOME/sxk/<profile|env|default>/history`
+    /// (`~/.local/state` when XDG_STATE_HOME is unset).
+    public static func historyFile(options: GlobalOptions, environment: [String: String]) -> String? {
+        if let dir = options.stateDir { return dir + "/history" }
+        let base: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        let profile = options.profile ?? options.env ?? "default"
+        return base + "/sxk/" + profile + "/history"
+    }
+}

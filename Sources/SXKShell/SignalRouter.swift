@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Turns SIGINT/SIGTERM/SIGHUP into bytes on a self-pipe (the only async-signal-safe way out of a
+/// handler). The signals are blocked on every thread but the line-reading thread, so a blocking
+/// read there fails with EINTR (no SA_RESTART) and the prompt can clear its line.
+enum SignalRouter {
+    /// Byte written for SIGINT while a command runs (`I`), at a prompt (`i`), SIGTERM (`T`), SIGHUP (`H`).
+    static let commandActive = Atomic<Bool>(false)
+    static let readerThread = Atomic<UInt>(0)
+    static let pipeWrite = Atomic<Int32>(-1)
+    static let interrupts = Atomic<Int>(0)
+
+    /// Blocks the routed signals on the calling thread (inherited by threads it creates later).
+    static func blockOnThisThread() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Unblocks them on the calling thread and makes it the one that receives them.
+    static func becomeReceiver() {
+        readerThread.store(currentThreadID(), ordering: .sequentiallyConsistent)
+        var set = signalSet()
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&set, s) }
+        return set
+    }
+
+    /// Creates the pipe and installs the handlers. Returns the read end.
+    static func install() -> Int32 {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        // Touch every global before a handler can run (their lazy initialisation is not signal-safe).
+        _ = commandActive.load(ordering: .relaxed)
+        _ = readerThread.load(ordering: .relaxed)
+        _ = interrupts.load(ordering: .relaxed)
+        pipeWrite.store(fds[1], ordering: .sequentiallyConsistent)
+
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = signalHandler
+            #else
+            action.__sigaction_u.__sa_handler = signalHandler
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0  // no SA_RESTART: a blocked read returns EINTR
+            sigaction(sig, &action, nil)
+        }
+        signal(SIGPIPE, SIG_IGN)
+        return fds[0]
+    }
+}
+
+private let signalHandler: @convention(c) (Int32) -> Void = { sig in
+    let saved = errno
+    defer { errno = saved }
+    let reader = SignalRouter.readerThread.load(ordering: .relaxed)
+    if reader != 0 && reader != currentThreadID() {
+        // Arrived on a thread that existed before the mask was set: pass it to the reader.
+        _ = pthread_kill(threadFromID(reader), sig)
+        return
+    }
+    var byte: UInt8
+    switch sig {
+    case SIGINT:
+        SignalRouter.interrupts.add(1, ordering: .relaxed)
+        byte = SignalRouter.commandActive.load(ordering: .relaxed) ? UInt8(ascii: "I") : UInt8(ascii: "i")
+    case SIGTERM: byte = UInt8(ascii: "T")
+    default: byte = UInt8(ascii: "H")
+    }
+    let fd = SignalRouter.pipeWrite.load(ordering: .relaxed)
+    if fd >= 0 { _ = write(fd, &byte, 1) }
+}
+
+@inline(__always) func currentThreadID() -> UInt {
+    #if canImport(Glibc)
+    return UInt(pthread_self())
+    #else
+    return UInt(bitPattern: pthread_self())
+    #endif
+}
+
+@inline(__always) func threadFromID(_ id: UInt) -> pthread_t {
+    #if canImport(Glibc)
+    return pthread_t(id)
+    #else
+    return pthread_t(bitPattern: id)!
+    #endif
+}

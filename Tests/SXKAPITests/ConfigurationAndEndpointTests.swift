@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+import SXKCore
+@testable import SXKAPI
+
+final class ConfigurationAndEndpointTests: XCTestCase {
+    func testEnvironmentNamesAndURLs() throws {
+        XCTAssertEqual(try APIEnvironment.parse("test").baseURL.absoluteString, "https://api-test.zhifly.cn")
+        XCTAssertEqual(try APIEnvironment.parse("release").baseURL.absoluteString, "https://api.zhifly.cn")
+        XCTAssertEqual(try APIEnvironment.parse("http://127.0.0.1:8080/"), .custom(URL(string: "http://127.0.0.1:8080")!))
+        XCTAssertEqual(APIEnvironment.sandbox(URL(string: "http://127.0.0.1:5555")!).name, "sandbox")
+        for bad in ["", "ftp://x", "staging", "https://", "https://x/?q=1", "https://u:p@host"] {
+            XCTAssertThrowsError(try APIEnvironment.parse(bad), bad) { error in
+                guard case .invalidURL? = error as? APIError else { return XCTFail("\(bad): \(error)") }
+            }
+        }
+        XCTAssertThrowsError(try APIEnvironment.parse("sandbox"))
+        XCTAssertEqual(String(describing: APIError.invalidURL("ftp://x", reason: "scheme 'ftp' is not http or https")), "invalid base URL 'ftp://x': scheme 'ftp' is not http or https")
+    }
+
+    func testDefaults() {
+        let config = APIConfiguration()
+        XCTAssertEqual(config.environment, .test)
+        XCTAssertEqual(config.appVersion, "9.0.0")
+        XCTAssertEqual(config.osType, "iOS")
+        XCTAssertEqual(config.timeout, 15)
+        XCTAssertEqual(config.authExpiredCodes, [100401, 100402])
+        XCTAssertFalse(config.insecureHTTP)
+        XCTAssertThrowsError(try APIConfiguration(timeout: 0).validate())
+    }
+
+    func testLoopbackDetection() {
+        for host in ["127.0.0.1", "127.255.0.9", "localhost", "LOCALHOST", "::1", "[::1]"] { XCTAssertTrue(APIEnvironment.isLoopback(host: host), host) }
+        for host in ["128.0.0.1", "127.0.0", "example.com", "10.0.0.1", "127.0.0.1.example.com", "::2"] { XCTAssertFalse(APIEnvironment.isLoopback(host: host), host) }
+    }
+
+    func testEndpointListCoversTheContract() {
+        XCTAssertEqual(Endpoint.all.count, 18)
+        XCTAssertEqual(Set(Endpoint.all.map(\.path)).count, 18)
+        XCTAssertEqual(Endpoint.all.filter { $0.method == .post }.map(\.path), ["/api/app/v9/login", "/api/app/v9/set-user"])
+        XCTAssertEqual(Endpoint.all.filter { $0.group == .account }.count, 7)
+        XCTAssertEqual(Endpoint.all.filter { $0.group == .commerce }.count, 4)
+        XCTAssertEqual(Endpoint.all.filter { $0.group == .operation }.count, 7)
+        XCTAssertEqual(Endpoint.find(path: "/api/yf-handset-app/photog/loacation/detail?staff_id=1")?.parameters.map(\.name), ["staff_id"])
+        XCTAssertNil(Endpoint.find(path: "/api/app/config", method: .post))
+        XCTAssertTrue(Endpoint.all.allSatisfy { $0.path.hasPrefix("/api/") })
+    }
+
+    func testScrubberHandlesEscapesAndSpacing() {
+        XCTAssertEqual(SecretScrubber.scrubMembers("{\"password\" : \"a\\\"b\", \"x\":1}"), "{\"password\" : \"***\", \"x\":1}")
+        XCTAssertEqual(SecretScrubber.scrubMembers("{\"token\":\"abc"), "{\"token\":\"***")
+        XCTAssertEqual(SecretScrubber.scrubMembers("{\"token\":null}"), "{\"token\":null}")
+    }
+
+    func testDebugEnvironmentIsRemoved() {
+        setenv("URLSessionDebug", "1", 1)
+        setenv("URLSessionDebugLibcurl", "1", 1)
+        URLSessionTransport.scrubDebugEnvironment()
+        XCTAssertNil(ProcessInfo.processInfo.environment["URLSessionDebug"])
+        XCTAssertNil(getenv("URLSessionDebugLibcurl"))
+    }
+}
+
+final class TraceFormattingTests: XCTestCase {
+    func testTraceLinesAreRedactedAndReadable() async throws {
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { _ in HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), text: Fixture.envelope("{\"token\":\"abc-123456789\"}")) }
+        _ = try await client.post("/api/app/v9/login", body: ["username": "13800000001", "password": .string(Fixture.sentinelPassword)])
+        let request = observer.requests[0].description
+        XCTAssertTrue(request.hasPrefix("> POST https://api.example.test/api/app/v9/login\n"), request)
+        XCTAssertTrue(request.contains("> token: ***"))
+        XCTAssertTrue(request.hasSuffix("> {\"username\":\"13800000001\",\"password\":\"***\"}"))
+        let response = observer.responses[0].description
+        XCTAssertTrue(response.hasPrefix("< 200 POST /api/app/v9/login "), response)
+        XCTAssertTrue(response.contains("< Content-Type: application/json"))
+        XCTAssertTrue(response.hasSuffix("\"data\":{\"token\":\"***\"}}"), response)
+        XCTAssertFalse((request + response).contains(Fixture.sentinelPassword))
+        XCTAssertFalse((request + response).contains("abc-123456789"))
+    }
+}

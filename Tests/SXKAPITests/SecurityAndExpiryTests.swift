@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+import SXKCore
+@testable import SXKAPI
+
+/// Secrets never leak into errors or traces; plain http is refused off loopback; one expiry notification.
+final class SecurityAndExpiryTests: XCTestCase {
+    private let secrets = [Fixture.sentinelToken, Fixture.sentinelTempToken, Fixture.sentinelPassword]
+
+    private func assertNoSecrets(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        for secret in secrets { XCTAssertFalse(text.contains(secret), "leaked \(secret) in: \(text)", file: file, line: line) }
+    }
+
+    func testTraceRedactsTokenHeaderAndPasswordBody() async throws {
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { request in
+            // A server that echoes everything it got, secrets included.
+            HTTPResponse(status: 200, headers: HTTPHeaders([("Set-Cookie", "sid=\(Fixture.sentinelToken)")]),
+                         text: Fixture.envelope("{\"token\":\"\(Fixture.sentinelTempToken)\",\"echo\":\(String(decoding: request.body, as: UTF8.self)),\"accounts\":[]}"))
+        }
+        _ = try await AccountAPI(client: client).login(username: "13800000001", password: Fixture.sentinelPassword)
+        XCTAssertEqual(observer.requests.count, 1)
+        XCTAssertEqual(observer.responses.count, 1)
+        let request = observer.requests[0]
+        XCTAssertEqual(request.headers["token"], "***")
+        XCTAssertEqual(request.bodyExcerpt, "{\"username\":\"13800000001\",\"password\":\"***\"}")
+        XCTAssertEqual(request.headers["X-OS-TYPE"], "iOS", "other headers are shown")
+        XCTAssertEqual(observer.responses[0].status, 200)
+        XCTAssertTrue(observer.responses[0].bodyExcerpt.contains("\"token\":\"***\""))
+        assertNoSecrets(observer.allText)
+    }
+
+    func testSetUserTraceHidesTheTemporaryToken() async throws {
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { _ in
+            HTTPResponse(status: 200, text: "{\"code\":200001,\"msg\":\"临时token \(Fixture.sentinelTempToken) 已失效\"}")
+        }
+        let error = await Fixture.expectError { try await AccountAPI(client: client).setUser(userId: 1001, accountType: "scenic", tempToken: Fixture.sentinelTempToken) }
+        XCTAssertEqual(error?.kind, .server)
+        assertNoSecrets(String(describing: error))
+        assertNoSecrets(observer.allText)
+    }
+
+    func testErrorsNeverCarrySecrets() async {
+        let bodies: [(Int, String)] = [
+            (502, "<html><body>upstream said token=\(Fixture.sentinelToken) password=\(Fixture.sentinelPassword)</body></html>"),
+            (200, "{\"code\":100000,\"data\":{\"token\":\"\(Fixture.sentinelTempToken)\",\"password\":\"\(Fixture.sentinelPassword)"),
+            (400, "{\"error\":\"bad\",\"token\":\"\(Fixture.sentinelToken)\",\"password\":\"\(Fixture.sentinelPassword)\"}"),
+            (200, "{\"code\":500,\"msg\":\"bad password \(Fixture.sentinelPassword) for token \(Fixture.sentinelToken)\"}"),
+            (200, "{\"code\":100401,\"msg\":\"token \(Fixture.sentinelToken) expired\"}"),
+        ]
+        for (status, body) in bodies {
+            let observer = RecordingObserver()
+            let client = Fixture.client(observer: observer) { _ in HTTPResponse(status: status, text: body) }
+            let error = await Fixture.expectError { try await AccountAPI(client: client).login(username: "13800000001", password: Fixture.sentinelPassword) }
+            XCTAssertNotNil(error)
+            assertNoSecrets(String(describing: error))
+            assertNoSecrets(observer.allText)
+        }
+        let failing = Fixture.client { _ in throw NSError(domain: "Test", code: 1, userInfo: [NSLocalizedDescriptionKey: "failed with \(Fixture.sentinelToken)"]) }
+        let error = await Fixture.expectError { try await failing.get("/x") }
+        XCTAssertEqual(error?.kind, .network)
+        assertNoSecrets(String(describing: error))
+    }
+
+    func testTraceRecordsFailuresWithoutSecrets() async {
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { _ in throw TransportError.network(.connectionRefused) }
+        _ = await Fixture.expectError { try await client.get("/api/x", query: [("password", Fixture.sentinelPassword)]) }
+        XCTAssertEqual(observer.responses.count, 1)
+        XCTAssertNil(observer.responses[0].status)
+        XCTAssertEqual(observer.responses[0].failure, "GET /api/x: connection refused")
+        XCTAssertEqual(observer.requests[0].url, "https://api.example.test/api/x?password=***")
+        assertNoSecrets(observer.allText)
+    }
+
+    func testPlainHTTPIsRefusedForRemoteHosts() async throws {
+        for text in ["http://api.zhifly.cn", "http://10.0.0.5:8080", "http://128.0.0.1"] {
+            let config = APIConfiguration(environment: .custom(try APIEnvironment.validatedBaseURL(text)))
+            XCTAssertThrowsError(try config.validate()) { XCTAssertEqual($0 as? APIError, .insecureURL(url: text)) }
+            let sent = Box<[HTTPRequest]>([])
+            let client = Fixture.client(configuration: config, sent: sent) { _ in Fixture.ok("{}") }
+            let error = await Fixture.expectError { try await client.get("/api/app/config") }
+            XCTAssertEqual(error?.kind, .configuration)
+            XCTAssertTrue(sent.value.isEmpty, "nothing is sent over plain http to \(text)")
+        }
+        for text in ["http://127.0.0.1:9000", "http://127.3.4.5", "http://localhost:8080", "http://[::1]:8080", "https://api.zhifly.cn"] {
+            XCTAssertNoThrow(try APIConfiguration(environment: .custom(try APIEnvironment.validatedBaseURL(text))).validate(), text)
+        }
+        XCTAssertThrowsError(try NetworkBundle(configuration: APIConfiguration(environment: .custom(URL(string: "http://example.com")!)), transport: ClosureTransport { _ in Fixture.ok("{}") }))
+    }
+
+    func testInsecureHTTPWarnsOnEveryRequest() async throws {
+        let observer = RecordingObserver()
+        let config = APIConfiguration(environment: .custom(URL(string: "http://api.example.test")!), insecureHTTP: true)
+        let client = Fixture.client(observer: observer, configuration: config) { _ in Fixture.ok("{}") }
+        _ = try await client.get("/a")
+        _ = try await client.get("/b")
+        XCTAssertEqual(observer.warnings.count, 2)
+        XCTAssertTrue(observer.warnings[0].contains("plain http"))
+        let loopback = RecordingObserver()
+        let local = Fixture.client(observer: loopback, configuration: APIConfiguration(environment: .sandbox(URL(string: "http://127.0.0.1:1")!))) { _ in Fixture.ok("{}") }
+        _ = try await local.get("/a")
+        XCTAssertTrue(loopback.warnings.isEmpty)
+    }
+
+    func testTwoConcurrentExpiriesNotifyOnce() async throws {
+        let observer = RecordingObserver()
+        let arrived = Box(0)
+        let client = Fixture.client(observer: observer) { _ in
+            arrived.value += 1
+            // Both requests are in flight before either answers.
+            let deadline = Date().addingTimeInterval(5)
+            while arrived.value < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+            return HTTPResponse(status: 200, text: "{\"code\":100401,\"msg\":\"登录已过期\"}")
+        }
+        async let a = Fixture.expectError { try await client.get("/api/yf-handset-app/userinfo") }
+        async let b = Fixture.expectError { try await client.get("/api/yf-handset-app/role-permission") }
+        let (ea, eb) = await (a, b)
+        XCTAssertEqual(arrived.value, 2)
+        XCTAssertEqual(ea?.kind, .sessionExpired)
+        XCTAssertEqual(eb?.kind, .sessionExpired)
+        XCTAssertEqual(observer.expiries.count, 1)
+        XCTAssertEqual(observer.expiries.first?.generation, 1)
+        XCTAssertEqual(observer.expiries.first?.reason, "code 100401: 登录已过期")
+
+        // A request sent afterwards with the same stale token stays silent too.
+        _ = await Fixture.expectError { try await client.get("/api/yf-handset-app/userinfo") }
+        XCTAssertEqual(observer.expiries.count, 1)
+    }
+
+    func testExpiryAfterANewLoginNotifiesAgainAndOverrideTokensNeverNotify() async throws {
+        let observer = RecordingObserver()
+        let token = Box<String?>("old-token-11112222")
+        let client = APIClient(configuration: APIConfiguration(), transport: ClosureTransport { _ in HTTPResponse(status: 401, text: "") }, observer: observer, tokenProvider: { token.value })
+        _ = await Fixture.expectError { try await client.get("/a") }
+        XCTAssertEqual(observer.expiries.count, 1)
+        token.value = "new-token-33334444"
+        _ = await Fixture.expectError { try await client.get("/a") }
+        XCTAssertEqual(observer.expiries.map(\.generation), [1, 2])
+        _ = await Fixture.expectError { try await client.post("/api/app/v9/set-user", body: nil, tokenOverride: "temp-token-55556666") }
+        token.value = nil
+        _ = await Fixture.expectError { try await client.get("/a") }
+        XCTAssertEqual(observer.expiries.count, 2, "no notification for a temporary token or for no token")
+    }
+}

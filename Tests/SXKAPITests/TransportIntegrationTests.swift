@@ -1,0 +1,155 @@
+import Foundation
+import XCTest
+import SXKCore
+@testable import SXKAPI
+
+/// URLSessionTransport over real loopback HTTP (our own raw-socket server).
+final class TransportIntegrationTests: XCTestCase {
+    private func client(_ server: LoopbackTestServer, timeout: TimeInterval = 5, observer: RecordingObserver = RecordingObserver(), token: String? = Fixture.sentinelToken) -> APIClient {
+        let config = APIConfiguration(environment: .custom(server.url), timeout: timeout)
+        return APIClient(configuration: config, transport: URLSessionTransport(timeout: timeout), observer: observer, tokenProvider: { token })
+    }
+
+    func testRoundTripHeadersAndKeepAlive() async throws {
+        let server = try LoopbackTestServer { _ in .json(Fixture.envelope("{\"enableRegister\":1}")) }
+        defer { server.stop() }
+        let api = AccountAPI(client: client(server))
+        let first = try await api.config()
+        XCTAssertEqual(first.value.enableRegister, true)
+        _ = try await api.config()
+        let received = server.requests
+        XCTAssertEqual(received.count, 2)
+        XCTAssertEqual(received[0].target, "/api/app/config")
+        XCTAssertEqual(received[0].header("token"), Fixture.sentinelToken)
+        XCTAssertEqual(received[0].header("X-APP-VERSION"), "9.0.0")
+        XCTAssertEqual(received[0].header("X-OS-TYPE"), "iOS")
+        XCTAssertEqual(received[0].header("Accept"), "application/json")
+        XCTAssertNil(received[0].header("Cookie"))
+        XCTAssertEqual(server.connectionCount, 1, "the second request reuses the kept-alive connection")
+    }
+
+    func testPostBodyArrivesAsJSON() async throws {
+        let server = try LoopbackTestServer { _ in .json(Fixture.envelope("{\"token\":\"t-123456789\",\"accounts\":[]}")) }
+        defer { server.stop() }
+        _ = try await AccountAPI(client: client(server, token: nil)).login(username: "13800000001", password: Fixture.sentinelPassword)
+        let request = try XCTUnwrap(server.requests.first)
+        XCTAssertEqual(request.method, "POST")
+        XCTAssertEqual(String(decoding: request.body, as: UTF8.self), "{\"username\":\"13800000001\",\"password\":\"\(Fixture.sentinelPassword)\"}")
+        XCTAssertNil(request.header("token"))
+        XCTAssertEqual(request.header("Content-Type"), "application/json")
+    }
+
+    func testCrossOriginRedirectIsRefusedAndTokenNeverReachesSecondServer() async throws {
+        let second = try LoopbackTestServer { _ in .json(Fixture.envelope("{}")) }
+        defer { second.stop() }
+        let target = "http://127.0.0.1:\(second.port)/api/app/config"
+        let first = try LoopbackTestServer { _ in .respond(status: 302, headers: [("Location", target)], body: []) }
+        defer { first.stop() }
+        let error = await Fixture.expectError { try await self.client(first).get("/api/app/config") }
+        guard case .redirectRefused(let location, let label)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(location.contains("\(second.port)"))
+        XCTAssertEqual(label.path, "/api/app/config")
+        // Give a wrongly followed redirect time to arrive before asserting it did not.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        XCTAssertTrue(second.requests.allSatisfy { $0.header("token") == nil }, "token leaked to another origin")
+        XCTAssertEqual(second.requests.count, 0)
+        XCTAssertEqual(first.requests.first?.header("token"), Fixture.sentinelToken)
+    }
+
+    func testSameOriginRedirectIsFollowedWithToken() async throws {
+        let server = try LoopbackTestServer { request in
+            request.target.hasPrefix("/old") ? .respond(status: 302, headers: [("Location", "/api/app/config")], body: []) : .json(Fixture.envelope("{\"enableRegister\":true}"))
+        }
+        defer { server.stop() }
+        let response = try await client(server).get("/old")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(server.requests.map(\.target), ["/old", "/api/app/config"])
+        XCTAssertEqual(server.requests.last?.header("token"), Fixture.sentinelToken)
+    }
+
+    func testHangingServerTimesOut() async throws {
+        let server = try LoopbackTestServer { _ in .hang }
+        defer { server.stop() }
+        let start = Date()
+        let error = await Fixture.expectError { try await self.client(server, timeout: 1).get("/api/app/config") }
+        let elapsed = Date().timeIntervalSince(start)
+        guard case .network(.timedOut, _)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertEqual(error?.kind.exitCode, 4)
+        XCTAssertGreaterThan(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 4)
+    }
+
+    /// The finding documented on `URLSessionTransport`: the request timeout is an idle timeout.
+    func testRequestTimeoutIsIdleNotTotal() async throws {
+        // 8 bytes, one every 0.4 s: 3.2 s in total, never 1 s without data.
+        let server = try LoopbackTestServer { _ in .trickle(count: 8, interval: 0.4) }
+        defer { server.stop() }
+        let transport = URLSessionTransport(timeout: 1, totalTimeout: 30)
+        let start = Date()
+        let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 1))
+        XCTAssertEqual(response.body.count, 8)
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 3.0, "a total timeout would have fired at 1 s")
+    }
+
+    /// Linux ignores `timeoutIntervalForResource`; the transport's own total deadline bounds a trickle.
+    func testTotalTimeoutBoundsATrickle() async throws {
+        let server = try LoopbackTestServer { _ in .trickle(count: 20, interval: 0.3) }
+        defer { server.stop() }
+        let transport = URLSessionTransport(timeout: 1, totalTimeout: 1.5)
+        let start = Date()
+        do {
+            _ = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 1))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            guard case .network(.timedOut) = error else { return XCTFail("got \(error)") }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(elapsed, 1.4)
+        XCTAssertLessThan(elapsed, 2.5)
+    }
+
+    func testCancellingTheTaskCancelsTheRequestPromptly() async throws {
+        let server = try LoopbackTestServer { _ in .hang }
+        defer { server.stop() }
+        let api = client(server, timeout: 10)
+        let task = Task { () -> APIError? in
+            await Fixture.expectError { try await api.get("/api/app/config") }
+        }
+        XCTAssertTrue(server.waitUntil { server.requests.count == 1 }, "request never reached the server")
+        let start = Date()
+        task.cancel()
+        let error = await task.value
+        let elapsed = Date().timeIntervalSince(start)
+        guard case .cancelled(let label)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertEqual(label.path, "/api/app/config")
+        XCTAssertEqual(error?.kind.exitCode, 130)
+        XCTAssertLessThan(elapsed, 1.0, "cancellation took \(elapsed) s (the REPL wants < 0.25 s; 1 s leaves room for a loaded machine)")
+        XCTAssertTrue(server.waitUntil(timeout: 3) { server.closedByPeerWhileHanging == 1 }, "server never saw the connection close")
+    }
+
+    func testBodyCutOffByTheServerIsNotJSONWithWhatArrived() async throws {
+        let server = try LoopbackTestServer { _ in
+            .respond(status: 200, headers: [("Content-Length", "400"), ("Connection", "close")], body: Array("{\"code\":100000,\"data\":{\"token\":\"\(Fixture.sentinelTempToken)\",\"accounts\":[".utf8))
+        }
+        defer { server.stop() }
+        let error = await Fixture.expectError { try await self.client(server).post("/api/app/v9/login", body: ["username": "1"]) }
+        guard case .notJSON(200, let reason, let excerpt, let label)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.hasPrefix("body is cut off"), reason)
+        XCTAssertTrue(excerpt.hasPrefix("{\"code\":100000"), excerpt)
+        XCTAssertFalse(excerpt.contains(Fixture.sentinelTempToken))
+        XCTAssertEqual(label.path, "/api/app/v9/login")
+    }
+
+    func testConnectionRefusedSaysSo() async throws {
+        let server = try LoopbackTestServer { _ in .hang }
+        let port = server.port
+        server.stop()
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let config = APIConfiguration(environment: .custom(URL(string: "http://127.0.0.1:\(port)")!), timeout: 3)
+        let api = APIClient(configuration: config, transport: URLSessionTransport(timeout: 3))
+        let error = await Fixture.expectError { try await api.get("/api/app/config") }
+        guard case .network(let failure, _)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertEqual(failure, .connectionRefused)
+        XCTAssertEqual(error?.description, "GET /api/app/config: connection refused")
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+import SXKAPI
+import SXKSandbox
+@testable import SXKFeatures
+
+final class OrdersFeatureTests: XCTestCase {
+    func testEndpointPerRoleWithScopeId() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        var page = try await h.orders.fetchPage(page: 1, pageSize: 10)
+        XCTAssertEqual(page.endpoint, .photographer)
+        XCTAssertEqual(h.requests().last?.path, "/api/yf-handset-app/photog/order/listv2")
+        XCTAssertEqual(page.page.list.count, 10)
+
+        _ = try await h.login("13800000002")
+        page = try await h.orders.fetchPage(page: 2, pageSize: 7, filter: OrderFilter(status: nil, keyword: nil))
+        XCTAssertEqual(page.endpoint, .scenicAdmin(scenicId: 1))
+        var last = try XCTUnwrap(h.requests().last)
+        XCTAssertEqual(last.path, "/api/app/scenic-admin/order/list")
+        XCTAssertEqual(last.queryValue("scenicId"), "1")
+        XCTAssertEqual(last.queryValue("page"), "2")
+        XCTAssertEqual(last.queryValue("pageSize"), "7")
+
+        _ = try await h.login("13800000003")
+        page = try await h.orders.fetchPage()
+        XCTAssertEqual(page.endpoint, .storeAdmin(storeId: 101))
+        XCTAssertTrue(page.endpoint.isDeposit)
+        last = try XCTUnwrap(h.requests().last)
+        XCTAssertEqual(last.path, "/api/app/store/order/list")
+        XCTAssertEqual(last.queryValue("storeId"), "101")
+    }
+
+    func testRoleNotHeldIsRefused() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        await assertThrowsFeature({ try await h.orders.fetchPage(role: "storeAdmin") }) {
+            if case .roleNotHeld("storeAdmin", let held) = $0 { return held == ["photographer"] }
+            return false
+        }
+        XCTAssertTrue(h.requests().isEmpty)
+        // 2001 holds photographer as a second role: allowed, photographer endpoint.
+        _ = try await h.login("13800000002")
+        let page = try await h.orders.fetchPage(role: "photographer")
+        XCTAssertEqual(page.endpoint, .photographer)
+    }
+
+    func testMissingScopeIsClearError() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        h.contexts.account.setScenic(id: nil, name: nil)
+        await assertThrowsFeature({ try await h.orders.fetchPage() }) { $0 == .noScenicSelected && $0.description.contains("scenic ID") }
+        _ = try await h.login("13800000003")
+        h.contexts.account.setStoreId(nil)
+        await assertThrowsFeature({ try await h.orders.fetchPage() }) { $0 == .noStoreSelected }
+    }
+
+    func testWalkAllDeliversTotalRows() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        let first = try await h.orders.fetchPage(page: 1, pageSize: 1)
+        let total = first.page.total
+        XCTAssertGreaterThan(total, 50)
+        var rows = 0
+        var ids = Set<Int>()
+        var pages = 0
+        let outcome = try await h.orders.walkAll(pageSize: 17) { batch, progress in
+            rows += batch.count
+            pages += 1
+            for o in batch { ids.insert(o.orderId) }
+            XCTAssertEqual(progress.rows, rows)
+            XCTAssertEqual(progress.total, total)
+            return true
+        }
+        XCTAssertEqual(outcome.stop, .completed)
+        XCTAssertEqual(rows, total)
+        XCTAssertEqual(ids.count, total, "no row twice")
+        XCTAssertEqual(outcome.progress.pages, (total + 16) / 17)
+        XCTAssertEqual(pages, outcome.progress.pages)
+    }
+
+    func testWalkAllStopsAtLimit() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        var rows = 0
+        let outcome = try await h.orders.walkAll(pageSize: 10, limit: 25) { batch, _ in rows += batch.count; return true }
+        XCTAssertEqual(outcome.stop, .limit)
+        XCTAssertEqual(rows, 25)
+        XCTAssertEqual(outcome.progress.rows, 25)
+        XCTAssertEqual(h.requests().count, 3, "no page fetched beyond the limit")
+    }
+
+    func testWalkAllStopsOnCancellation() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 300, latencyMs: 30))
+        _ = try await h.login("13800000001")
+        let orders = h.orders!
+        let seen = Lines()
+        let task = Task { () throws -> WalkOutcome in
+            try await orders.walkAll(pageSize: 10) { batch, _ in seen.append("\(batch.count)"); return true }
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while seen.all.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        task.cancel()
+        let outcome = try await task.value
+        XCTAssertEqual(outcome.stop, .cancelled)
+        XCTAssertLessThan(outcome.progress.rows, 300)
+        XCTAssertEqual(outcome.progress.rows, seen.all.count * 10)
+    }
+
+    func testPagingArgumentsValidated() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        await assertThrowsFeature({ try await h.orders.fetchPage(page: 0) }) { $0.isUsage }
+        await assertThrowsFeature({ try await h.orders.fetchPage(pageSize: 0) }) { $0.isUsage }
+    }
+}

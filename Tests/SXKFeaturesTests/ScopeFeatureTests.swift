@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+import SXKAPI
+import SXKSandbox
+@testable import SXKFeatures
+
+final class ScopeFeatureTests: XCTestCase {
+    func testRolesListAndSwitchChangesPermissions() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        let roles = try await h.scope.roles()
+        XCTAssertEqual(Set(roles.map(\.code)), ["scenicAdmin", "photographer"])
+        XCTAssertEqual(roles.filter(\.isCurrent).map(\.code), ["scenicAdmin"])
+        XCTAssertEqual(roles.first { $0.code == "scenicAdmin" }?.scenicCount, 2)
+        let adminPerms = Set(h.contexts.permission.permissionURIs)
+        let change = try await h.scope.selectRole("photographer")
+        XCTAssertEqual(change.roleCode, "photographer")
+        let photoPerms = Set(h.contexts.permission.permissionURIs)
+        XCTAssertFalse(photoPerms.isEmpty)
+        XCTAssertNotEqual(adminPerms, photoPerms)
+        XCTAssertEqual(h.contexts.store.roleCode, "photographer")
+        XCTAssertEqual(Set(h.contexts.store.permissionItems().map(\.uri)), photoPerms)
+        await assertThrowsFeature({ try await h.scope.selectRole("boss") }) {
+            if case .unknownRole("boss", let valid) = $0 { return Set(valid) == ["scenicAdmin", "photographer"] }
+            return false
+        }
+        XCTAssertEqual(h.contexts.permission.roleCode, "photographer")
+    }
+
+    func testScenicSwitchByIdAndNamePrefix() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        XCTAssertEqual(try h.scope.scenics().map(\.scenic.scenicId), [1, 2])
+        var change = try await h.scope.selectScenic("灵隐")
+        XCTAssertEqual(change.scenic?.scenicId, 2)
+        XCTAssertEqual(h.contexts.store.currentScenicId, 2)
+        XCTAssertEqual(h.contexts.store.currentScenicName, "灵隐寺")
+        change = try await h.scope.selectScenic("1")
+        XCTAssertEqual(change.scenic?.scenicName, "西湖景区")
+        await assertThrowsFeature({ try await h.scope.selectScenic("千岛湖") }) { if case .scenicNotFound = $0 { return true }; return false }
+    }
+
+    func testAmbiguousScenicPrefix() throws {
+        let list = [ScenicRef(scenicId: 1, scenicName: "西湖景区"), ScenicRef(scenicId: 5, scenicName: "西溪湿地")]
+        XCTAssertThrowsError(try ScopeFeature.match("西", in: list, id: \.scenicId, name: \.scenicName,
+            notFound: { FeatureError.scenicNotFound($0, available: $1) },
+            ambiguous: { FeatureError.ambiguousScenic($0, matches: $1) })) { error in
+            XCTAssertEqual(error as? FeatureError, .ambiguousScenic("西", matches: ["1 西湖景区", "5 西溪湿地"]))
+        }
+    }
+
+    func testScenicSwitchClearsForeignStore() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        // Give the scenic admin a store of scenic 1, then move to scenic 2.
+        h.contexts.account.setStoreId(102)
+        let change = try await h.scope.selectScenic("2")
+        XCTAssertNil(change.storeId)
+        XCTAssertNil(h.contexts.store.currentStoreId)
+        XCTAssertTrue(change.notes.contains { $0.contains("102") })
+        // A store of the same scenic stays.
+        _ = try await h.scope.selectScenic("1")
+        h.contexts.account.setStoreId(103)
+        _ = try await h.scope.selectScenic("西湖")
+        XCTAssertEqual(h.contexts.store.currentStoreId, 103)
+    }
+
+    func testFailedStoreLoadLeavesScopeIntact() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        h.contexts.account.setStores([])
+        h.contexts.account.setStoreId(101)
+        h.sandbox.injectFault(path: "/api/app/store/all", kind: .status500)
+        await assertThrowsFeature({ try await h.scope.selectScenic("2") }) { $0.apiError != nil }
+        XCTAssertEqual(h.contexts.account.current.scenicId, 1)
+        XCTAssertEqual(h.contexts.account.current.storeId, 101)
+        XCTAssertEqual(h.contexts.store.currentScenicId, 1)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    func testStoresFilteredByScenicAndSelect() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let stores = try await h.scope.stores()
+        XCTAssertEqual(stores.map(\.store.storeId), [101, 102, 103])
+        XCTAssertEqual(stores.filter(\.isCurrent).map(\.store.storeId), [101])
+        _ = try await h.scope.selectStore("苏堤")
+        XCTAssertEqual(h.contexts.store.currentStoreId, 102)
+        _ = try await h.scope.selectStore("103")
+        XCTAssertEqual(h.contexts.account.current.storeId, 103)
+        await assertThrowsFeature({ try await h.scope.selectStore("301") }) { if case .storeNotFound = $0 { return true }; return false }
+        // The store list is never persisted.
+        XCTAssertFalse(h.contexts.store.defaults.entries.contains { $0.key.contains("store_list") })
+    }
+
+    func testLoginLoadsStoresOnlyForStoreAdminWithScenic() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        XCTAssertTrue(h.requests("/api/app/store/all").isEmpty)
+        _ = try await h.login("13800000002")
+        XCTAssertTrue(h.requests("/api/app/store/all").isEmpty)
+        _ = try await h.login("13800000003")
+        XCTAssertEqual(h.requests("/api/app/store/all").count, 1)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+import SXKCore
+import SXKAPI
+@testable import SXKSession
+
+final class ContextTests: XCTestCase {
+    func testSelectRoleReDerivesPermissionsAndScenicList() {
+        let permission = PermissionContext()
+        permission.setCurrentRole(code: "photographer", name: nil)
+        var d = permission.setRolePermissions(Demo.roles)
+        XCTAssertTrue(d.exactMatch)
+        XCTAssertEqual(d.matched?.roleCode, "photographer")
+        XCTAssertEqual(permission.current.permissionURIs, ["photog/orders"])
+        XCTAssertEqual(permission.current.scenicList, [Demo.xihu])
+        XCTAssertEqual(permission.current.roleName, "摄影师")
+
+        d = permission.selectRole("scenicAdmin")
+        XCTAssertTrue(d.exactMatch)
+        XCTAssertEqual(permission.current.roleCode, "scenicAdmin")
+        XCTAssertEqual(permission.current.roleName, "景区管理员")
+        XCTAssertEqual(permission.permissionURIs, ["orders/list", "stats/scenic", "staff/manage"])
+        XCTAssertEqual(permission.current.scenicList, [Demo.xihu, Demo.lingyin])
+    }
+
+    func testUnknownRoleFallsBackToFirstEntry() {
+        let permission = PermissionContext()
+        permission.setCurrentRole(code: "storeAdmin", name: "门店管理员")
+        let d = permission.setRolePermissions(Demo.roles)
+        XCTAssertFalse(d.exactMatch)
+        XCTAssertEqual(d.matched?.roleCode, "scenicAdmin", "the first entry")
+        XCTAssertEqual(permission.current.roleCode, "storeAdmin", "the account's role code is kept")
+        XCTAssertEqual(permission.current.roleName, "门店管理员")
+        XCTAssertEqual(permission.current.permissions.count, 3)
+
+        let empty = PermissionContext()
+        let none = empty.setRolePermissions(Demo.roles)
+        XCTAssertEqual(empty.current.roleCode, "scenicAdmin", "no role yet → the first entry's")
+        XCTAssertFalse(none.exactMatch)
+        XCTAssertEqual(empty.setRolePermissions([]).matched, nil)
+        XCTAssertEqual(empty.current.permissions, [])
+    }
+
+    func testSessionPhasesAndReset() {
+        let session = AppSession()
+        XCTAssertEqual(session.phase, .loggedOut)
+        session.beginRestoring(token: Demo.token)
+        XCTAssertEqual(session.current, AppSession.State(phase: .restoring, token: Demo.token, offline: false))
+        session.setOffline(true)
+        XCTAssertTrue(session.isOffline)
+        session.logIn(token: Demo.token)
+        XCTAssertEqual(session.phase, .loggedIn)
+        XCTAssertFalse(session.isOffline)
+        session.reset()
+        XCTAssertEqual(session.current, AppSession.State(phase: .loggedOut, token: nil, offline: false))
+    }
+
+    func testAccountContextApplyAndReset() {
+        let account = AccountContext()
+        account.apply(Demo.storeAdmin)
+        account.setStores([
+            Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1), Store(storeId: 201, storeName: "灵隐禅心摄影", scenicId: 2),
+        ])
+        XCTAssertEqual(account.accountCachePrefix, "3001_store")
+        XCTAssertEqual(account.current.storesInScenic.map(\.storeId), [101])
+        account.applyUserInfo(UserInfo(userName: "u", realName: "r"))
+        XCTAssertEqual(account.current.userName, "u")
+        XCTAssertEqual(account.current.displayName, "断桥摄影店")
+        account.reset()
+        XCTAssertEqual(account.current, AccountContext.State())
+        XCTAssertEqual(account.accountCachePrefix, "guest")
+    }
+
+    func testContextsRoundTripThroughSnapshot() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        let store = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        let account = AccountContext()
+        let permission = PermissionContext()
+        account.apply(Demo.photographer)
+        account.setStores([Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1)])
+        permission.setCurrentRole(code: "photographer", name: "摄影师")
+        permission.setRolePermissions(Demo.roles)
+        permission.selectRole("scenicAdmin")
+        account.setScenic(id: 2, name: "灵隐寺")
+        try store.persistContexts(account: account, permission: permission)
+
+        let reopened = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        let account2 = AccountContext()
+        let permission2 = PermissionContext()
+        XCTAssertTrue(reopened.restoreContexts(account: account2, permission: permission2))
+        var expected = account.current
+        expected.stores = []
+        XCTAssertEqual(account2.current, expected, "the store list is memory only")
+        XCTAssertEqual(permission2.current, permission.current)
+        XCTAssertEqual(reopened.defaults["1001_scenic_key_in_permission"]?.arrayValue?.count, 3)
+
+        try reopened.clearAccountSnapshot()
+        XCTAssertFalse(reopened.restoreContexts(account: account2, permission: permission2))
+        XCTAssertEqual(account2.current, AccountContext.State())
+        XCTAssertEqual(permission2.current, PermissionContext.State())
+    }
+
+    func testContextsAreSafeAcrossThreads() {
+        let permission = PermissionContext()
+        permission.setRolePermissions(Demo.roles)
+        DispatchQueue.concurrentPerform(iterations: 200) { i in
+            if i % 2 == 0 {
+                permission.selectRole(i % 4 == 0 ? "photographer" : "scenicAdmin")
+            } else {
+                let state = permission.current
+                let expected = state.role(state.roleCode ?? "")?.permissions
+                XCTAssertEqual(state.permissions, expected)
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import XCTest
+import SXKCore
+import SXKAPI
+@testable import SXKSession
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class DefaultsImporterTests: XCTestCase {
+    private let reportTime = Date(timeIntervalSince1970: 1_760_000_000)
+
+    /// A device export as the app leaves it: lists as JSON Data (snake_case, as some builds encode them).
+    private func deviceDefaults(withToken: Bool) -> [String: Any] {
+        let roles = #"[{"role_code":"storeAdmin","role_name":"门店管理员","scenic_list":[{"scenic_id":3,"scenic_name":"千岛湖"}],"permissions":[{"uri":"store/orders","name":"门店订单"},{"uri":"store/writeoff","name":"核销"}]}]"#
+        let items = #"[{"uri":"store/orders","name":"门店订单"},{"uri":"store/writeoff","name":"核销"}]"#
+        let scenic = #"[{"scenicId":3,"scenicName":"千岛湖"}]"#
+        var d: [String: Any] = [
+            "key_last_login_username": "13800000004",
+            "key_privacy_agreement_accepted": true,
+            "key_in_user_id": 4003,
+            "key_in_user_name": "store4003",
+            "key_in_phone": "13800000004",
+            "key_in_account_type": "store",
+            "key_in_account_display_name": "千岛湖湖畔影棚",
+            "key_in_role_code": "storeAdmin",
+            "key_in_role_name": "门店管理员",
+            "key_in_current_scenic_id": 3,
+            "key_in_current_scenic_name": "千岛湖",
+            "key_in_current_store_id": "301",
+            "4003_store_key_role_permission_list": Data(roles.utf8),
+            "4003_store_key_in_permission": Data(items.utf8),
+            "4003_store_key_current_role_scenic_list": Data(scenic.utf8),
+            "4003_store_key_online_status": true,
+            "4003_store_key_last_location_report_time": reportTime,
+            "4003_store_key_location_reminder_minutes": 30,
+            "4003_store_role_storeAdmin_common_uris": ["store/orders"],
+            "AppleLanguages": ["zh-Hans-CN"],
+            "com.amap.privacy": 1,
+        ]
+        if withToken { d["key_in_token"] = Demo.token }
+        return d
+    }
+
+    private func checkImported(_ store: AppStore, report: DefaultsImporter.Report, token: Bool) throws {
+        XCTAssertEqual(report.unknownKeys.sorted(), ["AppleLanguages", "com.amap.privacy"])
+        XCTAssertEqual(report.rejected, [])
+        XCTAssertEqual(report.tokenImported, token)
+        XCTAssertEqual(try store.token(), token ? Demo.token : nil)
+        XCTAssertEqual(store.userId, 4003)
+        XCTAssertEqual(store.accountCachePrefix, "4003_store")
+        XCTAssertEqual(store.currentStoreId, 301)
+        XCTAssertEqual(store.currentScenicName, "千岛湖")
+        XCTAssertTrue(store.privacyAgreementAccepted)
+        XCTAssertEqual(store.rolePermissionList().map(\.roleCode), ["storeAdmin"])
+        XCTAssertEqual(store.rolePermissionList().first?.scenicList, [ScenicRef(scenicId: 3, scenicName: "千岛湖")])
+        XCTAssertEqual(store.permissionItems().map(\.uri), ["store/orders", "store/writeoff"])
+        XCTAssertEqual(store.roleScenicList(), [ScenicRef(scenicId: 3, scenicName: "千岛湖")])
+        XCTAssertEqual(store.onlineStatus, true)
+        XCTAssertEqual(store.lastLocationReportTime, reportTime)
+        XCTAssertEqual(store.locationReminderMinutes, 30)
+        XCTAssertEqual(store.commonMenuURIs(roleCode: "storeAdmin"), ["store/orders"])
+        XCTAssertNil(store.defaults["AppleLanguages"], "unknown keys are listed, not stored")
+        XCTAssertNil(store.defaults["key_in_token"], "the token never lands in defaults.json")
+        let account = AccountContext()
+        let permission = PermissionContext()
+        XCTAssertTrue(store.restoreContexts(account: account, permission: permission))
+        XCTAssertEqual(account.current.storeId, 301)
+        XCTAssertEqual(permission.current.roleCode, "storeAdmin")
+        XCTAssertEqual(permission.permissionURIs, ["store/orders", "store/writeoff"])
+    }
+
+    private func importBytes(_ bytes: [UInt8], name: String) throws -> (AppStore, DefaultsImporter.Report) {
+        let dir = makeTempDir(self)
+        let storage = try ProfileStorage(paths: try makePaths(dir, profile: "device"), warn: { _ in })
+        // Leftovers from an earlier use of the profile are replaced.
+        try storage.appStore.saveLogin(token: "tok_old_old_old_old", account: Demo.photographer, phone: "13800000001", privacyAccepted: false)
+        let file = dir + "/" + name
+        writeRaw(file, bytes, mode: 0o644)
+        let report = try DefaultsImporter().importFile(file, into: storage.appStore)
+        let reopened = try ProfileStorage(paths: try makePaths(dir, profile: "device"), warn: { _ in }).appStore
+        XCTAssertNil(reopened.defaults["key_in_real_name"], "keys of the old state are gone")
+        XCTAssertEqual(mode(storage.paths.defaultsFile), 0o600)
+        return (reopened, report)
+    }
+
+    func testXMLPlist() throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: deviceDefaults(withToken: false), format: .xml, options: 0)
+        let (store, report) = try importBytes([UInt8](data), name: "defaults.plist")
+        XCTAssertEqual(report.format, "xml plist")
+        try checkImported(store, report: report, token: false)
+    }
+
+    func testBinaryPlistWithToken() throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: deviceDefaults(withToken: true), format: .binary, options: 0)
+        XCTAssertTrue(data.starts(with: Array("bplist".utf8)))
+        let (store, report) = try importBytes([UInt8](data), name: "defaults.bplist")
+        XCTAssertEqual(report.format, "binary plist")
+        try checkImported(store, report: report, token: true)
+    }
+
+    func testJSONWithListsAsStringsAndBase64() throws {
+        let roles = #"[{"roleCode":"storeAdmin","roleName":"门店管理员","scenicList":[{"scenicId":3,"scenicName":"千岛湖"}],"permissions":[{"uri":"store/orders","name":"门店订单"},{"uri":"store/writeoff","name":"核销"}]}]"#
+        var object: JSONObject = [
+            "key_last_login_username": "13800000004", "key_privacy_agreement_accepted": 1, "key_in_user_id": "4003",
+            "key_in_user_name": "store4003", "key_in_phone": "13800000004", "key_in_account_type": "store",
+            "key_in_account_display_name": "千岛湖湖畔影棚", "key_in_role_code": "storeAdmin", "key_in_role_name": "门店管理员",
+            "key_in_current_scenic_id": 3, "key_in_current_scenic_name": "千岛湖", "key_in_current_store_id": 301,
+        ]
+        object["4003_store_key_role_permission_list"] = .string(roles)
+        object["4003_store_key_in_permission"] = .string(Data(#"[{"uri":"store/orders","name":"门店订单"},{"uri":"store/writeoff","name":"核销"}]"#.utf8).base64EncodedString())
+        object["4003_store_key_current_role_scenic_list"] = [["scenicId": 3, "scenicName": "千岛湖"]]
+        object["4003_store_key_online_status"] = true
+        object["4003_store_key_last_location_report_time"] = .double(reportTime.timeIntervalSince1970)
+        object["4003_store_key_location_reminder_minutes"] = "30"
+        object["4003_store_role_storeAdmin_common_uris"] = ["store/orders"]
+        object["AppleLanguages"] = ["zh-Hans-CN"]
+        object["com.amap.privacy"] = 1
+        object["key_in_token"] = .string(Demo.token)
+        let (store, report) = try importBytes(JSONWriter.bytes(.object(object), style: .pretty), name: "defaults.json")
+        XCTAssertEqual(report.format, "json")
+        try checkImported(store, report: report, token: true)
+    }
+
+    func testBadValueOfKnownKeyIsRejectedNotStored() throws {
+        let object: JSONObject = ["key_in_user_id": 7, "key_in_current_scenic_id": ["x"], "7_scenic_key_in_permission": "nope"]
+        let (store, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.rejected.map(\.key), ["key_in_current_scenic_id", "7_scenic_key_in_permission"])
+        XCTAssertEqual(report.importedKeys, ["key_in_user_id"])
+        XCTAssertNil(store.currentScenicId)
+        XCTAssertEqual(store.userId, 7)
+    }
+
+    func testMalformedFilesAreOneClearError() throws {
+        let dir = makeTempDir(self)
+        let storage = try ProfileStorage(paths: try makePaths(dir), warn: { _ in })
+        try storage.appStore.setLastLoginUsername("13800000001")
+        let binary = [UInt8](try PropertyListSerialization.data(fromPropertyList: deviceDefaults(withToken: true), format: .binary, options: 0))
+        let arrayPlist = try PropertyListSerialization.data(fromPropertyList: ["a", "b"], format: .xml, options: 0)
+        let cases: [(String, [UInt8], String)] = [
+            ("empty", [], "empty"),
+            ("xml", Array("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8), "not a valid xml plist"),
+            ("binary", Array(binary.prefix(binary.count / 2)), "binary plist"),
+            ("json", Array("{\"key_in_user_id\": ".utf8), "neither a plist nor valid JSON"),
+            ("jsonarray", Array("[1]".utf8), "expected an object"),
+            ("plistarray", [UInt8](arrayPlist), "does not hold a dictionary"),
+        ]
+        for (name, bytes, expected) in cases {
+            let path = dir + "/" + name
+            writeRaw(path, bytes)
+            XCTAssertThrowsError(try DefaultsImporter().importFile(path, into: storage.appStore), name) { error in
+                guard let error = error as? SessionError, case .badInput(let p, _) = error else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual(p, path)
+                XCTAssertTrue(error.description.contains(expected), "\(name): \(error.description)")
+                XCTAssertFalse(error.description.contains("\n"))
+            }
+        }
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertThrowsError(try DefaultsImporter().importFile(fifo, into: storage.appStore))
+        XCTAssertThrowsError(try DefaultsImporter().importFile(dir + "/missing", into: storage.appStore))
+        XCTAssertEqual(storage.appStore.lastLoginUsername, "13800000001", "a failed import changes nothing")
+    }
+}

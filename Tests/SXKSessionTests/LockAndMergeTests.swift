@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+import SXKCore
+@testable import SXKSession
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class LockAndMergeTests: XCTestCase {
+    func testLockExcludesASecondDescriptor() throws {
+        let dir = makeTempDir(self)
+        let lock = ProfileLock(path: dir + "/.lock", timeout: 0.2)
+        let held = try lock.acquire()
+        let started = Date()
+        XCTAssertThrowsError(try lock.acquire()) { error in
+            XCTAssertEqual(error as? SessionError, .locked(path: dir + "/.lock"))
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.15)
+        lock.release(held)
+        let again = try lock.acquire()
+        lock.release(again)
+    }
+
+    func testLockWaitsForHolderToFinish() throws {
+        let dir = makeTempDir(self)
+        let lock = ProfileLock(path: dir + "/.lock", timeout: 5)
+        let held = try lock.acquire()
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
+            lock.release(held)
+            released.signal()
+        }
+        let value = try lock.withLock { () throws(SessionError) in 42 }
+        XCTAssertEqual(value, 42)
+        XCTAssertEqual(released.wait(timeout: .now() + 5), .success)
+    }
+
+    func testLockIsHeldByAnotherProcess() throws {
+        let dir = makeTempDir(self)
+        let lockPath = dir + "/.lock"
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") else { throw XCTSkip("flock(1) not installed") }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        // The child holds the lock until its stdin closes.
+        holder.arguments = [lockPath, "cat"]
+        let stdin = Pipe()
+        holder.standardInput = stdin
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+        // Wait until the child holds it.
+        let probe = ProfileLock(path: lockPath, timeout: 0)
+        let deadline = Date().addingTimeInterval(5)
+        var sawBusy = false
+        while Date() < deadline {
+            do {
+                let fd = try probe.acquire()
+                probe.release(fd)
+                usleep(10_000)
+            } catch {
+                XCTAssertEqual(error, .locked(path: lockPath))
+                sawBusy = true
+                break
+            }
+        }
+        XCTAssertTrue(sawBusy, "another process's flock excludes us")
+        try stdin.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        let fd = try ProfileLock(path: lockPath, timeout: 5).acquire()
+        probe.release(fd)
+    }
+
+    func testTwoWritersMergeTheirKeys() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        let a = try ProfileStorage(paths: paths, warn: { _ in })
+        let b = try ProfileStorage(paths: paths, warn: { _ in })
+        try a.appStore.setLastLoginUsername("13800000001")
+        try b.appStore.setPrivacyAgreementAccepted(true)
+        try a.appStore.setCurrentScenic(id: 2, name: "灵隐寺")
+        try b.appStore.setCurrentStoreId(101)
+        let fresh = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        XCTAssertEqual(fresh.lastLoginUsername, "13800000001")
+        XCTAssertTrue(fresh.privacyAgreementAccepted)
+        XCTAssertEqual(fresh.currentScenicId, 2)
+        XCTAssertEqual(fresh.currentScenicName, "灵隐寺")
+        XCTAssertEqual(fresh.currentStoreId, 101)
+        // b saw a's keys when it merged; a removing a key does not resurrect through b.
+        XCTAssertEqual(b.appStore.lastLoginUsername, "13800000001")
+        try a.appStore.setLastLoginUsername(nil)
+        try b.appStore.setPrivacyAgreementAccepted(false)
+        let after = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        XCTAssertNil(after.lastLoginUsername)
+        XCTAssertFalse(after.privacyAgreementAccepted)
+    }
+
+    func testConcurrentWritersLoseNothing() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        let stores = try (0..<2).map { _ in try ProfileStorage(paths: paths, warn: { _ in }) }
+        let errors = WarningRecorder()
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            for i in 0..<25 {
+                stores[writer].defaults.set("w\(writer)_\(i)", .int(i))
+                do { try stores[writer].defaults.save() } catch { errors.sink("\(error)") }
+            }
+        }
+        XCTAssertEqual(errors.messages, [])
+        let keys = Set(try ProfileStorage(paths: paths, warn: { _ in }).defaults.entries.map(\.key))
+        XCTAssertEqual(keys.count, 50)
+    }
+}

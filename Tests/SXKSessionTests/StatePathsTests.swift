@@ -1,0 +1,37 @@
+import Foundation
+import XCTest
+@testable import SXKSession
+
+final class StatePathsTests: XCTestCase {
+    func testResolutionOrder() throws {
+        let env = ["HOME": "/home/u", "XDG_STATE_HOME": "/xdg/state", "XDG_CONFIG_HOME": "/xdg/config", "SXK_STATE_DIR": "/sxkstate"]
+        var p = try StatePaths.resolve(stateDir: "/opt/s/", profile: nil, envName: "test", environment: env)
+        XCTAssertEqual(p.root, "/opt/s")
+        XCTAssertEqual(p.profileDir, "/opt/s/test")
+        XCTAssertEqual(p.tokenFile, "/opt/s/test/token")
+        XCTAssertEqual(p.defaultsFile, "/opt/s/test/defaults.json")
+        XCTAssertEqual(p.historyFile, "/opt/s/test/history")
+        XCTAssertEqual(p.lockFile, "/opt/s/test/.lock")
+        XCTAssertEqual(p.configDir, "/xdg/config/sxk")
+        p = try StatePaths.resolve(stateDir: nil, profile: "work", envName: "test", environment: env)
+        XCTAssertEqual(p.profileDir, "/sxkstate/work")
+        p = try StatePaths.resolve(stateDir: nil, profile: nil, envName: "release", environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/xdg/state"])
+        XCTAssertEqual(p.profileDir, "/xdg/state/sxk/release")
+        p = try StatePaths.resolve(stateDir: nil, profile: nil, envName: "sandbox", environment: ["HOME": "/home/u", "XDG_STATE_HOME": ""])
+        XCTAssertEqual(p.profileDir, "/home/u/.local/state/sxk/sandbox")
+        XCTAssertEqual(p.configDir, "/home/u/.config/sxk")
+        p = try StatePaths.resolve(stateDir: nil, profile: nil, envName: "test", environment: ["HOME": "/h", "SXK_PROFILE": "alt"])
+        XCTAssertEqual(p.profile, "alt")
+    }
+
+    func testProfileNamesValidated() {
+        for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb"] {
+            XCTAssertThrowsError(try StatePaths.validateProfileName(bad), bad) { error in
+                XCTAssertEqual(error as? SessionError, .invalidProfileName(bad))
+            }
+        }
+        for good in ["test", "release", "sandbox", "测试-1", "a.b_c"] {
+            XCTAssertNoThrow(try StatePaths.validateProfileName(good), good)
+        }
+    }
+}
