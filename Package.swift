@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession"]),
         .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox"]),
         .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"]),
-        .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox"]),
+        .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "sxk", "sxk-sandbox"]),
         .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore"]),
     ]
 )

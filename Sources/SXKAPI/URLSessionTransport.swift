@@ -10,14 +10,16 @@ import FoundationNetworking
 /// callback is only consulted for delegate-driven tasks; the body is collected in the delegate.
 ///
 /// Timeouts (measured on Linux, Swift 6.3.1, see `TransportIntegrationTests`):
-/// - `timeoutIntervalForRequest` / `URLRequest.timeoutInterval` acts as an **idle** timeout: it
-///   fires only when no bytes arrive for that long. A server trickling a byte every 0.4 s keeps a
-///   request with a 1 s timeout alive for as long as it trickles.
-/// - `timeoutIntervalForResource` is **not enforced** on Linux (a 1.5 s resource timeout let a
-///   6 s trickle finish).
+/// - the session's `timeoutIntervalForRequest` acts as an **idle** timeout: it fires only when no
+///   bytes arrive for that long. A server trickling a byte every 0.4 s keeps a request alive under a
+///   1 s idle timeout for as long as it trickles.
+/// - `URLRequest.timeoutInterval` does **not** override the session's value (a 1 s request timeout
+///   on a session made with 20 s waited 20 s).
+/// - `timeoutIntervalForResource` is **not enforced** (a 1.5 s resource timeout let a 6 s trickle finish).
 /// So this transport enforces the total itself: each request is cancelled and fails with
-/// `.timedOut` once `totalTimeout` (default: the request's own timeout) has passed since it
-/// started. `--timeout 15` therefore means at most 15 s per request, idle or not.
+/// `.timedOut` once `totalTimeout` (default: the request's own `timeout`, i.e. `--timeout`) has
+/// passed since it started. The idle timeout is fixed when the one session is made; a changed
+/// `--timeout` takes effect through the total deadline.
 ///
 /// Cancellation: cancelling the Swift task cancels the `URLSessionTask` (through
 /// `withTaskCancellationHandler`), which closes the connection and fails with `.cancelled`.
@@ -39,7 +41,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         config.urlCredentialStorage = nil
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = max(totalTimeout ?? timeout, timeout) + 1
+        // Not enforced on Linux; the total deadline is this transport's own timer (see above).
+        config.timeoutIntervalForResource = 24 * 3600
         config.httpMaximumConnectionsPerHost = 6
         delegate = SessionDelegate()
         let queue = OperationQueue()

@@ -23,6 +23,6 @@ struct AppFeatures: Sendable {
         profile = ProfileFeature(account: network.account, guard: guard_)
         home = HomeFeature(
             loader: auth.loader, operation: network.operation, guard: guard_, catalog: services.menuCatalog,
-            locationStore: services.locationStore, clock: services.clock)
+            clock: services.clock)
     }
 }

@@ -20,7 +20,6 @@ final class AppServices: @unchecked Sendable {
     let transport: LazyTransport
     let stderr: any OutputSink
     let menuCatalog: MenuCatalog
-    let locationStore: LocationStateStore
 
     private let lock = NSLock()
     private var builtNetwork: NetworkBundle?
@@ -43,7 +42,6 @@ final class AppServices: @unchecked Sendable {
             session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: storage.appStore)
         sessionGuard = SessionGuard(contexts: contexts)
         menuCatalog = MenuCatalogResource.catalog
-        locationStore = LocationStateStore(store: storage.appStore, clock: clock)
     }
 
     var paths: SXKSession.StatePaths { storage.paths }
@@ -94,20 +92,12 @@ struct TraceObserver: APIObserver {
 
     func requestWillSend(_ request: TraceRequest) {
         guard settings.trace else { return }
-        var text = "> \(request.method) \(request.url)\n"
-        for field in request.headers { text += "> \(field.name): \(field.value)\n" }
-        if !request.bodyExcerpt.isEmpty { text += "> \(request.bodyExcerpt)\n" }
-        sink.write(text)
+        sink.write(request.description + "\n")
     }
 
     func responseReceived(_ response: TraceResponse) {
         guard settings.trace else { return }
-        let status = response.status.map(String.init) ?? "-"
-        var text = "< \(status) \(response.method) \(response.path) \(String(format: "%.1f", response.elapsedMs)) ms\n"
-        if let failure = response.failure { text += "< failed: \(failure)\n" }
-        for field in response.headers { text += "< \(field.name): \(field.value)\n" }
-        if !response.bodyExcerpt.isEmpty { text += "< \(response.bodyExcerpt)\n" }
-        sink.write(text)
+        sink.write(response.description + "\n")
     }
 
     func warning(_ message: String) {

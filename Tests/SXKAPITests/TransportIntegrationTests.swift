@@ -84,11 +84,27 @@ final class TransportIntegrationTests: XCTestCase {
         // 8 bytes, one every 0.4 s: 3.2 s in total, never 1 s without data.
         let server = try LoopbackTestServer { _ in .trickle(count: 8, interval: 0.4) }
         defer { server.stop() }
-        let transport = URLSessionTransport(timeout: 1, totalTimeout: 30)
+        // Session idle timeout 1 s; the request's own (total) timeout 30 s.
+        let transport = URLSessionTransport(timeout: 1)
         let start = Date()
-        let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 1))
+        let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 30))
         XCTAssertEqual(response.body.count, 8)
         XCTAssertGreaterThan(Date().timeIntervalSince(start), 3.0, "a total timeout would have fired at 1 s")
+    }
+
+    /// One session serves every `--timeout`: the request's own timeout wins over the session's default.
+    func testPerRequestTimeoutOverridesTheSessionDefault() async throws {
+        let server = try LoopbackTestServer { _ in .hang }
+        defer { server.stop() }
+        let transport = URLSessionTransport(timeout: 20)
+        let start = Date()
+        do {
+            _ = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("hang"), timeout: 1))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
     }
 
     /// Linux ignores `timeoutIntervalForResource`; the transport's own total deadline bounds a trickle.

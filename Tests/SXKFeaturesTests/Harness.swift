@@ -24,6 +24,12 @@ final class Harness: @unchecked Sendable {
     private(set) var bootstrapper: SessionBootstrapper!
     private(set) var scope: ScopeFeature!
     private(set) var orders: OrdersFeature!
+    private(set) var home: HomeFeature!
+    private(set) var stats: StatisticsFeature!
+    private(set) var profile: ProfileFeature!
+
+    /// The catalog the tests use: every sandbox permission as a menu, in the sandbox's order.
+    static let catalog = MenuCatalog(SandboxCatalog.permissions.map { MenuEntry(uri: $0.uri, title: $0.name, group: $0.group) })
 
     init(config: SandboxConfig = SandboxConfig(ordersPerRole: 120), clock: FixedClock? = nil, stateDir: String? = nil) throws {
         sandbox = SandboxServer(config: config)
@@ -57,6 +63,10 @@ final class Harness: @unchecked Sendable {
         bootstrapper = SessionBootstrapper(loader: auth.loader, guard: guard_)
         scope = ScopeFeature(loader: auth.loader, guard: guard_)
         orders = OrdersFeature(commerce: network.commerce, guard: guard_)
+        let wall: any WallClock = clock ?? SystemClock()
+        home = HomeFeature(loader: auth.loader, operation: network.operation, guard: guard_, catalog: Harness.catalog, clock: wall)
+        stats = StatisticsFeature(operation: network.operation, guard: guard_, clock: wall)
+        profile = ProfileFeature(account: network.account, guard: guard_)
     }
 
     deinit {

@@ -1,0 +1,133 @@
+import Foundation
+import SXKCore
+import SXKAPI
+import SXKSession
+
+/// The common menus of the current account scope and role.
+public struct CommonMenus: Sendable, Equatable {
+    /// `{scope}_role_{roleCode}_common_uris`.
+    public var key: String
+    public var uris: [String]
+    /// The catalog entries of `uris` (a URI the catalog does not know is titled by itself).
+    public var menus: [MenuEntry]
+    /// True when no record existed and the first visible menus were written as the default.
+    public var defaulted: Bool
+}
+
+/// Seed 001 `homeFeatureServices`: home menus, the `HomeViewModel.initialize` replay (seed 000 §4.2–4.4)
+/// and the location state (§6.3). Works on the contexts alone where the app does, so an imported
+/// device profile without a token can still be explained.
+public struct HomeFeature: Sendable {
+    /// The simplified top role shows a store card instead of the photographer's location bar; it never
+    /// gets the location-timeout dialog (our reading of the seed's 简化顶部角色).
+    public static let simplifiedTopRoles: Set<String> = [RoleCode.storeAdmin]
+
+    public let loader: AccountContextLoader
+    public let operation: OperationAPI
+    public let guard_: SessionGuard
+    public let catalog: MenuCatalog
+    public let clock: any WallClock
+    var contexts: SessionContexts { guard_.contexts }
+    var locationStore: LocationStateStore { LocationStateStore(store: contexts.store, clock: clock) }
+    var commonStore: CommonMenuStore { CommonMenuStore(store: contexts.store) }
+
+    public init(loader: AccountContextLoader, operation: OperationAPI, guard sessionGuard: SessionGuard, catalog: MenuCatalog, clock: any WallClock) {
+        self.loader = loader
+        self.operation = operation
+        self.guard_ = sessionGuard
+        self.catalog = catalog
+        self.clock = clock
+    }
+
+    // MARK: Menus
+
+    /// Visible home menus for the current role's permissions, in catalog order.
+    public func visibleMenus() -> [MenuEntry] {
+        catalog.visibleMenus(permissions: contexts.permission.current.permissions)
+    }
+
+    /// The common menus (`HomeCommonMenuStore`): the record, or the first 4 visible menus written as default.
+    public func commonMenus() throws(FeatureError) -> CommonMenus {
+        let role = try currentRole()
+        let existed = contexts.store.commonMenuURIs(roleCode: role) != nil
+        let visible = visibleMenus()
+        let uris: [String]
+        do { uris = try commonStore.commonURIs(roleCode: role, visibleURIs: visible.map(\.uri)) } catch { throw .storage(error) }
+        return describe(uris, role: role, defaulted: !existed && !uris.isEmpty)
+    }
+
+    public func addCommonMenu(_ uri: String) throws(FeatureError) -> CommonMenus {
+        let role = try currentRole()
+        let uris: [String]
+        do { uris = try commonStore.add(uri, roleCode: role, visibleURIs: visibleMenus().map(\.uri)) } catch { throw .storage(error) }
+        return describe(uris, role: role, defaulted: false)
+    }
+
+    public func removeCommonMenu(_ uri: String) throws(FeatureError) -> CommonMenus {
+        let role = try currentRole()
+        let uris: [String]
+        do { uris = try commonStore.remove(uri, roleCode: role, visibleURIs: visibleMenus().map(\.uri)) } catch { throw .storage(error) }
+        return describe(uris, role: role, defaulted: false)
+    }
+
+    private func describe(_ uris: [String], role: String, defaulted: Bool) -> CommonMenus {
+        let visible = visibleMenus()
+        let menus = uris.map { uri in
+            visible.first { $0.uri == uri } ?? catalog.entry(uri: uri) ?? MenuEntry(uri: uri, title: uri, group: "")
+        }
+        return CommonMenus(key: commonStore.key(roleCode: role), uris: uris, menus: menus, defaulted: defaulted)
+    }
+
+    private func currentRole() throws(FeatureError) -> String {
+        guard let role = contexts.permission.roleCode, !role.isEmpty else { throw .noRole }
+        return role
+    }
+
+    // MARK: Location
+
+    /// Online status, last report, reminder and the countdown to the 2-hour limit (no network).
+    public func locationState() -> LocationStateStore.State { locationStore.state }
+
+    public func goOnline() throws(FeatureError) -> LocationStateStore.State {
+        do { try locationStore.goOnline() } catch { throw .storage(error) }
+        return locationStore.state
+    }
+
+    public func goOffline() throws(FeatureError) -> LocationStateStore.State {
+        do { try locationStore.goOffline() } catch { throw .storage(error) }
+        return locationStore.state
+    }
+
+    public func report() throws(FeatureError) -> LocationStateStore.State {
+        do { try locationStore.report() } catch { throw .storage(error) }
+        return locationStore.state
+    }
+
+    /// Sets the reminder minutes (1…1440; 0 turns it off).
+    public func remind(minutes: Int) throws(FeatureError) -> LocationStateStore.State {
+        guard (0...1440).contains(minutes) else { throw .invalidReminderMinutes(minutes) }
+        do { try locationStore.remind(minutes: minutes) } catch { throw .storage(error) }
+        return locationStore.state
+    }
+
+    /// GET photog/loacation/detail?staff_id=<current user id>. Not stored (seed §4.4).
+    public func locationDetail() async throws(FeatureError) -> APIResult<LocationDetail> {
+        try guard_.requireSession()
+        guard let staffId = contexts.account.userId else { throw .notLoggedIn }
+        let api = operation
+        return try await guard_.run("location detail") { try await api.locationDetail(staffId: staffId) }
+    }
+}
+
+extension LocationStateStore.State {
+    /// For `location --json`: times as Shanghai timestamps, durations in whole seconds.
+    public var json: JSONValue {
+        [
+            "online": .bool(isOnline),
+            "lastReportTime": lastReportTime.map { .string(WireDate.timestamp($0)) } ?? .null,
+            "reminderMinutes": reminderMinutes.map { .int($0) } ?? .null,
+            "elapsedSeconds": elapsedSeconds.map { .int(Int($0.rounded(.down))) } ?? .null,
+            "countdownSeconds": countdownSeconds.map { .int(Int($0.rounded(.down))) } ?? .null,
+        ]
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import SXKAPI
+import SXKSession
+
+/// The profile tab's answer (seed 000 §5.3): user info and what was written back; for photographers the
+/// real-name and bank-card info (fetched concurrently, kept in memory only), each as a value or the error.
+public struct ProfileReport: Sendable {
+    public var userInfo: APIResult<UserInfo>
+    /// Account fields written back, e.g. `userName`, `roleName (rule 2)`.
+    public var writtenBack: [String]
+    public var isPhotographer: Bool
+    public var realName: Result<APIResult<RealNameInfo>, FeatureError>?
+    public var bankCard: Result<APIResult<BankCardInfo>, FeatureError>?
+    /// Every call with start/end offsets from the start of the reload.
+    public var calls: [CallRecord]
+
+    /// True when the real-name and bank-card calls were in flight at the same time.
+    public var sideCallsOverlapped: Bool {
+        let side = calls.filter { $0.path == Endpoint.realNameInfo.path || $0.path == Endpoint.bankCardInfo.path }
+        guard side.count == 2 else { return false }
+        return side[0].overlaps(side[1])
+    }
+}
+
+/// Seed 001 `profileFeatureServices` reload: userinfo written back into the account context and the
+/// AppStore, then, for photographers, real-name and bank-card info concurrently (`async let`).
+public struct ProfileFeature: Sendable {
+    public let account: AccountAPI
+    public let guard_: SessionGuard
+    private var contexts: SessionContexts { guard_.contexts }
+
+    public init(account: AccountAPI, guard sessionGuard: SessionGuard) {
+        self.account = account
+        self.guard_ = sessionGuard
+    }
+
+    public func reload() async throws(FeatureError) -> ProfileReport {
+        try guard_.requireSession()
+        let timer = CallTimer()
+        let sink = CallSink()
+        let api = account
+        let info = try await guard_.run("userinfo") {
+            try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
+        }
+        let written = try writeBack(info.value)
+
+        let photographer = contexts.permission.roleCode == RoleCode.photographer
+        var report = ProfileReport(userInfo: info, writtenBack: written, isPhotographer: photographer, realName: nil, bankCard: nil, calls: [])
+        if photographer {
+            let g = guard_
+            async let realName = ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
+                try await g.run("real-name info") {
+                    try await timer.record("GET", Endpoint.realNameInfo.path, into: sink) { try await api.realNameInfo() }
+                }
+            }
+            async let bankCard = ProfileFeature.capture { () async throws(FeatureError) -> APIResult<BankCardInfo> in
+                try await g.run("bank-card info") {
+                    try await timer.record("GET", Endpoint.bankCardInfo.path, into: sink) { try await api.bankCardInfo() }
+                }
+            }
+            report.realName = await realName
+            report.bankCard = await bankCard
+            for case .failure(let error) in [report.realName?.map { _ in () }, report.bankCard?.map { _ in () }].compactMap({ $0 })
+            where error.isSessionExpired {
+                throw error
+            }
+        }
+        report.calls = sink.records
+        return report
+    }
+
+    /// `AppStore.applyUserInfo` (userName, realName, avatar, phone when sent; roleName when the local one
+    /// is empty), then rule 2: a non-empty roleName from the API is written whatever was there.
+    func writeBack(_ info: UserInfo) throws(FeatureError) -> [String] {
+        var written: [String] = []
+        if info.userName != nil { written.append("userName") }
+        if info.realName != nil { written.append("realName") }
+        if info.avatar != nil { written.append("avatar") }
+        if info.phone != nil { written.append("phone") }
+        let localRoleEmpty = (contexts.store.roleName ?? "").isEmpty
+        do {
+            try contexts.store.applyUserInfo(info)
+            if let name = info.roleName, !name.isEmpty {
+                try contexts.store.setRoleName(name)
+                written.append(localRoleEmpty ? "roleName (was empty)" : "roleName (API value non-empty)")
+            }
+        } catch {
+            throw .storage(error)
+        }
+        contexts.account.applyUserInfo(info)
+        if let name = contexts.store.roleName {
+            contexts.permission.setCurrentRole(code: contexts.permission.roleCode, name: name)
+        }
+        return written
+    }
+
+    static func capture<T: Sendable>(_ body: () async throws(FeatureError) -> T) async -> Result<T, FeatureError> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+import SXKCore
+import SXKAPI
+import SXKSession
+import SXKSandbox
+@testable import SXKFeatures
+
+final class HomeFeatureTests: XCTestCase {
+    func testVisibleAndCommonMenusDefaultToFirstFour() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let visible = h.home.visibleMenus()
+        XCTAssertEqual(Set(visible.map(\.uri)), Set(h.contexts.permission.permissionURIs))
+        let common = try h.home.commonMenus()
+        XCTAssertTrue(common.defaulted)
+        XCTAssertEqual(common.key, "1001_scenic_role_photographer_common_uris")
+        XCTAssertEqual(common.uris, Array(visible.prefix(4).map(\.uri)))
+        XCTAssertEqual(h.contexts.store.commonMenuURIs(roleCode: "photographer"), common.uris)
+        XCTAssertFalse(try h.home.commonMenus().defaulted)
+        let extra = try XCTUnwrap(visible.dropFirst(4).first)
+        XCTAssertEqual(try h.home.addCommonMenu(extra.uri).uris.last, extra.uri)
+        XCTAssertFalse(try h.home.removeCommonMenu(common.uris[0]).uris.contains(common.uris[0]))
+        XCTAssertThrowsError(try h.home.addCommonMenu("/nope"))
+    }
+
+    func testCatalogKeepsUnknownPermissions() {
+        let catalog = MenuCatalog([MenuEntry(uri: "/a", title: "A", group: "g")])
+        let visible = catalog.visibleMenus(permissions: [PermissionItem(uri: "/b", name: "B"), PermissionItem(uri: "/a", name: "x")])
+        XCTAssertEqual(visible.map(\.uri), ["/a", "/b"])
+        XCTAssertEqual(visible.map(\.title), ["A", "B"])
+    }
+
+    func testReplayForStoreAdminLoadsStoresAndShowsNoDialog() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertEqual(trace.steps.map(\.name).first, "locationStateStore.restoreStateIfNeeded()")
+        XCTAssertEqual(trace.calls.map(\.path), ["/api/yf-handset-app/role-permission", "/api/app/store/all"])
+        XCTAssertEqual(h.requests().map(\.path), ["/api/yf-handset-app/role-permission", "/api/app/store/all"])
+        XCTAssertNil(trace.dialog)
+        XCTAssertTrue(trace.checks[2].reason.contains("simplified"))
+        // The trace encodes to JSON for --json.
+        let text = JSONWriter.string(trace.json)
+        XCTAssertNotNil(try? JSONParser.parse(text))
+        XCTAssertTrue(text.contains("\"verdict\""))
+    }
+
+    func testStoreStepSkippedWithoutScenicOrForOtherRoles() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        // A store admin whose scenic is gone: scenic dialog, no store call.
+        h.contexts.account.setScenic(id: nil, name: nil)
+        try h.contexts.store.setCurrentScenic(id: nil, name: nil)
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertTrue(h.requests("/api/app/store/all").isEmpty)
+        XCTAssertEqual(trace.dialog, .scenic)
+        XCTAssertTrue(trace.steps.first { $0.name.hasPrefix("loadStoreListIfNeeded") }?.skipped ?? false)
+
+        _ = try await h.login("13800000002")
+        h.sandbox.resetRequestLog()
+        _ = try await h.home.initializeReplay()
+        XCTAssertTrue(h.requests("/api/app/store/all").isEmpty)
+    }
+
+    func testPermissionDialogWinsWhenNoPermissions() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        _ = try h.home.remind(minutes: 5)
+        // The server's list has no entry for this role code: the app falls back to the first entry, so an
+        // empty permission set needs an empty role list; simulate it with a failing load and no stored items.
+        h.sandbox.injectFault(path: "/api/yf-handset-app/role-permission", kind: .status500)
+        h.contexts.permission.replace(with: PermissionContext.State())
+        h.contexts.permission.setCurrentRole(code: "photographer", name: nil)
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertEqual(trace.dialog, .permission)
+        XCTAssertFalse(trace.checks[1].evaluated)
+        XCTAssertFalse(trace.checks[2].evaluated)
+        XCTAssertTrue(h.requests("/api/yf-handset-app/photog/loacation/detail").isEmpty)
+        XCTAssertFalse(trace.steps[2].calls.first?.ok ?? true)
+    }
+
+    func testScenicDialogWhenRoleNeedsScenicAndNoneSelected() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        _ = try h.home.remind(minutes: 5)
+        h.contexts.account.setScenic(id: nil, name: nil)
+        try h.contexts.store.setCurrentScenic(id: nil, name: nil)
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertEqual(trace.dialog, .scenic)
+        XCTAssertFalse(trace.checks[2].evaluated)
+        XCTAssertTrue(h.requests("/api/yf-handset-app/photog/loacation/detail").isEmpty, "no detail call behind a scenic dialog")
+    }
+
+    func testForeignScenicIsClearedByDisplayState() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        h.contexts.account.setScenic(id: 3, name: "千岛湖")
+        try h.contexts.store.setCurrentScenic(id: 3, name: "千岛湖")
+        let trace = try await h.home.initializeReplay()
+        XCTAssertNil(h.contexts.store.currentScenicId)
+        XCTAssertEqual(trace.dialog, .scenic)
+        XCTAssertTrue(trace.steps[1].stores.contains("key_in_current_scenic_id removed"))
+    }
+
+    func testLocationTimeoutDialogOnlyWhenConditionsHold() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")   // sandbox: 1001 reported 18 minutes ago
+        // No reminder set: no detail call.
+        h.sandbox.resetRequestLog()
+        var trace = try await h.home.initializeReplay()
+        XCTAssertNil(trace.dialog)
+        XCTAssertTrue(h.requests("/api/yf-handset-app/photog/loacation/detail").isEmpty)
+        XCTAssertTrue(trace.checks[2].reason.contains("no location reminder"))
+
+        // Reminder 10 minutes: detail called with staff_id, report is older → dialog.
+        _ = try h.home.remind(minutes: 10)
+        h.sandbox.resetRequestLog()
+        trace = try await h.home.initializeReplay()
+        let detail = h.requests("/api/yf-handset-app/photog/loacation/detail")
+        XCTAssertEqual(detail.count, 1)
+        XCTAssertEqual(detail.first?.queryValue("staff_id"), "1001")
+        XCTAssertEqual(trace.dialog, .locationTimeout)
+        XCTAssertTrue(trace.verdict.contains("location-timeout"))
+
+        // Reminder 30 minutes: detail called, report is recent → none.
+        _ = try h.home.remind(minutes: 30)
+        trace = try await h.home.initializeReplay()
+        XCTAssertNil(trace.dialog)
+        XCTAssertTrue(trace.checks[2].evaluated)
+        XCTAssertTrue(trace.verdict.hasPrefix("no dialog"))
+    }
+
+    func testLocationTwoHourRuleWithInjectedClock() async throws {
+        let clock = FixedClock(Date())
+        let h = try Harness(clock: clock)
+        _ = try await h.login("13800000001")
+        var state = try h.home.goOnline()
+        XCTAssertTrue(state.isOnline)
+        XCTAssertEqual(state.countdownSeconds ?? 0, 7200, accuracy: 0.01)
+        clock.advance(by: 119 * 60)
+        var trace = try await h.home.initializeReplay()
+        XCTAssertTrue(trace.steps[0].notes[0].contains("resumed"))
+        XCTAssertTrue(h.home.locationState().isOnline)
+        clock.advance(by: 2 * 60)
+        trace = try await h.home.initializeReplay()
+        XCTAssertTrue(trace.steps[0].notes[0].contains("2-hour"))
+        state = h.home.locationState()
+        XCTAssertFalse(state.isOnline)
+        XCTAssertNil(state.lastReportTime)
+    }
+
+    func testLocationDetailCallsLoacationPath() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let detail = try await h.home.locationDetail()
+        XCTAssertEqual(detail.value.staffId, 1001)
+        XCTAssertTrue(detail.value.online)
+        XCTAssertEqual(h.requests().last?.path, "/api/yf-handset-app/photog/loacation/detail")
+        XCTAssertThrowsError(try h.home.remind(minutes: 5000))
+    }
+
+    func testReplayWithoutTokenUsesStoredState() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        h.contexts.session.reset()
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertTrue(h.requests().isEmpty)
+        XCTAssertTrue(trace.steps[2].skipped)
+        XCTAssertNil(trace.dialog)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+import SXKCore
+import SXKAPI
+import SXKSandbox
+@testable import SXKFeatures
+
+final class StatisticsFeatureTests: XCTestCase {
+    func testDateRanges() throws {
+        // 2026-03-15 12:00 Shanghai.
+        let now = try XCTUnwrap(WireDate.parseTimestamp("2026-03-15 12:00:00"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: nil, now: now), DateRange(from: "2026-03-15", to: "2026-03-15"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .week, now: now), DateRange(from: "2026-03-09", to: "2026-03-15"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .month, now: now), DateRange(from: "2026-03-01", to: "2026-03-15"))
+        XCTAssertEqual(try DateRange.resolve(from: "2026-03-01", to: "2026-03-03", period: nil, now: now).days, ["2026-03-01", "2026-03-02", "2026-03-03"])
+        XCTAssertThrowsError(try DateRange.resolve(from: "2026-03-05", to: "2026-03-01", period: nil, now: now)) {
+            XCTAssertEqual($0 as? FeatureError, .invalidDateRange(from: "2026-03-05", to: "2026-03-01"))
+        }
+        XCTAssertThrowsError(try DateRange.resolve(from: "2026-02-30", to: nil, period: nil, now: now))
+        XCTAssertThrowsError(try DateRange.resolve(from: "2026-03-01", to: nil, period: .week, now: now))
+    }
+
+    func testSummaryEqualsSumOfDailyRowsPerRole() async throws {
+        let h = try Harness()
+        for (phone, path) in [("13800000001", "/api/yf-handset-app/photog/analyse/user"),
+                              ("13800000002", "/api/app/scenic-admin/analyse"),
+                              ("13800000003", "/api/app/store/analyse")] {
+            _ = try await h.login(phone)
+            h.sandbox.resetRequestLog()
+            let range = try h.stats.range(period: .month)
+            let wide = DateRange(from: WireDate.day(Date().addingTimeInterval(-80 * 86400)), to: range.to)
+            let report = try await h.stats.load(range: wide, pageSize: 7)
+            XCTAssertEqual(report.endpoint.summaryPath, path)
+            XCTAssertEqual(h.requests().first?.path, path, "summary first")
+            XCTAssertGreaterThan(report.daily.pages, 1, "daily rows paged through")
+            XCTAssertEqual(report.daily.rows.count, report.daily.total)
+            XCTAssertGreaterThan(report.summary.value.orderCount, 0)
+            XCTAssertEqual(report.daily.orderCount, report.summary.value.orderCount)
+            XCTAssertEqual(report.daily.orderAmount, report.summary.value.orderAmount, accuracy: 0.01)
+            let dailyRequests = h.requests(report.endpoint.dailyPath)
+            XCTAssertEqual(dailyRequests.count, report.daily.pages)
+            XCTAssertEqual(dailyRequests.first?.queryValue("startDate"), wide.from)
+            if case .scenicAdmin(let id) = report.endpoint { XCTAssertEqual(dailyRequests.first?.queryValue("scenicId"), String(id)) }
+            if case .storeAdmin(let id) = report.endpoint { XCTAssertEqual(dailyRequests.first?.queryValue("storeId"), String(id)) }
+        }
+    }
+
+    func testDefaultRangeIsToday() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let range = try h.stats.range()
+        XCTAssertEqual(range.from, WireDate.day(Date()))
+        XCTAssertEqual(range.from, range.to)
+        let report = try await h.stats.load(range: range)
+        XCTAssertEqual(report.daily.orderCount, report.summary.value.orderCount)
+    }
+
+    func testRoleNotHeld() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let range = try h.stats.range()
+        await assertThrowsFeature({ try await h.stats.load(role: "photographer", range: range) }) {
+            if case .roleNotHeld = $0 { return true }; return false
+        }
+    }
+}
