@@ -3,7 +3,7 @@
 
 Prints numbers; asserts nothing (machines here are noisy). Loopback only.
 """
-import os, pty, select, statistics, subprocess, sys, time
+import os, pty, re, select, statistics, subprocess, sys, time
 
 
 def summarize(samples):
@@ -24,7 +24,8 @@ def time_command(argv, runs=20, env=None, stdin=None):
 
 
 def time_to_prompt(argv, marker, runs=20, env=None, timeout=5.0):
-    """Time from spawn until `marker` (bytes) appears on the pty, then the process is killed."""
+    """Time from spawn until `marker` (bytes) appears on the pty, then the process is killed.
+    With marker None: time until the pty reaches end of file (the process closed it)."""
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -44,11 +45,13 @@ def time_to_prompt(argv, marker, runs=20, env=None, timeout=5.0):
             try:
                 chunk = os.read(fd, 4096)
             except OSError:
+                found = marker is None  # Linux reports EIO at the pty's end of file
                 break
             if not chunk:
+                found = marker is None
                 break
             seen += chunk
-            if marker in seen:
+            if marker is not None and marker in seen:
                 found = True
                 break
         elapsed = time.perf_counter() - start
@@ -62,6 +65,32 @@ def time_to_prompt(argv, marker, runs=20, env=None, timeout=5.0):
             raise RuntimeError("no prompt %r from %s; saw %r" % (marker, argv, seen[-200:]))
         samples.append(elapsed)
     return samples
+
+
+def time_with_stdin_file(argv, path, runs=10, env=None):
+    """Wall time of argv reading stdin from `path` (reopened each run), output discarded."""
+    samples = []
+    for _ in range(runs):
+        with open(path, "rb") as f:
+            start = time.perf_counter()
+            subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+            samples.append(time.perf_counter() - start)
+    return samples
+
+
+def time_and_rss(argv, runs=10, env=None):
+    """Wall time and peak RSS (KiB, from /usr/bin/time -v) of argv, stdout to /dev/null."""
+    samples, rss = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(["/usr/bin/time", "-v"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, env=env, check=False)
+        samples.append(time.perf_counter() - start)
+        match = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+        if proc.returncode != 0 or not match:
+            raise RuntimeError("%s failed: %r" % (argv, proc.stderr[-400:]))
+        rss.append(int(match.group(1)))
+    return samples, rss
 
 
 def row(name, samples, floor=None, unit="ms"):

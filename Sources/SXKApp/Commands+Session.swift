@@ -124,18 +124,13 @@ extension AppCommands {
     }
 }
 
-/// Reads one line of standard input without buffering past it, so later lines stay for the
-/// script reader. The trailing newline is dropped.
+/// Reads one line of standard input through the shell's shared reader, so a password line that
+/// follows `login --password-stdin` in piped input is not lost to the command loop's buffer.
 enum StdinLine {
     static func read() -> String? {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while Foundation.read(0, &byte, 1) == 1 {
-            if byte == 0x0A { break }
-            bytes.append(byte)
+        switch PlainLineReader.standardInput.readLine(prompt: PromptText("")) {
+        case .line(let text): return text
+        default: return nil
         }
-        if bytes.isEmpty && byte != 0x0A { return nil }
-        if bytes.last == 0x0D { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -10,6 +10,9 @@ public enum SXKApplication {
     public static let version = "0.1.0"
 
     public static func main() async -> Int32 {
+        // Everything this process creates is private, including what Foundation makes on its own
+        // (a URL cache folder); the state files set 0600/0700 explicitly as well.
+        umask(0o077)
         // These make Foundation print every request with its headers, token included.
         URLSessionTransport.scrubDebugEnvironment()
         var environment = ProcessInfo.processInfo.environment

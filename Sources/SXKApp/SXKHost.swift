@@ -61,27 +61,30 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     // MARK: Prompt
 
     /// `sxk test photographer@西湖景区/101 ›`, `sxk test (logged out) ›`, with a marker while
-    /// restoring or offline.
+    /// restoring or offline. Only the scope is coloured: libedit 3.1 garbles prompts with more than
+    /// one escaped (EL_PROMPT_ESC) colour span, seen here in a pty.
     func prompt() -> PromptText {
         let s = services
         let session = s.contexts.session.current
-        let env = s.environment.name
-        var segments: [PromptText.Segment] = [.init("sxk ", style: .dim), .init(env, style: .cyan), .init(" ")]
+        let head = "sxk \(s.environment.name) "
+        var tail = ""
+        let scope: String
+        let style: TextStyle
         switch session.phase {
         case .loggedOut:
-            segments.append(.init("(logged out)", style: .dim))
+            scope = "(logged out)"
+            style = .yellow
         case .restoring, .loggedIn:
             let account = s.contexts.account.current
-            let role = s.contexts.permission.roleCode ?? "?"
-            var scope = role
-            if let scenic = account.scenicName ?? account.scenicId.map(String.init) { scope += "@" + scenic }
-            if let store = account.storeId { scope += "/" + String(store) }
-            segments.append(.init(scope, style: .green))
-            if session.phase == .restoring { segments.append(.init(" (restoring)", style: .yellow)) }
-            if session.offline { segments.append(.init(" (offline)", style: .red)) }
+            var text = s.contexts.permission.roleCode ?? "?"
+            if let scenic = account.scenicName ?? account.scenicId.map(String.init) { text += "@" + scenic }
+            if let store = account.storeId { text += "/" + String(store) }
+            scope = text
+            style = session.offline ? .red : .green
+            if session.phase == .restoring { tail += " (restoring)" }
+            if session.offline { tail += " (offline)" }
         }
-        segments.append(.init(" › ", style: .bold))
-        return PromptText(segments)
+        return PromptText([.init(head), .init(scope, style: style), .init(tail + " › ")])
     }
 
     // MARK: Execution

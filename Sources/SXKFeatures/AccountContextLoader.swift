@@ -73,6 +73,12 @@ public struct AccountContextLoader: Sendable {
     /// Seed §5.3 first rule: display fields into the account context; role name only when none is known.
     func applyUserInfo(_ info: UserInfo) {
         contexts.account.applyUserInfo(info)
+        // A token restored without a snapshot: the user id comes from the server.
+        if contexts.account.userId == nil, let id = info.userId {
+            var state = contexts.account.current
+            state.userId = id
+            contexts.account.replace(with: state)
+        }
         if let name = info.roleName, !name.isEmpty, (contexts.permission.current.roleName ?? "").isEmpty {
             contexts.permission.setCurrentRole(code: contexts.permission.roleCode, name: name)
         }

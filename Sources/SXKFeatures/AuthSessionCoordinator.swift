@@ -42,8 +42,8 @@ public struct AccountRow: Sendable, Equatable {
 public final class AuthSessionCoordinator: @unchecked Sendable {
     public let account: AccountAPI
     public let loader: AccountContextLoader
-    public let guard_: SessionGuard
-    private var contexts: SessionContexts { guard_.contexts }
+    public let sessionGuard: SessionGuard
+    private var contexts: SessionContexts { sessionGuard.contexts }
 
     private struct Memory {
         var tempToken: String?
@@ -56,7 +56,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     public init(account: AccountAPI, commerce: CommerceAPI, guard sessionGuard: SessionGuard) {
         self.account = account
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
         self.loader = AccountContextLoader(account: account, commerce: commerce, contexts: sessionGuard.contexts)
         sessionGuard.onReset { [weak self] in
             guard let self else { return }
@@ -167,7 +167,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         do {
             report = try await loader.loadAll()
         } catch let error as APIError where error.kind == .sessionExpired {
-            guard_.sessionExpired(token: result.token)
+            sessionGuard.sessionExpired(token: result.token)
             throw FeatureError.api(error, context: "login")
         } catch {
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
@@ -231,7 +231,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     /// Seed 001 logout: token and snapshot cleared, every context reset, last phone and privacy flag kept.
     public func logout() throws(FeatureError) {
-        if let failure = guard_.reset() { throw .storage(failure) }
+        if let failure = sessionGuard.reset() { throw .storage(failure) }
     }
 
     // MARK: Helpers

@@ -24,17 +24,17 @@ public struct HomeFeature: Sendable {
 
     public let loader: AccountContextLoader
     public let operation: OperationAPI
-    public let guard_: SessionGuard
+    public let sessionGuard: SessionGuard
     public let catalog: MenuCatalog
     public let clock: any WallClock
-    var contexts: SessionContexts { guard_.contexts }
+    var contexts: SessionContexts { sessionGuard.contexts }
     var locationStore: LocationStateStore { LocationStateStore(store: contexts.store, clock: clock) }
     var commonStore: CommonMenuStore { CommonMenuStore(store: contexts.store) }
 
     public init(loader: AccountContextLoader, operation: OperationAPI, guard sessionGuard: SessionGuard, catalog: MenuCatalog, clock: any WallClock) {
         self.loader = loader
         self.operation = operation
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
         self.catalog = catalog
         self.clock = clock
     }
@@ -112,10 +112,10 @@ public struct HomeFeature: Sendable {
 
     /// GET photog/loacation/detail?staff_id=<current user id>. Not stored (seed §4.4).
     public func locationDetail() async throws(FeatureError) -> APIResult<LocationDetail> {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         guard let staffId = contexts.account.userId else { throw .notLoggedIn }
         let api = operation
-        return try await guard_.run("location detail") { try await api.locationDetail(staffId: staffId) }
+        return try await sessionGuard.run("location detail") { try await api.locationDetail(staffId: staffId) }
     }
 }
 

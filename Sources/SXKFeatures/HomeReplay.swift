@@ -12,6 +12,8 @@ extension HomeFeature {
     public func initializeReplay() async throws(FeatureError) -> HomeTrace {
         let timer = CallTimer()
         let online = contexts.session.token != nil
+        // Without a token the replay explains a stored (e.g. imported) account; with neither there is nothing to explain.
+        guard online || contexts.account.userId != nil else { throw .notLoggedIn }
         var steps: [HomeStep] = []
 
         steps.append(try restoreLocationStep())
@@ -106,7 +108,7 @@ extension HomeFeature {
         let sink = CallSink()
         let api = loader.account
         do throws(FeatureError) {
-            let roles = try await guard_.run("role-permission") {
+            let roles = try await sessionGuard.run("role-permission") {
                 try await timer.record("GET", Endpoint.rolePermissions.path, into: sink) { try await api.rolePermissions().value }
             }
             let derivation = contexts.permission.setRolePermissions(roles)
@@ -186,7 +188,7 @@ extension HomeFeature {
         let sink = CallSink()
         let loader = self.loader
         do throws(FeatureError) {
-            let match = try await guard_.run("store list") { try await loader.loadStoreIfNeeded(timer: timer, sink: sink) }
+            let match = try await sessionGuard.run("store list") { try await loader.loadStoreIfNeeded(timer: timer, sink: sink) }
             if let matched = match?.matched {
                 do { try contexts.store.setCurrentStoreId(matched.storeId) } catch { throw FeatureError.storage(error) }
                 step.stores = ["key_in_current_store_id = \(matched.storeId)"]
@@ -249,7 +251,7 @@ extension HomeFeature {
             let sink = CallSink()
             let api = operation
             do throws(FeatureError) {
-                let detail = try await guard_.run("location detail") {
+                let detail = try await sessionGuard.run("location detail") {
                     try await timer.record("GET", Endpoint.locationDetail.path + "?staff_id=\(staffId)", into: sink) {
                         try await api.locationDetail(staffId: staffId).value
                     }

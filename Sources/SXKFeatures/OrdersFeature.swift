@@ -48,18 +48,18 @@ public struct OrdersFeature: Sendable {
     public static let maxPageSize = 1000
 
     public let commerce: CommerceAPI
-    public let guard_: SessionGuard
-    private var contexts: SessionContexts { guard_.contexts }
+    public let sessionGuard: SessionGuard
+    private var contexts: SessionContexts { sessionGuard.contexts }
 
     public init(commerce: CommerceAPI, guard sessionGuard: SessionGuard) {
         self.commerce = commerce
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
     }
 
     /// The endpoint for `role` (default: the session's role), refused when the account does not hold
     /// that role, or when the scope it needs is not selected.
     public func endpoint(role requested: String? = nil) throws(FeatureError) -> OrdersEndpoint {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         let role = try RoleScope.resolve(requested, permission: contexts.permission.current)
         let a = contexts.account.current
         switch role {
@@ -80,7 +80,7 @@ public struct OrdersFeature: Sendable {
     public func fetchPage(role: String? = nil, page: Int = 1, pageSize: Int = OrdersFeature.defaultPageSize, filter: OrderFilter = OrderFilter()) async throws(FeatureError) -> OrdersPage {
         try OrdersFeature.checkPaging(page: page, pageSize: pageSize)
         let endpoint = try endpoint(role: role)
-        let result = try await guard_.run("orders") { try await fetch(endpoint, page: page, pageSize: pageSize, filter: filter) }
+        let result = try await sessionGuard.run("orders") { try await fetch(endpoint, page: page, pageSize: pageSize, filter: filter) }
         return OrdersPage(endpoint: endpoint, page: result.value, response: result.response)
     }
 
@@ -95,7 +95,7 @@ public struct OrdersFeature: Sendable {
         if let limit, limit < 0 { throw .invalidPageArguments("--limit must not be negative") }
         let endpoint = try endpoint(role: role)
         let feature = self
-        return try await guard_.run("orders --all") {
+        return try await sessionGuard.run("orders --all") {
             try await PageWalker.walk(limit: limit, fetch: { @Sendable page in
                 let r = try await feature.fetch(endpoint, page: page, pageSize: pageSize, filter: filter)
                 return (r.value.list, r.value.total, r.value.isLast)

@@ -26,20 +26,20 @@ public struct ProfileReport: Sendable {
 /// AppStore, then, for photographers, real-name and bank-card info concurrently (`async let`).
 public struct ProfileFeature: Sendable {
     public let account: AccountAPI
-    public let guard_: SessionGuard
-    private var contexts: SessionContexts { guard_.contexts }
+    public let sessionGuard: SessionGuard
+    private var contexts: SessionContexts { sessionGuard.contexts }
 
     public init(account: AccountAPI, guard sessionGuard: SessionGuard) {
         self.account = account
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
     }
 
     public func reload() async throws(FeatureError) -> ProfileReport {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         let timer = CallTimer()
         let sink = CallSink()
         let api = account
-        let info = try await guard_.run("userinfo") {
+        let info = try await sessionGuard.run("userinfo") {
             try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
         }
         let written = try writeBack(info.value)
@@ -47,7 +47,7 @@ public struct ProfileFeature: Sendable {
         let photographer = contexts.permission.roleCode == RoleCode.photographer
         var report = ProfileReport(userInfo: info, writtenBack: written, isPhotographer: photographer, realName: nil, bankCard: nil, calls: [])
         if photographer {
-            let g = guard_
+            let g = sessionGuard
             async let realName = ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
                 try await g.run("real-name info") {
                     try await timer.record("GET", Endpoint.realNameInfo.path, into: sink) { try await api.realNameInfo() }

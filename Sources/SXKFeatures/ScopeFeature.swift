@@ -38,19 +38,19 @@ public struct ScopeChange: Sendable, Equatable {
 /// AppStore; a switch that fails (e.g. the store load) leaves the old scope as it was.
 public struct ScopeFeature: Sendable {
     public let loader: AccountContextLoader
-    public let guard_: SessionGuard
-    private var contexts: SessionContexts { guard_.contexts }
+    public let sessionGuard: SessionGuard
+    private var contexts: SessionContexts { sessionGuard.contexts }
 
     public init(loader: AccountContextLoader, guard sessionGuard: SessionGuard) {
         self.loader = loader
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
     }
 
     // MARK: Roles
 
     /// The roles from role-permission (loaded once when none is cached), current marked.
     public func roles(refresh: Bool = false) async throws(FeatureError) -> [RoleRow] {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         if refresh || contexts.permission.current.roles.isEmpty { try await reloadRoles() }
         let p = contexts.permission.current
         return p.roles.map {
@@ -62,7 +62,7 @@ public struct ScopeFeature: Sendable {
     /// GET role-permission into the permission context (re-deriving the current role) and the store.
     func reloadRoles() async throws(FeatureError) {
         let api = loader.account
-        let roles = try await guard_.run("role-permission") { try await api.rolePermissions().value }
+        let roles = try await sessionGuard.run("role-permission") { try await api.rolePermissions().value }
         contexts.permission.setRolePermissions(roles)
         try contexts.persist()
     }
@@ -70,7 +70,7 @@ public struct ScopeFeature: Sendable {
     /// Switches role: flat permissions and the role's scenic list re-derived; a scenic not in the new
     /// role's list is cleared (with a store that went with it).
     public func selectRole(_ code: String) async throws(FeatureError) -> ScopeChange {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         if contexts.permission.current.roles.isEmpty { try await reloadRoles() }
         let roles = contexts.permission.current.roles
         guard roles.contains(where: { $0.roleCode == code }) else {
@@ -95,7 +95,7 @@ public struct ScopeFeature: Sendable {
 
     /// The current role's scenic areas, current marked.
     public func scenics() throws(FeatureError) -> [ScenicRow] {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         let current = contexts.account.current.scenicId
         return contexts.permission.current.scenicList.map { ScenicRow(scenic: $0, isCurrent: $0.scenicId == current) }
     }
@@ -104,7 +104,7 @@ public struct ScopeFeature: Sendable {
     /// scenic is cleared; to know, the store list is loaded first when none is cached (a failure there
     /// changes nothing).
     public func selectScenic(_ query: String) async throws(FeatureError) -> ScopeChange {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         let list = contexts.permission.current.scenicList
         let target = try ScopeFeature.match(
             query, in: list, id: \.scenicId, name: \.scenicName,
@@ -134,7 +134,7 @@ public struct ScopeFeature: Sendable {
 
     /// GET store/all (cached in memory, never persisted) filtered by the current scenic, current marked.
     public func stores(refresh: Bool = false) async throws(FeatureError) -> [StoreRow] {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         if refresh || contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
         let a = contexts.account.current
         return a.storesInScenic.map { StoreRow(store: $0, isCurrent: $0.storeId == a.storeId) }
@@ -142,7 +142,7 @@ public struct ScopeFeature: Sendable {
 
     /// Switches store by id or (unique prefix of) name among the current scenic's stores.
     public func selectStore(_ query: String) async throws(FeatureError) -> ScopeChange {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         if contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
         let list = contexts.account.current.storesInScenic
         let target = try ScopeFeature.match(
@@ -156,7 +156,7 @@ public struct ScopeFeature: Sendable {
 
     func fetchStores() async throws(FeatureError) -> [Store] {
         let api = loader.commerce
-        let stores = try await guard_.run("store list") { try await api.storeList().value }
+        let stores = try await sessionGuard.run("store list") { try await api.storeList().value }
         contexts.account.setStores(stores)
         return stores
     }

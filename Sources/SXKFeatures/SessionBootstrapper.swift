@@ -27,12 +27,12 @@ public enum ValidationOutcome: Sendable {
 /// validate through `AccountContextLoader` when a command first needs the server.
 public struct SessionBootstrapper: Sendable {
     public let loader: AccountContextLoader
-    public let guard_: SessionGuard
-    private var contexts: SessionContexts { guard_.contexts }
+    public let sessionGuard: SessionGuard
+    private var contexts: SessionContexts { sessionGuard.contexts }
 
     public init(loader: AccountContextLoader, guard sessionGuard: SessionGuard) {
         self.loader = loader
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
     }
 
     /// Reads token and snapshot. No token → loggedOut; a token → contexts from the snapshot at once,
@@ -72,7 +72,7 @@ public struct SessionBootstrapper: Sendable {
             contexts.session.logIn(token: token)
             return .loggedIn(report)
         } catch let error as APIError where error.kind == .sessionExpired {
-            guard_.sessionExpired(token: token)
+            sessionGuard.sessionExpired(token: token)
             return .loggedOut(notice: SessionGuard.expiredNotice)
         } catch {
             // Seed 001 step 11: keep the local login, enter with the snapshot.

@@ -55,13 +55,13 @@ public struct StatisticsFeature: Sendable {
     public static let defaultPageSize = 50
 
     public let operation: OperationAPI
-    public let guard_: SessionGuard
+    public let sessionGuard: SessionGuard
     public let clock: any WallClock
-    private var contexts: SessionContexts { guard_.contexts }
+    private var contexts: SessionContexts { sessionGuard.contexts }
 
     public init(operation: OperationAPI, guard sessionGuard: SessionGuard, clock: any WallClock) {
         self.operation = operation
-        self.guard_ = sessionGuard
+        self.sessionGuard = sessionGuard
         self.clock = clock
     }
 
@@ -72,7 +72,7 @@ public struct StatisticsFeature: Sendable {
 
     /// The role's endpoints (default the session's role; refused when not held or the scope is missing).
     public func endpoint(role requested: String? = nil) throws(FeatureError) -> (role: String, endpoint: StatsEndpoint) {
-        try guard_.requireSession()
+        try sessionGuard.requireSession()
         let role = try RoleScope.resolve(requested, permission: contexts.permission.current)
         let a = contexts.account.current
         switch role {
@@ -113,7 +113,7 @@ public struct StatisticsFeature: Sendable {
 
     private func summary(_ endpoint: StatsEndpoint, range: DateRange, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
         let api = operation
-        return try await guard_.run("stats summary") {
+        return try await sessionGuard.run("stats summary") {
             try await timer.record("GET", endpoint.summaryPath, into: sink) { () async throws -> APIResult<Summary> in
                 switch endpoint {
                 case .photographer: return try await api.photographerSummary(startDate: range.from, endDate: range.to)
@@ -132,7 +132,7 @@ public struct StatisticsFeature: Sendable {
         // A range has at most a few hundred days; the page cap only guards against a server that never ends.
         while page <= 10_000 {
             let current = page
-            let result = try await guard_.run("stats daily") {
+            let result = try await sessionGuard.run("stats daily") {
                 try await timer.record("GET", endpoint.dailyPath + "?page=\(current)", into: sink) { () async throws -> APIResult<Page<Daily>> in
                     switch endpoint {
                     case .photographer:

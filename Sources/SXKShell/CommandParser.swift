@@ -48,6 +48,16 @@ public struct CommandParser: Sendable {
             }
         }
 
+        // `--help` anywhere before `--` wins over any other mistake on the line.
+        if let end = Optional(words.firstIndex(of: "--") ?? words.count),
+           words[1..<max(1, end)].contains(where: { $0 == "--help" || $0 == "-h" }) {
+            var helpChain = [top]
+            for word in words[1..<end] where !word.hasPrefix("-") {
+                guard let sub = helpChain[helpChain.count - 1].subcommand(word) else { continue }
+                helpChain.append(sub)
+            }
+            return .help(helpChain)
+        }
         while i < words.count {
             let word = words[i]
             i += 1

@@ -224,6 +224,8 @@ public struct CompletionEngine: Sendable {
         switch kind {
         case .choice(let choices):
             return choices.filter { $0.hasPrefix(prefix) }.map { CompletionCandidate($0) }
+        case .provider("command"):
+            return specs.filter { !$0.isHidden && $0.name.hasPrefix(prefix) }.map { CompletionCandidate($0.name, description: $0.summary) }
         case .provider(let name):
             return provider.completions(for: name, prefix: prefix)
         case .string, .int, .double, .date, .path:

@@ -52,6 +52,10 @@ public protocol LineReader: AnyObject, Sendable {
 
 /// Reads lines from a file descriptor without a line editor: no prompt, no history file.
 public final class PlainLineReader: LineReader, @unchecked Sendable {
+    /// The one reader of standard input, shared by the command loop and commands that read their
+    /// own input line (`login --password-stdin`), so neither loses what the other buffered.
+    public static let standardInput = PlainLineReader(fd: 0)
+
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var atEOF = false

@@ -127,7 +127,7 @@ public final class Shell: @unchecked Sendable {
     }
 
     private func runStdin(_ thread: ReaderThread) async -> Int32 {
-        let lineReader = PlainLineReader(fd: 0)
+        let lineReader = PlainLineReader.standardInput
         var worst: Int32 = 0
         while exitRequest == nil {
             let result = await thread.run { lineReader.readLine(prompt: PromptText("")) }
@@ -336,14 +336,11 @@ public final class Shell: @unchecked Sendable {
     }
 }
 
-/// Values for the completion engine: the host's providers, plus `command` (command names).
+/// Values for the completion engine from the host's providers (`command` is answered by the engine).
 struct ShellValues: CompletionValueProvider, @unchecked Sendable {
     let host: any ShellHost
     let specs: [CommandSpec]
     func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
-        if provider == "command" {
-            return specs.filter { !$0.isHidden && $0.name.hasPrefix(prefix) }.map { CompletionCandidate($0.name, description: $0.summary) }
-        }
         return host.completions(for: provider, prefix: prefix)
     }
 }

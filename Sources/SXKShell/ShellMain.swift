@@ -30,8 +30,7 @@ public enum ShellMain {
                 specs.contains { $0.matches(word) }
             }
         } catch {
-            ErrorPresenter(sink: StandardOutput.stderr, color: false).error(error)
-            StandardOutput.stderr.write("Run '\(programName) --help' for usage.\n")
+            ErrorPresenter(sink: StandardOutput.stderr, color: false).error("\(ErrorPresenter.message(for: error)) (see '\(programName) --help')")
             return ExitStatus.usage
         }
         let terminal = Terminal.detect(noColorFlag: invocation.options.noColor, environment: environment)

@@ -80,6 +80,25 @@ final class AuthSessionCoordinatorTests: XCTestCase {
         XCTAssertEqual(h.contexts.permission.roleCode, "scenicAdmin")
     }
 
+    func testConfigFailureIsIgnored() async throws {
+        let h = try Harness()
+        h.sandbox.injectFault(path: "/api/app/config", kind: .html502)
+        let enableRegister = await h.auth.fetchConfig()
+        XCTAssertNil(enableRegister)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        let outcome = try await h.login("13800000001")
+        XCTAssertEqual(outcome.account.userId, 1001)
+    }
+
+    func testAccountRowsEncode() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000004", choice: "2")
+        let rows = h.auth.accounts()
+        XCTAssertEqual(rows.map(\.index), [1, 2, 3])
+        XCTAssertEqual(rows[1].json.objectValue?.bool("current"), true)
+        XCTAssertEqual(rows[1].json.objectValue?.int("userId"), 4002)
+    }
+
     func testWrongPasswordIsServerError() async throws {
         let h = try Harness()
         await assertThrowsFeature({ try await h.auth.login(phone: "13800000001", password: "nope", privacyAccepted: true) }) {

@@ -19,7 +19,7 @@ final class Harness: @unchecked Sendable {
     private(set) var storage: ProfileStorage!
     private(set) var contexts: SessionContexts!
     private(set) var network: NetworkBundle!
-    private(set) var guard_: SessionGuard!
+    private(set) var sessionGuard: SessionGuard!
     private(set) var auth: AuthSessionCoordinator!
     private(set) var bootstrapper: SessionBootstrapper!
     private(set) var scope: ScopeFeature!
@@ -58,15 +58,15 @@ final class Harness: @unchecked Sendable {
             transport: URLSessionTransport(timeout: 10),
             observer: ClosureObserver(onSessionExpired: { expiries.append("\($0.request)") }),
             tokenProvider: { session.token })
-        guard_ = SessionGuard(contexts: contexts)
-        auth = AuthSessionCoordinator(account: network.account, commerce: network.commerce, guard: guard_)
-        bootstrapper = SessionBootstrapper(loader: auth.loader, guard: guard_)
-        scope = ScopeFeature(loader: auth.loader, guard: guard_)
-        orders = OrdersFeature(commerce: network.commerce, guard: guard_)
+        sessionGuard = SessionGuard(contexts: contexts)
+        auth = AuthSessionCoordinator(account: network.account, commerce: network.commerce, guard: sessionGuard)
+        bootstrapper = SessionBootstrapper(loader: auth.loader, guard: sessionGuard)
+        scope = ScopeFeature(loader: auth.loader, guard: sessionGuard)
+        orders = OrdersFeature(commerce: network.commerce, guard: sessionGuard)
         let wall: any WallClock = clock ?? SystemClock()
-        home = HomeFeature(loader: auth.loader, operation: network.operation, guard: guard_, catalog: Harness.catalog, clock: wall)
-        stats = StatisticsFeature(operation: network.operation, guard: guard_, clock: wall)
-        profile = ProfileFeature(account: network.account, guard: guard_)
+        home = HomeFeature(loader: auth.loader, operation: network.operation, guard: sessionGuard, catalog: Harness.catalog, clock: wall)
+        stats = StatisticsFeature(operation: network.operation, guard: sessionGuard, clock: wall)
+        profile = ProfileFeature(account: network.account, guard: sessionGuard)
     }
 
     deinit {

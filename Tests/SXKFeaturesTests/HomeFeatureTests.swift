@@ -173,5 +173,8 @@ final class HomeFeatureTests: XCTestCase {
         XCTAssertTrue(h.requests().isEmpty)
         XCTAssertTrue(trace.steps[2].skipped)
         XCTAssertNil(trace.dialog)
+        // With neither token nor account there is nothing to replay.
+        try h.auth.logout()
+        await assertThrowsFeature({ try await h.home.initializeReplay() }) { $0 == .notLoggedIn }
     }
 }

@@ -53,7 +53,7 @@ final class SessionBootstrapperTests: XCTestCase {
         XCTAssertNil(try h.contexts.store.token())
         XCTAssertNil(h.contexts.store.userId)
         XCTAssertEqual(h.contexts.store.lastLoginUsername, "13800000001")
-        XCTAssertEqual(h.guard_.resetCount, 1)
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
     }
 
     func testRestoreWithTokenTTLLogsOut() async throws {
@@ -95,7 +95,7 @@ final class SessionBootstrapperTests: XCTestCase {
                 group.addTask { _ = try? await orders.fetchPage(page: 1, pageSize: 5) }
             }
         }
-        XCTAssertEqual(h.guard_.resetCount, 1)
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
         XCTAssertEqual(h.contexts.session.phase, .loggedOut)
         XCTAssertNil(try h.contexts.store.token())
         XCTAssertEqual(h.contexts.store.lastLoginUsername, "13800000002")

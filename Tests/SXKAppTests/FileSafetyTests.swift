@@ -1,0 +1,191 @@
+import Foundation
+import SXKSandbox
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 7, checks 5, 6, 9, 10: modes, unsafe token files, corrupt state, two shells at once.
+final class FileSafetyTests: XCTestCase {
+    var url: URL { SharedSandbox.url }
+
+    func testUmask000StateFilesAre0600AndFolders0700() throws {
+        let ws = Workspace(createStateDir: false)
+        let r = SXK.run(["-c", "login 13800000002 --password-stdin --accept-privacy; scenic 2; orders --limit 1; scenic 1"], in: ws, baseURL: url,
+                        stdin: SXK.password + "\n", umask000: true)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let files = ws.allFiles(under: ws.stateDir)
+        XCTAssertTrue(files.contains(ws.tokenFile) && files.contains(ws.defaultsFile), "\(files)")
+        for file in files {
+            XCTAssertEqual(modeOf(file), 0o600, "\(file) mode \(String(modeOf(file) ?? 0, radix: 8))")
+        }
+        for dir in ws.allDirectories(under: ws.stateDir) {
+            XCTAssertEqual(modeOf(dir), 0o700, "\(dir) mode \(String(modeOf(dir) ?? 0, radix: 8))")
+        }
+        if FileManager.default.fileExists(atPath: ws.configHome + "/sxk") {
+            for file in ws.allFiles(under: ws.configHome + "/sxk") { XCTAssertEqual(modeOf(file), 0o600, file) }
+            for dir in ws.allDirectories(under: ws.configHome + "/sxk") { XCTAssertEqual(modeOf(dir), 0o700, dir) }
+        }
+    }
+
+    /// Anything the process creates anywhere (HOME included: Foundation's caches) must not be
+    /// group- or world-writable under `umask 000`.
+    func testUmask000NothingCreatedIsWorldWritable() throws {
+        let ws = Workspace()
+        let r = SXK.run(["-c", "login 13800000001 --password-stdin --accept-privacy; orders --limit 1"], in: ws, baseURL: url,
+                        stdin: SXK.password + "\n", umask000: true)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let created = ws.allFiles() + ws.allDirectories(under: ws.root).filter { $0 != ws.root }
+        let loose = created.filter { path in
+            guard let mode = modeOf(path) else { return false }
+            var st = stat()
+            lstat(path, &st)
+            if (st.st_mode & S_IFMT) == S_IFLNK { return false }
+            return mode & 0o022 != 0
+        }
+        let preexisting: Set<String> = [ws.home, ws.configHome, ws.stateHome, ws.stateDir]
+        XCTAssertEqual(loose.filter { !preexisting.contains($0) }.map { "\($0) \(String(modeOf($0) ?? 0, radix: 8))" }, [],
+                       "group/world-writable paths created by sxk under umask 000")
+    }
+
+    func testLoosenedStateFileIsTightenedAtNextSave() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        XCTAssertEqual(chmod(ws.defaultsFile, 0o644), 0)
+        let r = SXK.run(["scenic", "2"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(modeOf(ws.defaultsFile), 0o600, "defaults.json still \(String(modeOf(ws.defaultsFile) ?? 0, radix: 8))")
+        let defaults = try ws.defaultsObject()
+        XCTAssertEqual(defaults["key_in_current_scenic_id"] as? Int, 2)
+    }
+
+    private func assertTokenRefused(_ ws: Workspace, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url, timeout: 10)
+        XCTAssertFalse(r.timedOut, "\(what): sxk hung on the token file", file: file, line: line)
+        XCTAssertEqual(r.status, 0, "\(what): \(r.summary)", file: file, line: line)
+        let who = (try? r.json()) as? [String: Any]
+        XCTAssertEqual(who?["phase"] as? String, "loggedOut", "\(what): \(r.summary)", file: file, line: line)
+        XCTAssertTrue(r.stderrLines.contains { $0.contains("token") && ($0.lowercased().contains("warning") || $0.contains("refus")) },
+                      "\(what): no warning about the token file: \(r.summary)", file: file, line: line)
+        let orders = SXK.run(["orders", "--limit", "1"], in: ws, baseURL: url, timeout: 10)
+        XCTAssertFalse(orders.timedOut, "\(what): hung", file: file, line: line)
+        XCTAssertEqual(orders.status, 3, "\(what): \(orders.summary)", file: file, line: line)
+    }
+
+    func testLooseModeTokenFileIsRefused() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        XCTAssertEqual(chmod(ws.tokenFile, 0o644), 0)
+        assertTokenRefused(ws, "0644 token")
+    }
+
+    func testSymlinkTokenFileIsRefused() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let token = try XCTUnwrap(ws.token())
+        let elsewhere = ws.root + "/elsewhere-token"
+        try (token + "\n").write(toFile: elsewhere, atomically: true, encoding: .utf8)
+        chmod(elsewhere, 0o600)
+        try FileManager.default.removeItem(atPath: ws.tokenFile)
+        XCTAssertEqual(symlink(elsewhere, ws.tokenFile), 0)
+        assertTokenRefused(ws, "symlink token")
+    }
+
+    func testFIFOTokenFileIsRefusedWithoutHanging() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        try FileManager.default.removeItem(atPath: ws.tokenFile)
+        XCTAssertEqual(mkfifo(ws.tokenFile, 0o600), 0)
+        assertTokenRefused(ws, "FIFO token")
+    }
+
+    func testCorruptDefaultsAreSetAsideWithOneWarning() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let good = try XCTUnwrap(ws.read(ws.defaultsFile))
+        var deep = Data(repeating: UInt8(ascii: "["), count: 100_000)
+        deep.append(Data(repeating: UInt8(ascii: "]"), count: 100_000))
+        var big = Data("{\"key_in_user_name\":\"".utf8)
+        big.append(Data(repeating: UInt8(ascii: "a"), count: 50 * 1024 * 1024))
+        big.append(Data("\"}".utf8))
+        let cases: [(String, Data)] = [
+            ("empty", Data()),
+            ("truncated", good.prefix(good.count / 2)),
+            ("garbage", Data("}{ not json at all \u{0}\u{1}".utf8)),
+            ("trailing garbage", good + Data("garbage".utf8)),
+            ("non-UTF-8", Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D])),
+            ("wrong type", Data("[1,2,3]".utf8)),
+            ("deep nesting", deep),
+            ("50 MB", big),
+        ]
+        for (name, bytes) in cases {
+            for leftover in ws.allFiles(under: ws.profileDir) where leftover.contains(".corrupt-") {
+                try? FileManager.default.removeItem(atPath: leftover)
+            }
+            XCTAssertTrue(FileManager.default.createFile(atPath: ws.defaultsFile, contents: bytes, attributes: [.posixPermissions: 0o600]))
+            let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url, timeout: 30)
+            XCTAssertFalse(r.timedOut, "\(name): hung")
+            XCTAssertEqual(r.status, 0, "\(name): \(r.summary)")
+            XCTAssertNotNil(try? r.json(), "\(name): whoami output does not parse: \(r.summary)")
+            let warnings = r.stderrLines.filter { $0.contains("defaults.json") }
+            XCTAssertEqual(warnings.count, 1, "\(name): want one warning naming defaults.json: \(r.summary)")
+            XCTAssertEqual(r.stderrLines.count, 1, "\(name): more stderr than one warning: \(r.summary)")
+            let aside = ws.allFiles(under: ws.profileDir).filter { $0.contains("defaults.json.corrupt-") }
+            XCTAssertEqual(aside.count, 1, "\(name): not set aside: \(ws.allFiles(under: ws.profileDir))")
+            if let kept = aside.first { XCTAssertEqual(ws.read(kept), bytes, "\(name): the set-aside copy is not the original bytes") }
+            // And the shell keeps working: a save makes a fresh, parseable file.
+            XCTAssertEqual(SXK.run(["login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url, stdin: SXK.password + "\n").status, 0)
+            XCTAssertNoThrow(try ws.defaultsObject(), name)
+        }
+    }
+
+    func testTwoShellsChangingScopeAtOnceLeaveParseableState() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let a = try LiveSXK([], in: ws, baseURL: url)
+        let b = try LiveSXK([], in: ws, baseURL: url)
+        for i in 0..<10 {
+            a.send("scenic \(i % 2 == 0 ? 1 : 2)\n")
+            b.send("scenic \(i % 2 == 0 ? 2 : 1)\n")
+        }
+        a.send("whoami --json\n")
+        b.send("whoami --json\n")
+        XCTAssertTrue(a.waitForStdout { $0.contains("\"phase\"") }, String(decoding: a.err.snapshot, as: UTF8.self))
+        XCTAssertTrue(b.waitForStdout { $0.contains("\"phase\"") }, String(decoding: b.err.snapshot, as: UTF8.self))
+        XCTAssertEqual(a.finish(), 0, String(decoding: a.err.snapshot, as: UTF8.self))
+        XCTAssertEqual(b.finish(), 0, String(decoding: b.err.snapshot, as: UTF8.self))
+        let defaults = try ws.defaultsObject()
+        XCTAssertTrue([1, 2].contains(defaults["key_in_current_scenic_id"] as? Int ?? -1), "\(defaults["key_in_current_scenic_id"] ?? "nil")")
+        XCTAssertEqual(defaults["key_in_user_id"] as? Int, 2001)
+        XCTAssertNotNil(ws.token())
+        XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { $0.contains("corrupt") || $0.contains(".tmp") }, [])
+        let who = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(who.status, 0, who.summary)
+        XCTAssertEqual(who.stderr, "", "warnings after two shells: \(who.summary)")
+    }
+
+    /// Long: kill -9 at random moments while `sxk` saves, 200 times.
+    func testKill9DuringSavesNeverCorruptsState() throws {
+        try XCTSkipUnless(longTestsEnabled, "set SXK_LONG_TESTS=1")
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let commands = (0..<40).map { "scenic \($0 % 2 + 1)" }.joined(separator: "; ")
+        var rng = SystemRandomNumberGenerator()
+        for iteration in 0..<200 {
+            let live = try LiveSXK(["-c", commands], in: ws, baseURL: url)
+            usleep(UInt32.random(in: 2_000...120_000, using: &rng))
+            live.kill9()
+            for file in ws.allFiles(under: ws.profileDir) where file.hasSuffix("defaults.json") {
+                let data = try XCTUnwrap(ws.read(file))
+                XCTAssertNotNil(try? JSONSerialization.jsonObject(with: data), "iteration \(iteration): \(file) does not parse")
+            }
+            if let token = ws.read(ws.tokenFile) { XCTAssertFalse(token.isEmpty, "iteration \(iteration): empty token file") }
+            XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { $0.contains(".corrupt-") }, [], "iteration \(iteration)")
+        }
+        let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual((try? r.json() as? [String: Any])?["userId"] as? Int, 2001, r.summary)
+        let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock"]
+        XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { !known.contains($0) }, [], "leftover temp files after a clean start")
+    }
+}

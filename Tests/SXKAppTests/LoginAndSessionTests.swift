@@ -1,0 +1,167 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// Login, accounts, logout and restart, against the real `sxk` binary and a loopback sandbox.
+final class LoginAndSessionTests: XCTestCase {
+    var url: URL { SharedSandbox.url }
+
+    func testSingleAccountLoginThenWhoamiIsLoggedInWithMaskedSecrets() throws {
+        let ws = Workspace()
+        let r = SXK.run(["-c", "login 13800000001 --password-stdin --accept-privacy; whoami --json"], in: ws, baseURL: url,
+                        stdin: SXK.password + "\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        let jsonLine = try XCTUnwrap(r.stdout.split(separator: "\n").last { $0.hasPrefix("{") }, r.summary)
+        let who = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any])
+        XCTAssertEqual(who["phase"] as? String, "loggedIn")
+        XCTAssertEqual(who["userId"] as? Int, 1001)
+        XCTAssertEqual(who["roleCode"] as? String, "photographer")
+        XCTAssertEqual(who["scenicId"] as? Int, 1)
+        let token = try XCTUnwrap(ws.token(), "no token file after login")
+        let shown = try XCTUnwrap(who["token"] as? String)
+        XCTAssertNotEqual(shown, token)
+        XCTAssertFalse(r.stdout.contains(token), "whoami printed the whole token")
+        XCTAssertLessThan(shown.count, token.count / 2 + 4, "token shown is barely masked: \(shown)")
+        let phone = try XCTUnwrap(who["phone"] as? String)
+        XCTAssertNotEqual(phone, "13800000001")
+        XCTAssertTrue(phone.contains("*"), "phone not masked: \(phone)")
+        XCTAssertFalse(r.stdout.contains("13800000001"), "stdout holds the full phone")
+    }
+
+    func testMultiAccountLoginWithAccountIndex() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "2")
+        let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let who = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        XCTAssertEqual(who["userId"] as? Int, 4002)
+        XCTAssertEqual(who["roleCode"] as? String, "scenicAdmin")
+        XCTAssertEqual(who["scenicId"] as? Int, 3)
+    }
+
+    func testMultiAccountLoginWithoutChoiceAndNoTerminalIsUsageError() {
+        let ws = Workspace()
+        let r = SXK.run(["login", "13800000004", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url, stdin: SXK.password + "\n")
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertNil(ws.token(), "a token was stored without an account choice")
+    }
+
+    func testWrongPasswordExitsOneWithOneErrorLine() {
+        let ws = Workspace()
+        let r = SXK.run(["login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url, stdin: "not-the-password\n")
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertTrue(r.stdout.isEmpty, r.summary)
+        XCTAssertNil(ws.token())
+    }
+
+    func testBadPhoneIsUsageErrorWithoutNetwork() {
+        let (server, u) = try! startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        for phone in ["1380000", "23800000001", "1380000000a", "138000000011"] {
+            let r = SXK.run(["login", phone, "--password-stdin", "--accept-privacy"], in: ws, baseURL: u, stdin: "x\n")
+            XCTAssertEqual(r.status, 2, "\(phone): \(r.summary)")
+            XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        }
+        XCTAssertFalse(paths(server.requestLog()).contains("/api/app/v9/login"), "a bad phone reached the server")
+    }
+
+    func testPrivacyNotAcceptedOnFreshStateIsUsageError() {
+        let ws = Workspace()
+        let r = SXK.run(["login", "13800000001", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertTrue(r.errorLines.first?.contains("privacy") ?? false, r.summary)
+        XCTAssertNil(ws.token())
+    }
+
+    func testAccountsAndSwitchAccountInOneSession() throws {
+        let ws = Workspace()
+        let r = SXK.run(["-c", "login 13800000004 --password-stdin --accept-privacy --account 1; accounts --json; switch-account 4003; whoami --json"],
+                        in: ws, baseURL: url, stdin: SXK.password + "\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        let lines = r.stdout.split(separator: "\n").filter { $0.hasPrefix("[") || $0.hasPrefix("{") }
+        XCTAssertEqual(lines.count, 2, r.summary)
+        let accounts = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [[String: Any]])
+        XCTAssertEqual(accounts.compactMap { $0["userId"] as? Int }, [4001, 4002, 4003])
+        XCTAssertEqual(accounts.filter { $0["current"] as? Bool == true }.compactMap { $0["userId"] as? Int }, [4001])
+        let who = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        XCTAssertEqual(who["userId"] as? Int, 4003)
+        XCTAssertEqual(who["roleCode"] as? String, "storeAdmin")
+        XCTAssertEqual(who["storeId"] as? Int, 301)
+    }
+
+    func testLogoutKeepsLastPhoneAndPrivacy() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let r = SXK.run(["logout"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertNil(ws.token(), "token file kept after logout")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.tokenFile))
+        let defaults = try ws.defaultsObject()
+        XCTAssertEqual(defaults["key_last_login_username"] as? String, "13800000001")
+        XCTAssertEqual(defaults["key_privacy_agreement_accepted"] as? Bool, true)
+        XCTAssertNil(defaults["key_in_user_id"], "account context kept after logout")
+        XCTAssertNil(defaults["key_in_phone"])
+        // Next login with no phone and no --accept-privacy uses the kept values.
+        let again = SXK.run(["login", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
+        XCTAssertEqual(again.status, 0, again.summary)
+        XCTAssertNotNil(ws.token())
+    }
+
+    func testRestartRestoresFromSnapshotWithoutNetwork() throws {
+        let (server, u) = try startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: u)
+        server.resetRequestLog()
+        let r = SXK.run(["whoami", "--json"], in: ws, baseURL: u)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let who = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        XCTAssertEqual(who["userId"] as? Int, 1001)
+        XCTAssertTrue(["restoring", "loggedIn"].contains(who["phase"] as? String ?? ""), r.summary)
+        XCTAssertEqual(paths(server.requestLog()), [], "whoami after restart made requests")
+        let keys = SXK.run(["keys", "--json"], in: ws, baseURL: u)
+        XCTAssertEqual(keys.status, 0, keys.summary)
+        XCTAssertEqual(paths(server.requestLog()), [], "keys after restart made requests")
+        let orders = SXK.run(["orders", "--limit", "1", "--json"], in: ws, baseURL: u)
+        XCTAssertEqual(orders.status, 0, orders.summary)
+        XCTAssertTrue(paths(server.requestLog()).contains("/api/yf-handset-app/photog/order/listv2"))
+    }
+
+    func testRestartAfterTokenExpiryPrintsOneLineExitsThreeAndRemovesToken() throws {
+        let (server, u) = try startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: u)
+        server.expireTokens()
+        let r = SXK.run(["orders", "--limit", "3"], in: ws, baseURL: u)
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        let expiredLines = r.stderrLines.filter { $0.lowercased().contains("expired") }
+        XCTAssertEqual(expiredLines.count, 1, "want one session-expired line: \(r.summary)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.tokenFile), "token file kept after expiry")
+        let who = SXK.run(["whoami", "--json"], in: ws, baseURL: u)
+        XCTAssertEqual((try? who.json() as? [String: Any])?["phase"] as? String, "loggedOut", who.summary)
+    }
+
+    func testRestartWithSandboxDownExitsFourAndKeepsSnapshot() throws {
+        let (server, u) = try startSandbox()
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: u)
+        let tokenBefore = ws.token()
+        let defaultsBefore = ws.read(ws.defaultsFile)
+        server.stop()
+        let r = SXK.run(["orders", "--limit", "3"], in: ws, baseURL: u, timeout: 30)
+        XCTAssertEqual(r.status, 4, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertEqual(ws.token(), tokenBefore, "token changed while offline")
+        let defaults = try ws.defaultsObject()
+        XCTAssertEqual(defaults["key_in_user_id"] as? Int, 1001, "snapshot lost while offline")
+        XCTAssertNotNil(defaultsBefore)
+        let who = SXK.run(["whoami", "--json"], in: ws, baseURL: u)
+        XCTAssertEqual((try? who.json() as? [String: Any])?["userId"] as? Int, 1001, who.summary)
+    }
+}

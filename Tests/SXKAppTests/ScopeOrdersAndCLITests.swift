@@ -1,0 +1,182 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// Scope switching, orders output formats, raw calls, usage errors and scripts.
+final class ScopeOrdersAndCLITests: XCTestCase {
+    static let server: SandboxServer = {
+        let s = SandboxServer(config: SandboxConfig())
+        _ = try? s.start()
+        return s
+    }()
+    var server: SandboxServer { Self.server }
+    var url: URL { Self.server.baseURL! }
+
+    override func setUp() {
+        server.clearFaults()
+        server.resetRequestLog()
+    }
+
+    func testScenicSwitchSendsScenicIdOnOrders() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        server.resetRequestLog()
+        let r = SXK.run(["-c", "scenic 2; orders --limit 2 --json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let order = try XCTUnwrap(server.requestLog().last { $0.path == "/api/app/scenic-admin/order/list" }, "no scenic-admin order call")
+        XCTAssertEqual(order.queryValue("scenicId"), "2")
+        // The scope survives a restart.
+        server.resetRequestLog()
+        let again = SXK.run(["orders", "--limit", "1", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(again.status, 0, again.summary)
+        XCTAssertEqual(server.requestLog().last { $0.path == "/api/app/scenic-admin/order/list" }?.queryValue("scenicId"), "2")
+    }
+
+    func testRoleSwitchChangesOrdersEndpoint() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        server.resetRequestLog()
+        let r = SXK.run(["-c", "role photographer; orders --limit 1 --json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(paths(server.requestLog()).contains("/api/yf-handset-app/photog/order/listv2"), "\(paths(server.requestLog()))")
+        XCTAssertFalse(paths(server.requestLog()).contains("/api/app/scenic-admin/order/list"))
+        let who = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual((try? who.json() as? [String: Any])?["roleCode"] as? String, "photographer", who.summary)
+    }
+
+    func testStoreListShowsStoresOfScenicAndOrdersSendStoreId() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let list = SXK.run(["store", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(list.status, 0, list.summary)
+        let text = list.stdout
+        for id in ["101", "102", "103"] { XCTAssertTrue(text.contains(id), "store \(id) missing: \(list.summary)") }
+        XCTAssertFalse(text.contains("201"), "a store of scenic 2 listed: \(list.summary)")
+        server.resetRequestLog()
+        let r = SXK.run(["-c", "store 101; orders --limit 1 --json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(server.requestLog().last { $0.path == "/api/app/store/order/list" }?.queryValue("storeId"), "101")
+    }
+
+    func testOrdersAllNdjsonCountEqualsTotal() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let r = SXK.run(["orders", "--all", "--ndjson"], in: ws, baseURL: url, timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, server.config.ordersPerRole)
+        var ids = Set<Int>()
+        for line in lines {
+            let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            if let id = row["orderId"] as? Int { ids.insert(id) }
+        }
+        XCTAssertEqual(ids.count, server.config.ordersPerRole, "duplicate or missing order ids")
+    }
+
+    func testOrdersOutputFormatsParse() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let limited = SXK.run(["orders", "--limit", "7", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(limited.status, 0, limited.summary)
+        XCTAssertEqual((try limited.json() as? [Any])?.count, 7, limited.summary)
+
+        let json = SXK.run(["orders", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(json.status, 0, json.summary)
+        XCTAssertNotNil(try json.json(), json.summary)
+
+        let raw = SXK.run(["orders", "--raw"], in: ws, baseURL: url)
+        XCTAssertEqual(raw.status, 0, raw.summary)
+        let envelope = try XCTUnwrap(try raw.json() as? [String: Any], raw.summary)
+        XCTAssertNotNil(envelope["code"], "raw output is not the envelope")
+        XCTAssertNotNil(envelope["data"])
+
+        let nd = SXK.run(["orders", "--ndjson", "--page-size", "5"], in: ws, baseURL: url)
+        XCTAssertEqual(nd.status, 0, nd.summary)
+        let lines = nd.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 5, nd.summary)
+        for line in lines { XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) }
+    }
+
+    func testRawGetAndPost() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let get = SXK.run(["get", "/api/app/config", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(get.status, 0, get.summary)
+        XCTAssertNotNil(try get.json(), get.summary)
+        server.resetRequestLog()
+        let post = SXK.run(["post", "/api/app/v9/set-user", "userId=3001", "accountType=store", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(post.status, 0, post.summary)
+        let record = try XCTUnwrap(server.requestLog().last { $0.path == "/api/app/v9/set-user" })
+        XCTAssertEqual(record.method, "POST")
+        let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(record.body.utf8)) as? [String: Any], record.body)
+        XCTAssertEqual(body["accountType"] as? String, "store")
+        XCTAssertTrue(body["userId"] as? Int == 3001 || body["userId"] as? String == "3001", record.body)
+    }
+
+    func testUsageErrorsExitTwoWithOneLine() {
+        let ws = Workspace()
+        let cases: [([String], String?)] = [
+            (["orders", "--limt", "3"], "--limit"),
+            (["orders", "--limit"], "--limit"),
+            (["frobnicate"], "frobnicate"),
+            (["orders", "--limit", "abc"], nil),
+            (["--timeout"], nil),
+        ]
+        for (args, mention) in cases {
+            let r = SXK.run(args, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.summary)")
+            XCTAssertEqual(r.errorLines.count, 1, "\(args): \(r.summary)")
+            XCTAssertEqual(r.stderrLines.count, 1, "\(args): more than one stderr line: \(r.summary)")
+            if let mention { XCTAssertTrue(r.stderr.contains(mention), "\(args): \(r.summary)") }
+        }
+        XCTAssertEqual(server.requestLog().count, 0, "usage errors reached the server")
+    }
+
+    func testScriptStopsAtFirstFailureUnlessKeepGoing() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let script = ws.root + "/script.sxk"
+        try """
+        # a comment line
+        whoami --json   # trailing comment
+        frobnicate
+        trace off
+        keys --json
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let stop = SXK.run([script], in: ws, baseURL: url)
+        XCTAssertEqual(stop.status, 2, stop.summary)
+        XCTAssertEqual(stop.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count, 1, "ran past the failure: \(stop.summary)")
+        let go = SXK.run(["--keep-going", script], in: ws, baseURL: url)
+        XCTAssertNotEqual(go.status, 0, go.summary)
+        XCTAssertEqual(go.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count, 2, "did not keep going: \(go.summary)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.historyFile), "a script run wrote history")
+    }
+
+    func testDashCExitCodeIsTheFailingCommands() {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let usage = SXK.run(["-c", "whoami; orders --bogus; whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(usage.status, 2, usage.summary)
+        XCTAssertEqual(usage.stdout.components(separatedBy: "phase").count - 1, 1, "ran past the failure: \(usage.summary)")
+        server.injectFault(path: "/api/yf-handset-app/photog/order/listv2", kind: .status500)
+        let failed = SXK.run(["-c", "orders; whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(failed.status, 1, failed.summary)
+        let ws2 = Workspace()
+        let notLogged = SXK.run(["-c", "keys; orders"], in: ws2, baseURL: url)
+        XCTAssertEqual(notLogged.status, 3, notLogged.summary)
+    }
+
+    func testPipedStdinRunsCommandsAndWritesNoHistory() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let r = SXK.run([], in: ws, baseURL: url, stdin: "whoami --json\n keys --json\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count, 2, r.summary)
+        XCTAssertFalse(r.stderr.contains("›"), "a prompt was printed in pipe mode: \(r.summary)")
+        let c = SXK.run(["-c", "whoami; keys"], in: ws, baseURL: url)
+        XCTAssertEqual(c.status, 0, c.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.historyFile), "a non-interactive run wrote history")
+        XCTAssertTrue(ws.allFiles().filter { $0.hasSuffix("history") || $0.contains("history") }.isEmpty,
+                      "history files: \(ws.allFiles())")
+    }
+}

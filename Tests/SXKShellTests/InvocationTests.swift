@@ -1,0 +1,55 @@
+import XCTest
+@testable import SXKShell
+
+final class InvocationTests: XCTestCase {
+    func parse(_ args: [String], env: [String: String] = [:], tty: Bool = true) throws -> Invocation {
+        try Invocation.parse(args, environment: env, stdinIsTerminal: tty) { ["orders", "version", "help"].contains($0) }
+    }
+
+    func testModes() throws {
+        XCTAssertEqual(try parse([]).mode, .repl)
+        XCTAssertEqual(try parse([], tty: false).mode, .stdin)
+        XCTAssertEqual(try parse(["-c", "version; orders"]).mode, .commands("version; orders"))
+        XCTAssertEqual(try parse(["--json", "orders", "--role", "x"]).mode, .oneShot(["orders", "--role", "x"]))
+        XCTAssertEqual(try parse(["script.sxk"]).mode, .script("script.sxk"))
+        XCTAssertEqual(try parse(["--", "orders"]).mode, .oneShot(["orders"]))
+    }
+
+    func testOptionsAndEnvironment() throws {
+        let env = ["SXK_ENV": "test", "SXK_BASE_URL": "http://127.0.0.1:1", "SXK_PROFILE": "p", "SXK_STATE_DIR": "/s", "NO_COLOR": ""]
+        var o = try parse(["version"], env: env).options
+        XCTAssertEqual(o.env, "test")
+        XCTAssertEqual(o.baseURL, "http://127.0.0.1:1")
+        XCTAssertEqual(o.profile, "p")
+        XCTAssertEqual(o.stateDir, "/s")
+        XCTAssertTrue(o.noColor)
+        o = try parse(["--env", "release", "--base-url=http://x", "--profile", "q", "--state-dir", "/t", "--json", "--trace",
+                       "--timeout", "2.5", "--insecure-http", "--sandbox", "--keep-going", "--no-color", "version"], env: env).options
+        XCTAssertEqual(o.env, "release")
+        XCTAssertEqual(o.baseURL, "http://x")
+        XCTAssertEqual(o.profile, "q")
+        XCTAssertEqual(o.stateDir, "/t")
+        XCTAssertEqual(o.timeout, 2.5)
+        XCTAssertTrue(o.json && o.trace && o.insecureHTTP && o.sandbox && o.keepGoing && o.noColor)
+        XCTAssertTrue(try parse(["--version"]).options.version)
+        XCTAssertTrue(try parse(["-h"]).options.help)
+    }
+
+    func testUsageErrors() {
+        XCTAssertThrowsError(try parse(["--jsno"])) { XCTAssertEqual("\($0)", "unknown option '--jsno' (did you mean '--json'?)") }
+        XCTAssertThrowsError(try parse(["--env"])) { XCTAssertEqual("\($0)", "missing value for '--env'") }
+        XCTAssertThrowsError(try parse(["--timeout", "-1"])) { XCTAssertTrue($0 is UsageError) }
+        XCTAssertThrowsError(try parse(["--json=1"])) { XCTAssertTrue($0 is UsageError) }
+        XCTAssertThrowsError(try parse(["-c", "x", "extra"])) { XCTAssertTrue($0 is UsageError) }
+        XCTAssertThrowsError(try parse(["a.sxk", "extra"])) { XCTAssertTrue($0 is UsageError) }
+    }
+
+    func testDefaultHistoryPath() {
+        var o = GlobalOptions()
+        XCTAssertEqual(StatePaths.historyFile(options: o, environment: ["HOME": "/h"]), "/h/.local/state/sxk/default/history")
+        o.env = "test"
+        XCTAssertEqual(StatePaths.historyFile(options: o, environment: ["XDG_STATE_HOME": "/x"]), "/x/sxk/test/history")
+        o.stateDir = "/d"
+        XCTAssertEqual(StatePaths.historyFile(options: o, environment: [:]), "/d/history")
+    }
+}

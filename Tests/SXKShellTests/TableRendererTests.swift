@@ -1,0 +1,88 @@
+import SXKCore
+import XCTest
+@testable import SXKShell
+
+final class TableRendererTests: XCTestCase {
+    func testWidths() {
+        XCTAssertEqual(TextWidth.width("abc"), 3)
+        XCTAssertEqual(TextWidth.width("西湖景区"), 8)
+        XCTAssertEqual(TextWidth.width("ＡＢ"), 4)  // fullwidth
+        XCTAssertEqual(TextWidth.width("e\u{301}"), 1)  // combining acute
+        XCTAssertEqual(TextWidth.width("한국"), 4)
+        XCTAssertEqual(TextWidth.truncate("西湖景区", to: 5), "西湖…")
+        XCTAssertEqual(TextWidth.truncate("abcdef", to: 4), "abc…")
+        XCTAssertEqual(TextWidth.truncate("abc", to: 3), "abc")
+    }
+
+    func testAlignsCJKColumns() {
+        let table = TableRenderer(columns: [.init("ID", alignment: .right), .init("名称"), .init("Store")])
+        let out = table.render([["1", "西湖景区", "断桥摄影店"], ["102", "灵隐寺", "x"]])
+        XCTAssertEqual(out, """
+         ID  名称      Store
+          1  西湖景区  断桥摄影店
+        102  灵隐寺    x
+
+        """)
+        // Every row puts the last column at the same display column.
+        let starts = out.split(separator: "\n").map { line -> Int in
+            let text = String(line)
+            let prefix = text.components(separatedBy: "  ").dropLast().joined(separator: "  ")
+            return TextWidth.width(prefix)
+        }
+        XCTAssertEqual(Set(starts).count, 1, out)
+    }
+
+    func testTruncatesToWidth() {
+        let table = TableRenderer(columns: [.init("ID", alignment: .right, truncatable: false), .init("名称"), .init("Note")], maxWidth: 24)
+        let out = table.render([["1", "西湖景区西湖景区西湖景区", "a very long note that does not fit"]])
+        for line in out.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(TextWidth.width(String(line)), 24, String(line))
+        }
+        XCTAssertTrue(out.contains("…"))
+        XCTAssertTrue(out.contains(" 1  "))
+    }
+
+    func testNoColourWhenOffAndBoldHeaderWhenOn() {
+        let plain = TableRenderer(headers: ["A"], color: false).render([["x"]])
+        XCTAssertFalse(plain.contains("\u{1B}"))
+        let coloured = TableRenderer(headers: ["A"], color: true).render([["x"]])
+        XCTAssertTrue(coloured.hasPrefix("\u{1B}[1mA\u{1B}[0m"))
+    }
+
+    func testCellsStayOnOneLine() {
+        let out = TableRenderer(headers: ["A", "B"]).render([["a\nb", "c"]])
+        XCTAssertEqual(out, "A    B\na b  c\n")
+    }
+
+    func testJSONOutputAndErrors() {
+        let sink = BufferOutput()
+        JSONOutput(sink: sink, pretty: false).print(.object(JSONObject([("name", .string("西湖")), ("id", .int(1))])))
+        XCTAssertEqual(sink.text, "{\"name\":\"西湖\",\"id\":1}\n")
+        let err = BufferOutput()
+        let presenter = ErrorPresenter(sink: err, color: false)
+        presenter.error(UsageError("bad\nthing"))
+        presenter.warning("careful")
+        XCTAssertEqual(err.text, "error: bad thing\nwarning: careful\n")
+    }
+
+    func testColourPolicy() {
+        XCTAssertFalse(Terminal.detect(noColorFlag: true, environment: [:]).colorEnabled)
+        XCTAssertFalse(Terminal.detect(noColorFlag: false, environment: ["NO_COLOR": "1"]).colorEnabled)
+        // Under `swift test` stdout is not a terminal: no colour either way.
+        if isatty(1) == 0 { XCTAssertFalse(Terminal.detect(environment: [:]).colorEnabled) }
+    }
+
+    func testStandardOutputWritesToFD() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let out = StandardOutput(fd: fds[1], limit: 1024)
+        out.write("hello ")
+        out.write(bytes: Array("西湖\n".utf8))
+        out.flush()
+        close(fds[1])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(fds[0], &buffer, 64)
+        close(fds[0])
+        XCTAssertEqual(String(decoding: buffer[0..<max(0, n)], as: UTF8.self), "hello 西湖\n")
+    }
+}

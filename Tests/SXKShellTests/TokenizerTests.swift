@@ -1,0 +1,48 @@
+import XCTest
+@testable import SXKShell
+
+final class TokenizerTests: XCTestCase {
+    func testTable() throws {
+        let cases: [(String, [[String]])] = [
+            ("orders --all", [["orders", "--all"]]),
+            ("  a   b  ", [["a", "b"]]),
+            ("a 'b c' \"d e\"", [["a", "b c", "d e"]]),
+            ("a 'it''s'", [["a", "its"]]),
+            (#"a "say \"hi\"" b\ c"#, [["a", #"say "hi""#, "b c"]]),
+            (#"a 'no \escape'"#, [["a", #"no \escape"#]]),
+            ("a; b c ;; d", [["a"], ["b", "c"], ["d"]]),
+            ("a\nb", [["a"], ["b"]]),
+            ("a # comment ; b", [["a"]]),
+            ("# whole line\nb", [["b"]]),
+            ("a#b c", [["a#b", "c"]]),
+            ("a ';' b", [["a", ";", "b"]]),
+            ("scenic 西湖景区", [["scenic", "西湖景区"]]),
+            ("post /x '{\"a\": 1}'", [["post", "/x", "{\"a\": 1}"]]),
+            ("a ''", [["a", ""]]),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(try Tokenizer.split(line), expected, line)
+        }
+    }
+
+    func testUnterminatedQuoteIsUsageError() {
+        XCTAssertThrowsError(try Tokenizer.split("a 'b")) { XCTAssertTrue("\($0)".contains("unterminated single quote")) }
+        XCTAssertThrowsError(try Tokenizer.split("a \"b")) { XCTAssertTrue($0 is UsageError) }
+        XCTAssertThrowsError(try Tokenizer.split("a \\")) { XCTAssertTrue($0 is UsageError) }
+    }
+
+    func testPositionsAndLenientOpenQuote() throws {
+        let tokens = try Tokenizer.tokenize("ab '西 湖", lenient: true)[0]
+        XCTAssertEqual(tokens.map(\.text), ["ab", "西 湖"])
+        XCTAssertEqual(tokens[1].start, 3)
+        XCTAssertEqual(tokens[1].end, "ab '西 湖".utf8.count)
+        XCTAssertEqual(tokens[1].openQuote, "'")
+    }
+
+    func testQuoteRoundTrips() throws {
+        for word in ["plain", "with space", "it's", "a\"b", "西湖 景区", "", "#x", "a;b"] {
+            XCTAssertEqual(try Tokenizer.split("x " + Tokenizer.quote(word)), [["x", word]], word)
+        }
+        XCTAssertEqual(Tokenizer.quote("西湖景区"), "西湖景区")
+    }
+}
