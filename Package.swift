@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "SXKSandboxTests", dependencies: ["SXKSandbox", "SXKCore"]),
         .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession"]),
         .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox"]),
-        .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"]),
+        .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"], exclude: ["Golden"]),
         .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "sxk", "sxk-sandbox"]),
         .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore"]),
     ]

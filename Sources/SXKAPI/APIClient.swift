@@ -83,10 +83,13 @@ public final class APIClient: Sendable {
         if let body { secrets += SecretScrubber.secretValues(in: body) }
 
         let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
-        let traceURL = SecretScrubber.url(urlText, secrets: secrets)
-        observer.requestWillSend(TraceRequest(
-            method: method, url: traceURL, path: path, headers: SecretScrubber.headers(headers, secrets: secrets),
-            bodyExcerpt: SecretScrubber.traceBody(bodyBytes, secrets: secrets)))
+        let tracing = observer.isTracing
+        let traceURL = tracing ? SecretScrubber.url(urlText, secrets: secrets) : ""
+        if tracing {
+            observer.requestWillSend(TraceRequest(
+                method: method, url: traceURL, path: path, headers: SecretScrubber.headers(headers, secrets: secrets),
+                bodyExcerpt: SecretScrubber.traceBody(bodyBytes, secrets: secrets)))
+        }
 
         let epoch = expiry.currentEpoch
         let clock = ContinuousClock()
@@ -96,6 +99,7 @@ public final class APIClient: Sendable {
             return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
         }
         func traceFailure(_ failure: String) {
+            guard tracing else { return }
             observer.responseReceived(TraceResponse(
                 method: method, url: traceURL, path: path, status: nil, elapsedMs: elapsed(), headers: HTTPHeaders(),
                 bodyExcerpt: "", failure: Redaction.redact(failure, secrets: secrets)))
@@ -112,10 +116,12 @@ public final class APIClient: Sendable {
         }
         let ms = elapsed()
         label.status = response.status
-        observer.responseReceived(TraceResponse(
-            method: method, url: traceURL, path: path, status: response.status, elapsedMs: ms,
-            headers: SecretScrubber.headers(response.headers, secrets: secrets),
-            bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil))
+        if tracing {
+            observer.responseReceived(TraceResponse(
+                method: method, url: traceURL, path: path, status: response.status, elapsedMs: ms,
+                headers: SecretScrubber.headers(response.headers, secrets: secrets),
+                bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil))
+        }
         if Task.isCancelled { throw APIError.cancelled(request: label) }
 
         do {

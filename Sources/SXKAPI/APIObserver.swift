@@ -34,6 +34,9 @@ public struct SessionExpiry: Sendable, Equatable {
 /// Hooks the shell sets at init for `--trace`, warnings and the session-expired signal.
 /// Calls come from whichever task made the request; implementations must be thread-safe.
 public protocol APIObserver: Sendable {
+    /// Whether the trace hooks want records now; building them (redacted excerpts) costs a second
+    /// parse of every body, so the client skips it when this is false.
+    var isTracing: Bool { get }
     func requestWillSend(_ request: TraceRequest)
     func responseReceived(_ response: TraceResponse)
     func sessionExpired(_ event: SessionExpiry)
@@ -42,6 +45,7 @@ public protocol APIObserver: Sendable {
 }
 
 extension APIObserver {
+    public var isTracing: Bool { true }
     public func requestWillSend(_ request: TraceRequest) {}
     public func responseReceived(_ response: TraceResponse) {}
     public func sessionExpired(_ event: SessionExpiry) {}
@@ -72,4 +76,5 @@ public struct ClosureObserver: APIObserver {
 /// The observer that ignores everything.
 public struct SilentObserver: APIObserver {
     public init() {}
+    public var isTracing: Bool { false }
 }

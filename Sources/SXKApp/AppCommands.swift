@@ -47,7 +47,7 @@ struct AppCommands {
     /// Commands that call the server; a session restored from the snapshot is validated before
     /// the first of them runs (seed 001: restore at once, validate when the network is needed).
     static let needsServer: Set<String> = [
-        "config", "get", "post", "switch-account", "store", "home", "location", "orders", "stats", "profile",
+        "get", "post", "switch-account", "store", "home", "location", "orders", "stats", "profile",
     ]
 
     /// Whether the command or the global option asked for JSON.

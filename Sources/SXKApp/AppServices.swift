@@ -90,6 +90,8 @@ struct TraceObserver: APIObserver {
     let settings: AppSettings
     let sink: any OutputSink
 
+    var isTracing: Bool { settings.trace }
+
     func requestWillSend(_ request: TraceRequest) {
         guard settings.trace else { return }
         sink.write(request.description + "\n")

@@ -17,13 +17,12 @@ struct CompletionValues {
                 : permission.roles.map { CompletionCandidate($0.roleCode, description: $0.roleName) }
             all = roles
         case "scenic":
+            // Ids and names are matched before candidates are built: lists can hold thousands.
             let list = services.contexts.permission.current.scenicList
-            all = list.map { CompletionCandidate(String($0.scenicId), description: $0.scenicName) }
-                + list.map { CompletionCandidate($0.scenicName, description: String($0.scenicId)) }
+            return Self.idsAndNames(list.lazy.map { (String($0.scenicId), $0.scenicName) }, prefix: prefix)
         case "store":
             let stores = services.contexts.account.current.storesInScenic
-            all = stores.map { CompletionCandidate(String($0.storeId), description: $0.storeName) }
-                + stores.map { CompletionCandidate($0.storeName, description: String($0.storeId)) }
+            return Self.idsAndNames(stores.lazy.map { (String($0.storeId), $0.storeName) }, prefix: prefix)
         case "account", "login-account":
             let accounts = services.contexts.account.current.accounts
             all = accounts.enumerated().map { CompletionCandidate(String($0.offset + 1), description: $0.element.accountDisplayName) }
@@ -45,6 +44,18 @@ struct CompletionValues {
         }
         guard !prefix.isEmpty else { return unique(all) }
         return unique(all.filter { $0.value.hasPrefix(prefix) })
+    }
+
+    /// Ids matching `prefix` (described by name), then names matching it (described by id).
+    static func idsAndNames<S: Sequence>(_ pairs: S, prefix: String) -> [CompletionCandidate] where S.Element == (String, String) {
+        var ids: [CompletionCandidate] = []
+        var names: [CompletionCandidate] = []
+        var seenNames = Set<String>()
+        for (id, name) in pairs {
+            if id.hasPrefix(prefix) { ids.append(CompletionCandidate(id, description: name)) }
+            if name.hasPrefix(prefix), seenNames.insert(name).inserted { names.append(CompletionCandidate(name, description: id)) }
+        }
+        return ids + names
     }
 
     private func unique(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {

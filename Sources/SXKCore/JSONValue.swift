@@ -56,19 +56,21 @@ public struct JSONObject: Sendable, Equatable {
         return nil
     }
 
-    /// `userId` → `user_id`, `pageSize` → `page_size`.
+    /// `userId` → `user_id`, `pageSize` → `page_size`. ASCII only (wire names are), and the name
+    /// itself when it has no capital, since this runs for every absent optional field of every row.
     public static func snakeCase(_ name: String) -> String {
-        var out = ""
-        out.reserveCapacity(name.utf8.count + 4)
-        for ch in name {
-            if ch.isUppercase {
-                if !out.isEmpty { out.append("_") }
-                out.append(contentsOf: ch.lowercased())
+        var out: [UInt8] = []
+        var changed = false
+        for byte in name.utf8 {
+            if byte >= 0x41 && byte <= 0x5A {
+                if !out.isEmpty { out.append(0x5F) }
+                out.append(byte + 0x20)
+                changed = true
             } else {
-                out.append(ch)
+                out.append(byte)
             }
         }
-        return out
+        return changed ? String(decoding: out, as: UTF8.self) : name
     }
 }
 
