@@ -96,7 +96,12 @@ extension AppCommands {
         let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
         host.replaceServices(target)
         host.contextOrigin = "imported from \(file)"
-        _ = try host.features().bootstrapper.restore()
+        let restored = try host.features().bootstrapper.restore()
+        // Without a token the bootstrapper stays logged out; the device's account context is still
+        // loaded so whoami, keys, menus and home can explain it.
+        if restored.phase == .loggedOut {
+            _ = target.storage.appStore.restoreContexts(account: target.contexts.account, permission: target.contexts.permission)
+        }
         io.stdout.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(target.paths.profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
         if !report.unknownKeys.isEmpty {
