@@ -5,7 +5,7 @@ PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
 TEST_FLAGS   ?=
 
-.PHONY: all deps build release run sandbox test test-long completions install bench clean
+.PHONY: all deps release-deps build release run sandbox test test-long completions install bench clean
 
 all: build
 
@@ -20,8 +20,17 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
-release: deps
-	$(SWIFT) build -c release $(BUILD_FLAGS)
+# Release links the Swift runtime and Foundation statically (starts ~5 ms faster); FoundationNetworking's
+# static library then needs libcurl's development files.
+release: deps release-deps
+	$(SWIFT) build -c release --static-swift-stdlib $(BUILD_FLAGS)
+
+release-deps:
+	@if ! [ -e /usr/include/x86_64-linux-gnu/curl/curl.h ] && ! [ -e /usr/include/curl/curl.h ]; then \
+		echo "installing libcurl4-openssl-dev (needs root)…"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libcurl4-openssl-dev; \
+	fi
 
 # Builds and opens the REPL on the embedded sandbox backend.
 run: build

@@ -2,8 +2,9 @@
 // 1,000 scenic areas and 10,000 stores with Chinese names (SXKSession contexts).
 //
 // Not a package target: `benchmarks/run` compiles it with swiftc against the release build's
-// modules and object files. The provider below repeats SXKApp's internal `CompletionValues`
-// ("scenic" and "store" cases) line for line, so the work per Tab is the app's.
+// modules and object files. The provider below makes the same calls as SXKApp's internal
+// `CompletionValues` for "scenic" and "store" (SXKShell.IdNameCompletion over the contexts' lists,
+// one cache per list as AppServices holds), so the work per Tab is the app's.
 // Prints one line per case: `name<TAB>p50_ms<TAB>p99_ms<TAB>max_ms<TAB>candidates`.
 import Foundation
 import SXKAPI
@@ -14,28 +15,22 @@ import SXKShell
 struct BenchValues: CompletionValueProvider, @unchecked Sendable {
     let account: AccountContext
     let permission: PermissionContext
+    let scenicCompletion = IdNameCompletion()
+    let storeCompletion = IdNameCompletion()
 
     func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
-        let all: [CompletionCandidate]
         switch provider {
         case "scenic":
             let list = permission.current.scenicList
-            all = list.map { CompletionCandidate(String($0.scenicId), description: $0.scenicName) }
-                + list.map { CompletionCandidate($0.scenicName, description: String($0.scenicId)) }
+            return scenicCompletion.candidates(from: list, prefix: prefix) { (String($0.scenicId), $0.scenicName) }
         case "store":
-            let stores = account.current.storesInScenic
-            all = stores.map { CompletionCandidate(String($0.storeId), description: $0.storeName) }
-                + stores.map { CompletionCandidate($0.storeName, description: String($0.storeId)) }
+            let current = account.current
+            return storeCompletion.candidates(from: current.stores, discriminator: current.scenicId, prefix: prefix) {
+                current.isInScenic($0) ? (String($0.storeId), $0.storeName) : nil
+            }
         default:
-            all = []
+            return []
         }
-        guard !prefix.isEmpty else { return unique(all) }
-        return unique(all.filter { $0.value.hasPrefix(prefix) })
-    }
-
-    private func unique(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {
-        var seen = Set<String>()
-        return candidates.filter { seen.insert($0.value).inserted }
     }
 }
 

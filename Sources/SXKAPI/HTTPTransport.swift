@@ -9,15 +9,22 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// First value for `name` (case-insensitive); setting replaces every field of that name.
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        get { fields.first { Self.sameName($0.name, name) }?.value }
         set {
-            let index = fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            let index = fields.firstIndex { Self.sameName($0.name, name) }
+            fields.removeAll { Self.sameName($0.name, name) }
             if let newValue { fields.insert(HTTPField(name: name, value: newValue), at: Swift.min(index ?? fields.count, fields.count)) }
         }
     }
 
     public mutating func append(_ name: String, _ value: String) { fields.append(HTTPField(name: name, value: value)) }
+
+    /// Field names are ASCII tokens: compare bytes, folding A–Z, without Foundation's locale machinery.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
+    }
     public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
 }
 

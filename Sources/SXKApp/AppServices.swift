@@ -17,16 +17,19 @@ final class AppServices: @unchecked Sendable {
     let sessionGuard: SessionGuard
     let settings: AppSettings
     let clock: any WallClock
-    let transport: LazyTransport
+    let transport: DefaultTransport
     let stderr: any OutputSink
     let menuCatalog: MenuCatalog
+    /// Tab candidates for scenic areas and stores, rebuilt only when the lists change.
+    let scenicCompletion = IdNameCompletion()
+    let storeCompletion = IdNameCompletion()
 
     private let lock = NSLock()
     private var builtNetwork: NetworkBundle?
 
     init(
         environment: APIEnvironment, options: GlobalOptions, processEnvironment: [String: String],
-        settings: AppSettings, transport: LazyTransport, stderr: any OutputSink, clock: any WallClock = SystemClock()
+        settings: AppSettings, transport: DefaultTransport, stderr: any OutputSink, clock: any WallClock = SystemClock()
     ) throws {
         self.environment = environment
         self.options = options
@@ -61,26 +64,6 @@ final class AppServices: @unchecked Sendable {
             builtNetwork = bundle
             return bundle
         }
-    }
-}
-
-/// Creates the URLSession transport on the first request, so start-up pays nothing for it, and
-/// keeps it across `env use` so the shell has one URLSession (connections reused).
-final class LazyTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var transport: URLSessionTransport?
-    private let timeout: TimeInterval
-
-    init(timeout: TimeInterval) { self.timeout = timeout }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let transport = lock.withLock { () -> URLSessionTransport in
-            if let existing = self.transport { return existing }
-            let made = URLSessionTransport(timeout: timeout)
-            self.transport = made
-            return made
-        }
-        return try await transport.send(request)
     }
 }
 

@@ -17,12 +17,14 @@ struct CompletionValues {
                 : permission.roles.map { CompletionCandidate($0.roleCode, description: $0.roleName) }
             all = roles
         case "scenic":
-            // Ids and names are matched before candidates are built: lists can hold thousands.
+            // Built once per list and matched by bytes: lists can hold thousands (see IdNameCompletion).
             let list = services.contexts.permission.current.scenicList
-            return Self.idsAndNames(list.lazy.map { (String($0.scenicId), $0.scenicName) }, prefix: prefix)
+            return services.scenicCompletion.candidates(from: list, prefix: prefix) { (String($0.scenicId), $0.scenicName) }
         case "store":
-            let stores = services.contexts.account.current.storesInScenic
-            return Self.idsAndNames(stores.lazy.map { (String($0.storeId), $0.storeName) }, prefix: prefix)
+            let account = services.contexts.account.current
+            return services.storeCompletion.candidates(from: account.stores, discriminator: account.scenicId, prefix: prefix) {
+                account.isInScenic($0) ? (String($0.storeId), $0.storeName) : nil
+            }
         case "account", "login-account":
             let accounts = services.contexts.account.current.accounts
             all = accounts.enumerated().map { CompletionCandidate(String($0.offset + 1), description: $0.element.accountDisplayName) }
@@ -44,18 +46,6 @@ struct CompletionValues {
         }
         guard !prefix.isEmpty else { return unique(all) }
         return unique(all.filter { $0.value.hasPrefix(prefix) })
-    }
-
-    /// Ids matching `prefix` (described by name), then names matching it (described by id).
-    static func idsAndNames<S: Sequence>(_ pairs: S, prefix: String) -> [CompletionCandidate] where S.Element == (String, String) {
-        var ids: [CompletionCandidate] = []
-        var names: [CompletionCandidate] = []
-        var seenNames = Set<String>()
-        for (id, name) in pairs {
-            if id.hasPrefix(prefix) { ids.append(CompletionCandidate(id, description: name)) }
-            if name.hasPrefix(prefix), seenNames.insert(name).inserted { names.append(CompletionCandidate(name, description: id)) }
-        }
-        return ids + names
     }
 
     private func unique(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {

@@ -61,6 +61,12 @@ public enum JSONWriter {
 
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(0x22)
+        // Most strings need no escape: copy them whole instead of byte by byte.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out.append(contentsOf: string.utf8)
+            out.append(0x22)
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case 0x22: out.append(0x5C); out.append(0x22)

@@ -28,6 +28,8 @@ public enum Redaction {
 
     /// A copy of a JSON value with every secret member's value replaced by `"***"`.
     public static func redact(_ value: JSONValue) -> JSONValue {
+        // Most answers hold no secret: hand them back as they are instead of copying every node.
+        guard holdsSecret(value) else { return value }
         switch value {
         case .object(let object):
             return .object(JSONObject(object.entries.map { entry in
@@ -36,6 +38,16 @@ public enum Redaction {
             }))
         case .array(let items): return .array(items.map(redact))
         default: return value
+        }
+    }
+
+    /// Whether any object inside `value` has a non-null member named like a secret.
+    static func holdsSecret(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let object):
+            return object.entries.contains { (secretKeys.contains($0.key) && $0.value != .null) || holdsSecret($0.value) }
+        case .array(let items): return items.contains(where: holdsSecret)
+        default: return false
         }
     }
 

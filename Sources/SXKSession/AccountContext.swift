@@ -27,8 +27,13 @@ public final class AccountContext: @unchecked Sendable {
         public var accountCachePrefix: String { StoreKey.accountCachePrefix(userId: userId, accountType: accountType) }
         /// Stores of the current scenic area.
         public var storesInScenic: [Store] {
-            guard let scenicId else { return stores }
-            return stores.filter { $0.scenicId == nil || $0.scenicId == scenicId }
+            guard scenicId != nil else { return stores }
+            return stores.filter(isInScenic)
+        }
+
+        /// A store without a scenic id, or of the current scenic area (any store when none is set).
+        public func isInScenic(_ store: Store) -> Bool {
+            scenicId == nil || store.scenicId == nil || store.scenicId == scenicId
         }
     }
 

@@ -21,6 +21,8 @@ final class LoopbackTestServer: @unchecked Sendable {
         case hang
         /// Send the head with `Content-Length: count`, then one byte every `interval` seconds.
         case trickle(count: Int, interval: TimeInterval)
+        /// Write these bytes as the whole answer; then close the connection if `close`.
+        case raw([UInt8], close: Bool)
 
         static func json(_ text: String, status: Int = 200) -> Action {
             .respond(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
@@ -131,6 +133,8 @@ final class LoopbackTestServer: @unchecked Sendable {
             case .hang:
                 waitForPeerClose(fd)
                 return
+            case .raw(let bytes, let close):
+                guard write(fd, bytes), !close else { return }
             case .trickle(let count, let interval):
                 let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count)\r\n\r\n"
                 guard write(fd, Array(head.utf8)) else { return }

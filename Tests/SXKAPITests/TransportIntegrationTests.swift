@@ -3,11 +3,15 @@ import XCTest
 import SXKCore
 @testable import SXKAPI
 
-/// URLSessionTransport over real loopback HTTP (our own raw-socket server).
-final class TransportIntegrationTests: XCTestCase {
-    private func client(_ server: LoopbackTestServer, timeout: TimeInterval = 5, observer: RecordingObserver = RecordingObserver(), token: String? = Fixture.sentinelToken) -> APIClient {
+/// The transports over real loopback HTTP (our own raw-socket server). This class runs every
+/// shared case on URLSessionTransport; `PlainTransportIntegrationTests` runs them on PlainHTTPTransport.
+class TransportIntegrationTests: XCTestCase {
+    /// The transport under test, made for a given timeout.
+    func makeTransport(timeout: TimeInterval) -> any HTTPTransport { URLSessionTransport(timeout: timeout) }
+
+    func client(_ server: LoopbackTestServer, timeout: TimeInterval = 5, observer: RecordingObserver = RecordingObserver(), token: String? = Fixture.sentinelToken) -> APIClient {
         let config = APIConfiguration(environment: .custom(server.url), timeout: timeout)
-        return APIClient(configuration: config, transport: URLSessionTransport(timeout: timeout), observer: observer, tokenProvider: { token })
+        return APIClient(configuration: config, transport: makeTransport(timeout: timeout), observer: observer, tokenProvider: { token })
     }
 
     func testRoundTripHeadersAndKeepAlive() async throws {
@@ -162,10 +166,155 @@ final class TransportIntegrationTests: XCTestCase {
         server.stop()
         try await Task.sleep(nanoseconds: 50_000_000)
         let config = APIConfiguration(environment: .custom(URL(string: "http://127.0.0.1:\(port)")!), timeout: 3)
-        let api = APIClient(configuration: config, transport: URLSessionTransport(timeout: 3))
+        let api = APIClient(configuration: config, transport: makeTransport(timeout: 3))
         let error = await Fixture.expectError { try await api.get("/api/app/config") }
         guard case .network(let failure, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(failure, .connectionRefused)
         XCTAssertEqual(error?.description, "GET /api/app/config: connection refused")
+    }
+}
+
+/// Every shared case again on `PlainHTTPTransport`, plus what only a hand-written HTTP/1.1 client
+/// must get right: chunked bodies, interim 1xx answers, a kept-alive connection the server closed,
+/// and header values that would split the request.
+final class PlainTransportIntegrationTests: TransportIntegrationTests {
+    override func makeTransport(timeout: TimeInterval) -> any HTTPTransport { PlainHTTPTransport() }
+
+    /// Unlike URLSession's idle timeout, the plain transport's timeout is total: a trickle that
+    /// never pauses for 1 s still fails at 1 s.
+    override func testRequestTimeoutIsIdleNotTotal() async throws {
+        let server = try LoopbackTestServer { _ in .trickle(count: 8, interval: 0.4) }
+        defer { server.stop() }
+        let start = Date()
+        do {
+            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 1))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 2.0)
+    }
+
+    override func testPerRequestTimeoutOverridesTheSessionDefault() async throws {
+        let server = try LoopbackTestServer { _ in .hang }
+        defer { server.stop() }
+        let start = Date()
+        do {
+            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("hang"), timeout: 1))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
+    }
+
+    override func testTotalTimeoutBoundsATrickle() async throws {
+        let server = try LoopbackTestServer { _ in .trickle(count: 20, interval: 0.3) }
+        defer { server.stop() }
+        let start = Date()
+        do {
+            _ = try await PlainHTTPTransport(totalTimeout: 1.5).send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 30))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            guard case .network(.timedOut) = error else { return XCTFail("got \(error)") }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(elapsed, 1.4)
+        XCTAssertLessThan(elapsed, 2.5)
+    }
+
+    func testChunkedBodyWithExtensionsAndTrailersIsJoined() async throws {
+        let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\n{\"a\"\r\n6\r\n:\"é\"}\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: false) }
+        defer { server.stop() }
+        let transport = PlainHTTPTransport()
+        for _ in 0..<2 {
+            let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("c")))
+            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "{\"a\":\"é\"}")
+        }
+        XCTAssertEqual(server.connectionCount, 1, "a chunked answer leaves the connection reusable")
+    }
+
+    func testInterimContinueIsSkipped() async throws {
+        let wire = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}"
+        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: false) }
+        defer { server.stop() }
+        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "POST", url: server.url.appendingPathComponent("p"), body: Array("{}".utf8)))
+        XCTAssertEqual(response.status, 201)
+        XCTAssertEqual(response.body, Array("{}".utf8))
+    }
+
+    /// The server answers with keep-alive semantics, then closes: the next request must not fail
+    /// but go out once more on a new connection.
+    func testKeptAliveConnectionClosedByTheServerIsRetriedOnce() async throws {
+        let wire = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: true) }
+        defer { server.stop() }
+        let transport = PlainHTTPTransport()
+        for _ in 0..<3 {
+            let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("k")))
+            XCTAssertEqual(response.status, 200)
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTAssertEqual(server.requests.count, 3)
+        XCTAssertEqual(server.connectionCount, 3)
+    }
+
+    func testBodyUntilCloseWithoutLength() async throws {
+        let wire = "HTTP/1.0 200 OK\r\n\r\n{\"old\":true}"
+        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: true) }
+        defer { server.stop() }
+        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("o")))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "{\"old\":true}")
+    }
+
+    func testGarbageInsteadOfHTTPIsABadResponse() async throws {
+        let server = try LoopbackTestServer { _ in .raw(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8), close: true) }
+        defer { server.stop() }
+        do {
+            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("g")))
+            XCTFail("expected a failure")
+        } catch let error as TransportError {
+            guard case .network(.other(let why)) = error else { return XCTFail("got \(error)") }
+            XCTAssertTrue(why.hasPrefix("bad server response"), why)
+        }
+    }
+
+    func testHeaderValueWithALineBreakIsRefusedBeforeSending() async throws {
+        let server = try LoopbackTestServer { _ in .json("{}") }
+        defer { server.stop() }
+        var request = HTTPRequest(method: "GET", url: server.url.appendingPathComponent("h"))
+        request.headers.append("token", "abc\r\nX-Evil: 1")
+        do {
+            _ = try await PlainHTTPTransport().send(request)
+            XCTFail("expected a refusal")
+        } catch let error as TransportError {
+            guard case .network(.other(let why)) = error else { return XCTFail("got \(error)") }
+            XCTAssertFalse(why.contains("abc"), "the value (maybe a token) must not reach the message")
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
+    func testQueryAndEscapedPathGoOutAsWritten() async throws {
+        let server = try LoopbackTestServer { _ in .json("{}") }
+        defer { server.stop() }
+        let url = URL(string: "\(server.url.absoluteString)/api/a%20b?keyword=%E8%A5%BF&page=2")!
+        _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: url))
+        XCTAssertEqual(server.requests.first?.target, "/api/a%20b?keyword=%E8%A5%BF&page=2")
+        XCTAssertEqual(server.requests.first?.header("Host"), "127.0.0.1:\(server.port)")
+    }
+
+    func testRoutingPlainForHTTPURLSessionForHTTPSAndProxies() {
+        let http = URL(string: "http://127.0.0.1:8080/x")!
+        let https = URL(string: "https://api.example.com/x")!
+        XCTAssertTrue(DefaultTransport(timeout: 5, environment: [:]).usesPlain(http))
+        XCTAssertFalse(DefaultTransport(timeout: 5, environment: [:]).usesPlain(https))
+        XCTAssertFalse(DefaultTransport(timeout: 5, environment: ["SXK_HTTP_TRANSPORT": "urlsession"]).usesPlain(http))
+        XCTAssertFalse(DefaultTransport(timeout: 5, environment: ["http_proxy": "http://proxy:3128"]).usesPlain(http))
+        XCTAssertTrue(DefaultTransport(timeout: 5, environment: ["http_proxy": "http://proxy:3128", "no_proxy": "localhost,127.0.0.1"]).usesPlain(http))
+        XCTAssertFalse(DefaultTransport(timeout: 5, environment: ["HTTP_PROXY": "http://proxy:3128"]).usesPlain(http) == false,
+                       "uppercase HTTP_PROXY is ignored for http:// (as libcurl does, httpoxy)")
     }
 }
