@@ -147,6 +147,14 @@ public struct JSONParser {
 
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
+        /// The text of `bytes` if they are valid UTF-8. `String(decoding:)` is the fast validator but
+        /// repairs; valid input is exactly the input it hands back unchanged (`String(validating:)`
+        /// measured 12% of a piped session).
+        static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.utf8.elementsEqual(bytes) ? text : nil
+        }
+
         mutating func readString() throws(JSONParseError) -> String {
             index += 1
             let start = index
@@ -155,9 +163,7 @@ public struct JSONParser {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    guard let text = String(validating: slice, as: UTF8.self) else {
-                        throw error("invalid UTF-8 in string")
-                    }
+                    guard let text = Self.validUTF8(slice) else { throw error("invalid UTF-8 in string") }
                     index += 1
                     return text
                 }
@@ -172,9 +178,7 @@ public struct JSONParser {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    guard let text = String(validating: out, as: UTF8.self) else {
-                        throw error("invalid UTF-8 in string")
-                    }
+                    guard let text = out.withUnsafeBufferPointer(Self.validUTF8) else { throw error("invalid UTF-8 in string") }
                     return text
                 }
                 if byte < 0x20 { throw error("control character in string") }

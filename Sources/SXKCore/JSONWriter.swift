@@ -62,8 +62,13 @@ public enum JSONWriter {
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(0x22)
         // Most strings need no escape: copy them whole instead of byte by byte.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out.append(contentsOf: string.utf8)
+        var text = string
+        let copied = text.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
             out.append(0x22)
             return
         }

@@ -26,6 +26,12 @@ final class JSONTests: XCTestCase {
 
     func testInvalidUTF8IsAnError() {
         XCTAssertThrowsError(try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]))
+        // Overlong "/", an encoded surrogate, a cut 3-byte sequence, and the same after an escape (slow path).
+        for bad: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE4, 0xB8], [0x5C, 0x6E, 0xE4, 0xB8]] {
+            XCTAssertThrowsError(try JSONParser.parse([0x22] + bad + [0x22]), "should reject \(bad)")
+        }
+        // A real U+FFFD in the input is valid and kept.
+        XCTAssertEqual(try JSONParser.parse([0x22, 0xEF, 0xBF, 0xBD, 0xE4, 0xB8, 0xAD, 0x22]), .string("\u{FFFD}中"))
     }
 
     func testDeepNestingIsRefusedWithoutCrashing() {

@@ -10,6 +10,15 @@ final class TolerantReadTests: XCTestCase {
         XCTAssertEqual(JSONObject.snakeCase("accountDisplayName"), "account_display_name")
     }
 
+    func testSnakeCaseMatchIsExactAndCamelWins() throws {
+        let object: JSONObject = ["order_no": .string("s"), "orderNo": .null, "scenic_id_x": .int(1), "scenicid": .int(2), "a_b_c": .int(3)]
+        XCTAssertEqual(object.field("orderNo"), .string("s"), "a null camelCase member falls back to snake_case")
+        XCTAssertNil(object.field("scenicId"), "neither a longer key nor a different spelling matches")
+        XCTAssertEqual(object.field("aBC"), .int(3))
+        let both: JSONObject = ["user_id": .int(1), "userId": .int(2)]
+        XCTAssertEqual(both.field("userId"), .int(2), "the exact name wins over the snake_case one")
+    }
+
     func testNumbersAsStringsAndBooleansAsDigits() throws {
         let o = try XCTUnwrap(JSONParser.parse(#"{"a":"12.50","b":1,"c":"0","d":true,"e":"1","f":"x","g":101.0}"#).objectValue)
         XCTAssertEqual(o.double("a"), 12.5)
