@@ -291,7 +291,12 @@ public struct BootReplay: Sendable {
             location.reason = "no user id: location detail not called"
         }
         checks.append(location)
-        step.notes = checks.map { "\(HomeFeature.title($0.dialog)): \(!$0.evaluated ? "not evaluated" : $0.show ? "show" : "no") — \($0.reason)" }
+        let asked = !step.calls.isEmpty
+        step.notes = checks.map { check in
+            let state = !check.evaluated ? "not evaluated"
+                : check.show ? "show" : check.dialog == .locationTimeout && asked ? "depends on the answer" : "no"
+            return "\(HomeFeature.title(check.dialog)): \(state) — \(check.reason)"
+        }
         step.notes.append("judged on the stored permissions; the role-permission answer above decides in the app")
         return (step, checks)
     }
