@@ -5,7 +5,7 @@ PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
 TEST_FLAGS   ?=
 
-.PHONY: all deps release-deps build release run sandbox test test-long completions install bench clean
+.PHONY: all deps release-deps build release run sandbox test test-long completions install install-files bench clean
 
 all: build
 
@@ -49,19 +49,27 @@ test-long: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SXK_LONG_TESTS=1 $(SWIFT) test --skip-build $(TEST_FLAGS)
 
-# Regenerates completions/ from the command specs (a test fails when they differ).
+# Regenerates the files made from the command specs: completions/ and the man page man/sxk.1
+# (a test fails when they differ).
 completions: build
 	@bin="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk"; \
 	"$$bin" completion bash > completions/sxk.bash; \
 	"$$bin" completion zsh > completions/_sxk; \
-	"$$bin" completion fish > completions/sxk.fish
+	"$$bin" completion fish > completions/sxk.fish; \
+	mkdir -p man && "$$bin" man > man/sxk.1
 
+# Release build, then the binaries, the man page and the completion scripts into PREFIX.
 install: release
-	@bin="$$($(SWIFT) build -c release --show-bin-path)"; \
-	install -d "$(PREFIX)/bin" "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"; \
-	install -m 0755 "$$bin/sxk" "$$bin/sxk-sandbox" "$(PREFIX)/bin/"; \
-	install -m 0644 completions/sxk.bash "$(PREFIX)/share/bash-completion/completions/sxk"; \
-	install -m 0644 completions/_sxk "$(PREFIX)/share/zsh/site-functions/_sxk"; \
+	@$(MAKE) --no-print-directory install-files BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)"
+
+# Copies already built binaries from BIN_DIR (no build); `make install` is the usual entry.
+install-files:
+	@test -n "$(BIN_DIR)" || { echo "install-files needs BIN_DIR=<folder with sxk and sxk-sandbox>"; exit 2; }
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/man/man1" "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 0755 "$(BIN_DIR)/sxk" "$(BIN_DIR)/sxk-sandbox" "$(PREFIX)/bin/"
+	install -m 0644 man/sxk.1 "$(PREFIX)/share/man/man1/sxk.1"
+	install -m 0644 completions/sxk.bash "$(PREFIX)/share/bash-completion/completions/sxk"
+	install -m 0644 completions/_sxk "$(PREFIX)/share/zsh/site-functions/_sxk"
 	install -m 0644 completions/sxk.fish "$(PREFIX)/share/fish/vendor_completions.d/sxk.fish"
 
 bench: release

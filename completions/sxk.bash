@@ -24,9 +24,9 @@ _sxk() {
             --env|--base-url|--profile|--timeout|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W '--base-url --env --help --insecure-http --json --keep-going --no-color --profile --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
+            COMPREPLY=($(compgen -W '--base-url --env --help --insecure-http --json --keep-going --no-color --profile --reset-state --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile trace timing help version exit quit history completion' -- "$cur"))
+            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile trace timing boot help version exit quit history completion' -- "$cur"))
         fi
         return
     fi
@@ -199,6 +199,12 @@ _sxk() {
         'timing')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'on off' -- "$cur"));
+            ;;
+        'boot')
+            case "$prev" in
+                --profile) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --help' -- "$cur")); return; fi
             ;;
         'help')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi

@@ -40,6 +40,8 @@ struct AppCommands {
         case "profile": return try await profile(command)
         case "trace": return toggle(command, name: "trace") { host.settings.trace = $0 } current: { host.settings.trace }
         case "timing": return toggle(command, name: "timing") { host.settings.timing = $0 } current: { host.settings.timing }
+        case "boot": return try boot(command)
+        case "man": return manPage(command)
         default: throw AppError.usage("unknown command '\(command.spec.name)'")
         }
     }

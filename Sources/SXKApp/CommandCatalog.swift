@@ -166,6 +166,21 @@ enum CommandCatalog {
             "timing", summary: "print each command's time",
             arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "turn timing on or off")]
         ),
+
+        // Cold-start replay and the manual page (issue 9: boot, man)
+        CommandSpec(
+            "boot", summary: "replay the app's cold start on the stored state: SDKs, root screen, first screen's calls",
+            discussion: "Seed 000 §1 and §7 applied to the profile's stored token and UserDefaults keys, without any request: which SDKs the app initialises at launch and why (Umeng with the privacy agreement accepted, WeChat always, AMap with privacy accepted and a token), whether it shows the login page or the main tab, and the first screen's API calls in order (login page: config; main tab: home's sequence), each with what it reads from storage. After import-defaults it answers what happens when that user opens the app.",
+            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "replay this profile's stored state (default: the current profile)"), json],
+            examples: ["boot", "boot --json", "boot --profile imported"]
+        ),
+        {
+            var man = CommandSpec(
+                "man", summary: "print the sxk(1) manual page (roff) generated from the command specs",
+                examples: ["man | man -l -"])
+            man.isHidden = true
+            return man
+        }(),
     ]
 
     static let statsFlags: [FlagSpec] = [

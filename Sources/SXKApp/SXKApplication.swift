@@ -23,6 +23,7 @@ public enum SXKApplication {
             version: version, commandSpecs: CommandCatalog.all, environment: environment,
             historyPath: { _ in built?.paths.historyFile }
         ) { context in
+            try await StateReset.runIfAsked(context)
             let host = try makeHost(context)
             built = host.services
             return host

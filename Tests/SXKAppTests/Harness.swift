@@ -159,13 +159,16 @@ enum SXK {
         return runProcess(full, env: env, stdin: Data(stdin.utf8), timeout: timeout, umask000: umask000)
     }
 
-    static func runProcess(_ args: [String], env: [String: String], stdin: Data, timeout: TimeInterval, umask000: Bool = false) -> RunResult {
+    static func runProcess(
+        _ args: [String], executable: String = SXKBinary.path, env: [String: String], stdin: Data, timeout: TimeInterval,
+        umask000: Bool = false
+    ) -> RunResult {
         let process = Process()
         if umask000 {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask 000; exec \"$0\" \"$@\"", SXKBinary.path] + args
+            process.arguments = ["-c", "umask 000; exec \"$0\" \"$@\"", executable] + args
         } else {
-            process.executableURL = URL(fileURLWithPath: SXKBinary.path)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = args
         }
         process.environment = env
@@ -179,7 +182,7 @@ enum SXK {
         let err = PipeDrain(errPipe.fileHandleForReading)
         let started = Date()
         do { try process.run() } catch {
-            return RunResult(status: -1, stdoutData: Data(), stderrData: Data("cannot start \(SXKBinary.path): \(error)".utf8), timedOut: false, elapsed: 0)
+            return RunResult(status: -1, stdoutData: Data(), stderrData: Data("cannot start \(executable): \(error)".utf8), timedOut: false, elapsed: 0)
         }
         let writer = inPipe.fileHandleForWriting
         DispatchQueue.global().async {

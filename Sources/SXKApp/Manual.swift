@@ -1,0 +1,73 @@
+import SXKShell
+
+/// sxk's own words in the manual page (`sxk man`, `man/sxk.1`): what the shell is, its exit statuses,
+/// variables, files and security rules. Options and commands come from the specs.
+enum Manual {
+    static var page: String {
+        ManPage.generate(specs: Builtins.merged(with: CommandCatalog.all), prose: prose, version: SXKApplication.version)
+    }
+
+    static let prose = ManPage.Prose(
+        tagline: "the Suixinkan operator shell",
+        description: [
+            .paragraph("`sxk` is a command shell for the backend of Suixinkan, the mobile app of photographers, scenic-area admins and store admins. It keeps an in-process session (token, account, role, scenic-area scope, store scope) and maps commands onto the same feature facades the app has: explore the API, debug one user's account context exactly as the app would store and show it, and switch account, role, scenic area or store on the fly."),
+            .paragraph("With no command and standard input a terminal, sxk is an interactive shell (libedit line editing, history, Tab completion from the cached session, never the network). With standard input not a terminal it reads commands line by line, without prompt or history. `-c` runs commands separated by ';' or newlines, FILE runs a script ('#' starts a comment), and COMMAND ARGS runs one command. Scripts and `-c` stop at the first failing command unless `--keep-going` is given."),
+            .paragraph("It talks to the real `test` and `release` environments, to any base URL, or to an embedded sandbox backend (a loopback HTTP server with seeded data) started with `--sandbox`. Start-up does no network: a stored session is restored from the snapshot and validated when the first command needs the server."),
+            .paragraph("Output: tables by default (East Asian wide characters count as two columns); `--json` prints the decoded data, `--raw` the response envelope as received, `--ndjson` one object per line for lists. Data goes to standard output; prompts, progress, warnings and errors (one line, `error: ...`) go to standard error."),
+        ],
+        sections: [
+            ManPage.Section("Exit status", [
+                .tagged("0", "Success."),
+                .tagged("1", "The command failed (server code, HTTP error, bad data)."),
+                .tagged("2", "Usage error (unknown command or option, bad value)."),
+                .tagged("3", "Not logged in, or the session expired."),
+                .tagged("4", "Network error (unreachable, timeout, TLS)."),
+                .tagged("130", "Interrupted (Ctrl-C)."),
+            ]),
+            ManPage.Section("Environment", [
+                .tagged("SXK_ENV", "Environment when `--env` is not given: test, release or sandbox (default test)."),
+                .tagged("SXK_BASE_URL", "Base URL when `--base-url` is not given."),
+                .tagged("SXK_PROFILE", "State profile when `--profile` is not given (default: the environment's name)."),
+                .tagged("SXK_STATE_DIR", "State root when `--state-dir` is not given."),
+                .tagged("XDG_STATE_HOME", "State root is $XDG_STATE_HOME/sxk (default ~/.local/state/sxk)."),
+                .tagged("XDG_CONFIG_HOME", "Config lives under $XDG_CONFIG_HOME/sxk (default ~/.config/sxk)."),
+                .tagged("NO_COLOR", "Any value turns colour off (as `--no-color`; colour is also off when standard output is not a terminal)."),
+                .tagged("URLSessionDebug, URLSessionDebugLibcurl", "Removed at start: they would make Foundation print requests with their headers."),
+                .tagged("https_proxy, http_proxy, NO_PROXY", "Proxies, as libcurl reads them."),
+            ]),
+            ManPage.Section("Files", [
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/token", "The formal token, and nothing else."),
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/defaults.json", "Every other key the app keeps in UserDefaults, with the app's key names (`key_in_user_id`, `5001_store_key_in_permission`, ...): the account snapshot, the preferences (last phone, privacy choice) and the account-scoped keys."),
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/history", "REPL history in libedit's format; lines starting with a space and `login` lines are never written."),
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/.lock", "flock(2) guard against a second shell writing the profile at the same time."),
+                .tagged("NAME.corrupt-TIME", "A corrupt state file, set aside byte for byte with one warning."),
+                .paragraph("The profile defaults to the environment's name, so a test and a release account live side by side. `--reset-state` removes `token` and `defaults.json` of the profile before anything else (asking first when standard input is a terminal); the history stays."),
+            ]),
+            ManPage.Section("Security", [
+                .bullet("The password is read with echo off, or from standard input with `--password-stdin`; it is never taken as an argument and never written anywhere."),
+                .bullet("The token lives only in the `token` file; traces, errors, `--raw`, `whoami`, `keys` and `boot` show it masked."),
+                .bullet("State folders are 0700 and files 0600 from creation whatever the umask; every write is atomic (temporary file, fsync, rename) under the profile lock. A token file with a loose mode, a symlink, a FIFO or a foreign owner is refused."),
+                .bullet("TLS is always verified. Plain http is allowed only to loopback hosts unless `--insecure-http`. A redirect to another origin is refused, so the token never leaves for another host. `--timeout` is a total limit per request."),
+            ]),
+            ManPage.Section("Examples", [
+                .example([
+                    "sxk --sandbox",
+                    "sxk --sandbox -c 'login 13800000001 --password-stdin --accept-privacy; orders --all --ndjson' <<< sandbox123",
+                    "sxk --env test orders --role storeAdmin --json",
+                    "sxk --profile imported boot",
+                    "sxk --reset-state --sandbox",
+                ]),
+            ]),
+            ManPage.Section("See also", [
+                .paragraph("`sxk-sandbox --help` for the standalone sandbox; the completion scripts for bash(1), zsh(1) and fish(1) installed beside this page; README.md in the source tree."),
+            ]),
+        ])
+}
+
+extension AppCommands {
+    /// `man`: the manual page as roff, for `man -l -` or the `man/sxk.1` file.
+    func manPage(_ command: ParsedCommand) -> Int32 {
+        io.stdout.write(Manual.page)
+        return ExitStatus.ok
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import SXKCore
+import SXKAPI
+import SXKSession
+
+/// Seed 000 §1 and §7 applied to one profile's stored state: which SDKs the app initialises at launch
+/// and why, which root screen it shows, and the first screen's API calls in order with what each reads
+/// from storage. A replay only: it sends nothing and writes nothing (the home steps say what they
+/// would change). Home's conditions are judged on the stored snapshot, as the app sees it at launch.
+public struct BootReplay: Sendable {
+    public let store: AppStore
+    public let catalog: MenuCatalog
+    public let clock: any WallClock
+
+    public init(store: AppStore, catalog: MenuCatalog, clock: any WallClock) {
+        self.store = store
+        self.catalog = catalog
+        self.clock = clock
+    }
+
+    /// Seed 000 §1 step 4.
+    public static let launchNote = "no backend call at launch (seed 000 §1: 此阶段不直接调用任何业务后端接口)"
+
+    /// Replays the cold start. Fails only when a state file cannot be read.
+    public func replay() throws(FeatureError) -> BootTrace {
+        let token: String?
+        do {
+            try store.reload()
+            token = try store.token()
+        } catch {
+            throw .storage(error)
+        }
+        let privacy = read(StoreKey.privacyAgreementAccepted)
+        let tokenRead = StoredRead(
+            key: StoreKey.token, value: token.map { .string(Redaction.maskToken($0)) } ?? .null,
+            text: token.map(Redaction.maskToken) ?? "nil")
+        let accepted = store.privacyAgreementAccepted
+        let hasToken = token != nil
+
+        let sdks = [
+            SDKDecision(
+                name: "Umeng", call: "UmengBootstrap.configureIfNeeded()", initialised: accepted,
+                rule: "initialised only when the privacy agreement is accepted; otherwise it returns at once",
+                seed: "友盟初始化受 AppStore.shared.privacyAgreementAccepted 控制。未同意隐私协议时直接返回，不初始化 SDK。",
+                reason: accepted ? "privacy agreement accepted" : "privacy agreement not accepted: returns without initialising",
+                reads: [privacy]),
+            SDKDecision(
+                name: "WeChat", call: "WeChatManager.shared.registerIfNeeded()", initialised: true,
+                rule: "always: checks the Universal Link, then WXApi.registerApp registers the AppID",
+                seed: "调用 WeChatManager.shared.registerIfNeeded()：校验 Universal Link；调用微信 SDK WXApi.registerApp 注册 AppID。",
+                reason: "unconditional", reads: []),
+            SDKDecision(
+                name: "AMap", call: "AMapBootstrap.configureIfNeeded()", initialised: accepted && hasToken,
+                rule: "only when the privacy agreement is accepted and a token is stored: AMap privacy compliance, apiKey, HTTPS",
+                seed: "若 privacyAgreementAccepted == true 且 token 非空，则调用 AMapBootstrap.configureIfNeeded()：写入高德隐私合规状态；设置 apiKey 和 HTTPS。",
+                reason: accepted && hasToken ? "privacy accepted and a token is stored"
+                    : !accepted && !hasToken ? "privacy agreement not accepted and no token"
+                    : !accepted ? "privacy agreement not accepted" : "no token stored",
+                reads: [privacy, tokenRead]),
+        ]
+
+        let root = RootDecision(
+            screen: hasToken ? .mainTab : .loginPage,
+            reason: hasToken
+                ? "AppStore.isLoggedIn: the token is not empty (seed 000 §1: token 非空：进入 MainTabBarController)"
+                : "AppStore.isLoggedIn is false: no token (seed 000 §1: token 为空：进入 LoginViewController)",
+            reads: [tokenRead])
+
+        if hasToken {
+            return mainTab(sdks: sdks, root: root, tokenRead: tokenRead)
+        }
+        return loginPage(sdks: sdks, root: root, tokenRead: tokenRead, privacy: privacy)
+    }
+
+    // MARK: Login page (seed 000 §3.1, §3.2, §7.1)
+
+    private func loginPage(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead, privacy: StoredRead) -> BootTrace {
+        let phone = read(StoreKey.lastLoginUsername)
+        var form = BootStep(name: "LoginViewController.setupUI -> LoginViewModel.applyStoredPreferences()", reads: [phone, privacy])
+        form.notes = [
+            "phone field: " + (store.lastLoginUsername.map { "filled with \($0)" } ?? "empty (no last login)"),
+            "privacy checkbox: " + (store.privacyAgreementAccepted ? "ticked" : "not ticked (login needs it ticked)"),
+            "local form state only, no backend call",
+        ]
+        let config = BootCall(
+            order: 1, method: "GET", path: Endpoint.config.path,
+            caller: "LoginViewController.viewDidAppear -> LoginViewModel.loadAppConfig(authAPI:) -> AuthAPI.getAppConfig()",
+            condition: "always", reads: [tokenRead],
+            stores: ["LoginViewModel.enableRegister (memory only, not AppStore)"])
+        var appear = BootStep(name: "LoginViewController.viewDidAppear -> LoginViewModel.loadAppConfig(authAPI:)", calls: [config])
+        appear.notes = [
+            "no token: the request carries no token header",
+            "only enableRegister is used (shows or hides the code-login/register entry); a failure is ignored silently",
+        ]
+        var next = BootStep(name: "afterwards, when the user taps login (seed 000 §7.1; not part of the cold start)")
+        next.notes = [
+            "POST \(Endpoint.login.path) -> POST \(Endpoint.setUser.path) -> AppStore login state and account context -> userDidLogin -> main tab",
+            "with the privacy agreement accepted, AMap and Umeng are configured again after login (seed 000 §3.4)",
+        ]
+        return BootTrace(
+            sdks: sdks, root: root, firstScreen: "login page", steps: [form, appear, next], checks: [],
+            verdict: "login page; one call: GET \(Endpoint.config.path)")
+    }
+
+    // MARK: Main tab, home first shown (seed 000 §4, §7.2)
+
+    private func mainTab(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead) -> BootTrace {
+        let scope = store.accountCachePrefix
+        let roleCode = store.roleCode
+        let permissions = store.permissionItems()
+        let scenicList = store.roleScenicList()
+        var steps: [BootStep] = []
+        var order = 0
+        func nextOrder() -> Int { order += 1; return order }
+
+        var tabs = BootStep(name: "MainTabBarController.viewDidLoad -> configureTabs()")
+        tabs.notes = [
+            "five tab slots: home, orders, scan placeholder, statistics, profile; home is selected",
+            "badgeViewModel.refreshPendingWriteOffCount() only sets pendingWriteOffCount = nil: no backend call",
+            "the other tabs call their APIs when first shown, not now",
+        ]
+        steps.append(tabs)
+
+        // 1. locationStateStore.restoreStateIfNeeded()
+        var location = BootStep(
+            name: "HomeViewController.viewDidAppear -> HomeViewModel.initialize(api:) -> locationStateStore.restoreStateIfNeeded()",
+            reads: [
+                read(StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)),
+                read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
+                read(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
+            ])
+        switch predictLocationRestore() {
+        case .stopped:
+            location.notes = ["not online: countdown stopped, nothing changes"]
+        case .clearedNoReport:
+            location.stores = ["\(scope)_\(StoreKey.onlineStatus) removed"]
+            location.notes = ["online without a last report: the online status is dropped"]
+        case .clearedExpired(let elapsed):
+            location.stores = ["\(scope)_\(StoreKey.onlineStatus) removed", "\(scope)_\(StoreKey.lastLocationReportTime) removed"]
+            location.notes = ["last report \(HomeFeature.duration(elapsed)) ago is past the 2-hour limit: online status dropped"]
+        case .resumed(let remaining):
+            location.notes = ["online: countdown resumes with \(HomeFeature.duration(remaining)) left of the 2-hour limit"]
+        }
+        steps.append(location)
+
+        // 2. refreshLocalDisplayState()
+        var display = BootStep(
+            name: "refreshLocalDisplayState()",
+            reads: [
+                read(StoreKey.currentScenicId), read(StoreKey.currentScenicName), read(StoreKey.roleCode),
+                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
+            ])
+        let (scenicId, clearedBecause) = predictDisplayState(scenicList: scenicList)
+        if let why = clearedBecause {
+            display.stores = ["\(StoreKey.currentScenicId) removed", "\(StoreKey.currentScenicName) removed"]
+            display.notes = ["scenic cleared: \(why)"]
+        } else if let id = scenicId {
+            display.notes = ["scenic \(id) \(store.currentScenicName ?? "") kept"]
+        } else {
+            display.notes = ["no scenic selected"]
+        }
+        steps.append(display)
+
+        // 3. loadPermissions(api:force: true): always.
+        let rolePermission = BootCall(
+            order: nextOrder(), method: "GET", path: Endpoint.rolePermissions.path,
+            caller: "HomeViewModel.loadPermissions(api:force: true) -> HomeAPI.rolePermissions()",
+            condition: "always (forced)",
+            reads: [tokenRead, read(StoreKey.roleCode)],
+            stores: [
+                "\(scope)_\(StoreKey.rolePermissionList)", "\(scope)_\(StoreKey.currentRoleScenicList)",
+                "\(scope)_\(StoreKey.permission)", "\(StoreKey.roleName) (when needed)",
+            ])
+        var permissionStep = BootStep(name: "loadPermissions(api:force: true)", calls: [rolePermission])
+        permissionStep.notes = [
+            roleCode.map { "the answer's entry for role \($0) becomes current (else its first entry)" }
+                ?? "no stored role: the answer's first entry becomes the role",
+            "stored before this launch: \(Self.count(permissions.count, "permission")), \(Self.count(scenicList.count, "scenic area")) for the role",
+        ]
+        steps.append(permissionStep)
+
+        // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
+        steps.append(commonMenusStep(scope: scope, roleCode: roleCode, permissions: permissions))
+
+        // 4. loadStoreListIfNeeded(api:): storeAdmin with currentScenicId > 0.
+        var storeStep = BootStep(
+            name: "loadStoreListIfNeeded(api:)",
+            reads: [read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)])
+        let storeApplies = roleCode == RoleCode.storeAdmin && (scenicId ?? 0) > 0
+        if storeApplies {
+            storeStep.calls = [BootCall(
+                order: nextOrder(), method: "GET", path: Endpoint.storeList.path,
+                caller: "HomeViewModel.loadStoreListIfNeeded(api:) -> HomeAPI.storeList()",
+                condition: "role is storeAdmin and currentScenicId > 0",
+                reads: [tokenRead, read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)],
+                stores: ["\(StoreKey.currentStoreId) (the matched store)", "store list: HomeViewModel.storeItem, memory only"])]
+            storeStep.notes = ["stores of scenic \(scenicId ?? 0) are matched against the saved store id \(store.currentStoreId.map(String.init) ?? "nil")"]
+        } else {
+            storeStep.skipped = true
+            storeStep.notes = [roleCode != RoleCode.storeAdmin
+                ? "role \(roleCode ?? "nil") is not storeAdmin: no store request"
+                : "no current scenic (> 0): no store request"]
+        }
+        steps.append(storeStep)
+
+        // 5. evaluateDialogs(api:): permission -> scenic -> location timeout.
+        let (dialogStep, checks) = dialogsStep(
+            scope: scope, roleCode: roleCode, permissions: permissions, scenicList: scenicList, scenicId: scenicId,
+            tokenRead: tokenRead, nextOrder: nextOrder)
+        steps.append(dialogStep)
+
+        let calls = steps.flatMap(\.calls)
+        let asksLocation = calls.contains { $0.path.hasPrefix(Endpoint.locationDetail.path) }
+        let dialog = checks.first { $0.show }.map { "the \(HomeFeature.title($0.dialog)) dialog" }
+            ?? (asksLocation ? "the location-timeout dialog only if the location detail answer calls for it" : "no dialog")
+        let verdict = "main tab, home: \(calls.count) call\(calls.count == 1 ? "" : "s") ("
+            + calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ") + "); then \(dialog)"
+        return BootTrace(sdks: sdks, root: root, firstScreen: "home", steps: steps, checks: checks, verdict: verdict)
+    }
+
+    private func commonMenusStep(scope: String, roleCode: String?, permissions: [PermissionItem]) -> BootStep {
+        var step = BootStep(name: "rebuild common menus (HomeCommonMenuStore)")
+        let visible = catalog.visibleMenus(permissions: permissions)
+        step.reads = [read(StoreKey.scoped(StoreKey.permission, prefix: scope))]
+        guard let role = roleCode, !role.isEmpty else {
+            step.skipped = true
+            step.notes = ["no role: nothing to rebuild"]
+            return step
+        }
+        let key = StoreKey.commonMenuURIs(prefix: scope, roleCode: role)
+        step.reads.append(read(key))
+        if let uris = store.commonMenuURIs(roleCode: role) {
+            step.notes = ["\(uris.count) common menus stored: " + (uris.isEmpty ? "(none)" : uris.joined(separator: ", "))]
+        } else if visible.isEmpty {
+            step.notes = ["no visible menus and no record: nothing written"]
+        } else {
+            let first = Array(visible.prefix(CommonMenuStore.defaultCount))
+            step.stores = ["\(key) = first \(first.count) visible menus (default)"]
+            step.notes = ["no record: default " + first.map(\.title).joined(separator: ", ")]
+        }
+        return step
+    }
+
+    private func dialogsStep(
+        scope: String, roleCode: String?, permissions: [PermissionItem], scenicList: [ScenicRef], scenicId: Int?,
+        tokenRead: StoredRead, nextOrder: () -> Int
+    ) -> (BootStep, [DialogCheck]) {
+        let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)
+        var step = BootStep(
+            name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)",
+            reads: [
+                read(StoreKey.scoped(StoreKey.permission, prefix: scope)),
+                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
+                read(StoreKey.currentScenicId), read(StoreKey.roleCode), read(reminderKey),
+            ])
+        let reminder = store.locationReminderMinutes
+        var checks: [DialogCheck] = []
+        let needPermission = permissions.isEmpty
+        checks.append(DialogCheck(dialog: .permission, show: needPermission,
+            reason: needPermission ? "the stored role has no permissions" : "\(Self.count(permissions.count, "permission")) stored", evaluated: true))
+        let hasScenic = (scenicId ?? 0) > 0
+        let needScenic = !needPermission && !scenicList.isEmpty && !hasScenic
+        checks.append(DialogCheck(dialog: .scenic, show: needScenic, reason: needPermission
+            ? "not evaluated: permission dialog first"
+            : scenicList.isEmpty ? "the role has no scenic areas to choose"
+            : hasScenic ? "scenic \(scenicId ?? 0) selected" : "the role has \(scenicList.count) scenic areas and none is selected",
+            evaluated: !needPermission))
+
+        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: false)
+        let role = roleCode ?? ""
+        if needPermission || needScenic {
+            location.reason = "not evaluated: \(needPermission ? "permission" : "scenic") dialog first"
+        } else if HomeFeature.simplifiedTopRoles.contains(role) {
+            location.evaluated = true
+            location.reason = "role \(role) uses the simplified top bar"
+        } else if (reminder ?? 0) <= 0 {
+            location.evaluated = true
+            location.reason = "no location reminder minutes set locally"
+        } else if let staffId = store.userId {
+            location.evaluated = true
+            location.reason = "decided by the location detail answer (online and last report older than \(reminder ?? 0) minutes)"
+            step.calls = [BootCall(
+                order: nextOrder(), method: "GET", path: Endpoint.locationDetail.path + "?staff_id=\(staffId)",
+                caller: "HomeViewModel.evaluateDialogs(api:) -> checkLocationTimeout(api:) -> HomeAPI.locationDetail(staffId:)",
+                condition: "no permission or scenic dialog, not the simplified top role, reminder minutes set",
+                reads: [tokenRead, read(StoreKey.userId), read(reminderKey),
+                        read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope))],
+                stores: ["HomeViewModel.showLocationTimeoutDialog (memory only, not AppStore)"])]
+        } else {
+            location.evaluated = true
+            location.reason = "no user id: location detail not called"
+        }
+        checks.append(location)
+        let asked = !step.calls.isEmpty
+        step.notes = checks.map { check in
+            let state = !check.evaluated ? "not evaluated"
+                : check.show ? "show" : check.dialog == .locationTimeout && asked ? "depends on the answer" : "no"
+            return "\(HomeFeature.title(check.dialog)): \(state) — \(check.reason)"
+        }
+        step.notes.append("judged on the stored permissions; the role-permission answer above decides in the app")
+        return (step, checks)
+    }
+
+    // MARK: Pure predictions of the home's local steps
+
+    /// `restoreStateIfNeeded` decided on the stored values, without changing them.
+    func predictLocationRestore() -> LocationStateStore.RestoreOutcome {
+        guard store.onlineStatus == true else { return .stopped }
+        guard let last = store.lastLocationReportTime else { return .clearedNoReport }
+        let elapsed = clock.now().timeIntervalSince(last)
+        if elapsed > LocationStateStore.reportWindow { return .clearedExpired(elapsed: elapsed) }
+        return .resumed(remaining: LocationStateStore.reportWindow - max(0, elapsed))
+    }
+
+    /// `refreshLocalDisplayState` on the stored values: the scenic id that stays and, when it is
+    /// cleared, why (same rule as `AccountContextLoader.refreshLocalDisplayState`).
+    func predictDisplayState(scenicList: [ScenicRef]) -> (scenicId: Int?, clearedBecause: String?) {
+        let id = store.currentScenicId
+        if let id, id > 0 {
+            if !scenicList.isEmpty, !scenicList.contains(where: { $0.scenicId == id }) {
+                return (nil, "scenic \(id) is not in role \(store.roleCode ?? "?")'s scenic list")
+            }
+            return (id, nil)
+        }
+        if id != nil || store.currentScenicName != nil { return (nil, "no valid scenic id") }
+        return (nil, nil)
+    }
+
+    // MARK: Reading stored values
+
+    /// `1 permission`, `3 permissions`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// One stored key as a launch step reads it (lists summarised by their length).
+    func read(_ key: String) -> StoredRead {
+        guard let value = store.defaults[key], value != .null else { return StoredRead(key: key, value: .null, text: "nil") }
+        if let items = value.arrayValue {
+            let noun: String
+            switch StoreKey.kind(of: key) {
+            case .scoped(_, StoreKey.permission): noun = "permission"
+            case .scoped(_, StoreKey.rolePermissionList): noun = "role"
+            case .scoped(_, StoreKey.currentRoleScenicList): noun = "scenic area"
+            case .commonMenus: noun = "URI"
+            default: noun = "item"
+            }
+            return StoredRead(key: key, value: ["count": .int(items.count)], text: Self.count(items.count, noun))
+        }
+        if StoreKey.valueType(of: key) == .time, let seconds = value.doubleValue {
+            return StoredRead(key: key, value: value, text: WireDate.timestamp(Date(timeIntervalSince1970: seconds)))
+        }
+        switch value {
+        case .string(let s): return StoredRead(key: key, value: value, text: s)
+        case .number(let n): return StoredRead(key: key, value: value, text: n)
+        case .bool(let b): return StoredRead(key: key, value: value, text: String(b))
+        default: return StoredRead(key: key, value: value, text: JSONWriter.string(value))
+        }
+    }
+}

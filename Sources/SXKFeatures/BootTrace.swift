@@ -1,0 +1,145 @@
+import SXKCore
+
+/// One stored value a launch step reads: the key as the app names it and what the profile holds.
+public struct StoredRead: Sendable, Equatable {
+    public var key: String
+    /// The value for `--json`: the stored scalar, `null` when absent, the masked token, or `{"count": n}` for a list.
+    public var value: JSONValue
+    /// The value as text: `true`, `nil`, `abcd…wxyz`, `12 permissions`.
+    public var text: String
+
+    public init(key: String, value: JSONValue, text: String) {
+        self.key = key; self.value = value; self.text = text
+    }
+
+    public var line: String { "\(key) = \(text)" }
+}
+
+/// One SDK decision of `AppDelegate.didFinishLaunching` (seed 000 §1).
+public struct SDKDecision: Sendable, Equatable {
+    /// `Umeng`, `WeChat`, `AMap`.
+    public var name: String
+    /// The app's call, e.g. `UmengBootstrap.configureIfNeeded()`.
+    public var call: String
+    public var initialised: Bool
+    /// The rule in English, and the seed's own words.
+    public var rule: String
+    public var seed: String
+    /// Why this launch does or does not initialise it, from the values read.
+    public var reason: String
+    public var reads: [StoredRead]
+
+    public var json: JSONValue {
+        [
+            "name": .string(name), "call": .string(call), "initialised": .bool(initialised),
+            "rule": .string(rule), "seed": .string(seed), "reason": .string(reason), "reads": readsJSON(reads),
+        ]
+    }
+}
+
+/// The root screen `AppRouter.makeRootViewController()` picks (seed 000 §1 SceneDelegate).
+public enum RootScreen: String, Sendable, Equatable {
+    case loginPage
+    case mainTab
+
+    /// The view controller the app makes.
+    public var controller: String {
+        switch self {
+        case .loginPage: return "UINavigationController(rootViewController: LoginViewController())"
+        case .mainTab: return "MainTabBarController"
+        }
+    }
+}
+
+/// Which root screen, and why.
+public struct RootDecision: Sendable, Equatable {
+    public var screen: RootScreen
+    public var reason: String
+    public var reads: [StoredRead]
+
+    public var json: JSONValue {
+        ["screen": .string(screen.rawValue), "controller": .string(screen.controller), "reason": .string(reason), "reads": readsJSON(reads)]
+    }
+}
+
+/// A backend call the first screen makes, with what it reads from storage and where its answer goes.
+public struct BootCall: Sendable, Equatable {
+    /// Position among the calls the first screen makes (from 1).
+    public var order: Int
+    public var method: String
+    public var path: String
+    /// The app's call chain, e.g. `HomeViewModel.loadPermissions(api:force: true) -> HomeAPI.rolePermissions()`.
+    public var caller: String
+    /// The condition under which the app makes it (`always` for the unconditional ones).
+    public var condition: String
+    public var reads: [StoredRead]
+    /// What the app keeps of the answer (AppStore keys, or memory only).
+    public var stores: [String]
+
+    public var json: JSONValue {
+        [
+            "order": .int(order), "method": .string(method), "path": .string(path), "caller": .string(caller),
+            "condition": .string(condition), "reads": readsJSON(reads), "stores": .array(stores.map { .string($0) }),
+        ]
+    }
+}
+
+/// One step of the first screen: the app's name for it, what it reads, the calls it makes, what it
+/// would store and what it decides.
+public struct BootStep: Sendable, Equatable {
+    public var name: String
+    public var reads: [StoredRead]
+    public var calls: [BootCall]
+    public var stores: [String]
+    public var notes: [String]
+    /// True when the step's condition does not hold for this state (its call is not made).
+    public var skipped: Bool
+
+    public init(name: String, reads: [StoredRead] = [], calls: [BootCall] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
+        self.name = name; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
+    }
+
+    public var json: JSONValue {
+        [
+            "name": .string(name), "skipped": .bool(skipped), "reads": readsJSON(reads),
+            "calls": .array(calls.map(\.json)), "stores": .array(stores.map { .string($0) }),
+            "notes": .array(notes.map { .string($0) }),
+        ]
+    }
+}
+
+/// The whole cold start for one stored state (seed 000 §1 and §7): launch SDKs, root screen, the
+/// first screen's steps and its API calls in order. Nothing in it was sent to a server.
+public struct BootTrace: Sendable, Equatable {
+    public var sdks: [SDKDecision]
+    public var root: RootDecision
+    /// `login page` or `home`.
+    public var firstScreen: String
+    public var steps: [BootStep]
+    /// The dialogs the home screen would evaluate (main tab only), predicted from the stored state.
+    public var checks: [DialogCheck]
+    /// One line: what this user sees and which calls go out.
+    public var verdict: String
+
+    /// The first screen's calls in the order the app makes them.
+    public var calls: [BootCall] { steps.flatMap(\.calls) }
+
+    public var json: JSONValue {
+        [
+            "launch": [
+                "sdks": .array(sdks.map(\.json)),
+                "backendCalls": .int(0),
+                "note": .string(BootReplay.launchNote),
+            ],
+            "root": root.json,
+            "firstScreen": ["name": .string(firstScreen), "steps": .array(steps.map(\.json))],
+            "calls": .array(calls.map(\.json)),
+            "dialogs": .array(checks.map(\.json)),
+            "verdict": .string(verdict),
+        ]
+    }
+}
+
+func readsJSON(_ reads: [StoredRead]) -> JSONValue {
+    .object(JSONObject(reads.map { (key: $0.key, value: $0.value) }))
+}
