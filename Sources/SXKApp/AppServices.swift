@@ -70,6 +70,8 @@ final class LazyTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var transport: URLSessionTransport?
     private let timeout: TimeInterval
+    /// Every request sent, for `curl` (issue 9 §4).
+    let ring = RequestRing()
 
     init(timeout: TimeInterval) { self.timeout = timeout }
 
@@ -80,7 +82,17 @@ final class LazyTransport: HTTPTransport, @unchecked Sendable {
             self.transport = made
             return made
         }
-        return try await transport.send(request)
+        let number = ring.record(request)
+        let started = DispatchTime.now().uptimeNanoseconds
+        func ms() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 }
+        do {
+            let response = try await transport.send(request)
+            ring.finish(number, status: response.status, failure: nil, elapsedMs: ms())
+            return response
+        } catch {
+            ring.finish(number, status: nil, failure: RequestRing.describe(error), elapsedMs: ms())
+            throw error
+        }
     }
 }
 
