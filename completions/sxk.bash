@@ -26,7 +26,7 @@ _sxk() {
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W '--base-url --env --help --insecure-http --json --keep-going --no-color --profile --reset-state --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile trace timing boot help version exit quit history completion' -- "$cur"))
+            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot help version exit quit history completion' -- "$cur"))
         fi
         return
     fi
@@ -191,6 +191,16 @@ _sxk() {
             ;;
         'profile')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
+            ;;
+        'compare')
+            _sxk_dynamic
+            ;;
+        'curl')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--list --reveal-token --json --help' -- "$cur")); return; fi
+            :;
+            ;;
+        'watch')
+            _sxk_dynamic
             ;;
         'trace')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi

@@ -38,6 +38,9 @@ struct AppCommands {
         case "orders": return try await orders(command)
         case "stats": return try await stats(command)
         case "profile": return try await profile(command)
+        case "compare": return try await compare(command)
+        case "curl": return try curl(command)
+        case "watch": return try await watch(command)
         case "trace": return toggle(command, name: "trace") { host.settings.trace = $0 } current: { host.settings.trace }
         case "timing": return toggle(command, name: "timing") { host.settings.timing = $0 } current: { host.settings.timing }
         case "boot": return try boot(command)

@@ -17,7 +17,7 @@ final class AppServices: @unchecked Sendable {
     let sessionGuard: SessionGuard
     let settings: AppSettings
     let clock: any WallClock
-    let transport: DefaultTransport
+    let transport: RecordingTransport
     let stderr: any OutputSink
     let menuCatalog: MenuCatalog
     /// Tab candidates for scenic areas and stores, rebuilt only when the lists change.
@@ -29,7 +29,7 @@ final class AppServices: @unchecked Sendable {
 
     init(
         environment: APIEnvironment, options: GlobalOptions, processEnvironment: [String: String],
-        settings: AppSettings, transport: DefaultTransport, stderr: any OutputSink, clock: any WallClock = SystemClock()
+        settings: AppSettings, transport: RecordingTransport, stderr: any OutputSink, clock: any WallClock = SystemClock()
     ) throws {
         self.environment = environment
         self.options = options
@@ -63,6 +63,29 @@ final class AppServices: @unchecked Sendable {
                 tokenProvider: { session.token })
             builtNetwork = bundle
             return bundle
+        }
+    }
+}
+
+/// The shell's transport (`DefaultTransport`) with a memory of what it sent: every request is kept in
+/// `ring` for `curl` (issue 9 §4), with its status or failure and its time.
+final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    private let base: DefaultTransport
+    let ring = RequestRing()
+
+    init(timeout: TimeInterval) { base = DefaultTransport(timeout: timeout) }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let number = ring.record(request)
+        let started = DispatchTime.now().uptimeNanoseconds
+        func ms() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 }
+        do {
+            let response = try await base.send(request)
+            ring.finish(number, status: response.status, failure: nil, elapsedMs: ms())
+            return response
+        } catch {
+            ring.finish(number, status: nil, failure: RequestRing.describe(error), elapsedMs: ms())
+            throw error
         }
     }
 }

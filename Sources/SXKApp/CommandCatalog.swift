@@ -157,6 +157,50 @@ enum CommandCatalog {
             flags: dataOutput
         ),
 
+        // Power features (issue 9 §2–5): compare across identities, copy as curl, watch
+        CommandSpec(
+            "compare", summary: "run one request under several identities of this login: the permission matrix",
+            discussion: "Identities: account:ID (user id or list number; its token comes from set-user for this command only), role:CODE (the account of this login with that role, else the current account acting in that role), scenic:ID and store:ID (the session's token with the request's scenicId / storeId set), current. The first identity is the baseline the bodies are compared with; one identity alone is compared with current. The request is get PATH [k=v…], post PATH [JSON|k=v…] or orders [--status S] [--keyword Q] [--page N] [--page-size N] (each identity's role picks the endpoint and scope). The session is not changed, whatever the answers; exit 4 when an identity got no answer.",
+            arguments: [
+                ArgumentSpec("COMMAND", kind: .choice(["get", "post", "orders"]), summary: "the request to send"),
+                ArgumentSpec("ARGS", optional: true, variadic: true, summary: "the command's path, parameters and filters"),
+            ],
+            flags: [
+                FlagSpec("as", value: .provider("identity"), valueName: "ID,ID…", summary: "identities, comma-separated (repeatable)"),
+                FlagSpec("json", summary: "the whole matrix as JSON, with each identity's data"),
+            ],
+            examples: [
+                "compare --as role:photographer,role:storeAdmin -- get /api/app/store/all",
+                "compare --as account:4001,account:4002,account:4003 orders --page-size 5",
+                "compare --as scenic:1,scenic:2 -- get /api/app/scenic-admin/order/list scenicId=1 pageSize=3",
+            ]
+        ).passingCommand(),
+        CommandSpec(
+            "curl", summary: "print a request this shell sent as a runnable curl command",
+            discussion: "Without N: the last request. N is a number from `curl --list`; -1 is the last, -2 the one before. The last 20 requests are kept, in memory only. The token header is written \"token: $SXK_TOKEN\" unless --reveal-token; a password in a body is always ***, and is never kept.",
+            arguments: [ArgumentSpec("N", kind: .int, optional: true, summary: "request number, or -1, -2… counting back")],
+            flags: [
+                FlagSpec("list", summary: "list the kept requests with their numbers"),
+                FlagSpec("reveal-token", summary: "write the token itself instead of $SXK_TOKEN"),
+                FlagSpec("json", summary: "with --list: the list as JSON"),
+            ],
+            examples: ["curl", "curl --list", "curl 12", "curl -2 --reveal-token"]
+        ),
+        CommandSpec(
+            "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
+            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status.",
+            arguments: [
+                ArgumentSpec("COMMAND", kind: .provider("command"), summary: "the command to repeat"),
+                ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
+            ],
+            flags: [
+                FlagSpec("interval", short: "n", value: .double, valueName: "SECONDS", summary: "seconds between runs (default 2, at least 0.1)"),
+                FlagSpec("count", value: .int, valueName: "N", summary: "stop after N runs"),
+                FlagSpec("errexit", short: "e", summary: "stop at the first failing run"),
+            ],
+            examples: ["watch orders --page-size 5", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
+        ).passingCommand(),
+
         // Shell
         CommandSpec(
             "trace", summary: "print every request and response (secrets masked) to stderr",

@@ -59,22 +59,25 @@ extension AppCommands {
             let query = try rest.map(Self.keyValue)
             response = try await guarded { try await client.get(path, query: query) }
         } else {
-            let body: JSONValue
-            if rest.count == 1, let first = rest.first, first.hasPrefix("{") || first.hasPrefix("[") {
-                do { body = try JSONParser.parse(first) } catch {
-                    throw AppError.usage("body is not valid JSON: \(error)")
-                }
-            } else {
-                var object = JSONObject()
-                for pair in try rest.map(Self.keyValue) { object[pair.0] = Self.literal(pair.1) }
-                body = .object(object)
-            }
+            let body = try Self.postBody(rest)
             response = try await guarded { try await client.post(path, body: body) }
         }
         io.stderr.write("\(response.status) · code \(response.code) \(response.msg) · \(String(format: "%.1f", response.elapsedMs)) ms\n")
         if try printData(response, command) { return ExitStatus.ok }
-        io.json.print(response.data)
+        io.json.print(Redaction.redact(response.data))
         return ExitStatus.ok
+    }
+
+    /// `post`'s body: one JSON argument as is, or k=v pairs made into one object.
+    static func postBody(_ rest: [String]) throws -> JSONValue {
+        if rest.count == 1, let first = rest.first, first.hasPrefix("{") || first.hasPrefix("[") {
+            do { return try JSONParser.parse(first) } catch {
+                throw AppError.usage("body is not valid JSON: \(error)")
+            }
+        }
+        var object = JSONObject()
+        for pair in try rest.map(Self.keyValue) { object[pair.0] = Self.literal(pair.1) }
+        return .object(object)
     }
 
     static func keyValue(_ word: String) throws -> (String, String) {

@@ -19,6 +19,9 @@ extension AppCommands {
         let page = command.option("page").flatMap(Int.init) ?? 1
         let pageSize = command.option("page-size").flatMap(Int.init) ?? OrdersFeature.defaultPageSize
         let result = try await feature.fetchPage(role: role, page: page, pageSize: pageSize, filter: filter)
+        let scope = orderScope(result.endpoint)
+        let outside = scope?.countOutside(result.page.list.map(\.raw)) ?? 0
+        defer { warnOutOfScope(outside, scope) }
         var rows = result.page.list
         if let limit { rows = Array(rows.prefix(max(0, limit))) }
         if command.has("raw") || (wantsJSON(command) && limit == nil) {
@@ -40,7 +43,11 @@ extension AppCommands {
     ) async throws -> Int32 {
         let json = wantsJSON(command) && !command.has("ndjson")
         let ndjson = command.has("ndjson")
-        let columns = try OrderColumns.select(command.option("columns"), deposit: try feature.endpoint(role: role).isDeposit)
+        let endpoint = try feature.endpoint(role: role)
+        let columns = try OrderColumns.select(command.option("columns"), deposit: endpoint.isDeposit)
+        let scope = orderScope(endpoint)
+        var outside = 0
+        defer { warnOutOfScope(outside, scope) }
         let showProgress = io.terminal.stderrIsTerminal
         let stdout = io.stdout
         var widths: [Int]?
@@ -50,6 +57,7 @@ extension AppCommands {
         let table = io.table(columns.map(\.column))
         if json { stdout.write("[") }
         let outcome = try await feature.walkAll(role: role, pageSize: pageSize, filter: filter, limit: limit) { rows, progress in
+            if let scope { outside += scope.countOutside(rows.map(\.raw)) }
             buffer.removeAll(keepingCapacity: true)
             if json || ndjson {
                 for order in rows {

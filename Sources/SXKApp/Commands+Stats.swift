@@ -19,6 +19,8 @@ extension AppCommands {
             printSummary(summary.value, range: range)
         case "daily":
             let daily = try await feature.daily(role: role, range: range)
+            let scope = statsScope(try feature.endpoint(role: role).endpoint)
+            defer { warnOutOfScope(scope?.countOutside(daily.rows.map(\.raw)) ?? 0, scope) }
             if command.has("raw") { for r in daily.responses { _ = try printData(r, command) }; return ExitStatus.ok }
             if command.has("ndjson") {
                 var buffer: [UInt8] = []
@@ -30,6 +32,8 @@ extension AppCommands {
             printDaily(daily.rows)
         default:
             let report = try await feature.load(role: role, range: range)
+            let scope = statsScope(report.endpoint)
+            defer { warnOutOfScope(scope?.countOutside(report.daily.rows.map(\.raw)) ?? 0, scope) }
             if command.has("raw") {
                 _ = try printData(report.summary.response, command)
                 for r in report.daily.responses { _ = try printData(r, command) }

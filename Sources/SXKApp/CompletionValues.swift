@@ -41,6 +41,8 @@ struct CompletionValues {
             all = Endpoint.all.map { CompletionCandidate($0.path, description: $0.summary) }
         case "env":
             all = APIEnvironment.names.map { CompletionCandidate($0) }
+        case "identity":
+            return identities(prefix: prefix)
         default:
             all = []
         }

@@ -53,7 +53,7 @@ public enum SXKApplication {
             environment = .test
         }
         let settings = AppSettings(trace: options.trace)
-        let transport = DefaultTransport(timeout: options.timeout ?? APIConfiguration.defaultTimeout)
+        let transport = RecordingTransport(timeout: options.timeout ?? APIConfiguration.defaultTimeout)
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)

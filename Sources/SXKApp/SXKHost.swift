@@ -11,7 +11,7 @@ import SXKShell
 final class SXKHost: ShellHost, @unchecked Sendable {
     let shellContext: ShellContext
     let settings: AppSettings
-    let transport: DefaultTransport
+    let transport: RecordingTransport
     let sandbox: SandboxServer?
     let stderr: any OutputSink
 
@@ -20,7 +20,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var currentFeatures: AppFeatures?
     private var origin = "login in this shell"
 
-    init(shellContext: ShellContext, services: AppServices, settings: AppSettings, transport: DefaultTransport,
+    init(shellContext: ShellContext, services: AppServices, settings: AppSettings, transport: RecordingTransport,
          sandbox: SandboxServer?, stderr: any OutputSink) {
         self.shellContext = shellContext
         self.currentServices = services

@@ -216,6 +216,30 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         return .passwordRequired(account: target, phone: loginPhone)
     }
 
+    /// A formal token for another account of this login, for a one-off probe (`compare`): set-user with
+    /// the tokens `switchAccount` tries (the login's temporary token, then the current formal one), but
+    /// nothing is stored and no context or phase changes. The caller keeps the token in memory only.
+    public func probeToken(for target: Account) async throws(FeatureError) -> String {
+        try sessionGuard.requireSession()
+        let temp = lock.withLock { memory.tempToken }
+        var tokens: [String] = []
+        if let temp { tokens.append(temp) }
+        if let formal = contexts.session.token, !tokens.contains(formal) { tokens.append(formal) }
+        var lastError: APIError?
+        for token in tokens {
+            do {
+                return try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: token).value.token
+            } catch {
+                switch error.kind {
+                case .sessionExpired, .server, .http: lastError = error
+                default: throw FeatureError.api(error, context: "set-user for account \(target.userId)")
+                }
+            }
+        }
+        throw FeatureError.api(lastError ?? .sessionExpired(reason: "no token", request: RequestLabel(method: "POST", path: Endpoint.setUser.path)),
+                               context: "set-user for account \(target.userId)")
+    }
+
     /// The password fallback of `switchAccount`: v9/login again, then set-user for `target`.
     public func relogin(phone: String, password: String, target: Account) async throws(FeatureError) -> LoginOutcome {
         let privacy = contexts.store.privacyAgreementAccepted || lock.withLock { memory.privacyAccepted }

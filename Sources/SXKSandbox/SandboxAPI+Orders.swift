@@ -27,7 +27,7 @@ extension SandboxAPI {
         }
         let keyword = request.param("keyword")?.sandboxTrimmed(" \t")
         let result = scope.page(status: status, keyword: keyword?.isEmpty == false ? keyword : nil, page: page, pageSize: pageSize)
-        return pageJSON(list: result.orders.map(scope.json), total: result.total, page: page, pageSize: pageSize)
+        return pageJSON(list: leakedOrders(result.orders, of: scope), total: result.total, page: page, pageSize: pageSize)
     }
 
     /// `startDate…endDate` as day numbers, validated.
@@ -79,6 +79,6 @@ extension SandboxAPI {
                 ])
             }
         }
-        return pageJSON(list: rows, total: total, page: page, pageSize: pageSize)
+        return pageJSON(list: leakedDaily(rows, of: scope), total: total, page: page, pageSize: pageSize)
     }
 }

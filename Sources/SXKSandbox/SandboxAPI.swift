@@ -30,6 +30,8 @@ final class SandboxAPI: @unchecked Sendable {
     let referenceUnix: Int
     /// Order scopes by key: `photographer:1001`, `scenic:1`, `store:101`.
     let scopes: [String: OrderScope]
+    /// The scope-leak fault (off unless a test turns it on).
+    let scopeLeak = ScopeLeakSwitch()
 
     init(config: SandboxConfig, tokens: SandboxTokens, referenceUnix: Int) {
         self.tokens = tokens

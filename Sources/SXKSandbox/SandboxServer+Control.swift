@@ -67,6 +67,10 @@ extension SandboxServer {
             guard let rate = value.doubleValue, rate >= 0, rate <= 1 else { return SandboxServer.bad("failRate must be within 0…1") }
             setFailRate(rate)
         }
+        if let value = body.field("leakRows") {
+            guard let rows = value.intValue, rows >= 0 else { return SandboxServer.bad("leakRows must be a non-negative integer") }
+            setScopeLeak(rows: rows)
+        }
         if body.keys.contains("tokenTTL") || body.keys.contains("token_ttl") {
             let value = body.field("tokenTTL")
             if value == nil || value?.doubleValue == 0 {
@@ -89,6 +93,7 @@ extension SandboxServer {
             "latencyMs": .int(faults.latency),
             "failRate": .double(faults.failRate),
             "tokenTTL": tokens.tokenTTL.map { .double($0) } ?? .null,
+            "leakRows": .int(scopeLeakRows),
             "requests": .int(log.all.count),
             "pendingFaults": .array(faults.pending.map(SandboxServer.faultJSON)),
         ]

@@ -72,7 +72,11 @@ public final class SandboxServer: @unchecked Sendable {
     }
 
     public func injectFault(_ fault: SandboxFault) { faults.add(fault) }
-    public func clearFaults() { faults.clear() }
+    /// Clears the pending faults and turns the scope leak off.
+    public func clearFaults() {
+        faults.clear()
+        api.scopeLeak.rowsPerPage = 0
+    }
     public var pendingFaults: [SandboxFault] { faults.pending }
 
     /// Contract requests received so far, oldest first.
@@ -85,6 +89,10 @@ public final class SandboxServer: @unchecked Sendable {
     public func setLatency(milliseconds: Int) { faults.setLatency(milliseconds) }
     public func setFailRate(_ rate: Double) { faults.setFailRate(rate) }
     public func setTokenTTL(_ ttl: TimeInterval?) { tokens.tokenTTL = ttl }
+    /// The first `rows` rows of every order page and daily-statistics page come from another
+    /// scenic area or store (an authorization bug to catch); 0 turns it off.
+    public func setScopeLeak(rows: Int) { api.scopeLeak.rowsPerPage = rows }
+    public var scopeLeakRows: Int { api.scopeLeak.rowsPerPage }
 
     /// Every contract path served, with its method.
     public static var servedEndpoints: [(method: String, path: String)] { SandboxAPI.servedPaths }

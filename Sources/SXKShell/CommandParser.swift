@@ -48,8 +48,9 @@ public struct CommandParser: Sendable {
             }
         }
 
-        // `--help` anywhere before `--` wins over any other mistake on the line.
-        if let end = Optional(words.firstIndex(of: "--") ?? words.count),
+        // `--help` anywhere before `--` wins over any other mistake on the line (for a command that
+        // passes a command on, only before that command: the loop below sees it there).
+        if !top.passesCommand, let end = Optional(words.firstIndex(of: "--") ?? words.count),
            words[1..<max(1, end)].contains(where: { $0 == "--help" || $0 == "-h" }) {
             var helpChain = [top]
             for word in words[1..<end] where !word.hasPrefix("-") {
@@ -123,6 +124,7 @@ public struct CommandParser: Sendable {
                 }
             }
             positionals.append(word)
+            if current().passesCommand { onlyPositionals = true }
         }
 
         let spec = current()

@@ -72,6 +72,10 @@ public struct CommandSpec: Sendable, Equatable {
     public var isHidden: Bool = false
     /// Heading under which `help` lists the command ("Session", "Shell"…); nil → "Commands".
     public var group: String? = nil
+    /// The first positional starts a command line of its own (`watch -n 5 orders --all`): every word
+    /// after it is passed on as a positional, not parsed as this command's flags, and completion
+    /// continues with that inner command's spec.
+    public var passesCommand: Bool = false
 
     public init(
         _ name: String, aliases: [String] = [], summary: String, discussion: String? = nil,
@@ -87,6 +91,13 @@ public struct CommandSpec: Sendable, Equatable {
         self.subcommands = subcommands
         self.examples = examples
         self.neverInHistory = neverInHistory
+    }
+
+    /// This spec with `passesCommand` set.
+    public func passingCommand() -> CommandSpec {
+        var copy = self
+        copy.passesCommand = true
+        return copy
     }
 
     public func matches(_ word: String) -> Bool { name == word || aliases.contains(word) }

@@ -143,11 +143,16 @@ public struct CompletionEngine: Sendable {
             return nil
         }
 
-        for word in words.dropFirst() {
+        for (index, word) in words.enumerated().dropFirst() {
             if let flag = pendingFlag {
                 _ = flag
                 pendingFlag = nil
                 continue
+            }
+            // `watch -n 5 orders --st…`: from the inner command on, its own spec completes.
+            let passesOn = chain[chain.count - 1].passesCommand && positionalCount == 0
+            if passesOn && (onlyPositionals || !word.hasPrefix("-") || word == "-") {
+                return candidatesFor(words: Array(words[index...]), current: current, provider: provider)
             }
             if onlyPositionals { positionalCount += 1; continue }
             if word == "--" { onlyPositionals = true; continue }

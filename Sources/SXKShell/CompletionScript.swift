@@ -117,6 +117,11 @@ public enum CompletionScript {
         """
         for node in nodes {
             s += "        \(sq(node.path)))\n"
+            if node.spec.passesCommand {
+                // Flags, the inner command and its own words all come from `__complete`.
+                s += "            _\(program)_dynamic\n            ;;\n"
+                continue
+            }
             let valueFlags = node.flags.filter { !$0.isSwitch }
             if !valueFlags.isEmpty {
                 s += "            case \"$prev\" in\n"
@@ -242,6 +247,10 @@ public enum CompletionScript {
         """
         for node in nodes {
             s += "        \(sq(node.path)))\n"
+            if node.spec.passesCommand {
+                s += "            _\(program)_dynamic\n            ;;\n"
+                continue
+            }
             let valueFlags = node.flags.filter { !$0.isSwitch }
             if !valueFlags.isEmpty {
                 s += "            case \"$prev\" in\n"
@@ -363,6 +372,10 @@ public enum CompletionScript {
         }
         for node in nodes {
             let cond = "-n " + sq("__\(p)_at " + sq(node.path).replacingAll("'", with: "\""))
+            if node.spec.passesCommand {
+                s += "complete -c \(p) \(cond) -a '(__\(p)_dynamic)'\n"
+                continue
+            }
             for sub in node.spec.subcommands where !sub.isHidden {
                 s += "complete -c \(p) \(cond) -a \(sq(sub.name)) -d \(sq(sub.summary))\n"
             }

@@ -1,0 +1,192 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKShell
+
+/// One row of the compare matrix.
+struct CompareResult {
+    var target: CompareTarget
+    /// `session` (the shell's own token) or `set-user` (a token asked for this command only).
+    var tokenSource: String
+    var method: String?
+    var path: String?
+    var query: [(String, String)] = []
+    var status: Int?
+    var code: String?
+    var msg: String?
+    var data: JSONValue?
+    var elapsedMs: Double?
+    /// No answer at all (network), or no request (set-user refused, no scope for the role).
+    var problem: String?
+    var noAnswer = false
+    var diff = CompareDiff.baseline
+
+    var rows: Int? { data.flatMap(CompareDiff.rows)?.count }
+    var total: Int? { data?.objectValue?.int("total") }
+
+    /// `/api/app/store/order/list storeId=301`: the path and its scope parameters.
+    var requestSummary: String {
+        guard let path else { return "–" }
+        let scope = query.filter { ["scenicId", "storeId", "scenic_id", "store_id"].contains($0.0) }
+        return ([path] + scope.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
+    }
+}
+
+/// `compare --as ID,ID… [--json] [--] get|post|orders …` (issue 9 §2): the same request under each
+/// identity of this login, as a permission matrix. The session is never changed: other accounts' tokens
+/// come from set-user for this command only and every probe carries its token explicitly, so no answer
+/// (not even "session expired") ends the shell's session.
+extension AppCommands {
+    func compare(_ command: ParsedCommand) async throws -> Int32 {
+        let identities = try CompareIdentity.parseList(command.options["as"] ?? [])
+        let (request, innerJSON) = try CompareRequest.parse(command.positionals)
+        // Arguments are checked before anything is sent; then a restored session is validated as usual.
+        try await validateRestoredSession()
+        let features = try host.features()
+        let contexts = services.contexts
+        guard let sessionToken = contexts.session.token else { throw FeatureError.notLoggedIn }
+        let targets = try identities.map { try CompareTarget.resolve($0.label, $0.identity, contexts: contexts) }
+        let client = try services.network().client
+
+        var results: [CompareResult] = []
+        for target in targets {
+            if Task.isCancelled { throw CancellationError() }
+            results.append(try await probe(target, request: request, sessionToken: sessionToken, auth: features.auth, client: client))
+        }
+        if let base = results.first {
+            for i in results.indices.dropFirst() { results[i].diff = CompareDiff.between(base.data, results[i].data) }
+        }
+        if wantsJSON(command) || innerJSON {
+            printMatrixJSON(results, request: request)
+        } else {
+            printMatrix(results, request: request)
+        }
+        return results.contains { $0.noAnswer } ? ExitStatus.network : ExitStatus.ok
+    }
+
+    private func probe(_ target: CompareTarget, request: CompareRequest, sessionToken: String,
+                       auth: AuthSessionCoordinator, client: APIClient) async throws -> CompareResult {
+        var result = CompareResult(target: target, tokenSource: target.probeAccount == nil ? "session" : "set-user")
+        let token: String
+        if let account = target.probeAccount {
+            do {
+                token = try await auth.probeToken(for: account)
+            } catch {
+                if error.apiError?.kind == .cancelled || error == .cancelled { throw CancellationError() }
+                if let api = error.apiError { fill(&result, with: api) }
+                result.problem = "set-user refused: \(error.apiError.map(Self.shortMessage) ?? error.description)"
+                result.noAnswer = error.apiError?.kind == .network
+                return result
+            }
+        } else {
+            token = sessionToken
+        }
+        let concrete: (method: String, path: String, query: [(String, String)], body: JSONValue?)
+        switch request.concrete(for: target) {
+        case .success(let made): concrete = made
+        case .failure(let problem):
+            result.problem = problem.message
+            return result
+        }
+        result.method = concrete.method
+        result.path = concrete.path
+        result.query = concrete.query
+        do {
+            let response = try await client.send(
+                method: concrete.method, path: concrete.path, query: concrete.query, body: concrete.body, tokenOverride: token)
+            result.status = response.status
+            result.code = response.code
+            result.msg = response.msg
+            result.data = response.data
+            result.elapsedMs = response.elapsedMs
+        } catch {
+            if error.kind == .cancelled { throw CancellationError() }
+            fill(&result, with: error)
+        }
+        return result
+    }
+
+    /// Status, code and message of a failed answer; no answer at all is marked as such.
+    private func fill(_ result: inout CompareResult, with error: APIError) {
+        result.status = error.request?.status
+        switch error {
+        case .serverCode(let code, let msg, _):
+            result.code = code
+            result.msg = msg
+        case .sessionExpired(let reason, _):
+            if reason.hasPrefix("code ") {
+                let rest = reason.dropFirst(5)
+                result.code = String(rest.prefix { $0 != ":" })
+                result.msg = rest.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+            }
+            result.problem = "session expired for this identity (\(reason))"
+        case .network:
+            result.noAnswer = true
+            result.problem = Self.shortMessage(error)
+        default:
+            result.problem = Self.shortMessage(error)
+        }
+    }
+
+    /// An API error's line without the `METHOD /path: ` it starts with (the matrix shows the request).
+    static func shortMessage(_ error: APIError) -> String {
+        let text = error.description
+        if let label = error.request?.description, text.hasPrefix(label + ": ") { return String(text.dropFirst(label.count + 2)) }
+        return text
+    }
+
+    private func printMatrix(_ results: [CompareResult], request: CompareRequest) {
+        io.stderr.write("\(request.title) · \(results.count) identities · diff against \(results.first?.target.label ?? "–")\n")
+        let showRequest = Set(results.map(\.requestSummary)).count > 1
+        var columns: [TableRenderer.Column] = [.init("IDENTITY"), .init("AS")]
+        if showRequest { columns.append(.init("REQUEST")) }
+        columns += [.init("HTTP", alignment: .right), .init("CODE"), .init("MSG"), .init("ROWS", alignment: .right),
+                    .init("DIFF vs \(results.first?.target.label ?? "first")")]
+        let rows = results.map { r -> [String] in
+            var row = [r.target.label, r.target.summary]
+            if showRequest { row.append(r.requestSummary) }
+            let msg = r.problem.map { p in r.msg.map { "\($0) — \(p)" } ?? p } ?? (r.msg ?? "")
+            row += [r.status.map(String.init) ?? "–", r.code ?? "–", msg, r.rows.map { Formatting.count($0) } ?? "–", r.diff.summary]
+            return row
+        }
+        io.stdout.write(io.table(columns).render(rows))
+    }
+
+    private func printMatrixJSON(_ results: [CompareResult], request: CompareRequest) {
+        let items: [JSONValue] = results.map { r in
+            let t = r.target
+            var o: JSONObject = ["identity": .string(t.label)]
+            o["userId"] = t.userId.map { .int($0) } ?? .null
+            o["accountType"] = t.accountType.map { .string($0) } ?? .null
+            o["roleCode"] = t.roleCode.map { .string($0) } ?? .null
+            o["scenicId"] = t.scenicId.map { .int($0) } ?? .null
+            o["storeId"] = t.storeId.map { .int($0) } ?? .null
+            o["token"] = .string(r.tokenSource)
+            if let method = r.method, let path = r.path {
+                var query = JSONObject()
+                for (k, v) in r.query { query[k] = .string(v) }
+                o["request"] = ["method": .string(method), "path": .string(path), "query": .object(query)]
+            } else {
+                o["request"] = .null
+            }
+            o["status"] = r.status.map { .int($0) } ?? .null
+            o["code"] = r.code.map { .string($0) } ?? .null
+            o["msg"] = r.msg.map { .string($0) } ?? .null
+            o["rows"] = r.rows.map { .int($0) } ?? .null
+            o["total"] = r.total.map { .int($0) } ?? .null
+            o["elapsedMs"] = r.elapsedMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
+            o["problem"] = r.problem.map { .string($0) } ?? .null
+            var diff: JSONObject = ["same": .bool(r.diff.same), "summary": .string(r.diff.summary)]
+            diff["added"] = r.diff.added.map { .int($0) } ?? .null
+            diff["removed"] = r.diff.removed.map { .int($0) } ?? .null
+            diff["changedKeys"] = .array(r.diff.changedKeys.map { .string($0) })
+            o["diff"] = .object(diff)
+            o["data"] = r.data.map(Redaction.redact) ?? .null
+            return .object(o)
+        }
+        io.json.print([
+            "request": .string(request.title), "baseline": .string(results.first?.target.label ?? ""), "results": .array(items),
+        ])
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// `watch` in a pseudo-terminal: it redraws the screen run after run, and Ctrl-C stops it and gives
+/// the prompt back with the session intact.
+final class WatchPTYTests: XCTestCase {
+    var home: URL!
+    var server: SandboxServer!
+    var baseURL: URL!
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        server = SandboxServer(config: SandboxConfig())
+        baseURL = try server.start()
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+            "TERM": "xterm", "LANG": "C.UTF-8",
+        ]
+    }
+
+    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", home.appendingPathComponent("sxk-state").path] }
+
+    func logIn(_ phone: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "login failed")
+    }
+
+    func testCtrlCStopsWatchAndThePromptReturns() throws {
+        try logIn("13800000001")
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("watch -n 0.3 orders --page-size 2\r")
+        try s.expect("Every 0.3s: orders --page-size 2")
+        try s.expect("ORDER NO")
+        try s.expect("run 2")
+        try s.expect("ORDER NO")
+        // Each run clears the screen and draws from the top.
+        let clears = String(decoding: s.raw, as: UTF8.self).components(separatedBy: "\u{1B}[H\u{1B}[2J").count - 1
+        XCTAssertGreaterThanOrEqual(clears, 2, "the screen was not redrawn")
+        let pressed = Date()
+        s.send("\u{03}")
+        try s.expect("watch: stopped after", timeout: 5)
+        try s.expect("›", timeout: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), 2.0)
+        XCTAssertFalse(s.screen.contains("error: interrupted"), "Ctrl-C was reported as a failure:\n\(s.screen)")
+        // No run starts after the prompt is back, and the session still works.
+        let ordersCalls = server.requestLog().filter { $0.path == "/api/yf-handset-app/photog/order/listv2" }.count
+        s.send("whoami\r")
+        try s.expect("loggedIn")
+        try s.expect("›")
+        Thread.sleep(forTimeInterval: 0.6)
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/yf-handset-app/photog/order/listv2" }.count, ordersCalls,
+                       "watch kept running after Ctrl-C")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+}
