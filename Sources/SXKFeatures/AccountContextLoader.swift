@@ -90,19 +90,25 @@ public struct AccountContextLoader: Sendable {
     public func refreshLocalDisplayState() -> DisplayStateCheck {
         let a = contexts.account.current
         let p = contexts.permission.current
-        var reason: String?
-        if let id = a.scenicId, id > 0 {
-            if !p.scenicList.isEmpty, let match = p.scenicList.first(where: { $0.scenicId == id }) {
-                if a.scenicName != match.scenicName { contexts.account.setScenic(id: id, name: match.scenicName) }
-            } else if !p.scenicList.isEmpty {
-                reason = "scenic \(id) is not in role \(p.roleCode ?? "?")'s scenic list"
-            }
-        } else if a.scenicId != nil || a.scenicName != nil {
-            reason = "no valid scenic id"
+        let reason = Self.displayStateClearReason(scenicId: a.scenicId, scenicName: a.scenicName, scenicList: p.scenicList, roleCode: p.roleCode)
+        if reason != nil {
+            contexts.account.setScenic(id: nil, name: nil)
+        } else if let id = a.scenicId, let match = p.scenicList.first(where: { $0.scenicId == id }), a.scenicName != match.scenicName {
+            contexts.account.setScenic(id: id, name: match.scenicName)
         }
-        if reason != nil { contexts.account.setScenic(id: nil, name: nil) }
         let now = contexts.account.current
         return DisplayStateCheck(roleCode: p.roleCode, scenicId: now.scenicId, scenicName: now.scenicName, clearedBecause: reason)
+    }
+
+    /// Why `refreshLocalDisplayState` clears the current scenic, or nil when it stays (pure: `boot` asks too).
+    public static func displayStateClearReason(scenicId: Int?, scenicName: String?, scenicList: [ScenicRef], roleCode: String?) -> String? {
+        if let id = scenicId, id > 0 {
+            if !scenicList.isEmpty, !scenicList.contains(where: { $0.scenicId == id }) {
+                return "scenic \(id) is not in role \(roleCode ?? "?")'s scenic list"
+            }
+            return nil
+        }
+        return scenicId != nil || scenicName != nil ? "no valid scenic id" : nil
     }
 
     /// Whether seed §4.3's conditions hold: role storeAdmin and currentScenicId > 0.

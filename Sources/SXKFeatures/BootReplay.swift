@@ -129,18 +129,9 @@ public struct BootReplay: Sendable {
                 read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
                 read(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
             ])
-        switch predictLocationRestore() {
-        case .stopped:
-            location.notes = ["not online: countdown stopped, nothing changes"]
-        case .clearedNoReport:
-            location.stores = ["\(scope)_\(StoreKey.onlineStatus) removed"]
-            location.notes = ["online without a last report: the online status is dropped"]
-        case .clearedExpired(let elapsed):
-            location.stores = ["\(scope)_\(StoreKey.onlineStatus) removed", "\(scope)_\(StoreKey.lastLocationReportTime) removed"]
-            location.notes = ["last report \(HomeFeature.duration(elapsed)) ago is past the 2-hour limit: online status dropped"]
-        case .resumed(let remaining):
-            location.notes = ["online: countdown resumes with \(HomeFeature.duration(remaining)) left of the 2-hour limit"]
-        }
+        let effects = LocationStateStore(store: store, clock: clock).predictRestore().effects(scope: scope)
+        location.stores = effects.stores
+        location.notes = [effects.note]
         steps.append(location)
 
         // 2. refreshLocalDisplayState()
@@ -303,27 +294,13 @@ public struct BootReplay: Sendable {
 
     // MARK: Pure predictions of the home's local steps
 
-    /// `restoreStateIfNeeded` decided on the stored values, without changing them.
-    func predictLocationRestore() -> LocationStateStore.RestoreOutcome {
-        guard store.onlineStatus == true else { return .stopped }
-        guard let last = store.lastLocationReportTime else { return .clearedNoReport }
-        let elapsed = clock.now().timeIntervalSince(last)
-        if elapsed > LocationStateStore.reportWindow { return .clearedExpired(elapsed: elapsed) }
-        return .resumed(remaining: LocationStateStore.reportWindow - max(0, elapsed))
-    }
-
     /// `refreshLocalDisplayState` on the stored values: the scenic id that stays and, when it is
     /// cleared, why (same rule as `AccountContextLoader.refreshLocalDisplayState`).
     func predictDisplayState(scenicList: [ScenicRef]) -> (scenicId: Int?, clearedBecause: String?) {
         let id = store.currentScenicId
-        if let id, id > 0 {
-            if !scenicList.isEmpty, !scenicList.contains(where: { $0.scenicId == id }) {
-                return (nil, "scenic \(id) is not in role \(store.roleCode ?? "?")'s scenic list")
-            }
-            return (id, nil)
-        }
-        if id != nil || store.currentScenicName != nil { return (nil, "no valid scenic id") }
-        return (nil, nil)
+        let reason = AccountContextLoader.displayStateClearReason(
+            scenicId: id, scenicName: store.currentScenicName, scenicList: scenicList, roleCode: store.roleCode)
+        return reason == nil ? (id, nil) : (nil, reason)
     }
 
     // MARK: Reading stored values

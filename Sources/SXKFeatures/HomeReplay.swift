@@ -55,18 +55,9 @@ extension HomeFeature {
         ]
         let outcome: LocationStateStore.RestoreOutcome
         do { outcome = try locationStore.restore() } catch { throw .storage(error) }
-        switch outcome {
-        case .stopped:
-            step.notes = ["not online: countdown stopped"]
-        case .clearedNoReport:
-            step.stores = ["\(scope)_key_online_status removed"]
-            step.notes = ["online without a last report: online status dropped"]
-        case .clearedExpired(let elapsed):
-            step.stores = ["\(scope)_key_online_status removed", "\(scope)_key_last_location_report_time removed"]
-            step.notes = ["last report \(HomeFeature.duration(elapsed)) ago is past the 2-hour limit: online status dropped"]
-        case .resumed(let remaining):
-            step.notes = ["online: countdown resumed, \(HomeFeature.duration(remaining)) left of the 2-hour limit"]
-        }
+        let effects = outcome.effects(scope: scope)
+        step.stores = effects.stores
+        step.notes = [effects.note]
         return step
     }
 

@@ -42,19 +42,27 @@ public final class LocationStateStore: @unchecked Sendable {
     /// 2 hours → clear online and the last report; else the countdown resumes.
     @discardableResult
     public func restore() throws(SessionError) -> RestoreOutcome {
-        guard store.onlineStatus == true else { return .stopped }
-        guard let last = store.lastLocationReportTime else {
+        let outcome = predictRestore()
+        switch outcome {
+        case .clearedNoReport:
             try store.setOnlineStatus(nil)
-            return .clearedNoReport
-        }
-        let elapsed = clock.now().timeIntervalSince(last)
-        if elapsed > LocationStateStore.reportWindow {
+        case .clearedExpired:
             try store.batch { () throws(SessionError) in
                 try store.setOnlineStatus(nil)
                 try store.setLastLocationReportTime(nil)
             }
-            return .clearedExpired(elapsed: elapsed)
+        case .stopped, .resumed:
+            break
         }
+        return outcome
+    }
+
+    /// What `restore()` would decide now, without writing anything (`boot` replays it).
+    public func predictRestore() -> RestoreOutcome {
+        guard store.onlineStatus == true else { return .stopped }
+        guard let last = store.lastLocationReportTime else { return .clearedNoReport }
+        let elapsed = clock.now().timeIntervalSince(last)
+        if elapsed > LocationStateStore.reportWindow { return .clearedExpired(elapsed: elapsed) }
         return .resumed(remaining: LocationStateStore.reportWindow - max(0, elapsed))
     }
 

@@ -144,7 +144,7 @@ final class HomeFeatureTests: XCTestCase {
         XCTAssertEqual(state.countdownSeconds ?? 0, 7200, accuracy: 0.01)
         clock.advance(by: 119 * 60)
         var trace = try await h.home.initializeReplay()
-        XCTAssertTrue(trace.steps[0].notes[0].contains("resumed"))
+        XCTAssertTrue(trace.steps[0].notes[0].contains("countdown resumes"))
         XCTAssertTrue(h.home.locationState().isOnline)
         clock.advance(by: 2 * 60)
         trace = try await h.home.initializeReplay()
