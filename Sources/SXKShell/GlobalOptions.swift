@@ -13,6 +13,8 @@ public struct GlobalOptions: Sendable, Equatable {
     public var insecureHTTP = false
     public var sandbox = false
     public var keepGoing = false
+    /// Do not run the startup file (`$XDG_CONFIG_HOME/sxk/sxkrc`) in the REPL.
+    public var noRC = false
     public var version = false
     public var help = false
 
@@ -31,6 +33,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("insecure-http", summary: "Allow plain http:// to a non-loopback host"),
         FlagSpec("sandbox", summary: "Start the embedded sandbox backend and use it"),
         FlagSpec("keep-going", summary: "Scripts and -c: go on after a failing command"),
+        FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
     ]
@@ -114,6 +117,7 @@ public struct Invocation: Sendable, Equatable {
                 case "--insecure-http": o.insecureHTTP = true
                 case "--sandbox": o.sandbox = true
                 case "--keep-going": o.keepGoing = true
+                case "--no-rc": o.noRC = true
                 case "--version": o.version = true
                 case "--help", "-h": o.help = true
                 default:
