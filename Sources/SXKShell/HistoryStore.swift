@@ -39,10 +39,17 @@ public final class HistoryStore: @unchecked Sendable {
     /// Every entry with its context, oldest first.
     public var records: [HistoryEntry] { lock.withLock { loaded + session.map(\.entry) } }
 
-    /// Whether a typed line may be written to the file.
-    public static func shouldPersist(_ line: String, specs: [CommandSpec]) -> Bool {
+    /// Whether a typed line may be written to the file. Aliases and `let NAME =` are looked
+    /// through, so `let x = login …` or an alias for `login` stays out as well.
+    public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
-        let commands = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
+        let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
+        let commands = typed.flatMap { aliases?.expand($0) ?? [$0] }.map { command -> [Token] in
+            if command.count > 3, command[0].text == "let", command[2].text == "=" {
+                return aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
+            }
+            return command
+        }
         for command in commands {
             guard let first = command.first?.text else { continue }
             if let spec = specs.first(where: { $0.matches(first) }), spec.neverInHistory { return false }

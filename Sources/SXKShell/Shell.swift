@@ -111,7 +111,7 @@ public final class Shell: @unchecked Sendable {
                 continue
             case .line(let line):
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs), context: currentContext())
+                lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs, aliases: aliases), context: currentContext())
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
             }
         }

@@ -24,6 +24,14 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("login 13800000001", specs: specs))
         XCTAssertFalse(HistoryStore.shouldPersist("version; login", specs: specs))
         XCTAssertTrue(HistoryStore.shouldPersist("help login", specs: specs))
+        // Looked through: `let NAME =` and aliases.
+        let aliases = AliasTable()
+        XCTAssertNoThrow(try aliases.define("li", as: "login 13800000001", isCommand: { _ in true }))
+        XCTAssertFalse(HistoryStore.shouldPersist("let x = login 13800000001", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("li --password-stdin", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("version; let y = li", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("let x = orders .total", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("\\li", specs: specs, aliases: aliases), "an escaped word is no alias")
     }
 
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {

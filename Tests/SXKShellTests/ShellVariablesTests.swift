@@ -107,6 +107,7 @@ final class ShellVariablesTests: XCTestCase {
             ("echo $nope; echo after", 2, "error: unknown variable '$nope' (set one with: let nope = COMMAND… PATH; write \\$ for a literal dollar sign)\n"),
             ("let id = orders .total; echo $idd", 2, "error: unknown variable '$idd' (did you mean '$id'?)\n"),
             ("echo $_", 2, "error: $_ is empty: no command has kept data yet\n"),
+            ("echo $HOME/x", 2, "error: unknown variable '$HOME' (environment variables are not expanded; write \\$ for a literal dollar sign)\n"),
             ("let = orders", 2, "error: usage: let NAME = COMMAND… [PATH], let NAME = $VAR [PATH] or let NAME = PATH\n"),
             ("let 9a = orders", 2, "error: bad variable name '9a' (letters, digits and _, not starting with a digit)\n"),
             ("let _ = orders", 2, "error: '_' is set by the shell: it holds the last command's data\n"),
