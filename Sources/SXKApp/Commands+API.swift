@@ -29,12 +29,11 @@ extension AppCommands {
             _ = try host.features().bootstrapper.restore()
         }
         let s = services
-        if wantsJSON(command) {
-            io.json.print([
-                "environment": .string(s.environment.name), "baseURL": .string(s.environment.baseURL.absoluteString),
-                "profile": .string(s.paths.profile), "stateDir": .string(s.paths.profileDir),
-            ])
-        } else {
+        let data: JSONValue = [
+            "environment": .string(s.environment.name), "baseURL": .string(s.environment.baseURL.absoluteString),
+            "profile": .string(s.paths.profile), "stateDir": .string(s.paths.profileDir),
+        ]
+        if !emit(data, command) {
             io.stdout.line("\(s.environment.name)  \(s.environment.baseURL.absoluteString)  (profile \(s.paths.profile))")
         }
         return ExitStatus.ok
@@ -95,18 +94,15 @@ extension AppCommands {
         return .string(text)
     }
 
-    /// `--raw` prints the body as received, `--json` the `data` member; false when neither applies.
+    /// `--raw` prints the body as received, `--json` the `data` member; false when neither applies
+    /// (the `data` member is then kept as the command's data, for `$_` and `let`).
     func printData(_ response: APIResponse, _ command: ParsedCommand) throws -> Bool {
         if command.has("raw") {
             io.stdout.write(Redaction.redact(response.bodyText, secrets: secrets()))
             if response.body.last != 0x0A { io.stdout.write("\n") }
             return true
         }
-        if wantsJSON(command) {
-            io.json.print(Redaction.redact(response.data))
-            return true
-        }
-        return false
+        return emit(Redaction.redact(response.data), command)
     }
 
     /// The secrets this shell holds, for redacting anything echoed from the server.

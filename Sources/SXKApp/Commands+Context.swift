@@ -45,8 +45,7 @@ extension AppCommands {
         add("snapshotAgeSeconds", age.map { .int(Int($0)) })
         add("source", .string(origin))
         add("stateDir", .string(s.paths.profileDir))
-        if wantsJSON(command) {
-            io.json.print(.object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
+        if emit(.object(JSONObject(rows.map { (key: $0.0, value: $0.1) })), command) {
             return ExitStatus.ok
         }
         let table = rows.map { row -> [String] in
@@ -64,8 +63,7 @@ extension AppCommands {
 
     func keys(_ command: ParsedCommand) throws -> Int32 {
         let entries = services.storage.appStore.allKeys()
-        if wantsJSON(command) {
-            io.json.print(.object(JSONObject(entries.map { (key: $0.key, value: $0.value) })))
+        if emit(.object(JSONObject(entries.map { (key: $0.key, value: $0.value) })), command) {
             return ExitStatus.ok
         }
         let rows = entries.map { entry -> [String] in

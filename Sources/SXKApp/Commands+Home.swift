@@ -11,7 +11,7 @@ extension AppCommands {
         let home = try host.features().home
         guard command.subcommand == "common" else {
             let menus = home.visibleMenus()
-            if wantsJSON(command) { io.json.print(.array(menus.map(\.json))); return ExitStatus.ok }
+            if emit(.array(menus.map(\.json)), command) { return ExitStatus.ok }
             if menus.isEmpty { io.stdout.line("(no visible menus: no permissions for the current role)"); return ExitStatus.ok }
             io.stdout.write(io.table([.init("URI"), .init("TITLE"), .init("GROUP")]).render(menus.map { [$0.uri, $0.title, $0.group] }))
             return ExitStatus.ok
@@ -22,8 +22,7 @@ extension AppCommands {
         case "remove": common = try home.removeCommonMenu(try uriArgument(command))
         default: common = try home.commonMenus()
         }
-        if wantsJSON(command) {
-            io.json.print(["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
+        if emit(["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)], command) {
             return ExitStatus.ok
         }
         io.stdout.line("\(common.key)\(common.defaulted ? "  (default: first \(CommonMenuStore.defaultCount) visible menus, now stored)" : "")")
@@ -38,7 +37,7 @@ extension AppCommands {
 
     func home(_ command: ParsedCommand) async throws -> Int32 {
         let trace = try await host.features().home.initializeReplay()
-        if wantsJSON(command) { io.json.print(trace.json); return ExitStatus.ok }
+        if emit(trace.json, command) { return ExitStatus.ok }
         for (i, step) in trace.steps.enumerated() {
             io.stdout.line("\(i + 1). \(step.name)\(step.skipped ? "  (skipped)" : "")")
             for read in step.reads { io.stdout.line("   read   \(read)") }
@@ -81,7 +80,7 @@ extension AppCommands {
             state = try home.remind(minutes: minutes)
         default: state = home.locationState()
         }
-        if wantsJSON(command) { io.json.print(state.json); return ExitStatus.ok }
+        if emit(state.json, command) { return ExitStatus.ok }
         let rows: [[String]] = [
             ["online", state.isOnline ? "yes" : "no"],
             ["last report", state.lastReportTime.map { WireDate.timestamp($0) } ?? "–"],

@@ -24,11 +24,12 @@ extension AppCommands {
         defer { warnOutOfScope(outside, scope) }
         var rows = result.page.list
         if let limit { rows = Array(rows.prefix(max(0, limit))) }
-        if command.has("raw") || (wantsJSON(command) && limit == nil) {
+        if command.has("raw") {
             _ = try printData(result.response, command)
             return ExitStatus.ok
         }
-        if wantsJSON(command) { io.json.print(.array(rows.map { Redaction.redact($0.raw) })); return ExitStatus.ok }
+        // The page's data with its list cut to --limit: one shape for --json, $_ and let.
+        if emit(Self.limitedPage(Redaction.redact(result.response.data), limit: limit), command) { return ExitStatus.ok }
         if command.has("ndjson") { writeNDJSON(rows); return ExitStatus.ok }
         let columns = try OrderColumns.select(command.option("columns"), deposit: result.endpoint.isDeposit)
         io.stdout.write(io.table(columns.map(\.column)).render(rows.map { order in columns.map { $0.value(order) } }))

@@ -13,11 +13,10 @@ extension AppCommands {
             return printChange(try await scope.selectRole(code), command)
         }
         let rows = try await scope.roles()
-        if wantsJSON(command) {
-            io.json.print(.array(rows.map {
+        if emit(.array(rows.map {
                 ["roleCode": .string($0.code), "roleName": .string($0.name), "scenicCount": .int($0.scenicCount),
                  "permissionCount": .int($0.permissionCount), "current": .bool($0.isCurrent)]
-            }))
+            }), command) {
             return ExitStatus.ok
         }
         io.stdout.write(io.table([.init(""), .init("ROLE"), .init("NAME"), .init("SCENICS", alignment: .right), .init("PERMISSIONS", alignment: .right)])
@@ -31,8 +30,7 @@ extension AppCommands {
             return printChange(try await scope.selectScenic(query), command)
         }
         let rows = try scope.scenics()
-        if wantsJSON(command) {
-            io.json.print(.array(rows.map { ["scenicId": .int($0.scenic.scenicId), "scenicName": .string($0.scenic.scenicName), "current": .bool($0.isCurrent)] }))
+        if emit(.array(rows.map { ["scenicId": .int($0.scenic.scenicId), "scenicName": .string($0.scenic.scenicName), "current": .bool($0.isCurrent)] }), command) {
             return ExitStatus.ok
         }
         if rows.isEmpty { io.stdout.line("(no scenic areas for this role)"); return ExitStatus.ok }
@@ -47,14 +45,13 @@ extension AppCommands {
             return printChange(try await scope.selectStore(query), command)
         }
         let rows = try await scope.stores(refresh: true)
-        if wantsJSON(command) {
-            io.json.print(.array(rows.map { row in
+        if emit(.array(rows.map { row in
                 var o: JSONObject = ["storeId": .int(row.store.storeId), "storeName": .string(row.store.storeName)]
                 if let scenicId = row.store.scenicId { o["scenicId"] = .int(scenicId) }
                 if let address = row.store.address { o["address"] = .string(address) }
                 o["current"] = .bool(row.isCurrent)
                 return .object(o)
-            }))
+            }), command) {
             return ExitStatus.ok
         }
         if rows.isEmpty { io.stdout.line("(no stores in the current scenic)"); return ExitStatus.ok }
@@ -64,15 +61,14 @@ extension AppCommands {
     }
 
     private func printChange(_ change: ScopeChange, _ command: ParsedCommand) -> Int32 {
-        if wantsJSON(command) {
+        do {
             var o = JSONObject()
             o["roleCode"] = change.roleCode.map { .string($0) } ?? .null
             o["roleName"] = change.roleName.map { .string($0) } ?? .null
             o["scenic"] = change.scenic?.json ?? .null
             o["storeId"] = change.storeId.map { .int($0) } ?? .null
             o["notes"] = .array(change.notes.map { .string($0) })
-            io.json.print(.object(o))
-            return ExitStatus.ok
+            if emit(.object(o), command) { return ExitStatus.ok }
         }
         var parts: [String] = []
         if let role = change.roleCode { parts.append("role \(role)" + (change.roleName.map { " (\($0))" } ?? "")) }
@@ -87,7 +83,7 @@ extension AppCommands {
         let permission = services.contexts.permission.current
         guard services.contexts.session.token != nil || !permission.roles.isEmpty else { throw FeatureError.notLoggedIn }
         if command.has("all") {
-            if wantsJSON(command) { io.json.print(.array(permission.roles.map(\.json))); return ExitStatus.ok }
+            if emit(.array(permission.roles.map(\.json)), command) { return ExitStatus.ok }
             var rows: [[String]] = []
             for role in permission.roles {
                 for item in role.permissions {
@@ -97,7 +93,7 @@ extension AppCommands {
             io.stdout.write(io.table([.init(""), .init("ROLE"), .init("URI"), .init("NAME"), .init("GROUP")]).render(rows))
             return ExitStatus.ok
         }
-        if wantsJSON(command) { io.json.print(.array(permission.permissions.map(\.json))); return ExitStatus.ok }
+        if emit(.array(permission.permissions.map(\.json)), command) { return ExitStatus.ok }
         if permission.permissions.isEmpty { io.stdout.line("(no permissions for role \(permission.roleCode ?? "–"))"); return ExitStatus.ok }
         io.stdout.write(io.table([.init("URI"), .init("NAME"), .init("GROUP")])
             .render(permission.permissions.map { [$0.uri, $0.name, $0.group ?? ""] }))

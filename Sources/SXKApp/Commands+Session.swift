@@ -63,23 +63,19 @@ extension AppCommands {
     private func report(_ outcome: LoginOutcome, _ command: ParsedCommand, verb: String) {
         for warning in outcome.warnings { io.warning(warning) }
         let account = outcome.account
-        if wantsJSON(command) {
-            io.json.print(["account": account.json, "accounts": .int(outcome.accounts.count)])
-            return
-        }
+        if emit(["account": account.json, "accounts": .int(outcome.accounts.count)], command) { return }
         let role = services.contexts.permission.current
         io.stdout.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role.roleCode ?? account.roleCode))")
     }
 
     func accounts(_ command: ParsedCommand) throws -> Int32 {
         let rows = try host.features().auth.accounts()
-        if wantsJSON(command) {
-            io.json.print(.array(rows.map { row in
-                var o = row.account.json.objectValue ?? JSONObject()
-                o["index"] = .int(row.index)
-                o["current"] = .bool(row.isCurrent)
-                return .object(o)
-            }))
+        if emit(.array(rows.map { row in
+            var o = row.account.json.objectValue ?? JSONObject()
+            o["index"] = .int(row.index)
+            o["current"] = .bool(row.isCurrent)
+            return .object(o)
+        }), command) {
             return ExitStatus.ok
         }
         guard !rows.isEmpty else {

@@ -23,12 +23,13 @@ extension AppCommands {
             defer { warnOutOfScope(scope?.countOutside(daily.rows.map(\.raw)) ?? 0, scope) }
             if command.has("raw") { for r in daily.responses { _ = try printData(r, command) }; return ExitStatus.ok }
             if command.has("ndjson") {
+                io.keep(.array(daily.rows.map(\.raw)))
                 var buffer: [UInt8] = []
                 for row in daily.rows { JSONWriter.write(row.raw, into: &buffer); buffer.append(0x0A) }
                 io.stdout.write(bytes: buffer)
                 return ExitStatus.ok
             }
-            if wantsJSON(command) { io.json.print(.array(daily.rows.map(\.raw))); return ExitStatus.ok }
+            if emit(.array(daily.rows.map(\.raw)), command) { return ExitStatus.ok }
             printDaily(daily.rows)
         default:
             let report = try await feature.load(role: role, range: range)
@@ -39,11 +40,10 @@ extension AppCommands {
                 for r in report.daily.responses { _ = try printData(r, command) }
                 return ExitStatus.ok
             }
-            if wantsJSON(command) {
-                io.json.print([
+            if emit([
                     "role": .string(report.role), "range": report.range.json,
                     "summary": report.summary.response.data, "daily": .array(report.daily.rows.map(\.raw)),
-                ])
+                ], command) {
                 return ExitStatus.ok
             }
             io.stdout.line("\(report.role) · \(range.from) → \(range.to)")
@@ -79,13 +79,12 @@ extension AppCommands {
             if case .success(let r)? = report.bankCard { _ = try printData(r.response, command) }
             return ExitStatus.ok
         }
-        if wantsJSON(command) {
+        do {
             var o: JSONObject = ["userInfo": report.userInfo.response.data, "writtenBack": .array(report.writtenBack.map { .string($0) })]
             if let r = report.realName { o["realName"] = (try? r.get().response.data) ?? .null }
             if let b = report.bankCard { o["bankCard"] = (try? b.get().response.data) ?? .null }
             o["calls"] = .array(report.calls.map(\.json))
-            io.json.print(.object(o))
-            return ExitStatus.ok
+            if emit(.object(o), command) { return ExitStatus.ok }
         }
         let u = report.userInfo.value
         var rows: [[String]] = [

@@ -21,7 +21,8 @@ public enum SXKApplication {
         var built: AppServices?
         return await ShellMain.run(
             version: version, commandSpecs: CommandCatalog.all, environment: environment,
-            historyPath: { _ in built?.paths.historyFile }
+            historyPath: { _ in built?.paths.historyFile },
+            rcPath: { _ in built.map { $0.paths.configDir + "/sxkrc" } }
         ) { context in
             try await StateReset.runIfAsked(context)
             let host = try makeHost(context)

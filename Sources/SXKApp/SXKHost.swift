@@ -110,4 +110,21 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     func shutdown() {
         sandbox?.stop()
     }
+
+    // MARK: Variables and history context
+
+    var secrets: [String] { [services.contexts.session.token].compactMap { $0 } }
+
+    /// The profile and scope a line typed now runs in, as the prompt shows them.
+    func historyContext() -> HistoryContext? {
+        let s = services
+        let account = s.contexts.account.current
+        let loggedOut = s.contexts.session.current.phase == .loggedOut
+        return HistoryContext(
+            profile: s.paths.profile, environment: s.environment.name,
+            role: loggedOut ? nil : s.contexts.permission.roleCode,
+            scenicId: loggedOut ? nil : account.scenicId.map(String.init),
+            scenicName: loggedOut ? nil : account.scenicName,
+            storeId: loggedOut ? nil : account.storeId.map(String.init))
+    }
 }

@@ -15,6 +15,8 @@ public final class CommandIO: @unchecked Sendable {
     public let options: GlobalOptions
     /// True in the REPL (a person is typing).
     public let isInteractive: Bool
+    /// The data this command kept (what `--json` prints), for `$_` and `let`.
+    public let data = CommandData()
     let reader: ReaderThread?
 
     /// For tests and embedding: prompts read the terminal on the calling thread.
@@ -35,8 +37,12 @@ public final class CommandIO: @unchecked Sendable {
 
     public var color: Bool { terminal.colorEnabled && !options.noColor }
     public var errors: ErrorPresenter { ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor) }
-    /// JSON output: pretty when stdout is a terminal, one line otherwise.
-    public var json: JSONOutput { JSONOutput(sink: stdout, pretty: terminal.stdoutIsTerminal) }
+    /// JSON output: pretty when stdout is a terminal, one line otherwise. What it prints is kept as the command's data.
+    public var json: JSONOutput { JSONOutput(sink: stdout, pretty: terminal.stdoutIsTerminal, recorder: data) }
+
+    /// Keeps `value` as this command's data (`$_`, `let`) when it prints a table instead of JSON;
+    /// it should be what the command prints with `--json`.
+    public func keep(_ value: JSONValue) { data.keep(value) }
 
     /// A table fitted to the terminal width when stdout is a terminal.
     public func table(_ columns: [TableRenderer.Column]) -> TableRenderer {

@@ -10,8 +10,16 @@ public struct CompletionCandidate: Sendable, Equatable, Hashable {
 
 /// Values for `ValueKind.provider(name)`, from cached data only (never the network).
 /// Returns candidates already matched against `prefix` (a provider may match names, not just values).
+/// The shell's own providers: `"variable"` (names for `$<Tab>`) and `"alias"` (names that
+/// complete as commands).
 public protocol CompletionValueProvider: Sendable {
     func completions(for provider: String, prefix: String) -> [CompletionCandidate]
+    /// The words an alias stands for (its last command), so its flags complete; nil for no alias.
+    func aliasWords(_ name: String) -> [String]?
+}
+
+extension CompletionValueProvider {
+    public func aliasWords(_ name: String) -> [String]? { nil }
 }
 
 /// A provider with no values (builtins only).
@@ -30,6 +38,8 @@ public struct CompletionResult: Sendable, Equatable {
     public var prefix: String
     /// The quote the word opened and did not close, if any.
     public var openQuote: Character?
+    /// Candidates go in as they are, never quoted (variable names after `$`).
+    public var verbatim = false
 
     public init(candidates: [CompletionCandidate], replaceStart: Int, replaceEnd: Int, prefix: String, openQuote: Character? = nil) {
         self.candidates = candidates
@@ -41,6 +51,7 @@ public struct CompletionResult: Sendable, Equatable {
 
     /// Text for the word when `candidate` is chosen: quoted as needed; `final` closes the quote and adds a space.
     public func insertion(for value: String, final: Bool) -> String {
+        if verbatim { return final && openQuote == nil ? value + " " : value }
         if let q = openQuote {
             var body = ""
             for ch in value {
@@ -99,6 +110,14 @@ public struct CompletionEngine: Sendable {
            lb != UInt8(ascii: ";"), lb != UInt8(ascii: "\n"), let lastCmd = commands.last, !lastCmd.isEmpty {
             tokens = lastCmd
         }
+        if let variable = variableAtCursor(utf8, end: end, openQuote: currentWord.openQuote) {
+            let names = provider.completions(for: "variable", prefix: variable.prefix)
+            var result = CompletionResult(candidates: names.map { CompletionCandidate($0.value + (variable.braced ? "}" : ""), description: $0.description) },
+                                          replaceStart: end - variable.prefix.utf8.count, replaceEnd: end,
+                                          prefix: variable.prefix, openQuote: currentWord.openQuote)
+            result.verbatim = true
+            return result
+        }
         let words = tokens.map(\.text)
         let candidates = candidatesFor(words: words, current: currentWord.text, provider: provider)
         var result = CompletionResult(candidates: candidates.values, replaceStart: currentWord.start, replaceEnd: end,
@@ -111,12 +130,47 @@ public struct CompletionEngine: Sendable {
         return result
     }
 
+    /// `$na` or `${na` just before the cursor (not escaped, not in single quotes): the name typed so far.
+    private func variableAtCursor(_ bytes: [UInt8], end: Int, openQuote: Character?) -> (prefix: String, braced: Bool)? {
+        if openQuote == "'" { return nil }
+        var i = end
+        while i > 0, Variables.isNameByte(bytes[i - 1]) { i -= 1 }
+        let nameStart = i
+        var braced = false
+        if i > 0, bytes[i - 1] == UInt8(ascii: "{") { braced = true; i -= 1 }
+        guard i > 0, bytes[i - 1] == UInt8(ascii: "$") else { return nil }
+        var slashes = 0
+        var j = i - 1
+        while j > 0, bytes[j - 1] == UInt8(ascii: "\\") { slashes += 1; j -= 1 }
+        if slashes % 2 == 1 { return nil }
+        let name = Array(bytes[nameStart..<end])
+        if let first = name.first, !Variables.isNameStart(first) { return nil }
+        return (String(decoding: name, as: UTF8.self), braced)
+    }
+
     /// Completions for `words` (already typed, unquoted) and the partial `current` word.
     public func candidates(words: [String], current: String, provider: any CompletionValueProvider) -> [CompletionCandidate] {
         candidatesFor(words: words, current: current, provider: provider).values
     }
 
     private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider) -> (values: [CompletionCandidate], valueOffset: Int?) {
+        var words = words
+        // `let NAME = COMMAND…`: the command after `=` completes as a command of its own.
+        if words.first == "let" {
+            if words.count >= 3 && words[2] == "=" {
+                words.removeFirst(3)
+            } else if words.count == 1 {
+                return (provider.completions(for: "variable", prefix: current).filter { $0.value != Variables.lastData }, nil)
+            } else {
+                return (words.count == 2 && "=".hasPrefix(current) ? [CompletionCandidate("=")] : [], nil)
+            }
+        }
+        // An alias completes as what it stands for (`so --j` → `orders --role storeAdmin --j`).
+        var expanded: Set<String> = []
+        while let first = words.first, !expanded.contains(first), let expansion = provider.aliasWords(first), !expansion.isEmpty {
+            expanded.insert(first)
+            words = expansion + words.dropFirst()
+        }
         guard let first = words.first else {
             var out: [CompletionCandidate] = []
             for spec in specs where !spec.isHidden {
@@ -125,6 +179,8 @@ public struct CompletionEngine: Sendable {
                     out.append(CompletionCandidate(alias, description: spec.summary))
                 }
             }
+            let taken = Set(out.map(\.value))
+            out += provider.completions(for: "alias", prefix: current).filter { !taken.contains($0.value) }
             return (out, nil)
         }
         guard let top = specs.first(where: { $0.matches(first) }) else { return ([], nil) }

@@ -2,13 +2,18 @@
 public struct ErrorPresenter: Sendable {
     public let sink: any OutputSink
     public let color: Bool
-    public init(sink: any OutputSink, color: Bool) {
+    /// `FILE:LINE` of the startup-file line being run, put before each message.
+    public let location: String?
+    public init(sink: any OutputSink, color: Bool, location: String? = nil) {
         self.sink = sink
         self.color = color
+        self.location = location
     }
 
+    private var place: String { location.map { $0 + ": " } ?? "" }
+
     public func error(_ message: String) {
-        sink.write(TextStyle.red.apply("error:", enabled: color) + " " + Self.oneLine(message) + "\n")
+        sink.write(TextStyle.red.apply("error:", enabled: color) + " " + place + Self.oneLine(message) + "\n")
         sink.flush()
     }
 
@@ -17,7 +22,7 @@ public struct ErrorPresenter: Sendable {
     }
 
     public func warning(_ message: String) {
-        sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + Self.oneLine(message) + "\n")
+        sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + place + Self.oneLine(message) + "\n")
         sink.flush()
     }
 

@@ -15,6 +15,8 @@ public struct GlobalOptions: Sendable, Equatable {
     public var keepGoing = false
     /// `--reset-state`: clear the profile's token, snapshot and preferences before anything else.
     public var resetState = false
+    /// Do not run the startup file (`$XDG_CONFIG_HOME/sxk/sxkrc`) in the REPL.
+    public var noRC = false
     public var version = false
     public var help = false
 
@@ -34,6 +36,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("sandbox", summary: "Start the embedded sandbox backend and use it"),
         FlagSpec("keep-going", summary: "Scripts and -c: go on after a failing command"),
         FlagSpec("reset-state", summary: "Clear the profile's token, snapshot and preferences first (asks on a terminal)"),
+        FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
     ]
@@ -118,6 +121,7 @@ public struct Invocation: Sendable, Equatable {
                 case "--sandbox": o.sandbox = true
                 case "--keep-going": o.keepGoing = true
                 case "--reset-state": o.resetState = true
+                case "--no-rc": o.noRC = true
                 case "--version": o.version = true
                 case "--help", "-h": o.help = true
                 default:

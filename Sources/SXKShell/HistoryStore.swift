@@ -6,13 +6,14 @@ import Glibc
 
 /// The history file in libedit's format: loaded at start, merged with what other shells wrote
 /// and saved atomically (0600 temp file, fsync, rename, under flock). Lines marked not to persist
-/// (space-prefixed, `neverInHistory` commands) stay in this session's memory only.
+/// (space-prefixed, `neverInHistory` commands) stay in this session's memory only. Each line may
+/// carry where it ran (`HistoryEntry.stored`); recall sees the command alone.
 public final class HistoryStore: @unchecked Sendable {
     public let path: String?
     public let limit: Int
     private let lock = NSLock()
-    private var loaded: [String] = []
-    private var session: [(line: String, persist: Bool)] = []
+    private var loaded: [HistoryEntry] = []
+    private var session: [(entry: HistoryEntry, persist: Bool)] = []
     private var savedCount = 0
 
     public init(path: String?, limit: Int = 2000) {
@@ -23,22 +24,32 @@ public final class HistoryStore: @unchecked Sendable {
     /// Reads the file (a missing file is an empty history).
     public func load() {
         guard let path else { return }
-        let lines = Self.read(path: path, limit: limit)
+        let lines = Self.readEntries(path: path, limit: limit)
         lock.withLock { loaded = lines }
     }
 
     /// Adds a line typed in this session; `persist == false` keeps it out of the file.
-    public func add(_ line: String, persist: Bool) {
-        lock.withLock { session.append((line, persist)) }
+    public func add(_ line: String, persist: Bool, context: HistoryContext? = nil) {
+        lock.withLock { session.append((HistoryEntry(line: line, context: context), persist)) }
     }
 
     /// Everything recallable now, oldest first.
-    public var entries: [String] { lock.withLock { loaded + session.map(\.line) } }
+    public var entries: [String] { records.map(\.line) }
 
-    /// Whether a typed line may be written to the file.
-    public static func shouldPersist(_ line: String, specs: [CommandSpec]) -> Bool {
+    /// Every entry with its context, oldest first.
+    public var records: [HistoryEntry] { lock.withLock { loaded + session.map(\.entry) } }
+
+    /// Whether a typed line may be written to the file. Aliases and `let NAME =` are looked
+    /// through, so `let x = login …` or an alias for `login` stays out as well.
+    public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
-        let commands = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
+        let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
+        let commands = typed.flatMap { aliases?.expand($0) ?? [$0] }.map { command -> [Token] in
+            if command.count > 3, command[0].text == "let", command[2].text == "=" {
+                return aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
+            }
+            return command
+        }
         for command in commands {
             guard let first = command.first?.text else { continue }
             if let spec = specs.first(where: { $0.matches(first) }), spec.neverInHistory { return false }
@@ -59,7 +70,7 @@ public final class HistoryStore: @unchecked Sendable {
     public func save() throws {
         guard let path else { return }
         let pending: [String] = lock.withLock {
-            let new = session[savedCount...].filter(\.persist).map(\.line)
+            let new = session[savedCount...].filter(\.persist).map(\.entry.stored)
             return new
         }
         if pending.isEmpty { return }
@@ -97,8 +108,18 @@ public final class HistoryStore: @unchecked Sendable {
         lock.withLock { savedCount = session.count }
     }
 
-    /// Lines of a libedit history file, oldest first.
+    /// Command lines of a libedit history file, oldest first.
     public static func read(path: String, limit: Int = 2000) -> [String] {
+        readEntries(path: path, limit: limit).map(\.line)
+    }
+
+    /// Entries of a libedit history file with their contexts, oldest first.
+    public static func readEntries(path: String, limit: Int = 2000) -> [HistoryEntry] {
+        readStored(path: path, limit: limit).map(HistoryEntry.init(stored:))
+    }
+
+    /// Lines exactly as stored, oldest first.
+    static func readStored(path: String, limit: Int) -> [String] {
         guard access(path, R_OK) == 0, let h = history_init() else { return [] }
         defer { history_end(h) }
         var event = HistEvent()

@@ -73,12 +73,13 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         return .line(line)
     }
 
-    public func addHistory(_ line: String, persist: Bool) {
+    public func addHistory(_ line: String, persist: Bool, context: HistoryContext?) {
         _ = sxk_history_enter(hist, &event, line)
-        store.add(line, persist: persist)
+        store.add(line, persist: persist, context: context)
     }
 
     public var historyEntries: [String] { store.entries }
+    public var historyRecords: [HistoryEntry] { store.records }
 
     public func close() {
         if closed { return }

@@ -42,12 +42,19 @@ public struct PromptText: Sendable, Equatable {
 public protocol LineReader: AnyObject, Sendable {
     /// Blocks until a line is read; called on the reader thread only.
     func readLine(prompt: PromptText) -> LineReadResult
-    /// Records a line for recall (and, when `persist`, for the history file).
-    func addHistory(_ line: String, persist: Bool)
+    /// Records a line for recall (and, when `persist`, for the history file, with where it ran).
+    func addHistory(_ line: String, persist: Bool, context: HistoryContext?)
     /// Lines that can be recalled, oldest first.
     var historyEntries: [String] { get }
+    /// The same lines with where each ran, when known.
+    var historyRecords: [HistoryEntry] { get }
     /// Saves history and restores the terminal.
     func close()
+}
+
+extension LineReader {
+    public func addHistory(_ line: String, persist: Bool) { addHistory(line, persist: persist, context: nil) }
+    public var historyRecords: [HistoryEntry] { historyEntries.map { HistoryEntry(line: $0) } }
 }
 
 /// Reads lines from a file descriptor without a line editor: no prompt, no history file.
@@ -89,7 +96,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
         }
     }
 
-    public func addHistory(_ line: String, persist: Bool) { entries.append(line) }
+    public func addHistory(_ line: String, persist: Bool, context: HistoryContext?) { entries.append(line) }
     public var historyEntries: [String] { entries }
     public func close() {}
 }

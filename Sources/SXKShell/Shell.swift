@@ -16,12 +16,19 @@ public final class Shell: @unchecked Sendable {
     public let terminal: Terminal
     public let specs: [CommandSpec]
     let historyPath: String?
+    /// The startup file run before the first prompt (REPL only).
+    let rcPath: String?
+    /// `let` variables and `$_`, for this session only.
+    public let variables = VariableStore()
+    public let aliases = AliasTable()
+    /// `FILE:LINE` while the startup file runs, for error messages.
+    var errorLocation: String?
     let stdout: any OutputSink
     let stderr: any OutputSink
     let parser: CommandParser
     let engine: CompletionEngine
     private let running = RunningCommand()
-    private var exitRequest: Int32?
+    var exitRequest: Int32?
     private var reader: ReaderThread?
     private var history: HistoryStore?
     private var lineReader: (any LineReader)?
@@ -29,7 +36,7 @@ public final class Shell: @unchecked Sendable {
     private var haveTermios = false
 
     public init(host: any ShellHost, invocation: Invocation, version: String, terminal: Terminal,
-                historyPath: String?, programName: String = "sxk",
+                historyPath: String?, rcPath: String? = nil, programName: String = "sxk",
                 stdout: any OutputSink = StandardOutput.stdout, stderr: any OutputSink = StandardOutput.stderr) {
         self.host = host
         self.options = invocation.options
@@ -37,6 +44,7 @@ public final class Shell: @unchecked Sendable {
         self.version = version
         self.terminal = terminal
         self.historyPath = historyPath
+        self.rcPath = rcPath
         self.programName = programName
         self.stdout = stdout
         self.stderr = stderr
@@ -45,8 +53,10 @@ public final class Shell: @unchecked Sendable {
         self.engine = CompletionEngine(specs: specs)
     }
 
-    var errors: ErrorPresenter { ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor) }
-    var values: ShellValues { ShellValues(host: host, specs: specs) }
+    var errors: ErrorPresenter {
+        ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor, location: errorLocation)
+    }
+    var values: ShellValues { ShellValues(host: host, specs: specs, variables: variables, aliases: aliases) }
 
     /// Runs the mode to the end and returns the exit status (the host's `shutdown` has been called).
     public func run() async -> Int32 {
@@ -88,6 +98,7 @@ public final class Shell: @unchecked Sendable {
         }
         let lineReader = made.reader
         self.lineReader = lineReader
+        await runStartupFile(io: makeIO(interactive: true))
         var status: Int32 = 0
         while exitRequest == nil {
             let prompt = host.prompt()
@@ -100,7 +111,7 @@ public final class Shell: @unchecked Sendable {
                 continue
             case .line(let line):
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs))
+                lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs, aliases: aliases), context: currentContext())
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
             }
         }
@@ -145,16 +156,17 @@ public final class Shell: @unchecked Sendable {
         return worst
     }
 
-    /// Runs every command in `text`; returns the last failing status (or 0).
+    /// Runs every command in `text`; returns the last failing status (or 0). Aliases and
+    /// variables are expanded command by command, so a `let` is seen by the commands after it.
     func runLine(_ text: String, io: CommandIO, stopOnFailure: Bool) async -> Int32 {
-        let commands: [[String]]
-        do { commands = try Tokenizer.split(text) } catch {
+        let commands: [[Token]]
+        do { commands = try Tokenizer.tokenize(text, lenient: false) } catch {
             errors.error(error)
             return ExitStatus.usage
         }
         var worst: Int32 = 0
-        for words in commands {
-            let status = await runWords(words, io: io)
+        for tokens in commands {
+            let status = await runTokens(tokens, io: io, stopOnFailure: stopOnFailure)
             if status != 0 {
                 worst = status
                 if stopOnFailure || status == ExitStatus.interrupted { return status }
@@ -172,6 +184,9 @@ public final class Shell: @unchecked Sendable {
             completeWords(Array(words.dropFirst()), io: io)
             return 0
         }
+        // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
+        if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
+        if first == "alias" { return runAlias(Array(words.dropFirst()), io: io) }
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
             errors.error(error)
@@ -185,15 +200,18 @@ public final class Shell: @unchecked Sendable {
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
                 return runBuiltin(command, io: io)
             }
-            return await runHost(command, io: io)
+            return await runHost(command, io: io, source: words)
         }
     }
 
-    private func runHost(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
+    private func runHost(_ command: ParsedCommand, io: CommandIO, source: [String]) async -> Int32 {
+        io.data.reset()
         let outcome = await running.run { [host] in try await host.execute(command, io: io) }
         io.stdout.flush()
         switch outcome {
-        case .success(let status): return status
+        case .success(let status):
+            if status == 0 { keepLastData(io.data.value, source: source) }
+            return status
         case .failure(let error):
             if error is CancellationError {
                 errors.error("interrupted")
@@ -233,14 +251,11 @@ public final class Shell: @unchecked Sendable {
             exitRequest = command.positionals.first.flatMap { Int32($0) } ?? 0
             return 0
         case "history":
-            let entries = lineReader?.historyEntries ?? history?.entries ?? HistoryStore.read(path: historyPath ?? "")
-            let n = command.positionals.first.flatMap { Int($0) } ?? entries.count
-            let start = max(0, entries.count - max(0, n))
-            let width = String(entries.count).count
-            for index in start..<entries.count {
-                io.stdout.line(TextWidth.pad(String(index + 1), to: width, alignRight: true) + "  " + entries[index])
-            }
-            return 0
+            let records = lineReader?.historyRecords ?? history?.records ?? HistoryStore.readEntries(path: historyPath ?? "")
+            return showHistory(records, command, io: io)
+        case "vars": return showVariables(command, io: io)
+        case "unset": return unsetVariables(command)
+        case "unalias": return removeAliases(command)
         case "completion":
             let shell = command.positionals.first ?? ""
             guard let kind = CompletionScript.Shell(rawValue: shell) else {
@@ -340,8 +355,22 @@ public final class Shell: @unchecked Sendable {
 struct ShellValues: CompletionValueProvider, @unchecked Sendable {
     let host: any ShellHost
     let specs: [CommandSpec]
+    let variables: VariableStore
+    let aliases: AliasTable
     func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
-        return host.completions(for: provider, prefix: prefix)
+        switch provider {
+        case "variable":
+            return variables.all.filter { $0.name.hasPrefix(prefix) }
+                .map { CompletionCandidate($0.name, description: Variables.preview($0.entry.value, width: 60)) }
+        case "alias":
+            return aliases.all.filter { $0.name.hasPrefix(prefix) }
+                .map { CompletionCandidate($0.name, description: "alias for " + $0.text) }
+        default:
+            return host.completions(for: provider, prefix: prefix)
+        }
+    }
+    func aliasWords(_ name: String) -> [String]? {
+        aliases.alias(name)?.commands.last?.map(\.text)
     }
 }
 

@@ -14,6 +14,15 @@ public protocol ShellHost: AnyObject, Sendable {
     func exitStatus(for error: any Error) -> Int32
     /// Save state before the process ends (normal exit, SIGTERM, SIGHUP).
     func shutdown()
+    /// Secrets the session holds (the token): never kept in a variable or `$_`.
+    var secrets: [String] { get }
+    /// Where a command would run now (profile, role, scenic, store), kept with each history line.
+    func historyContext() -> HistoryContext?
+}
+
+extension ShellHost {
+    public var secrets: [String] { [] }
+    public func historyContext() -> HistoryContext? { nil }
 }
 
 /// Exit statuses shared by the shell and the app.

@@ -11,7 +11,8 @@ public struct ShellContext: Sendable {
 /// The entry point: `exit(await ShellMain.run(version:commandSpecs:makeHost:))` from `main`.
 public enum ShellMain {
     /// Parses the global options, handles `--version`/`--help` and usage errors (exit 2), builds the
-    /// host and runs the shell. `historyPath` picks the history file (default: `StatePaths`).
+    /// host and runs the shell. `historyPath` picks the history file and `rcPath` the startup file
+    /// (defaults: `StatePaths`).
     public static func run(
         version: String,
         commandSpecs: [CommandSpec],
@@ -19,6 +20,7 @@ public enum ShellMain {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         programName: String = "sxk",
         historyPath: ((ShellContext) -> String?)? = nil,
+        rcPath: ((ShellContext) -> String?)? = nil,
         makeHost: (ShellContext) async throws -> any ShellHost
     ) async -> Int32 {
         Terminal.adoptUTF8Locale()
@@ -51,8 +53,9 @@ public enum ShellMain {
             return error is UsageError ? ExitStatus.usage : ExitStatus.failure
         }
         let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
+        let rc = rcPath.map { $0(context) } ?? StatePaths.rcFile(environment: environment)
         let shell = Shell(host: host, invocation: invocation, version: version, terminal: terminal,
-                          historyPath: path, programName: programName)
+                          historyPath: path, rcPath: rc, programName: programName)
         return await shell.run()
     }
 
@@ -90,5 +93,12 @@ public enum StatePaths {
         }
         let profile = options.profile ?? options.env ?? "default"
         return base + "/sxk/" + profile + "/history"
+    }
+
+    /// `$XDG_CONFIG_HOME/sxk/sxkrc` (`~/.config/sxk/sxkrc` when XDG_CONFIG_HOME is unset or relative).
+    public static func rcFile(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/sxk/sxkrc" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.config/sxk/sxkrc"
     }
 }

@@ -1,16 +1,27 @@
 /// One word of a command line: its unquoted text and where its raw text sits (UTF-8 offsets).
 public struct Token: Sendable, Equatable {
+    /// The word without quotes and escapes; a variable reference stays as typed (`$id`, `${id}`).
     public var text: String
     public var start: Int
     public var end: Int
     /// The quote still open at the end of the input (lenient mode only), else nil.
     public var openQuote: Character?
+    /// Literal text and variable references, in order; empty when the word has no reference.
+    public var parts: [WordPart] = []
+    /// A quote or backslash appeared in the word (such a first word is never an alias).
+    public var quoted = false
     public init(text: String, start: Int, end: Int, openQuote: Character? = nil) {
         self.text = text
         self.start = start
         self.end = end
         self.openQuote = openQuote
     }
+}
+
+/// A piece of a word: text as typed, or a `$name` / `${name}` reference expanded when the command runs.
+public enum WordPart: Sendable, Equatable {
+    case literal(String)
+    case variable(String)
 }
 
 /// Splits command lines into commands and words: quotes, backslash escapes, `;`/newline separators, `#` comments.
@@ -31,13 +42,35 @@ public enum Tokenizer {
         var start = 0
         var i = 0
         let n = bytes.count
+        var parts: [WordPart] = []
+        var literalStart = 0
+        var quoted = false
 
         func finishWord(at end: Int, openQuote: Character? = nil) {
             if inWord {
-                current.append(Token(text: String(decoding: word, as: UTF8.self), start: start, end: end, openQuote: openQuote))
+                var token = Token(text: String(decoding: word, as: UTF8.self), start: start, end: end, openQuote: openQuote)
+                if !parts.isEmpty {
+                    if literalStart < word.count { parts.append(.literal(String(decoding: word[literalStart...], as: UTF8.self))) }
+                    token.parts = parts
+                }
+                token.quoted = quoted
+                current.append(token)
             }
             word.removeAll(keepingCapacity: true)
             inWord = false
+            parts = []
+            literalStart = 0
+            quoted = false
+        }
+        /// A `$name` / `${name}` at `i`: records it as a part, keeps its raw text in the word, moves past it.
+        func takeVariable() throws -> Bool {
+            guard let ref = try variableReference(bytes, i, lenient: lenient) else { return false }
+            if literalStart < word.count { parts.append(.literal(String(decoding: word[literalStart...], as: UTF8.self))) }
+            parts.append(.variable(ref.name))
+            word.append(contentsOf: bytes[i..<(i + ref.length)])
+            literalStart = word.count
+            i += ref.length
+            return true
         }
         func finishCommand() {
             if !current.isEmpty { commands.append(current) }
@@ -59,6 +92,7 @@ public enum Tokenizer {
                 while i < n && bytes[i] != UInt8(ascii: "\n") { i += 1 }
             case UInt8(ascii: "\\"):
                 if !inWord { inWord = true; start = i }
+                quoted = true
                 if i + 1 >= n {
                     if lenient { i += 1; continue }
                     throw UsageError("unfinished escape at end of line")
@@ -70,6 +104,7 @@ public enum Tokenizer {
                 i += len
             case UInt8(ascii: "'"), UInt8(ascii: "\""):
                 if !inWord { inWord = true; start = i }
+                quoted = true
                 let quote = c
                 i += 1
                 var closed = false
@@ -83,6 +118,7 @@ public enum Tokenizer {
                         }
                         if e == UInt8(ascii: "\n") { i += 2; continue }
                     }
+                    if quote == UInt8(ascii: "\"") && d == UInt8(ascii: "$"), try takeVariable() { continue }
                     word.append(d)
                     i += 1
                 }
@@ -94,6 +130,11 @@ public enum Tokenizer {
                     }
                     throw UsageError("unterminated \(quote == UInt8(ascii: "'") ? "single" : "double") quote")
                 }
+            case UInt8(ascii: "$"):
+                if !inWord { inWord = true; start = i }
+                if try takeVariable() { continue }
+                word.append(c)
+                i += 1
             default:
                 if !inWord { inWord = true; start = i }
                 word.append(c)
@@ -103,6 +144,31 @@ public enum Tokenizer {
         finishWord(at: n)
         finishCommand()
         return commands
+    }
+
+    /// `$name` or `${name}` starting at `i` (a `$`): the name and the raw length. Nil when the `$`
+    /// is plain text (`$5`, `$ `, a `$` at the end); a broken `${…}` is a usage error.
+    static func variableReference(_ bytes: [UInt8], _ i: Int, lenient: Bool) throws -> (name: String, length: Int)? {
+        let n = bytes.count
+        guard i + 1 < n else { return nil }
+        if bytes[i + 1] == UInt8(ascii: "{") {
+            var j = i + 2
+            while j < n && bytes[j] != UInt8(ascii: "}") && bytes[j] != UInt8(ascii: "\n") { j += 1 }
+            guard j < n, bytes[j] == UInt8(ascii: "}") else {
+                if lenient { return nil }
+                throw UsageError("unterminated '${' (write \\$ for a literal dollar sign)")
+            }
+            let name = Array(bytes[(i + 2)..<j])
+            guard Variables.isValidName(name) else {
+                if lenient { return nil }
+                throw UsageError("bad variable name '${\(String(decoding: name, as: UTF8.self))}' (letters, digits and _)")
+            }
+            return (String(decoding: name, as: UTF8.self), j - i + 1)
+        }
+        guard Variables.isNameStart(bytes[i + 1]) else { return nil }
+        var j = i + 1
+        while j < n && Variables.isNameByte(bytes[j]) { j += 1 }
+        return (String(decoding: bytes[(i + 1)..<j], as: UTF8.self), j - i)
     }
 
     private static func scalarLength(_ lead: UInt8) -> Int {

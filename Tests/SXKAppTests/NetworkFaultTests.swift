@@ -47,7 +47,8 @@ final class NetworkFaultTests: XCTestCase {
             let who = (try? JSONSerialization.jsonObject(with: Data(tail.first!.utf8))) as? [String: Any]
             XCTAssertNotEqual(who?["phase"] as? String ?? "loggedOut", "loggedOut", "\(label): session changed: \(r.summary)", file: file, line: line)
             XCTAssertEqual(who?["userId"] as? Int, 1001, "\(label): account changed: \(r.summary)", file: file, line: line)
-            XCTAssertEqual(((try? JSONSerialization.jsonObject(with: Data(tail.last!.utf8))) as? [Any])?.count, 2, "\(label): \(r.summary)", file: file, line: line)
+            let page = (try? JSONSerialization.jsonObject(with: Data(tail.last!.utf8))) as? [String: Any]
+            XCTAssertEqual((page?["list"] as? [Any])?.count, 2, "\(label): \(r.summary)", file: file, line: line)
         }
         XCTAssertNotNil(ws.token(), "\(label): token lost", file: file, line: line)
         XCTAssertEqual(server.pendingFaults.count, 0, "\(label): fault not consumed", file: file, line: line)

@@ -78,7 +78,10 @@ final class ScopeOrdersAndCLITests: XCTestCase {
         SXK.login("13800000001", in: ws, baseURL: url)
         let limited = SXK.run(["orders", "--limit", "7", "--json"], in: ws, baseURL: url)
         XCTAssertEqual(limited.status, 0, limited.summary)
-        XCTAssertEqual((try limited.json() as? [Any])?.count, 7, limited.summary)
+        // --limit cuts the page's list and keeps the page's shape (the same data `let` and `$_` see).
+        let page = try XCTUnwrap(try limited.json() as? [String: Any], limited.summary)
+        XCTAssertEqual((page["list"] as? [Any])?.count, 7, limited.summary)
+        XCTAssertNotNil(page["total"], limited.summary)
 
         let json = SXK.run(["orders", "--json"], in: ws, baseURL: url)
         XCTAssertEqual(json.status, 0, json.summary)

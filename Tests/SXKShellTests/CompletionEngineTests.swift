@@ -12,7 +12,8 @@ final class CompletionEngineTests: XCTestCase {
         let cases: [(String, [String])] = [
             ("ord", ["orders"]),
             ("o", ["orders"]),
-            ("", ["orders", "stats", "scenic", "login", "get", "help", "version", "exit", "history", "completion"]),
+            ("", ["orders", "stats", "scenic", "login", "get", "help", "version", "exit", "history", "completion",
+                  "let", "vars", "unset", "alias", "unalias"]),
             ("qu", ["quit"]),
             ("s", ["stats", "scenic"]),
             ("orders --r", ["--role", "--ratio"]),

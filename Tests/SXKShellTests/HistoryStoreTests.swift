@@ -24,6 +24,14 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("login 13800000001", specs: specs))
         XCTAssertFalse(HistoryStore.shouldPersist("version; login", specs: specs))
         XCTAssertTrue(HistoryStore.shouldPersist("help login", specs: specs))
+        // Looked through: `let NAME =` and aliases.
+        let aliases = AliasTable()
+        XCTAssertNoThrow(try aliases.define("li", as: "login 13800000001", isCommand: { _ in true }))
+        XCTAssertFalse(HistoryStore.shouldPersist("let x = login 13800000001", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("li --password-stdin", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("version; let y = li", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("let x = orders .total", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("\\li", specs: specs, aliases: aliases), "an escaped word is no alias")
     }
 
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {
@@ -69,5 +77,74 @@ final class HistoryStoreTests: XCTestCase {
         s.add(" hidden", persist: false)
         try s.save()
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+}
+
+/// History lines with where they ran: stored in libedit's own file, stripped for recall.
+final class HistoryContextTests: XCTestCase {
+    var dir: String!
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "sxk-histctx-\(UUID().uuidString)"
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    let storeAdmin = HistoryContext(profile: "test", environment: "test", role: "storeAdmin", scenicId: "1", scenicName: "西湖 景区", storeId: "101", time: 1_700_000_000)
+
+    func testContextRoundTripsAndRecallSeesTheCommandOnly() throws {
+        let path = dir + "/history"
+        let a = HistoryStore(path: path)
+        a.load()
+        a.add("orders --keyword '#1'", persist: true, context: storeAdmin)
+        a.add("version", persist: true)
+        try a.save()
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("_HiStOrY_V2_\n"), text)
+        // Recall (what LibeditLineReader enters into the editor) and `read` give the command alone.
+        XCTAssertEqual(HistoryStore.read(path: path), ["orders --keyword '#1'", "version"])
+        let entries = HistoryStore.readEntries(path: path)
+        XCTAssertEqual(entries.map(\.context), [storeAdmin, nil])
+        let b = HistoryStore(path: path)
+        b.load()
+        XCTAssertEqual(b.entries, ["orders --keyword '#1'", "version"])
+        XCTAssertEqual(b.records.first?.context?.label, "test storeAdmin@西湖 景区/101")
+        // The stored line is a command followed by a comment, so an older sxk recalling it runs the same words.
+        let stored = HistoryStore.readStored(path: path, limit: 10)[0]
+        XCTAssertEqual(try Tokenizer.split(stored), [["orders", "--keyword", "#1"]])
+    }
+
+    func testTwoShellsWithContextsMergeAndOldLinesStay() throws {
+        let path = dir + "/history"
+        // A file written before contexts existed.
+        let old = HistoryStore(path: path)
+        old.add("whoami", persist: true)
+        try old.save()
+        let a = HistoryStore(path: path), b = HistoryStore(path: path)
+        a.load()
+        b.load()
+        var photographer = storeAdmin
+        photographer.role = "photographer"
+        photographer.storeId = nil
+        a.add("orders", persist: true, context: storeAdmin)
+        b.add("stats", persist: true, context: photographer)
+        a.add(" hidden", persist: false, context: storeAdmin)
+        try a.save()
+        try b.save()
+        let entries = HistoryStore.readEntries(path: path)
+        XCTAssertEqual(entries.map(\.line), ["whoami", "orders", "stats"])
+        XCTAssertEqual(entries.map { $0.context?.role }, [nil, "storeAdmin", "photographer"])
+        XCTAssertTrue(entries[1].context!.sameScope(as: storeAdmin))
+        XCTAssertFalse(entries[2].context!.sameScope(as: storeAdmin))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+    }
+
+    func testALineThatOnlyLooksLikeAContextStaysWhole() {
+        let line = "post /x '{\"a\":1}'\t#@sxk not json"
+        XCTAssertEqual(HistoryEntry(stored: line), HistoryEntry(line: line))
+        XCTAssertEqual(HistoryEntry(stored: "plain"), HistoryEntry(line: "plain"))
     }
 }

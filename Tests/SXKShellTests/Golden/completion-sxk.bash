@@ -24,9 +24,9 @@ _sxk() {
             --env|--base-url|--profile|--timeout|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W '--base-url --env --help --insecure-http --json --keep-going --no-color --profile --reset-state --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
+            COMPREPLY=($(compgen -W '--base-url --env --help --insecure-http --json --keep-going --no-color --no-rc --profile --reset-state --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'orders o stats scenic login get help version exit quit history completion' -- "$cur"))
+            COMPREPLY=($(compgen -W 'orders o stats scenic login get help version exit quit history completion let vars unset alias unalias' -- "$cur"))
         fi
         return
     fi
@@ -99,12 +99,31 @@ _sxk() {
             :;
             ;;
         'history')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--here --json --help' -- "$cur")); return; fi
             :;
             ;;
         'completion')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"));
+            ;;
+        'let')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            :;
+            ;;
+        'vars')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            ;;
+        'unset')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            _sxk_dynamic;
+            ;;
+        'alias')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            _sxk_dynamic;
+            ;;
+        'unalias')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --help' -- "$cur")); return; fi
+            _sxk_dynamic;
             ;;
     esac
 }

@@ -1,0 +1,65 @@
+import Foundation
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `history [N] [--here] [--json]`: lines with where each ran.
+extension Shell {
+    /// Where a line typed now runs, stamped with the time; nil when the host keeps no context.
+    func currentContext() -> HistoryContext? {
+        guard var context = host.historyContext() else { return nil }
+        context.time = Int(Date().timeIntervalSince1970)
+        return context
+    }
+
+    func showHistory(_ records: [HistoryEntry], _ command: ParsedCommand, io: CommandIO) -> Int32 {
+        var shown = records.enumerated().map { (number: $0.offset + 1, entry: $0.element) }
+        if command.has("here") {
+            guard let here = host.historyContext() else {
+                errors.error("history --here: this shell has no profile or scope to compare with")
+                return ExitStatus.usage
+            }
+            shown = shown.filter { $0.entry.context?.sameScope(as: here) ?? false }
+        }
+        if let n = command.positionals.first.flatMap({ Int($0) }) { shown = Array(shown.suffix(max(0, n))) }
+        if command.has("json") || io.options.json {
+            io.json.print(.array(shown.map { item in
+                var o: JSONObject = ["n": .int(item.number), "line": .string(item.entry.line)]
+                if let c = item.entry.context {
+                    o["profile"] = .string(c.profile)
+                    o["env"] = c.environment.map { .string($0) } ?? .null
+                    o["role"] = c.role.map { .string($0) } ?? .null
+                    o["scenicId"] = c.scenicId.map { .string($0) } ?? .null
+                    o["scenicName"] = c.scenicName.map { .string($0) } ?? .null
+                    o["storeId"] = c.storeId.map { .string($0) } ?? .null
+                    o["at"] = c.time.map { .string(Self.localTime($0)) } ?? .null
+                }
+                return .object(o)
+            }))
+            return ExitStatus.ok
+        }
+        let width = String(records.count).count
+        // The scope column appears once any shown line has a context (old files have none).
+        let labels = shown.map { $0.entry.context?.label }
+        let scopeWidth = labels.contains { $0 != nil } ? labels.map { TextWidth.width($0 ?? "-") }.max() ?? 1 : 0
+        for (item, label) in zip(shown, labels) {
+            var line = TextWidth.pad(String(item.number), to: width, alignRight: true) + "  "
+            if scopeWidth > 0 { line += TextWidth.pad(label ?? "-", to: scopeWidth) + "  " }
+            io.stdout.line(line + item.entry.line)
+        }
+        return ExitStatus.ok
+    }
+
+    /// `2026-11-29 16:20:05` in the local time zone.
+    static func localTime(_ seconds: Int) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&t, &parts) != nil else { return String(seconds) }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let n = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import SXKCore
+
+/// Aliases, `$name` expansion, `let`, `vars`, `unset`, `alias`, `unalias`.
+extension Shell {
+    /// Runs one command as typed: its alias expanded, then `let`, or its variables and the command.
+    func runTokens(_ tokens: [Token], io: CommandIO, stopOnFailure: Bool) async -> Int32 {
+        var worst: Int32 = 0
+        for command in aliases.expand(tokens) {
+            let status = await runExpanded(command, io: io)
+            if status != 0 {
+                worst = status
+                if stopOnFailure || status == ExitStatus.interrupted { return status }
+            }
+            if exitRequest != nil { break }
+        }
+        return worst
+    }
+
+    private func runExpanded(_ tokens: [Token], io: CommandIO) async -> Int32 {
+        guard let first = tokens.first else { return 0 }
+        if first.text == "let" && !first.quoted && first.parts.isEmpty { return await runLet(tokens, io: io) }
+        let words: [String]
+        do { words = try tokens.map(expandVariables) } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        return await runWords(words, io: io)
+    }
+
+    /// The word with each `$name` / `${name}` replaced by the variable's text.
+    func expandVariables(_ token: Token) throws -> String {
+        guard !token.parts.isEmpty else { return token.text }
+        var out = ""
+        for part in token.parts {
+            switch part {
+            case .literal(let text): out += text
+            case .variable(let name): out += Variables.text(of: try variableValue(name))
+            }
+        }
+        return out
+    }
+
+    /// A variable's value; an unknown name is a usage error with the nearest known name.
+    func variableValue(_ name: String) throws -> JSONValue {
+        if let value = variables.value(name) { return value }
+        if name == Variables.lastData { throw UsageError("$_ is empty: no command has kept data yet") }
+        let names = variables.names.filter { $0 != Variables.lastData }
+        let hint: String
+        if let near = Suggestion.nearest(to: name, in: names) {
+            hint = " (did you mean '$\(near)'?)"
+        } else if ProcessInfo.processInfo.environment[name] != nil {
+            hint = " (environment variables are not expanded; write \\$ for a literal dollar sign)"
+        } else if names.isEmpty {
+            hint = " (set one with: let \(name) = COMMAND… PATH; write \\$ for a literal dollar sign)"
+        } else {
+            hint = " (known: " + names.prefix(6).map { "$" + $0 }.joined(separator: ", ") + ")"
+        }
+        throw UsageError("unknown variable '$\(name)'\(hint)")
+    }
+
+    /// Keeps what a command kept as `$_`, with every secret masked.
+    func keepLastData(_ value: JSONValue?, source: [String]) {
+        guard let value else { return }
+        variables.setLast(Variables.sanitize(value, secrets: host.secrets), source: Self.commandText(source))
+    }
+
+    static func commandText(_ words: [String]) -> String {
+        words.map(Tokenizer.quote).joined(separator: " ")
+    }
+
+    // MARK: let
+
+    /// `let NAME = COMMAND… [PATH]`, `let NAME = $VAR [PATH]`, `let NAME = PATH` (over `$_`).
+    func runLet(_ tokens: [Token], io: CommandIO) async -> Int32 {
+        do {
+            return try await assign(Array(tokens.dropFirst()), io: io)
+        } catch let error as DataPathError {
+            errors.error(error)
+            return ExitStatus.failure
+        } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+    }
+
+    private static let letUsage = "usage: let NAME = COMMAND… [PATH], let NAME = $VAR [PATH] or let NAME = PATH"
+
+    private func assign(_ arguments: [Token], io: CommandIO) async throws -> Int32 {
+        var rest = arguments
+        if rest.count == 1, rest[0].text == "--help" || rest[0].text == "-h" {
+            return showHelp(for: "let", io: io)
+        }
+        guard let nameToken = rest.first else { throw UsageError(Self.letUsage) }
+        rest.removeFirst()
+        var name = nameToken.text
+        if name.count > 1 && name.hasSuffix("=") {
+            name.removeLast()
+        } else if let eq = rest.first, eq.text == "=", !eq.quoted {
+            rest.removeFirst()
+        } else if name.contains("=") && name != "=" {
+            throw UsageError("put spaces around '=': let NAME = COMMAND… [PATH]")
+        } else {
+            throw UsageError(Self.letUsage)
+        }
+        guard nameToken.parts.isEmpty, Variables.isValidName(name) else {
+            throw UsageError("bad variable name '\(name)' (letters, digits and _, not starting with a digit)")
+        }
+        guard name != Variables.lastData else { throw UsageError("'_' is set by the shell: it holds the last command's data") }
+        guard !rest.isEmpty else { throw UsageError("let \(name): nothing after '=' — \(Self.letUsage)") }
+
+        let data: JSONValue
+        var path = try DataPath(parsing: ".")
+        var source: String
+        if rest.count <= 2, rest[0].parts.count == 1, case .variable(let from) = rest[0].parts[0] {
+            // let x = $y .path
+            data = try variableValue(from)
+            if rest.count == 2 { path = try DataPath(parsing: try expandVariables(rest[1])) }
+            source = "$" + from
+        } else if rest.count == 1, DataPath.looksLikePath(try expandVariables(rest[0])) {
+            // let x = .path  (over $_)
+            guard let last = variables.lastEntry else {
+                throw UsageError("$_ is empty: run a command first, or write let \(name) = COMMAND… \(rest[0].text)")
+            }
+            data = last.value
+            path = try DataPath(parsing: try expandVariables(rest[0]))
+            source = "$_"
+        } else {
+            var command = rest
+            if command.count >= 2, let last = command.last {
+                let text = try expandVariables(last)
+                if DataPath.looksLikePath(text) {
+                    do {
+                        path = try DataPath(parsing: text)
+                        command.removeLast()
+                    } catch {
+                        // `./export.json` is the command's own argument, not a path.
+                        if !text.contains("/") { throw error }
+                    }
+                }
+            }
+            let commands = aliases.expand(command)
+            guard commands.count == 1, let one = commands.first, !one.isEmpty else {
+                throw UsageError("let \(name): '\(command[0].text)' stands for several commands; let takes one")
+            }
+            if one[0].text == "let" && !one[0].quoted { throw UsageError("let \(name): a let cannot run another let") }
+            let words = try one.map(expandVariables)
+            let (status, produced) = await capture(words, io: io)
+            if status != 0 { return status }
+            guard let produced else {
+                throw DataPathError("'\(Self.commandText(words))' gave no JSON data to take '\(path.text)' from")
+            }
+            data = produced
+            source = Self.commandText(words)
+        }
+        if !path.steps.isEmpty { source += " " + path.text }
+        let value = Variables.sanitize(try path.evaluate(data), secrets: host.secrets)
+        variables.set(name, value: value, source: source)
+        if io.isInteractive && errorLocation == nil {
+            io.stderr.line("\(name) = \(Variables.preview(value, width: max(20, terminal.width - name.count - 4)))")
+        }
+        return ExitStatus.ok
+    }
+
+    /// Runs `words` with stdout kept from the screen and JSON output on; gives its status and the
+    /// data it kept (or, for a command that only streams, the JSON it printed).
+    private func capture(_ words: [String], io: CommandIO) async -> (Int32, JSONValue?) {
+        let buffer = BufferOutput()
+        var options = io.options
+        options.json = true
+        var quietTerminal = io.terminal
+        quietTerminal.stdoutIsTerminal = false
+        quietTerminal.colorEnabled = false
+        let quiet = CommandIO(stdout: buffer, stderr: io.stderr, terminal: quietTerminal, options: options,
+                              isInteractive: io.isInteractive, reader: io.reader)
+        let status = await runWords(words, io: quiet)
+        guard status == 0 else { return (status, nil) }
+        if let kept = quiet.data.value { return (0, kept) }
+        return (0, Self.parseOutput(buffer.text))
+    }
+
+    /// One JSON document, or one per line (NDJSON) gathered into an array; nil when neither.
+    static func parseOutput(_ text: String) -> JSONValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        if let whole = try? JSONParser.parse(trimmed) { return Redaction.redact(whole) }
+        var items: [JSONValue] = []
+        for line in trimmed.split(separator: "\n") where !line.allSatisfy({ $0 == " " || $0 == "\r" }) {
+            guard let item = try? JSONParser.parse(String(line)) else { return nil }
+            items.append(item)
+        }
+        return Redaction.redact(.array(items))
+    }
+
+    // MARK: vars, unset
+
+    func showVariables(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+        let secrets = host.secrets
+        let all = variables.all.map { (name: $0.name, value: Variables.sanitize($0.entry.value, secrets: secrets), source: $0.entry.source) }
+        if command.has("json") || io.options.json {
+            io.json.print(.object(JSONObject(all.map { (key: $0.name, value: $0.value) })))
+            return ExitStatus.ok
+        }
+        if all.isEmpty {
+            io.stdout.line("(no variables — let NAME = COMMAND… PATH)")
+            return ExitStatus.ok
+        }
+        let rows = all.map { ["$" + $0.name, Variables.preview($0.value, width: 60), $0.source] }
+        io.stdout.write(io.table([.init("NAME", truncatable: false), .init("VALUE"), .init("FROM")]).render(rows))
+        return ExitStatus.ok
+    }
+
+    func unsetVariables(_ command: ParsedCommand) -> Int32 {
+        var status = ExitStatus.ok
+        for raw in command.positionals {
+            let name = raw.hasPrefix("$") ? String(raw.dropFirst()) : raw
+            if !variables.remove(name) {
+                let near = Suggestion.nearest(to: name, in: variables.names).map { " (did you mean '\($0)'?)" } ?? ""
+                errors.error("no variable '\(name)'\(near)")
+                status = ExitStatus.usage
+            }
+        }
+        return status
+    }
+
+    // MARK: alias, unalias
+
+    /// `alias` lists, `alias NAME` shows one, `alias NAME='WORDS…'` defines (several at once are fine).
+    func runAlias(_ words: [String], io: CommandIO) -> Int32 {
+        if words.count == 1, words[0] == "--help" || words[0] == "-h" { return showHelp(for: "alias", io: io) }
+        if words.isEmpty {
+            for alias in aliases.all { io.stdout.line(AliasTable.definition(alias)) }
+            return ExitStatus.ok
+        }
+        // `alias so=orders --role storeAdmin`: the value needs quotes; say so before defining anything.
+        for (i, word) in words.enumerated() {
+            guard let eq = word.firstIndex(of: "="), eq != word.startIndex, i + 1 < words.count,
+                  !words[i + 1].contains("="), aliases.alias(words[i + 1]) == nil else { continue }
+            let name = String(word[..<eq])
+            let tail = words[(i + 1)...].prefix { !$0.contains("=") }
+            let whole = ([String(word[word.index(after: eq)...])] + tail).joined(separator: " ")
+            errors.error("alias \(name): quote the whole value, e.g. alias \(name)=\(Tokenizer.quote(whole))")
+            return ExitStatus.usage
+        }
+        var status = ExitStatus.ok
+        for word in words {
+            if let eq = word.firstIndex(of: "="), eq != word.startIndex {
+                let name = String(word[..<eq])
+                let text = String(word[word.index(after: eq)...])
+                do {
+                    try aliases.define(name, as: text) { [parser] in parser.command(named: $0) != nil }
+                } catch {
+                    errors.error(error)
+                    status = ExitStatus.usage
+                }
+            } else if let alias = aliases.alias(word) {
+                io.stdout.line(AliasTable.definition(alias))
+            } else {
+                let near = Suggestion.nearest(to: word, in: aliases.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                errors.error("no alias '\(word)'\(near)")
+                status = ExitStatus.usage
+            }
+        }
+        return status
+    }
+
+    func removeAliases(_ command: ParsedCommand) -> Int32 {
+        if command.has("all") {
+            aliases.removeAll()
+            return ExitStatus.ok
+        }
+        if command.positionals.isEmpty {
+            errors.error("unalias needs a NAME (or --all)")
+            return ExitStatus.usage
+        }
+        var status = ExitStatus.ok
+        for name in command.positionals where !aliases.remove(name) {
+            let near = Suggestion.nearest(to: name, in: aliases.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            errors.error("no alias '\(name)'\(near)")
+            status = ExitStatus.usage
+        }
+        return status
+    }
+
+    func showHelp(for name: String, io: CommandIO) -> Int32 {
+        guard let spec = specs.first(where: { $0.matches(name) }) else { return ExitStatus.usage }
+        io.stdout.write(HelpRenderer(specs: specs, programName: programName, width: terminal.width).page(for: [spec]))
+        return ExitStatus.ok
+    }
+}

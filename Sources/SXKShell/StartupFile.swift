@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The startup file (`sxkrc`) read safely: a file another user could have written is refused,
+/// and opening never blocks on a FIFO or device.
+enum StartupFile {
+    enum Outcome: Equatable {
+        /// No file: nothing to run.
+        case missing
+        /// The file exists but is not run; the reason is one line for a warning.
+        case refused(String)
+        /// Commands with the number of the line each starts on (`\` at the end joins the next line).
+        case lines([Line])
+    }
+
+    struct Line: Equatable {
+        var number: Int
+        var text: String
+    }
+
+    static let maxBytes = 1 << 20
+
+    static func load(_ path: String) -> Outcome {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        if fd < 0 {
+            if errno == ENOENT || errno == ENOTDIR { return .missing }
+            return .refused("cannot open it: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .refused("cannot stat it: \(String(cString: strerror(errno)))") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .refused("it is not a regular file") }
+        guard st.st_uid == geteuid() else { return .refused("it is owned by uid \(st.st_uid), not by you (uid \(geteuid()))") }
+        let mode = st.st_mode & 0o777
+        guard mode & 0o022 == 0 else {
+            return .refused("others can write it (mode \(String(mode, radix: 8))); fix with: chmod go-w \(path)")
+        }
+        guard Int(st.st_size) <= maxBytes else { return .refused("it is larger than 1 MB") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= maxBytes {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return .refused("cannot read it: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return .lines(split(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Physical lines joined where one ends with an unescaped backslash; blank lines dropped.
+    static func split(_ text: String) -> [Line] {
+        var out: [Line] = []
+        var pending: (number: Int, text: String)?
+        var number = 0
+        // Split on bytes: "\r\n" is one Character, so a Character split would miss it.
+        for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            number += 1
+            var line = String(decoding: raw, as: UTF8.self)
+            if line.hasSuffix("\r") { line.removeLast() }
+            let trailing = line.reversed().prefix { $0 == "\\" }.count
+            if trailing % 2 == 1 {
+                line.removeLast()
+                pending = (pending?.number ?? number, (pending?.text ?? "") + line)
+                continue
+            }
+            let start = pending?.number ?? number
+            let whole = (pending?.text ?? "") + line
+            pending = nil
+            if !whole.allSatisfy({ $0 == " " || $0 == "\t" }) { out.append(Line(number: start, text: whole)) }
+        }
+        if let pending, !pending.text.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            out.append(Line(number: pending.number, text: pending.text))
+        }
+        return out
+    }
+}

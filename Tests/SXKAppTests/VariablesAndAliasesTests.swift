@@ -1,0 +1,155 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// Issue 9, items 1, 6, 7 through the real binary against a sandbox: `let` over real order data,
+/// `$_` without a second request, aliases, the startup file staying out of non-interactive runs,
+/// and `history --here` matching the app's profile and scope.
+final class VariablesAndAliasesTests: XCTestCase {
+    static let server: SandboxServer = {
+        let s = SandboxServer(config: SandboxConfig())
+        _ = try? s.start()
+        return s
+    }()
+    var server: SandboxServer { Self.server }
+    var url: URL { Self.server.baseURL! }
+    static let storeOrders = "/api/app/store/order/list"
+
+    override func setUp() {
+        server.clearFaults()
+        server.resetRequestLog()
+    }
+
+    func orderCalls() -> [SandboxRequestRecord] { server.requestLog().filter { $0.path == Self.storeOrders } }
+
+    func testLetKeepsAnOrderIdAndALaterCommandUsesIt() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let first = SXK.run(["orders", "--limit", "1", "--json"], in: ws, baseURL: url)
+        let page = try XCTUnwrap(try first.json() as? [String: Any], first.summary)
+        let row = try XCTUnwrap((page["list"] as? [[String: Any]])?.first, first.summary)
+        let orderId = try XCTUnwrap(row["orderId"] as? Int)
+        let orderNo = try XCTUnwrap(row["orderNo"] as? String)
+
+        server.resetRequestLog()
+        let r = SXK.run(["-c", """
+            let id = orders --limit 1 .list[0].orderId
+            let no = $_ .list[0].orderNo
+            get \(Self.storeOrders) storeId=101 keyword=$no --json
+            vars --json
+            """], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, "let printed something: \(r.summary)")
+        let found = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any], r.summary)
+        XCTAssertEqual(found["total"] as? Int, 1, r.summary)
+        XCTAssertEqual((found["list"] as? [[String: Any]])?.first?["orderId"] as? Int, orderId)
+        let vars = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any], r.summary)
+        XCTAssertEqual(vars["id"] as? Int, orderId)
+        XCTAssertEqual(vars["no"] as? String, orderNo)
+        // One request for the let, one for the get: reading $_ asked the server for nothing.
+        let calls = orderCalls()
+        XCTAssertEqual(calls.count, 2, "\(paths(server.requestLog()))")
+        XCTAssertEqual(calls.last?.queryValue("keyword"), orderNo)
+    }
+
+    func testDollarUnderscoreIsTheLastTableCommandsData() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let json = SXK.run(["orders", "--limit", "2", "--json"], in: ws, baseURL: url)
+        let list = try XCTUnwrap((try json.json() as? [String: Any])?["list"] as? [[String: Any]], json.summary)
+        server.resetRequestLog()
+        let r = SXK.run(["-c", "orders --limit 2; let second = .list[1].orderNo; let roles = whoami .roleCode; vars --json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("ORDER NO"), "the table was not printed: \(r.summary)")
+        let last = try XCTUnwrap(r.stdout.split(separator: "\n").last.map(String.init))
+        let vars = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], r.summary)
+        XCTAssertEqual(vars["second"] as? String, list[1]["orderNo"] as? String)
+        XCTAssertEqual(vars["roles"] as? String, "storeAdmin")
+        XCTAssertEqual(orderCalls().count, 1)
+    }
+
+    func testUnknownVariableIsOneUsageErrorAndNoRequest() {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        server.resetRequestLog()
+        let r = SXK.run(["-c", "let id = orders --limit 1 .list[0].orderId; get \(Self.storeOrders) storeId=101 keyword=$idd; whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: unknown variable '$idd' (did you mean '$id'?)"], r.summary)
+        XCTAssertEqual(r.stderrLines.count, 1, r.summary)
+        XCTAssertEqual(orderCalls().count, 1, "the bad line reached the server")
+        XCTAssertEqual(r.stdout, "", "the line after the error ran")
+
+        let path = SXK.run(["-c", "let id = orders --limit 1 .list[0].orderid"], in: ws, baseURL: url)
+        XCTAssertEqual(path.status, 1, path.summary)
+        XCTAssertEqual(path.errorLines.count, 1, path.summary)
+        XCTAssertTrue(path.stderr.contains("did you mean 'orderId'"), path.summary)
+    }
+
+    func testNoTokenInAnyVariable() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let token = try XCTUnwrap(ws.token())
+        let r = SXK.run(["-c", "let t = whoami .token; let w = whoami; let k = keys; let p = post /api/app/v9/set-user userId=3001 accountType=store; vars; vars --json"],
+                        in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertFalse(r.stdout.contains(token) || r.stderr.contains(token), "the session token reached output")
+        let formal = try NSRegularExpression(pattern: "(sxk|tmp)_[0-9a-f]{32}")
+        XCTAssertEqual(formal.numberOfMatches(in: r.stdout, range: NSRange(r.stdout.startIndex..., in: r.stdout)), 0,
+                       "a token reached a variable: \(r.stdout)")
+        let last = try XCTUnwrap(r.stdout.split(separator: "\n").last.map(String.init))
+        let vars = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        XCTAssertEqual(vars["t"] as? String, "***")
+    }
+
+    func testAliasesInOneRunAndInsideLet() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let r = SXK.run(["-c", "alias so='orders --role storeAdmin'; let no = so --limit 1 .list[0].orderNo; so --keyword $no --json; alias"],
+                        in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.last, "alias so='orders --role storeAdmin'")
+        let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any], r.summary)
+        XCTAssertEqual(page["total"] as? Int, 1, r.summary)
+        let loop = SXK.run(["-c", "alias a=b; alias b=a"], in: ws, baseURL: url)
+        XCTAssertEqual(loop.status, 2)
+        XCTAssertEqual(loop.errorLines, ["error: alias loop: b → a → b (not defined)"])
+    }
+
+    func testStartupFileRunsOnlyInTheREPL() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let dir = ws.configHome + "/sxk"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "alias w=whoami\nversion\n".write(toFile: dir + "/sxkrc", atomically: true, encoding: .utf8)
+        chmod(dir + "/sxkrc", 0o600)
+        for run in [SXK.run(["-c", "w"], in: ws, baseURL: url), SXK.run(["w"], in: ws, baseURL: url),
+                    SXK.run([], in: ws, baseURL: url, stdin: "w\n")] {
+            XCTAssertEqual(run.status, 2, "the startup file ran outside the REPL: \(run.summary)")
+            XCTAssertFalse(run.stdout.contains("sxk 0."), run.summary)
+        }
+    }
+
+    func testHistoryHereMatchesTheSessionsProfileAndScope() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        // Lines as a REPL would have saved them: profile `custom` (a --base-url run), two stores.
+        func line(_ command: String, store: String, role: String = "storeAdmin") -> String {
+            let context = #"{"profile":"custom","env":"custom","role":"\#(role)","scenicId":"1","scenicName":"西湖景区","storeId":"\#(store)","at":1700000000}"#
+            return (command + "\t#@sxk " + context).replacingOccurrences(of: " ", with: "\\040").replacingOccurrences(of: "\t", with: "\\011")
+        }
+        let file = ["_HiStOrY_V2_", line("orders --limit 1", store: "101"), line("store 102", store: "101"),
+                    line("orders --limit 2", store: "102"), "whoami", line("stats", store: "101")].joined(separator: "\n") + "\n"
+        try file.write(toFile: ws.historyFile, atomically: true, encoding: .utf8)
+        server.resetRequestLog()
+        let r = SXK.run(["history", "--here", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let rows = try XCTUnwrap(try r.json() as? [[String: Any]], r.summary)
+        XCTAssertEqual(rows.map { $0["line"] as? String }, ["orders --limit 1", "store 102", "stats"])
+        XCTAssertEqual(rows.map { $0["n"] as? Int }, [1, 2, 5])
+        let all = SXK.run(["history"], in: ws, baseURL: url)
+        XCTAssertTrue(all.stdout.contains("custom storeAdmin@西湖景区/102  orders --limit 2"), all.summary)
+        XCTAssertEqual(server.requestLog().count, 0, "history asked the server")
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import SXKCore
+import XCTest
+@testable import SXKShell
+
+/// `let`, `$name`, `$_`, `vars`, `unset`, aliases, `history --here` and the startup file, through
+/// the shell with a host whose commands keep data the way the app's do.
+final class ShellVariablesTests: XCTestCase {
+    static let token = "tok-0123456789abcdef"
+
+    final class DataHost: ShellHost, @unchecked Sendable {
+        var ran: [[String]] = []
+        var context = HistoryContext(profile: "test", environment: "test", role: "storeAdmin", scenicId: "1", scenicName: "西湖景区", storeId: "101")
+        var commandSpecs: [CommandSpec] {
+            [
+                CommandSpec("orders", summary: "Orders", flags: [
+                    FlagSpec("limit", value: .int, summary: "rows"), FlagSpec("keyword", value: .string, summary: "search"),
+                    FlagSpec("json", summary: "JSON"),
+                ]),
+                CommandSpec("echo", summary: "Prints its words", arguments: [ArgumentSpec("WORDS", optional: true, variadic: true, summary: "words")]),
+                CommandSpec("stream", summary: "Prints NDJSON without keeping data"),
+                CommandSpec("secret", summary: "Keeps data holding the token"),
+                CommandSpec("fail", summary: "Fails"),
+            ]
+        }
+        func prompt() -> PromptText { PromptText("t › ") }
+        func execute(_ command: ParsedCommand, io: CommandIO) async throws -> Int32 {
+            ran.append([command.spec.name] + command.positionals + command.options.sorted { $0.key < $1.key }.flatMap { ["--" + $0.key] + $0.value })
+            switch command.spec.name {
+            case "orders":
+                let limit = command.option("limit").flatMap(Int.init) ?? 2
+                let rows: [JSONValue] = (1...limit).map { ["orderId": .int(7000 + $0), "orderNo": .string("SX\($0)")] }
+                let data: JSONValue = ["list": .array(rows), "total": .int(limit)]
+                if command.has("json") || io.options.json { io.json.print(data) } else {
+                    io.keep(data)
+                    io.stdout.line("table of \(limit) orders")
+                }
+            case "echo":
+                io.stdout.line(command.positionals.joined(separator: "|"))
+            case "stream":
+                io.stdout.write("{\"n\":1}\n{\"n\":2}\n")
+            case "secret":
+                io.keep(["token": .string(ShellVariablesTests.token), "header": .string("token \(ShellVariablesTests.token)")])
+            case "fail":
+                return 1
+            default: break
+            }
+            return 0
+        }
+        func completions(for provider: String, prefix: String) -> [CompletionCandidate] { [] }
+        func exitStatus(for error: any Error) -> Int32 { 1 }
+        func shutdown() {}
+        var secrets: [String] { [ShellVariablesTests.token] }
+        func historyContext() -> HistoryContext? { context }
+    }
+
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+        var host: DataHost
+        var shell: Shell
+    }
+
+    func run(_ text: String, host: DataHost = DataHost(), historyPath: String? = nil, interactive: Bool = false, keepGoing: Bool = false) async -> Run {
+        let out = BufferOutput(), err = BufferOutput()
+        var options = GlobalOptions()
+        options.keepGoing = keepGoing
+        let shell = Shell(host: host, invocation: Invocation(options: options, mode: .commands(text)), version: "9.9",
+                          terminal: .plain, historyPath: historyPath, stdout: out, stderr: err)
+        let status: Int32
+        if interactive {
+            status = await shell.runLine(text, io: shell.makeIO(interactive: true), stopOnFailure: false)
+        } else {
+            status = await shell.run()
+        }
+        return Run(status: status, out: out.text, err: err.text, host: host, shell: shell)
+    }
+
+    func testLetRunsSilentlyAndLaterCommandsExpand() async {
+        let r = await run("let id = orders --limit 1 .list[0].orderId; echo id=$id \"${id}x\" '$id' \\$id")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, "id=7001|7001x|$id|$id\n", "let printed something, or expansion is wrong")
+        XCTAssertEqual(r.err, "")
+        XCTAssertEqual(r.shell.variables.value("id"), .number("7001"))
+        XCTAssertEqual(r.host.ran.first, ["orders", "--limit", "1"], "let must not change the command's words")
+    }
+
+    func testLastDataAndPathsOverIt() async {
+        let r = await run("orders --limit 3; let no = .list[2].orderNo; let ids = $_ .list[].orderId; let first = $ids [0]; echo $no $first $ids")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, "table of 3 orders\nSX3|7001|[7001,7002,7003]\n")
+        XCTAssertEqual(r.host.ran.count, 2, "using $_ must not run the command again: \(r.host.ran)")
+        XCTAssertEqual(r.shell.variables.lastEntry?.source, "orders --limit 3")
+    }
+
+    func testStreamedOutputIsParsedWhenNothingWasKept() async {
+        let r = await run("let n = stream [1].n; echo $n")
+        XCTAssertEqual(r.out, "2\n", r.err)
+        let none = await run("let x = echo hi .a")
+        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(none.err, "error: 'echo hi' gave no JSON data to take '.a' from\n")
+    }
+
+    func testUsageErrorsAreOneLineAndStopTheLine() async {
+        let cases: [(String, Int32, String)] = [
+            ("echo $nope; echo after", 2, "error: unknown variable '$nope' (set one with: let nope = COMMAND… PATH; write \\$ for a literal dollar sign)\n"),
+            ("let id = orders .total; echo $idd", 2, "error: unknown variable '$idd' (did you mean '$id'?)\n"),
+            ("echo $_", 2, "error: $_ is empty: no command has kept data yet\n"),
+            ("echo $HOME/x", 2, "error: unknown variable '$HOME' (environment variables are not expanded; write \\$ for a literal dollar sign)\n"),
+            ("let = orders", 2, "error: usage: let NAME = COMMAND… [PATH], let NAME = $VAR [PATH] or let NAME = PATH\n"),
+            ("let 9a = orders", 2, "error: bad variable name '9a' (letters, digits and _, not starting with a digit)\n"),
+            ("let _ = orders", 2, "error: '_' is set by the shell: it holds the last command's data\n"),
+            ("let id=orders", 2, "error: put spaces around '=': let NAME = COMMAND… [PATH]\n"),
+            ("let id = orders .list[9]", 1, "error: [9] is out of range: .list has 2 items\n"),
+            ("let id = orders .list[", 2, "error: bad path '.list[': '[' is not closed (paths look like .list[0].orderId, .a.b, [2] or .)\n"),
+            ("let id = fail .x", 1, ""),
+            ("let x = nosuch .a", 2, "error: unknown command 'nosuch'\n"),
+        ]
+        for (line, status, err) in cases {
+            let r = await run(line)
+            XCTAssertEqual(r.status, status, line)
+            XCTAssertEqual(r.err, err, line)
+            XCTAssertFalse(r.out.contains("after"), line)
+        }
+    }
+
+    func testLetAcceptsNameEqualsGlued() async {
+        let r = await run("let id= orders .total; echo $id")
+        XCTAssertEqual(r.out, "2\n", r.err)
+    }
+
+    func testSecretsNeverReachVariables() async {
+        let r = await run("secret; let t = .token; let h = $_ .header; let all = secret; vars; vars --json")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains(Self.token), r.out)
+        XCTAssertEqual(r.shell.variables.value("t"), .string("***"))
+        XCTAssertEqual(r.shell.variables.value("h"), .string("token ***"))
+    }
+
+    func testVarsListsAndUnsetForgets() async {
+        let r = await run("let id = orders .list[0].orderId; let no = $_ .list[0].orderNo; vars; unset id; vars --json; unset id")
+        XCTAssertEqual(r.status, 2, "unset of a missing variable is a usage error")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[0].split(separator: " ", omittingEmptySubsequences: true), ["NAME", "VALUE", "FROM"])
+        XCTAssertTrue(lines[1].hasPrefix("$id ") && lines[1].contains("7001") && lines[1].contains("orders .list[0].orderId"), lines[1])
+        XCTAssertTrue(lines[2].hasPrefix("$no ") && lines[2].contains("\"SX1\"") && lines[2].contains("$_ .list[0].orderNo"), lines[2])
+        XCTAssertTrue(lines[3].hasPrefix("$_ ") && lines[3].contains("orders"), lines[3])
+        let json = try? JSONParser.parse(lines[4])
+        XCTAssertEqual(json?.objectValue?.keys, ["no", "_"])
+        XCTAssertTrue(r.err.hasPrefix("error: no variable 'id'"), r.err)
+    }
+
+    func testInteractiveLetConfirmsOnStderr() async {
+        let r = await run("let id = orders .list[1].orderId", interactive: true)
+        XCTAssertEqual(r.out, "")
+        XCTAssertEqual(r.err, "id = 7002\n")
+    }
+
+    func testAliasesDefineListExpandAndRefuse() async {
+        let r = await run("alias lo='orders --limit 1' e=echo; alias; lo; e a b; \\e x; alias lo; unalias lo; lo", keepGoing: true)
+        XCTAssertEqual(r.status, 2)
+        XCTAssertEqual(r.out, "alias e=echo\nalias lo='orders --limit 1'\ntable of 1 orders\na|b\nalias lo='orders --limit 1'\n")
+        let errors = r.err.split(separator: "\n")
+        XCTAssertEqual(errors.count, 2, r.err)
+        XCTAssertTrue(r.err.hasPrefix("error: unknown command 'e'"), "an escaped alias runs the word itself: \(r.err)")
+        XCTAssertTrue(errors.last?.hasPrefix("error: unknown command 'lo'") ?? false, "unalias did not remove it: \(r.err)")
+        let bad = await run("alias so=orders --limit 1")
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(bad.err, "error: alias so: quote the whole value, e.g. alias so='orders --limit 1'\n")
+        let loop = await run("alias a=b; alias b=a")
+        XCTAssertEqual(loop.err, "error: alias loop: b → a → b (not defined)\n")
+        let reserved = await run("alias exit=echo")
+        XCTAssertEqual(reserved.err, "error: 'exit' is a shell command and cannot be an alias\n")
+        let inLet = await run("alias one='orders --limit 1'; let id = one .list[0].orderId; echo $id")
+        XCTAssertEqual(inLet.out, "7001\n", inLet.err)
+    }
+
+    func testHelpPagesForRawBuiltins() async {
+        let r = await run("let --help; alias --help")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Usage: let"), r.out)
+        XCTAssertTrue(r.out.contains("Usage: alias"), r.out)
+    }
+
+    func testHistoryHereShowsOnlyThisScope() async throws {
+        let dir = NSTemporaryDirectory() + "sxk-here-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/history"
+        let store = HistoryStore(path: path)
+        let here = HistoryContext(profile: "test", environment: "test", role: "storeAdmin", scenicId: "1", scenicName: "西湖景区", storeId: "101", time: 1_700_000_000)
+        var other = here
+        other.storeId = "102"
+        store.add("orders --limit 1", persist: true, context: here)
+        store.add("store 102", persist: true, context: here)
+        store.add("orders --limit 2", persist: true, context: other)
+        store.add("whoami", persist: true, context: nil)
+        store.add("stats", persist: true, context: here)
+        try store.save()
+
+        let all = await run("history", historyPath: path)
+        let scope = "test storeAdmin@西湖景区/101"
+        XCTAssertEqual(all.out, [
+            "1  \(scope)  orders --limit 1", "2  \(scope)  store 102", "3  test storeAdmin@西湖景区/102  orders --limit 2",
+            "4  " + TextWidth.pad("-", to: TextWidth.width(scope)) + "  whoami", "5  \(scope)  stats",
+        ].map { $0 + "\n" }.joined())
+        let mine = await run("history --here", historyPath: path)
+        XCTAssertEqual(mine.out.split(separator: "\n").map { String($0.prefix(2)) }, ["1 ", "2 ", "5 "], mine.out)
+        let last = await run("history --here 1", historyPath: path)
+        XCTAssertTrue(last.out.hasPrefix("5  ") && last.out.hasSuffix("stats\n"), last.out)
+        let json = await run("history --here --json", historyPath: path)
+        let rows = try XCTUnwrap(try JSONParser.parse(json.out).arrayValue)
+        XCTAssertEqual(rows.map { $0.objectValue?["line"]?.stringValue }, ["orders --limit 1", "store 102", "stats"])
+        XCTAssertEqual(rows[0].objectValue?["storeId"], .string("101"))
+        XCTAssertEqual(rows[0].objectValue?["role"], .string("storeAdmin"))
+    }
+
+    func testStartupFileRunsWithFileLineErrorsAndKeepsGoing() async throws {
+        let dir = NSTemporaryDirectory() + "sxk-rc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rc = dir + "/sxkrc"
+        try """
+        # aliases for the store admin
+        alias lo='orders \\
+          --limit 1'
+        frobnicate
+        let id = lo .list[0].orderId
+        echo $nope
+
+        echo rc-done $id
+        """.write(toFile: rc, atomically: true, encoding: .utf8)
+        chmod(rc, 0o600)
+        let out = BufferOutput(), err = BufferOutput()
+        let host = DataHost()
+        let shell = Shell(host: host, invocation: Invocation(options: GlobalOptions(), mode: .repl), version: "9.9", terminal: .plain,
+                          historyPath: nil, rcPath: rc, stdout: out, stderr: err)
+        await shell.runStartupFile(io: shell.makeIO(interactive: true))
+        XCTAssertEqual(out.text, "rc-done|7001\n")
+        XCTAssertEqual(err.text, """
+        error: \(rc):4: unknown command 'frobnicate'
+        error: \(rc):6: unknown variable '$nope' (known: $id)
+
+        """)
+        XCTAssertNotNil(shell.aliases.alias("lo"))
+
+        chmod(rc, 0o666)
+        let loose = BufferOutput()
+        let refused = Shell(host: DataHost(), invocation: Invocation(options: GlobalOptions(), mode: .repl), version: "9.9", terminal: .plain,
+                            historyPath: nil, rcPath: rc, stdout: BufferOutput(), stderr: loose)
+        await refused.runStartupFile(io: refused.makeIO(interactive: true))
+        XCTAssertEqual(loose.text, "warning: not running \(rc): others can write it (mode 666); fix with: chmod go-w \(rc)\n")
+        XCTAssertNil(refused.aliases.alias("lo"))
+
+        var options = GlobalOptions()
+        options.noRC = true
+        chmod(rc, 0o600)
+        let skipped = BufferOutput()
+        let norc = Shell(host: DataHost(), invocation: Invocation(options: options, mode: .repl), version: "9.9", terminal: .plain,
+                         historyPath: nil, rcPath: rc, stdout: skipped, stderr: skipped)
+        await norc.runStartupFile(io: norc.makeIO(interactive: true))
+        XCTAssertEqual(skipped.text, "")
+    }
+}

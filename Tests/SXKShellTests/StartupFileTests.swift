@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+@testable import SXKShell
+
+/// The startup file is read only when it is safely the user's own, and never blocks.
+final class StartupFileTests: XCTestCase {
+    var dir: String!
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "sxk-rcfile-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func write(_ text: String, mode: mode_t) throws -> String {
+        let path = dir + "/sxkrc"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(path, mode), 0)
+        return path
+    }
+
+    func testLinesWithContinuationsAndNumbers() throws {
+        let path = try write("alias a='orders \\\n  --json'\n\n# note\r\nwhoami\nend \\\\\n", mode: 0o600)
+        XCTAssertEqual(StartupFile.load(path), .lines([
+            .init(number: 1, text: "alias a='orders   --json'"), .init(number: 4, text: "# note"),
+            .init(number: 5, text: "whoami"), .init(number: 6, text: "end \\\\"),
+        ]))
+    }
+
+    func testMissingAndUnsafeFiles() throws {
+        XCTAssertEqual(StartupFile.load(dir + "/none"), .missing)
+        XCTAssertEqual(StartupFile.load(dir + "/none/sxkrc"), .missing)
+        for mode: mode_t in [0o620, 0o602, 0o666] {
+            let path = try write("whoami\n", mode: mode)
+            guard case .refused(let why) = StartupFile.load(path) else { return XCTFail("mode \(String(mode, radix: 8)) was not refused") }
+            XCTAssertTrue(why.contains("others can write it"), why)
+        }
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let started = Date()
+        XCTAssertEqual(StartupFile.load(fifo), .refused("it is not a regular file"))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "opening a FIFO must not block")
+        XCTAssertEqual(StartupFile.load(dir), .refused("it is not a regular file"))
+        // A symlink to the user's own safe file (a dotfiles checkout) is fine.
+        let real = try write("whoami\n", mode: 0o644)
+        let link = dir + "/link"
+        XCTAssertEqual(symlink(real, link), 0)
+        XCTAssertEqual(StartupFile.load(link), .lines([.init(number: 1, text: "whoami")]))
+    }
+}
