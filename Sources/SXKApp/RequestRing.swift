@@ -87,8 +87,9 @@ final class RequestRing: @unchecked Sendable {
         guard let q = url.firstIndex(of: "?") else { return url }
         let pairs = url[url.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            if parts.count == 2, Redaction.secretKeys.contains(name) { return "\(parts[0])=***" }
+            let raw = String(parts[0])
+            let name = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
+            if parts.count == 2, Redaction.isSecretKey(name) { return "\(parts[0])=***" }
             return String(pair)
         }
         return String(url[...q]) + pairs.joined(separator: "&")

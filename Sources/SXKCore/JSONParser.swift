@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a body is not JSON; `offset` is the byte where reading stopped.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
@@ -151,22 +157,33 @@ public struct JSONParser {
         /// repairs; valid input is exactly the input it hands back unchanged (`String(validating:)`
         /// measured 12% of a piped session).
         static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-            let text = String(decoding: bytes, as: UTF8.self)
-            return text.utf8.elementsEqual(bytes) ? text : nil
+            var text = String(decoding: bytes, as: UTF8.self)
+            let same = text.withUTF8 { out in
+                out.count == bytes.count && (bytes.isEmpty || memcmp(out.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+            return same ? text : nil
         }
 
         mutating func readString() throws(JSONParseError) -> String {
             index += 1
             let start = index
-            // Fast path: no escapes, valid UTF-8.
+            var high: UInt8 = 0
+            // Fast path: no escapes, valid UTF-8 (pure ASCII needs no validation at all).
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    guard let text = Self.validUTF8(slice) else { throw error("invalid UTF-8 in string") }
+                    let text: String
+                    if high < 0x80 {
+                        text = String(decoding: slice, as: UTF8.self)
+                    } else {
+                        guard let valid = Self.validUTF8(slice) else { throw error("invalid UTF-8 in string") }
+                        text = valid
+                    }
                     index += 1
                     return text
                 }
+                high |= byte
                 if byte == UInt8(ascii: "\\") { break }
                 if byte < 0x20 { throw error("control character in string") }
                 index += 1

@@ -55,7 +55,9 @@ public struct JSONObject: Sendable, Equatable {
         for entry in entries {
             if entry.key == camelName {
                 if entry.value != .null { return entry.value }
-            } else if snakeMatch == nil, entry.value != .null, Self.isSnakeCase(entry.key, of: camelName) {
+            } else if snakeMatch == nil, entry.key.utf8.count > camelName.utf8.count, entry.value != .null,
+                      Self.isSnakeCase(entry.key, of: camelName) {
+                // snake_case adds an underscore per inner capital, so only a longer key can be one.
                 snakeMatch = entry.value
             }
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Keeps secrets out of everything a person or a file might see: traces, errors, excerpts.
 public enum Redaction {
     /// `abcd…wxyz` style: first 4 and last 4 characters, the middle replaced; short secrets fully hidden.
@@ -17,14 +23,58 @@ public enum Redaction {
     /// ignored, since masking them would garble ordinary text.
     public static func redact(_ text: String, secrets: [String]) -> String {
         var out = text
-        for secret in secrets where secret.count >= 4 {
+        for secret in secrets where secret.utf8.count >= 4 {
             out = out.replacingAll(secret, with: "***")
         }
         return out
     }
 
+    /// `redact(value)`, then every occurrence of a live secret in any key or string replaced by
+    /// `***`. The tree is only rebuilt when some string holds a secret.
+    public static func redact(_ value: JSONValue, secrets: [String]) -> JSONValue {
+        let masked = redact(value)
+        let live = secrets.filter { $0.utf8.count >= 4 }
+        guard !live.isEmpty, mentions(masked, live.map { Array($0.utf8) }) else { return masked }
+        return scrub(masked, live)
+    }
+
+    static func mentions(_ value: JSONValue, _ needles: [[UInt8]]) -> Bool {
+        switch value {
+        case .string(let s): return holds(s, needles)
+        case .array(let items): return items.contains { mentions($0, needles) }
+        case .object(let object):
+            return object.entries.contains { holds($0.key, needles) || mentions($0.value, needles) }
+        default: return false
+        }
+    }
+
+    private static func holds(_ text: String, _ needles: [[UInt8]]) -> Bool {
+        var text = text
+        return text.withUTF8 { hay in needles.contains { String.find($0, in: hay, from: 0) != nil } }
+    }
+
+    private static func scrub(_ value: JSONValue, _ secrets: [String]) -> JSONValue {
+        switch value {
+        case .string(let s): return .string(redact(s, secrets: secrets))
+        case .array(let items): return .array(items.map { scrub($0, secrets) })
+        case .object(let object):
+            return .object(JSONObject(object.entries.map { (key: redact($0.key, secrets: secrets), value: scrub($0.value, secrets)) }))
+        default: return value
+        }
+    }
+
     /// JSON member names whose values are secrets wherever they appear in a body.
     public static let secretKeys: Set<String> = ["password", "token", "tempToken", "temp_token", "formalToken", "accessToken", "access_token", "pwd"]
+
+    /// Whether a member name is one of `secretKeys`. Every key of every row passes here, so names
+    /// that cannot be one (by first byte and length) are turned away before hashing.
+    public static func isSecretKey(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard let first = utf8.first, (3...12).contains(utf8.count),
+              first == UInt8(ascii: "p") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "a")
+        else { return false }
+        return secretKeys.contains(name)
+    }
 
     /// A copy of a JSON value with every secret member's value replaced by `"***"`.
     public static func redact(_ value: JSONValue) -> JSONValue {
@@ -33,7 +83,7 @@ public enum Redaction {
         switch value {
         case .object(let object):
             return .object(JSONObject(object.entries.map { entry in
-                secretKeys.contains(entry.key) && entry.value != .null
+                isSecretKey(entry.key) && entry.value != .null
                     ? (entry.key, JSONValue.string("***")) : (entry.key, redact(entry.value))
             }))
         case .array(let items): return .array(items.map(redact))
@@ -45,7 +95,7 @@ public enum Redaction {
     static func holdsSecret(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let object):
-            return object.entries.contains { (secretKeys.contains($0.key) && $0.value != .null) || holdsSecret($0.value) }
+            return object.entries.contains { (isSecretKey($0.key) && $0.value != .null) || holdsSecret($0.value) }
         case .array(let items): return items.contains(where: holdsSecret)
         default: return false
         }
@@ -69,17 +119,50 @@ public enum Redaction {
 }
 
 extension String {
-    /// Plain substring replacement without Foundation.
+    /// Plain substring replacement without Foundation, by UTF-8 bytes (`memmem`): a valid UTF-8
+    /// target only matches at character boundaries of valid UTF-8 text. No copy when absent.
     public func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, self.contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
+        let needle = Array(target.utf8)
+        guard !needle.isEmpty else { return self }
+        var text = self
+        return text.withUTF8 { hay -> String in
+            guard var match = Self.find(needle, in: hay, from: 0) else { return self }
+            var out: [UInt8] = []
+            out.reserveCapacity(hay.count)
+            var position = 0
+            while true {
+                out.append(contentsOf: hay[position..<match])
+                out.append(contentsOf: replacement.utf8)
+                position = match + needle.count
+                guard let next = Self.find(needle, in: hay, from: position) else { break }
+                match = next
+            }
+            out.append(contentsOf: hay[position...])
+            return String(decoding: out, as: UTF8.self)
         }
-        result += rest
-        return result
+    }
+
+    /// Whether the text holds `target`, compared by UTF-8 bytes.
+    public func containsBytes(_ target: String) -> Bool {
+        let needle = Array(target.utf8)
+        guard !needle.isEmpty else { return true }
+        var text = self
+        return text.withUTF8 { Self.find(needle, in: $0, from: 0) != nil }
+    }
+
+    static func find(_ needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = hay.baseAddress, hay.count - start >= needle.count else { return nil }
+        // memchr to each candidate first byte, memcmp for the rest (glibc's memmem is not exported to Swift).
+        return needle.withUnsafeBufferPointer { n -> Int? in
+            let last = hay.count - n.count
+            var i = start
+            while i <= last {
+                guard let hit = memchr(base + i, Int32(n[0]), last - i + 1) else { return nil }
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + at, n.baseAddress!, n.count) == 0 { return at }
+                i = at + 1
+            }
+            return nil
+        }
     }
 }

@@ -43,19 +43,7 @@ public enum Variables {
     /// The value with secret members masked (`token`, `password`, …) and every secret the
     /// session holds replaced by `***` wherever it appears in a string, so none is ever stored.
     public static func sanitize(_ value: JSONValue, secrets: [String]) -> JSONValue {
-        let masked = Redaction.redact(value)
-        let live = secrets.filter { $0.count >= 4 }
-        return live.isEmpty ? masked : scrub(masked, live)
-    }
-
-    private static func scrub(_ value: JSONValue, _ secrets: [String]) -> JSONValue {
-        switch value {
-        case .string(let s): return .string(Redaction.redact(s, secrets: secrets))
-        case .array(let items): return .array(items.map { scrub($0, secrets) })
-        case .object(let object):
-            return .object(JSONObject(object.entries.map { (key: Redaction.redact($0.key, secrets: secrets), value: scrub($0.value, secrets)) }))
-        default: return value
-        }
+        Redaction.redact(value, secrets: secrets)
     }
 }
 

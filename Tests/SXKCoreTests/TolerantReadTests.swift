@@ -19,6 +19,29 @@ final class TolerantReadTests: XCTestCase {
         XCTAssertEqual(both.field("userId"), .int(2), "the exact name wins over the snake_case one")
     }
 
+    func testTheSecretKeyPrefilterLetsEverySecretKeyThrough() {
+        for key in Redaction.secretKeys { XCTAssertTrue(Redaction.isSecretKey(key), key) }
+        for key in ["photographerName", "amount", "tokens", "orderNo", "", "passwordHint"] { XCTAssertFalse(Redaction.isSecretKey(key), key) }
+    }
+
+    func testByteReplacementAndLiveSecretScrubbing() {
+        XCTAssertEqual("aXXbXXXXc".replacingAll("XX", with: "*"), "a*b**c")
+        XCTAssertEqual("XXab".replacingAll("XX", with: ""), "ab")
+        XCTAssertEqual("西湖tok1234西湖tok1234".replacingAll("tok1234", with: "***"), "西湖***西湖***")
+        XCTAssertEqual("short".replacingAll("longer than it", with: "x"), "short")
+        XCTAssertEqual("".replacingAll("a", with: "b"), "")
+        XCTAssertTrue("断桥摄影店".containsBytes("摄影"))
+        XCTAssertFalse("断桥摄影店".containsBytes("摄像"))
+        let secret = "sxk_live_token_1234"
+        let data: JSONValue = .object(["list": .array([.object(["note": .string("got \(secret) here"), "token": .string("x")])]), "n": .int(1)])
+        let out = Redaction.redact(data, secrets: [secret, "ab"])
+        XCTAssertFalse(JSONWriter.string(out).contains(secret))
+        XCTAssertTrue(JSONWriter.string(out).contains("got *** here"))
+        XCTAssertTrue(JSONWriter.string(out).contains("\"token\":\"***\""))
+        let clean: JSONValue = .object(["list": .array([.string("nothing")])])
+        XCTAssertEqual(Redaction.redact(clean, secrets: [secret]), clean)
+    }
+
     func testNumbersAsStringsAndBooleansAsDigits() throws {
         let o = try XCTUnwrap(JSONParser.parse(#"{"a":"12.50","b":1,"c":"0","d":true,"e":"1","f":"x","g":101.0}"#).objectValue)
         XCTAssertEqual(o.double("a"), 12.5)
