@@ -1,0 +1,153 @@
+import Foundation
+import SXKSandbox
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 7, check 17: SIGTERM and SIGHUP (sent, or a closed terminal) end the REPL with 128 + the
+/// signal after the typed lines reached the history file and the scope reached `defaults.json`.
+final class SignalPTYTests: XCTestCase {
+    var home: URL!
+    var server: SandboxServer!
+    var baseURL: URL!
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-signal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        server = SandboxServer(config: SandboxConfig())
+        baseURL = try server.start()
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    var profileDir: URL { home.appendingPathComponent("sxk-state/custom") }
+    var historyPath: String { profileDir.appendingPathComponent("history").path }
+
+    var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+            "TERM": "xterm", "LANG": "C.UTF-8",
+        ]
+    }
+
+    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", home.appendingPathComponent("sxk-state").path] }
+
+    func logIn(_ phone: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "login failed")
+    }
+
+    func start() throws -> PTYSession {
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
+        try session.expect("›")
+        try session.waitForEditor()
+        return session
+    }
+
+    /// The history file's lines (libedit format decoded), oldest first.
+    func historyLines() -> [String] {
+        guard let text = try? String(contentsOfFile: historyPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().map { $0.replacingOccurrences(of: "\\040", with: " ") }
+    }
+
+    func currentScenic() -> Int? {
+        guard let data = FileManager.default.contents(atPath: profileDir.appendingPathComponent("defaults.json").path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["key_in_current_scenic_id"] as? Int
+    }
+
+    /// Types a few commands including a scope change, leaves a half-typed line, then ends the shell with `end`.
+    private func typeThenEnd(_ label: String, expectedStatus: Int32, _ end: (PTYSession) -> Void) throws {
+        try logIn("13800000002")
+        XCTAssertEqual(currentScenic(), 1, "\(label): the login's scope")
+        let s = try start()
+        s.send("version\r")
+        try s.expect("›")
+        s.send("scenic 2\r")
+        try s.expect("灵隐寺")
+        try s.expect("›")
+        s.send("whoami\r")
+        try s.expect("scenicName")
+        try s.expect("›")
+        s.send("orders --limit 9")  // typed, never entered: must not reach the history
+        try s.expect("orders --limit 9")
+        end(s)
+        let status = try s.waitForExit()
+        XCTAssertNil(s.killedBySignal, "\(label): the default action killed sxk (signal \(s.killedBySignal ?? 0)) before it saved anything")
+        XCTAssertEqual(status, expectedStatus, "\(label): exit status")
+        let lines = historyLines()
+        XCTAssertEqual(Array(lines.suffix(3)), ["version", "scenic 2", "whoami"], "\(label): history file \(historyPath)")
+        XCTAssertFalse(lines.contains { $0.contains("orders") }, "\(label): a line never entered was saved")
+        XCTAssertEqual(modeOf(historyPath), 0o600, label)
+        XCTAssertEqual(currentScenic(), 2, "\(label): the scope change was not saved")
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: profileDir.path)) ?? []).filter { $0.contains("tmp") }
+        XCTAssertEqual(leftovers, [], "\(label): temp files left behind")
+
+        // The next shell starts in the saved scope and recalls the saved lines.
+        let next = try start()
+        next.send("\u{1B}[A")
+        try next.expect("whoami")
+        next.send("\u{15}exit\r")
+        XCTAssertEqual(try next.waitForExit(), 0)
+        XCTAssertTrue(next.screen.contains("灵隐寺"), "\(label): the next prompt is not in the saved scope: \(next.screen)")
+    }
+
+    func testSIGTERMSavesHistoryAndScopeThenExits143() throws {
+        try typeThenEnd("SIGTERM", expectedStatus: 128 + SIGTERM) { kill($0.pid, SIGTERM) }
+    }
+
+    func testSIGHUPSavesHistoryAndScopeThenExits129() throws {
+        try typeThenEnd("SIGHUP", expectedStatus: 128 + SIGHUP) { kill($0.pid, SIGHUP) }
+    }
+
+    /// The terminal goes away (window closed, ssh dropped): the kernel sends SIGHUP; writes now fail.
+    func testClosedTerminalSavesHistoryAndScope() throws {
+        try typeThenEnd("closed terminal", expectedStatus: 128 + SIGHUP) { $0.hangUp() }
+    }
+
+    /// SIGTERM while a command waits on the network: the request is dropped, the line is kept, exit is prompt.
+    func testSIGTERMDuringARequestSavesTheLineAndExitsPromptly() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("orders --limit 1\r")  // validates the restored session, so the next request is the orders page
+        try s.expect("ORDER NO")
+        try s.expect("›")
+        server.resetRequestLog()
+        server.setLatency(milliseconds: 5_000)
+        s.send("orders --limit 3\r")
+        let deadline = Date().addingTimeInterval(10)
+        while !server.requestLog().contains(where: { $0.path.contains("order/listv2") }) && Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(server.requestLog().contains { $0.path.contains("order/listv2") }, "the orders request never arrived")
+        let sent = Date()
+        kill(s.pid, SIGTERM)
+        let status = try s.waitForExit(timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 3, "SIGTERM waited for the request")
+        XCTAssertNil(s.killedBySignal)
+        XCTAssertEqual(status, 128 + SIGTERM)
+        print("SIGTERM during a request: exit after \(String(format: "%.3f", Date().timeIntervalSince(sent))) s")
+        XCTAssertEqual(Array(historyLines().suffix(2)), ["orders --limit 1", "orders --limit 3"])
+        server.setLatency(milliseconds: 0)
+    }
+}
+
+private func modeOf(_ path: String) -> mode_t? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return st.st_mode & 0o7777
+}
