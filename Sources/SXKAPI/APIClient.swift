@@ -191,6 +191,10 @@ public final class APIClient: Sendable {
                 return .notJSON(
                     status: status, reason: "body is cut off (connection closed after \(received.count) bytes)",
                     excerpt: SecretScrubber.excerpt(received, secrets: secrets), request: labelled)
+            case .bodyTooLarge(let status, let limit):
+                var labelled = label
+                labelled.status = status
+                return .notJSON(status: status, reason: "body larger than the \(limit >> 20) MiB limit, not read", excerpt: "", request: labelled)
             }
         }
         if let e = error as? APIError { return e }

@@ -39,6 +39,30 @@ final class TransportIntegrationTests: XCTestCase {
         XCTAssertEqual(request.header("Content-Type"), "application/json")
     }
 
+    /// A body past the transport's limit fails with one error naming the limit, whether the size was
+    /// announced (Content-Length) or only found while reading (no length, body until close).
+    func testBodyPastTheLimitIsRefused() async throws {
+        let big = Array(Fixture.envelope("\"" + String(repeating: "x", count: 8_000) + "\"").utf8)
+        for announced in [true, false] {
+            let server = try LoopbackTestServer { _ in
+                announced ? .respond(status: 200, headers: [("Content-Type", "application/json")], body: big) : .respondUntilClose(status: 200, body: big)
+            }
+            defer { server.stop() }
+            let config = APIConfiguration(environment: .custom(server.url), timeout: 5)
+            let small = APIClient(configuration: config, transport: URLSessionTransport(timeout: 5, maxBodyBytes: 4 << 10), tokenProvider: { nil })
+            let started = Date()
+            let error = await Fixture.expectError { try await small.get("/api/app/config") }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 3, "announced \(announced)")
+            guard case .notJSON(200, let reason, _, let label)? = error else { XCTFail("announced \(announced): got \(String(describing: error))"); continue }
+            XCTAssertTrue(reason.contains("limit"), reason)
+            XCTAssertEqual(label.path, "/api/app/config")
+            // Under the limit the same body is read.
+            let roomy = APIClient(configuration: config, transport: URLSessionTransport(timeout: 5, maxBodyBytes: 64 << 10), tokenProvider: { nil })
+            let ok = try await roomy.get("/api/app/config")
+            XCTAssertEqual(ok.data.stringValue?.count, 8_000, "announced \(announced)")
+        }
+    }
+
     func testCrossOriginRedirectIsRefusedAndTokenNeverReachesSecondServer() async throws {
         let second = try LoopbackTestServer { _ in .json(Fixture.envelope("{}")) }
         defer { second.stop() }
