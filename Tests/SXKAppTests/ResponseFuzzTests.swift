@@ -91,7 +91,7 @@ final class ResponseFuzzTests: XCTestCase {
     }
 
     func testMutatedResponsesGiveOneShortAPIErrorOrAValue() async throws {
-        let run = FuzzRun("response fuzz", fast: 4_000, long: 150_000)
+        let run = FuzzRun("response fuzz", fast: 4_000, long: 100_000)
         print("\(run.replay)")
         let bodies = Self.realBodies
         let corpus = Self.cases.compactMap { bodies[$0.path] }
