@@ -94,6 +94,14 @@ final class CommandLineFuzzTests: XCTestCase {
             watchdog.begin("case \(index)", input: { line })
             var problems: [String] = []
             Self.check(line, cursor: cursor, parser: parser, engine: engine, specs: specs, stats: &stats, problems: &problems)
+            // Any text at all, as one word, survives quoting (not only words the tokenizer produced).
+            let scalars = Array(line.unicodeScalars)
+            let from = rng.below(scalars.count + 1)
+            var word = ""
+            word.unicodeScalars.append(contentsOf: scalars[from..<min(scalars.count, from + rng.below(40))])
+            if (try? Tokenizer.split("x " + Tokenizer.quote(word) + " y")) != [["x", word, "y"]] {
+                problems.append("quote round trip failed for \(word.debugDescription) via \(Tokenizer.quote(word).debugDescription)")
+            }
             let took = watchdog.end()
             if took > run.caseDeadline { problems.append("took \(String(format: "%.2f", took)) s (\(line.utf8.count) bytes)") }
             if !problems.isEmpty {
