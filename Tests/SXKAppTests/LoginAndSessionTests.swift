@@ -151,7 +151,7 @@ final class LoginAndSessionTests: XCTestCase {
     }
 
     /// Item 15 at app level: the token expires while `profile`'s real-name and bank-card calls are both
-    /// in flight (the sandbox holds each request 700 ms; the tokens are expired once both have arrived).
+    /// in flight (the sandbox holds each request 1 s; the tokens are expired once both have arrived).
     /// Both calls see the expiry; the shell prints one line about it, resets once (the token file is
     /// removed once and the snapshot cleared in one save) and ends logged out with exit 3.
     func testExpiryWhileTwoCallsAreInFlightNotifiesAndResetsOnce() throws {
@@ -162,7 +162,7 @@ final class LoginAndSessionTests: XCTestCase {
         let realName = "/api/yf-handset-app/photog/real-name/info"
         let bankCard = "/api/yf-handset-app/photog/wallet/bank-card/info"
         server.resetRequestLog()
-        server.setLatency(milliseconds: 700)
+        server.setLatency(milliseconds: 1_000)
         let watch = try XCTUnwrap(DirectoryEvents(ws.profileDir), "inotify unavailable")
         let live = try LiveSXK(["--keep-going", "-c", "profile; whoami --json"], in: ws, baseURL: u)
         let deadline = Date().addingTimeInterval(30)
@@ -254,8 +254,12 @@ final class DirectoryEvents: @unchecked Sendable {
         }
     }
 
-    /// Later calls to `sinceMark` see only what happens after this.
-    func mark() { lock.withLock { markIndex = events.count } }
+    /// Later calls to `sinceMark` see only what happens after this. Waits 100 ms first, so events of
+    /// writes that already happened are read and counted before the mark.
+    func mark() {
+        usleep(100_000)
+        lock.withLock { markIndex = events.count }
+    }
 
     /// Events after the mark; waits briefly so the last ones are read.
     func sinceMark() -> [String] {
