@@ -150,12 +150,13 @@ public final class APIClient: Sendable {
             throw APIError.notJSON(status: status, reason: APIClient.notJSONReason(response.body, error), excerpt: excerpt(), request: label)
         }
         let ok = (200..<300).contains(status)
-        guard let object = envelope.objectValue, let codeValue = object.field("code"), let codeText = codeValue.stringValue else {
+        guard let object = envelope.objectValue, let codeValue = object.field("code"), let rawCode = codeValue.stringValue else {
             if ok { throw APIError.decoding(FieldError(field: "code", reason: "is missing: the body is not an envelope"), request: label) }
             throw APIError.http(status: status, excerpt: excerpt(), request: label)
         }
-        let msg = Redaction.redact(object.string("msg") ?? object.string("message") ?? "", secrets: secrets)
+        let msg = APIClient.clip(Redaction.redact(object.string("msg") ?? object.string("message") ?? "", secrets: secrets), limit: 200)
         let code = codeValue.intValue
+        let codeText = APIClient.clip(Redaction.redact(rawCode, secrets: secrets), limit: 32)
         if let code, configuration.authExpiredCodes.contains(code) {
             throw APIError.sessionExpired(reason: "code \(codeText)\(msg.isEmpty ? "" : ": \(msg)")", request: label)
         }
@@ -167,6 +168,19 @@ public final class APIClient: Sendable {
             method: label.method, path: label.path, url: url, status: status, code: codeText, msg: msg,
             data: object.field("data") ?? .null, envelope: envelope, body: response.body, headers: response.headers,
             elapsedMs: elapsedMs)
+    }
+
+    /// Server-sent text for an error line: line breaks and control characters become spaces, and
+    /// past `limit` characters it is cut with `…` (a hostile `msg` or `code` must not flood the terminal).
+    static func clip(_ text: String, limit: Int) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit { return out + "…" }
+            out.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
+            count += 1
+        }
+        return out
     }
 
     static func notJSONReason(_ body: [UInt8], _ error: JSONParseError) -> String {
@@ -191,6 +205,10 @@ public final class APIClient: Sendable {
                 return .notJSON(
                     status: status, reason: "body is cut off (connection closed after \(received.count) bytes)",
                     excerpt: SecretScrubber.excerpt(received, secrets: secrets), request: labelled)
+            case .bodyTooLarge(let status, let limit):
+                var labelled = label
+                labelled.status = status
+                return .notJSON(status: status, reason: "body larger than the \(limit >> 20) MiB limit, not read", excerpt: "", request: labelled)
             }
         }
         if let e = error as? APIError { return e }

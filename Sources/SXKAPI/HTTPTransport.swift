@@ -76,6 +76,8 @@ public enum TransportError: Error, Sendable, Equatable {
     case redirectRefused(location: String)
     /// The status and head arrived, then the connection closed before the whole body: what arrived is kept.
     case truncatedBody(status: Int, received: [UInt8])
+    /// The body (announced or received) passed `limit` bytes; reading stopped there.
+    case bodyTooLarge(status: Int, limit: Int)
 }
 
 /// What kind of network failure happened, so the message can say which.

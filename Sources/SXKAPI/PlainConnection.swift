@@ -19,6 +19,7 @@ final class PlainConnection: @unchecked Sendable {
         case lost
         case badResponse(String)
         case truncated(status: Int, received: [UInt8])
+        case tooLarge(status: Int, limit: Int)
 
         func transportError(seconds: TimeInterval) -> TransportError {
             switch self {
@@ -30,6 +31,7 @@ final class PlainConnection: @unchecked Sendable {
             case .staleBeforeResponse, .lost: return .network(.connectionLost)
             case .badResponse(let why): return .network(.other("bad server response (\(why))"))
             case .truncated(let status, let received): return .truncatedBody(status: status, received: received)
+            case .tooLarge(let status, let limit): return .bodyTooLarge(status: status, limit: limit)
             }
         }
     }
@@ -183,7 +185,7 @@ final class PlainConnection: @unchecked Sendable {
     }
 
     /// Reads one response. Returns it and whether the connection may carry another request.
-    func readResponse(method: String, deadline: Deadline, cancel: CancelSwitch) throws -> (HTTPResponse, Bool) {
+    func readResponse(method: String, limit: Int, deadline: Deadline, cancel: CancelSwitch) throws -> (HTTPResponse, Bool) {
         // Drop what earlier responses consumed; indexes below are only valid within one response.
         buffer.removeFirst(start)
         start = 0
@@ -197,14 +199,19 @@ final class PlainConnection: @unchecked Sendable {
         if method == "HEAD" || head.status == 204 || head.status == 304 {
             // No body by definition.
         } else if head.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true {
-            body = try readChunked(status: head.status, deadline: deadline, cancel: cancel)
+            body = try readChunked(status: head.status, limit: limit, deadline: deadline, cancel: cancel)
         } else if let lengthText = head.headers["Content-Length"] {
             guard let length = Int(lengthText.trimmingCharacters(in: .whitespaces)), length >= 0 else {
                 throw Failure.badResponse("Content-Length '\(lengthText.prefix(20))'")
             }
+            // Announced too large: refused before a byte of it is read.
+            if length > limit { throw Failure.tooLarge(status: head.status, limit: limit) }
             body = try readExactly(length, status: head.status, deadline: deadline, cancel: cancel)
         } else {
-            while try fill(deadline: deadline, cancel: cancel) {}
+            repeat {
+                if buffer.count - start > limit { throw Failure.tooLarge(status: head.status, limit: limit) }
+            } while try fill(deadline: deadline, cancel: cancel)
+            if buffer.count - start > limit { throw Failure.tooLarge(status: head.status, limit: limit) }
             body = Array(buffer[start...])
             start = buffer.count
             keepAlive = false
@@ -307,12 +314,13 @@ final class PlainConnection: @unchecked Sendable {
         }
     }
 
-    private func readChunked(status: Int, deadline: Deadline, cancel: CancelSwitch) throws -> [UInt8] {
+    private func readChunked(status: Int, limit: Int, deadline: Deadline, cancel: CancelSwitch) throws -> [UInt8] {
         var body: [UInt8] = []
         while true {
             let sizeLine = try readLine(status: status, received: body, deadline: deadline, cancel: cancel)
             let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
             guard let size = Int(sizeText, radix: 16), size >= 0 else { throw Failure.badResponse("chunk size '\(sizeText.prefix(20))'") }
+            if size > limit - body.count { throw Failure.tooLarge(status: status, limit: limit) }
             if size == 0 {
                 // Trailer fields up to the empty line.
                 while try !readLine(status: status, received: body, deadline: deadline, cancel: cancel).isEmpty {}

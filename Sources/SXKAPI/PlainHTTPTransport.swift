@@ -20,6 +20,8 @@ public final class PlainHTTPTransport: HTTPTransport, @unchecked Sendable {
     public let totalTimeout: TimeInterval?
     /// Idle connections kept per origin.
     public let maxIdlePerOrigin: Int
+    /// The largest response body read; past it the request fails with `.bodyTooLarge` (same limit as URLSession's).
+    public let maxBodyBytes: Int
     static let maxRedirects = 10
     static let maxHeadBytes = 64 * 1024
 
@@ -27,9 +29,10 @@ public final class PlainHTTPTransport: HTTPTransport, @unchecked Sendable {
     private var idle: [String: [PlainConnection]] = [:]
     private let queue = DispatchQueue(label: "sxk.http.plain", attributes: .concurrent)
 
-    public init(totalTimeout: TimeInterval? = nil, maxIdlePerOrigin: Int = 6) {
+    public init(totalTimeout: TimeInterval? = nil, maxIdlePerOrigin: Int = 6, maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) {
         self.totalTimeout = totalTimeout
         self.maxIdlePerOrigin = maxIdlePerOrigin
+        self.maxBodyBytes = maxBodyBytes
     }
 
     deinit {
@@ -91,7 +94,7 @@ public final class PlainHTTPTransport: HTTPTransport, @unchecked Sendable {
                 try cancel.attach(connection)
                 defer { cancel.detach() }
                 try connection.write(bytes, deadline: deadline, cancel: cancel)
-                let (response, keepAlive) = try connection.readResponse(method: request.method, deadline: deadline, cancel: cancel)
+                let (response, keepAlive) = try connection.readResponse(method: request.method, limit: maxBodyBytes, deadline: deadline, cancel: cancel)
                 if keepAlive { putIdle(key, connection) } else { connection.close() }
                 return response
             } catch PlainConnection.Failure.staleBeforeResponse where reused != nil && !retried {

@@ -7,8 +7,12 @@ enum SecretScrubber {
     /// A redacted, single-line excerpt of at most `limit` body bytes.
     static func excerpt(_ body: [UInt8], limit: Int = 200, secrets: [String]) -> String {
         if body.isEmpty { return "" }
-        // Scrub the whole body first, so a secret straddling the cut is not half shown.
-        let scrubbed = scrubMembers(String(decoding: body, as: UTF8.self))
+        // Redact before cutting, so a secret (member value or known token) straddling the cut is not
+        // half shown. Only a bounded head is scrubbed: the excerpt plus room for a long value that
+        // starts inside it (an unterminated one is redacted to the end of the head). Scrubbing a whole
+        // 8 MiB body of secret members took minutes.
+        let head = body.count > limit * 4 + 4096 ? body.prefix(limit * 4 + 4096) : body[...]
+        let scrubbed = Redaction.redact(scrubMembers(String(decoding: head, as: UTF8.self)), secrets: secrets)
         return Redaction.excerpt(Array(scrubbed.utf8), limit: limit, secrets: secrets)
     }
 

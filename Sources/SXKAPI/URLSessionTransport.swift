@@ -21,6 +21,9 @@ import FoundationNetworking
 /// passed since it started. The idle timeout is fixed when the one session is made; a changed
 /// `--timeout` takes effect through the total deadline.
 ///
+/// Size: a body larger than `maxBodyBytes` (announced by Content-Length or counted while it arrives)
+/// is not read further: the request fails with `.bodyTooLarge` instead of growing memory without bound.
+///
 /// Cancellation: cancelling the Swift task cancels the `URLSessionTask` (through
 /// `withTaskCancellationHandler`), which closes the connection and fails with `.cancelled`.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
@@ -29,10 +32,15 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     public let requestTimeout: TimeInterval
     /// Total time allowed per request; nil means the request's own `timeout`.
     public let totalTimeout: TimeInterval?
+    /// The largest response body read (32 MiB: the largest real answer, an order page, is kilobytes).
+    public let maxBodyBytes: Int
+    public static let defaultMaxBodyBytes = 32 << 20
 
-    public init(timeout: TimeInterval = APIConfiguration.defaultTimeout, totalTimeout: TimeInterval? = nil) {
+    public init(timeout: TimeInterval = APIConfiguration.defaultTimeout, totalTimeout: TimeInterval? = nil,
+                maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) {
         requestTimeout = timeout
         self.totalTimeout = totalTimeout
+        self.maxBodyBytes = maxBodyBytes
         let config = URLSessionConfiguration.ephemeral
         config.httpCookieStorage = nil
         config.httpShouldSetCookies = false
@@ -73,7 +81,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest)
-                delegate.register(task, origin: Origin(request.url), timeout: timeout, continuation: continuation)
+                delegate.register(task, origin: Origin(request.url), timeout: timeout, limit: maxBodyBytes, continuation: continuation)
                 if handle.set(task) {
                     task.resume()
                     let delegate = self.delegate
@@ -165,13 +173,15 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         var body: [UInt8] = []
         var refusedRedirect: String?
         var totalTimeoutHit: TimeInterval?
+        var limit: Int
+        var tooLarge = false
     }
 
     private let lock = NSLock()
     private var pending: [Int: Pending] = [:]
 
-    func register(_ task: URLSessionTask, origin: Origin, timeout: TimeInterval, continuation: CheckedContinuation<HTTPResponse, any Error>) {
-        lock.withLock { pending[task.taskIdentifier] = Pending(origin: origin, timeout: timeout, continuation: continuation) }
+    func register(_ task: URLSessionTask, origin: Origin, timeout: TimeInterval, limit: Int, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        lock.withLock { pending[task.taskIdentifier] = Pending(origin: origin, timeout: timeout, continuation: continuation, limit: limit) }
     }
 
     /// Marks a still-running task as over its total time; false when it already finished.
@@ -184,12 +194,33 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        lock.withLock { pending[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        let announcedTooLarge: Bool = lock.withLock {
+            let id = dataTask.taskIdentifier
+            pending[id]?.response = response as? HTTPURLResponse
+            guard let limit = pending[id]?.limit, response.expectedContentLength > Int64(limit) else { return false }
+            pending[id]?.tooLarge = true
+            return true
+        }
         completionHandler(.allow)
+        // On Linux the bytes may keep coming after cancel(); `didReceive data` drops them, and the
+        // total timeout still bounds the request.
+        if announcedTooLarge { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { pending[dataTask.taskIdentifier]?.body.append(contentsOf: data) }
+        let overflow: Bool = lock.withLock {
+            let id = dataTask.taskIdentifier
+            guard let count = pending[id]?.body.count, let limit = pending[id]?.limit else { return false }
+            if pending[id]?.tooLarge == true { return false }  // cancelled already; drop what still comes
+            if count + data.count > limit {
+                pending[id]?.tooLarge = true
+                pending[id]?.body = []
+                return true
+            }
+            pending[id]?.body.append(contentsOf: data)
+            return false
+        }
+        if overflow { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
@@ -211,6 +242,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         guard let entry = lock.withLock({ pending.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let seconds = entry.totalTimeoutHit {
             entry.continuation.resume(throwing: TransportError.network(.timedOut(seconds: seconds)))
+            return
+        }
+        if entry.tooLarge {
+            let status = entry.response?.statusCode ?? (task.response as? HTTPURLResponse)?.statusCode ?? 0
+            entry.continuation.resume(throwing: TransportError.bodyTooLarge(status: status, limit: entry.limit))
             return
         }
         if let refused = entry.refusedRedirect {

@@ -67,6 +67,9 @@ struct AppCommands {
         case .loggedOut(let notice): io.warning(notice)
         case .offline(let reason): io.warning("server unreachable, working from the snapshot (offline): \(reason)")
         case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
+        case .loggedInUnsaved(_, let reason):
+            host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"
+            io.warning("session validated but not saved: \(reason)")
         case .notLoggedIn: break
         }
     }

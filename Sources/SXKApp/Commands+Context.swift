@@ -44,6 +44,7 @@ extension AppCommands {
         add("token", session.token.map { .string(Redaction.maskToken($0)) })
         add("snapshotAgeSeconds", age.map { .int(Int($0)) })
         add("source", .string(origin))
+        add("sessionResets", .int(s.sessionGuard.resetCount))
         add("stateDir", .string(s.paths.profileDir))
         if emit(.object(JSONObject(rows.map { (key: $0.0, value: $0.1) })), command) {
             return ExitStatus.ok

@@ -103,6 +103,7 @@ final class RequestRing: @unchecked Sendable {
             case .network(let failure): return failure.description
             case .redirectRefused: return "redirect refused"
             case .truncatedBody(let status, _): return "\(status), body cut off"
+            case .bodyTooLarge(let status, let limit): return "\(status), body over the \(limit >> 20) MiB limit"
             }
         }
         if error is CancellationError { return "cancelled" }

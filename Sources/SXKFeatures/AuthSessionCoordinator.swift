@@ -172,7 +172,10 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         } catch {
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
         }
-        try contexts.persist()
+        // The token is stored: a snapshot that cannot be written (disk full) does not undo the login.
+        do { try contexts.persist() } catch {
+            warnings.append("logged in, but the account snapshot was not saved: \(error)")
+        }
         contexts.session.logIn(token: result.token)
         if report == nil { contexts.session.setOffline(true) }
         return LoginOutcome(account: result.user, accounts: contexts.account.current.accounts, load: report, warnings: warnings)

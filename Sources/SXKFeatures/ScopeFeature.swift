@@ -77,6 +77,7 @@ public struct ScopeFeature: Sendable {
             throw .unknownRole(code, valid: roles.map(\.roleCode))
         }
         let before = contexts.account.current
+        let saved = snapshot()
         contexts.permission.selectRole(code)
         var notes: [String] = []
         let display = loader.refreshLocalDisplayState()
@@ -87,7 +88,7 @@ public struct ScopeFeature: Sendable {
                 notes.append("store \(store) cleared with its scenic")
             }
         }
-        try contexts.persist()
+        try commit(restoringOnFailure: saved)
         return change(notes)
     }
 
@@ -124,9 +125,10 @@ public struct ScopeFeature: Sendable {
                 notes.append("store \(storeId) cleared: not in the store list")
             }
         }
+        let saved = snapshot()
         contexts.account.setScenic(id: target.scenicId, name: target.scenicName)
         contexts.account.setStoreId(keepStore)
-        try contexts.persist()
+        try commit(restoringOnFailure: saved)
         return change(notes)
     }
 
@@ -149,9 +151,29 @@ public struct ScopeFeature: Sendable {
             query, in: list, id: \.storeId, name: \.storeName,
             notFound: { FeatureError.storeNotFound($0, available: $1) },
             ambiguous: { FeatureError.ambiguousStore($0, matches: $1) })
+        let saved = snapshot()
         contexts.account.setStoreId(target.storeId)
-        try contexts.persist()
+        try commit(restoringOnFailure: saved)
         return change([])
+    }
+
+    /// Account and permission state before a switch, to put back when the switch cannot be saved.
+    private func snapshot() -> (account: AccountContext.State, permission: PermissionContext.State) {
+        (contexts.account.current, contexts.permission.current)
+    }
+
+    /// Saves a switch. When the save fails (disk full, read-only state dir) the contexts go back to
+    /// `saved` and the old values are handed to the store again, so the failed switch changes nothing
+    /// now and is not written later by some other save.
+    private func commit(restoringOnFailure saved: (account: AccountContext.State, permission: PermissionContext.State)) throws(FeatureError) {
+        do {
+            try contexts.persist()
+        } catch {
+            contexts.account.replace(with: saved.account)
+            contexts.permission.replace(with: saved.permission)
+            try? contexts.persist()
+            throw error
+        }
     }
 
     func fetchStores() async throws(FeatureError) -> [Store] {

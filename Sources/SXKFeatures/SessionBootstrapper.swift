@@ -17,6 +17,9 @@ public enum ValidationOutcome: Sendable {
     case notLoggedIn
     /// The server accepted the token; the contexts are refreshed and saved.
     case loggedIn(AccountLoadReport)
+    /// The server accepted the token and the contexts are refreshed, but the snapshot could not be
+    /// written (disk full, read-only): the session goes on; `reason` is the storage line.
+    case loggedInUnsaved(AccountLoadReport, reason: String)
     /// The server said the token is invalid: session cleared; `notice` is the one line to show.
     case loggedOut(notice: String)
     /// The server could not be reached (or failed): the snapshot stays, the session is marked offline.
@@ -66,11 +69,9 @@ public struct SessionBootstrapper: Sendable {
     /// logged out; any other failure → the snapshot stays and the session is marked offline.
     public func validate() async -> ValidationOutcome {
         guard let token = contexts.session.token else { return .notLoggedIn }
+        let report: AccountLoadReport
         do {
-            let report = try await loader.loadAll()
-            try contexts.persist()
-            contexts.session.logIn(token: token)
-            return .loggedIn(report)
+            report = try await loader.loadAll()
         } catch let error as APIError where error.kind == .sessionExpired {
             sessionGuard.sessionExpired(token: token)
             return .loggedOut(notice: SessionGuard.expiredNotice)
@@ -80,5 +81,9 @@ public struct SessionBootstrapper: Sendable {
             contexts.session.setOffline(true)
             return .offline(reason: "\(FeatureError.wrap(error, "validate"))")
         }
+        contexts.session.logIn(token: token)
+        // The server answered: a failure to save is a storage problem, not an offline session.
+        do { try contexts.persist() } catch { return .loggedInUnsaved(report, reason: "\(error)") }
+        return .loggedIn(report)
     }
 }

@@ -16,6 +16,21 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case hang
     /// HTTP 302 to the fault's `location`.
     case redirect
+    /// The real answer with a padding member added to the envelope: valid JSON of 10 MiB.
+    case huge
+    /// The same padded to 48 MiB, past any sane client's body limit (sxk reads at most 32 MiB).
+    case oversized
+    /// HTTP 200 with 100,000 nested `[` (and their `]`): valid JSON no bounded parser accepts.
+    case deepNesting
+
+    /// Body size of `huge` and `oversized`.
+    public var paddedSize: Int? {
+        switch self {
+        case .huge: return 10 << 20
+        case .oversized: return 48 << 20
+        default: return nil
+        }
+    }
 }
 
 /// A pending fault for one path (`*` matches every contract path).

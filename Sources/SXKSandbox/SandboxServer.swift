@@ -144,6 +144,28 @@ public final class SandboxServer: @unchecked Sendable {
             return response
         case .redirect:
             return HTTPResponse(status: 302, headers: [("Location", fault.location ?? "/")], body: [])
+        case .huge, .oversized:
+            var response = api.handle(request)
+            response.body = SandboxServer.padded(response.body, to: fault.kind.paddedSize ?? 0)
+            return response
+        case .deepNesting:
+            let depth = 100_000
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+                                body: [UInt8](repeating: UInt8(ascii: "["), count: depth) + [UInt8](repeating: UInt8(ascii: "]"), count: depth))
         }
+    }
+
+    /// `{"padding":"xxx…",` + the rest of a JSON object, `size` bytes in all (the object is unchanged otherwise).
+    static func padded(_ object: [UInt8], to size: Int) -> [UInt8] {
+        guard object.first == UInt8(ascii: "{") else { return object }
+        let head = Array(#"{"padding":""#.utf8)
+        let tail = object.count > 2 ? Array(#"","#.utf8) : Array(#"""#.utf8)
+        let rest = tail + object.dropFirst()
+        let total = max(size, head.count + rest.count)
+        // Filled in one go: element-wise appends of tens of megabytes take seconds in a debug build.
+        var body = [UInt8](repeating: UInt8(ascii: "x"), count: total)
+        body.replaceSubrange(0..<head.count, with: head)
+        body.replaceSubrange((total - rest.count)..<total, with: rest)
+        return body
     }
 }

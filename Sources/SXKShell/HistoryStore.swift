@@ -98,12 +98,16 @@ public final class HistoryStore: @unchecked Sendable {
             unlink(tmp)
             throw HistoryError("cannot write history in \(dir)")
         }
+        errno = 0
         let count = sxk_history_save_fp(h, &event, fp)
-        let flushed = fflush(fp) == 0 && fsync(fd) == 0
+        var failure: Int32 = count < 0 ? (errno != 0 ? errno : EIO) : 0
+        if fflush(fp) != 0, failure == 0 { failure = errno }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
         fclose(fp)
-        guard count >= 0, flushed, rename(tmp, path) == 0 else {
+        if failure == 0, rename(tmp, path) != 0 { failure = errno }
+        guard failure == 0 else {
             unlink(tmp)
-            throw HistoryError("cannot save history to \(path)")
+            throw HistoryError("cannot save history to \(path): \(String(cString: strerror(failure)))")
         }
         lock.withLock { savedCount = session.count }
     }

@@ -40,7 +40,13 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 
         _ = sxk_el_set_clientdata(el, Unmanaged.passUnretained(self).toOpaque())
         _ = sxk_el_editor(el, "emacs")
-        _ = sxk_el_signal(el, 1)
+        // libedit's own signal handling stays off (as in LLDB): during el_gets it installs process-wide
+        // handlers that reach the editor through a global pointer, and the kernel runs them on any
+        // thread (usually the main one). On a closed terminal (SIGHUP + SIGCONT) one ran after el_gets
+        // had cleared that pointer: a segfault in about one exit in six. It also re-raised signals to
+        // the whole process group. SignalRouter handles SIGINT/SIGTERM/SIGHUP and Ctrl-Z; the window
+        // size is re-read at every prompt (libedit's read_prepare calls el_resize).
+        _ = sxk_el_signal(el, 0)
         _ = sxk_el_set_history(el, hist)
         _ = sxk_el_set_prompt_esc(el, promptCallback, CChar(1))
         _ = sxk_el_addfn(el, "sxk-complete", "Complete the word at the cursor", tabCallback)

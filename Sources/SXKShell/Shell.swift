@@ -105,6 +105,7 @@ public final class Shell: @unchecked Sendable {
             let result = await thread.run { lineReader.readLine(prompt: prompt) }
             switch result {
             case .eof:
+                saveHistory()
                 await thread.run { lineReader.close() }
                 return 0
             case .interrupted:
@@ -115,6 +116,7 @@ public final class Shell: @unchecked Sendable {
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
             }
         }
+        saveHistory()
         await thread.run { lineReader.close() }
         _ = status
         return exitRequest ?? 0
@@ -340,14 +342,21 @@ public final class Shell: @unchecked Sendable {
         thread.start()
     }
 
+    /// Writes this session's lines; a failure (disk full, read-only) is one warning, not silence.
+    private func saveHistory() {
+        do { try history?.save() } catch { errors.warning("\(error)") }
+    }
+
     /// SIGTERM/SIGHUP: keep the history and the app's state, restore the terminal, leave.
     private func terminate(_ sig: Int32) -> Never {
         running.cancel()
-        try? history?.save()
+        saveHistory()
         host.shutdown()
         stdout.flush()
         if haveTermios { tcsetattr(0, TCSANOW, &savedTermios) }
-        exit(128 + sig)
+        // _exit, not exit: exit's teardown (stdio streams, destructors) would race the reader thread,
+        // which may still be inside libedit. Everything worth keeping is written and flushed above.
+        _exit(128 + sig)
     }
 }
 

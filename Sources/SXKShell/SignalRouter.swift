@@ -60,8 +60,60 @@ enum SignalRouter {
             sigaction(sig, &action, nil)
         }
         signal(SIGPIPE, SIG_IGN)
+        installStopHandler()
         return fds[0]
     }
+
+    /// The terminal mode at start, put back while the process is stopped by Ctrl-Z.
+    nonisolated(unsafe) static var startTermios = termios()
+    static let haveStartTermios = Atomic<Bool>(false)
+
+    /// Ctrl-Z (SIGTSTP): the terminal goes back to the mode it had at start while stopped, and to the
+    /// line editor's mode on `fg` (libedit did this itself before its signal handling was turned off).
+    /// SA_RESTART: the editor's read simply goes on with the line as it was.
+    static func installStopHandler() {
+        haveStartTermios.store(tcgetattr(0, &startTermios) == 0, ordering: .sequentiallyConsistent)
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = stopHandler
+        #else
+        action.__sigaction_u.__sa_handler = stopHandler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESTART)
+        sigaction(SIGTSTP, &action, nil)
+    }
+}
+
+/// Only async-signal-safe calls: tcgetattr/tcsetattr, sigaction, sigprocmask, raise.
+private let stopHandler: @convention(c) (Int32) -> Void = { _ in
+    let saved = errno
+    defer { errno = saved }
+    var editing = termios()
+    let haveEditing = tcgetattr(0, &editing) == 0
+    if haveEditing && SignalRouter.haveStartTermios.load(ordering: .relaxed) {
+        var start = SignalRouter.startTermios
+        tcsetattr(0, TCSADRAIN, &start)
+    }
+    // Stop for real: default action, unblocked (a handler runs with its own signal blocked).
+    var dfl = sigaction()
+    #if canImport(Glibc)
+    dfl.__sigaction_handler.sa_handler = SIG_DFL
+    #else
+    dfl.__sigaction_u.__sa_handler = SIG_DFL
+    #endif
+    sigemptyset(&dfl.sa_mask)
+    var previous = sigaction()
+    sigaction(SIGTSTP, &dfl, &previous)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTSTP)
+    var oldMask = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &set, &oldMask)
+    raise(SIGTSTP)  // the process stops here (in an orphaned process group the kernel discards it)
+    pthread_sigmask(SIG_SETMASK, &oldMask, nil)
+    sigaction(SIGTSTP, &previous, nil)
+    if haveEditing { tcsetattr(0, TCSADRAIN, &editing) }
 }
 
 private let signalHandler: @convention(c) (Int32) -> Void = { sig in

@@ -11,7 +11,11 @@ public enum Suggestion {
     public static func nearest(to word: String, in candidates: [String]) -> String? {
         var best: (String, Int)?
         let limit = max(2, word.count / 3)
+        let length = word.unicodeScalars.count
         for candidate in candidates {
+            // The distance is at least the length difference: skip the quadratic work for a word that
+            // cannot be close (a pasted 1 MB line took seconds per candidate).
+            if abs(candidate.unicodeScalars.count - length) > limit { continue }
             let d = distance(word, candidate)
             if d <= limit, best == nil || d < best!.1 { best = (candidate, d) }
         }

@@ -17,6 +17,8 @@ final class LoopbackTestServer: @unchecked Sendable {
 
     enum Action: Sendable {
         case respond(status: Int, headers: [(String, String)], body: [UInt8])
+        /// No Content-Length: the body runs until the server closes the connection (the client cannot know its size first).
+        case respondUntilClose(status: Int, body: [UInt8])
         /// Read nothing more, answer nothing, until the client closes the connection.
         case hang
         /// Send the head with `Content-Length: count`, then one byte every `interval` seconds.
@@ -130,6 +132,10 @@ final class LoopbackTestServer: @unchecked Sendable {
                 head += "\r\n"
                 guard write(fd, Array(head.utf8) + body) else { return }
                 if headers.contains(where: { $0.0.lowercased() == "connection" && $0.1 == "close" }) { return }
+            case .respondUntilClose(let status, let body):
+                let head = "HTTP/1.1 \(status) OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+                _ = write(fd, Array(head.utf8) + body)
+                return
             case .hang:
                 waitForPeerClose(fd)
                 return

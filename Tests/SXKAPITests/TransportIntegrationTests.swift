@@ -7,7 +7,9 @@ import SXKCore
 /// shared case on URLSessionTransport; `PlainTransportIntegrationTests` runs them on PlainHTTPTransport.
 class TransportIntegrationTests: XCTestCase {
     /// The transport under test, made for a given timeout.
-    func makeTransport(timeout: TimeInterval) -> any HTTPTransport { URLSessionTransport(timeout: timeout) }
+    func makeTransport(timeout: TimeInterval, maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
+        URLSessionTransport(timeout: timeout, maxBodyBytes: maxBodyBytes)
+    }
 
     func client(_ server: LoopbackTestServer, timeout: TimeInterval = 5, observer: RecordingObserver = RecordingObserver(), token: String? = Fixture.sentinelToken) -> APIClient {
         let config = APIConfiguration(environment: .custom(server.url), timeout: timeout)
@@ -41,6 +43,30 @@ class TransportIntegrationTests: XCTestCase {
         XCTAssertEqual(String(decoding: request.body, as: UTF8.self), "{\"username\":\"13800000001\",\"password\":\"\(Fixture.sentinelPassword)\"}")
         XCTAssertNil(request.header("token"))
         XCTAssertEqual(request.header("Content-Type"), "application/json")
+    }
+
+    /// A body past the transport's limit fails with one error naming the limit, whether the size was
+    /// announced (Content-Length) or only found while reading (no length, body until close).
+    func testBodyPastTheLimitIsRefused() async throws {
+        let big = Array(Fixture.envelope("\"" + String(repeating: "x", count: 8_000) + "\"").utf8)
+        for announced in [true, false] {
+            let server = try LoopbackTestServer { _ in
+                announced ? .respond(status: 200, headers: [("Content-Type", "application/json")], body: big) : .respondUntilClose(status: 200, body: big)
+            }
+            defer { server.stop() }
+            let config = APIConfiguration(environment: .custom(server.url), timeout: 5)
+            let small = APIClient(configuration: config, transport: makeTransport(timeout: 5, maxBodyBytes: 4 << 10), tokenProvider: { nil })
+            let started = Date()
+            let error = await Fixture.expectError { try await small.get("/api/app/config") }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 3, "announced \(announced)")
+            guard case .notJSON(200, let reason, _, let label)? = error else { XCTFail("announced \(announced): got \(String(describing: error))"); continue }
+            XCTAssertTrue(reason.contains("limit"), reason)
+            XCTAssertEqual(label.path, "/api/app/config")
+            // Under the limit the same body is read.
+            let roomy = APIClient(configuration: config, transport: makeTransport(timeout: 5, maxBodyBytes: 64 << 10), tokenProvider: { nil })
+            let ok = try await roomy.get("/api/app/config")
+            XCTAssertEqual(ok.data.stringValue?.count, 8_000, "announced \(announced)")
+        }
     }
 
     func testCrossOriginRedirectIsRefusedAndTokenNeverReachesSecondServer() async throws {
@@ -178,7 +204,9 @@ class TransportIntegrationTests: XCTestCase {
 /// must get right: chunked bodies, interim 1xx answers, a kept-alive connection the server closed,
 /// and header values that would split the request.
 final class PlainTransportIntegrationTests: TransportIntegrationTests {
-    override func makeTransport(timeout: TimeInterval) -> any HTTPTransport { PlainHTTPTransport() }
+    override func makeTransport(timeout: TimeInterval, maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
+        PlainHTTPTransport(maxBodyBytes: maxBodyBytes)
+    }
 
     /// Unlike URLSession's idle timeout, the plain transport's timeout is total: a trickle that
     /// never pauses for 1 s still fails at 1 s.
@@ -235,6 +263,21 @@ final class PlainTransportIntegrationTests: TransportIntegrationTests {
             XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "{\"a\":\"é\"}")
         }
         XCTAssertEqual(server.connectionCount, 1, "a chunked answer leaves the connection reusable")
+    }
+
+    func testChunkedBodyPastTheLimitIsRefused() async throws {
+        let chunk = String(repeating: "x", count: 3000)
+        let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nbb8\r\n\(chunk)\r\nbb8\r\n\(chunk)\r\n0\r\n\r\n"
+        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: false) }
+        defer { server.stop() }
+        do {
+            _ = try await PlainHTTPTransport(maxBodyBytes: 4 << 10).send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("c")))
+            XCTFail("expected a refusal")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .bodyTooLarge(status: 200, limit: 4 << 10))
+        }
+        let ok = try await PlainHTTPTransport(maxBodyBytes: 8 << 10).send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("c")))
+        XCTAssertEqual(ok.body.count, 6000)
     }
 
     func testInterimContinueIsSkipped() async throws {

@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 7, checks 5, 6, 9, 10: modes, unsafe token files, corrupt state, two shells at once.
+/// Issue 7, checks 5–10: modes, unsafe token files, kill -9, disk full, two shells at once, corrupt state.
 final class FileSafetyTests: XCTestCase {
     var url: URL { SharedSandbox.url }
 
@@ -137,6 +137,70 @@ final class FileSafetyTests: XCTestCase {
             XCTAssertEqual(SXK.run(["login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url, stdin: SXK.password + "\n").status, 0)
             XCTAssertNoThrow(try ws.defaultsObject(), name)
         }
+    }
+
+    /// Disk full, simulated with a file-size limit (`prlimit --fsize`, so writes fail with EFBIG; sxk
+    /// ignores SIGXFSZ): the old file stays byte for byte, one clear line names the file, and a switch
+    /// that could not be saved changes nothing, in memory either.
+    func testWriteFailureKeepsOldStateAndPrintsOneClearLine() throws {
+        let prlimit = "/usr/bin/prlimit"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: prlimit), "needs prlimit (util-linux)")
+        let full = [prlimit, "--fsize=2048", "--"]
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let before = try XCTUnwrap(ws.read(ws.defaultsFile))
+        let token = try XCTUnwrap(ws.read(ws.tokenFile))
+        XCTAssertGreaterThan(before.count, 2048, "the test needs a snapshot larger than the limit")
+        func assertUntouched(_ label: String, file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertEqual(ws.read(ws.defaultsFile), before, "\(label): defaults.json changed", file: file, line: line)
+            XCTAssertEqual(ws.read(ws.tokenFile), token, "\(label): token file changed", file: file, line: line)
+            let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock"]
+            XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { !known.contains($0) }, [], "\(label): temp files left", file: file, line: line)
+        }
+
+        let scenic = SXK.run(["-c", "scenic 2; whoami"], in: ws, baseURL: url, wrapper: full)
+        XCTAssertFalse(scenic.uncaughtSignal, "SIGXFSZ killed sxk: \(scenic.summary)")
+        XCTAssertEqual(scenic.status, 1, scenic.summary)
+        XCTAssertEqual(scenic.stderrLines, ["error: cannot write \(ws.defaultsFile): File too large"], scenic.summary)
+        XCTAssertEqual(scenic.stdout, "", "the run must stop at the failed save: \(scenic.summary)")
+        assertUntouched("scenic 2")
+
+        // With --keep-going: the failed switch left the old scope, and a command that only needs the
+        // server still works, with one warning that the refreshed session could not be saved.
+        let more = SXK.run(["--keep-going", "-c", "scenic 2; whoami --json; orders --limit 1 --json"], in: ws, baseURL: url, wrapper: full)
+        XCTAssertFalse(more.uncaughtSignal, more.summary)
+        XCTAssertEqual(more.status, 1, more.summary)
+        XCTAssertEqual(more.errorLines, ["error: cannot write \(ws.defaultsFile): File too large"], more.summary)
+        for line in more.stderrLines {
+            XCTAssertTrue(line.contains("defaults.json") && line.contains("File too large"), "unclear line: \(line)")
+            XCTAssertFalse(line.contains("unreachable") || line.contains("offline"), "a disk problem reported as a network one: \(line)")
+        }
+        let outputs = more.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        XCTAssertEqual(outputs.count, 2, more.summary)
+        let who = outputs.first.flatMap { $0 as? [String: Any] }
+        XCTAssertEqual(who?["scenicId"] as? Int, 1, "a switch that was not saved still changed the scope: \(more.summary)")
+        XCTAssertEqual((outputs.last.flatMap { ($0 as? [String: Any])?["list"] as? [Any] })?.count, 1, more.summary)
+        assertUntouched("keep-going run")
+
+        // A login on a full disk: the small token file is written, the snapshot is not; the login
+        // stands with one warning (not an error that leaves a half-saved login behind).
+        let fresh = Workspace()
+        let login = SXK.run(["-c", "login 13800000002 --password-stdin --accept-privacy; whoami --json"], in: fresh, baseURL: url,
+                            stdin: SXK.password + "\n", wrapper: full)
+        XCTAssertFalse(login.uncaughtSignal, login.summary)
+        XCTAssertEqual(login.status, 0, login.summary)
+        XCTAssertEqual(login.stderrLines.count, 1, login.summary)
+        XCTAssertTrue(login.stderrLines.first?.hasPrefix("warning: logged in, but the account snapshot was not saved: cannot write \(fresh.defaultsFile): File too large") ?? false, login.summary)
+        let freshWho = login.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(freshWho?["phase"] as? String, "loggedIn", login.summary)
+        XCTAssertEqual(freshWho?["permissionCount"] as? Int, 9, login.summary)
+        XCTAssertNotNil(fresh.token())
+        XCTAssertEqual(SXK.run(["orders", "--limit", "1"], in: fresh, baseURL: url).status, 0, "the next shell restores the login")
+
+        // Space again: the same switch goes through and lands on disk.
+        let later = SXK.run(["-c", "scenic 2"], in: ws, baseURL: url)
+        XCTAssertEqual(later.status, 0, later.summary)
+        XCTAssertEqual(try ws.defaultsObject()["key_in_current_scenic_id"] as? Int, 2)
     }
 
     func testTwoShellsChangingScopeAtOnceLeaveParseableState() throws {

@@ -42,12 +42,14 @@ struct RunResult {
     var stderrData: Data
     var timedOut: Bool
     var elapsed: TimeInterval
+    /// Ended by a signal (status is then the signal number), not by exit().
+    var uncaughtSignal = false
     var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
     var stderr: String { String(decoding: stderrData, as: UTF8.self) }
     /// Non-empty stderr lines.
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
     var errorLines: [String] { stderrLines.filter { $0.hasPrefix("error:") } }
-    var summary: String { "exit \(status)\(timedOut ? " (timed out)" : "") after \(String(format: "%.2f", elapsed)) s\n--- stdout\n\(stdout.prefix(3000))\n--- stderr\n\(stderr.prefix(3000))" }
+    var summary: String { "exit \(status)\(uncaughtSignal ? " (signal)" : "")\(timedOut ? " (timed out)" : "") after \(String(format: "%.2f", elapsed)) s\n--- stdout\n\(stdout.prefix(3000))\n--- stderr\n\(stderr.prefix(3000))" }
 
     /// stdout parsed as one JSON document with Foundation.
     func json() throws -> Any { try JSONSerialization.jsonObject(with: stdoutData, options: [.fragmentsAllowed]) }
@@ -148,7 +150,7 @@ enum SXK {
     @discardableResult
     static func run(
         _ args: [String], in ws: Workspace, baseURL: URL?, stdin: String = "", env extra: [String: String] = [:],
-        timeout: TimeInterval = 30, umask000: Bool = false, globalFirst: Bool = true
+        timeout: TimeInterval = 30, umask000: Bool = false, globalFirst: Bool = true, wrapper: [String] = []
     ) -> RunResult {
         var full: [String] = []
         if let baseURL { full += ["--base-url", baseURL.absoluteString] }
@@ -156,15 +158,19 @@ enum SXK {
         full = globalFirst ? full + args : args + full
         var env = ws.environment
         for (k, v) in extra { env[k] = v }
-        return runProcess(full, env: env, stdin: Data(stdin.utf8), timeout: timeout, umask000: umask000)
+        return runProcess(full, env: env, stdin: Data(stdin.utf8), timeout: timeout, umask000: umask000, wrapper: wrapper)
     }
 
+    /// `wrapper` (e.g. `["/usr/bin/prlimit", "--fsize=2048", "--"]`) runs sxk through another program.
     static func runProcess(
         _ args: [String], executable: String = SXKBinary.path, env: [String: String], stdin: Data, timeout: TimeInterval,
-        umask000: Bool = false
+        umask000: Bool = false, wrapper: [String] = []
     ) -> RunResult {
         let process = Process()
-        if umask000 {
+        if let tool = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(wrapper.dropFirst()) + [executable] + args
+        } else if umask000 {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "umask 000; exec \"$0\" \"$@\"", executable] + args
         } else {
@@ -196,7 +202,8 @@ enum SXK {
             done.wait()
         }
         let elapsed = Date().timeIntervalSince(started)
-        return RunResult(status: process.terminationStatus, stdoutData: out.finish(), stderrData: err.finish(), timedOut: timedOut, elapsed: elapsed)
+        return RunResult(status: process.terminationStatus, stdoutData: out.finish(), stderrData: err.finish(), timedOut: timedOut, elapsed: elapsed,
+                         uncaughtSignal: process.terminationReason == .uncaughtSignal)
     }
 
     /// Logs in non-interactively (one-shot `login … --password-stdin --accept-privacy`).

@@ -1,6 +1,9 @@
 import Foundation
 import SXKSandbox
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Login, accounts, logout and restart, against the real `sxk` binary and a loopback sandbox.
 final class LoginAndSessionTests: XCTestCase {
@@ -147,6 +150,57 @@ final class LoginAndSessionTests: XCTestCase {
         XCTAssertEqual((try? who.json() as? [String: Any])?["phase"] as? String, "loggedOut", who.summary)
     }
 
+    /// Item 15 at app level: the token expires while `profile`'s real-name and bank-card calls are both
+    /// in flight (the sandbox holds each request 1 s; the tokens are expired once both have arrived).
+    /// Both calls see the expiry; the shell prints one line about it, resets once (the token file is
+    /// removed once and the snapshot cleared in one save) and ends logged out with exit 3.
+    func testExpiryWhileTwoCallsAreInFlightNotifiesAndResetsOnce() throws {
+        let (server, u) = try startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: u)
+        let realName = "/api/yf-handset-app/photog/real-name/info"
+        let bankCard = "/api/yf-handset-app/photog/wallet/bank-card/info"
+        server.resetRequestLog()
+        server.setLatency(milliseconds: 1_000)
+        let watch = try XCTUnwrap(DirectoryEvents(ws.profileDir), "inotify unavailable")
+        let live = try LiveSXK(["--keep-going", "-c", "profile; whoami --json"], in: ws, baseURL: u)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let seen = Set(paths(server.requestLog()))
+            if seen.contains(realName) && seen.contains(bankCard) { break }
+            usleep(5_000)
+        }
+        let log = server.requestLog()
+        XCTAssertTrue(paths(log).contains(realName) && paths(log).contains(bankCard), "the side calls never arrived: \(paths(log))")
+        watch.mark()
+        server.expireTokens()
+        let status = live.finish(timeout: 30)
+        server.setLatency(milliseconds: 0)
+        let stderr = String(decoding: live.err.finish(), as: UTF8.self)
+        let stdout = String(decoding: live.out.finish(), as: UTF8.self)
+        let summary = "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)"
+        XCTAssertEqual(status, 3, summary)
+        let lines = stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.lowercased().contains("expired") }.count, 1, "want one session-expired line: \(summary)")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("error:") }.count, 1, summary)
+        // Both calls were on the wire with the same token when it expired.
+        let side = log.filter { $0.path == realName || $0.path == bankCard }
+        XCTAssertEqual(side.count, 2, summary)
+        XCTAssertEqual(Set(side.compactMap { $0.header("token") }).count, 1)
+        let events = watch.sinceMark()
+        watch.stop()
+        XCTAssertEqual(events.filter { $0 == "deleted token" }.count, 1, "token file removals after expiry: \(events)")
+        XCTAssertEqual(events.filter { $0 == "replaced defaults.json" }.count, 1, "snapshot saves after expiry: \(events)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.tokenFile))
+        let who = stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(who?["phase"] as? String, "loggedOut", summary)
+        XCTAssertEqual(who?["sessionResets"] as? Int, 1, "two expiry answers must reset the session once: \(summary)")
+        let defaults = try ws.defaultsObject()
+        XCTAssertNil(defaults["key_in_user_id"], "snapshot kept after expiry")
+        XCTAssertEqual(defaults["key_last_login_username"] as? String, "13800000001", "last phone lost")
+    }
+
     func testRestartWithSandboxDownExitsFourAndKeepsSnapshot() throws {
         let (server, u) = try startSandbox()
         let ws = Workspace()
@@ -163,5 +217,60 @@ final class LoginAndSessionTests: XCTestCase {
         XCTAssertNotNil(defaultsBefore)
         let who = SXK.run(["whoami", "--json"], in: ws, baseURL: u)
         XCTAssertEqual((try? who.json() as? [String: Any])?["userId"] as? Int, 1001, who.summary)
+    }
+}
+
+/// File events in one folder (inotify), as "deleted NAME" / "replaced NAME" / "wrote NAME", in order.
+final class DirectoryEvents: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var events: [String] = []
+    private var markIndex = 0
+    private var stopped = false
+
+    init?(_ dir: String) {
+        fd = inotify_init1(Int32(IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        let mask = UInt32(IN_DELETE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
+        guard inotify_add_watch(fd, dir, mask) >= 0 else { close(fd); return nil }
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while !lock.withLock({ stopped }) {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&pfd, 1, 50) <= 0 { continue }
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n <= 0 { return }
+                var offset = 0
+                while offset + 16 <= n {
+                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                    let len = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                    let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + len)].prefix { $0 != 0 }
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    let what = mask & UInt32(IN_DELETE) != 0 ? "deleted" : mask & UInt32(IN_MOVED_TO) != 0 ? "replaced" : "wrote"
+                    lock.withLock { events.append("\(what) \(name)") }
+                    offset += 16 + len
+                }
+            }
+        }
+    }
+
+    /// Later calls to `sinceMark` see only what happens after this. Waits 100 ms first, so events of
+    /// writes that already happened are read and counted before the mark.
+    func mark() {
+        usleep(100_000)
+        lock.withLock { markIndex = events.count }
+    }
+
+    /// Events after the mark; waits briefly so the last ones are read.
+    func sinceMark() -> [String] {
+        usleep(200_000)
+        return lock.withLock { Array(events[markIndex...]) }
+    }
+
+    /// Ends the reading thread and closes the descriptor.
+    func stop() {
+        lock.withLock { stopped = true }
+        usleep(100_000)
+        close(fd)
     }
 }

@@ -20,6 +20,7 @@ final class NetworkFaultTests: XCTestCase {
     /// server/bad data → 1; transport → 4 (BRIEF exit codes). A cut-off body is a transport failure.
     static let expectedExit: [SandboxFaultKind: Set<Int32>] = [
         .malformed: [1], .empty: [1], .html502: [1], .status500: [1], .truncated: [1, 4],
+        .oversized: [1], .deepNesting: [1],
     ]
 
     private func checkFault(_ kind: SandboxFaultKind, path: String, command: String, ws: Workspace, file: StaticString = #filePath, line: UInt = #line) {
@@ -84,6 +85,39 @@ final class NetworkFaultTests: XCTestCase {
             let next = SXK.run(["orders", "--limit", "1", "--json"], in: ws, baseURL: url)
             XCTAssertEqual(next.status, 0, "\(kind): next run failed: \(next.summary)")
         }
+    }
+
+    /// Item 11, hostile sizes: 100,000 nested `[` and a 48 MiB body (past the 32 MiB read limit) each
+    /// give one error line with endpoint and status; the session and the next commands are unaffected.
+    func testDeepNestingAndOversizedBodies() {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        for kind in [SandboxFaultKind.deepNesting, .oversized] {
+            checkFault(kind, path: "/api/app/config", command: "config --json", ws: ws)
+            checkFault(kind, path: "/api/yf-handset-app/photog/order/listv2", command: "orders --json", ws: ws)
+        }
+        server.injectFault(path: "/api/app/config", kind: .deepNesting)
+        let deep = SXK.run(["config"], in: ws, baseURL: url)
+        XCTAssertTrue(deep.errorLines.first?.contains("nest") ?? false, "the line does not say why: \(deep.summary)")
+        server.injectFault(path: "/api/app/config", kind: .oversized)
+        let big = SXK.run(["config"], in: ws, baseURL: url)
+        XCTAssertTrue(big.errorLines.first?.contains("32 MiB") ?? false, "the line does not say why: \(big.summary)")
+    }
+
+    /// A 10 MiB answer that is valid JSON is read and used like a small one.
+    func testTenMegabyteValidBodyIsDecoded() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let plain = SXK.run(["orders", "--limit", "2", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(plain.status, 0, plain.summary)
+        server.injectFault(path: "/api/yf-handset-app/photog/order/listv2", kind: .huge)
+        let r = SXK.run(["-c", "orders --limit 2 --json; whoami --json"], in: ws, baseURL: url, timeout: 60)
+        print("orders with a 10 MiB body: exit \(r.status) after \(String(format: "%.2f", r.elapsed)) s")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.stderr, "", r.summary)
+        XCTAssertEqual(r.stdout.split(separator: "\n").first.map(String.init), plain.stdout.split(separator: "\n").first.map(String.init),
+                       "the padded answer did not give the same orders")
+        XCTAssertEqual(server.pendingFaults.count, 0)
     }
 
     func testTimeoutAgainstHangingServer() throws {

@@ -32,6 +32,25 @@ final class ScopeOrdersAndCLITests: XCTestCase {
         XCTAssertEqual(server.requestLog().last { $0.path == "/api/app/scenic-admin/order/list" }?.queryValue("scenicId"), "2")
     }
 
+    /// Item 16 at app level: `scenic 2` with a store selected must load the store list first; when that
+    /// fails (HTTP 500) the switch changes nothing, in this run and on disk.
+    func testFailedScenicSwitchLeavesTheOldScope() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        XCTAssertEqual(SXK.run(["store", "101"], in: ws, baseURL: url).status, 0)
+        let before = try XCTUnwrap(ws.read(ws.defaultsFile))
+        server.injectFault(path: "/api/app/store/all", kind: .status500)
+        let r = SXK.run(["--keep-going", "-c", "scenic 2; whoami --json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertTrue(r.errorLines.first?.contains("/api/app/store/all") ?? false, r.summary)
+        let who = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.summary)
+        XCTAssertEqual(who["scenicId"] as? Int, 1, r.summary)
+        XCTAssertEqual(who["storeId"] as? Int, 101, r.summary)
+        XCTAssertEqual(ws.read(ws.defaultsFile), before, "defaults.json changed by a failed switch")
+        XCTAssertEqual(server.pendingFaults.count, 0)
+    }
+
     func testRoleSwitchChangesOrdersEndpoint() throws {
         let ws = Workspace()
         SXK.login("13800000002", in: ws, baseURL: url)

@@ -10,12 +10,14 @@ final class PTYSession {
         var description: String
     }
 
-    let master: Int32
+    private(set) var master: Int32
     let pid: pid_t
     private(set) var raw: [UInt8] = []
     /// Offset in `screen` after the last match; `expect` searches from here.
     private var consumed = 0
     private var exitStatus: Int32?
+    /// The signal that ended the process, when it did not exit by itself (exit status is then 128 + it).
+    private(set) var killedBySignal: Int32?
 
     init(executable: String, arguments: [String], environment: [String: String], rows: UInt16 = 30, columns: UInt16 = 100) throws {
         var slave = [CChar](repeating: 0, count: 256)
@@ -44,7 +46,13 @@ final class PTYSession {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        close(master)
+        if master >= 0 { close(master) }
+    }
+
+    /// Closes the terminal as a closed window would: the kernel sends SIGHUP to the session leader.
+    func hangUp() {
+        if master >= 0 { close(master) }
+        master = -1
     }
 
     /// Everything shown so far with escape sequences and carriage returns removed.
@@ -84,6 +92,10 @@ final class PTYSession {
     /// Reads what is available, waiting at most until `deadline`. False at end of output.
     @discardableResult
     private func pump(until deadline: Date) -> Bool {
+        guard master >= 0 else {
+            usleep(UInt32(max(0, min(0.05, deadline.timeIntervalSinceNow)) * 1_000_000))
+            return false
+        }
         let ms = max(0, Int32(deadline.timeIntervalSinceNow * 1000))
         var pfd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, min(ms, 100))
@@ -118,8 +130,9 @@ final class PTYSession {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid {
                 let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                if (status & 0x7f) != 0 { killedBySignal = status & 0x7f }
                 exitStatus = code
-                while pump(until: Date().addingTimeInterval(0.05)) && Date() < deadline {
+                while master >= 0 && pump(until: Date().addingTimeInterval(0.05)) && Date() < deadline {
                     if Self.available(master) == false { break }
                 }
                 return code

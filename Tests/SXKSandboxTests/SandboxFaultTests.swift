@@ -33,6 +33,26 @@ final class SandboxFaultTests: SandboxTestCase {
         XCTAssertEqual(try get(path, token: nil).code, 100000)
     }
 
+    func testHugeOversizedAndDeepNestingBodies() throws {
+        let plain = try get(path, token: nil)
+        let data = try XCTUnwrap(try JSONParser.parse(plain.body).objectValue?.field("data"))
+        for kind in [SandboxFaultKind.huge, .oversized] {
+            server.injectFault(path: path, kind: kind)
+            let padded = try get(path, token: nil)
+            XCTAssertEqual(padded.status, 200)
+            XCTAssertEqual(padded.body.count, kind.paddedSize, "\(kind)")
+            let envelope = try XCTUnwrap(try JSONParser.parse(padded.body).objectValue, "\(kind) is not valid JSON")
+            XCTAssertEqual(envelope.field("data"), data, "\(kind) changed the answer")
+            XCTAssertEqual(envelope.int("code"), 100000)
+        }
+        server.injectFault(path: path, kind: .deepNesting)
+        let deep = try get(path, token: nil)
+        XCTAssertEqual(deep.status, 200)
+        XCTAssertEqual(deep.body.count, 200_000)
+        XCTAssertThrowsError(try JSONParser.parse(deep.body), "a bounded parser must refuse 100,000 levels")
+        XCTAssertEqual(SandboxServer.padded(Array("{}".utf8), to: 20), Array(#"{"padding":"xxxxxx"}"#.utf8))
+    }
+
     func testCountAndPathMatching() throws {
         server.injectFault(path: path, kind: .status500, count: 2)
         XCTAssertEqual(try get("/api/yf-handset-app/userinfo", token: nil).code, 100401)

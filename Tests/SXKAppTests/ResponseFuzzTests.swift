@@ -1,0 +1,161 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import XCTest
+
+/// Issue 7, item 12: seeded fuzz of the response path: JSONParser, the client's envelope reading and
+/// every model decoder, through the real endpoint groups over a transport that answers with mutated
+/// copies of real sandbox bodies. Whatever arrives, the call returns or throws one short, redacted
+/// `APIError` naming its endpoint, quickly.
+final class ResponseFuzzTests: XCTestCase {
+    /// A token the transport's "server" echoes into bodies; no error line may ever show it.
+    static let sentinelToken = "sxk_FUZZSENTINEL0123456789abcdef01"
+
+    struct Case: Sendable {
+        let path: String
+        let call: @Sendable (APIClient) async throws(APIError) -> Void
+    }
+
+    /// One endpoint per decoder, with how to call it.
+    static let cases: [Case] = {
+        let from = "2026-11-01", to = "2026-11-29"
+        let a: @Sendable (APIClient) -> AccountAPI = { AccountAPI(client: $0) }
+        let m: @Sendable (APIClient) -> CommerceAPI = { CommerceAPI(client: $0) }
+        let o: @Sendable (APIClient) -> OperationAPI = { OperationAPI(client: $0) }
+        return [
+            Case(path: Endpoint.config.path) { c throws(APIError) in _ = try await a(c).config() },
+            Case(path: Endpoint.login.path) { c throws(APIError) in _ = try await a(c).login(username: "13800000001", password: "pw-not-real") },
+            Case(path: Endpoint.setUser.path) { c throws(APIError) in _ = try await a(c).setUser(userId: 1001, accountType: "scenic", tempToken: "tmp_x") },
+            Case(path: Endpoint.userInfo.path) { c throws(APIError) in _ = try await a(c).userInfo() },
+            Case(path: Endpoint.rolePermissions.path) { c throws(APIError) in _ = try await a(c).rolePermissions() },
+            Case(path: Endpoint.realNameInfo.path) { c throws(APIError) in _ = try await a(c).realNameInfo() },
+            Case(path: Endpoint.bankCardInfo.path) { c throws(APIError) in _ = try await a(c).bankCardInfo() },
+            Case(path: Endpoint.storeList.path) { c throws(APIError) in _ = try await m(c).storeList() },
+            Case(path: Endpoint.photographerOrders.path) { c throws(APIError) in _ = try await m(c).photographerOrders(page: 1, pageSize: 3) },
+            Case(path: Endpoint.scenicAdminOrders.path) { c throws(APIError) in _ = try await m(c).scenicAdminOrders(page: 1, pageSize: 3, scenicId: 1) },
+            Case(path: Endpoint.storeOrders.path) { c throws(APIError) in _ = try await m(c).storeOrders(page: 1, pageSize: 3, storeId: 101) },
+            Case(path: Endpoint.photographerSummary.path) { c throws(APIError) in _ = try await o(c).photographerSummary(startDate: from, endDate: to) },
+            Case(path: Endpoint.photographerDaily.path) { c throws(APIError) in _ = try await o(c).photographerDaily(startDate: from, endDate: to, page: 1, pageSize: 3) },
+            Case(path: Endpoint.scenicAdminSummary.path) { c throws(APIError) in _ = try await o(c).scenicAdminSummary(startDate: from, endDate: to, scenicId: 1) },
+            Case(path: Endpoint.scenicAdminDaily.path) { c throws(APIError) in _ = try await o(c).scenicAdminDaily(startDate: from, endDate: to, scenicId: 1, page: 1, pageSize: 3) },
+            Case(path: Endpoint.storeSummary.path) { c throws(APIError) in _ = try await o(c).storeSummary(startDate: from, endDate: to, storeId: 101) },
+            Case(path: Endpoint.storeDaily.path) { c throws(APIError) in _ = try await o(c).storeDaily(startDate: from, endDate: to, storeId: 101, page: 1, pageSize: 3) },
+            Case(path: Endpoint.locationDetail.path) { c throws(APIError) in _ = try await o(c).locationDetail(staffId: 1001) },
+        ]
+    }()
+
+    /// Real bodies for every endpoint, fetched once from the sandbox with `get PATH --raw` (login and
+    /// set-user are written here: fetching them would put a password in argv).
+    static let realBodies: [String: [UInt8]] = {
+        let today = WireDate.day(Date())
+        let start = WireDate.day(Date().addingTimeInterval(-10 * 86_400))
+        let range = "startDate=\(start) endDate=\(today)"
+        let perPhone: [(String, [String])] = [
+            ("13800000001", [
+                Endpoint.config.path, Endpoint.userInfo.path, Endpoint.rolePermissions.path, Endpoint.realNameInfo.path,
+                Endpoint.bankCardInfo.path, Endpoint.storeList.path, "\(Endpoint.photographerOrders.path) page=1 pageSize=3",
+                "\(Endpoint.photographerSummary.path) \(range)", "\(Endpoint.photographerDaily.path) \(range) page=1 pageSize=3",
+                "\(Endpoint.locationDetail.path) staff_id=1001",
+            ]),
+            ("13800000002", [
+                "\(Endpoint.scenicAdminOrders.path) page=1 pageSize=3 scenicId=1", "\(Endpoint.scenicAdminSummary.path) \(range) scenicId=1",
+                "\(Endpoint.scenicAdminDaily.path) \(range) scenicId=1 page=1 pageSize=3",
+            ]),
+            ("13800000003", [
+                "\(Endpoint.storeOrders.path) page=1 pageSize=3 storeId=101", "\(Endpoint.storeSummary.path) \(range) storeId=101",
+                "\(Endpoint.storeDaily.path) \(range) storeId=101 page=1 pageSize=3",
+            ]),
+        ]
+        var bodies: [String: [UInt8]] = [
+            Endpoint.login.path: Array(#"{"code":100000,"msg":"success","data":{"token":"tmp_0123456789abcdef","accounts":[{"userId":4001,"accountType":"scenic","accountDisplayName":"千岛湖 · 摄影师","userName":"湖畔阿杰","realName":"周杰","phone":"13800000004","roleCode":"photographer","roleName":"摄影师","scenicId":3,"scenicName":"千岛湖"},{"user_id":"4003","account_type":"store","role_code":"storeAdmin","store_id":301}]}}"#.utf8),
+            Endpoint.setUser.path: Array("{\"code\":\"100000\",\"msg\":\"success\",\"data\":{\"token\":\"\(sentinelToken)\",\"user\":{\"userId\":1001,\"accountType\":\"scenic\",\"roleCode\":\"photographer\",\"scenicId\":\"1\"}}}".utf8),
+        ]
+        for (phone, gets) in perPhone {
+            let ws = Workspace()
+            SXK.login(phone, in: ws, baseURL: SharedSandbox.url)
+            let r = SXK.run(["-c", gets.map { "get \($0) --raw" }.joined(separator: "; ")], in: ws, baseURL: SharedSandbox.url)
+            let lines = r.stdout.split(separator: "\n").map { Array($0.utf8) }
+            XCTAssertEqual(lines.count, gets.count, "corpus fetch for \(phone): \(r.summary)")
+            for (get, line) in zip(gets, lines) { bodies[String(get.split(separator: " ")[0])] = line }
+        }
+        return bodies
+    }()
+
+    func testCorpusDecodesUnmutated() async throws {
+        let bodies = Self.realBodies
+        for c in Self.cases {
+            let body = try XCTUnwrap(bodies[c.path], "no corpus body for \(c.path)")
+            let client = Self.client { _ in HTTPResponse(status: 200, body: body) }
+            do { try await c.call(client) } catch { XCTFail("\(c.path): the real body does not decode: \(error)") }
+        }
+    }
+
+    func testMutatedResponsesGiveOneShortAPIErrorOrAValue() async throws {
+        let run = FuzzRun("response fuzz", fast: 4_000, long: 100_000)
+        print("\(run.replay)")
+        let bodies = Self.realBodies
+        let corpus = Self.cases.compactMap { bodies[$0.path] }
+        XCTAssertEqual(corpus.count, Self.cases.count, "corpus incomplete")
+        var rng = SplitMix64(seed: run.seed)
+        let mutator = Mutator(dictionary: ["\"code\":100401", "\"code\":\"100000\"", "\"data\":null", "\"token\":\"\(Self.sentinelToken)\"",
+                                           "\"list\":[]", "\"total\":\"7\"", "\"user_id\":\"x\"", "1.5e308", "-9223372036854775809", "{}", "[]"],
+                              maxRun: run.maxRun)
+        let trees = JSONTreeMutator()
+        let watchdog = FuzzWatchdog(run: run)
+        defer { watchdog.stop() }
+        let statuses = [200, 200, 200, 200, 201, 204, 301, 400, 401, 404, 500, 502]
+        var outcomes: [String: Int] = [:]
+        var failures = 0
+        for index in 0..<run.cases {
+            let c = rng.pick(Self.cases)
+            var body = bodies[c.path]!
+            let structural = rng.chance(60)
+            if structural, let tree = try? JSONParser.parse(body) { body = JSONWriter.bytes(trees.mutate(tree, rng: &rng)) }
+            if !structural || rng.chance(15) { body = mutator.mutate(body, corpus: corpus, rng: &rng) }
+            let status = structural && rng.chance(70) ? 200 : rng.pick(statuses)
+            let reply = HTTPResponse(status: status, body: body)
+            let client = Self.client { _ in reply }
+            let sent = body
+            watchdog.begin("case \(index) \(c.path) HTTP \(status)", input: { String(decoding: sent.prefix(2000), as: UTF8.self) })
+            var problem: String?
+            do {
+                try await c.call(client)
+                outcomes["value", default: 0] += 1
+                if status == 401 { problem = "HTTP 401 decoded as a value" }
+            } catch {
+                outcomes[error.kind.rawValue, default: 0] += 1
+                problem = Self.check(error, path: c.path, status: status)
+            }
+            let took = watchdog.end()
+            if took > run.caseDeadline { problem = (problem.map { $0 + "; " } ?? "") + "took \(String(format: "%.2f", took)) s" }
+            if let problem {
+                failures += 1
+                if failures <= 5 {
+                    XCTFail("case \(index) (\(c.path), HTTP \(status), \(body.count) bytes): \(problem)\n\(run.replay)\nbody: \(String(decoding: body.prefix(300), as: UTF8.self).debugDescription)")
+                }
+            }
+        }
+        print("response fuzz outcomes over \(run.cases) cases: \(outcomes.sorted { $0.key < $1.key })")
+        XCTAssertEqual(failures, 0, run.replay)
+        // The mutations must reach past the parser: some bodies still decode, some fail in decoders.
+        XCTAssertGreaterThan(outcomes["value"] ?? 0, 0, "no mutated body decoded: mutations too coarse")
+        XCTAssertGreaterThan((outcomes["decoding"] ?? 0) + (outcomes["server"] ?? 0), 0, "no mutation reached the envelope or the models")
+    }
+
+    /// What is wrong with an error for a response that did arrive (nil when nothing).
+    static func check(_ error: APIError, path: String, status: Int) -> String? {
+        let line = error.description
+        if [.network, .cancelled, .configuration, .redirect].contains(error.kind) { return "kind \(error.kind) for a response that arrived: \(line)" }
+        if status == 401 && error.kind != .sessionExpired { return "HTTP 401 not a session expiry: \(line)" }
+        if !line.contains(path) { return "error does not name \(path): \(line)" }
+        if line.contains("\n") || line.contains("\r") { return "error spans lines: \(line.debugDescription)" }
+        if line.count > 600 { return "error line of \(line.count) characters: \(line.prefix(200))…" }
+        if line.contains(sentinelToken) { return "error shows the token: \(line)" }
+        return nil
+    }
+
+    static func client(_ reply: @escaping @Sendable (HTTPRequest) -> HTTPResponse) -> APIClient {
+        APIClient(configuration: APIConfiguration(environment: .custom(URL(string: "https://api.fuzz.test")!)),
+                  transport: ClosureTransport { reply($0) }, tokenProvider: { sentinelToken })
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import SXKSandbox
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 7, check 17: SIGTERM and SIGHUP (sent, or a closed terminal) end the REPL with 128 + the
+/// signal after the typed lines reached the history file and the scope reached `defaults.json`.
+final class SignalPTYTests: XCTestCase {
+    var home: URL!
+    var server: SandboxServer!
+    var baseURL: URL!
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-signal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        server = SandboxServer(config: SandboxConfig())
+        baseURL = try server.start()
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    var profileDir: URL { home.appendingPathComponent("sxk-state/custom") }
+    var historyPath: String { profileDir.appendingPathComponent("history").path }
+
+    var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+            "TERM": "xterm", "LANG": "C.UTF-8",
+        ]
+    }
+
+    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", home.appendingPathComponent("sxk-state").path] }
+
+    func logIn(_ phone: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "login failed")
+    }
+
+    func start() throws -> PTYSession {
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
+        try session.expect("›")
+        try session.waitForEditor()
+        return session
+    }
+
+    /// The history file's commands (libedit format decoded, the `\t#@sxk {…}` context comment
+    /// that each line carries cut off), oldest first.
+    func historyLines() -> [String] {
+        guard let text = try? String(contentsOfFile: historyPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().map { line in
+            let decoded = line.replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
+            return decoded.components(separatedBy: "\t#@sxk ").first ?? decoded
+        }
+    }
+
+    func currentScenic() -> Int? {
+        guard let data = FileManager.default.contents(atPath: profileDir.appendingPathComponent("defaults.json").path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["key_in_current_scenic_id"] as? Int
+    }
+
+    /// Types a few commands including a scope change, leaves a half-typed line, then ends the shell with `end`.
+    private func typeThenEnd(_ label: String, expectedStatus: Int32, _ end: (PTYSession) -> Void) throws {
+        try logIn("13800000002")
+        XCTAssertEqual(currentScenic(), 1, "\(label): the login's scope")
+        let s = try start()
+        s.send("version\r")
+        try s.expect("›")
+        s.send("scenic 2\r")
+        try s.expect("灵隐寺")
+        try s.expect("›")
+        s.send("whoami\r")
+        try s.expect("scenicName")
+        try s.expect("›")
+        s.send("orders --limit 9")  // typed, never entered: must not reach the history
+        try s.expect("orders --limit 9")
+        end(s)
+        let status = try s.waitForExit()
+        XCTAssertNil(s.killedBySignal, "\(label): the default action killed sxk (signal \(s.killedBySignal ?? 0)) before it saved anything")
+        XCTAssertEqual(status, expectedStatus, "\(label): exit status")
+        let lines = historyLines()
+        XCTAssertEqual(Array(lines.suffix(3)), ["version", "scenic 2", "whoami"], "\(label): history file \(historyPath)")
+        XCTAssertFalse(lines.contains { $0.contains("orders") }, "\(label): a line never entered was saved")
+        XCTAssertEqual(modeOf(historyPath), 0o600, label)
+        XCTAssertEqual(currentScenic(), 2, "\(label): the scope change was not saved")
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: profileDir.path)) ?? []).filter { $0.contains("tmp") }
+        XCTAssertEqual(leftovers, [], "\(label): temp files left behind")
+
+        // The next shell starts in the saved scope and recalls the saved lines.
+        let next = try start()
+        next.send("\u{1B}[A")
+        try next.expect("whoami")
+        next.send("\u{15}exit\r")
+        XCTAssertEqual(try next.waitForExit(), 0)
+        XCTAssertTrue(next.screen.contains("灵隐寺"), "\(label): the next prompt is not in the saved scope: \(next.screen)")
+    }
+
+    func testSIGTERMSavesHistoryAndScopeThenExits143() throws {
+        try typeThenEnd("SIGTERM", expectedStatus: 128 + SIGTERM) { kill($0.pid, SIGTERM) }
+    }
+
+    func testSIGHUPSavesHistoryAndScopeThenExits129() throws {
+        try typeThenEnd("SIGHUP", expectedStatus: 128 + SIGHUP) { kill($0.pid, SIGHUP) }
+    }
+
+    /// The terminal goes away (window closed, ssh dropped): the kernel sends SIGHUP; writes now fail.
+    func testClosedTerminalSavesHistoryAndScope() throws {
+        try typeThenEnd("closed terminal", expectedStatus: 128 + SIGHUP) { $0.hangUp() }
+    }
+
+    /// Closing the terminal sends SIGHUP and SIGCONT at once. With libedit's own signal handlers on,
+    /// one of them ran on the main thread after el_gets had cleared libedit's editor pointer and sxk
+    /// died with SIGSEGV in about one close in six (history lost). Many closes, none may crash.
+    func testRepeatedTerminalClosesNeverCrash() throws {
+        try logIn("13800000002")
+        let rounds = ProcessInfo.processInfo.environment["SXK_LONG_TESTS"] == "1" ? 150 : 20
+        for round in 0..<rounds {
+            let s = try start()
+            s.send("version\r")
+            try s.expect("›")
+            s.send("orders --limit 9")
+            try s.expect("orders --limit 9")
+            s.hangUp()
+            let status = try s.waitForExit()
+            XCTAssertNil(s.killedBySignal, "round \(round): sxk died of signal \(s.killedBySignal ?? 0) on a closed terminal")
+            XCTAssertEqual(status, 128 + SIGHUP, "round \(round)")
+            if s.killedBySignal != nil { break }
+        }
+        XCTAssertEqual(historyLines().filter { $0 == "version" }.count, rounds, "every round's line saved")
+    }
+
+    /// Ctrl-Z under a job-control shell: sxk stops (the shell reports it), `fg` resumes it with the
+    /// line editor's raw mode back and the half-typed line intact (libedit did this itself before its
+    /// signal handling was turned off; now SignalRouter's SIGTSTP handler does).
+    func testCtrlZStopsAndFgResumesTheLineInRawMode() throws {
+        let bash = "/bin/bash"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        let command = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
+                               environment: environment)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("versio")
+        try s.expect("versio")
+        s.send("\u{1A}")
+        try s.expect("stopped-148")
+        try s.expect("sxk-state'")  // bash's fg names the job it resumes
+        try s.waitForEditor()  // raw mode again, put back by sxk itself
+        s.send("n\r")
+        try s.expect("sxk ")  // `version` ran: the line survived the stop
+        try s.expect("›")
+        s.send("exit\r")
+        try s.expect("done-0")
+    }
+
+    /// Item 8 for the history file: when it cannot be written (a file-size limit stands in for a full
+    /// disk) the shell says so in one warning line, exits normally and leaves the old file as it was.
+    func testHistoryThatCannotBeSavedWarnsOnceAndKeepsTheOldFile() throws {
+        let prlimit = "/usr/bin/prlimit"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: prlimit), "needs prlimit (util-linux)")
+        try FileManager.default.createDirectory(at: profileDir, withIntermediateDirectories: true)
+        let old = "_HiStOrY_V2_\n" + (0..<300).map { "version\\040\($0)\n" }.joined()
+        try old.write(toFile: historyPath, atomically: true, encoding: .utf8)
+        chmod(historyPath, 0o600)
+        XCTAssertGreaterThan(old.utf8.count, 2048)
+        let s = try PTYSession(executable: prlimit, arguments: ["--fsize=2048", "--", InteractiveShellTests.binary] + globalArguments,
+                               environment: environment)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("version\r")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        XCTAssertNil(s.killedBySignal)
+        let warnings = s.screen.components(separatedBy: "\n").filter { $0.contains("warning:") }
+        XCTAssertEqual(warnings.count, 1, s.screen)
+        XCTAssertTrue(warnings.first?.contains("cannot save history to \(historyPath): File too large") ?? false, s.screen)
+        XCTAssertEqual(try String(contentsOfFile: historyPath, encoding: .utf8), old, "the old history file changed")
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: profileDir.path)) ?? []).filter { $0.contains("tmp") }
+        XCTAssertEqual(leftovers, [])
+    }
+
+    /// SIGTERM while a command waits on the network: the request is dropped, the line is kept, exit is prompt.
+    func testSIGTERMDuringARequestSavesTheLineAndExitsPromptly() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("orders --limit 1\r")  // validates the restored session, so the next request is the orders page
+        try s.expect("ORDER NO")
+        try s.expect("›")
+        server.resetRequestLog()
+        server.setLatency(milliseconds: 5_000)
+        s.send("orders --limit 3\r")
+        let deadline = Date().addingTimeInterval(10)
+        while !server.requestLog().contains(where: { $0.path.contains("order/listv2") }) && Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(server.requestLog().contains { $0.path.contains("order/listv2") }, "the orders request never arrived")
+        let sent = Date()
+        kill(s.pid, SIGTERM)
+        let status = try s.waitForExit(timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 3, "SIGTERM waited for the request")
+        XCTAssertNil(s.killedBySignal)
+        XCTAssertEqual(status, 128 + SIGTERM)
+        print("SIGTERM during a request: exit after \(String(format: "%.3f", Date().timeIntervalSince(sent))) s")
+        XCTAssertEqual(Array(historyLines().suffix(2)), ["orders --limit 1", "orders --limit 3"])
+        server.setLatency(milliseconds: 0)
+    }
+}
+
+private func modeOf(_ path: String) -> mode_t? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return st.st_mode & 0o7777
+}
