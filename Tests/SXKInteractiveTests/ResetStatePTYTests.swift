@@ -4,55 +4,18 @@ import XCTest
 
 /// `sxk --reset-state` on a terminal asks before clearing: "n" (or Enter) keeps everything and stops,
 /// "y" clears the profile and the shell starts logged out.
-final class ResetStatePTYTests: XCTestCase {
-    var home: URL!
-    var server: SandboxServer!
-    var baseURL: URL!
+final class ResetStatePTYTests: SandboxPTYTestCase {
+    var tokenFile: String { profileDir.appendingPathComponent("token").path }
+    var defaultsFile: String { profileDir.appendingPathComponent("defaults.json").path }
+    var arguments: [String] { globalArguments + ["--reset-state"] }
 
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-reset-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        server = SandboxServer(config: SandboxConfig())
-        baseURL = try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    var environment: [String: String] {
-        [
-            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-            "TERM": "xterm", "LANG": "C.UTF-8",
-        ]
-    }
-
-    var stateDir: String { home.appendingPathComponent("sxk-state").path }
-    var tokenFile: String { stateDir + "/custom/token" }
-    var defaultsFile: String { stateDir + "/custom/defaults.json" }
-    var arguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", stateDir, "--reset-state"] }
-
-    func logIn() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = ["--base-url", baseURL.absoluteString, "--state-dir", stateDir, "login", "13800000001", "--password-stdin", "--accept-privacy"]
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "login failed")
+    func logInWithToken() throws {
+        try logIn()
         XCTAssertTrue(FileManager.default.fileExists(atPath: tokenFile))
     }
 
     func testAnswerNoKeepsStateAndStops() throws {
-        try logIn()
+        try logInWithToken()
         let before = FileManager.default.contents(atPath: defaultsFile)
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: arguments, environment: environment)
         try s.expect("Reset state of profile 'custom' (token, snapshot, preferences)? [y/N] ")
@@ -65,7 +28,7 @@ final class ResetStatePTYTests: XCTestCase {
     }
 
     func testEnterAloneIsNo() throws {
-        try logIn()
+        try logInWithToken()
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: arguments, environment: environment)
         try s.expect("[y/N] ")
         s.send("\r")
@@ -75,7 +38,7 @@ final class ResetStatePTYTests: XCTestCase {
     }
 
     func testAnswerYesClearsAndStartsLoggedOut() throws {
-        try logIn()
+        try logInWithToken()
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: arguments, environment: environment)
         try s.expect("[y/N] ")
         s.send("y\r")

@@ -4,57 +4,7 @@ import XCTest
 
 /// The app's commands in a pseudo-terminal against an in-process sandbox: what a person sees when
 /// they press Ctrl-C mid-request, or Tab after a scope command.
-final class SessionPTYTests: XCTestCase {
-    var home: URL!
-    var server: SandboxServer!
-    var baseURL: URL!
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-session-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        server = SandboxServer(config: SandboxConfig())
-        baseURL = try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    var environment: [String: String] {
-        [
-            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-            "TERM": "xterm", "LANG": "C.UTF-8",
-        ]
-    }
-
-    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", home.appendingPathComponent("sxk-state").path] }
-
-    /// Logs in once non-interactively so the pty session starts from the snapshot.
-    func logIn(_ phone: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "login failed")
-    }
-
-    func start() throws -> PTYSession {
-        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
-        try session.expect("›")
-        try session.waitForEditor()
-        return session
-    }
-
+final class SessionPTYTests: SandboxPTYTestCase {
     func testCtrlCDuringSlowStreamingReturnsToPromptAndSessionStillWorks() throws {
         try logIn("13800000001")
         server.setLatency(milliseconds: 400)

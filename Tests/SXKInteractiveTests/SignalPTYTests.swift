@@ -7,58 +7,8 @@ import Glibc
 
 /// Issue 7, check 17: SIGTERM and SIGHUP (sent, or a closed terminal) end the REPL with 128 + the
 /// signal after the typed lines reached the history file and the scope reached `defaults.json`.
-final class SignalPTYTests: XCTestCase {
-    var home: URL!
-    var server: SandboxServer!
-    var baseURL: URL!
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-signal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        server = SandboxServer(config: SandboxConfig())
-        baseURL = try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    var profileDir: URL { home.appendingPathComponent("sxk-state/custom") }
+final class SignalPTYTests: SandboxPTYTestCase {
     var historyPath: String { profileDir.appendingPathComponent("history").path }
-
-    var environment: [String: String] {
-        [
-            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-            "TERM": "xterm", "LANG": "C.UTF-8",
-        ]
-    }
-
-    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", home.appendingPathComponent("sxk-state").path] }
-
-    func logIn(_ phone: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "login failed")
-    }
-
-    func start() throws -> PTYSession {
-        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
-        try session.expect("›")
-        try session.waitForEditor()
-        return session
-    }
 
     /// The history file's commands (libedit format decoded, the `\t#@sxk {…}` context comment
     /// that each line carries cut off), oldest first.

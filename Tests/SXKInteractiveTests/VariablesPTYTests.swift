@@ -4,50 +4,8 @@ import XCTest
 
 /// Issue 9, items 1, 6, 7 as a person meets them: the startup file runs before the first prompt,
 /// `$<Tab>` completes a variable, and `history --here` shows this scope's lines, across restarts.
-final class VariablesPTYTests: XCTestCase {
-    var home: URL!
-    var server: SandboxServer!
-    var baseURL: URL!
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-vars-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        server = SandboxServer(config: SandboxConfig())
-        baseURL = try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    var environment: [String: String] {
-        [
-            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-            "TERM": "xterm", "LANG": "C.UTF-8",
-        ]
-    }
-
-    var stateDir: URL { home.appendingPathComponent("sxk-state") }
-    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", stateDir.path] }
-    var historyFile: URL { stateDir.appendingPathComponent("custom/history") }
-
-    func logIn(_ phone: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "login failed")
-    }
+final class VariablesPTYTests: SandboxPTYTestCase {
+    var historyFile: URL { profileDir.appendingPathComponent("history") }
 
     func writeStartupFile(_ text: String, mode: Int = 0o600) throws -> String {
         let dir = home.appendingPathComponent("config/sxk")
@@ -56,13 +14,6 @@ final class VariablesPTYTests: XCTestCase {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         return path
-    }
-
-    func start() throws -> PTYSession {
-        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
-        try session.expect("›")
-        try session.waitForEditor()
-        return session
     }
 
     func testStartupFileRunsFirstThenDollarTabCompletes() throws {

@@ -4,49 +4,7 @@ import XCTest
 
 /// `watch` in a pseudo-terminal: it redraws the screen run after run, and Ctrl-C stops it and gives
 /// the prompt back with the session intact.
-final class WatchPTYTests: XCTestCase {
-    var home: URL!
-    var server: SandboxServer!
-    var baseURL: URL!
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        server = SandboxServer(config: SandboxConfig())
-        baseURL = try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    var environment: [String: String] {
-        [
-            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-            "TERM": "xterm", "LANG": "C.UTF-8",
-        ]
-    }
-
-    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", home.appendingPathComponent("sxk-state").path] }
-
-    func logIn(_ phone: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "login failed")
-    }
-
+final class WatchPTYTests: SandboxPTYTestCase {
     func testCtrlCStopsWatchAndThePromptReturns() throws {
         try logIn("13800000001")
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)

@@ -1,0 +1,62 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// What every pty test against the app needs: a private home and state folder, an in-process
+/// sandbox on a loopback port, the environment the binary runs with, and a non-interactive login
+/// so a session can start from the snapshot.
+class SandboxPTYTestCase: XCTestCase {
+    var home: URL!
+    var server: SandboxServer!
+    var baseURL: URL!
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-pty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        server = SandboxServer(config: SandboxConfig())
+        baseURL = try server.start()
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+            "TERM": "xterm", "LANG": "C.UTF-8",
+        ]
+    }
+
+    var stateDir: URL { home.appendingPathComponent("sxk-state") }
+    /// The profile folder of a `--base-url` session (profile `custom`).
+    var profileDir: URL { stateDir.appendingPathComponent("custom") }
+    var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", stateDir.path] }
+
+    /// The shell in a pty, up to its first prompt with the line editor ready.
+    func start() throws -> PTYSession {
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
+        try session.expect("›")
+        try session.waitForEditor()
+        return session
+    }
+
+    /// Logs in once without a terminal (`--password-stdin`), so the pty session starts from the snapshot.
+    func logIn(_ phone: String = "13800000001") throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"]
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "login failed")
+    }
+}
