@@ -29,38 +29,47 @@ public enum Redaction {
         return out
     }
 
-    /// `redact(value)`, then every occurrence of a live secret in any key or string replaced by
-    /// `***`. The tree is only rebuilt when some string holds a secret.
+    /// `redact(value)`, and every occurrence of a live secret in any key or string replaced by `***`.
     public static func redact(_ value: JSONValue, secrets: [String]) -> JSONValue {
-        let masked = redact(value)
         let live = secrets.filter { $0.utf8.count >= 4 }
-        guard !live.isEmpty, mentions(masked, live.map { Array($0.utf8) }) else { return masked }
-        return scrub(masked, live)
+        return changed(value, live, live.map { Array($0.utf8) }) ?? value
     }
 
-    static func mentions(_ value: JSONValue, _ needles: [[UInt8]]) -> Bool {
+    /// One walk for both rules; nil when nothing changes, so a clean answer (the usual case) is
+    /// handed back without copying a node. Runs on every command's data.
+    private static func changed(_ value: JSONValue, _ secrets: [String], _ needles: [[UInt8]]) -> JSONValue? {
         switch value {
-        case .string(let s): return holds(s, needles)
-        case .array(let items): return items.contains { mentions($0, needles) }
+        case .string(let text):
+            guard !needles.isEmpty, holds(text, needles) else { return nil }
+            return .string(redact(text, secrets: secrets))
+        case .array(let items):
+            var out: [JSONValue]?
+            for (i, item) in items.enumerated() {
+                guard let new = changed(item, secrets, needles) else { continue }
+                if out == nil { out = items }
+                out![i] = new
+            }
+            return out.map(JSONValue.array)
         case .object(let object):
-            return object.entries.contains { holds($0.key, needles) || mentions($0.value, needles) }
-        default: return false
+            var out: [(key: String, value: JSONValue)]?
+            for (i, entry) in object.entries.enumerated() {
+                let key = !needles.isEmpty && holds(entry.key, needles) ? redact(entry.key, secrets: secrets) : nil
+                let member: JSONValue? = isSecretKey(entry.key) && entry.value != .null
+                    ? (entry.value == .string("***") ? nil : .string("***"))
+                    : changed(entry.value, secrets, needles)
+                guard key != nil || member != nil else { continue }
+                if out == nil { out = object.entries }
+                out![i] = (key: key ?? entry.key, value: member ?? entry.value)
+            }
+            return out.map { .object(JSONObject($0)) }
+        default:
+            return nil
         }
     }
 
     private static func holds(_ text: String, _ needles: [[UInt8]]) -> Bool {
         var text = text
         return text.withUTF8 { hay in needles.contains { String.find($0, in: hay, from: 0) != nil } }
-    }
-
-    private static func scrub(_ value: JSONValue, _ secrets: [String]) -> JSONValue {
-        switch value {
-        case .string(let s): return .string(redact(s, secrets: secrets))
-        case .array(let items): return .array(items.map { scrub($0, secrets) })
-        case .object(let object):
-            return .object(JSONObject(object.entries.map { (key: redact($0.key, secrets: secrets), value: scrub($0.value, secrets)) }))
-        default: return value
-        }
     }
 
     /// JSON member names whose values are secrets wherever they appear in a body.
@@ -78,27 +87,7 @@ public enum Redaction {
 
     /// A copy of a JSON value with every secret member's value replaced by `"***"`.
     public static func redact(_ value: JSONValue) -> JSONValue {
-        // Most answers hold no secret: hand them back as they are instead of copying every node.
-        guard holdsSecret(value) else { return value }
-        switch value {
-        case .object(let object):
-            return .object(JSONObject(object.entries.map { entry in
-                isSecretKey(entry.key) && entry.value != .null
-                    ? (entry.key, JSONValue.string("***")) : (entry.key, redact(entry.value))
-            }))
-        case .array(let items): return .array(items.map(redact))
-        default: return value
-        }
-    }
-
-    /// Whether any object inside `value` has a non-null member named like a secret.
-    static func holdsSecret(_ value: JSONValue) -> Bool {
-        switch value {
-        case .object(let object):
-            return object.entries.contains { (isSecretKey($0.key) && $0.value != .null) || holdsSecret($0.value) }
-        case .array(let items): return items.contains(where: holdsSecret)
-        default: return false
-        }
+        changed(value, [], []) ?? value
     }
 
     /// The first `limit` bytes of a body as text, secrets removed, for error messages.

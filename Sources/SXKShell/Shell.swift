@@ -212,7 +212,7 @@ public final class Shell: @unchecked Sendable {
         io.stdout.flush()
         switch outcome {
         case .success(let status):
-            if status == 0 { keepLastData(io.data.value, source: source) }
+            if status == 0 { keepLastData(io.data.unmasked, source: source) }
             return status
         case .failure(let error):
             if error is CancellationError {

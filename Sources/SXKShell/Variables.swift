@@ -114,13 +114,17 @@ public final class CommandData: @unchecked Sendable {
 
     public init() {}
 
-    /// Keeps `value` (secret members masked); a later call replaces it.
+    /// Keeps `value`; a later call replaces it. Masking waits until the data is read, since most
+    /// commands' data is never read (one walk less per command).
     public func keep(_ value: JSONValue) {
-        let safe = Redaction.redact(value)
-        lock.withLock { kept = safe }
+        lock.withLock { kept = value }
     }
 
-    public var value: JSONValue? { lock.withLock { kept } }
+    /// The kept data with secret members masked.
+    public var value: JSONValue? { lock.withLock { kept }.map(Redaction.redact) }
+
+    /// As kept, for a caller that masks it itself (`Variables.sanitize`).
+    var unmasked: JSONValue? { lock.withLock { kept } }
 
     func reset() { lock.withLock { kept = nil } }
 }
