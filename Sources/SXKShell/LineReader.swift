@@ -64,20 +64,35 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     public static let standardInput = PlainLineReader(fd: 0)
 
     private let fd: Int32
+    /// The command loop and a command reading its own line (`--password-stdin`) take turns.
+    private let lock = NSLockLite()
     private var buffer: [UInt8] = []
     private var atEOF = false
     private var entries: [String] = []
 
     public init(fd: Int32 = 0) { self.fd = fd }
 
+    /// A whole line already read ahead, without touching the descriptor (nil when none is
+    /// buffered): a piped session takes its next command here without a hop to the reader thread.
+    public func bufferedLine() -> LineReadResult? {
+        lock.withLock { takeBufferedLine() }
+    }
+
+    private func takeBufferedLine() -> LineReadResult? {
+        guard let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        var lineBytes = Array(buffer[..<nl])
+        buffer.removeSubrange(...nl)
+        if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+        return .line(String(decoding: lineBytes, as: UTF8.self))
+    }
+
     public func readLine(prompt: PromptText) -> LineReadResult {
+        lock.withLock { readLocked() }
+    }
+
+    private func readLocked() -> LineReadResult {
         while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                var lineBytes = Array(buffer[..<nl])
-                buffer.removeSubrange(...nl)
-                if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
-                return .line(String(decoding: lineBytes, as: UTF8.self))
-            }
+            if let line = takeBufferedLine() { return line }
             if atEOF {
                 if buffer.isEmpty { return .eof }
                 defer { buffer.removeAll() }

@@ -143,7 +143,12 @@ public final class Shell: @unchecked Sendable {
         let lineReader = PlainLineReader.standardInput
         var worst: Int32 = 0
         while exitRequest == nil {
-            let result = await thread.run { lineReader.readLine(prompt: PromptText("")) }
+            let result: LineReadResult
+            if let ready = lineReader.bufferedLine() {
+                result = ready
+            } else {
+                result = await thread.run { lineReader.readLine(prompt: PromptText("")) }
+            }
             switch result {
             case .eof: return worst
             case .interrupted: return ExitStatus.interrupted

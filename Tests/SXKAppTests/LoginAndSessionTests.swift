@@ -31,6 +31,22 @@ final class LoginAndSessionTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("13800000001"), "stdout holds the full phone")
     }
 
+    /// Commands piped on stdin, the password line among them: the command loop reads ahead, and the
+    /// login must still get the line right after its own, and the loop the line after that.
+    func testPipedSessionWithThePasswordLineInTheMiddle() throws {
+        let ws = Workspace()
+        let script = "version\nlogin 13800000001 --password-stdin --accept-privacy\n\(SXK.password)\nwhoami --json\norders --limit 1 --json\n"
+        let r = SXK.run([], in: ws, baseURL: url, stdin: script)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let objects = r.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(objects.count, 2, r.summary)
+        XCTAssertEqual(objects.first?["userId"] as? Int, 1001)
+        XCTAssertEqual((objects.last?["list"] as? [Any])?.count, 1)
+        XCTAssertFalse(r.stderr.contains("unknown command"), "the password line was run as a command: \(r.summary)")
+        XCTAssertFalse(r.stdout.contains(SXK.password) || r.stderr.contains(SXK.password))
+    }
+
     func testMultiAccountLoginWithAccountIndex() throws {
         let ws = Workspace()
         SXK.login("13800000004", in: ws, baseURL: url, account: "2")
