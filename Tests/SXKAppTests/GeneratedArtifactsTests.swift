@@ -80,6 +80,34 @@ final class GeneratedArtifactsTests: XCTestCase {
         XCTAssertEqual(version.stdout, "sxk \(SXKApplication.version)\n", version.summary)
     }
 
+    /// The committed scripts load in their shells: `bash -n` always; `zsh -n` and `fish -n` (plus a real
+    /// `complete -C` in fish, with the built binary on PATH) where those shells are installed.
+    func testCompletionScriptsAreValidInTheirShells() throws {
+        let ws = Workspace()
+        let scripts = Self.root.appendingPathComponent("completions")
+        let bash = SXK.runProcess(["-n", scripts.appendingPathComponent("sxk.bash").path], executable: "/bin/bash",
+                                  env: ws.environment, stdin: Data(), timeout: 30)
+        XCTAssertEqual(bash.status, 0, bash.summary)
+        var missing: [String] = []
+        for (shell, file) in [("/usr/bin/zsh", "_sxk"), ("/usr/bin/fish", "sxk.fish")] {
+            guard FileManager.default.isExecutableFile(atPath: shell) else { missing.append(shell); continue }
+            let r = SXK.runProcess(["-n", scripts.appendingPathComponent(file).path], executable: shell,
+                                   env: ws.environment, stdin: Data(), timeout: 30)
+            XCTAssertEqual(r.status, 0, "\(shell): \(r.summary)")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
+            var env = ws.environment
+            env["PATH"] = URL(fileURLWithPath: SXKBinary.path).deletingLastPathComponent().path + ":/usr/bin:/bin"
+            let script = "source \(scripts.appendingPathComponent("sxk.fish").path); complete -C 'sxk ord'; complete -C 'sxk orders --ro'"
+            let r = SXK.runProcess(["-c", script], executable: "/usr/bin/fish", env: env, stdin: Data(), timeout: 30)
+            XCTAssertTrue(r.stdout.contains("orders\t"), r.summary)
+            XCTAssertTrue(r.stdout.contains("--role\t"), r.summary)
+        }
+        if !missing.isEmpty {
+            throw XCTSkip("bash checked; \(missing.joined(separator: ", ")) not installed (apt-get install zsh fish) so those scripts were not loaded")
+        }
+    }
+
     func testEverySpecParsesItsOwnExamples() throws {
         let specs = Builtins.merged(with: CommandCatalog.all)
         let parser = CommandParser(specs: specs)
