@@ -61,6 +61,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     }
 
     public func readLine(prompt: PromptText) -> LineReadResult {
+        // libedit's own signal handling is off (see SignalRouter), so it learns a new window size here.
+        el_resize(el)
         setPrompt(prompt)
         lastTab = nil
         var count: Int32 = 0

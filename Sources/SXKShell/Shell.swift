@@ -201,7 +201,7 @@ public final class Shell: @unchecked Sendable {
         }
         switch parsed {
         case .help(let chain):
-            io.stdout.write(HelpRenderer(specs: specs, programName: programName, width: terminal.width).page(for: chain))
+            io.stdout.write(HelpRenderer(specs: specs, programName: programName, width: currentTerminal.width).page(for: chain))
             return 0
         case .run(let command):
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
@@ -239,7 +239,7 @@ public final class Shell: @unchecked Sendable {
     private func runBuiltin(_ command: ParsedCommand, io: CommandIO) -> Int32 {
         switch command.spec.name {
         case "help":
-            let renderer = HelpRenderer(specs: specs, programName: programName, width: terminal.width)
+            let renderer = HelpRenderer(specs: specs, programName: programName, width: currentTerminal.width)
             if command.positionals.isEmpty {
                 io.stdout.write(renderer.overview())
                 return 0
@@ -325,7 +325,16 @@ public final class Shell: @unchecked Sendable {
     // MARK: plumbing
 
     func makeIO(interactive: Bool) -> CommandIO {
-        CommandIO(stdout: stdout, stderr: stderr, terminal: terminal, options: options, isInteractive: interactive, reader: reader)
+        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader)
+    }
+
+    /// The terminal as it is now: a window resized since start-up gives its new width to the next
+    /// command's tables and help (one ioctl per command).
+    var currentTerminal: Terminal {
+        guard terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return terminal }
+        var now = terminal
+        now.width = Terminal.currentWidth(environment: ProcessInfo.processInfo.environment)
+        return now
     }
 
     private func startWatcher(_ fd: Int32) {

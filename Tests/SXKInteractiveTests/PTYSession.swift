@@ -49,6 +49,11 @@ final class PTYSession {
         if master >= 0 { close(master) }
     }
 
+    /// Resizes the window as a terminal emulator does (the kernel sends SIGWINCH to the foreground group).
+    func resize(rows: UInt16, columns: UInt16) {
+        _ = cpty_set_window_size(master, rows, columns)
+    }
+
     /// Closes the terminal as a closed window would: the kernel sends SIGHUP to the session leader.
     func hangUp() {
         if master >= 0 { close(master) }

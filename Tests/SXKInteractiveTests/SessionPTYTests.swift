@@ -47,6 +47,30 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// A window made narrower after start-up: the next table is fitted to the new width, and the
+    /// line editor keeps working on it.
+    func testTablesFollowAWindowResizedAfterStartUp() throws {
+        try logIn("13800000003")
+        let s = try start()
+        func widestTableLine() throws -> Int {
+            let shown = try s.expect("page 1/")
+            _ = try s.expect("›")
+            return shown.split(separator: "\n").filter { $0.contains("ORDER NO") || $0.contains("SX2026") }
+                .map { TestWidth.columns(String($0)) }.max() ?? 0
+        }
+        s.send("orders --page-size 2\r")
+        let wide = try widestTableLine()
+        s.resize(rows: 30, columns: 80)
+        s.send("version\r")  // something in between, so the resize has certainly arrived
+        _ = try s.expect("›")
+        s.send("orders --page-size 2\r")
+        let narrow = try widestTableLine()
+        XCTAssertGreaterThan(wide, 80, "the table should use the 100 columns it had first")
+        XCTAssertLessThanOrEqual(narrow, 80, "the table after the resize is \(narrow) columns wide:\n\(s.screen.suffix(1200))")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     func testPasswordPromptDoesNotEcho() throws {
         let s = try start()
         s.send("login 13800000001 --accept-privacy\r")
@@ -59,5 +83,17 @@ final class SessionPTYTests: SandboxPTYTestCase {
         let history = (try? String(contentsOf: home.appendingPathComponent("sxk-state/custom/history"), encoding: .utf8)) ?? ""
         XCTAssertFalse(history.contains("login"), "a login line reached the history file")
         XCTAssertFalse(history.contains("sandbox123"))
+    }
+}
+
+/// Display columns of a line (East Asian wide characters count two), as the table renderer counts.
+enum TestWidth {
+    static func columns(_ line: String) -> Int {
+        line.unicodeScalars.reduce(0) { total, scalar in
+            let v = scalar.value
+            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
+            return total + (wide ? 2 : 1)
+        }
     }
 }
