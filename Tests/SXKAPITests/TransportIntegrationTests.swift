@@ -349,6 +349,54 @@ final class PlainTransportIntegrationTests: TransportIntegrationTests {
         XCTAssertEqual(server.requests.first?.header("Host"), "127.0.0.1:\(server.port)")
     }
 
+    /// The total deadline covers the connect: a SYN nobody answers fails at the timeout.
+    func testUnansweredConnectTimesOutAtTheDeadline() async throws {
+        let listener = try UnansweredListener()
+        let start = Date()
+        do {
+            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: listener.url.appendingPathComponent("c"), timeout: 1))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 2.5)
+    }
+
+    /// Ctrl-C while the connection is still being made ends the request at once, not at the deadline.
+    func testCancellingDuringAnUnansweredConnectIsPrompt() async throws {
+        let listener = try UnansweredListener()
+        let transport = PlainHTTPTransport()
+        let url = listener.url.appendingPathComponent("c")
+        let task = Task { try await transport.send(HTTPRequest(method: "GET", url: url, timeout: 20)) }
+        // Let the worker reach its poll on the connecting socket (cancelling earlier is quick either way).
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let start = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("expected a cancellation")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .cancelled)
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertLessThan(elapsed, 1.0, "cancellation during connect took \(elapsed) s")
+        withExtendedLifetime(listener) {}
+    }
+
+    /// A huge `--timeout` (accepted by the option parser: positive and finite) is a long wait, not a
+    /// trap converting it to nanoseconds.
+    func testHugeTimeoutIsALongDeadlineNotACrash() async throws {
+        XCTAssertEqual(Deadline(seconds: 1e11).remainingMilliseconds, Int32.max)
+        XCTAssertEqual(Deadline(seconds: .infinity).remainingMilliseconds, Int32.max)
+        XCTAssertEqual(Deadline(seconds: -1).remainingMilliseconds, 0)
+        let server = try LoopbackTestServer { _ in .json("{}") }
+        defer { server.stop() }
+        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("t"), timeout: 1e300))
+        XCTAssertEqual(response.status, 200)
+    }
+
     func testRoutingPlainForHTTPURLSessionForHTTPSAndProxies() {
         let http = URL(string: "http://127.0.0.1:8080/x")!
         let https = URL(string: "https://api.example.com/x")!
