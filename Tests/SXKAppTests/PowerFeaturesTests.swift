@@ -233,7 +233,8 @@ final class PowerFeaturesTests: XCTestCase {
         XCTAssertEqual(errexit.status, 1, errexit.summary)
         XCTAssertEqual(errexit.errorLines.count, 1, errexit.summary)
 
-        for args in [["watch", "login"], ["watch", "history"], ["watch", "-n", "0", "orders"], ["watch"], ["watch", "orders", "--bogus"]] {
+        for args in [["watch", "login"], ["watch", "history"], ["watch", "-n", "0", "orders"],
+                     ["watch", "-n", "1e11", "orders"], ["watch", "-n", "1e19", "orders"], ["watch"], ["watch", "orders", "--bogus"]] {
             let refused = SXK.run(args, in: ws, baseURL: url)
             XCTAssertEqual(refused.status, 2, "\(args): \(refused.summary)")
             XCTAssertEqual(refused.stderrLines.count, 1, "\(args): \(refused.summary)")
