@@ -4,20 +4,7 @@ import XCTest
 
 /// Issue 9 §2–5 end to end: `compare`, the scope guard, `curl` and `watch`, the real binary against
 /// a loopback sandbox.
-final class PowerFeaturesTests: XCTestCase {
-    static let server: SandboxServer = {
-        let s = SandboxServer(config: SandboxConfig())
-        _ = try? s.start()
-        return s
-    }()
-    var server: SandboxServer { Self.server }
-    var url: URL { Self.server.baseURL! }
-
-    override func setUp() {
-        server.clearFaults()
-        server.resetRequestLog()
-    }
-
+final class PowerFeaturesTests: SandboxTestCase {
     override func tearDown() {
         server.clearFaults()
     }
