@@ -12,28 +12,17 @@ final class UnansweredListener {
     private let parkedFD: Int32
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        (listenFD, port) = try LoopbackTestServer.listen(backlog: 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
+        addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 0) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        port = UInt16(bigEndian: addr.sin_port)
-        listenFD = fd
         // The one connection the queue holds; it completes at once (the kernel answers the SYN).
         parkedFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(parkedFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(parkedFD); close(fd); throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else { close(parkedFD); close(listenFD); throw POSIXError(.ECONNREFUSED) }
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
