@@ -71,6 +71,10 @@ final class PlainConnection: @unchecked Sendable {
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             do {
+                // Attached while connecting too: a SYN nobody answers would otherwise hold a cancelled
+                // request until the deadline (shutting a connecting socket down wakes its poll).
+                try cancel.attach(connection)
+                defer { cancel.detach() }
                 try connection.finishConnect(info.pointee.ai_addr, info.pointee.ai_addrlen, deadline: deadline, cancel: cancel)
                 return connection
             } catch let failure as Failure {

@@ -95,7 +95,10 @@ public final class PlainHTTPTransport: HTTPTransport, @unchecked Sendable {
                 defer { cancel.detach() }
                 try connection.write(bytes, deadline: deadline, cancel: cancel)
                 let (response, keepAlive) = try connection.readResponse(method: request.method, limit: maxBodyBytes, deadline: deadline, cancel: cancel)
-                if keepAlive { putIdle(key, connection) } else { connection.close() }
+                // Detached before the connection is pooled: a late cancel of this request must not shut
+                // down the connection after another request took it (nor pool one it already shut down).
+                cancel.detach()
+                if keepAlive && !cancel.isFired { putIdle(key, connection) } else { connection.close() }
                 return response
             } catch PlainConnection.Failure.staleBeforeResponse where reused != nil && !retried {
                 connection.close()
@@ -152,9 +155,14 @@ struct Deadline {
     let seconds: TimeInterval
     let end: UInt64
 
+    /// Longer budgets (`--timeout 1e11`) wait this long: about 31 years, far inside UInt64 nanoseconds.
+    static let longest: TimeInterval = 1e9
+
     init(seconds: TimeInterval) {
         self.seconds = seconds
-        end = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, seconds) * 1_000_000_000)
+        // `min` before the conversion: UInt64(_:) traps on a value past UInt64.max (or infinity).
+        let bounded = seconds.isNaN ? 0 : min(max(0, seconds), Self.longest)
+        end = DispatchTime.now().uptimeNanoseconds &+ UInt64(bounded * 1_000_000_000)
     }
 
     /// Milliseconds left for `poll`, at least 0.

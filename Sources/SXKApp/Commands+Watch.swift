@@ -12,6 +12,8 @@ import SXKShell
 /// failure with `--errexit`. Ctrl-C ends with 130; `--count N` ends after N runs with the last run's status.
 extension AppCommands {
     static let watchMinimumInterval = 0.1
+    /// A day; longer waits would overflow the nanoseconds of the sleep (and the header's number).
+    static let watchMaximumInterval = 86_400.0
     /// Commands that read input or replace the session: repeating them makes no sense.
     static let unwatchable: Set<String> = ["watch", "login", "logout", "switch-account", "import-defaults", "env"]
 
@@ -90,6 +92,9 @@ extension AppCommands {
         guard let value = Double(text), value.isFinite else { throw AppError.usage("-n expects seconds, got '\(text)'") }
         guard value >= watchMinimumInterval else {
             throw AppError.usage("-n must be at least \(seconds(watchMinimumInterval)) s (got \(text))")
+        }
+        guard value <= watchMaximumInterval else {
+            throw AppError.usage("-n must be at most \(seconds(watchMaximumInterval)) s (a day; got \(text))")
         }
         return value
     }

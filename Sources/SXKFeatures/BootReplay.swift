@@ -258,15 +258,9 @@ public struct BootReplay: Sendable {
             evaluated: !needPermission))
 
         var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: false)
-        let role = roleCode ?? ""
-        if needPermission || needScenic {
-            location.reason = "not evaluated: \(needPermission ? "permission" : "scenic") dialog first"
-        } else if HomeFeature.simplifiedTopRoles.contains(role) {
-            location.evaluated = true
-            location.reason = "role \(role) uses the simplified top bar"
-        } else if (reminder ?? 0) <= 0 {
-            location.evaluated = true
-            location.reason = "no location reminder minutes set locally"
+        if let settled = HomeFeature.locationTimeoutSettledLocally(
+            needPermission: needPermission, needScenic: needScenic, role: roleCode ?? "", reminder: reminder) {
+            location = settled
         } else if let staffId = store.userId {
             location.evaluated = true
             location.reason = "decided by the location detail answer (online and last report older than \(reminder ?? 0) minutes)"

@@ -22,6 +22,24 @@ public struct HomeFeature: Sendable {
     /// gets the location-timeout dialog (our reading of the seed's 简化顶部角色).
     public static let simplifiedTopRoles: Set<String> = [RoleCode.storeAdmin]
 
+    /// `checkLocationTimeout`'s local steps, the same for home and boot: the dialog check when they
+    /// settle it (an earlier dialog shows, the simplified top bar, no reminder minutes), nil when
+    /// the location detail call decides.
+    static func locationTimeoutSettledLocally(needPermission: Bool, needScenic: Bool, role: String, reminder: Int?) -> DialogCheck? {
+        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: true)
+        if needPermission || needScenic {
+            location.evaluated = false
+            location.reason = "not evaluated: \(needPermission ? "permission" : "scenic") dialog first"
+        } else if simplifiedTopRoles.contains(role) {
+            location.reason = "role \(role) uses the simplified top bar"
+        } else if (reminder ?? 0) <= 0 {
+            location.reason = "no location reminder minutes set locally"
+        } else {
+            return nil
+        }
+        return location
+    }
+
     public let loader: AccountContextLoader
     public let operation: OperationAPI
     public let sessionGuard: SessionGuard

@@ -225,15 +225,9 @@ extension HomeFeature {
             evaluated: !needPermission))
 
         var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: false)
-        let role = p.roleCode ?? ""
-        if needPermission || needScenic {
-            location.reason = "not evaluated: \(needPermission ? "permission" : "scenic") dialog first"
-        } else if HomeFeature.simplifiedTopRoles.contains(role) {
-            location.evaluated = true
-            location.reason = "role \(role) uses the simplified top bar"
-        } else if (reminder ?? 0) <= 0 {
-            location.evaluated = true
-            location.reason = "no location reminder minutes set locally"
+        if let settled = HomeFeature.locationTimeoutSettledLocally(
+            needPermission: needPermission, needScenic: needScenic, role: p.roleCode ?? "", reminder: reminder) {
+            location = settled
         } else if !online {
             location.evaluated = true
             location.reason = "no token: location detail not called"

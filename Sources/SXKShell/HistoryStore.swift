@@ -40,7 +40,8 @@ public final class HistoryStore: @unchecked Sendable {
     public var records: [HistoryEntry] { lock.withLock { loaded + session.map(\.entry) } }
 
     /// Whether a typed line may be written to the file. Aliases and `let NAME =` are looked
-    /// through, so `let x = login …` or an alias for `login` stays out as well.
+    /// through, so `let x = login …` or an alias for `login` stays out as well; so does a line
+    /// with a secret-named `k=v` word or JSON member.
     public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
         let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
@@ -52,6 +53,8 @@ public final class HistoryStore: @unchecked Sendable {
         }
         for command in commands {
             guard let first = command.first?.text else { continue }
+            // A password typed as a word (`post …/login password=…`, or in a JSON body) stays out too.
+            if command.contains(where: { Shell.maskedWord($0.text) != $0.text }) { return false }
             if let spec = specs.first(where: { $0.matches(first) }), spec.neverInHistory { return false }
             // A subcommand may be marked too (`menus common …` is not, `login` is).
             if let spec = specs.first(where: { $0.matches(first) }) {

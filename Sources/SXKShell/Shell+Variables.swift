@@ -62,11 +62,25 @@ extension Shell {
     /// Keeps what a command kept as `$_`, with every secret masked.
     func keepLastData(_ value: JSONValue?, source: [String]) {
         guard let value else { return }
-        variables.setLast(Variables.sanitize(value, secrets: host.secrets), source: Self.commandText(source))
+        variables.setLast(Variables.sanitize(value, secrets: host.secrets), source: commandText(source))
     }
 
-    static func commandText(_ words: [String]) -> String {
-        words.map(Tokenizer.quote).joined(separator: " ")
+    /// The command as typed, for `vars` and messages, with what could be a secret as `***`: the
+    /// value of a secret-named `k=v` word (`password=…` typed into `post …/login`), secret members
+    /// of a JSON word, and any secret the session holds.
+    func commandText(_ words: [String]) -> String {
+        Redaction.redact(words.map { Tokenizer.quote(Self.maskedWord($0)) }.joined(separator: " "), secrets: host.secrets)
+    }
+
+    static func maskedWord(_ word: String) -> String {
+        if let eq = word.firstIndex(of: "="), eq != word.startIndex, Redaction.isSecretKey(String(word[..<eq])) {
+            return word[...eq] + "***"
+        }
+        if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
+            let masked = Redaction.redact(value)
+            return masked == value ? word : JSONWriter.string(masked)
+        }
+        return word
     }
 
     // MARK: let
@@ -148,10 +162,10 @@ extension Shell {
             let (status, produced) = await capture(words, io: io)
             if status != 0 { return status }
             guard let produced else {
-                throw DataPathError("'\(Self.commandText(words))' gave no JSON data to take '\(path.text)' from")
+                throw DataPathError("'\(commandText(words))' gave no JSON data to take '\(path.text)' from")
             }
             data = produced
-            source = Self.commandText(words)
+            source = commandText(words)
         }
         if !path.steps.isEmpty { source += " " + path.text }
         let value = Variables.sanitize(try path.evaluate(data), secrets: host.secrets)

@@ -49,6 +49,13 @@ final class LoopbackTestServer: @unchecked Sendable {
 
     init(handler: @escaping @Sendable (Received) -> Action) throws {
         self.handler = handler
+        (listenFD, port) = try Self.listen(backlog: 64)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// A listening socket on 127.0.0.1 at a free port.
+    static func listen(backlog: Int32) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -60,16 +67,13 @@ final class LoopbackTestServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, Glibc.listen(fd, backlog) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
         var out = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &out) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
-        port = UInt16(bigEndian: out.sin_port)
-        listenFD = fd
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        return (fd, UInt16(bigEndian: out.sin_port))
     }
 
     func stop() {

@@ -6,9 +6,41 @@ import SXKCore
 /// The transports over real loopback HTTP (our own raw-socket server). This class runs every
 /// shared case on URLSessionTransport; `PlainTransportIntegrationTests` runs them on PlainHTTPTransport.
 class TransportIntegrationTests: XCTestCase {
-    /// The transport under test, made for a given timeout.
-    func makeTransport(timeout: TimeInterval, maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
-        URLSessionTransport(timeout: timeout, maxBodyBytes: maxBodyBytes)
+    /// What a transport's `timeout` measures on an answer that keeps trickling.
+    enum TimeoutSemantics {
+        /// Time without data (URLSession's session timeout on Linux); the request's own is the total.
+        case idle
+        /// The whole request, from connect to the last byte.
+        case total
+    }
+
+    /// The transport under test, made for a given timeout (and total deadline, when set).
+    func makeTransport(timeout: TimeInterval, totalTimeout: TimeInterval? = nil,
+                       maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
+        URLSessionTransport(timeout: timeout, totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes)
+    }
+
+    /// What the timeout given to `makeTransport` measures.
+    var timeoutSemantics: TimeoutSemantics { .idle }
+
+    /// Sends `request`, expects it to time out (after `seconds`, when given) and gives the time it took.
+    func timeToTimeout(_ transport: any HTTPTransport, _ request: HTTPRequest, seconds: TimeInterval? = nil,
+                       file: StaticString = #filePath, line: UInt = #line) async -> TimeInterval {
+        let start = Date()
+        do {
+            _ = try await transport.send(request)
+            XCTFail("expected a timeout", file: file, line: line)
+        } catch let error as TransportError {
+            if let seconds {
+                XCTAssertEqual(error, .network(.timedOut(seconds: seconds)), file: file, line: line)
+            } else if case .network(.timedOut) = error {
+            } else {
+                XCTFail("got \(error)", file: file, line: line)
+            }
+        } catch {
+            XCTFail("got \(error)", file: file, line: line)
+        }
+        return Date().timeIntervalSince(start)
     }
 
     func client(_ server: LoopbackTestServer, timeout: TimeInterval = 5, observer: RecordingObserver = RecordingObserver(), token: String? = Fixture.sentinelToken) -> APIClient {
@@ -109,47 +141,43 @@ class TransportIntegrationTests: XCTestCase {
         XCTAssertLessThan(elapsed, 4)
     }
 
-    /// The finding documented on `URLSessionTransport`: the request timeout is an idle timeout.
-    func testRequestTimeoutIsIdleNotTotal() async throws {
+    /// The finding documented on `URLSessionTransport`: its timeout is an idle timeout. The plain
+    /// transport's is total: a trickle that never pauses for 1 s still fails at 1 s.
+    func testRequestTimeoutIsIdleOrTotalAsDocumented() async throws {
         // 8 bytes, one every 0.4 s: 3.2 s in total, never 1 s without data.
         let server = try LoopbackTestServer { _ in .trickle(count: 8, interval: 0.4) }
         defer { server.stop() }
-        // Session idle timeout 1 s; the request's own (total) timeout 30 s.
-        let transport = URLSessionTransport(timeout: 1)
-        let start = Date()
-        let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 30))
-        XCTAssertEqual(response.body.count, 8)
-        XCTAssertGreaterThan(Date().timeIntervalSince(start), 3.0, "a total timeout would have fired at 1 s")
+        let url = server.url.appendingPathComponent("slow")
+        switch timeoutSemantics {
+        case .idle:
+            // Idle timeout 1 s; the request's own (total) timeout 30 s.
+            let start = Date()
+            let response = try await makeTransport(timeout: 1).send(HTTPRequest(method: "GET", url: url, timeout: 30))
+            XCTAssertEqual(response.body.count, 8)
+            XCTAssertGreaterThan(Date().timeIntervalSince(start), 3.0, "a total timeout would have fired at 1 s")
+        case .total:
+            let elapsed = await timeToTimeout(makeTransport(timeout: 1), HTTPRequest(method: "GET", url: url, timeout: 1), seconds: 1)
+            XCTAssertGreaterThan(elapsed, 0.9)
+            XCTAssertLessThan(elapsed, 2.0)
+        }
     }
 
     /// One session serves every `--timeout`: the request's own timeout wins over the session's default.
     func testPerRequestTimeoutOverridesTheSessionDefault() async throws {
         let server = try LoopbackTestServer { _ in .hang }
         defer { server.stop() }
-        let transport = URLSessionTransport(timeout: 20)
-        let start = Date()
-        do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("hang"), timeout: 1))
-            XCTFail("expected a timeout")
-        } catch let error as TransportError {
-            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
-        }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
+        let elapsed = await timeToTimeout(
+            makeTransport(timeout: 20), HTTPRequest(method: "GET", url: server.url.appendingPathComponent("hang"), timeout: 1), seconds: 1)
+        XCTAssertLessThan(elapsed, 3)
     }
 
-    /// Linux ignores `timeoutIntervalForResource`; the transport's own total deadline bounds a trickle.
+    /// Linux ignores `timeoutIntervalForResource`; the transport's own total deadline bounds a
+    /// trickle, whatever the request's own timeout.
     func testTotalTimeoutBoundsATrickle() async throws {
         let server = try LoopbackTestServer { _ in .trickle(count: 20, interval: 0.3) }
         defer { server.stop() }
-        let transport = URLSessionTransport(timeout: 1, totalTimeout: 1.5)
-        let start = Date()
-        do {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 1))
-            XCTFail("expected a timeout")
-        } catch let error as TransportError {
-            guard case .network(.timedOut) = error else { return XCTFail("got \(error)") }
-        }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = await timeToTimeout(
+            makeTransport(timeout: 1, totalTimeout: 1.5), HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 30))
         XCTAssertGreaterThan(elapsed, 1.4)
         XCTAssertLessThan(elapsed, 2.5)
     }
@@ -171,6 +199,36 @@ class TransportIntegrationTests: XCTestCase {
         XCTAssertEqual(error?.kind.exitCode, 130)
         XCTAssertLessThan(elapsed, 1.0, "cancellation took \(elapsed) s (the REPL wants < 0.25 s; 1 s leaves room for a loaded machine)")
         XCTAssertTrue(server.waitUntil(timeout: 3) { server.closedByPeerWhileHanging == 1 }, "server never saw the connection close")
+    }
+
+    /// The total deadline covers the connect: a SYN nobody answers fails at the timeout.
+    func testUnansweredConnectTimesOutAtTheDeadline() async throws {
+        let listener = try UnansweredListener()
+        let elapsed = await timeToTimeout(
+            makeTransport(timeout: 1), HTTPRequest(method: "GET", url: listener.url.appendingPathComponent("c"), timeout: 1), seconds: 1)
+        XCTAssertGreaterThan(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 2.5)
+    }
+
+    /// Ctrl-C while the connection is still being made ends the request at once, not at the deadline.
+    func testCancellingDuringAnUnansweredConnectIsPrompt() async throws {
+        let listener = try UnansweredListener()
+        let transport = makeTransport(timeout: 20)
+        let url = listener.url.appendingPathComponent("c")
+        let task = Task { try await transport.send(HTTPRequest(method: "GET", url: url, timeout: 20)) }
+        // Let the worker reach its poll on the connecting socket (cancelling earlier is quick either way).
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let start = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("expected a cancellation")
+        } catch let error as TransportError {
+            XCTAssertEqual(error, .cancelled)
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertLessThan(elapsed, 1.0, "cancellation during connect took \(elapsed) s")
+        withExtendedLifetime(listener) {}
     }
 
     func testBodyCutOffByTheServerIsNotJSONWithWhatArrived() async throws {
@@ -204,54 +262,12 @@ class TransportIntegrationTests: XCTestCase {
 /// must get right: chunked bodies, interim 1xx answers, a kept-alive connection the server closed,
 /// and header values that would split the request.
 final class PlainTransportIntegrationTests: TransportIntegrationTests {
-    override func makeTransport(timeout: TimeInterval, maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
-        PlainHTTPTransport(maxBodyBytes: maxBodyBytes)
+    override func makeTransport(timeout: TimeInterval, totalTimeout: TimeInterval? = nil,
+                                maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
+        PlainHTTPTransport(totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes)
     }
 
-    /// Unlike URLSession's idle timeout, the plain transport's timeout is total: a trickle that
-    /// never pauses for 1 s still fails at 1 s.
-    override func testRequestTimeoutIsIdleNotTotal() async throws {
-        let server = try LoopbackTestServer { _ in .trickle(count: 8, interval: 0.4) }
-        defer { server.stop() }
-        let start = Date()
-        do {
-            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 1))
-            XCTFail("expected a timeout")
-        } catch let error as TransportError {
-            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
-        }
-        let elapsed = Date().timeIntervalSince(start)
-        XCTAssertGreaterThan(elapsed, 0.9)
-        XCTAssertLessThan(elapsed, 2.0)
-    }
-
-    override func testPerRequestTimeoutOverridesTheSessionDefault() async throws {
-        let server = try LoopbackTestServer { _ in .hang }
-        defer { server.stop() }
-        let start = Date()
-        do {
-            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("hang"), timeout: 1))
-            XCTFail("expected a timeout")
-        } catch let error as TransportError {
-            XCTAssertEqual(error, .network(.timedOut(seconds: 1)))
-        }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
-    }
-
-    override func testTotalTimeoutBoundsATrickle() async throws {
-        let server = try LoopbackTestServer { _ in .trickle(count: 20, interval: 0.3) }
-        defer { server.stop() }
-        let start = Date()
-        do {
-            _ = try await PlainHTTPTransport(totalTimeout: 1.5).send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("slow"), timeout: 30))
-            XCTFail("expected a timeout")
-        } catch let error as TransportError {
-            guard case .network(.timedOut) = error else { return XCTFail("got \(error)") }
-        }
-        let elapsed = Date().timeIntervalSince(start)
-        XCTAssertGreaterThan(elapsed, 1.4)
-        XCTAssertLessThan(elapsed, 2.5)
-    }
+    override var timeoutSemantics: TimeoutSemantics { .total }
 
     func testChunkedBodyWithExtensionsAndTrailersIsJoined() async throws {
         let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\n{\"a\"\r\n6\r\n:\"é\"}\r\n0\r\nX-Trailer: 1\r\n\r\n"
@@ -347,6 +363,18 @@ final class PlainTransportIntegrationTests: TransportIntegrationTests {
         _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: url))
         XCTAssertEqual(server.requests.first?.target, "/api/a%20b?keyword=%E8%A5%BF&page=2")
         XCTAssertEqual(server.requests.first?.header("Host"), "127.0.0.1:\(server.port)")
+    }
+
+    /// A huge `--timeout` (accepted by the option parser: positive and finite) is a long wait, not a
+    /// trap converting it to nanoseconds.
+    func testHugeTimeoutIsALongDeadlineNotACrash() async throws {
+        XCTAssertEqual(Deadline(seconds: 1e11).remainingMilliseconds, Int32.max)
+        XCTAssertEqual(Deadline(seconds: .infinity).remainingMilliseconds, Int32.max)
+        XCTAssertEqual(Deadline(seconds: -1).remainingMilliseconds, 0)
+        let server = try LoopbackTestServer { _ in .json("{}") }
+        defer { server.stop() }
+        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("t"), timeout: 1e300))
+        XCTAssertEqual(response.status, 200)
     }
 
     func testRoutingPlainForHTTPURLSessionForHTTPSAndProxies() {

@@ -312,6 +312,36 @@ enum SharedSandbox {
     static var url: URL { server.baseURL! }
 }
 
+/// Base of the end-to-end classes that inject faults or read the request log: each subclass gets
+/// a sandbox of its own (started on first use, kept for the run), cleared before every test.
+class SandboxTestCase: XCTestCase {
+    private static let servers = SandboxPerClass()
+    var server: SandboxServer { Self.servers.server(for: type(of: self)) }
+    var url: URL { server.baseURL! }
+
+    override func setUp() {
+        super.setUp()
+        server.clearFaults()
+        server.resetRequestLog()
+    }
+}
+
+/// One sandbox per test class, so one class's faults and log never meet another's.
+private final class SandboxPerClass: @unchecked Sendable {
+    private let lock = NSLock()
+    private var servers: [ObjectIdentifier: SandboxServer] = [:]
+
+    func server(for type: AnyClass) -> SandboxServer {
+        lock.withLock {
+            if let server = servers[ObjectIdentifier(type)] { return server }
+            let made = SandboxServer(config: SandboxConfig())
+            _ = try? made.start()
+            servers[ObjectIdentifier(type)] = made
+            return made
+        }
+    }
+}
+
 /// A sandbox of its own for one test.
 func startSandbox(_ config: SandboxConfig = SandboxConfig()) throws -> (SandboxServer, URL) {
     let server = SandboxServer(config: config)

@@ -3,20 +3,7 @@ import SXKSandbox
 import XCTest
 
 /// Issue 7, checks 11, 13, 14: bad bodies, timeouts, cross-origin redirects.
-final class NetworkFaultTests: XCTestCase {
-    static let server: SandboxServer = {
-        let s = SandboxServer(config: SandboxConfig())
-        _ = try? s.start()
-        return s
-    }()
-    var server: SandboxServer { Self.server }
-    var url: URL { Self.server.baseURL! }
-
-    override func setUp() {
-        server.clearFaults()
-        server.resetRequestLog()
-    }
-
+final class NetworkFaultTests: SandboxTestCase {
     /// server/bad data → 1; transport → 4 (BRIEF exit codes). A cut-off body is a transport failure.
     static let expectedExit: [SandboxFaultKind: Set<Int32>] = [
         .malformed: [1], .empty: [1], .html502: [1], .status500: [1], .truncated: [1, 4],

@@ -4,20 +4,7 @@ import XCTest
 
 /// Issue 9 §2–5 end to end: `compare`, the scope guard, `curl` and `watch`, the real binary against
 /// a loopback sandbox.
-final class PowerFeaturesTests: XCTestCase {
-    static let server: SandboxServer = {
-        let s = SandboxServer(config: SandboxConfig())
-        _ = try? s.start()
-        return s
-    }()
-    var server: SandboxServer { Self.server }
-    var url: URL { Self.server.baseURL! }
-
-    override func setUp() {
-        server.clearFaults()
-        server.resetRequestLog()
-    }
-
+final class PowerFeaturesTests: SandboxTestCase {
     override func tearDown() {
         server.clearFaults()
     }
@@ -233,7 +220,8 @@ final class PowerFeaturesTests: XCTestCase {
         XCTAssertEqual(errexit.status, 1, errexit.summary)
         XCTAssertEqual(errexit.errorLines.count, 1, errexit.summary)
 
-        for args in [["watch", "login"], ["watch", "history"], ["watch", "-n", "0", "orders"], ["watch"], ["watch", "orders", "--bogus"]] {
+        for args in [["watch", "login"], ["watch", "history"], ["watch", "-n", "0", "orders"],
+                     ["watch", "-n", "1e11", "orders"], ["watch", "-n", "1e19", "orders"], ["watch"], ["watch", "orders", "--bogus"]] {
             let refused = SXK.run(args, in: ws, baseURL: url)
             XCTAssertEqual(refused.status, 2, "\(args): \(refused.summary)")
             XCTAssertEqual(refused.stderrLines.count, 1, "\(args): \(refused.summary)")

@@ -3,20 +3,7 @@ import SXKSandbox
 import XCTest
 
 /// Scope switching, orders output formats, raw calls, usage errors and scripts.
-final class ScopeOrdersAndCLITests: XCTestCase {
-    static let server: SandboxServer = {
-        let s = SandboxServer(config: SandboxConfig())
-        _ = try? s.start()
-        return s
-    }()
-    var server: SandboxServer { Self.server }
-    var url: URL { Self.server.baseURL! }
-
-    override func setUp() {
-        server.clearFaults()
-        server.resetRequestLog()
-    }
-
+final class ScopeOrdersAndCLITests: SandboxTestCase {
     func testScenicSwitchSendsScenicIdOnOrders() throws {
         let ws = Workspace()
         SXK.login("13800000002", in: ws, baseURL: url)

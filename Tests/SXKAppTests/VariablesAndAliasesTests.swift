@@ -5,20 +5,9 @@ import XCTest
 /// Issue 9, items 1, 6, 7 through the real binary against a sandbox: `let` over real order data,
 /// `$_` without a second request, aliases, the startup file staying out of non-interactive runs,
 /// and `history --here` matching the app's profile and scope.
-final class VariablesAndAliasesTests: XCTestCase {
-    static let server: SandboxServer = {
-        let s = SandboxServer(config: SandboxConfig())
-        _ = try? s.start()
-        return s
-    }()
-    var server: SandboxServer { Self.server }
-    var url: URL { Self.server.baseURL! }
+final class VariablesAndAliasesTests: SandboxTestCase {
     static let storeOrders = "/api/app/store/order/list"
 
-    override func setUp() {
-        server.clearFaults()
-        server.resetRequestLog()
-    }
 
     func orderCalls() -> [SandboxRequestRecord] { server.requestLog().filter { $0.path == Self.storeOrders } }
 

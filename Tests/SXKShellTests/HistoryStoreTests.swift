@@ -32,6 +32,10 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("version; let y = li", specs: specs, aliases: aliases))
         XCTAssertTrue(HistoryStore.shouldPersist("let x = orders .total", specs: specs, aliases: aliases))
         XCTAssertTrue(HistoryStore.shouldPersist("\\li", specs: specs, aliases: aliases), "an escaped word is no alias")
+        // A password typed as a word, in a raw call or inside a let.
+        XCTAssertFalse(HistoryStore.shouldPersist("post /api/app/v9/login username=13800000001 password=sandbox123", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("let t = post /api/app/v9/login '{\"username\":\"1\",\"pwd\":\"x\"}' .token", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/x keyword=password", specs: specs), "only the key names a secret")
     }
 
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {

@@ -138,6 +138,24 @@ final class ShellVariablesTests: XCTestCase {
         XCTAssertEqual(r.shell.variables.value("h"), .string("token ***"))
     }
 
+    /// Where a variable came from is shown by `vars` and in errors: a password typed as `k=v` or
+    /// in a JSON word, or the session's token, is `***` there too.
+    func testSecretsTypedInACommandNeverReachVariableSources() async {
+        let r = await run("""
+            let a = orders --keyword password=hunter2-secret .total; orders --keyword \(Self.token); vars; vars --json
+            let b = echo pwd=hunter2-secret '{"password":"hunter2-secret","x":1}' .x
+            """, keepGoing: true)
+        XCTAssertEqual(r.status, 1, r.err)
+        for text in [r.out, r.err] {
+            XCTAssertFalse(text.contains("hunter2-secret"), text)
+            XCTAssertFalse(text.contains(Self.token), text)
+        }
+        XCTAssertTrue(r.out.contains("orders --keyword 'password=***' .total"), r.out)
+        XCTAssertTrue(r.out.contains("orders --keyword ***"), r.out)
+        XCTAssertTrue(r.err.contains("'echo 'pwd=***' '{\"password\":\"***\",\"x\":1}'' gave no JSON data"), r.err)
+        XCTAssertEqual(r.host.ran.first, ["orders", "--keyword", "password=hunter2-secret"], "the command itself gets the word as typed")
+    }
+
     func testVarsListsAndUnsetForgets() async {
         let r = await run("let id = orders .list[0].orderId; let no = $_ .list[0].orderNo; vars; unset id; vars --json; unset id")
         XCTAssertEqual(r.status, 2, "unset of a missing variable is a usage error")
