@@ -267,7 +267,8 @@ extension HomeFeature {
         }
         let age = clock.now().timeIntervalSince(last)
         let text = "last report \(WireDate.timestamp(last)) (\(HomeFeature.duration(age)) ago)"
-        if age > TimeInterval(reminderMinutes * 60) {
+        // In seconds as a Double: minutes imported from a device (or a hand-edited file) may be any Int.
+        if age > TimeInterval(reminderMinutes) * 60 {
             return (true, "\(text) is older than the \(reminderMinutes)-minute reminder")
         }
         return (false, "\(text) is within the \(reminderMinutes)-minute reminder")

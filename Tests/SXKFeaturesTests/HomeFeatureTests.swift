@@ -135,6 +135,18 @@ final class HomeFeatureTests: XCTestCase {
         XCTAssertTrue(trace.verdict.hasPrefix("no dialog"))
     }
 
+    /// Reminder minutes come from storage, which `import-defaults` fills from a device: any Int must
+    /// be judged, not overflow.
+    func testHugeReminderMinutesAreJudgedNotOverflowed() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let detail = try LocationDetail(json: .object(["online": .bool(true), "lastReportTime": .string("2020-01-01 00:00:00")]))
+        let (show, reason) = h.home.decideTimeout(detail, reminderMinutes: Int.max)
+        XCTAssertFalse(show, reason)
+        let (recent, why) = h.home.decideTimeout(detail, reminderMinutes: 1)
+        XCTAssertTrue(recent, why)
+    }
+
     func testLocationTwoHourRuleWithInjectedClock() async throws {
         let clock = FixedClock(Date())
         let h = try Harness(clock: clock)
