@@ -144,6 +144,7 @@ final class FileSafetyTests: XCTestCase {
     /// that could not be saved changes nothing, in memory either.
     func testWriteFailureKeepsOldStateAndPrintsOneClearLine() throws {
         let prlimit = "/usr/bin/prlimit"
+        // Skips only without util-linux's prlimit (Debian ships it, so CI runs this).
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: prlimit), "needs prlimit (util-linux)")
         let full = [prlimit, "--fsize=2048", "--"]
         let ws = Workspace()

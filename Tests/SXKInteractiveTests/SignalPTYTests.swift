@@ -101,6 +101,8 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// signal handling was turned off; now SignalRouter's SIGTSTP handler does).
     func testCtrlZStopsAndFgResumesTheLineInRawMode() throws {
         let bash = "/bin/bash"
+        // Skips only without /bin/bash (every Debian system has it, so CI runs this): a job-control
+        // shell is what sends Ctrl-Z's SIGTSTP and the `fg` that resumes sxk.
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
         let command = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
         let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
@@ -124,6 +126,8 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// disk) the shell says so in one warning line, exits normally and leaves the old file as it was.
     func testHistoryThatCannotBeSavedWarnsOnceAndKeepsTheOldFile() throws {
         let prlimit = "/usr/bin/prlimit"
+        // Skips only without util-linux's prlimit (Debian ships it, so CI runs this): it sets the file-size
+        // limit on the running binary that stands in for a full disk.
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: prlimit), "needs prlimit (util-linux)")
         try FileManager.default.createDirectory(at: profileDir, withIntermediateDirectories: true)
         let old = "_HiStOrY_V2_\n" + (0..<300).map { "version\\040\($0)\n" }.joined()
