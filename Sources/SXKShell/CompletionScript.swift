@@ -43,6 +43,19 @@ public enum CompletionScript {
         var firstArgument: ArgumentSpec? { spec.arguments.first }
     }
 
+    /// `case "$prev" in --flag|-f) ACTION return ;; esac` for the flags that take a value (bash and zsh
+    /// share the syntax; only the action differs). Empty when no flag takes a value.
+    static func valueFlagCase(_ flags: [FlagSpec], action: (ValueKind) -> String) -> String {
+        let valueFlags = flags.filter { !$0.isSwitch }
+        guard !valueFlags.isEmpty else { return "" }
+        var s = "            case \"$prev\" in\n"
+        for f in valueFlags {
+            let names = (["--" + f.name] + (f.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
+            s += "                \(names)) \(action(f.value!)) return ;;\n"
+        }
+        return s + "            esac\n"
+    }
+
     static func sq(_ s: String) -> String { "'" + s.replacingAll("'", with: "'\\''") + "'" }
 
     static var globalValueFlags: [String] { GlobalOptions.flags.filter { !$0.isSwitch }.map { "--" + $0.name } + ["-c"] }
@@ -122,15 +135,7 @@ public enum CompletionScript {
                 s += "            _\(program)_dynamic\n            ;;\n"
                 continue
             }
-            let valueFlags = node.flags.filter { !$0.isSwitch }
-            if !valueFlags.isEmpty {
-                s += "            case \"$prev\" in\n"
-                for f in valueFlags {
-                    let names = (["--" + f.name] + (f.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
-                    s += "                \(names)) \(bashAction(f.value!, program: program, words: nil)) return ;;\n"
-                }
-                s += "            esac\n"
-            }
+            s += valueFlagCase(node.flags) { bashAction($0, program: program, words: nil) }
             let flagWords = (node.flags.map { "--" + $0.name } + ["--help"]).joined(separator: " ")
             s += "            if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \(sq(flagWords)) -- \"$cur\")); return; fi\n"
             let subs = node.subcommandNames
@@ -251,15 +256,7 @@ public enum CompletionScript {
                 s += "            _\(program)_dynamic\n            ;;\n"
                 continue
             }
-            let valueFlags = node.flags.filter { !$0.isSwitch }
-            if !valueFlags.isEmpty {
-                s += "            case \"$prev\" in\n"
-                for f in valueFlags {
-                    let names = (["--" + f.name] + (f.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
-                    s += "                \(names)) \(zshAction(f.value!, program: program, subs: [])) return ;;\n"
-                }
-                s += "            esac\n"
-            }
+            s += valueFlagCase(node.flags) { zshAction($0, program: program, subs: []) }
             let flagItems = node.flags.map { zq("--" + $0.name, $0.summary) } + [zq("--help", "Show help for this command")]
             s += "            if [[ \"$cur\" == -* ]]; then items=(\(flagItems.joined(separator: " "))); _describe -t options 'option' items; return; fi\n"
             let subs = node.spec.subcommands.filter { !$0.isHidden }.map { zq($0.name, $0.summary) }
