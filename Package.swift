@@ -40,6 +40,6 @@ let package = Package(
         .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox"]),
         .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"], exclude: ["Golden"]),
         .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "sxk", "sxk-sandbox"]),
-        .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore"]),
+        .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore", "SXKShell"]),
     ]
 )

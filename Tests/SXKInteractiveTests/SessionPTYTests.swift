@@ -1,5 +1,6 @@
 import Foundation
 import SXKSandbox
+import SXKShell
 import XCTest
 
 /// The app's commands in a pseudo-terminal against an in-process sandbox: what a person sees when
@@ -56,7 +57,7 @@ final class SessionPTYTests: SandboxPTYTestCase {
             let shown = try s.expect("page 1/")
             _ = try s.expect("›")
             return shown.split(separator: "\n").filter { $0.contains("ORDER NO") || $0.contains("SX2026") }
-                .map { TestWidth.columns(String($0)) }.max() ?? 0
+                .map { TextWidth.width(String($0)) }.max() ?? 0
         }
         s.send("orders --page-size 2\r")
         let wide = try widestTableLine()
@@ -86,14 +87,3 @@ final class SessionPTYTests: SandboxPTYTestCase {
     }
 }
 
-/// Display columns of a line (East Asian wide characters count two), as the table renderer counts.
-enum TestWidth {
-    static func columns(_ line: String) -> Int {
-        line.unicodeScalars.reduce(0) { total, scalar in
-            let v = scalar.value
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
-            return total + (wide ? 2 : 1)
-        }
-    }
-}
