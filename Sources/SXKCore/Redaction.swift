@@ -131,14 +131,6 @@ extension String {
         }
     }
 
-    /// Whether the text holds `target`, compared by UTF-8 bytes.
-    public func containsBytes(_ target: String) -> Bool {
-        let needle = Array(target.utf8)
-        guard !needle.isEmpty else { return true }
-        var text = self
-        return text.withUTF8 { Self.find(needle, in: $0, from: 0) != nil }
-    }
-
     static func find(_ needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = hay.baseAddress, hay.count - start >= needle.count else { return nil }
         // memchr to each candidate first byte, memcmp for the rest (glibc's memmem is not exported to Swift).

@@ -30,8 +30,7 @@ final class TolerantReadTests: XCTestCase {
         XCTAssertEqual("西湖tok1234西湖tok1234".replacingAll("tok1234", with: "***"), "西湖***西湖***")
         XCTAssertEqual("short".replacingAll("longer than it", with: "x"), "short")
         XCTAssertEqual("".replacingAll("a", with: "b"), "")
-        XCTAssertTrue("断桥摄影店".containsBytes("摄影"))
-        XCTAssertFalse("断桥摄影店".containsBytes("摄像"))
+        XCTAssertEqual("断桥摄影店".replacingAll("摄影", with: "*"), "断桥*店")
         let secret = "sxk_live_token_1234"
         let data: JSONValue = .object(["list": .array([.object(["note": .string("got \(secret) here"), "token": .string("x")])]), "n": .int(1)])
         let out = Redaction.redact(data, secrets: [secret, "ab"])
