@@ -52,13 +52,48 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// How the transfer went on the wire (protocol, reuse, phase times); nil from transports that
+    /// cannot tell (test closures).
+    public var metrics: TransferMetrics?
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        self.status = status; self.headers = headers; self.body = body
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], metrics: TransferMetrics? = nil) {
+        self.status = status; self.headers = headers; self.body = body; self.metrics = metrics
     }
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), text: String) {
         self.init(status: status, headers: headers, body: Array(text.utf8))
+    }
+}
+
+/// The wire facts of one transfer, for `--trace`, `timing on` and HAR export. Times are seconds
+/// from the start of the transfer (libcurl's `CURLINFO_*_TIME_T` convention: each is cumulative,
+/// so `tlsDone >= connected >= dnsDone`); a phase that did not happen (a reused connection has no
+/// DNS, connect or TLS) has the previous phase's time.
+public struct TransferMetrics: Sendable, Equatable {
+    /// "h2", "http/1.1" or "http/1.0".
+    public var httpVersion: String
+    /// True when the request went over a connection that was already open.
+    public var connectionReused: Bool
+    /// The peer's address and port as connected, e.g. "127.0.0.1:8443".
+    public var remoteAddress: String?
+    public var dnsDone: Double
+    public var connected: Double
+    /// When the TLS handshake finished (equal to `connected` for plain http or a reused connection).
+    public var tlsDone: Double
+    /// When the first byte of the response arrived.
+    public var firstByte: Double
+    public var total: Double
+    /// Bytes of the request as sent (head and body) and of the response body as decoded.
+    public var requestBytes: Int
+    public var responseBodyBytes: Int
+
+    public init(
+        httpVersion: String, connectionReused: Bool, remoteAddress: String? = nil, dnsDone: Double, connected: Double,
+        tlsDone: Double, firstByte: Double, total: Double, requestBytes: Int = 0, responseBodyBytes: Int = 0
+    ) {
+        self.httpVersion = httpVersion; self.connectionReused = connectionReused; self.remoteAddress = remoteAddress
+        self.dnsDone = dnsDone; self.connected = connected; self.tlsDone = tlsDone; self.firstByte = firstByte
+        self.total = total; self.requestBytes = requestBytes; self.responseBodyBytes = responseBodyBytes
     }
 }
 
