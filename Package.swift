@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers mirror the app (seed 001): Core (JSON, redaction) → API (client, transport,
-// endpoint groups) → Session (contexts, stores) → Features (facades) → Shell (line editor,
+// Layers mirror the app (seed 001): Core (JSON, redaction) → Models (payload types, the
+// endpoint list) → API (client, transport, endpoint groups) → Session (contexts, stores) → Features (facades) → Shell (line editor,
 // specs, parser, completion, rendering) → App (composition root, the sxk commands).
 let package = Package(
     name: "sxk",
@@ -20,9 +20,11 @@ let package = Package(
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),
-        .target(name: "SXKAPI", dependencies: ["SXKCore"]),
-        .target(name: "SXKSandbox", dependencies: ["SXKCore"]),
-        .target(name: "SXKSession", dependencies: ["SXKCore", "SXKAPI"]),
+        // The wire's models and the one endpoint list, shared by the client, the session layer and the sandbox.
+        .target(name: "SXKModels", dependencies: ["SXKCore"]),
+        .target(name: "SXKAPI", dependencies: ["SXKCore", "SXKModels"]),
+        .target(name: "SXKSandbox", dependencies: ["SXKCore", "SXKModels"]),
+        .target(name: "SXKSession", dependencies: ["SXKCore", "SXKModels"]),
         .target(name: "SXKFeatures", dependencies: ["SXKCore", "SXKAPI", "SXKSession"]),
         .target(name: "SXKShell", dependencies: ["SXKCore", "CLibedit"]),
         .target(
@@ -35,8 +37,8 @@ let package = Package(
 
         .testTarget(name: "SXKCoreTests", dependencies: ["SXKCore"]),
         .testTarget(name: "SXKAPITests", dependencies: ["SXKAPI", "SXKSandbox"]),
-        .testTarget(name: "SXKSandboxTests", dependencies: ["SXKSandbox", "SXKCore"]),
-        .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession"]),
+        .testTarget(name: "SXKSandboxTests", dependencies: ["SXKSandbox", "SXKCore", "SXKModels"]),
+        .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession", "SXKModels"]),
         .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox"]),
         .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"], exclude: ["Golden"]),
         .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "sxk", "sxk-sandbox"]),

@@ -1,5 +1,6 @@
 import Foundation
 import SXKCore
+import SXKModels
 
 /// A business failure: HTTP 200 (unless said otherwise) with the envelope's code and message.
 struct APIFailure: Error {
@@ -65,44 +66,35 @@ final class SandboxAPI: @unchecked Sendable {
         self.scopes = scopes
     }
 
-    static let routes: [String: Route] = [
-        "/api/app/config": Route(method: "GET") { api, request throws(APIFailure) in try api.appConfig(request) },
-        "/api/app/v9/login": Route(method: "POST") { api, request throws(APIFailure) in try api.login(request) },
-        "/api/app/v9/set-user": Route(method: "POST") { api, request throws(APIFailure) in try api.setUser(request) },
-        "/api/yf-handset-app/userinfo": Route(method: "GET") { api, request throws(APIFailure) in try api.userInfo(request) },
-        "/api/yf-handset-app/role-permission": Route(method: "GET") { api, request throws(APIFailure) in try api.rolePermission(request) },
-        "/api/yf-handset-app/photog/real-name/info": Route(method: "GET") { api, request throws(APIFailure) in try api.realNameInfo(request) },
-        "/api/yf-handset-app/photog/wallet/bank-card/info": Route(method: "GET") { api, request throws(APIFailure) in try api.bankCardInfo(request) },
-        "/api/app/store/all": Route(method: "GET") { api, request throws(APIFailure) in try api.storeAll(request) },
-        "/api/yf-handset-app/photog/order/listv2": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.orderList(request, scope: api.photographerScope(request))
-        },
-        "/api/app/scenic-admin/order/list": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.orderList(request, scope: api.scenicScope(request))
-        },
-        "/api/app/store/order/list": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.orderList(request, scope: api.storeScope(request))
-        },
-        "/api/yf-handset-app/photog/analyse/user": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.summary(request, scope: api.photographerScope(request))
-        },
-        "/api/yf-handset-app/photog/analyse/user/daily": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.daily(request, scope: api.photographerScope(request))
-        },
-        "/api/app/scenic-admin/analyse": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.summary(request, scope: api.scenicScope(request))
-        },
-        "/api/app/scenic-admin/analyse/daily": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.daily(request, scope: api.scenicScope(request))
-        },
-        "/api/app/store/analyse": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.summary(request, scope: api.storeScope(request))
-        },
-        "/api/app/store/analyse/daily": Route(method: "GET") { api, request throws(APIFailure) in
-            try api.daily(request, scope: api.storeScope(request))
-        },
-        "/api/yf-handset-app/photog/loacation/detail": Route(method: "GET") { api, request throws(APIFailure) in try api.locationDetail(request) },
-    ]
+    /// The route of each contract endpoint, keyed by path. Built from the one endpoint list
+    /// (`Endpoint.all` in SXKModels): the exhaustive `switch` in `handler(for:)` is the compiler's
+    /// check that the sandbox serves every endpoint the client knows.
+    static let routes: [String: Route] = Dictionary(uniqueKeysWithValues: Endpoint.all.map { endpoint in
+        (endpoint.path, Route(method: endpoint.method.rawValue, handler: handler(for: endpoint.id)))
+    })
+
+    static func handler(for id: Endpoint.ID) -> Handler {
+        switch id {
+        case .config: return { api, request throws(APIFailure) in try api.appConfig(request) }
+        case .login: return { api, request throws(APIFailure) in try api.login(request) }
+        case .setUser: return { api, request throws(APIFailure) in try api.setUser(request) }
+        case .userInfo: return { api, request throws(APIFailure) in try api.userInfo(request) }
+        case .rolePermissions: return { api, request throws(APIFailure) in try api.rolePermission(request) }
+        case .realNameInfo: return { api, request throws(APIFailure) in try api.realNameInfo(request) }
+        case .bankCardInfo: return { api, request throws(APIFailure) in try api.bankCardInfo(request) }
+        case .storeList: return { api, request throws(APIFailure) in try api.storeAll(request) }
+        case .photographerOrders: return { api, request throws(APIFailure) in try api.orderList(request, scope: api.photographerScope(request)) }
+        case .scenicAdminOrders: return { api, request throws(APIFailure) in try api.orderList(request, scope: api.scenicScope(request)) }
+        case .storeOrders: return { api, request throws(APIFailure) in try api.orderList(request, scope: api.storeScope(request)) }
+        case .photographerSummary: return { api, request throws(APIFailure) in try api.summary(request, scope: api.photographerScope(request)) }
+        case .photographerDaily: return { api, request throws(APIFailure) in try api.daily(request, scope: api.photographerScope(request)) }
+        case .scenicAdminSummary: return { api, request throws(APIFailure) in try api.summary(request, scope: api.scenicScope(request)) }
+        case .scenicAdminDaily: return { api, request throws(APIFailure) in try api.daily(request, scope: api.scenicScope(request)) }
+        case .storeSummary: return { api, request throws(APIFailure) in try api.summary(request, scope: api.storeScope(request)) }
+        case .storeDaily: return { api, request throws(APIFailure) in try api.daily(request, scope: api.storeScope(request)) }
+        case .locationDetail: return { api, request throws(APIFailure) in try api.locationDetail(request) }
+        }
+    }
 
     /// Every contract path the sandbox serves, with its method.
     static var servedPaths: [(method: String, path: String)] { routes.map { ($0.value.method, $0.key) }.sorted { $0.path < $1.path } }

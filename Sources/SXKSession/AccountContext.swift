@@ -1,5 +1,5 @@
 import Foundation
-import SXKAPI
+import SXKModels
 
 /// The app's `AccountContext`: the current account's profile fields, its scenic-area scope and
 /// store scope; plus, in memory only, the store list and the accounts of this login.

@@ -1,6 +1,6 @@
 import Foundation
 import SXKCore
-import SXKAPI
+import SXKModels
 
 /// The app's `AppStore`: typed reads and writes of the UserDefaults-like state (`defaults.json`)
 /// and the token (`token` file). Every mutating call persists at once (one merge-save), unless it
@@ -109,12 +109,6 @@ public final class AppStore: @unchecked Sendable {
         }
     }
 
-    /// Writes one account's fields into the snapshot (login, account switch, import).
-    public func saveAccount(_ account: Account) throws(SessionError) {
-        writeAccount(account, loginPhone: nil)
-        try commit()
-    }
-
     private func writeAccount(_ account: Account, loginPhone: String?) {
         setInt(StoreKey.userId, account.userId)
         setString(StoreKey.userName, account.userName)
@@ -183,11 +177,6 @@ public final class AppStore: @unchecked Sendable {
 
     public var roleId: String? { string(scopedKey(StoreKey.roleId)) }
 
-    public func setRoleId(_ id: String?) throws(SessionError) {
-        setString(scopedKey(StoreKey.roleId), id)
-        try commit()
-    }
-
     public func rolePermissionList() -> [RolePermission] {
         (defaults[scopedKey(StoreKey.rolePermissionList)]?.arrayValue ?? []).compactMap { try? RolePermission(json: $0) }
     }
@@ -199,9 +188,6 @@ public final class AppStore: @unchecked Sendable {
     public func roleScenicList() -> [ScenicRef] {
         (defaults[scopedKey(StoreKey.currentRoleScenicList)]?.arrayValue ?? []).compactMap { try? ScenicRef(json: $0) }
     }
-
-    /// Whether a role-permission list was ever stored for this account.
-    public var hasRolePermissionList: Bool { defaults[scopedKey(StoreKey.rolePermissionList)] != nil }
 
     public func saveRolePermissionList(_ list: [RolePermission]) throws(SessionError) {
         defaults.set(scopedKey(StoreKey.rolePermissionList), .array(list.map(\.json)))
@@ -240,11 +226,6 @@ public final class AppStore: @unchecked Sendable {
 
     public func setLocationReminderMinutes(_ minutes: Int?) throws(SessionError) {
         setInt(scopedKey(StoreKey.locationReminderMinutes), minutes)
-        try commit()
-    }
-
-    public func setOpenReceiveVoice(_ on: Bool?) throws(SessionError) {
-        setBool(scopedKey(StoreKey.isOpenReceiveVoice), on)
         try commit()
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import SXKAPI
+import SXKModels
 
 /// Moves the in-memory contexts to and from the account snapshot in the AppStore (restore at start,
 /// write-back after a change of account, role or scope).

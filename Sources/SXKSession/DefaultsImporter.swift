@@ -1,6 +1,6 @@
 import Foundation
 import SXKCore
-import SXKAPI
+import SXKModels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import SXKAPI
+import SXKModels
 
 /// The app's `PermissionContext`: the role-permission list, the current role, and the current role's
 /// flat permission items and scenic list.

@@ -1,6 +1,6 @@
 import Foundation
 import SXKCore
-import SXKAPI
+import SXKModels
 
 /// The app's UserDefaults key names (seed 000 §6.1, CONTRACT §5), exactly as the app spells them,
 /// plus the one key sxk adds for itself.

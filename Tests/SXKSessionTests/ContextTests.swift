@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import SXKCore
-import SXKAPI
+import SXKModels
 @testable import SXKSession
 
 final class ContextTests: XCTestCase {
