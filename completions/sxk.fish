@@ -6,7 +6,7 @@ function __sxk_path
     set -l i 1
     while test $i -le $n
         switch $tokens[$i]
-            case --env --base-url --profile --state-dir --timeout -c
+            case --env --base-url --profile --state-dir --timeout --har -c
                 set i (math $i + 2)
             case '-*'
                 set i (math $i + 1)
@@ -67,6 +67,8 @@ complete -c sxk -n '__sxk_at ""' -l reset-state -d 'Clear the profile'\''s token
 complete -c sxk -n '__sxk_at ""' -l no-rc -d 'Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)'
 complete -c sxk -n '__sxk_at ""' -l version -d 'Print the version and exit'
 complete -c sxk -n '__sxk_at ""' -l help -s h -d 'Show this help and exit'
+complete -c sxk -n '__sxk_at ""' -l revalidate -d 'Validate the session first even if it was validated in the last 5 minutes'
+complete -c sxk -n '__sxk_at ""' -l har -r -F -d 'At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)'
 complete -c sxk -n '__sxk_at ""' -s c -x -d 'Run commands and exit'
 complete -c sxk -n '__sxk_at ""' -a 'env' -d 'show the environment, or switch to another'
 complete -c sxk -n '__sxk_at ""' -a 'config' -d 'GET /api/app/config (the login page'\''s first call)'
@@ -96,6 +98,7 @@ complete -c sxk -n '__sxk_at ""' -a 'watch' -d 're-run a command every few secon
 complete -c sxk -n '__sxk_at ""' -a 'trace' -d 'print every request and response (secrets masked) to stderr'
 complete -c sxk -n '__sxk_at ""' -a 'timing' -d 'print each command'\''s time'
 complete -c sxk -n '__sxk_at ""' -a 'boot' -d 'replay the app'\''s cold start on the stored state: SDKs, root screen, first screen'\''s calls'
+complete -c sxk -n '__sxk_at ""' -a 'har' -d 'write the requests this shell sent as an HTTP Archive 1.2 file (secrets masked)'
 complete -c sxk -n '__sxk_at ""' -a 'help' -d 'Show the commands, or the help page of one command'
 complete -c sxk -n '__sxk_at ""' -a 'version' -d 'Print the sxk version'
 complete -c sxk -n '__sxk_at ""' -a 'exit' -d 'Leave the shell'
@@ -207,6 +210,7 @@ complete -c sxk -n '__sxk_at "trace"' -a 'on off'
 complete -c sxk -n '__sxk_at "timing"' -a 'on off'
 complete -c sxk -n '__sxk_at "boot"' -l profile -x -d 'replay this profile'\''s stored state (default: the current profile)'
 complete -c sxk -n '__sxk_at "boot"' -l json -d 'print the decoded data as JSON'
+complete -c sxk -n '__sxk_at "har"' -a 'save'
 complete -c sxk -n '__sxk_at "help"' -a '(__sxk_dynamic)'
 complete -c sxk -n '__sxk_at "history"' -l here -d 'Only lines run in this profile, role, scenic area and store'
 complete -c sxk -n '__sxk_at "history"' -l json -d 'Print the lines and their context as JSON'

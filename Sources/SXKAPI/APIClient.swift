@@ -120,7 +120,7 @@ public final class APIClient: Sendable {
             observer.responseReceived(TraceResponse(
                 method: method, url: traceURL, path: path, status: response.status, elapsedMs: ms,
                 headers: SecretScrubber.headers(response.headers, secrets: secrets),
-                bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil))
+                bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil, metrics: response.metrics))
         }
         if Task.isCancelled { throw APIError.cancelled(request: label) }
 

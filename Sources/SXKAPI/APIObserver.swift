@@ -21,6 +21,8 @@ public struct TraceResponse: Sendable, Equatable {
     public var bodyExcerpt: String
     /// Set when no response arrived.
     public var failure: String?
+    /// Protocol, connection reuse and phase times, when the transport reports them.
+    public var metrics: TransferMetrics? = nil
 }
 
 /// One session-expiry event, reported once however many requests in flight saw it.

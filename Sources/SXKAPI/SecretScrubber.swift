@@ -2,8 +2,9 @@ import SXKCore
 
 /// Redaction for bodies and URLs, including bodies that are not valid JSON (cut-off, HTML):
 /// known secret strings become `***`, and so does the string value of any secret member
-/// (`"token": "…"`), even one the client has never seen.
-enum SecretScrubber {
+/// (`"token": "…"`), even one the client has never seen. The shell's HAR export uses the same
+/// functions, so a file masks exactly what `--trace` masks.
+public enum SecretScrubber {
     /// A redacted, single-line excerpt of at most `limit` body bytes.
     static func excerpt(_ body: [UInt8], limit: Int = 200, secrets: [String]) -> String {
         if body.isEmpty { return "" }
@@ -17,7 +18,7 @@ enum SecretScrubber {
     }
 
     /// A body for the trace: parsed JSON is redacted member-wise, anything else text-wise.
-    static func traceBody(_ body: [UInt8], limit: Int = 2000, secrets: [String]) -> String {
+    public static func traceBody(_ body: [UInt8], limit: Int = 2000, secrets: [String]) -> String {
         if body.isEmpty { return "" }
         if let value = try? JSONParser.parse(body) {
             let text = JSONWriter.string(Redaction.redact(value))
@@ -55,7 +56,7 @@ enum SecretScrubber {
     }
 
     /// A URL with the values of secret query parameters replaced.
-    static func url(_ text: String, secrets: [String]) -> String {
+    public static func url(_ text: String, secrets: [String]) -> String {
         var out = Redaction.redact(text, secrets: secrets)
         guard let q = out.firstIndex(of: "?") else { return out }
         let head = out[..<q]
@@ -69,7 +70,7 @@ enum SecretScrubber {
     }
 
     /// Headers with `token` (and any authorization or cookie header) shown as `***`.
-    static func headers(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
+    public static func headers(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
         HTTPHeaders(headers.fields.map { field in
             let lower = field.name.lowercased()
             if lower == "token" || lower == "authorization" || lower == "cookie" || lower == "set-cookie" {
@@ -80,7 +81,7 @@ enum SecretScrubber {
     }
 
     /// String values of secret members of a JSON body (passwords sent in a login), to redact elsewhere.
-    static func secretValues(in value: JSONValue) -> [String] {
+    public static func secretValues(in value: JSONValue) -> [String] {
         switch value {
         case .object(let o):
             return o.entries.flatMap { entry -> [String] in

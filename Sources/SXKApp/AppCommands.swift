@@ -45,6 +45,7 @@ struct AppCommands {
         case "timing": return toggle(command, name: "timing") { host.settings.timing = $0 } current: { host.settings.timing }
         case "boot": return try boot(command)
         case "man": return manPage(command)
+        case "har": return try har(command)
         default: throw AppError.usage("unknown command '\(command.spec.name)'")
         }
     }
@@ -60,9 +61,19 @@ struct AppCommands {
 
     // MARK: Session validation at first use
 
+    /// How long after a validation a one-shot command trusts the session without one (docs/session.md).
+    static let validationWindow: TimeInterval = 5 * 60
+
     func validateRestoredSession() async throws {
         let features = try host.features()
         guard features.bootstrapper.needsValidation else { return }
+        // One-shots, -c and scripts send only their own request on a recently validated session; an
+        // expired token then shows in that request's answer (exit 3, same reset). The REPL validates.
+        if host.shellContext.mode != .repl, !io.options.revalidate,
+           let at = features.bootstrapper.trustRecentValidation(window: Self.validationWindow, now: services.clock.now()) {
+            host.contextOrigin = "snapshot on disk, validated \(Formatting.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
+            return
+        }
         switch await features.bootstrapper.validate() {
         case .loggedOut(let notice): io.warning(notice)
         case .offline(let reason): io.warning("server unreachable, working from the snapshot (offline): \(reason)")

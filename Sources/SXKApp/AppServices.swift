@@ -76,12 +76,12 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     init(timeout: TimeInterval) { base = DefaultTransport(timeout: timeout) }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let number = ring.record(request)
+        let (number, bodySecrets) = ring.begin(request)
         let started = DispatchTime.now().uptimeNanoseconds
         func ms() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 }
         do {
             let response = try await base.send(request)
-            ring.finish(number, status: response.status, failure: nil, elapsedMs: ms())
+            ring.finish(number, response: response, bodySecrets: bodySecrets, elapsedMs: ms())
             return response
         } catch {
             ring.finish(number, status: nil, failure: RequestRing.describe(error), elapsedMs: ms())

@@ -218,6 +218,16 @@ enum CommandCatalog {
             flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "replay this profile's stored state (default: the current profile)"), json],
             examples: ["boot", "boot --json", "boot --profile imported"]
         ),
+        CommandSpec(
+            "har", summary: "write the requests this shell sent as an HTTP Archive 1.2 file (secrets masked)",
+            discussion: "har save FILE writes every kept request, N the last N only. The file opens in browser devtools, Charles and Postman: method, URL, headers and bodies, status, response headers and the first 16 KiB of each body, and the phase timings where the transport measured them (-1 where unknown). Secrets are masked exactly as --trace masks them: the token header, passwords and secret members are ***. Written atomically with mode 0600. The last 20 requests are kept; sxk --har FILE keeps the run's requests (up to 1000) and writes them at exit.",
+            arguments: [
+                ArgumentSpec("save", kind: .choice(["save"]), summary: "write the file"),
+                ArgumentSpec("FILE", kind: .path, summary: "the .har file to write (replaced)"),
+                ArgumentSpec("N", kind: .int, optional: true, summary: "only the last N requests"),
+            ],
+            examples: ["har save session.har", "har save last.har 1"]
+        ),
         {
             var man = CommandSpec(
                 "man", summary: "print the sxk(1) manual page (roff) generated from the command specs",

@@ -14,6 +14,7 @@ extension AppCommands {
         let permission = s.contexts.permission.current
         let store = s.storage.appStore
         let age = store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
+        let validatedAge = store.sessionValidatedAt.map { s.clock.now().timeIntervalSince($0) }
         let origin: String
         switch session.phase {
         case .loggedOut: origin = "none"
@@ -43,6 +44,7 @@ extension AppCommands {
         add("roleCount", .int(permission.roles.count))
         add("token", session.token.map { .string(Redaction.maskToken($0)) })
         add("snapshotAgeSeconds", age.map { .int(Int($0)) })
+        add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
         add("source", .string(origin))
         add("sessionResets", .int(s.sessionGuard.resetCount))
         add("stateDir", .string(s.paths.profileDir))
@@ -53,7 +55,7 @@ extension AppCommands {
             let value: String
             switch (row.0, row.1) {
             case (_, .null): value = "–"
-            case ("snapshotAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
+            case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
             case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
             }
             return [row.0, value]

@@ -17,9 +17,13 @@ struct RecordedRequest: Sendable {
     let body: String?
     /// A body that was not JSON is not kept (its secrets could not be found to mask them).
     let bodyOmitted: Bool
+    /// Bytes of the body as sent (before masking), for HAR's `bodySize`.
+    let bodySize: Int
     var status: Int?
     var failure: String?
     var elapsedMs: Double?
+    /// What came back, for `har save` and `timing on`; nil while in flight or when nothing came.
+    var response: RecordedResponse?
 
     /// The `token` header sent, if any.
     var token: String? { headers.first { $0.name.lowercased() == "token" }?.value }
@@ -37,36 +41,63 @@ struct RecordedRequest: Sendable {
     }
 }
 
+/// The answer to a recorded request, bounded: headers, the head of the body, the wire metrics.
+struct RecordedResponse: Sendable {
+    let headers: [HTTPField]
+    /// At most `RequestRing.bodyHeadLimit` bytes of the body as received. When the request carried a
+    /// password, its value is already `***` here (a password is never kept); the token and secret
+    /// members are masked when the body is written out (`HARExport`), as `--trace` masks them.
+    let bodyHead: [UInt8]
+    /// The whole body's size in bytes.
+    let bodySize: Int
+    let metrics: TransferMetrics?
+}
+
 /// The last requests of this shell (memory only), fed by the transport every request goes through.
 final class RequestRing: @unchecked Sendable {
     static let capacity = 20
+    /// How many entries `--har` keeps, so a script's whole run fits (bounded like everything else).
+    static let harCapacity = 1000
+    /// Bytes of each response body kept (HAR `content.text`, cut beyond).
+    static let bodyHeadLimit = 16 << 10
 
     private let lock = NSLock()
     private var entries: [RecordedRequest] = []
     private var nextNumber = 1
+    private var limit = RequestRing.capacity
+
+    /// Keeps at least `count` entries from now on (`--har`: every request of the run).
+    func keep(atLeast count: Int) { lock.withLock { limit = max(limit, count) } }
 
     /// Keeps `request` (masked as `RecordedRequest` says) and returns its number.
     @discardableResult
-    func record(_ request: HTTPRequest, time: Date = Date()) -> Int {
+    func record(_ request: HTTPRequest, time: Date = Date()) -> Int { begin(request, time: time).number }
+
+    /// Like `record`, and also returns the secret values of the body (a login's password), for
+    /// `finish` to mask in the response before it is kept; the caller holds them for that call only.
+    func begin(_ request: HTTPRequest, time: Date = Date()) -> (number: Int, bodySecrets: [String]) {
         var body: String?
         var omitted = false
+        var secrets: [String] = []
         if !request.body.isEmpty {
             if let value = try? JSONParser.parse(request.body) {
                 body = JSONWriter.string(Redaction.redact(value))
+                secrets = SecretScrubber.secretValues(in: value)
             } else {
                 omitted = true
             }
         }
         let url = RequestRing.maskQuery(request.url.absoluteString)
-        return lock.withLock {
+        let number = lock.withLock {
             let number = nextNumber
             nextNumber += 1
             entries.append(RecordedRequest(
                 number: number, time: time, method: request.method, url: url, headers: request.headers.fields,
-                body: body, bodyOmitted: omitted))
-            if entries.count > RequestRing.capacity { entries.removeFirst(entries.count - RequestRing.capacity) }
+                body: body, bodyOmitted: omitted, bodySize: request.body.count))
+            if entries.count > limit { entries.removeFirst(entries.count - limit) }
             return number
         }
+        return (number, secrets)
     }
 
     /// Notes how request `number` ended.
@@ -78,6 +109,25 @@ final class RequestRing: @unchecked Sendable {
             entries[i].elapsedMs = elapsedMs
         }
     }
+
+    /// Notes the answer to request `number`: status, bounded body head (`bodySecrets` masked), metrics.
+    func finish(_ number: Int, response: HTTPResponse, bodySecrets: [String], elapsedMs: Double) {
+        var head = response.body.count > RequestRing.bodyHeadLimit ? Array(response.body.prefix(RequestRing.bodyHeadLimit)) : response.body
+        if !bodySecrets.isEmpty {
+            head = Array(Redaction.redact(String(decoding: head, as: UTF8.self), secrets: bodySecrets).utf8)
+        }
+        let kept = RecordedResponse(headers: response.headers.fields, bodyHead: head, bodySize: response.body.count, metrics: response.metrics)
+        lock.withLock {
+            guard let i = entries.lastIndex(where: { $0.number == number }) else { return }
+            entries[i].status = response.status
+            entries[i].failure = nil
+            entries[i].elapsedMs = elapsedMs
+            entries[i].response = kept
+        }
+    }
+
+    /// The number the next request will get (for "the requests of this command").
+    var nextRequestNumber: Int { lock.withLock { nextNumber } }
 
     /// Oldest first.
     var all: [RecordedRequest] { lock.withLock { entries } }

@@ -55,6 +55,7 @@ public enum SXKApplication {
         }
         let settings = AppSettings(trace: options.trace)
         let transport = RecordingTransport(timeout: options.timeout ?? APIConfiguration.defaultTimeout)
+        if options.harFile != nil { transport.ring.keep(atLeast: RequestRing.harCapacity) }
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)

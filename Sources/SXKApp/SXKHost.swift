@@ -91,10 +91,15 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     func execute(_ command: ParsedCommand, io: CommandIO) async throws -> Int32 {
         let started = DispatchTime.now().uptimeNanoseconds
+        let firstRequest = transport.ring.nextRequestNumber
         defer {
             if settings.timing {
                 let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                io.stderr.write("time: \(String(format: "%.1f", ms)) ms\n")
+                var text = "time: \(String(format: "%.1f", ms)) ms\n"
+                for entry in transport.ring.all where entry.number >= firstRequest {
+                    text += "  " + RequestTiming.line(entry, secrets: secrets) + "\n"
+                }
+                io.stderr.write(text)
             }
         }
         let commands = AppCommands(host: self, io: io)
@@ -108,6 +113,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     }
 
     func shutdown() {
+        writeHARAtExit()
         sandbox?.stop()
     }
 

@@ -173,7 +173,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
         }
         // The token is stored: a snapshot that cannot be written (disk full) does not undo the login.
-        do { try contexts.persist() } catch {
+        do { try contexts.persist(validated: report != nil) } catch {
             warnings.append("logged in, but the account snapshot was not saved: \(error)")
         }
         contexts.session.logIn(token: result.token)

@@ -65,6 +65,20 @@ public struct SessionBootstrapper: Sendable {
         return s.token != nil && (s.phase == .restoring || s.offline)
     }
 
+    /// When the session was last validated, if that was at most `window` seconds before `now`: a
+    /// restored session is then taken as logged in from the snapshot without a request (the shell's
+    /// choice for one-shot commands, docs/session.md). nil, changing nothing, when there is no
+    /// restored session to trust, no recorded validation, or it is older (or in the future: clock moved).
+    public func trustRecentValidation(window: TimeInterval, now: Date) -> Date? {
+        let s = contexts.session.current
+        guard let token = s.token, s.phase == .restoring, !s.offline,
+              let at = contexts.store.sessionValidatedAt else { return nil }
+        let age = now.timeIntervalSince(at)
+        guard age >= -1, age <= window else { return nil }
+        contexts.session.logIn(token: token)
+        return at
+    }
+
     /// userinfo and role-permission in parallel, then scenic and store. Invalid token → cleared and
     /// logged out; any other failure → the snapshot stays and the session is marked offline.
     public func validate() async -> ValidationOutcome {
@@ -83,7 +97,7 @@ public struct SessionBootstrapper: Sendable {
         }
         contexts.session.logIn(token: token)
         // The server answered: a failure to save is a storage problem, not an offline session.
-        do { try contexts.persist() } catch { return .loggedInUnsaved(report, reason: "\(error)") }
+        do { try contexts.persist(validated: true) } catch { return .loggedInUnsaved(report, reason: "\(error)") }
         return .loggedIn(report)
     }
 }

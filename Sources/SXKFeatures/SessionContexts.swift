@@ -13,7 +13,8 @@ public struct SessionContexts: Sendable {
     }
 
     /// Writes account, role, scopes and permission lists back to the snapshot in one save.
-    func persist() throws(FeatureError) {
-        do { try store.persistContexts(account: account, permission: permission) } catch { throw .storage(error) }
+    /// `validated`: the server just confirmed the token (validation, login), see `AppStore.sessionValidatedAt`.
+    func persist(validated: Bool = false) throws(FeatureError) {
+        do { try store.persistContexts(account: account, permission: permission, validated: validated) } catch { throw .storage(error) }
     }
 }

@@ -22,6 +22,8 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case oversized
     /// HTTP 200 with 100,000 nested `[` (and their `]`): valid JSON no bounded parser accepts.
     case deepNesting
+    /// HTTP 401 with an empty body, as a gateway in front of the API answers an expired session.
+    case status401
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

@@ -148,6 +148,8 @@ public final class SandboxServer: @unchecked Sendable {
             var response = api.handle(request)
             response.body = SandboxServer.padded(response.body, to: fault.kind.paddedSize ?? 0)
             return response
+        case .status401:
+            return HTTPResponse(status: 401, headers: [("Content-Type", "text/plain; charset=utf-8")], body: [])
         case .deepNesting:
             let depth = 100_000
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],

@@ -53,6 +53,8 @@ public final class AppStore: @unchecked Sendable {
     }
     private func scopedKey(_ name: String) -> String { StoreKey.scoped(name, prefix: accountCachePrefix) }
     private func touchSnapshot() { setDate(StoreKey.snapshotSavedAt, clock.now()) }
+    /// Marks the session as confirmed by the server now (saved with the next commit).
+    func touchValidated() { setDate(StoreKey.sessionValidatedAt, clock.now()) }
 
     // MARK: Token
 
@@ -90,6 +92,9 @@ public final class AppStore: @unchecked Sendable {
     public var currentStoreId: Int? { int(StoreKey.currentStoreId) }
     /// When sxk last wrote the account snapshot (for "snapshot age").
     public var snapshotSavedAt: Date? { date(StoreKey.snapshotSavedAt) }
+    /// When the server last confirmed the token and sxk refreshed the account context from it
+    /// (validation at start, login); nil when never or since cleared.
+    public var sessionValidatedAt: Date? { date(StoreKey.sessionValidatedAt) }
     /// Whether an account snapshot exists (a user id is stored).
     public var hasAccountSnapshot: Bool { userId != nil }
 
@@ -106,6 +111,8 @@ public final class AppStore: @unchecked Sendable {
             setString(StoreKey.lastLoginUsername, phone)
             setBool(StoreKey.privacyAgreementAccepted, privacyAccepted)
             writeAccount(account, loginPhone: phone)
+            // A new token is not validated until its account context has loaded.
+            defaults.set(StoreKey.sessionValidatedAt, nil)
         }
     }
 
@@ -270,8 +277,8 @@ public final class AppStore: @unchecked Sendable {
                 out.append(Entry(key: key, value: value, kind: .nonScoped, masked: false))
             }
         }
-        if let value = defaults[StoreKey.snapshotSavedAt] {
-            out.append(Entry(key: StoreKey.snapshotSavedAt, value: value, kind: .sxk, masked: false))
+        for key in [StoreKey.snapshotSavedAt, StoreKey.sessionValidatedAt] {
+            if let value = defaults[key] { out.append(Entry(key: key, value: value, kind: .sxk, masked: false)) }
         }
         var prefixes: [String] = []
         var scoped: [String: [Entry]] = [:]

@@ -38,10 +38,13 @@ extension AppStore {
 
     /// Writes the contexts back as one save: account fields, role, scopes, and the account-scoped
     /// permission lists (only when a role-permission list is known, so a snapshot is not emptied).
-    public func persistContexts(account: AccountContext, permission: PermissionContext) throws(SessionError) {
+    /// `validated`: the contexts were just loaded from the server with the token, so the time of
+    /// this save is also the session's last validation.
+    public func persistContexts(account: AccountContext, permission: PermissionContext, validated: Bool = false) throws(SessionError) {
         let a = account.current
         let p = permission.current
         try batch { () throws(SessionError) in
+            if validated { touchValidated() }
             defaults.set(StoreKey.userId, a.userId.map { .int($0) })
             defaults.set(StoreKey.accountType, a.accountType.map { .string($0) })
             defaults.set(StoreKey.accountDisplayName, a.displayName.map { .string($0) })

@@ -52,6 +52,11 @@ public struct DefaultsImporter: Sendable {
                 }
                 continue
             }
+            // An imported session is validated at its first use, whatever the export says.
+            if key == StoreKey.sessionValidatedAt {
+                report.rejected.append(Rejected(key: key, reason: "not imported: an imported session is validated at first use"))
+                continue
+            }
             guard let type = StoreKey.valueType(of: key) else {
                 report.unknownKeys.append(key)
                 continue

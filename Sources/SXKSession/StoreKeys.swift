@@ -31,7 +31,7 @@ public enum StoreKey {
     /// The account snapshot keys cleared at logout (the preferences — last phone, privacy — stay).
     public static let accountSnapshot = [
         userId, userName, realName, avatar, phone, accountType, accountDisplayName, roleCode, roleName,
-        currentScenicId, currentScenicName, currentStoreId, snapshotSavedAt,
+        currentScenicId, currentScenicName, currentStoreId, snapshotSavedAt, sessionValidatedAt,
     ]
 
     // Account-scoped, joined to `accountCachePrefix` with `_`.
@@ -51,6 +51,9 @@ public enum StoreKey {
 
     /// sxk's own key: when the account snapshot was last written (epoch seconds), for "snapshot age".
     public static let snapshotSavedAt = "sxk_snapshot_saved_at"
+    /// sxk's own key: when the server last confirmed the token with the account context (epoch
+    /// seconds); one-shot commands within a short window of it skip validation (docs/session.md).
+    public static let sessionValidatedAt = "sxk_session_validated_at"
 
     /// The app's `accountCachePrefix`: `userId_accountType`, or `guest` without a user id.
     public static func accountCachePrefix(userId: Int?, accountType: String?) -> String {
@@ -77,7 +80,7 @@ public enum StoreKey {
 
     public static func kind(of key: String) -> Kind {
         if nonScoped.contains(key) { return .nonScoped }
-        if key == snapshotSavedAt { return .sxk }
+        if key == snapshotSavedAt || key == sessionValidatedAt { return .sxk }
         for name in scoped where key.hasSuffix("_" + name) && key.count > name.count + 1 {
             return .scoped(prefix: String(key.dropLast(name.count + 1)), name: name)
         }

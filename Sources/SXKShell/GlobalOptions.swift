@@ -19,6 +19,10 @@ public struct GlobalOptions: Sendable, Equatable {
     public var noRC = false
     public var version = false
     public var help = false
+    /// `--revalidate`: a one-shot validates the session even when it was validated recently.
+    public var revalidate = false
+    /// `--har FILE`: write the requests sent as an HTTP Archive at exit.
+    public var harFile: String?
 
     public init() {}
 
@@ -39,6 +43,8 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
+        FlagSpec("revalidate", summary: "Validate the session first even if it was validated in the last 5 minutes"),
+        FlagSpec("har", value: .path, valueName: "FILE", summary: "At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)"),
     ]
 }
 
@@ -111,6 +117,10 @@ public struct Invocation: Sendable, Equatable {
                 }
                 o.timeout = seconds
             case "-c": commandText = try value(name, inline: inline)
+            case "--har":
+                let path = try value(name, inline: inline)
+                guard !path.isEmpty else { throw UsageError("--har expects a file name") }
+                o.harFile = path
             default:
                 if inline != nil { throw UsageError("option '\(name)' takes no value") }
                 switch name {
@@ -124,6 +134,7 @@ public struct Invocation: Sendable, Equatable {
                 case "--no-rc": o.noRC = true
                 case "--version": o.version = true
                 case "--help", "-h": o.help = true
+                case "--revalidate": o.revalidate = true
                 default:
                     let names = GlobalOptions.flags.map { "--" + $0.name } + ["-c"]
                     throw UsageError("unknown option '\(name)'\(Suggestion.hint(name, names))")

@@ -131,6 +131,15 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.userId, 7)
     }
 
+    /// An export that claims a recent validation does not let a one-shot skip validating the import.
+    func testTheValidationTimeIsNeverImported() throws {
+        let object: JSONObject = ["key_in_user_id": 7, "sxk_session_validated_at": .double(Date().timeIntervalSince1970), "key_in_token": .string(Demo.token)]
+        let (store, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.rejected.map(\.key), ["sxk_session_validated_at"])
+        XCTAssertNil(store.sessionValidatedAt)
+        XCTAssertEqual(store.userId, 7)
+    }
+
     func testMalformedFilesAreOneClearError() throws {
         let dir = makeTempDir(self)
         let storage = try ProfileStorage(paths: try makePaths(dir), warn: { _ in })

@@ -6,7 +6,7 @@ function __sxk_path
     set -l i 1
     while test $i -le $n
         switch $tokens[$i]
-            case --env --base-url --profile --state-dir --timeout -c
+            case --env --base-url --profile --state-dir --timeout --har -c
                 set i (math $i + 2)
             case '-*'
                 set i (math $i + 1)
@@ -67,6 +67,8 @@ complete -c sxk -n '__sxk_at ""' -l reset-state -d 'Clear the profile'\''s token
 complete -c sxk -n '__sxk_at ""' -l no-rc -d 'Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)'
 complete -c sxk -n '__sxk_at ""' -l version -d 'Print the version and exit'
 complete -c sxk -n '__sxk_at ""' -l help -s h -d 'Show this help and exit'
+complete -c sxk -n '__sxk_at ""' -l revalidate -d 'Validate the session first even if it was validated in the last 5 minutes'
+complete -c sxk -n '__sxk_at ""' -l har -r -F -d 'At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)'
 complete -c sxk -n '__sxk_at ""' -s c -x -d 'Run commands and exit'
 complete -c sxk -n '__sxk_at ""' -a 'orders' -d 'List orders'
 complete -c sxk -n '__sxk_at ""' -a 'o' -d 'List orders'

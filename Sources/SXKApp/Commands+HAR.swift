@@ -1,0 +1,49 @@
+import Foundation
+import SXKCore
+import SXKSession
+import SXKShell
+
+/// `har save FILE [N]` and `--har FILE`: the requests this shell sent as an HTTP Archive
+/// (`HARExport`), written like the session's own files: atomically, mode 0600.
+extension AppCommands {
+    func har(_ command: ParsedCommand) throws -> Int32 {
+        let args = command.positionals
+        guard args.first == "save", args.count >= 2 else { throw AppError.usage("usage: har save FILE [N]") }
+        var entries = host.transport.ring.all
+        if args.count > 2 {
+            guard let n = Int(args[2]), n > 0 else { throw AppError.usage("har save FILE N: N is a count of requests, 1 or more, got '\(args[2])'") }
+            entries = Array(entries.suffix(n))
+        }
+        guard !entries.isEmpty else { throw AppError.failed("no request sent yet in this shell") }
+        try host.writeHAR(entries, to: args[1])
+        io.stderr.write("wrote \(entries.count) request\(entries.count == 1 ? "" : "s") to \(args[1]) (HAR 1.2, secrets masked)\n")
+        return ExitStatus.ok
+    }
+}
+
+extension SXKHost {
+    /// Writes `entries` as HAR to `path` (0600, atomic: a reader never sees half a file).
+    func writeHAR(_ entries: [RecordedRequest], to path: String) throws {
+        let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
+        let sink = stderr
+        let file = SecureFile(warn: { sink.write("warning: \($0)\n") })
+        var bytes = JSONWriter.bytes(document, style: .pretty)
+        bytes.append(0x0A)
+        do {
+            try file.writeAtomically(path, bytes: bytes)
+        } catch {
+            throw AppError.failed("cannot write HAR file: \(error)")
+        }
+    }
+
+    /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line; the run's
+    /// exit status is already decided).
+    func writeHARAtExit() {
+        guard let path = shellContext.options.harFile else { return }
+        do {
+            try writeHAR(transport.ring.all, to: path)
+        } catch {
+            stderr.write("error: --har: \(error)\n")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// A one-shot on a session validated within the last 5 minutes sends only its own request
+/// (docs/session.md); `--revalidate`, an older validation and the REPL-less piped mode with
+/// `--revalidate` validate first. Counted with the sandbox's request log, against the real binary.
+final class ValidationWindowTests: SandboxTestCase {
+    let config = "/api/app/config"
+    let userinfo = "/api/yf-handset-app/userinfo"
+    let rolePermission = "/api/yf-handset-app/role-permission"
+
+    func loggedIn() -> Workspace {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        server.resetRequestLog()
+        return ws
+    }
+
+    func testOneShotOnAFreshlyValidatedSessionMakesExactlyOneRequest() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["get", config, "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(paths(server.requestLog()), [config], r.summary)
+        // -c and scripts are one-shots too.
+        server.resetRequestLog()
+        let c = SXK.run(["-c", "get \(config) --json; get \(config) --json"], in: ws, baseURL: url)
+        XCTAssertEqual(c.status, 0, c.summary)
+        XCTAssertEqual(paths(server.requestLog()), [config, config], c.summary)
+    }
+
+    func testRevalidateForcesTheValidationCalls() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["--revalidate", "get", config, "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let sent = paths(server.requestLog())
+        XCTAssertEqual(sent.last, config, r.summary)
+        XCTAssertEqual(Set(sent.prefix(2)), [userinfo, rolePermission], "validation did not run first: \(sent)")
+        XCTAssertGreaterThanOrEqual(sent.count, 3, "\(sent)")
+        XCTAssertEqual(sent.filter { $0 == userinfo }.count, 1, "\(sent)")
+    }
+
+    func testAValidationOlderThanTheWindowIsRepeatedAndRecorded() throws {
+        let ws = loggedIn()
+        try setValidatedAt(ws, Date().addingTimeInterval(-6 * 60))
+        let r = SXK.run(["get", config, "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let sent = paths(server.requestLog())
+        XCTAssertEqual(Set(sent.prefix(2)), [userinfo, rolePermission], "\(sent)")
+        XCTAssertEqual(sent.last, config)
+        // The validation was saved: the next one-shot is back to one request.
+        let at = try XCTUnwrap(try ws.defaultsObject()["sxk_session_validated_at"] as? Double)
+        XCTAssertLessThan(abs(Date().timeIntervalSince1970 - at), 60, "validation time not refreshed")
+        server.resetRequestLog()
+        XCTAssertEqual(SXK.run(["get", config, "--json"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(paths(server.requestLog()), [config])
+    }
+
+    /// A clock set back (a time in the future) is not trusted either.
+    func testAValidationTimeInTheFutureIsNotTrusted() throws {
+        let ws = loggedIn()
+        try setValidatedAt(ws, Date().addingTimeInterval(3600))
+        XCTAssertEqual(SXK.run(["get", config, "--json"], in: ws, baseURL: url).status, 0)
+        XCTAssertTrue(paths(server.requestLog()).contains(userinfo), "\(paths(server.requestLog()))")
+    }
+
+    func testWhoamiShowsWhenTheSessionWasValidated() throws {
+        let ws = loggedIn()
+        let json = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        let who = try XCTUnwrap(try json.json() as? [String: Any], json.summary)
+        let age = try XCTUnwrap(who["validatedAgeSeconds"] as? Int, json.summary)
+        XCTAssertTrue((0...60).contains(age), "\(age)")
+        try setValidatedAt(ws, Date().addingTimeInterval(-125))
+        let text = SXK.run(["-c", "get \(config) --json; whoami"], in: ws, baseURL: url)
+        XCTAssertTrue(text.stdout.contains("validated 2m0"), "whoami source does not say when: \(text.summary)")
+        let row = text.stdout.split(separator: "\n").first { $0.hasPrefix("validatedAgeSeconds") }
+        XCTAssertEqual(row.map { $0.contains("2m0") && $0.hasSuffix("ago") }, true, text.summary)
+        XCTAssertEqual(paths(server.requestLog()).filter { $0 == userinfo }, [], "a request validated inside the window")
+    }
+
+    /// The token expired on the server inside the window: the command's own request gets code
+    /// 100401, and that ends the session as validation would have: exit 3, one line, token removed.
+    func testExpiredTokenInsideTheWindowEndsInExitThreeFromTheRequestsOwnAnswer() throws {
+        let ws = loggedIn()
+        server.expireTokens()
+        let r = SXK.run(["orders", "--limit", "1"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertEqual(r.stderrLines.filter { $0.lowercased().contains("expired") }.count, 1, r.summary)
+        XCTAssertEqual(server.requestLog().count, 1, "\(paths(server.requestLog()))")
+        XCTAssertFalse(server.requestLog().contains { $0.path == userinfo })
+        XCTAssertNil(ws.token(), "token kept after expiry")
+        XCTAssertNil(try ws.defaultsObject()["sxk_session_validated_at"], "validation time kept after expiry")
+        let who = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual((try? who.json() as? [String: Any])?["phase"] as? String, "loggedOut", who.summary)
+    }
+
+    /// The same with HTTP 401 (a gateway's answer) to a raw `get`.
+    func testHTTP401ToARawGetInsideTheWindowEndsInExitThree() throws {
+        let ws = loggedIn()
+        server.injectFault(path: userinfo, kind: .status401)
+        let r = SXK.run(["get", userinfo], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertEqual(paths(server.requestLog()), [userinfo])
+        XCTAssertNil(ws.token(), "token kept after a 401")
+    }
+
+    func setValidatedAt(_ ws: Workspace, _ date: Date) throws {
+        var object = try ws.defaultsObject()
+        object["sxk_session_validated_at"] = date.timeIntervalSince1970
+        let data = try JSONSerialization.data(withJSONObject: object)
+        try data.write(to: URL(fileURLWithPath: ws.defaultsFile))
+        chmod(ws.defaultsFile, 0o600)
+    }
+}
