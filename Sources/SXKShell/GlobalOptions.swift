@@ -17,6 +17,8 @@ public struct GlobalOptions: Sendable, Equatable {
     public var resetState = false
     /// Do not run the startup file (`$XDG_CONFIG_HOME/sxk/sxkrc`) in the REPL.
     public var noRC = false
+    /// `--no-pager`: print long output directly.
+    public var noPager = false
     public var version = false
     public var help = false
 
@@ -39,6 +41,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
+        FlagSpec("no-pager", summary: "Print long output directly, not through $SXK_PAGER / $PAGER / less"),
     ]
 }
 
@@ -122,6 +125,7 @@ public struct Invocation: Sendable, Equatable {
                 case "--keep-going": o.keepGoing = true
                 case "--reset-state": o.resetState = true
                 case "--no-rc": o.noRC = true
+                case "--no-pager": o.noPager = true
                 case "--version": o.version = true
                 case "--help", "-h": o.help = true
                 default:

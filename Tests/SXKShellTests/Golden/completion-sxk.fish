@@ -67,6 +67,7 @@ complete -c sxk -n '__sxk_at ""' -l reset-state -d 'Clear the profile'\''s token
 complete -c sxk -n '__sxk_at ""' -l no-rc -d 'Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)'
 complete -c sxk -n '__sxk_at ""' -l version -d 'Print the version and exit'
 complete -c sxk -n '__sxk_at ""' -l help -s h -d 'Show this help and exit'
+complete -c sxk -n '__sxk_at ""' -l no-pager -d 'Print long output directly, not through $SXK_PAGER / $PAGER / less'
 complete -c sxk -n '__sxk_at ""' -s c -x -d 'Run commands and exit'
 complete -c sxk -n '__sxk_at ""' -a 'orders' -d 'List orders'
 complete -c sxk -n '__sxk_at ""' -a 'o' -d 'List orders'
