@@ -24,9 +24,9 @@ _sxk() {
             --env|--base-url|--profile|--timeout|--har|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W '--base-url --env --har --help --insecure-http --json --keep-going --no-color --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
+            COMPREPLY=($(compgen -W '--base-url --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot har help version exit quit history completion let vars unset alias unalias' -- "$cur"))
+            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot har pager help version exit quit history completion let vars unset alias unalias' -- "$cur"))
         fi
         return
     fi
@@ -54,7 +54,10 @@ _sxk() {
             _sxk_dynamic;
             ;;
         'config')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw --json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'get')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
@@ -72,7 +75,10 @@ _sxk() {
             :;
             ;;
         'accounts')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'switch-account')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
@@ -82,10 +88,16 @@ _sxk() {
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
             ;;
         'whoami')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'keys')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'import-defaults')
             case "$prev" in
@@ -95,19 +107,31 @@ _sxk() {
             COMPREPLY=($(compgen -f -- "$cur"));
             ;;
         'role')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'scenic')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'store')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'permissions')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'menus')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
@@ -151,14 +175,14 @@ _sxk() {
         'orders')
             case "$prev" in
                 --role) _sxk_dynamic; return ;;
-                --status) :; return ;;
+                --status) _sxk_dynamic; return ;;
                 --keyword) :; return ;;
                 --page) :; return ;;
                 --page-size) :; return ;;
                 --limit) :; return ;;
                 --columns) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --status --keyword --page --page-size --all --limit --json --raw --ndjson --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --status --keyword --page --page-size --all --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'stats')
             case "$prev" in
@@ -167,7 +191,7 @@ _sxk() {
                 --to) :; return ;;
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --json --raw --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --json --raw --wide --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'summary daily' -- "$cur"))
             ;;
         'stats summary')
@@ -177,7 +201,7 @@ _sxk() {
                 --to) :; return ;;
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --chart --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --chart --wide --help' -- "$cur")); return; fi
             ;;
         'stats daily')
             case "$prev" in
@@ -185,9 +209,10 @@ _sxk() {
                 --from) :; return ;;
                 --to) :; return ;;
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
+                --limit) :; return ;;
                 --columns) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --ndjson --columns --chart --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'profile')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
@@ -219,6 +244,10 @@ _sxk() {
         'har')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'save' -- "$cur"));
+            ;;
+        'pager')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'on off' -- "$cur"));
             ;;
         'help')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi

@@ -5,59 +5,54 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// Runs one parsed command: binds each spec in `CommandCatalog` to its handler. Handlers call
-/// facades (or, for raw `get`/`post`, the client) and render; errors propagate to the shell,
-/// which prints them once and maps the exit status through `ExitCodes`.
-struct AppCommands {
+/// Runs one parsed command through its declaration in `CommandRegistry` and hands what it
+/// returns to the renderer; errors propagate to the shell, which prints them once.
+struct AppCommands: Sendable {
     let host: SXKHost
     let io: CommandIO
 
     var services: AppServices { host.services }
 
     func run(_ command: ParsedCommand) async throws -> Int32 {
-        if Self.needsServer.contains(command.spec.name) { try await validateRestoredSession() }
-        switch command.spec.name {
-        case "env": return try await env(command)
-        case "config": return try await config(command)
-        case "get": return try await raw(command, method: "GET")
-        case "post": return try await raw(command, method: "POST")
-        case "login": return try await login(command)
-        case "accounts": return try accounts(command)
-        case "switch-account": return try await switchAccount(command)
-        case "logout": return try logout(command)
-        case "whoami": return try whoami(command)
-        case "keys": return try keys(command)
-        case "import-defaults": return try importDefaults(command)
-        case "role": return try await role(command)
-        case "scenic": return try await scenic(command)
-        case "store": return try await store(command)
-        case "permissions": return try permissions(command)
-        case "menus": return try menus(command)
-        case "home": return try await home(command)
-        case "location": return try await location(command)
-        case "orders": return try await orders(command)
-        case "stats": return try await stats(command)
-        case "profile": return try await profile(command)
-        case "compare": return try await compare(command)
-        case "curl": return try curl(command)
-        case "watch": return try await watch(command)
-        case "trace": return toggle(command, name: "trace") { host.settings.trace = $0 } current: { host.settings.trace }
-        case "timing": return toggle(command, name: "timing") { host.settings.timing = $0 } current: { host.settings.timing }
-        case "boot": return try boot(command)
-        case "man": return manPage(command)
-        case "har": return try har(command)
-        default: throw AppError.usage("unknown command '\(command.spec.name)'")
-        }
+        let output = try await produce(command)
+        return try await renderer(for: command).render(output)
     }
 
-    /// Commands that call the server; a session restored from the snapshot is validated before
-    /// the first of them runs (seed 001: restore at once, validate when the network is needed).
-    static let needsServer: Set<String> = [
-        "get", "post", "switch-account", "store", "home", "location", "orders", "stats", "profile",
-    ]
+    /// The command's output without printing it (also what `watch` shows each run).
+    func produce(_ command: ParsedCommand) async throws -> CommandOutput {
+        guard let declaration = CommandRegistry.declaration(for: command.spec.name) else {
+            throw AppError.usage("unknown command '\(command.spec.name)'")
+        }
+        _ = try OutputFormat.from(command, options: io.options)
+        if declaration.needsServer { try await validateRestoredSession() }
+        var output = try await declaration.run(self, command)
+        if output.format == nil { output.format = try OutputFormat.from(command, options: io.options) }
+        return output
+    }
 
-    /// Whether the command or the global option asked for JSON.
-    func wantsJSON(_ command: ParsedCommand) -> Bool { command.has("json") || io.options.json }
+    func renderer(for command: ParsedCommand) throws -> Renderer {
+        // Never when stdout is not a terminal (the renderer checks that too).
+        let pager = host.settings.pager && !io.options.noPager && io.terminal.stdoutIsTerminal
+        return Renderer(io: io, format: try OutputFormat.from(command, options: io.options), secrets: host.secrets,
+                        pager: pager ? Pager.command(environment: host.shellContext.environment) : nil)
+    }
+
+    /// The format this command line asked for (`stats --chart` reads it).
+    func format(_ command: ParsedCommand) throws -> OutputFormat { try OutputFormat.from(command, options: io.options) }
+
+    /// A handler not yet returning data: its stdout is gathered and returned as text lines (its
+    /// data, if it kept any, stays the command's data).
+    func legacy(_ body: (AppCommands) async throws -> Int32) async throws -> CommandOutput {
+        let buffer = BufferOutput()
+        let inner = io.redirectingStdout(to: buffer)
+        let status = try await body(AppCommands(host: host, io: inner))
+        if let kept = inner.data.value { io.keep(kept) }
+        var lines = buffer.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        var output = CommandOutput(blocks: lines.isEmpty ? [] : [.lines(lines)])
+        output.status = status
+        return output
+    }
 
     // MARK: Session validation at first use
 
@@ -87,9 +82,8 @@ struct AppCommands {
 
     // MARK: Shell switches
 
-    func toggle(_ command: ParsedCommand, name: String, set: (Bool) -> Void, current: () -> Bool) -> Int32 {
+    func toggle(_ command: ParsedCommand, name: String, set: (Bool) -> Void, current: () -> Bool) -> CommandOutput {
         if let value = command.positionals.first { set(value == "on") }
-        io.stdout.line("\(name) \(current() ? "on" : "off")")
-        return ExitStatus.ok
+        return CommandOutput(blocks: [.lines(["\(name) \(current() ? "on" : "off")"])])
     }
 }

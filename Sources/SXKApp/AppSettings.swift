@@ -7,12 +7,19 @@ final class AppSettings: @unchecked Sendable {
     private let lock = NSLock()
     private var traceOn: Bool
     private var timingOn = false
+    private var pagerOn = true
 
     init(trace: Bool) { traceOn = trace }
 
     var trace: Bool {
         get { lock.withLock { traceOn } }
         set { lock.withLock { traceOn = newValue } }
+    }
+
+    /// `pager on|off`: long output on a terminal goes through the pager.
+    var pager: Bool {
+        get { lock.withLock { pagerOn } }
+        set { lock.withLock { pagerOn = newValue } }
     }
 
     var timing: Bool {

@@ -10,8 +10,15 @@ enum CommandCatalog {
     static let raw = FlagSpec("raw", summary: "print the whole response envelope as received")
     static let ndjson = FlagSpec("ndjson", summary: "print one JSON object per line (lists)")
     static let columns = FlagSpec("columns", value: .string, valueName: "A,B,C", summary: "table columns to show, in order")
+    static let csv = FlagSpec("csv", summary: "print the rows as CSV (header of data keys)")
+    static let tsv = FlagSpec("tsv", summary: "print the rows as tab-separated values")
+    static let expanded = FlagSpec("expanded", short: "x", summary: "print each row as a record, one field per line")
+    static let wide = FlagSpec("wide", summary: "show every column uncut, however wide")
+    static let limit = FlagSpec("limit", value: .int, valueName: "N", summary: "stop after N rows (1 or more)")
     static let dataOutput = [json, raw]
-    static let listOutput = [json, raw, ndjson, columns]
+    /// Commands whose main output is a table: every row format and the column choice.
+    static let tableOutput = [json, ndjson, csv, tsv, expanded, wide, columns]
+    static let listOutput = [json, raw, ndjson, csv, tsv, expanded, wide, columns]
 
     static let all: [CommandSpec] = [
         // Environment and raw API
@@ -25,7 +32,7 @@ enum CommandCatalog {
             ],
             examples: ["env", "env use test", "env use http://127.0.0.1:8080"]
         ),
-        CommandSpec("config", summary: "GET /api/app/config (the login page's first call)", flags: dataOutput),
+        CommandSpec("config", summary: "GET /api/app/config (the login page's first call)", flags: [raw] + tableOutput),
         CommandSpec(
             "get", summary: "raw GET through the session's client: status, code, timing, data",
             arguments: [
@@ -59,7 +66,7 @@ enum CommandCatalog {
             examples: ["login 13800000001", "echo \"$PW\" | sxk login 13800000004 --password-stdin --account 2"],
             neverInHistory: true
         ),
-        CommandSpec("accounts", summary: "list the accounts of this login (current marked)", flags: [json]),
+        CommandSpec("accounts", summary: "list the accounts of this login (current marked)", flags: tableOutput),
         CommandSpec(
             "switch-account", summary: "switch to another account of this login via set-user",
             arguments: [ArgumentSpec("ID|INDEX", kind: .provider("account"), optional: true, summary: "account id or list number")],
@@ -68,9 +75,9 @@ enum CommandCatalog {
         CommandSpec("logout", summary: "clear token, snapshot and contexts; keep last phone and privacy flag"),
         CommandSpec(
             "whoami", aliases: ["context"], summary: "the session: phase, env, account, role, scopes, token (masked)",
-            flags: [json]
+            flags: tableOutput
         ),
-        CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it", flags: [json]),
+        CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it", flags: tableOutput),
         CommandSpec(
             "import-defaults", summary: "rebuild an account context from a device's UserDefaults export",
             arguments: [ArgumentSpec("FILE", kind: .path, summary: "plist (XML or binary) or JSON")],
@@ -80,21 +87,21 @@ enum CommandCatalog {
         // Account context and scopes
         CommandSpec(
             "role", summary: "list roles (current marked) or switch role",
-            arguments: [ArgumentSpec("CODE", kind: roles, optional: true, summary: "role code")], flags: [json]
+            arguments: [ArgumentSpec("CODE", kind: roles, optional: true, summary: "role code")], flags: tableOutput
         ),
         CommandSpec(
             "scenic", summary: "list the role's scenic areas or switch scenic scope",
             arguments: [ArgumentSpec("ID|NAME", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix")],
-            flags: [json]
+            flags: tableOutput
         ),
         CommandSpec(
             "store", summary: "list stores of the current scenic or switch store scope",
             arguments: [ArgumentSpec("ID|NAME", kind: .provider("store"), optional: true, summary: "store id or unique name prefix")],
-            flags: [json]
+            flags: tableOutput
         ),
         CommandSpec(
             "permissions", summary: "flat permission URIs of the current role",
-            flags: [FlagSpec("all", summary: "the whole role-permission list"), json]
+            flags: [FlagSpec("all", summary: "the whole role-permission list")] + tableOutput
         ),
         CommandSpec(
             "menus", summary: "home menus visible with the current permissions",
@@ -134,21 +141,21 @@ enum CommandCatalog {
             "orders", summary: "orders of the current role (photographer, scenic admin, store deposit orders)",
             flags: [
                 FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoint to use (default: current)"),
-                FlagSpec("status", value: .int, valueName: "S", summary: "order status filter"),
+                FlagSpec("status", value: .provider("order-status"), valueName: "S", summary: "order status: code, label (已完成) or name (completed)"),
                 FlagSpec("keyword", value: .string, valueName: "Q", summary: "search order no., customer or photographer"),
                 FlagSpec("page", value: .int, valueName: "N", summary: "page number (from 1)"),
                 FlagSpec("page-size", value: .int, valueName: "N", summary: "rows per page (1-100)"),
                 FlagSpec("all", summary: "walk every page, streaming rows"),
-                FlagSpec("limit", value: .int, valueName: "N", summary: "stop after N rows"),
+                limit,
             ] + listOutput,
             examples: ["orders", "orders --role storeAdmin --status 2", "orders --all --ndjson | jq .orderNo"]
         ),
         CommandSpec(
             "stats", summary: "statistics summary and daily rows of the current role",
-            flags: statsFlags + [FlagSpec("chart", summary: "draw daily orders and amounts as bars")] + dataOutput,
+            flags: statsFlags + [chart] + dataOutput + [wide],
             subcommands: [
                 CommandSpec("summary", summary: "the summary only", flags: statsFlags + dataOutput),
-                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + listOutput),
+                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + [chart, limit] + listOutput),
             ],
             examples: ["stats", "stats --period week --chart", "stats daily --from 2026-11-01 --to 2026-11-28 --json"]
         ),
@@ -228,6 +235,10 @@ enum CommandCatalog {
             ],
             examples: ["har save session.har", "har save last.har 1"]
         ),
+        CommandSpec(
+            "pager", summary: "page output taller than the terminal ($SXK_PAGER, $PAGER or less -FRX)",
+            arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "turn paging on or off")]
+        ),
         {
             var man = CommandSpec(
                 "man", summary: "print the sxk(1) manual page (roff) generated from the command specs",
@@ -237,6 +248,7 @@ enum CommandCatalog {
         }(),
     ]
 
+    static let chart = FlagSpec("chart", summary: "draw daily orders and amounts as bars")
     static let statsFlags: [FlagSpec] = [
         FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoints to use (default: current)"),
         FlagSpec("from", value: .date, valueName: "DATE", summary: "first day, yyyy-MM-dd"),

@@ -7,7 +7,7 @@ import SXKShell
 
 /// `env`, `config`, raw `get` / `post`.
 extension AppCommands {
-    func env(_ command: ParsedCommand) async throws -> Int32 {
+    func env(_ command: ParsedCommand) async throws -> CommandOutput {
         if command.subcommand == "use", let target = command.positionals.first {
             let environment: APIEnvironment
             if target.lowercased() == "sandbox" {
@@ -33,22 +33,21 @@ extension AppCommands {
             "environment": .string(s.environment.name), "baseURL": .string(s.environment.baseURL.absoluteString),
             "profile": .string(s.paths.profile), "stateDir": .string(s.paths.profileDir),
         ]
-        if !emit(data, command) {
-            io.stdout.line("\(s.environment.name)  \(s.environment.baseURL.absoluteString)  (profile \(s.paths.profile))")
-        }
-        return ExitStatus.ok
+        return CommandOutput(data: data, blocks: [.lines(["\(s.environment.name)  \(s.environment.baseURL.absoluteString)  (profile \(s.paths.profile))"])])
     }
 
-    func config(_ command: ParsedCommand) async throws -> Int32 {
+    func config(_ command: ParsedCommand) async throws -> CommandOutput {
         let result = try await guarded { try await services.network().account.config() }
-        if try printData(result.response, command) { return ExitStatus.ok }
-        let rows = result.response.data.objectValue?.entries.map { [$0.key, $0.value.stringValue ?? JSONWriter.string($0.value)] } ?? []
-        io.stdout.write(io.table([.init("KEY"), .init("VALUE")]).render(rows))
-        return ExitStatus.ok
+        var output = dataOutput(result.response)
+        let rows: [JSONValue] = result.response.data.objectValue?.entries.map {
+            ["key": .string($0.key), "value": $0.value]
+        } ?? []
+        output.table([OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)], rows)
+        return output
     }
 
     /// `get PATH k=v…` / `post PATH JSON|k=v…`: the same client, headers and envelope rules.
-    func raw(_ command: ParsedCommand, method: String) async throws -> Int32 {
+    func raw(_ command: ParsedCommand, method: String) async throws -> CommandOutput {
         guard var path = command.positionals.first else { throw AppError.usage("\(method.lowercased()) needs a PATH") }
         if !path.hasPrefix("/") { path = "/" + path }
         let rest = Array(command.positionals.dropFirst())
@@ -61,10 +60,10 @@ extension AppCommands {
             let body = try Self.postBody(rest)
             response = try await guarded { try await client.post(path, body: body) }
         }
-        io.stderr.write("\(response.status) · code \(response.code) \(response.msg) · \(String(format: "%.1f", response.elapsedMs)) ms\n")
-        if try printData(response, command) { return ExitStatus.ok }
-        io.json.print(Redaction.redact(response.data))
-        return ExitStatus.ok
+        var output = dataOutput(response)
+        output.notes = ["\(response.status) · code \(response.code) \(response.msg) · \(String(format: "%.1f", response.elapsedMs)) ms"]
+        output.blocks = [.json(response.data)]
+        return output
     }
 
     /// `post`'s body: one JSON argument as is, or k=v pairs made into one object.
@@ -94,20 +93,11 @@ extension AppCommands {
         return .string(text)
     }
 
-    /// `--raw` prints the body as received, `--json` the `data` member; false when neither applies
-    /// (the `data` member is then kept as the command's data, for `$_` and `let`).
-    func printData(_ response: APIResponse, _ command: ParsedCommand) throws -> Bool {
-        if command.has("raw") {
-            io.stdout.write(Redaction.redact(response.bodyText, secrets: secrets()))
-            if response.body.last != 0x0A { io.stdout.write("\n") }
-            return true
-        }
-        return emit(Redaction.redact(response.data), command)
-    }
-
-    /// The secrets this shell holds, for redacting anything echoed from the server.
-    func secrets() -> [String] {
-        [services.contexts.session.token].compactMap { $0 }
+    /// A response's `data` member (for `--json`, `$_`) and its body as received (for `--raw`).
+    func dataOutput(_ responses: APIResponse...) -> CommandOutput {
+        var output = CommandOutput(data: responses.first?.data)
+        output.raw = responses.map(\.bodyText)
+        return output
     }
 
     /// Runs an API call outside a facade; a session-expired answer resets the session once.

@@ -21,6 +21,8 @@ struct CompareResult {
     var problem: String?
     var noAnswer = false
     var diff = CompareDiff.baseline
+    /// The token set-user gave for this identity (masked in the output, never kept).
+    var probeToken: String?
 
     var rows: Int? { data.flatMap(CompareDiff.rows)?.count }
     var total: Int? { data?.objectValue?.int("total") }
@@ -38,9 +40,10 @@ struct CompareResult {
 /// come from set-user for this command only and every probe carries its token explicitly, so no answer
 /// (not even "session expired") ends the shell's session.
 extension AppCommands {
-    func compare(_ command: ParsedCommand) async throws -> Int32 {
+    func compare(_ command: ParsedCommand) async throws -> CommandOutput {
         let identities = try CompareIdentity.parseList(command.options["as"] ?? [])
-        let (request, innerJSON) = try CompareRequest.parse(command.positionals)
+        guard let parser = io.parser else { throw AppError.usage("compare runs inside the shell only") }
+        let (request, innerJSON) = try CompareRequest.parse(parser: parser, command.positionals)
         // Arguments are checked before anything is sent; then a restored session is validated as usual.
         try await validateRestoredSession()
         let features = try host.features()
@@ -57,12 +60,14 @@ extension AppCommands {
         if let base = results.first {
             for i in results.indices.dropFirst() { results[i].diff = CompareDiff.between(base.data, results[i].data) }
         }
-        if wantsJSON(command) || innerJSON {
-            printMatrixJSON(results, request: request)
-        } else {
-            printMatrix(results, request: request)
-        }
-        return results.contains { $0.noAnswer } ? ExitStatus.network : ExitStatus.ok
+        var output = CommandOutput(data: matrixJSON(results, request: request))
+        if innerJSON { output.format = OutputFormat(kind: .json) }
+        output.notes = ["\(request.title) · \(results.count) identities · diff against \(results.first?.target.label ?? "–")"]
+        output.blocks = [.table(matrix(results))]
+        // Tokens asked for this command only: masked in every format like the session's.
+        output.secrets = results.compactMap(\.probeToken)
+        output.status = results.contains { $0.noAnswer } ? ExitStatus.network : ExitStatus.ok
+        return output
     }
 
     private func probe(_ target: CompareTarget, request: CompareRequest, sessionToken: String,
@@ -72,6 +77,7 @@ extension AppCommands {
         if let account = target.probeAccount {
             do {
                 token = try await auth.probeToken(for: account)
+                result.probeToken = token
             } catch {
                 if error.apiError?.kind == .cancelled || error == .cancelled { throw CancellationError() }
                 if let api = error.apiError { fill(&result, with: api) }
@@ -136,24 +142,25 @@ extension AppCommands {
         return text
     }
 
-    private func printMatrix(_ results: [CompareResult], request: CompareRequest) {
-        io.stderr.write("\(request.title) · \(results.count) identities · diff against \(results.first?.target.label ?? "–")\n")
+    /// The matrix as a table. The identity is never cut (it is what tells rows apart on a narrow
+    /// terminal); AS and REQUEST go first when there is no room.
+    private func matrix(_ results: [CompareResult]) -> OutputTable {
         let showRequest = Set(results.map(\.requestSummary)).count > 1
-        var columns: [TableRenderer.Column] = [.init("IDENTITY"), .init("AS")]
-        if showRequest { columns.append(.init("REQUEST")) }
-        columns += [.init("HTTP", alignment: .right), .init("CODE"), .init("MSG"), .init("ROWS", alignment: .right),
-                    .init("DIFF vs \(results.first?.target.label ?? "first")")]
-        let rows = results.map { r -> [String] in
-            var row = [r.target.label, r.target.summary]
-            if showRequest { row.append(r.requestSummary) }
+        var columns = [OutputColumn("identity", priority: 100, cuttable: false), OutputColumn("as", priority: 30)]
+        if showRequest { columns.append(OutputColumn("request", priority: 20)) }
+        columns += [OutputColumn("http", alignment: .right, priority: 90, cuttable: false), OutputColumn("code", priority: 80, cuttable: false),
+                    OutputColumn("msg", priority: 50), OutputColumn("rows", alignment: .right, priority: 70, cuttable: false),
+                    OutputColumn("diff", "DIFF vs \(results.first?.target.label ?? "first")", priority: 85)]
+        let rows: [JSONValue] = results.map { r in
             let msg = r.problem.map { p in r.msg.map { "\($0) — \(p)" } ?? p } ?? (r.msg ?? "")
-            row += [r.status.map(String.init) ?? "–", r.code ?? "–", msg, r.rows.map { Formatting.count($0) } ?? "–", r.diff.summary]
-            return row
+            return ["identity": .string(r.target.label), "as": .string(r.target.summary), "request": .string(r.requestSummary),
+                    "http": .string(r.status.map(String.init) ?? "–"), "code": .string(r.code ?? "–"), "msg": .string(msg),
+                    "rows": .string(r.rows.map { Formatting.count($0) } ?? "–"), "diff": .string(r.diff.summary)]
         }
-        io.stdout.write(io.table(columns).render(rows))
+        return OutputTable(columns: columns, rows: rows)
     }
 
-    private func printMatrixJSON(_ results: [CompareResult], request: CompareRequest) {
+    private func matrixJSON(_ results: [CompareResult], request: CompareRequest) -> JSONValue {
         let items: [JSONValue] = results.map { r in
             let t = r.target
             var o: JSONObject = ["identity": .string(t.label)]
@@ -162,7 +169,7 @@ extension AppCommands {
             o["roleCode"] = t.roleCode.map { .string($0) } ?? .null
             o["scenicId"] = t.scenicId.map { .int($0) } ?? .null
             o["storeId"] = t.storeId.map { .int($0) } ?? .null
-            o["token"] = .string(r.tokenSource)
+            o["tokenSource"] = .string(r.tokenSource)
             if let method = r.method, let path = r.path {
                 var query = JSONObject()
                 for (k, v) in r.query { query[k] = .string(v) }
@@ -185,8 +192,8 @@ extension AppCommands {
             o["data"] = r.data.map(Redaction.redact) ?? .null
             return .object(o)
         }
-        io.json.print([
+        return [
             "request": .string(request.title), "baseline": .string(results.first?.target.label ?? ""), "results": .array(items),
-        ])
+        ]
     }
 }

@@ -7,7 +7,7 @@ import SXKShell
 
 /// `whoami`, `keys`, `import-defaults`: the local account context, read without the network.
 extension AppCommands {
-    func whoami(_ command: ParsedCommand) throws -> Int32 {
+    func whoami(_ command: ParsedCommand) throws -> CommandOutput {
         let s = services
         let session = s.contexts.session.current
         let account = s.contexts.account.current
@@ -48,42 +48,38 @@ extension AppCommands {
         add("source", .string(origin))
         add("sessionResets", .int(s.sessionGuard.resetCount))
         add("stateDir", .string(s.paths.profileDir))
-        if emit(.object(JSONObject(rows.map { (key: $0.0, value: $0.1) })), command) {
-            return ExitStatus.ok
-        }
-        let table = rows.map { row -> [String] in
+        let table = rows.map { row -> JSONValue in
             let value: String
             switch (row.0, row.1) {
             case (_, .null): value = "–"
             case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
             case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
             }
-            return [row.0, value]
+            return ["field": .string(row.0), "value": .string(value)]
         }
-        io.stdout.write(io.table([.init("FIELD"), .init("VALUE")]).render(table))
-        return ExitStatus.ok
+        var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
+        output.table(Self.fieldColumns(), table)
+        return output
     }
 
-    func keys(_ command: ParsedCommand) throws -> Int32 {
+    func keys(_ command: ParsedCommand) throws -> CommandOutput {
         let entries = services.storage.appStore.allKeys()
-        if emit(.object(JSONObject(entries.map { (key: $0.key, value: $0.value) })), command) {
-            return ExitStatus.ok
-        }
-        let rows = entries.map { entry -> [String] in
+        var output = CommandOutput(data: .object(JSONObject(entries.map { (key: $0.key, value: $0.value) })))
+        let rows = entries.map { entry -> JSONValue in
             let text: String
             switch entry.value {
             case .string(let s): text = s
             case .null: text = "–"
             default: text = JSONWriter.string(entry.value)
             }
-            return [entry.key, text]
+            return ["field": .string(entry.key), "value": .string(text)]
         }
         if rows.isEmpty {
-            io.stdout.line("(no keys stored in profile \(services.paths.profile))")
+            output.line("(no keys stored in profile \(services.paths.profile))")
         } else {
-            io.stdout.write(io.table([.init("KEY"), .init("VALUE")]).render(rows))
+            output.table(Self.fieldColumns("KEY"), rows)
         }
-        return ExitStatus.ok
+        return output
     }
 
     /// Loads a device's UserDefaults export into a profile of its own, then switches to it.

@@ -1,22 +1,30 @@
+import SXKAPI
 import SXKCore
 import SXKShell
 
-/// A command's data: what it prints with `--json`, kept for `$_` and `let` in table mode too.
+/// For the handlers still run through `AppCommands.legacy` (home, location, menus, boot, curl,
+/// login…): they print into the gathered buffer the renderer then shows as text.
 extension AppCommands {
+    /// Whether the command or the global option asked for JSON.
+    func wantsJSON(_ command: ParsedCommand) -> Bool { command.has("json") || io.options.json }
+
     /// Prints `data` when JSON was asked for (true), else keeps it as the command's data (false).
     func emit(_ data: JSONValue, _ command: ParsedCommand) -> Bool {
         if wantsJSON(command) {
-            io.json.print(data)
+            io.json.print(Redaction.redact(data, secrets: host.secrets))
             return true
         }
         io.keep(data)
         return false
     }
 
-    /// A page's `data` with its list cut to `limit` rows, so `--limit` keeps the shape of `--json`.
-    static func limitedPage(_ data: JSONValue, limit: Int?) -> JSONValue {
-        guard let limit, case .object(var page) = data, case .array(let list)? = page["list"] else { return data }
-        page["list"] = .array(Array(list.prefix(max(0, limit))))
-        return .object(page)
+    /// `--raw` prints the body as received, `--json` the `data` member; false when neither applies.
+    func printData(_ response: APIResponse, _ command: ParsedCommand) throws -> Bool {
+        if command.has("raw") {
+            io.stdout.write(Redaction.redact(response.bodyText, secrets: host.secrets))
+            if response.body.last != 0x0A { io.stdout.write("\n") }
+            return true
+        }
+        return emit(Redaction.redact(response.data), command)
     }
 }

@@ -7,148 +7,105 @@ import SXKShell
 
 /// `orders`: one page as a table with a paging footer, or `--all` streamed page by page.
 extension AppCommands {
-    func orders(_ command: ParsedCommand) async throws -> Int32 {
+    /// Page sizes the backend serves (the sandbox clamps to 100; the app asks for 20).
+    static let pageSizes = 1...100
+
+    func orders(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().orders
         let role = command.option("role")
-        let filter = OrderFilter(status: command.option("status").flatMap(Int.init), keyword: command.option("keyword"))
-        let limit = command.option("limit").flatMap(Int.init)
+        let filter = OrderFilter(status: try command.option("status").map(OrderStatus.code), keyword: command.option("keyword"))
+        let page = try Self.number(command, "page", in: 1...Int.max) ?? 1
+        let pageSize = try Self.number(command, "page-size", in: Self.pageSizes)
+        let limit = try format(command).limit
         if command.has("all") {
-            let pageSize = command.option("page-size").flatMap(Int.init) ?? 100
-            return try await streamOrders(feature, role: role, filter: filter, pageSize: pageSize, limit: limit, command: command)
+            if command.option("page") != nil { throw AppError.usage("--all walks every page; --page does not apply") }
+            return try streamOrders(feature, role: role, filter: filter, pageSize: pageSize ?? 100, limit: limit)
         }
-        let page = command.option("page").flatMap(Int.init) ?? 1
-        let pageSize = command.option("page-size").flatMap(Int.init) ?? OrdersFeature.defaultPageSize
-        let result = try await feature.fetchPage(role: role, page: page, pageSize: pageSize, filter: filter)
+        let result = try await feature.fetchPage(role: role, page: page, pageSize: pageSize ?? OrdersFeature.defaultPageSize, filter: filter)
         let scope = orderScope(result.endpoint)
-        let outside = scope?.countOutside(result.page.list.map(\.raw)) ?? 0
-        defer { warnOutOfScope(outside, scope) }
-        var rows = result.page.list
-        if let limit { rows = Array(rows.prefix(max(0, limit))) }
-        if command.has("raw") {
-            _ = try printData(result.response, command)
-            return ExitStatus.ok
-        }
-        // The page's data with its list cut to --limit: one shape for --json, $_ and let.
-        if emit(Self.limitedPage(Redaction.redact(result.response.data), limit: limit), command) { return ExitStatus.ok }
-        if command.has("ndjson") { writeNDJSON(rows); return ExitStatus.ok }
-        let columns = try OrderColumns.select(command.option("columns"), deposit: result.endpoint.isDeposit)
-        io.stdout.write(io.table(columns.map(\.column)).render(rows.map { order in columns.map { $0.value(order) } }))
         let p = result.page
-        io.stdout.line("page \(p.page)/\(Formatting.count(p.pageCount)) · \(Formatting.count(p.total)) orders · \(result.endpoint.roleCode)")
-        return ExitStatus.ok
+        var output = dataOutput(result.response)
+        output.table(OrderColumns.columns(deposit: result.endpoint.isDeposit), p.list.map(\.raw))
+        if p.list.isEmpty && p.page > p.pageCount {
+            // Past the last page: exit 0 with the empty table, and one line saying where the pages end.
+            output.warnings.append("page \(p.page) is past the last page (\(p.pageCount)); \(Formatting.count(p.total)) orders in all")
+        }
+        output.line("page \(p.page)/\(Formatting.count(p.pageCount)) · \(Formatting.count(p.total)) orders · \(result.endpoint.roleCode)")
+        if let line = scope?.warning(outside: scope?.countOutside(p.list.map(\.raw)) ?? 0) { output.warnings.append(line) }
+        return output
     }
 
-    /// `--all`: rows reach stdout as each page arrives; memory holds a page at a time.
-    private func streamOrders(
-        _ feature: OrdersFeature, role: String?, filter: OrderFilter, pageSize: Int, limit: Int?, command: ParsedCommand
-    ) async throws -> Int32 {
-        let json = wantsJSON(command) && !command.has("ndjson")
-        let ndjson = command.has("ndjson")
+    /// `--page 2`, `--limit 5`: a whole number in `range`, else a usage error naming the range.
+    static func number(_ command: ParsedCommand, _ flag: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = command.option(flag) else { return nil }
+        guard let n = Int(text), range.contains(n) else {
+            let bounds = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "between \(range.lowerBound) and \(range.upperBound)"
+            throw AppError.usage("--\(flag) must be a whole number \(bounds) (got '\(text)')")
+        }
+        return n
+    }
+
+    /// `--all`: rows reach the renderer as each page arrives; memory holds a page at a time.
+    private func streamOrders(_ feature: OrdersFeature, role: String?, filter: OrderFilter, pageSize: Int, limit: Int?) throws -> CommandOutput {
         let endpoint = try feature.endpoint(role: role)
-        let columns = try OrderColumns.select(command.option("columns"), deposit: endpoint.isDeposit)
         let scope = orderScope(endpoint)
-        var outside = 0
-        defer { warnOutOfScope(outside, scope) }
-        let showProgress = io.terminal.stderrIsTerminal
-        let stdout = io.stdout
-        var widths: [Int]?
-        var first = true
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(64 * 1024)
-        let table = io.table(columns.map(\.column))
-        if json { stdout.write("[") }
-        let outcome = try await feature.walkAll(role: role, pageSize: pageSize, filter: filter, limit: limit) { rows, progress in
-            if let scope { outside += scope.countOutside(rows.map(\.raw)) }
-            buffer.removeAll(keepingCapacity: true)
-            if json || ndjson {
-                for order in rows {
-                    if json { buffer.append(contentsOf: first ? "\n" .utf8 : ",\n".utf8) }
-                    JSONWriter.write(Redaction.redact(order.raw), into: &buffer)
-                    if ndjson { buffer.append(0x0A) }
-                    first = false
-                }
-                stdout.write(bytes: buffer)
-            } else {
-                let cells = rows.map { order in columns.map { $0.value(order) } }
-                // Column widths are fixed by the first page so later pages line up without buffering.
-                if widths == nil {
-                    let w = table.widths(for: cells)
-                    widths = w
-                    stdout.write(table.renderLine(columns.map(\.column.header), widths: w, header: true) + "\n")
-                }
-                for row in cells { stdout.write(table.renderLine(row, widths: widths ?? []) + "\n") }
+        let counter = OutsideCounter()
+        var output = CommandOutput()
+        output.stream = RowStream(columns: OrderColumns.columns(deposit: endpoint.isDeposit)) { emit in
+            let outcome = try await feature.walkAll(role: role, pageSize: pageSize, filter: filter, limit: limit) { rows, progress in
+                if let scope { counter.add(scope.countOutside(rows.map(\.raw))) }
+                let line = "\(progress.pages) pages · \(Formatting.count(progress.rows))/\(Formatting.count(progress.total)) rows · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s"
+                return emit(rows.map(\.raw), line)
             }
-            stdout.flush()
-            if showProgress {
-                io.stderr.write("\r\u{1B}[K\(progress.pages) pages · \(Formatting.count(progress.rows))/\(Formatting.count(progress.total)) rows · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s")
+            let p = outcome.progress
+            var summary: [String] = []
+            if let scope, let line = scope.warning(outside: counter.value) { summary.append("warning: " + line) }
+            switch outcome.stop {
+            case .cancelled:
+                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total)) rows (\(p.pages) pages)"])
+            case .completed, .limit, .stoppedByCaller:
+                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total)) orders · \(p.pages) pages · \(String(format: "%.2f", p.elapsed)) s"])
             }
-            return !((stdout as? StandardOutput)?.isBroken ?? false)
         }
-        if json { stdout.write(first ? "]\n" : "\n]\n") }
-        stdout.flush()
-        if showProgress { io.stderr.write("\r\u{1B}[K") }
-        let p = outcome.progress
-        switch outcome.stop {
-        case .cancelled:
-            io.stderr.write("interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total)) rows (\(p.pages) pages)\n")
-            return ExitStatus.interrupted
-        case .completed, .limit, .stoppedByCaller:
-            if !json && !ndjson {
-                io.stderr.write("\(Formatting.count(p.rows)) of \(Formatting.count(p.total)) orders · \(p.pages) pages · \(String(format: "%.2f", p.elapsed)) s\n")
-            }
-            return ExitStatus.ok
-        }
-    }
-
-    func writeNDJSON(_ orders: [Order]) {
-        var buffer: [UInt8] = []
-        for order in orders {
-            JSONWriter.write(Redaction.redact(order.raw), into: &buffer)
-            buffer.append(0x0A)
-        }
-        io.stdout.write(bytes: buffer)
+        return output
     }
 }
 
-/// The order table's columns; `--columns` picks by key, and any field of the row may be named.
-struct OrderColumns: Sendable {
-    let key: String
-    let column: TableRenderer.Column
-    let value: @Sendable (Order) -> String
+/// Rows outside the expected scope, counted across pages.
+final class OutsideCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add(_ n: Int) { lock.withLock { count += n } }
+    var value: Int { lock.withLock { count } }
+}
 
-    static let standard: [OrderColumns] = [
-        OrderColumns(key: "orderNo", column: .init("ORDER NO", truncatable: false)) { $0.orderNo },
-        OrderColumns(key: "statusText", column: .init("STATUS")) { $0.statusText ?? $0.status.map(String.init) ?? "" },
-        OrderColumns(key: "amount", column: .init("AMOUNT", alignment: .right, truncatable: false)) { Formatting.yuan($0.amount) },
-        OrderColumns(key: "createTime", column: .init("CREATED", truncatable: false)) { $0.createTime ?? "" },
-        OrderColumns(key: "customerPhone", column: .init("CUSTOMER")) { $0.customerPhone ?? "" },
-        OrderColumns(key: "scenicName", column: .init("SCENIC")) { $0.scenicName ?? "" },
-        OrderColumns(key: "photographerName", column: .init("PHOTOGRAPHER")) { $0.photographerName ?? "" },
-    ]
+/// The order table's columns. Priorities: order no., status and amount stay longest; scenic and
+/// photographer go first on a narrow terminal. Identifiers and amounts are never cut.
+enum OrderColumns {
+    static let orderNo = OutputColumn("orderNo", "ORDER NO", priority: 100, cuttable: false) { $0.objectValue?.string("orderNo") ?? "" }
+    static let status = OutputColumn("statusText", "STATUS", priority: 90) { row in
+        let o = row.objectValue
+        return o?.string("statusText") ?? o?.int("status").map(String.init) ?? ""
+    }
+    static let amount = OutputColumn("amount", "AMOUNT", alignment: .right, priority: 85, cuttable: false) {
+        Formatting.yuan($0.objectValue?.double("amount"))
+    }
+    static let created = OutputColumn("createTime", "CREATED", priority: 70, cuttable: false) { $0.objectValue?.string("createTime") ?? "" }
+    static let customer = OutputColumn("customerPhone", "CUSTOMER", priority: 60) { $0.objectValue?.string("customerPhone") ?? "" }
+    static let scenic = OutputColumn("scenicName", "SCENIC", priority: 30) { $0.objectValue?.string("scenicName") ?? "" }
+    static let photographer = OutputColumn("photographerName", "PHOTOGRAPHER", priority: 20) { $0.objectValue?.string("photographerName") ?? "" }
+    static let deposit = OutputColumn("depositAmount", "DEPOSIT", alignment: .right, priority: 80, cuttable: false) {
+        Formatting.yuan($0.objectValue?.double("depositAmount"))
+    }
+    static let writeOff = OutputColumn("writeOffStatus", "WRITE-OFF", priority: 50) { row in
+        let o = row.objectValue
+        return o?.string("writeOffStatusText") ?? o?.int("writeOffStatus").map(String.init) ?? ""
+    }
+    static let store = OutputColumn("storeName", "STORE", priority: 30) { $0.objectValue?.string("storeName") ?? "" }
 
-    static let deposit: [OrderColumns] = [
-        standard[0], standard[1], standard[2],
-        OrderColumns(key: "depositAmount", column: .init("DEPOSIT", alignment: .right, truncatable: false)) { Formatting.yuan($0.depositAmount) },
-        OrderColumns(key: "writeOffStatus", column: .init("WRITE-OFF")) { o in
-            o.raw.objectValue?.string("writeOffStatusText") ?? o.writeOffStatus.map(String.init) ?? ""
-        },
-        standard[3], standard[4],
-        OrderColumns(key: "storeName", column: .init("STORE")) { $0.storeName ?? "" },
-    ]
-
-    static func select(_ spec: String?, deposit: Bool) throws -> [OrderColumns] {
-        let defaults = deposit ? Self.deposit : Self.standard
-        guard let spec, !spec.isEmpty else { return defaults }
-        let known = Self.standard + Self.deposit
-        return try spec.split(separator: ",").map { raw in
-            let key = raw.trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty else { throw AppError.usage("--columns has an empty column name") }
-            if let column = known.first(where: { $0.key.lowercased() == key.lowercased() }) { return column }
-            // Any other field of the row, shown as received.
-            return OrderColumns(key: key, column: .init(key.uppercased())) { order in
-                guard let v = order.raw.objectValue?.field(key) else { return "" }
-                return v.stringValue ?? JSONWriter.string(v)
-            }
-        }
+    static func columns(deposit isDeposit: Bool) -> [OutputColumn] {
+        isDeposit
+            ? [orderNo, status, amount, deposit, writeOff, created, customer, store]
+            : [orderNo, status, amount, created, customer, scenic, photographer]
     }
 }

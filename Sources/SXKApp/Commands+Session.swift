@@ -68,26 +68,28 @@ extension AppCommands {
         io.stdout.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role.roleCode ?? account.roleCode))")
     }
 
-    func accounts(_ command: ParsedCommand) throws -> Int32 {
+    func accounts(_ command: ParsedCommand) throws -> CommandOutput {
         let rows = try host.features().auth.accounts()
-        if emit(.array(rows.map { row in
+        let records: [JSONValue] = rows.map { row in
             var o = row.account.json.objectValue ?? JSONObject()
             o["index"] = .int(row.index)
             o["current"] = .bool(row.isCurrent)
             return .object(o)
-        }), command) {
-            return ExitStatus.ok
         }
+        var output = CommandOutput(data: .array(records))
         guard !rows.isEmpty else {
-            io.stdout.line("(no account list — the list exists after `login` in this shell)")
-            return ExitStatus.ok
+            output.line("(no account list — the list exists after `login` in this shell)")
+            return output
         }
-        let table = rows.map { row -> [String] in
-            [row.isCurrent ? "*" : "", String(row.index), String(row.account.userId), row.account.accountType,
-             row.account.roleCode, row.account.accountDisplayName]
-        }
-        io.stdout.write(io.table([.init(""), .init("#", alignment: .right), .init("USER", alignment: .right), .init("TYPE"), .init("ROLE"), .init("ACCOUNT")]).render(table))
-        return ExitStatus.ok
+        output.table([
+            OutputColumn("current", "", priority: 95, cuttable: false) { $0.objectValue?["current"] == .bool(true) ? "*" : "" },
+            OutputColumn("index", "#", alignment: .right, priority: 90, cuttable: false),
+            OutputColumn("userId", "USER", alignment: .right, priority: 85, cuttable: false),
+            OutputColumn("accountType", "TYPE", priority: 40),
+            OutputColumn("roleCode", "ROLE", priority: 60),
+            OutputColumn("accountDisplayName", "ACCOUNT", priority: 70) { r in rows.first { $0.index == r.objectValue?.int("index") }?.account.accountDisplayName ?? "" },
+        ], records)
+        return output
     }
 
     func switchAccount(_ command: ParsedCommand) async throws -> Int32 {

@@ -7,85 +7,78 @@ import SXKShell
 
 /// `stats` and `profile`: the data and "mine" tabs (seed 000 §5.2, §5.3).
 extension AppCommands {
-    func stats(_ command: ParsedCommand) async throws -> Int32 {
+    func stats(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().statistics
         let range = try feature.range(
             from: command.option("from"), to: command.option("to"), period: command.option("period").flatMap(StatsPeriod.init(rawValue:)))
         let role = command.option("role")
+        let chart = try format(command).chart
         switch command.subcommand {
         case "summary":
             let summary = try await feature.summary(role: role, range: range)
-            if try printData(summary.response, command) { return ExitStatus.ok }
-            printSummary(summary.value, range: range)
+            var output = dataOutput(summary.response)
+            output.table(Self.summaryColumns, summaryRows(summary.value))
+            return output
         case "daily":
             let daily = try await feature.daily(role: role, range: range)
             let scope = statsScope(try feature.endpoint(role: role).endpoint)
-            defer { warnOutOfScope(scope?.countOutside(daily.rows.map(\.raw)) ?? 0, scope) }
-            if command.has("raw") { for r in daily.responses { _ = try printData(r, command) }; return ExitStatus.ok }
-            if command.has("ndjson") {
-                io.keep(.array(daily.rows.map(\.raw)))
-                var buffer: [UInt8] = []
-                for row in daily.rows { JSONWriter.write(row.raw, into: &buffer); buffer.append(0x0A) }
-                io.stdout.write(bytes: buffer)
-                return ExitStatus.ok
-            }
-            if emit(.array(daily.rows.map(\.raw)), command) { return ExitStatus.ok }
-            printDaily(daily.rows)
+            var output = CommandOutput(data: .array(daily.rows.map(\.raw)))
+            output.raw = daily.responses.map(\.bodyText)
+            addDaily(daily.rows, chart: chart, to: &output)
+            if let line = scope?.warning(outside: scope?.countOutside(daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
+            return output
         default:
             let report = try await feature.load(role: role, range: range)
             let scope = statsScope(report.endpoint)
-            defer { warnOutOfScope(scope?.countOutside(report.daily.rows.map(\.raw)) ?? 0, scope) }
-            if command.has("raw") {
-                _ = try printData(report.summary.response, command)
-                for r in report.daily.responses { _ = try printData(r, command) }
-                return ExitStatus.ok
-            }
-            if emit([
-                    "role": .string(report.role), "range": report.range.json,
-                    "summary": report.summary.response.data, "daily": .array(report.daily.rows.map(\.raw)),
-                ], command) {
-                return ExitStatus.ok
-            }
-            io.stdout.line("\(report.role) · \(range.from) → \(range.to)")
-            printSummary(report.summary.value, range: range)
-            io.stdout.line("")
-            if command.has("chart") {
-                io.stdout.write(BarChart(width: io.terminal.width, unicode: io.terminal.utf8).render(report.daily.rows))
-            } else {
-                printDaily(report.daily.rows)
-            }
+            var output = CommandOutput(data: [
+                "role": .string(report.role), "range": report.range.json,
+                "summary": report.summary.response.data, "daily": .array(report.daily.rows.map(\.raw)),
+            ])
+            output.raw = [report.summary.response.bodyText] + report.daily.responses.map(\.bodyText)
+            output.line("\(report.role) · \(range.from) → \(range.to)")
+            output.table(Self.summaryColumns, summaryRows(report.summary.value))
+            output.line("")
+            addDaily(report.daily.rows, chart: chart, to: &output)
+            if let line = scope?.warning(outside: scope?.countOutside(report.daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
+            return output
         }
-        return ExitStatus.ok
     }
 
-    private func printSummary(_ s: Summary, range: DateRange) {
-        let rows = [
-            ["orders", Formatting.count(s.orderCount)], ["amount", Formatting.yuan(s.orderAmount)],
-            ["refunds", Formatting.count(s.refundCount)], ["refunded", Formatting.yuan(s.refundAmount)],
-        ]
-        io.stdout.write(io.table([.init("SUMMARY"), .init("VALUE", alignment: .right)]).render(rows))
+    static let summaryColumns = [OutputColumn("summary", priority: 90, cuttable: false), OutputColumn("value", alignment: .right, priority: 80, cuttable: false)]
+
+    private func summaryRows(_ s: Summary) -> [JSONValue] {
+        [("orders", Formatting.count(s.orderCount)), ("amount", Formatting.yuan(s.orderAmount)),
+         ("refunds", Formatting.count(s.refundCount)), ("refunded", Formatting.yuan(s.refundAmount))]
+            .map { ["summary": .string($0.0), "value": .string($0.1)] }
     }
 
-    private func printDaily(_ rows: [Daily]) {
-        io.stdout.write(io.table([.init("DATE"), .init("ORDERS", alignment: .right), .init("AMOUNT", alignment: .right), .init("REFUNDED", alignment: .right)])
-            .render(rows.map { [$0.date, Formatting.count($0.orderCount), Formatting.yuan($0.orderAmount), Formatting.yuan($0.refundAmount)] }))
+    static let dailyColumns = [
+        OutputColumn("date", priority: 100, cuttable: false),
+        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.count($0.objectValue?.int("orderCount") ?? 0) },
+        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.yuan($0.objectValue?.double("orderAmount")) },
+        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.yuan($0.objectValue?.double("refundAmount")) },
+    ]
+
+    /// The daily rows as a table (which `--columns`, `--csv`… work on) or, with `--chart`, as bars.
+    private func addDaily(_ rows: [Daily], chart: Bool, to output: inout CommandOutput) {
+        if chart {
+            let text = BarChart(width: io.terminal.width, unicode: io.terminal.utf8).render(rows)
+            output.blocks.append(.lines(text.split(separator: "\n").map(String.init)))
+        } else {
+            output.table(Self.dailyColumns, rows.map(\.raw))
+        }
     }
 
-    func profile(_ command: ParsedCommand) async throws -> Int32 {
+    func profile(_ command: ParsedCommand) async throws -> CommandOutput {
         let report = try await host.features().profile.reload()
-        if command.has("raw") {
-            _ = try printData(report.userInfo.response, command)
-            if case .success(let r)? = report.realName { _ = try printData(r.response, command) }
-            if case .success(let r)? = report.bankCard { _ = try printData(r.response, command) }
-            return ExitStatus.ok
-        }
-        do {
-            var o: JSONObject = ["userInfo": report.userInfo.response.data, "writtenBack": .array(report.writtenBack.map { .string($0) })]
-            if let r = report.realName { o["realName"] = (try? r.get().response.data) ?? .null }
-            if let b = report.bankCard { o["bankCard"] = (try? b.get().response.data) ?? .null }
-            o["calls"] = .array(report.calls.map(\.json))
-            if emit(.object(o), command) { return ExitStatus.ok }
-        }
+        var o: JSONObject = ["userInfo": report.userInfo.response.data, "writtenBack": .array(report.writtenBack.map { .string($0) })]
+        if let r = report.realName { o["realName"] = (try? r.get().response.data) ?? .null }
+        if let b = report.bankCard { o["bankCard"] = (try? b.get().response.data) ?? .null }
+        o["calls"] = .array(report.calls.map(\.json))
+        var output = CommandOutput(data: .object(o))
+        output.raw = [report.userInfo.response.bodyText]
+        if case .success(let r)? = report.realName { output.raw?.append(r.response.bodyText) }
+        if case .success(let r)? = report.bankCard { output.raw?.append(r.response.bodyText) }
         let u = report.userInfo.value
         var rows: [[String]] = [
             ["userName", u.userName ?? "–"], ["realName", u.realName ?? "–"],
@@ -102,12 +95,19 @@ extension AppCommands {
         case .failure(let e)?: rows.append(["bank card", "error: \(e)"])
         case nil: break
         }
-        io.stdout.write(io.table([.init("PROFILE"), .init("VALUE")]).render(rows))
-        if !report.writtenBack.isEmpty { io.stdout.line("written back: \(report.writtenBack.joined(separator: ", "))") }
+        output.table(Self.fieldColumns("PROFILE"), rows.map { ["field": .string($0[0]), "value": .string($0[1])] })
+        if !report.writtenBack.isEmpty { output.line("written back: \(report.writtenBack.joined(separator: ", "))") }
         if report.isPhotographer {
-            io.stdout.line("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
+            output.line("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
         }
-        return ExitStatus.ok
+        return output
+    }
+}
+
+extension AppCommands {
+    /// A two-column FIELD / VALUE table (whoami, profile, keys).
+    static func fieldColumns(_ header: String = "FIELD") -> [OutputColumn] {
+        [OutputColumn("field", header, priority: 90, cuttable: false), OutputColumn("value", "VALUE", priority: 80)]
     }
 }
 

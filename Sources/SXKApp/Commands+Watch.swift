@@ -14,77 +14,60 @@ extension AppCommands {
     static let watchMinimumInterval = 0.1
     /// A day; longer waits would overflow the nanoseconds of the sleep (and the header's number).
     static let watchMaximumInterval = 86_400.0
-    /// Commands that read input or replace the session: repeating them makes no sense.
-    static let unwatchable: Set<String> = ["watch", "login", "logout", "switch-account", "import-defaults", "env"]
-
-    func watch(_ command: ParsedCommand) async throws -> Int32 {
+    func watch(_ command: ParsedCommand) async throws -> CommandOutput {
         let interval = try Self.watchInterval(command.option("interval"))
-        let count = command.option("count").flatMap(Int.init)
-        if let count, count < 1 { throw AppError.usage("--count must be 1 or more") }
+        let count = try Self.number(command, "count", in: 1...Int.max)
         let stopOnFailure = command.has("errexit")
         let words = command.positionals
         guard let name = words.first else { throw AppError.usage("watch needs a COMMAND to run") }
-
-        let specs = Builtins.merged(with: CommandCatalog.all)
+        guard let parser = io.parser else { throw AppError.usage("watch runs inside the shell only") }
         let inner: ParsedCommand
-        switch try CommandParser(specs: specs).parse(words) {
+        switch try parser.parse(words) {
         case .help(let chain):
-            io.stdout.write(HelpRenderer(specs: specs, width: io.terminal.width).page(for: chain))
-            return ExitStatus.ok
+            let text = HelpRenderer(specs: parser.specs, width: io.terminal.width).page(for: chain)
+            return CommandOutput(blocks: [.lines(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))])
         case .run(let parsed):
             inner = parsed
         }
-        if Builtins.specs.contains(inner.spec) {
+        guard let declaration = CommandRegistry.declaration(for: inner.spec.name) else {
             throw AppError.usage("watch runs app commands; '\(name)' is a shell builtin")
         }
-        if Self.unwatchable.contains(inner.spec.name) {
+        guard declaration.watchable else {
             throw AppError.usage("watch cannot repeat '\(inner.spec.name)': it reads input or replaces the session")
         }
-
+        _ = try format(inner)
         let title = words.map(Tokenizer.quote).joined(separator: " ")
-        let redraw = io.terminal.stdoutIsTerminal
-        var framed = io.terminal
-        framed.stderrIsTerminal = false
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        var runs = 0
-        var status: Int32 = ExitStatus.ok
-        while true {
-            runs += 1
-            let header = "Every \(Self.seconds(interval))s: \(title)    \(formatter.string(from: services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
-            if redraw {
-                let frame = BufferOutput()
-                let frameIO = CommandIO(stdout: frame, stderr: frame, terminal: framed, options: io.options, isInteractive: false)
-                status = await runOnce(inner, io: frameIO)
+        let me = self
+        var output = CommandOutput()
+        output.live = LiveOutput { show in
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            var runs = 0
+            var status: Int32 = ExitStatus.ok
+            while true {
+                runs += 1
+                let header = "Every \(Self.seconds(interval))s: \(title)    \(formatter.string(from: me.services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
+                do {
+                    let frame = try await me.produce(inner)
+                    if Task.isCancelled { break }
+                    status = await show(header, frame, nil)
+                } catch {
+                    if Task.isCancelled || error is CancellationError { break }
+                    _ = await show(header, nil, error)
+                    status = me.host.status(forThrown: error)
+                }
                 if Task.isCancelled { break }
-                io.stdout.write("\u{1B}[H\u{1B}[2J" + header + "\n\n" + frame.text)
-            } else {
-                io.stderr.write(header + "\n")
-                status = await runOnce(inner, io: io)
+                if status == ExitStatus.usage || status == ExitStatus.notLoggedIn || (stopOnFailure && status != ExitStatus.ok) {
+                    me.io.stderr.write("watch: stopped after run \(runs) (exit \(status))\n")
+                    return status
+                }
+                if let count, runs >= count { return status }
+                do { try await Task.sleep(nanoseconds: UInt64(interval * 1e9)) } catch { break }
             }
-            io.stdout.flush()
-            if Task.isCancelled { break }
-            if status == ExitStatus.usage || status == ExitStatus.notLoggedIn || (stopOnFailure && status != ExitStatus.ok) {
-                io.stderr.write("watch: stopped after run \(runs) (exit \(status))\n")
-                return status
-            }
-            if let count, runs >= count { return status }
-            do { try await Task.sleep(nanoseconds: UInt64(interval * 1e9)) } catch { break }
+            me.io.stderr.write("\nwatch: stopped after \(runs) run\(runs == 1 ? "" : "s")\n")
+            return ExitStatus.interrupted
         }
-        io.stderr.write("\nwatch: stopped after \(runs) run\(runs == 1 ? "" : "s")\n")
-        return ExitStatus.interrupted
-    }
-
-    /// One run through the host, as the shell would run it; errors become their line and status.
-    private func runOnce(_ command: ParsedCommand, io runIO: CommandIO) async -> Int32 {
-        do {
-            return try await host.execute(command, io: runIO)
-        } catch {
-            if Task.isCancelled || error is CancellationError { return ExitStatus.interrupted }
-            runIO.errors.error(error)
-            let status = host.exitStatus(for: error)
-            return status == 0 ? ExitStatus.failure : status
-        }
+        return output
     }
 
     static func watchInterval(_ text: String?) throws -> Double {

@@ -11,12 +11,11 @@ enum CompareRequest {
 
     /// The words after `--` (or after the flags): `get PATH k=v…`, `post PATH JSON|k=v…`, `orders [filters]`.
     /// Returns the request and whether the inner command asked for `--json`.
-    static func parse(_ words: [String]) throws -> (CompareRequest, json: Bool) {
+    static func parse(parser: CommandParser, _ words: [String]) throws -> (CompareRequest, json: Bool) {
         guard let first = words.first else {
             throw AppError.usage("compare needs a command after the identities: get PATH, post PATH or orders")
         }
-        let parser = CommandParser(specs: CommandCatalog.all)
-        guard let spec = parser.command(named: first), ["get", "post", "orders"].contains(spec.name) else {
+        guard let spec = parser.command(named: first), CommandRegistry.declaration(for: spec.name)?.comparable == true else {
             throw AppError.usage("compare runs get, post or orders, not '\(first)'")
         }
         guard case .run(let command) = try parser.parse(words) else {
@@ -32,10 +31,10 @@ enum CompareRequest {
             let page = command.option("page").flatMap(Int.init) ?? 1
             let pageSize = command.option("page-size").flatMap(Int.init) ?? OrdersFeature.defaultPageSize
             guard page >= 1 else { throw AppError.usage("--page must be 1 or more") }
-            guard (1...OrdersFeature.maxPageSize).contains(pageSize) else {
-                throw AppError.usage("--page-size must be between 1 and \(OrdersFeature.maxPageSize)")
+            guard AppCommands.pageSizes.contains(pageSize) else {
+                throw AppError.usage("--page-size must be between 1 and \(AppCommands.pageSizes.upperBound)")
             }
-            return (.orders(page: page, pageSize: pageSize, status: command.option("status").flatMap(Int.init),
+            return (.orders(page: page, pageSize: pageSize, status: try command.option("status").map(OrderStatus.code),
                             keyword: command.option("keyword")), json)
         default:
             guard var path = command.positionals.first else { throw AppError.usage("\(spec.name) needs a PATH") }

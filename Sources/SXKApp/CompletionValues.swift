@@ -43,6 +43,8 @@ struct CompletionValues {
             all = APIEnvironment.names.map { CompletionCandidate($0) }
         case "identity":
             return identities(prefix: prefix)
+        case "order-status":
+            return OrderStatus.candidates(prefix: prefix)
         default:
             all = []
         }

@@ -18,6 +18,8 @@ public final class CommandIO: @unchecked Sendable {
     /// The data this command kept (what `--json` prints), for `$_` and `let`.
     public let data = CommandData()
     let reader: ReaderThread?
+    /// The shell's parser, for commands that run a command line of their own (`watch`, `compare`).
+    public let parser: CommandParser?
 
     /// For tests and embedding: prompts read the terminal on the calling thread.
     public convenience init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal = .plain,
@@ -26,13 +28,20 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal, options: GlobalOptions,
-         isInteractive: Bool, reader: ReaderThread?) {
+         isInteractive: Bool, reader: ReaderThread?, parser: CommandParser? = nil) {
+        self.parser = parser
         self.stdout = stdout
         self.stderr = stderr
         self.terminal = terminal
         self.options = options
         self.isInteractive = isInteractive
         self.reader = reader
+    }
+
+    /// The same IO with stdout going to `sink` (prompts, stderr and the parser unchanged).
+    public func redirectingStdout(to sink: any OutputSink, terminal: Terminal? = nil) -> CommandIO {
+        CommandIO(stdout: sink, stderr: stderr, terminal: terminal ?? self.terminal, options: options,
+                  isInteractive: isInteractive, reader: reader, parser: parser)
     }
 
     public var color: Bool { terminal.colorEnabled && !options.noColor }

@@ -17,6 +17,8 @@ public struct GlobalOptions: Sendable, Equatable {
     public var resetState = false
     /// Do not run the startup file (`$XDG_CONFIG_HOME/sxk/sxkrc`) in the REPL.
     public var noRC = false
+    /// `--no-pager`: print long output directly.
+    public var noPager = false
     public var version = false
     public var help = false
     /// `--revalidate`: a one-shot validates the session even when it was validated recently.
@@ -45,6 +47,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
         FlagSpec("revalidate", summary: "Validate the session first even if it was validated in the last 5 minutes"),
         FlagSpec("har", value: .path, valueName: "FILE", summary: "At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)"),
+        FlagSpec("no-pager", summary: "Print long output directly, not through $SXK_PAGER / $PAGER / less"),
     ]
 }
 
@@ -132,6 +135,7 @@ public struct Invocation: Sendable, Equatable {
                 case "--keep-going": o.keepGoing = true
                 case "--reset-state": o.resetState = true
                 case "--no-rc": o.noRC = true
+                case "--no-pager": o.noPager = true
                 case "--version": o.version = true
                 case "--help", "-h": o.help = true
                 case "--revalidate": o.revalidate = true

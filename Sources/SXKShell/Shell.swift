@@ -220,17 +220,8 @@ public final class Shell: @unchecked Sendable {
             if status == 0 { keepLastData(io.data.unmasked, source: source) }
             return status
         case .failure(let error):
-            if error is CancellationError {
-                errors.error("interrupted")
-                return ExitStatus.interrupted
-            }
-            if error is UsageError {
-                errors.error(error)
-                return ExitStatus.usage
-            }
-            errors.error(error)
-            let status = host.exitStatus(for: error)
-            return status == 0 ? ExitStatus.failure : status
+            errors.error(error is CancellationError ? "interrupted" : ErrorPresenter.message(for: error))
+            return host.status(forThrown: error)
         }
     }
 
@@ -325,7 +316,7 @@ public final class Shell: @unchecked Sendable {
     // MARK: plumbing
 
     func makeIO(interactive: Bool) -> CommandIO {
-        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader)
+        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader, parser: parser)
     }
 
     /// The terminal as it is now: a window resized since start-up gives its new width to the next

@@ -21,6 +21,14 @@ public protocol ShellHost: AnyObject, Sendable {
 }
 
 extension ShellHost {
+    /// The one mapping of a thrown error to an exit status: cancellation 130, usage 2, else the host's (never 0).
+    public func status(forThrown error: any Error) -> Int32 {
+        if error is CancellationError { return ExitStatus.interrupted }
+        if error is UsageError { return ExitStatus.usage }
+        let status = exitStatus(for: error)
+        return status == 0 ? ExitStatus.failure : status
+    }
+
     public var secrets: [String] { [] }
     public func historyContext() -> HistoryContext? { nil }
 }

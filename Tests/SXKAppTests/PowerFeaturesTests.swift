@@ -38,7 +38,7 @@ final class PowerFeaturesTests: SandboxTestCase {
         let results = try XCTUnwrap(matrix["results"] as? [[String: Any]])
         XCTAssertEqual(results.map { $0["identity"] as? String }, ["role:photographer", "role:scenicAdmin", "role:storeAdmin"])
         XCTAssertEqual(results.map { $0["userId"] as? Int }, [4001, 4002, 4003])
-        XCTAssertEqual(results.map { $0["token"] as? String }, ["set-user", "set-user", "session"])
+        XCTAssertEqual(results.map { $0["tokenSource"] as? String }, ["set-user", "set-user", "session"])
         for result in results {
             XCTAssertEqual(result["status"] as? Int, 200, "\(result)")
             XCTAssertEqual(result["code"] as? String, "100000", "\(result)")

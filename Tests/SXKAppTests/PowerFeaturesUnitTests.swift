@@ -1,6 +1,7 @@
 import Foundation
 import SXKAPI
 import SXKCore
+import SXKShell
 import XCTest
 @testable import SXKApp
 
@@ -84,12 +85,12 @@ final class PowerFeaturesUnitTests: XCTestCase {
         CompareRequest.set("scenicId", "2", in: &query)
         XCTAssertEqual(query.map { "\($0.0)=\($0.1)" }, ["page=1", "scenicId=2", "x=y"])
 
-        let (orders, json) = try CompareRequest.parse(["orders", "--status", "2", "--page-size", "5", "--json"])
+        let (orders, json) = try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["orders", "--status", "2", "--page-size", "5", "--json"])
         XCTAssertTrue(json)
         XCTAssertEqual(orders.title, "orders --page 1 --page-size 5 --status 2")
-        XCTAssertThrowsError(try CompareRequest.parse(["orders", "--limit", "2"]))
-        XCTAssertThrowsError(try CompareRequest.parse(["whoami"]))
-        let (post, _) = try CompareRequest.parse(["post", "api/x", "a=1"])
+        XCTAssertThrowsError(try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["orders", "--limit", "2"]))
+        XCTAssertThrowsError(try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["whoami"]))
+        let (post, _) = try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["post", "api/x", "a=1"])
         let target = CompareTarget(label: "scenic:3", override: ("scenicId", 3))
         guard case .success(let made) = post.concrete(for: target) else { return XCTFail("no request") }
         XCTAssertEqual(made.path, "/api/x")

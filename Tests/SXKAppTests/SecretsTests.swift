@@ -21,7 +21,7 @@ final class SecretsTests: XCTestCase {
         let ws = Workspace()
         let sentinel = "SENTINEL-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         // A failed login with the sentinel, then the real one, several commands, no logout.
-        let script = "login 13800000001 --password-stdin --accept-privacy; login 13800000001 --password-stdin --accept-privacy; whoami; whoami --json; keys; keys --json; orders --limit 3; orders --limit 2 --raw; config --raw; trace on; orders --limit 1; get /api/app/config --raw"
+        let script = "login 13800000001 --password-stdin --accept-privacy; login 13800000001 --password-stdin --accept-privacy; whoami; whoami --json; keys; keys --json; orders --limit 3; orders --page-size 2 --raw; config --raw; trace on; orders --limit 1; get /api/app/config --raw"
         let r = SXK.run(["--keep-going", "--trace", "-c", script], in: ws, baseURL: url, stdin: sentinel + "\n" + SXK.password + "\n")
         XCTAssertEqual(r.errorLines.count, 1, "want exactly the failed login's error: \(r.summary)")
         let token = try XCTUnwrap(ws.token(), "no token after the second login: \(r.summary)")

@@ -37,6 +37,7 @@ final class InteractiveShellTests: XCTestCase {
             "PATH": "/usr/bin:/bin",
             "TERM": "xterm",
             "LANG": "C.UTF-8",
+            "SXK_PAGER": "cat",
         ]
         let session = try PTYSession(executable: Self.binary, arguments: ["--state-dir", home.appendingPathComponent("sxk-state").path],
                                      environment: env)

@@ -27,6 +27,8 @@ class SandboxPTYTestCase: XCTestCase {
             "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
             "TERM": "xterm", "LANG": "C.UTF-8",
+            // Output taller than the pty goes through the pager; these tests read the screen, so it passes through.
+            "SXK_PAGER": "cat",
         ]
     }
 

@@ -24,7 +24,7 @@ _sxk() {
             --env|--base-url|--profile|--timeout|--har|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W '--base-url --env --har --help --insecure-http --json --keep-going --no-color --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
+            COMPREPLY=($(compgen -W '--base-url --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
             COMPREPLY=($(compgen -W 'orders o stats scenic login get help version exit quit history completion let vars unset alias unalias' -- "$cur"))
         fi

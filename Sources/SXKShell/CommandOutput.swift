@@ -1,0 +1,124 @@
+import SXKCore
+
+/// A column a command declares for its rows: the data key `--columns` and CSV use, the header
+/// the table shows, and how it gives way when the terminal is narrow.
+public struct OutputColumn: Sendable {
+    public var key: String
+    public var header: String
+    public var alignment: TableRenderer.Alignment
+    /// Higher stays longer: when the table cannot fit, the lowest-priority columns are dropped first.
+    public var priority: Int
+    /// May be cut with `…` (identifiers and amounts are never cut).
+    public var cuttable: Bool
+    /// The cell text for one row (a JSON record); by default the member `key` as text.
+    public var text: @Sendable (JSONValue) -> String
+
+    public init(_ key: String, _ header: String? = nil, alignment: TableRenderer.Alignment = .left, priority: Int = 50,
+                cuttable: Bool = true, text: (@Sendable (JSONValue) -> String)? = nil) {
+        self.key = key
+        self.header = header ?? key.uppercased()
+        self.alignment = alignment
+        self.priority = priority
+        self.cuttable = cuttable
+        self.text = text ?? { row in OutputColumn.plain(row.objectValue?[key]) }
+    }
+
+    /// A member as a cell: strings as they are, numbers as written, `true`/`false`, empty for null.
+    public static func plain(_ value: JSONValue?) -> String {
+        switch value {
+        case nil, .null?: return ""
+        case .string(let s)?: return s
+        case .number(let n)?: return n
+        case .bool(let b)?: return b ? "true" : "false"
+        case let other?: return JSONWriter.string(other)
+        }
+    }
+}
+
+/// Rows with declared columns; each row is the record `--json`/`--ndjson` print for it.
+public struct OutputTable: Sendable {
+    public var columns: [OutputColumn]
+    public var rows: [JSONValue]
+    public init(columns: [OutputColumn], rows: [JSONValue]) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// One part of a command's human view, in order.
+public enum OutputBlock: Sendable {
+    case lines([String])
+    case table(OutputTable)
+    /// JSON shown as the human view (`get`, `post`).
+    case json(JSONValue)
+}
+
+/// Rows that arrive over time (`orders --all`): the producer calls `emit` for each batch with a
+/// progress line for the terminal; `emit` answers false when the reader has gone (broken pipe).
+public struct RowStream: Sendable {
+    public typealias Emit = @Sendable ([JSONValue], _ progress: String?) -> Bool
+    public var columns: [OutputColumn]
+    /// Runs the stream; gives the exit status and the summary line(s) for stderr.
+    public var run: @Sendable (_ emit: @escaping Emit) async throws -> (status: Int32, summary: [String])
+    public init(columns: [OutputColumn], run: @escaping @Sendable (_ emit: @escaping Emit) async throws -> (status: Int32, summary: [String])) {
+        self.columns = columns
+        self.run = run
+    }
+}
+
+/// Output that redraws (`watch`): the producer hands each frame to `show` and decides when to stop.
+public struct LiveOutput: Sendable {
+    public typealias Show = @Sendable (_ header: String, _ frame: CommandOutput?, _ error: (any Error)?) async -> Int32
+    public var run: @Sendable (_ show: @escaping Show) async throws -> Int32
+    public init(run: @escaping @Sendable (_ show: @escaping Show) async throws -> Int32) { self.run = run }
+}
+
+/// What a command returns: its data and human view; the renderer alone prints it.
+public struct CommandOutput: Sendable {
+    /// What `--json` prints, `$_` and `let` keep.
+    public var data: JSONValue?
+    /// The default (table) view, in order. The first table is the one `--csv`, `--tsv`,
+    /// `--ndjson`, `--expanded` and `--columns` work on.
+    public var blocks: [OutputBlock] = []
+    /// Bodies as received, for `--raw`.
+    public var raw: [String]?
+    public var stream: RowStream?
+    public var live: LiveOutput?
+    /// Lines for stderr before the output (`get`'s status line).
+    public var notes: [String] = []
+    /// Warnings for stderr after the output (the scope guard).
+    public var warnings: [String] = []
+    /// Secrets beyond the session's that this output may echo (tokens a command asked for).
+    public var secrets: [String] = []
+    public var status: Int32 = 0
+    /// The user asked for a secret itself (`curl --reveal-token`): live secrets are not masked.
+    public var revealsSecrets = false
+    /// The format of the command line that made it (a `watch` frame keeps its own).
+    public var format: OutputFormat?
+
+    public init(data: JSONValue? = nil, blocks: [OutputBlock] = []) {
+        self.data = data
+        self.blocks = blocks
+    }
+
+    public static let none = CommandOutput()
+
+    public mutating func line(_ text: String) {
+        if case .lines(var lines)? = blocks.last {
+            lines.append(text)
+            blocks[blocks.count - 1] = .lines(lines)
+        } else {
+            blocks.append(.lines([text]))
+        }
+    }
+
+    public mutating func table(_ columns: [OutputColumn], _ rows: [JSONValue]) {
+        blocks.append(.table(OutputTable(columns: columns, rows: rows)))
+    }
+
+    /// The first table of the view, the one row formats work on.
+    public var mainTable: OutputTable? {
+        for block in blocks { if case .table(let t) = block { return t } }
+        return nil
+    }
+}

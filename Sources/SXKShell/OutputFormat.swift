@@ -1,0 +1,61 @@
+/// How a command's output is printed, from its flags and the global options; conflicting
+/// choices are a usage error before anything is sent.
+public struct OutputFormat: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case table, json, ndjson, raw, csv, tsv, expanded }
+
+    public var kind: Kind = .table
+    /// `--columns A,B`: names as typed (matched later against the declared columns).
+    public var columns: [String]?
+    public var limit: Int?
+    /// `--wide`: no column dropped or cut.
+    public var wide = false
+    /// `--chart`: daily rows drawn as bars (table view only).
+    public var chart = false
+
+    public init(kind: Kind = .table) { self.kind = kind }
+
+    /// The flags of a command line that choose a format.
+    public static let formatFlags: [Kind] = [.json, .ndjson, .raw, .csv, .tsv, .expanded]
+
+    public static func from(_ command: ParsedCommand, options: GlobalOptions) throws -> OutputFormat {
+        var format = OutputFormat()
+        let chosen = formatFlags.filter { command.has($0.rawValue) }
+        if chosen.count > 1 {
+            throw UsageError("choose one output format: " + chosen.map { "--" + $0.rawValue }.joined(separator: " and ") + " conflict")
+        }
+        // The global --json is a default; a format flag on the command wins over it.
+        format.kind = chosen.first ?? (options.json ? .json : .table)
+        if let text = command.option("columns") {
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).strippingSpaces }
+            if names.contains(where: \.isEmpty) { throw UsageError("--columns has an empty column name") }
+            format.columns = names
+        }
+        if let text = command.option("limit") {
+            guard let n = Int(text), n >= 1 else { throw UsageError("--limit expects a whole number of rows, 1 or more (got '\(text)')") }
+            format.limit = n
+        }
+        format.wide = command.has("wide")
+        format.chart = command.has("chart")
+        if format.kind == .raw {
+            for other in ["all", "columns", "limit", "chart", "wide"] where command.has(other) {
+                throw UsageError("--raw prints the bodies as received; it cannot be combined with --\(other)")
+            }
+        }
+        if format.chart && format.kind != .table {
+            throw UsageError("--chart draws bars in the table view; it cannot be combined with --\(format.kind.rawValue)")
+        }
+        if format.wide && ![.table, .expanded].contains(format.kind) {
+            throw UsageError("--wide is for the table view; --\(format.kind.rawValue) always prints every column")
+        }
+        return format
+    }
+}
+
+extension String {
+    var strippingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

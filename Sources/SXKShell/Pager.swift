@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Long output on a terminal goes through a pager: a child (`/bin/sh -c COMMAND`) fed by a pipe.
+public enum Pager {
+    /// `$SXK_PAGER`, else `$PAGER`, else `less -FRX` (quit at once when it fits, keep colours,
+    /// leave the text on the screen).
+    public static func command(environment: [String: String]) -> String {
+        for name in ["SXK_PAGER", "PAGER"] {
+            if let value = environment[name], !value.allSatisfy({ $0 == " " }) { return value }
+        }
+        return "less -FRX"
+    }
+
+    /// Runs the pager on `text`; false when it could not start (the caller prints directly).
+    public static func run(command: String, text: String) -> Bool {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return false }
+        let readEnd = fds[0], writeEnd = fds[1]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        var pid: pid_t = 0
+        let argv = ["/bin/sh", "-c", command]
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, environ)
+        close(readEnd)
+        guard spawned == 0 else {
+            close(writeEnd)
+            return false
+        }
+        // The pager may quit before reading everything (q in less): EPIPE ends the write, not sxk.
+        let bytes = Array(text.utf8)
+        var offset = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = write(writeEnd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; break }
+                offset += n
+            }
+        }
+        close(writeEnd)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // sh answers 127 when the pager's program does not exist: nothing was shown.
+        if (status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 127 { return false }
+        return true
+    }
+}
+
+extension Terminal {
+    /// Rows of the output terminal (TIOCGWINSZ on stdout, stderr, stdin; `LINES`; 24).
+    public static func currentHeight() -> Int {
+        for fd: Int32 in [1, 2, 0] {
+            var ws = winsize()
+            if ioctl(fd, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0 { return Int(ws.ws_row) }
+        }
+        if let env = getenv("LINES"), let rows = Int(String(cString: env)), rows > 0 { return rows }
+        return 24
+    }
+}

@@ -1,0 +1,148 @@
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Renderer {
+    /// Rows as they arrive: a batch is written and flushed before the next is asked for, so memory
+    /// holds one batch. The progress line (stderr, terminal only) is erased before rows are written.
+    func renderStream(_ stream: RowStream) async throws -> Int32 {
+        let state = StreamState()
+        let me = self
+        let showProgress = io.terminal.stderrIsTerminal
+        let (status, summary) = try await stream.run { batch, progress in
+            me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state)
+        }
+        if let error = state.error { throw error }
+        if state.progressShown { io.stderr.write("\r\u{1B}[K") }
+        switch format.kind {
+        case .json: io.stdout.write(state.written == 0 ? "[]\n" : "\n]\n")
+        case .table where state.layout == nil: break
+        default: break
+        }
+        io.stdout.flush()
+        if let kept = state.kept { io.keep(.array(kept)) }
+        // Summaries are for people; JSON and NDJSON consumers get the data alone.
+        for line in summary where line.hasPrefix("warning: ") || ![.json, .ndjson].contains(format.kind) {
+            io.stderr.write(text(line) + "\n")
+        }
+        return status
+    }
+
+    private func streamBatch(_ batch: [JSONValue], columns: [OutputColumn], progress: String?, state: StreamState) -> Bool {
+        state.lock.withLock {
+            if state.error != nil { return false }
+            var rows = batch
+            if let limit = format.limit { rows = Array(rows.prefix(max(0, limit - state.written))) }
+            rows = rows.map { Redaction.redact($0, secrets: secrets) }
+            if state.selection == nil {
+                do {
+                    state.selection = try ColumnSelection.resolve(format.columns, declared: columns, sample: rows.first)
+                } catch {
+                    state.error = error
+                    return false
+                }
+            }
+            if state.progressShown { io.stderr.write("\r\u{1B}[K") }
+            let selection = state.selection!
+            var out: [UInt8] = []
+            out.reserveCapacity(rows.count * 256)
+            for row in rows {
+                let value = format.columns == nil ? row : selection.record(row)
+                switch format.kind {
+                case .json, .raw:
+                    out.append(contentsOf: (state.written == 0 ? "[\n" : ",\n").utf8)
+                    JSONWriter.write(value, into: &out)
+                case .ndjson:
+                    JSONWriter.write(value, into: &out)
+                    out.append(0x0A)
+                case .csv, .tsv:
+                    let separated = SeparatedValues(tabs: format.kind == .tsv)
+                    if state.written == 0 { out.append(contentsOf: separated.line(selection.columns.map(\.key)).utf8) }
+                    out.append(contentsOf: separated.line(selection.columns.map { Self.cell(row, $0, raw: true) }).utf8)
+                case .expanded:
+                    let view = RecordView(width: maxWidth, wide: format.wide)
+                    let text = view.render([row], columns: selection.columns) { self.text(Self.cell($0, $1)) }
+                    out.append(contentsOf: text.replacingAll("-[ RECORD 1 ]", with: "-[ RECORD \(state.written + 1) ]").utf8)
+                case .table:
+                    let cells = selection.columns.map { text(Self.cell(row, $0)) }
+                    if state.layout == nil {
+                        // Widths are fixed by the first batch so later rows line up without buffering.
+                        let sample = rows.map { r in selection.columns.map { text(Self.cell(r, $0)) } }
+                        let natural = selection.columns.indices.map { i in
+                            sample.reduce(TextWidth.width(selection.columns[i].header)) { max($0, TextWidth.width($1[i])) }
+                        }
+                        let layout = TableLayout.fit(natural: natural, priority: selection.columns.map(\.priority),
+                                                     cuttable: selection.columns.map(\.cuttable), maxWidth: maxWidth)
+                        state.layout = layout
+                        state.table = TableRenderer(columns: layout.shown.map {
+                            .init(selection.columns[$0].header, alignment: selection.columns[$0].alignment)
+                        }, color: io.color)
+                        out.append(contentsOf: state.table!.renderLine(layout.shown.map { selection.columns[$0].header }, widths: layout.widths, header: true).utf8)
+                    }
+                    let layout = state.layout!
+                    out.append(contentsOf: state.table!.renderLine(layout.shown.map { cells[$0] }, widths: layout.widths).utf8)
+                }
+                state.written += 1
+                if state.kept != nil {
+                    if state.kept!.count < Self.streamKeepLimit { state.kept!.append(value) } else { state.kept = nil }
+                }
+            }
+            io.stdout.write(bytes: out)
+            io.stdout.flush()
+            if let progress {
+                io.stderr.write("\r\u{1B}[K" + text(progress))
+                state.progressShown = true
+            }
+            if let limit = format.limit, state.written >= limit { return false }
+            return !((io.stdout as? StandardOutput)?.isBroken ?? false)
+        }
+    }
+
+    /// One `watch` frame: on a terminal the screen is cleared and redrawn from a gathered frame;
+    /// otherwise frames follow each other on stdout with the header on stderr.
+    func showFrame(header: String, frame: CommandOutput?, error: (any Error)?) async -> Int32 {
+        let buffer = BufferOutput()
+        var framed = io.terminal
+        framed.stderrIsTerminal = false
+        let redraw = io.terminal.stdoutIsTerminal
+        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options)
+        let inner = Renderer(io: frameIO, format: frame?.format ?? format, secrets: secrets, pager: nil)
+        var status: Int32 = ExitStatus.ok
+        if let frame {
+            do {
+                for note in frame.notes { frameIO.stderr.write(inner.text(note) + "\n") }
+                try inner.renderStatic(frame, into: buffer)
+                for warning in frame.warnings { frameIO.warning(inner.text(warning)) }
+                status = frame.status
+            } catch {
+                frameIO.errors.error(inner.text(ErrorPresenter.message(for: error)))
+                status = ExitStatus.usage
+            }
+        }
+        if let error { frameIO.errors.error(inner.text(ErrorPresenter.message(for: error))) }
+        if redraw {
+            io.stdout.write("\u{1B}[H\u{1B}[2J" + text(header) + "\n\n" + buffer.text)
+        } else {
+            io.stderr.write(text(header) + "\n")
+            io.stdout.write(buffer.text)
+        }
+        io.stdout.flush()
+        return status
+    }
+}
+
+/// What a stream has written so far (guarded: the producer may call from any task).
+final class StreamState: @unchecked Sendable {
+    let lock = NSLockLite()
+    var written = 0
+    var selection: ColumnSelection?
+    var layout: TableLayout?
+    var table: TableRenderer?
+    var progressShown = false
+    var error: (any Error)?
+    /// Rows kept for `$_`; nil once past `Renderer.streamKeepLimit`.
+    var kept: [JSONValue]? = []
+}

@@ -1,0 +1,223 @@
+import SXKCore
+
+/// Prints what commands return, in every format, through one path: secrets masked, server text
+/// made inert, tables fitted to the terminal, long output paged. Commands never print.
+public struct Renderer: Sendable {
+    public let io: CommandIO
+    public let format: OutputFormat
+    /// The session's live secrets (token, temporary token, other accounts' tokens).
+    public let secrets: [String]
+    /// The pager command when paging is on for this run (nil: never page).
+    public let pager: String?
+
+    public init(io: CommandIO, format: OutputFormat, secrets: [String], pager: String? = nil) {
+        self.io = io
+        self.format = format
+        self.secrets = secrets
+        self.pager = pager
+    }
+
+    /// Rows kept for `$_` from a stream; beyond this `$_` is left unchanged (memory stays flat).
+    public static let streamKeepLimit = 10_000
+
+    public func render(_ output: CommandOutput) async throws -> Int32 {
+        let secrets = output.revealsSecrets ? [] : self.secrets + output.secrets
+        let me = Renderer(io: io, format: output.format ?? format, secrets: secrets, pager: pager)
+        for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") }
+        var status = output.status
+        if let live = output.live {
+            status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error) }
+        } else if let stream = output.stream {
+            status = try await me.renderStream(stream)
+        } else {
+            let page = BufferOutput()
+            try me.renderStatic(output, into: page)
+            me.deliver(page.text)
+        }
+        io.stdout.flush()
+        for warning in output.warnings { io.warning(me.text(warning)) }
+        return status
+    }
+
+    // MARK: the one place data is shaped before formatting (limit, masking; `--jq` goes here)
+
+    /// The data a format prints and `$_` keeps.
+    func shape(_ data: JSONValue) -> JSONValue {
+        var value = data
+        if let limit = format.limit { value = Self.limited(value, to: limit) }
+        return Redaction.redact(value, secrets: secrets)
+    }
+
+    /// A list cut to `limit` rows: an array, or the `list` member of a page object.
+    public static func limited(_ data: JSONValue, to limit: Int) -> JSONValue {
+        switch data {
+        case .array(let items): return .array(Array(items.prefix(limit)))
+        case .object(var page):
+            guard case .array(let list)? = page["list"] else { return data }
+            page["list"] = .array(Array(list.prefix(limit)))
+            return .object(page)
+        default: return data
+        }
+    }
+
+    /// Every server-originated string passes here before the terminal: secrets masked, control
+    /// characters made harmless.
+    func text(_ s: String) -> String { Self.cell(Redaction.redact(s, secrets: secrets)) }
+
+    /// The terminal-safety step for one string (one line to change when the sanitizer lands).
+    static func cell(_ s: String) -> String { TableRenderer.clean(s) }
+
+    // MARK: static output
+
+    func renderStatic(_ output: CommandOutput, into sink: any OutputSink) throws {
+        let shaped = output.data.map(shape)
+        var table = output.mainTable
+        if table != nil {
+            table!.rows = table!.rows.prefix(format.limit ?? Int.max).map { Redaction.redact($0, secrets: secrets) }
+        }
+        let selection = try table.map { try ColumnSelection.resolve(format.columns, declared: $0.columns, sample: $0.rows.first) }
+        if format.columns != nil && table == nil {
+            throw UsageError("--columns needs rows to choose from; this command prints none")
+        }
+        switch format.kind {
+        case .raw:
+            guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
+            for body in bodies {
+                let masked = Redaction.redact(body, secrets: secrets)
+                sink.write(masked.hasSuffix("\n") ? masked : masked + "\n")
+            }
+            if let shaped { io.keep(shaped) }
+        case .json:
+            let value: JSONValue
+            if let table, let selection, format.columns != nil {
+                value = .array(table.rows.map { selection.record($0) })
+            } else if let shaped {
+                value = shaped
+            } else if let table {
+                value = .array(table.rows)
+            } else {
+                for block in output.blocks { writeBlock(block, into: sink) }
+                return
+            }
+            io.keep(shaped ?? value)
+            writeJSON(value, pretty: io.terminal.stdoutIsTerminal, into: sink)
+        case .ndjson:
+            let rows: [JSONValue]
+            if let table, let selection {
+                rows = format.columns == nil ? table.rows : table.rows.map { selection.record($0) }
+            } else if let shaped {
+                rows = Self.elements(shaped)
+            } else {
+                rows = []
+            }
+            if let shaped { io.keep(shaped) } else { io.keep(.array(rows)) }
+            for row in rows { writeJSON(row, pretty: false, into: sink) }
+        case .csv, .tsv:
+            guard let table, let selection else { throw UsageError("--\(format.kind.rawValue) needs rows; this command prints none") }
+            if let shaped { io.keep(shaped) }
+            let separated = SeparatedValues(tabs: format.kind == .tsv)
+            sink.write(separated.line(selection.columns.map(\.key)))
+            for row in table.rows { sink.write(separated.line(selection.columns.map { Self.cell(row, $0, raw: true) })) }
+        case .expanded:
+            guard let table, let selection else {
+                for block in output.blocks { writeBlock(block, into: sink) }
+                if let shaped { io.keep(shaped) }
+                return
+            }
+            if let shaped { io.keep(shaped) }
+            sink.write(RecordView(width: maxWidth, wide: format.wide).render(table.rows, columns: selection.columns) { self.text(Self.cell($0, $1)) })
+        case .table:
+            if let shaped { io.keep(shaped) }
+            var first = true
+            for block in output.blocks {
+                if case .table(var t) = block {
+                    if first, let limited = table, let selection {
+                        t.rows = limited.rows
+                        t.columns = selection.columns
+                    } else {
+                        t.rows = t.rows.map { Redaction.redact($0, secrets: secrets) }
+                    }
+                    first = first && false
+                    writeTable(t, into: sink)
+                } else {
+                    writeBlock(block, into: sink)
+                }
+            }
+        }
+    }
+
+    /// The width tables fit: the terminal's when stdout is one, unless `--wide`.
+    var maxWidth: Int? { io.terminal.stdoutIsTerminal && !format.wide ? io.terminal.width : nil }
+
+    func writeBlock(_ block: OutputBlock, into sink: any OutputSink) {
+        switch block {
+        case .lines(let lines): for line in lines { sink.write(text(line) + "\n") }
+        case .json(let value): writeJSON(Redaction.redact(value, secrets: secrets), pretty: io.terminal.stdoutIsTerminal, into: sink)
+        case .table(let t): writeTable(OutputTable(columns: t.columns, rows: t.rows.map { Redaction.redact($0, secrets: secrets) }), into: sink)
+        }
+    }
+
+    /// A fitted table; a single row that cannot fit becomes a record view.
+    func writeTable(_ table: OutputTable, into sink: any OutputSink) {
+        let cells = table.rows.map { row in table.columns.map { text(Self.cell(row, $0)) } }
+        let natural = table.columns.indices.map { i in
+            cells.reduce(TextWidth.width(table.columns[i].header)) { max($0, TextWidth.width($1[i])) }
+        }
+        let layout = TableLayout.fit(natural: natural, priority: table.columns.map(\.priority),
+                                     cuttable: table.columns.map(\.cuttable), maxWidth: maxWidth)
+        if table.rows.count == 1 && (layout.cuts || !layout.dropped.isEmpty) {
+            sink.write(RecordView(width: maxWidth, wide: format.wide).render(table.rows, columns: table.columns) { self.text(Self.cell($0, $1)) })
+            return
+        }
+        let renderer = TableRenderer(columns: layout.shown.map {
+            TableRenderer.Column(table.columns[$0].header, alignment: table.columns[$0].alignment)
+        }, color: io.color)
+        sink.write(renderer.renderLine(layout.shown.map { table.columns[$0].header }, widths: layout.widths, header: true))
+        for row in cells { sink.write(renderer.renderLine(layout.shown.map { row[$0] }, widths: layout.widths)) }
+        if !layout.dropped.isEmpty && io.terminal.stderrIsTerminal {
+            let names = layout.dropped.map { table.columns[$0].header }.joined(separator: ", ")
+            io.stderr.write(stderrLine("(\(layout.dropped.count) column\(layout.dropped.count == 1 ? "" : "s") hidden to fit: \(names) — --wide shows them)") + "\n")
+        }
+    }
+
+    /// A line for stderr, cut to the terminal's width when stderr is one.
+    func stderrLine(_ s: String) -> String {
+        let line = text(s)
+        return io.terminal.stderrIsTerminal ? TextWidth.truncate(line, to: io.terminal.width) : line
+    }
+
+    /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.
+    static func cell(_ row: JSONValue, _ column: OutputColumn, raw: Bool = false) -> String {
+        if raw, let member = row.objectValue?[column.key] { return OutputColumn.plain(member) }
+        return column.text(row)
+    }
+
+    static func elements(_ data: JSONValue) -> [JSONValue] {
+        switch data {
+        case .array(let items): return items
+        case .object(let o): if case .array(let list)? = o["list"] { return list }; return [data]
+        default: return [data]
+        }
+    }
+
+    func writeJSON(_ value: JSONValue, pretty: Bool, into sink: any OutputSink) {
+        var bytes: [UInt8] = []
+        JSONWriter.write(value, style: pretty ? .pretty : .compact, into: &bytes)
+        bytes.append(0x0A)
+        sink.write(bytes: bytes)
+    }
+
+    // MARK: paging
+
+    /// Writes a page of text to stdout, through the pager when it is taller than the terminal.
+    func deliver(_ page: String) {
+        if let pager, io.terminal.stdoutIsTerminal, !page.isEmpty {
+            let rows = Terminal.currentHeight()
+            if page.utf8.lazy.filter({ $0 == 0x0A }).count >= rows {
+                io.stdout.flush()
+                if Pager.run(command: pager, text: page) { return }
+            }
+        }
+        io.stdout.write(page)
+    }
+}

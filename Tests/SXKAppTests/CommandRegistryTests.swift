@@ -1,0 +1,32 @@
+import XCTest
+@testable import SXKApp
+import SXKShell
+
+/// Every spec has exactly one declaration and the reverse; commands that call the server say so.
+final class CommandRegistryTests: XCTestCase {
+    func testEverySpecHasOneDeclarationAndEveryDeclarationASpec() {
+        let specNames = CommandCatalog.all.map(\.name)
+        let entryNames = CommandRegistry.entries.map(\.name)
+        XCTAssertEqual(Set(specNames), Set(entryNames))
+        XCTAssertEqual(entryNames.count, Set(entryNames).count, "a command declared twice")
+        XCTAssertEqual(CommandRegistry.all.map(\.spec.name), specNames)
+    }
+
+    /// The commands whose handlers send a request (read from the sandbox's request log in
+    /// `ScopeOrdersAndCLITests`); a declaration that forgets `server: true` fails here.
+    func testServerCommandsAreDeclared() {
+        let server = Set(CommandRegistry.all.filter(\.needsServer).map(\.spec.name))
+        for name in ["get", "post", "orders", "stats", "profile", "store", "home", "location", "switch-account"] {
+            XCTAssertTrue(server.contains(name), name)
+        }
+        for name in ["whoami", "keys", "logout", "trace", "timing", "pager", "man", "boot"] {
+            XCTAssertFalse(server.contains(name), name)
+        }
+    }
+
+    func testWatchAndCompareReadTheRegistry() {
+        let watchable = Set(CommandRegistry.all.filter(\.watchable).map(\.spec.name))
+        XCTAssertFalse(watchable.contains("login") || watchable.contains("watch") || watchable.contains("env"))
+        XCTAssertEqual(Set(CommandRegistry.all.filter(\.comparable).map(\.spec.name)), ["get", "post", "orders"])
+    }
+}

@@ -1,0 +1,124 @@
+import SXKCore
+import XCTest
+@testable import SXKShell
+
+/// The renderer's formats, column choice, masking, fitting and record view, on a made-up table.
+final class RendererTests: XCTestCase {
+    let columns = [
+        OutputColumn("orderNo", "ORDER NO", priority: 100, cuttable: false),
+        OutputColumn("customerName", "CUSTOMER", priority: 60),
+        OutputColumn("scenicName", "SCENIC", priority: 20),
+        OutputColumn("amount", "AMOUNT", alignment: .right, priority: 90, cuttable: false),
+    ]
+    let rows: [JSONValue] = [
+        ["orderNo": "SO1", "customerName": "张三, \"Li\"", "scenicName": "西湖景区一个很长很长的名字", "amount": .double(12.5), "token": "tok-secret-1"],
+        ["orderNo": "SO2", "customerName": "live tok-LIVE-9999 here", "scenicName": "灵隐", "amount": .int(3)],
+    ]
+
+    func render(_ kind: OutputFormat.Kind, columns names: [String]? = nil, width: Int? = nil, limit: Int? = nil, wide: Bool = false) throws -> (String, String, CommandIO) {
+        let out = BufferOutput(), err = BufferOutput()
+        var terminal = Terminal.plain
+        if let width { terminal.stdoutIsTerminal = true; terminal.width = width }
+        let io = CommandIO(stdout: out, stderr: err, terminal: terminal)
+        var format = OutputFormat(kind: kind)
+        format.columns = names
+        format.limit = limit
+        format.wide = wide
+        var output = CommandOutput(data: ["list": .array(rows), "total": .int(2)])
+        output.table(columns, rows)
+        output.raw = [#"{"code":"200","data":{"t":"tok-LIVE-9999"}}"#]
+        try Renderer(io: io, format: format, secrets: ["tok-LIVE-9999"]).renderStatic(output, into: out)
+        return (out.text, err.text, io)
+    }
+
+    func testEveryFormatMasksLiveAndNamedSecrets() throws {
+        for kind in OutputFormat.Kind.allCases {
+            let (text, _, _) = try render(kind)
+            XCTAssertFalse(text.contains("tok-LIVE-9999"), "\(kind): live token printed")
+            XCTAssertFalse(text.contains("tok-secret-1"), "\(kind): secret-named member printed")
+        }
+    }
+
+    func testCSVQuotesAndUsesDataKeys() throws {
+        let (text, _, _) = try render(.csv)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[0], "orderNo,customerName,scenicName,amount")
+        XCTAssertEqual(lines[1], #"SO1,"张三, ""Li""",西湖景区一个很长很长的名字,12.5"#)
+    }
+
+    func testTSVAndNDJSON() throws {
+        XCTAssertEqual(try render(.tsv, columns: ["ORDER NO", "amount"]).0, "orderNo\tamount\nSO1\t12.5\nSO2\t3\n")
+        let nd = try render(.ndjson, columns: ["orderno"]).0
+        XCTAssertEqual(nd, "{\"orderNo\":\"SO1\"}\n{\"orderNo\":\"SO2\"}\n")
+    }
+
+    func testJSONWithColumnsAndLimitKeepsTheSameData() throws {
+        let (text, _, io) = try render(.json, columns: ["customer", "amount"], limit: 1)
+        XCTAssertEqual(text, "[{\"customerName\":\"张三, \\\"Li\\\"\",\"amount\":12.5}]\n")
+        let (_, _, tableIO) = try render(.table, limit: 1)
+        guard case .array(let list)? = tableIO.data.value?.objectValue?["list"] else { return XCTFail("no data kept") }
+        XCTAssertEqual(list.count, 1)
+        _ = io
+    }
+
+    func testUnknownColumnIsAUsageErrorListingValidNames() {
+        XCTAssertThrowsError(try render(.table, columns: ["foo"])) { error in
+            XCTAssertTrue(error is UsageError)
+            let text = String(describing: error)
+            XCTAssertTrue(text.contains("orderNo (ORDER NO)") && text.contains("customerName (CUSTOMER)"), text)
+        }
+    }
+
+    func testTableFitsEveryWidthAndKeepsIdentifiers() throws {
+        for width in [30, 40, 60, 80] {
+            let (text, _, _) = try render(.table, width: width)
+            for line in text.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(TextWidth.width(String(line)), width, "\(width): \(line)")
+            }
+            XCTAssertTrue(text.contains("SO1") && text.contains("SO2"), text)
+        }
+        // At 30 columns the scenic (lowest priority) goes before anything is cut to nothing.
+        let narrow = try render(.table, width: 30).0
+        XCTAssertFalse(narrow.contains("SCENIC"), narrow)
+        let wide = try render(.table, width: 40, wide: true).0
+        XCTAssertTrue(wide.contains("西湖景区一个很长很长的名字"), wide)
+    }
+
+    func testRecordView() throws {
+        let (text, _, _) = try render(.expanded)
+        XCTAssertTrue(text.hasPrefix("-[ RECORD 1 ]"), text)
+        XCTAssertTrue(text.contains("ORDER NO | SO1\n"), text)
+        XCTAssertTrue(text.contains("-[ RECORD 2 ]"), text)
+    }
+
+    func testSingleRowTooWideBecomesARecord() throws {
+        let io = CommandIO(stdout: BufferOutput(), stderr: BufferOutput(),
+                           terminal: Terminal(stdinIsTerminal: false, stdoutIsTerminal: true, stderrIsTerminal: false, width: 30, colorEnabled: false))
+        let out = BufferOutput()
+        Renderer(io: io, format: OutputFormat(), secrets: []).writeTable(OutputTable(columns: columns, rows: [rows[0]]), into: out)
+        XCTAssertTrue(out.text.hasPrefix("-[ RECORD 1 ]"), out.text)
+    }
+
+    func testConflictingFormatFlags() throws {
+        let spec = CommandSpec("x", summary: "", flags: ["json", "ndjson", "raw", "csv", "all", "limit", "chart"].map {
+            FlagSpec($0, value: $0 == "limit" ? .int : nil, summary: "")
+        })
+        let parser = CommandParser(specs: [spec])
+        func format(_ words: [String]) throws -> OutputFormat {
+            guard case .run(let c) = try parser.parse(words) else { throw UsageError("help") }
+            return try OutputFormat.from(c, options: GlobalOptions())
+        }
+        XCTAssertThrowsError(try format(["x", "--json", "--ndjson"]))
+        XCTAssertThrowsError(try format(["x", "--raw", "--all"]))
+        XCTAssertThrowsError(try format(["x", "--csv", "--chart"]))
+        XCTAssertThrowsError(try format(["x", "--limit", "0"]))
+        XCTAssertThrowsError(try format(["x", "--limit", "-1"]))
+        XCTAssertEqual(try format(["x", "--csv"]).kind, .csv)
+    }
+
+    func testLayoutDropsLowestPriorityFirst() {
+        let layout = TableLayout.fit(natural: [10, 30, 30, 8], priority: [100, 60, 20, 90], cuttable: [false, true, true, false], maxWidth: 40)
+        XCTAssertEqual(layout.dropped, [2])
+        XCTAssertLessThanOrEqual(layout.lineWidth, 40)
+    }
+}
