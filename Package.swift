@@ -17,10 +17,16 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
+        // libcurl, the one HTTP engine (http and https); shim.h wraps its variadic calls.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),
-        .target(name: "SXKAPI", dependencies: ["SXKCore"]),
+        .target(name: "SXKAPI", dependencies: ["SXKCore", "CCurl"]),
         .target(name: "SXKSandbox", dependencies: ["SXKCore"]),
         .target(name: "SXKSession", dependencies: ["SXKCore", "SXKAPI"]),
         .target(name: "SXKFeatures", dependencies: ["SXKCore", "SXKAPI", "SXKSession"]),

@@ -19,6 +19,8 @@ public struct GlobalOptions: Sendable, Equatable {
     public var noRC = false
     public var version = false
     public var help = false
+    /// `--cacert FILE` (`SXK_CACERT`): trust exactly the CA certificates in FILE for https.
+    public var caCert: String?
 
     public init() {}
 
@@ -39,6 +41,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
+        FlagSpec("cacert", value: .path, valueName: "FILE", summary: "Trust the CA certificates in FILE for https instead of the system's (SXK_CACERT)"),
     ]
 }
 
@@ -78,6 +81,7 @@ public struct Invocation: Sendable, Equatable {
         o.profile = environment["SXK_PROFILE"].flatMap(nonEmpty)
         o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
         o.noColor = environment["NO_COLOR"] != nil
+        o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
         var commandText: String?
         var i = 0
 
@@ -104,6 +108,7 @@ public struct Invocation: Sendable, Equatable {
             case "--base-url": o.baseURL = try value(name, inline: inline)
             case "--profile": o.profile = try value(name, inline: inline)
             case "--state-dir": o.stateDir = try value(name, inline: inline)
+            case "--cacert": o.caCert = try value(name, inline: inline)
             case "--timeout":
                 let text = try value(name, inline: inline)
                 guard let seconds = Double(text), seconds > 0, seconds.isFinite else {

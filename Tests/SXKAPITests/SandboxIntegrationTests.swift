@@ -4,7 +4,7 @@ import SXKCore
 import SXKSandbox
 @testable import SXKAPI
 
-/// Every endpoint group against the embedded sandbox, over real loopback HTTP and URLSession.
+/// Every endpoint group against the embedded sandbox, over real loopback HTTP and the libcurl transport.
 final class SandboxIntegrationTests: XCTestCase {
     private var server: SandboxServer!
     private var bundle: NetworkBundle!
@@ -16,7 +16,7 @@ final class SandboxIntegrationTests: XCTestCase {
         let url = try server.start()
         let config = APIConfiguration(environment: .sandbox(url), timeout: 5)
         let token = self.token
-        bundle = try NetworkBundle(configuration: config, transport: URLSessionTransport(timeout: 5), observer: observer, tokenProvider: { token.value })
+        bundle = try NetworkBundle(configuration: config, transport: CurlTransport(), observer: observer, tokenProvider: { token.value })
     }
 
     override func tearDown() async throws {
