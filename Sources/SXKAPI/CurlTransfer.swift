@@ -266,7 +266,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// OpenSSL's X509 verify result names the problem; libcurl checks the name itself after a
-    /// successful chain check, so "verified chain, failed anyway" is the wrong-name case.
+    /// successful chain check (its message then names the subject name; the result is 0 or 1).
     private func certificateProblem(host: String, detail: String) -> CertificateProblem {
         switch infoLong(CURLINFO_SSL_VERIFYRESULT) {
         case 18, 19: return .selfSigned            // DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN
@@ -274,6 +274,7 @@ final class CurlTransfer: @unchecked Sendable {
         case 9: return .notYetValid                 // CERT_NOT_YET_VALID
         case 2, 20, 21: return .unknownCA           // UNABLE_TO_GET_ISSUER_CERT(_LOCALLY), UNABLE_TO_VERIFY_LEAF_SIGNATURE
         case 62, 0: return .wrongName(host: host)   // HOSTNAME_MISMATCH, or libcurl's own name check
+        case _ where detail.contains("subject name") || detail.contains("does not match"): return .wrongName(host: host)
         case let other: return .other("X509 error \(other): \(detail)")
         }
     }

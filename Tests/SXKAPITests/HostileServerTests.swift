@@ -108,10 +108,10 @@ final class HostileServerTests: XCTestCase {
         let unit = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
         let fast = try LoopbackTestServer { _ in .endless(head: [], unit: unit, interval: 0) }
         defer { fast.stop() }
-        await expectBoundedFailure(fast.url.appendingPathComponent("c"), seconds: 1)
+        await Self.expectBoundedFailure(fast.url.appendingPathComponent("c"), seconds: 1)
         let slow = try LoopbackTestServer { _ in .endless(head: [], unit: unit, interval: 0.05) }
         defer { slow.stop() }
-        await expectBoundedFailure(slow.url.appendingPathComponent("c"), seconds: 1, expectTimeout: true)
+        await Self.expectBoundedFailure(slow.url.appendingPathComponent("c"), seconds: 1, expectTimeout: true)
     }
 
     func testEndlessTrailersStop() async throws {
@@ -119,20 +119,20 @@ final class HostileServerTests: XCTestCase {
         let unit = Array("X-Trailer: \(String(repeating: "t", count: 100))\r\n".utf8)
         let fast = try LoopbackTestServer { _ in .endless(head: head, unit: unit, interval: 0) }
         defer { fast.stop() }
-        await expectBoundedFailure(fast.url.appendingPathComponent("t"), seconds: 1)
+        await Self.expectBoundedFailure(fast.url.appendingPathComponent("t"), seconds: 1)
         let slow = try LoopbackTestServer { _ in .endless(head: head, unit: unit, interval: 0.05) }
         defer { slow.stop() }
-        await expectBoundedFailure(slow.url.appendingPathComponent("t"), seconds: 1, expectTimeout: true)
+        await Self.expectBoundedFailure(slow.url.appendingPathComponent("t"), seconds: 1, expectTimeout: true)
     }
 
     func testOneByteDripStopsAtTheDeadline() async throws {
         let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n".utf8)
         let server = try LoopbackTestServer { _ in .endless(head: head, unit: [0x20], interval: 0.05) }
         defer { server.stop() }
-        await expectBoundedFailure(server.url.appendingPathComponent("d"), seconds: 1, expectTimeout: true)
+        await Self.expectBoundedFailure(server.url.appendingPathComponent("d"), seconds: 1, expectTimeout: true)
     }
 
-    func expectBoundedFailure(_ url: URL, seconds: TimeInterval, expectTimeout: Bool = false, transport: CurlTransport = CurlTransport(),
+    static func expectBoundedFailure(_ url: URL, seconds: TimeInterval, expectTimeout: Bool = false, transport: CurlTransport = CurlTransport(),
                               file: StaticString = #filePath, line: UInt = #line) async {
         let started = Date()
         do {

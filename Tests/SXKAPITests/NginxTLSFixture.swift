@@ -13,7 +13,7 @@ final class NginxTLSFixture {
 
     let directory: String
     private(set) var ports: [Site: UInt16] = [:]
-    private let process = Process()
+    private var nginxPID: pid_t = 0
 
     var caFile: String { directory + "/ca.pem" }
 
@@ -31,11 +31,7 @@ final class NginxTLSFixture {
         try Self.shell(Self.certificateScript, directory)
         for site in Site.allCases { ports[site] = try Self.freePort() }
         try nginxConfig(upstreamPort: upstreamPort).write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-p", directory, "-c", directory + "/nginx.conf", "-e", directory + "/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        nginxPID = try Self.spawn(nginx, ["-p", directory, "-c", directory + "/nginx.conf", "-e", directory + "/error.log"])
         for site in Site.allCases where !Self.waitForListener(ports[site]!) {
             stop()
             let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
@@ -44,10 +40,15 @@ final class NginxTLSFixture {
     }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        guard nginxPID > 0 else { return }
+        kill(nginxPID, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<200 where waitpid(nginxPID, &status, WNOHANG) == 0 { usleep(10_000) }
+        if waitpid(nginxPID, &status, WNOHANG) == 0 {
+            kill(nginxPID, SIGKILL)
+            waitpid(nginxPID, &status, 0)
         }
+        nginxPID = 0
     }
 
     deinit {
@@ -138,14 +139,37 @@ final class NginxTLSFixture {
     """#
 
     static func shell(_ script: String, _ argument: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, "sh", argument]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw FixtureError.command("certificate script exited \(p.terminationStatus)") }
+        let pid = try spawn("/bin/sh", ["-c", script, "sh", argument])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        guard status == 0 else { throw FixtureError.command("certificate script failed (wait status \(status))") }
+    }
+
+    /// posix_spawn with output to /dev/null (Foundation's Process spins a run loop while it waits,
+    /// which never ends inside an async test), default signal handling and an empty signal mask
+    /// (the test process may block SIGTERM in this thread; nginx must not inherit that).
+    static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard rc == 0 else { throw FixtureError.command("\(path) could not start (\(rc))") }
+        return pid
     }
 
     /// A port free right now on 127.0.0.1 (nginx binds it a moment later).
