@@ -33,8 +33,8 @@ final class NginxTLSFixture {
         try nginxConfig(upstreamPort: upstreamPort).write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
         nginxPID = try Self.spawn(nginx, ["-p", directory, "-c", directory + "/nginx.conf", "-e", directory + "/error.log"])
         for site in Site.allCases where !Self.waitForListener(ports[site]!) {
-            stop()
             let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
+            stop()
             throw FixtureError.notStarted("nginx did not listen on \(site): \(log)")
         }
     }
@@ -49,6 +49,8 @@ final class NginxTLSFixture {
             waitpid(nginxPID, &status, 0)
         }
         nginxPID = 0
+        // XCTest keeps test case objects (and so fixtures) alive to the end: clean up here.
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     deinit {
