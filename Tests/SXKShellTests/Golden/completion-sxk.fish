@@ -6,7 +6,7 @@ function __sxk_path
     set -l i 1
     while test $i -le $n
         switch $tokens[$i]
-            case --env --base-url --profile --state-dir --timeout -c
+            case --env --base-url --profile --state-dir --timeout --cacert -c
                 set i (math $i + 2)
             case '-*'
                 set i (math $i + 1)
@@ -67,6 +67,7 @@ complete -c sxk -n '__sxk_at ""' -l reset-state -d 'Clear the profile'\''s token
 complete -c sxk -n '__sxk_at ""' -l no-rc -d 'Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)'
 complete -c sxk -n '__sxk_at ""' -l version -d 'Print the version and exit'
 complete -c sxk -n '__sxk_at ""' -l help -s h -d 'Show this help and exit'
+complete -c sxk -n '__sxk_at ""' -l cacert -r -F -d 'Trust the CA certificates in FILE for https instead of the system'\''s (SXK_CACERT)'
 complete -c sxk -n '__sxk_at ""' -s c -x -d 'Run commands and exit'
 complete -c sxk -n '__sxk_at ""' -a 'orders' -d 'List orders'
 complete -c sxk -n '__sxk_at ""' -a 'o' -d 'List orders'
