@@ -5,32 +5,35 @@ PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
 TEST_FLAGS   ?=
 
-.PHONY: all deps release-deps build release run sandbox test test-long completions install install-files bench clean
+.PHONY: all deps test-deps release-deps build release run sandbox test test-long completions install install-files bench clean
 
 all: build
 
-# The only system library sxk needs besides the Swift toolchain.
+# The system libraries sxk needs besides the Swift toolchain: libedit (line editor) and libcurl
+# (the HTTP engine). `make test` also needs nginx and openssl (the https test fixture).
 deps:
-	@if ! pkg-config --exists libedit 2>/dev/null || ! [ -e /usr/include/histedit.h ]; then \
-		echo "installing libedit-dev (needs root)…"; \
+	@if ! pkg-config --exists libedit libcurl 2>/dev/null || ! [ -e /usr/include/histedit.h ]; then \
+		echo "installing libedit-dev and libcurl4-openssl-dev (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev pkg-config; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev libcurl4-openssl-dev pkg-config; \
+	fi
+
+test-deps: deps
+	@if ! command -v nginx >/dev/null 2>&1 && ! [ -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null 2>&1; then \
+		echo "installing nginx-light and openssl for the https tests (needs root)…"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light openssl; \
 	fi
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
-# Release links the Swift runtime and Foundation statically (starts ~5 ms faster); FoundationNetworking's
-# static library then needs libcurl's development files.
-release: deps release-deps
+# Release links the Swift runtime and Foundation statically (starts ~5 ms faster).
+release: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(BUILD_FLAGS)
 
-release-deps:
-	@if ! [ -e /usr/include/x86_64-linux-gnu/curl/curl.h ] && ! [ -e /usr/include/curl/curl.h ]; then \
-		echo "installing libcurl4-openssl-dev (needs root)…"; \
-		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libcurl4-openssl-dev; \
-	fi
+# Kept for scripts that call it: libcurl's development files are part of `deps` now.
+release-deps: deps
 
 # Builds and opens the REPL on the embedded sandbox backend.
 run: build
@@ -40,12 +43,12 @@ sandbox: build
 	@"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk-sandbox"
 
 # Builds and runs the whole test suite.
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 
 # The long reliability cases (kill -9 loop, fuzz, large bodies) on top of the normal suite.
-test-long: deps
+test-long: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SXK_LONG_TESTS=1 $(SWIFT) test --skip-build $(TEST_FLAGS)
 

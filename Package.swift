@@ -17,12 +17,18 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
+        // libcurl, the one HTTP engine (http and https); shim.h wraps its variadic calls.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),
         // The wire's models and the one endpoint list, shared by the client, the session layer and the sandbox.
         .target(name: "SXKModels", dependencies: ["SXKCore"]),
-        .target(name: "SXKAPI", dependencies: ["SXKCore", "SXKModels"]),
+        .target(name: "SXKAPI", dependencies: ["SXKCore", "SXKModels", "CCurl"]),
         .target(name: "SXKSandbox", dependencies: ["SXKCore", "SXKModels"]),
         .target(name: "SXKSession", dependencies: ["SXKCore", "SXKModels"]),
         .target(name: "SXKFeatures", dependencies: ["SXKCore", "SXKAPI", "SXKSession"]),

@@ -209,15 +209,12 @@ public final class APIClient: Sendable {
                 var labelled = label
                 labelled.status = status
                 return .notJSON(status: status, reason: "body larger than the \(limit >> 20) MiB limit, not read", excerpt: "", request: labelled)
+            case .plainHTTPRefused(let host, let address):
+                return .insecureURL(url: "http://\(host) resolves to \(address)")
             }
         }
         if let e = error as? APIError { return e }
         if error is CancellationError { return .cancelled(request: label) }
-        if let e = error as? URLError {
-            if let mapped = URLSessionTransport.map(e, timeout: timeout) {
-                return mapTransportError(mapped, label: label, timeout: timeout, secrets: secrets)
-            }
-        }
         return .network(.other(Redaction.redact(String(describing: error), secrets: secrets)), request: label)
     }
 

@@ -7,7 +7,7 @@ public struct APIConfiguration: Sendable, Equatable {
     public var appVersion: String
     /// `X-OS-TYPE` header.
     public var osType: String
-    /// Per-request timeout in seconds (see `URLSessionTransport` for what it measures on Linux).
+    /// Per-request timeout in seconds: a total deadline (see `CurlTransport`).
     public var timeout: TimeInterval
     /// Envelope codes that mean the session is over (HTTP 401 always does).
     public var authExpiredCodes: Set<Int>

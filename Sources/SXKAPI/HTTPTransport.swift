@@ -97,7 +97,7 @@ public struct TransferMetrics: Sendable, Equatable {
     }
 }
 
-/// Sends bytes and returns bytes; the client above it knows nothing of URLSession (tests swap it).
+/// Sends bytes and returns bytes; the client above it knows nothing of libcurl (tests swap it).
 public protocol HTTPTransport: Sendable {
     /// Throws `TransportError` for failures it understands; anything else is reported as a network failure.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
@@ -113,6 +113,8 @@ public enum TransportError: Error, Sendable, Equatable {
     case truncatedBody(status: Int, received: [UInt8])
     /// The body (announced or received) passed `limit` bytes; reading stopped there.
     case bodyTooLarge(status: Int, limit: Int)
+    /// Plain http whose host resolved to `address`, off loopback, without `--insecure-http`: nothing was sent.
+    case plainHTTPRefused(host: String, address: String)
 }
 
 /// What kind of network failure happened, so the message can say which.
@@ -123,6 +125,8 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     case unreachable(String)
     case connectionLost
     case tls(String)
+    /// Certificate verification failed; verification is never turned off.
+    case certificate(CertificateProblem)
     case other(String)
 
     public var description: String {
@@ -133,7 +137,29 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let detail): return "network unreachable (\(detail))"
         case .connectionLost: return "connection lost"
         case .tls(let detail): return "TLS failure (\(detail))"
+        case .certificate(let problem): return "TLS: \(problem)"
         case .other(let detail): return detail
+        }
+    }
+}
+
+/// Why the server's certificate was refused, from OpenSSL's verify result (one line says which).
+public enum CertificateProblem: Sendable, Equatable, CustomStringConvertible {
+    case selfSigned
+    case expired
+    case notYetValid
+    case wrongName(host: String)
+    case unknownCA
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .selfSigned: return "server certificate is self-signed (not trusted)"
+        case .expired: return "server certificate has expired"
+        case .notYetValid: return "server certificate is not valid yet"
+        case .wrongName(let host): return "server certificate is not for \(host)"
+        case .unknownCA: return "server certificate is signed by an unknown CA (a private CA needs --cacert)"
+        case .other(let detail): return "server certificate refused (\(detail))"
         }
     }
 }

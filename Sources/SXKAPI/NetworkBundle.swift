@@ -14,7 +14,7 @@ public struct NetworkBundle: Sendable {
     }
 
     /// Validates the configuration and builds the client. Reuse `transport` across environment
-    /// switches so the shell keeps one URLSession.
+    /// switches so the shell keeps its connections.
     public init(
         configuration: APIConfiguration, transport: any HTTPTransport, observer: any APIObserver = SilentObserver(),
         tokenProvider: @escaping @Sendable () -> String? = { nil }

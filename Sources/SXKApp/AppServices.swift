@@ -67,13 +67,13 @@ final class AppServices: @unchecked Sendable {
     }
 }
 
-/// The shell's transport (`DefaultTransport`) with a memory of what it sent: every request is kept in
-/// `ring` for `curl` (issue 9 §4), with its status or failure and its time.
+/// The shell's transport (`CurlTransport`, for http and https) with a memory of what it sent: every
+/// request is kept in `ring` for `curl`, with its status or failure and its time.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    private let base: DefaultTransport
+    private let base: CurlTransport
     let ring = RequestRing()
 
-    init(timeout: TimeInterval) { base = DefaultTransport(timeout: timeout) }
+    init(base: CurlTransport) { self.base = base }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (number, bodySecrets) = ring.begin(request)

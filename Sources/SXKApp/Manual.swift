@@ -32,7 +32,7 @@ enum Manual {
                 .tagged("XDG_STATE_HOME", "State root is $XDG_STATE_HOME/sxk (default ~/.local/state/sxk)."),
                 .tagged("XDG_CONFIG_HOME", "Config lives under $XDG_CONFIG_HOME/sxk (default ~/.config/sxk)."),
                 .tagged("NO_COLOR", "Any value turns colour off (as `--no-color`; colour is also off when standard output is not a terminal)."),
-                .tagged("URLSessionDebug, URLSessionDebugLibcurl", "Removed at start: they would make Foundation print requests with their headers."),
+                .tagged("SSL_CERT_FILE, SSL_CERT_DIR", "CA file and hashed CA directory for https, as OpenSSL reads them (default: the system's hashed directory); `--cacert` / `SXK_CACERT` wins."),
                 .tagged("https_proxy, http_proxy, NO_PROXY", "Proxies, as libcurl reads them."),
             ]),
             ManPage.Section("Files", [
@@ -47,7 +47,7 @@ enum Manual {
                 .bullet("The password is read with echo off, or from standard input with `--password-stdin`; it is never taken as an argument and never written anywhere."),
                 .bullet("The token lives only in the `token` file; traces, errors, `--raw`, `whoami`, `keys` and `boot` show it masked."),
                 .bullet("State folders are 0700 and files 0600 from creation whatever the umask; every write is atomic (temporary file, fsync, rename) under the profile lock. A token file with a loose mode, a symlink, a FIFO or a foreign owner is refused."),
-                .bullet("TLS is always verified. Plain http is allowed only to loopback hosts unless `--insecure-http`. A redirect to another origin is refused, so the token never leaves for another host. `--timeout` is a total limit per request."),
+                .bullet("TLS is always verified (`--cacert FILE` for a private CA); a self-signed, expired, wrong-name or unknown-CA certificate fails with exit 4. Plain http is allowed only to loopback hosts unless `--insecure-http`. A redirect to another origin is refused, so the token never leaves for another host. `--timeout` is a total limit per request."),
             ]),
             ManPage.Section("Examples", [
                 .example([

@@ -13,11 +13,7 @@ public enum SXKApplication {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
-        // These make Foundation print every request with its headers, token included.
-        URLSessionTransport.scrubDebugEnvironment()
-        var environment = ProcessInfo.processInfo.environment
-        environment["URLSessionDebug"] = nil
-        environment["URLSessionDebugLibcurl"] = nil
+        let environment = ProcessInfo.processInfo.environment
         var built: AppServices?
         return await ShellMain.run(
             version: version, commandSpecs: CommandCatalog.all, environment: environment,
@@ -54,7 +50,10 @@ public enum SXKApplication {
             environment = .test
         }
         let settings = AppSettings(trace: options.trace)
-        let transport = RecordingTransport(timeout: options.timeout ?? APIConfiguration.defaultTimeout)
+        // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.
+        let transport = RecordingTransport(base: CurlTransport(
+            trust: TrustStore.resolve(caCert: options.caCert, environment: context.environment),
+            allowPlainHTTPOffLoopback: options.insecureHTTP))
         if options.harFile != nil { transport.ring.keep(atLeast: RequestRing.harCapacity) }
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,

@@ -25,6 +25,8 @@ public struct GlobalOptions: Sendable, Equatable {
     public var revalidate = false
     /// `--har FILE`: write the requests sent as an HTTP Archive at exit.
     public var harFile: String?
+    /// `--cacert FILE` (`SXK_CACERT`): trust exactly the CA certificates in FILE for https.
+    public var caCert: String?
 
     public init() {}
 
@@ -48,6 +50,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("revalidate", summary: "Validate the session first even if it was validated in the last 5 minutes"),
         FlagSpec("har", value: .path, valueName: "FILE", summary: "At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)"),
         FlagSpec("no-pager", summary: "Print long output directly, not through $SXK_PAGER / $PAGER / less"),
+        FlagSpec("cacert", value: .path, valueName: "FILE", summary: "Trust the CA certificates in FILE for https instead of the system's (SXK_CACERT)"),
     ]
 }
 
@@ -87,6 +90,7 @@ public struct Invocation: Sendable, Equatable {
         o.profile = environment["SXK_PROFILE"].flatMap(nonEmpty)
         o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
         o.noColor = environment["NO_COLOR"] != nil
+        o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
         var commandText: String?
         var i = 0
 
@@ -113,6 +117,7 @@ public struct Invocation: Sendable, Equatable {
             case "--base-url": o.baseURL = try value(name, inline: inline)
             case "--profile": o.profile = try value(name, inline: inline)
             case "--state-dir": o.stateDir = try value(name, inline: inline)
+            case "--cacert": o.caCert = try value(name, inline: inline)
             case "--timeout":
                 let text = try value(name, inline: inline)
                 guard let seconds = Double(text), seconds > 0, seconds.isFinite else {

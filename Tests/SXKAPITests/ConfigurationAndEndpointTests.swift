@@ -51,14 +51,6 @@ final class ConfigurationAndEndpointTests: XCTestCase {
         XCTAssertEqual(SecretScrubber.scrubMembers("{\"token\":\"abc"), "{\"token\":\"***")
         XCTAssertEqual(SecretScrubber.scrubMembers("{\"token\":null}"), "{\"token\":null}")
     }
-
-    func testDebugEnvironmentIsRemoved() {
-        setenv("URLSessionDebug", "1", 1)
-        setenv("URLSessionDebugLibcurl", "1", 1)
-        URLSessionTransport.scrubDebugEnvironment()
-        XCTAssertNil(ProcessInfo.processInfo.environment["URLSessionDebug"])
-        XCTAssertNil(getenv("URLSessionDebugLibcurl"))
-    }
 }
 
 final class TraceFormattingTests: XCTestCase {

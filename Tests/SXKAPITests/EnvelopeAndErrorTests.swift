@@ -143,10 +143,12 @@ final class EnvelopeAndErrorTests: XCTestCase {
             (TransportError.network(.connectionRefused), "GET /x: connection refused"),
             (TransportError.network(.hostNotFound), "GET /x: host not found"),
             (TransportError.network(.tls("certificate not trusted")), "GET /x: TLS failure (certificate not trusted)"),
-            (URLError(.timedOut), "GET /x: timed out after 15 s"),
-            (URLError(.cannotConnectToHost), "GET /x: connection refused"),
-            (URLError(.serverCertificateUntrusted), "GET /x: TLS failure (certificate not trusted)"),
-            (URLError(.notConnectedToInternet), "GET /x: network unreachable (not connected)"),
+            (TransportError.network(.timedOut(seconds: 15)), "GET /x: timed out after 15 s"),
+            (TransportError.network(.unreachable("no route to host")), "GET /x: network unreachable (no route to host)"),
+            (TransportError.network(.certificate(.selfSigned)), "GET /x: TLS: server certificate is self-signed (not trusted)"),
+            (TransportError.network(.certificate(.expired)), "GET /x: TLS: server certificate has expired"),
+            (TransportError.network(.certificate(.wrongName(host: "a.test"))), "GET /x: TLS: server certificate is not for a.test"),
+            (TransportError.network(.certificate(.unknownCA)), "GET /x: TLS: server certificate is signed by an unknown CA (a private CA needs --cacert)"),
         ]
         for (thrown, message) in cases {
             let client = Fixture.client { _ in throw thrown }
@@ -155,6 +157,15 @@ final class EnvelopeAndErrorTests: XCTestCase {
             XCTAssertEqual(error?.kind, .network)
             XCTAssertEqual(error?.kind.exitCode, 4)
         }
+    }
+
+    /// Plain http that resolved off loopback is the same configuration error as a non-loopback name.
+    func testPlainHTTPRefusedAfterResolutionIsTheInsecureURLError() async {
+        let client = Fixture.client { _ in throw TransportError.plainHTTPRefused(host: "evil.localhost", address: "10.0.0.1") }
+        let error = await Fixture.expectError { try await client.get("/x") }
+        XCTAssertEqual(error, .insecureURL(url: "http://evil.localhost resolves to 10.0.0.1"))
+        XCTAssertEqual(error?.description, "refusing plain http to a non-loopback host (http://evil.localhost resolves to 10.0.0.1); use https or --insecure-http")
+        XCTAssertEqual(error?.kind.exitCode, 1)
     }
 
     func testTransportCancellationAndRedirectRefusal() async {

@@ -25,6 +25,9 @@ final class LoopbackTestServer: @unchecked Sendable {
         case trickle(count: Int, interval: TimeInterval)
         /// Write these bytes as the whole answer; then close the connection if `close`.
         case raw([UInt8], close: Bool)
+        /// Write `head`, then `unit` again and again (pausing `interval` seconds between) until the
+        /// client goes away or 30 s pass: endless 1xx answers, trailers, drips, compression bombs.
+        case endless(head: [UInt8], unit: [UInt8], interval: TimeInterval)
 
         static func json(_ text: String, status: Int = 200) -> Action {
             .respond(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
@@ -145,6 +148,14 @@ final class LoopbackTestServer: @unchecked Sendable {
                 return
             case .raw(let bytes, let close):
                 guard write(fd, bytes), !close else { return }
+            case .endless(let head, let unit, let interval):
+                guard write(fd, head) else { return }
+                let end = Date().addingTimeInterval(30)
+                while Date() < end, !lock.withLock({ stopped }) {
+                    if interval > 0 { usleep(useconds_t(interval * 1_000_000)) }
+                    guard write(fd, unit) else { return }
+                }
+                return
             case .trickle(let count, let interval):
                 let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count)\r\n\r\n"
                 guard write(fd, Array(head.utf8)) else { return }

@@ -4,20 +4,24 @@ import SXKCore
 import SXKSandbox
 @testable import SXKAPI
 
-/// Every endpoint group against the embedded sandbox, over real loopback HTTP and URLSession.
-final class SandboxIntegrationTests: XCTestCase {
-    private var server: SandboxServer!
+/// Every endpoint group against the embedded sandbox, over real loopback HTTP and the libcurl transport
+/// (`SandboxHTTPSIntegrationTests` runs them all again over https, behind nginx).
+class SandboxIntegrationTests: XCTestCase {
+    var server: SandboxServer!
     private var bundle: NetworkBundle!
     private let token = Box<String?>(nil)
     private let observer = RecordingObserver()
 
     override func setUp() async throws {
         server = SandboxServer(config: SandboxConfig(ordersPerRole: 300))
-        let url = try server.start()
+        let (url, transport) = try endpoint(sandbox: try server.start())
         let config = APIConfiguration(environment: .sandbox(url), timeout: 5)
         let token = self.token
-        bundle = try NetworkBundle(configuration: config, transport: URLSessionTransport(timeout: 5), observer: observer, tokenProvider: { token.value })
+        bundle = try NetworkBundle(configuration: config, transport: transport, observer: observer, tokenProvider: { token.value })
     }
+
+    /// Where the tests send requests and with which transport: the sandbox itself here.
+    func endpoint(sandbox url: URL) throws -> (URL, CurlTransport) { (url, CurlTransport()) }
 
     override func tearDown() async throws {
         server.stop()

@@ -3,25 +3,14 @@ import XCTest
 import SXKCore
 @testable import SXKAPI
 
-/// The transports over real loopback HTTP (our own raw-socket server). This class runs every
-/// shared case on URLSessionTransport; `PlainTransportIntegrationTests` runs them on PlainHTTPTransport.
-class TransportIntegrationTests: XCTestCase {
-    /// What a transport's `timeout` measures on an answer that keeps trickling.
-    enum TimeoutSemantics {
-        /// Time without data (URLSession's session timeout on Linux); the request's own is the total.
-        case idle
-        /// The whole request, from connect to the last byte.
-        case total
-    }
-
-    /// The transport under test, made for a given timeout (and total deadline, when set).
+/// The transport over real loopback HTTP (our own raw-socket server): `CurlTransport`, the one
+/// transport for http and https (the https cases are in `HTTPSTransportTests`).
+final class TransportIntegrationTests: XCTestCase {
+    /// The transport under test, made for a given total deadline and body limit.
     func makeTransport(timeout: TimeInterval, totalTimeout: TimeInterval? = nil,
-                       maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
-        URLSessionTransport(timeout: timeout, totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes)
+                       maxBodyBytes: Int = CurlTransport.defaultMaxBodyBytes) -> any HTTPTransport {
+        CurlTransport(totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes)
     }
-
-    /// What the timeout given to `makeTransport` measures.
-    var timeoutSemantics: TimeoutSemantics { .idle }
 
     /// Sends `request`, expects it to time out (after `seconds`, when given) and gives the time it took.
     func timeToTimeout(_ transport: any HTTPTransport, _ request: HTTPRequest, seconds: TimeInterval? = nil,
@@ -141,25 +130,15 @@ class TransportIntegrationTests: XCTestCase {
         XCTAssertLessThan(elapsed, 4)
     }
 
-    /// The finding documented on `URLSessionTransport`: its timeout is an idle timeout. The plain
-    /// transport's is total: a trickle that never pauses for 1 s still fails at 1 s.
-    func testRequestTimeoutIsIdleOrTotalAsDocumented() async throws {
+    /// The timeout is total: a trickle that never pauses for 1 s still fails at 1 s.
+    func testRequestTimeoutIsTotal() async throws {
         // 8 bytes, one every 0.4 s: 3.2 s in total, never 1 s without data.
         let server = try LoopbackTestServer { _ in .trickle(count: 8, interval: 0.4) }
         defer { server.stop() }
         let url = server.url.appendingPathComponent("slow")
-        switch timeoutSemantics {
-        case .idle:
-            // Idle timeout 1 s; the request's own (total) timeout 30 s.
-            let start = Date()
-            let response = try await makeTransport(timeout: 1).send(HTTPRequest(method: "GET", url: url, timeout: 30))
-            XCTAssertEqual(response.body.count, 8)
-            XCTAssertGreaterThan(Date().timeIntervalSince(start), 3.0, "a total timeout would have fired at 1 s")
-        case .total:
-            let elapsed = await timeToTimeout(makeTransport(timeout: 1), HTTPRequest(method: "GET", url: url, timeout: 1), seconds: 1)
-            XCTAssertGreaterThan(elapsed, 0.9)
-            XCTAssertLessThan(elapsed, 2.0)
-        }
+        let elapsed = await timeToTimeout(makeTransport(timeout: 1), HTTPRequest(method: "GET", url: url, timeout: 1), seconds: 1)
+        XCTAssertGreaterThan(elapsed, 0.9)
+        XCTAssertLessThan(elapsed, 2.0)
     }
 
     /// One session serves every `--timeout`: the request's own timeout wins over the session's default.
@@ -171,8 +150,7 @@ class TransportIntegrationTests: XCTestCase {
         XCTAssertLessThan(elapsed, 3)
     }
 
-    /// Linux ignores `timeoutIntervalForResource`; the transport's own total deadline bounds a
-    /// trickle, whatever the request's own timeout.
+    /// The transport's own total deadline bounds a trickle, whatever the request's own timeout.
     func testTotalTimeoutBoundsATrickle() async throws {
         let server = try LoopbackTestServer { _ in .trickle(count: 20, interval: 0.3) }
         defer { server.stop() }
@@ -255,137 +233,5 @@ class TransportIntegrationTests: XCTestCase {
         guard case .network(let failure, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(failure, .connectionRefused)
         XCTAssertEqual(error?.description, "GET /api/app/config: connection refused")
-    }
-}
-
-/// Every shared case again on `PlainHTTPTransport`, plus what only a hand-written HTTP/1.1 client
-/// must get right: chunked bodies, interim 1xx answers, a kept-alive connection the server closed,
-/// and header values that would split the request.
-final class PlainTransportIntegrationTests: TransportIntegrationTests {
-    override func makeTransport(timeout: TimeInterval, totalTimeout: TimeInterval? = nil,
-                                maxBodyBytes: Int = URLSessionTransport.defaultMaxBodyBytes) -> any HTTPTransport {
-        PlainHTTPTransport(totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes)
-    }
-
-    override var timeoutSemantics: TimeoutSemantics { .total }
-
-    func testChunkedBodyWithExtensionsAndTrailersIsJoined() async throws {
-        let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\n{\"a\"\r\n6\r\n:\"é\"}\r\n0\r\nX-Trailer: 1\r\n\r\n"
-        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: false) }
-        defer { server.stop() }
-        let transport = PlainHTTPTransport()
-        for _ in 0..<2 {
-            let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("c")))
-            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "{\"a\":\"é\"}")
-        }
-        XCTAssertEqual(server.connectionCount, 1, "a chunked answer leaves the connection reusable")
-    }
-
-    func testChunkedBodyPastTheLimitIsRefused() async throws {
-        let chunk = String(repeating: "x", count: 3000)
-        let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nbb8\r\n\(chunk)\r\nbb8\r\n\(chunk)\r\n0\r\n\r\n"
-        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: false) }
-        defer { server.stop() }
-        do {
-            _ = try await PlainHTTPTransport(maxBodyBytes: 4 << 10).send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("c")))
-            XCTFail("expected a refusal")
-        } catch let error as TransportError {
-            XCTAssertEqual(error, .bodyTooLarge(status: 200, limit: 4 << 10))
-        }
-        let ok = try await PlainHTTPTransport(maxBodyBytes: 8 << 10).send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("c")))
-        XCTAssertEqual(ok.body.count, 6000)
-    }
-
-    func testInterimContinueIsSkipped() async throws {
-        let wire = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}"
-        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: false) }
-        defer { server.stop() }
-        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "POST", url: server.url.appendingPathComponent("p"), body: Array("{}".utf8)))
-        XCTAssertEqual(response.status, 201)
-        XCTAssertEqual(response.body, Array("{}".utf8))
-    }
-
-    /// The server answers with keep-alive semantics, then closes: the next request must not fail
-    /// but go out once more on a new connection.
-    func testKeptAliveConnectionClosedByTheServerIsRetriedOnce() async throws {
-        let wire = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
-        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: true) }
-        defer { server.stop() }
-        let transport = PlainHTTPTransport()
-        for _ in 0..<3 {
-            let response = try await transport.send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("k")))
-            XCTAssertEqual(response.status, 200)
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        XCTAssertEqual(server.requests.count, 3)
-        XCTAssertEqual(server.connectionCount, 3)
-    }
-
-    func testBodyUntilCloseWithoutLength() async throws {
-        let wire = "HTTP/1.0 200 OK\r\n\r\n{\"old\":true}"
-        let server = try LoopbackTestServer { _ in .raw(Array(wire.utf8), close: true) }
-        defer { server.stop() }
-        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("o")))
-        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "{\"old\":true}")
-    }
-
-    func testGarbageInsteadOfHTTPIsABadResponse() async throws {
-        let server = try LoopbackTestServer { _ in .raw(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8), close: true) }
-        defer { server.stop() }
-        do {
-            _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("g")))
-            XCTFail("expected a failure")
-        } catch let error as TransportError {
-            guard case .network(.other(let why)) = error else { return XCTFail("got \(error)") }
-            XCTAssertTrue(why.hasPrefix("bad server response"), why)
-        }
-    }
-
-    func testHeaderValueWithALineBreakIsRefusedBeforeSending() async throws {
-        let server = try LoopbackTestServer { _ in .json("{}") }
-        defer { server.stop() }
-        var request = HTTPRequest(method: "GET", url: server.url.appendingPathComponent("h"))
-        request.headers.append("token", "abc\r\nX-Evil: 1")
-        do {
-            _ = try await PlainHTTPTransport().send(request)
-            XCTFail("expected a refusal")
-        } catch let error as TransportError {
-            guard case .network(.other(let why)) = error else { return XCTFail("got \(error)") }
-            XCTAssertFalse(why.contains("abc"), "the value (maybe a token) must not reach the message")
-        }
-        XCTAssertEqual(server.requests.count, 0)
-    }
-
-    func testQueryAndEscapedPathGoOutAsWritten() async throws {
-        let server = try LoopbackTestServer { _ in .json("{}") }
-        defer { server.stop() }
-        let url = URL(string: "\(server.url.absoluteString)/api/a%20b?keyword=%E8%A5%BF&page=2")!
-        _ = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: url))
-        XCTAssertEqual(server.requests.first?.target, "/api/a%20b?keyword=%E8%A5%BF&page=2")
-        XCTAssertEqual(server.requests.first?.header("Host"), "127.0.0.1:\(server.port)")
-    }
-
-    /// A huge `--timeout` (accepted by the option parser: positive and finite) is a long wait, not a
-    /// trap converting it to nanoseconds.
-    func testHugeTimeoutIsALongDeadlineNotACrash() async throws {
-        XCTAssertEqual(Deadline(seconds: 1e11).remainingMilliseconds, Int32.max)
-        XCTAssertEqual(Deadline(seconds: .infinity).remainingMilliseconds, Int32.max)
-        XCTAssertEqual(Deadline(seconds: -1).remainingMilliseconds, 0)
-        let server = try LoopbackTestServer { _ in .json("{}") }
-        defer { server.stop() }
-        let response = try await PlainHTTPTransport().send(HTTPRequest(method: "GET", url: server.url.appendingPathComponent("t"), timeout: 1e300))
-        XCTAssertEqual(response.status, 200)
-    }
-
-    func testRoutingPlainForHTTPURLSessionForHTTPSAndProxies() {
-        let http = URL(string: "http://127.0.0.1:8080/x")!
-        let https = URL(string: "https://api.example.com/x")!
-        XCTAssertTrue(DefaultTransport(timeout: 5, environment: [:]).usesPlain(http))
-        XCTAssertFalse(DefaultTransport(timeout: 5, environment: [:]).usesPlain(https))
-        XCTAssertFalse(DefaultTransport(timeout: 5, environment: ["SXK_HTTP_TRANSPORT": "urlsession"]).usesPlain(http))
-        XCTAssertFalse(DefaultTransport(timeout: 5, environment: ["http_proxy": "http://proxy:3128"]).usesPlain(http))
-        XCTAssertTrue(DefaultTransport(timeout: 5, environment: ["http_proxy": "http://proxy:3128", "no_proxy": "localhost,127.0.0.1"]).usesPlain(http))
-        XCTAssertFalse(DefaultTransport(timeout: 5, environment: ["HTTP_PROXY": "http://proxy:3128"]).usesPlain(http) == false,
-                       "uppercase HTTP_PROXY is ignored for http:// (as libcurl does, httpoxy)")
     }
 }

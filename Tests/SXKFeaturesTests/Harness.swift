@@ -55,7 +55,7 @@ final class Harness: @unchecked Sendable {
         let expiries = self.expiries
         network = try NetworkBundle(
             configuration: APIConfiguration(environment: .sandbox(baseURL), timeout: 10),
-            transport: URLSessionTransport(timeout: 10),
+            transport: CurlTransport(),
             observer: ClosureObserver(onSessionExpired: { expiries.append("\($0.request)") }),
             tokenProvider: { session.token })
         sessionGuard = SessionGuard(contexts: contexts)

@@ -1,0 +1,99 @@
+import CCurl
+import Foundation
+
+/// The process's one libcurl multi handle, driven by one dedicated thread (never the Swift
+/// cooperative pool). Every transfer of every `CurlTransport` runs here, so the multi handle's
+/// connection cache, and a share handle's TLS sessions and DNS cache, serve the whole process:
+/// a second request reuses the first one's connection (HTTP/1.1 keep-alive), two concurrent
+/// requests multiplex over one HTTP/2 connection (`CURLPIPE_MULTIPLEX` with `CURLOPT_PIPEWAIT`),
+/// and on HTTP/1.1 the second connection resumes the first one's TLS session. The CA store is
+/// cached by the multi handle (`CURLOPT_CA_CACHE_TIMEOUT`), so it is loaded once per process.
+///
+/// Only the loop thread touches the multi handle and the easy handles while they are added;
+/// other threads hand work over through `lock` and wake the loop with `curl_multi_wakeup`.
+/// The share handle has real lock callbacks: an easy handle is cleaned up (detached from the
+/// share) on whichever thread drops the last reference to its transfer.
+final class CurlEngine: @unchecked Sendable {
+    static let shared = CurlEngine()
+
+    private let multi: UnsafeMutableRawPointer
+    /// TLS sessions and DNS answers shared by every easy handle (attached with `CURLOPT_SHARE`).
+    let share: UnsafeMutableRawPointer
+
+    private let lock = NSLock()
+    private var incoming: [CurlTransfer] = []
+    private var cancelled: [CurlTransfer] = []
+    /// Transfers in the multi handle, by easy handle (loop thread only).
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    private init() {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        guard let multi = curl_multi_init(), let share = curl_share_init() else {
+            fatalError("libcurl could not allocate its handles (out of memory)")
+        }
+        self.multi = multi
+        self.share = share
+        guard sxk_share_set_locks(share) == 0 else { fatalError("libcurl share locks could not be set up") }
+        _ = sxk_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = sxk_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        _ = sxk_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "sxk.curl"
+        thread.start()
+    }
+
+    /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
+    func submit(_ transfer: CurlTransfer) {
+        lock.withLock { incoming.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Aborts a transfer at once: the loop removes it from the multi handle (closing its
+    /// connection or resetting its HTTP/2 stream) and finishes it as cancelled. The transfer's
+    /// progress callback also returns non-zero from now on, for a transfer in the middle of `perform`.
+    func cancel(_ transfer: CurlTransfer) {
+        transfer.markCancelled()
+        lock.withLock { cancelled.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    private func loop() {
+        var running: Int32 = 0
+        while true {
+            let (adds, cancels) = lock.withLock { () -> ([CurlTransfer], [CurlTransfer]) in
+                defer { incoming = []; cancelled = [] }
+                return (incoming, cancelled)
+            }
+            for transfer in adds {
+                if transfer.isCancelled {
+                    transfer.finish(CURLE_ABORTED_BY_CALLBACK)
+                    continue
+                }
+                let added = curl_multi_add_handle(multi, transfer.easy)
+                if added == CURLM_OK {
+                    active[transfer.easy] = transfer
+                } else {
+                    transfer.finish(CURLE_FAILED_INIT)
+                }
+            }
+            for transfer in cancels {
+                // The identity check matters: a finished transfer's easy handle address can be reused.
+                guard let current = active[transfer.easy], current === transfer else { continue }
+                active[transfer.easy] = nil
+                curl_multi_remove_handle(multi, transfer.easy)
+                transfer.finish(CURLE_ABORTED_BY_CALLBACK)
+            }
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                // Read the result before removing: the message is freed with the handle.
+                let code = sxk_curl_msg_result(message)
+                guard let transfer = active.removeValue(forKey: easy) else { continue }
+                curl_multi_remove_handle(multi, easy)
+                transfer.finish(code)
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The one transport, for `http://` and `https://`: libcurl through `CurlEngine` (one multi
+/// handle on one thread for the whole process, so connections, TLS sessions, DNS answers and
+/// the CA store are reused by every request; HTTP/2 where the server offers it by ALPN).
+///
+/// Guarantees, the same on both schemes:
+/// - the timeout is a **total** deadline per request (`CURLOPT_TIMEOUT_MS`): connect, TLS, head,
+///   body and trailers, so a one-byte drip, endless 1xx answers or endless trailers stop there;
+/// - cancelling the task (Ctrl-C) aborts the transfer at once;
+/// - the body limit counts **decoded** bytes (libcurl decodes gzip/deflate/br/zstd before the
+///   write callback); past it the transfer is aborted, so a compression bomb never fills memory;
+///   head, 1xx answers and trailers together are bounded by `maxHeadBytes`;
+/// - redirects are followed here, not by libcurl (it would send our `token` header along):
+///   same origin only, anything else fails with `.redirectRefused` before a byte goes there;
+/// - a header value holding CR or LF is refused before sending;
+/// - proxies come from `http_proxy` / `https_proxy` / `no_proxy` (libcurl reads them);
+/// - plain `http://` connects only to a loopback **address**, checked on the resolved address
+///   before the socket is opened (unless `allowPlainHTTPOffLoopback`, i.e. `--insecure-http`).
+///   Through a proxy the check applies to the proxy's address, where the plain bytes go; the
+///   target's name is checked by `APIConfiguration` as before.
+/// - TLS is always verified; `trust` says which CAs.
+public struct CurlTransport: HTTPTransport {
+    /// 32 MiB: the largest real answer, an order page, is kilobytes.
+    public static let defaultMaxBodyBytes = 32 << 20
+    /// Bound on the bytes of one response's head, its 1xx answers and its trailers together.
+    public static let maxHeadBytes = 64 << 10
+    static let maxRedirects = 10
+    /// Longer timeouts (`--timeout 1e11`) wait this long (about 31 years): libcurl takes milliseconds in a long.
+    static let longestTimeout: TimeInterval = 1e9
+
+    public let trust: TrustStore
+    public let allowPlainHTTPOffLoopback: Bool
+    /// Total time allowed per request; nil means the request's own `timeout`.
+    public let totalTimeout: TimeInterval?
+    public let maxBodyBytes: Int
+    /// `CURLOPT_RESOLVE` entries (`host:port:address`): lets tests give a name an address without DNS.
+    let resolve: [String]
+
+    public init(
+        trust: TrustStore = .system(), allowPlainHTTPOffLoopback: Bool = false, totalTimeout: TimeInterval? = nil,
+        maxBodyBytes: Int = CurlTransport.defaultMaxBodyBytes
+    ) {
+        self.init(trust: trust, allowPlainHTTPOffLoopback: allowPlainHTTPOffLoopback, totalTimeout: totalTimeout,
+                  maxBodyBytes: maxBodyBytes, resolve: [])
+    }
+
+    init(trust: TrustStore, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String]) {
+        self.trust = trust
+        self.allowPlainHTTPOffLoopback = allowPlainHTTPOffLoopback
+        self.totalTimeout = totalTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.resolve = resolve
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if Task.isCancelled { throw TransportError.cancelled }
+        let seconds = totalTimeout ?? request.timeout
+        let started = ContinuousClock.now
+        let origin = Origin(request.url)
+        var current = request
+        var redirects = 0
+        while true {
+            // Redirects share the one deadline.
+            let spent = ContinuousClock.now - started
+            let left = seconds - (Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18)
+            guard left > 0 else { throw TransportError.network(.timedOut(seconds: seconds)) }
+            let response: HTTPResponse
+            do {
+                response = try await CurlTransfer(request: current, seconds: left, options: self).run(on: CurlEngine.shared)
+            } catch TransportError.network(.timedOut) {
+                throw TransportError.network(.timedOut(seconds: seconds))
+            }
+            guard [301, 302, 303, 307, 308].contains(response.status), redirects < Self.maxRedirects,
+                  let location = response.headers["Location"],
+                  let target = URL(string: location, relativeTo: current.url)?.absoluteURL
+            else { return response }
+            guard Origin(target) == origin else { throw TransportError.redirectRefused(location: Origin(target).description) }
+            redirects += 1
+            if response.status == 303 || (response.status <= 302 && current.method == "POST") {
+                current.method = "GET"
+                current.body = []
+            }
+            current.url = target
+        }
+    }
+}
+
+/// Scheme, host and port of a URL (default ports filled in) — redirects must keep all three.
+struct Origin: Equatable, Sendable, CustomStringConvertible {
+    var scheme: String
+    var host: String
+    var port: Int
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased() ?? ""
+        host = url.host?.lowercased() ?? ""
+        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+    }
+
+    var description: String { "\(scheme)://\(host):\(port)" }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Which certificate authorities TLS trusts. Verification itself is never optional.
+///
+/// By default the system's **hashed** certificate directory (`CURLOPT_CAPATH`, links named by
+/// subject hash that `update-ca-certificates` keeps): OpenSSL then reads only the certificates a
+/// chain needs, instead of parsing the whole bundle (~140 certificates, tens of milliseconds) for
+/// every process. The bundle file is used only where no hashed directory exists.
+/// `SSL_CERT_FILE` and `SSL_CERT_DIR` replace the file and the directory as they do for OpenSSL;
+/// `--cacert FILE` (`SXK_CACERT`) trusts exactly that file, like `curl --cacert`.
+public struct TrustStore: Sendable, Equatable {
+    /// `CURLOPT_CAINFO`; nil loads no bundle.
+    public var caFile: String?
+    /// `CURLOPT_CAPATH`; nil uses no directory.
+    public var caDirectory: String?
+
+    public init(caFile: String?, caDirectory: String?) {
+        self.caFile = caFile
+        self.caDirectory = caDirectory
+    }
+
+    static let systemDirectories = ["/etc/ssl/certs", "/etc/pki/tls/certs", "/etc/openssl/certs", "/usr/local/share/certs"]
+    static let systemBundles = [
+        "/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem",
+        "/etc/ssl/ca-bundle.pem", "/usr/local/share/certs/ca-root-nss.crt",
+    ]
+
+    /// The trust for `caCert` (from `--cacert` / `SXK_CACERT`) or, without it, the system's.
+    public static func resolve(caCert: String?, environment: [String: String]) -> TrustStore {
+        if let caCert, !caCert.isEmpty { return TrustStore(caFile: caCert, caDirectory: nil) }
+        return system(environment: environment)
+    }
+
+    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> TrustStore {
+        let file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        if file != nil || directory != nil { return TrustStore(caFile: file, caDirectory: directory) }
+        if let hashed = systemDirectories.first(where: isHashedDirectory) { return TrustStore(caFile: nil, caDirectory: hashed) }
+        return TrustStore(caFile: systemBundles.first { access($0, R_OK) == 0 }, caDirectory: nil)
+    }
+
+    /// True when `path` holds at least one `XXXXXXXX.N` subject-hash link (what OpenSSL looks up).
+    static func isHashedDirectory(_ path: String) -> Bool {
+        guard let dir = opendir(path) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if isHashName(name) { return true }
+        }
+        return false
+    }
+
+    static func isHashName(_ name: [UInt8]) -> Bool {
+        guard name.count >= 10, name[8] == UInt8(ascii: "."), name[9...].allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        return name[..<8].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
