@@ -1,5 +1,5 @@
 # sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
-# they install libedit-dev (and pkg-config) with apt-get when missing.
+# they install libedit-dev (and pkg-config) and libjq-dev with apt-get when missing.
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
@@ -9,12 +9,17 @@ TEST_FLAGS   ?=
 
 all: build
 
-# The only system library sxk needs besides the Swift toolchain.
+# The system libraries sxk needs besides the Swift toolchain: libedit (line editor), libjq (--jq).
 deps:
 	@if ! pkg-config --exists libedit 2>/dev/null || ! [ -e /usr/include/histedit.h ]; then \
 		echo "installing libedit-dev (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev pkg-config; \
+	fi
+	@if ! [ -e /usr/include/jq.h ]; then \
+		echo "installing libjq-dev for --jq (needs root)…"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libjq-dev; \
 	fi
 
 build: deps

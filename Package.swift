@@ -17,6 +17,8 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
+        // Debian's libjq for `--jq` (no pkg-config file there; the module map links `jq`).
+        .systemLibrary(name: "CJQ", providers: [.apt(["libjq-dev"]), .brew(["jq"])]),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),
@@ -24,7 +26,7 @@ let package = Package(
         .target(name: "SXKSandbox", dependencies: ["SXKCore"]),
         .target(name: "SXKSession", dependencies: ["SXKCore", "SXKAPI"]),
         .target(name: "SXKFeatures", dependencies: ["SXKCore", "SXKAPI", "SXKSession"]),
-        .target(name: "SXKShell", dependencies: ["SXKCore", "CLibedit"]),
+        .target(name: "SXKShell", dependencies: ["SXKCore", "CLibedit", "CJQ"]),
         .target(
             name: "SXKApp",
             dependencies: ["SXKCore", "SXKAPI", "SXKSandbox", "SXKSession", "SXKFeatures", "SXKShell"],
