@@ -48,7 +48,7 @@ let rows = (1...100).map { i -> JSONValue in
     ]))
 }
 let page = JSONWriter.bytes(.object(JSONObject([("list", .array(rows)), ("total", .int(2000)), ("page", .int(1)), ("pageSize", .int(100))])))
-if CommandLine.arguments.count > 1 { FileManager.default.createFile(atPath: CommandLine.arguments[1], contents: Data(page)) }
+if CommandLine.arguments.count > 1 { _ = FileManager.default.createFile(atPath: CommandLine.arguments[1], contents: Data(page)) }
 
 let expression = ".list[].orderNo"
 let compileRun = best(20) { _ = try! JQProgram.compile(expression).run(on: page) }
