@@ -1,5 +1,5 @@
 # sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
-# they install libedit-dev (and pkg-config) with apt-get when missing.
+# they install libedit-dev (and pkg-config) and libjq-dev with apt-get when missing.
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
@@ -9,13 +9,18 @@ TEST_FLAGS   ?=
 
 all: build
 
-# The system libraries sxk needs besides the Swift toolchain: libedit (line editor) and libcurl
-# (the HTTP engine). `make test` also needs nginx and openssl (the https test fixture).
+# The system libraries sxk needs besides the Swift toolchain: libedit (line editor), libcurl
+# (the HTTP engine), libjq (--jq). `make test` also needs nginx and openssl (the https test fixture).
 deps:
 	@if ! pkg-config --exists libedit libcurl 2>/dev/null || ! [ -e /usr/include/histedit.h ]; then \
 		echo "installing libedit-dev and libcurl4-openssl-dev (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev libcurl4-openssl-dev pkg-config; \
+	fi
+	@if ! [ -e /usr/include/jq.h ]; then \
+		echo "installing libjq-dev for --jq (needs root)…"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libjq-dev; \
 	fi
 
 test-deps: deps

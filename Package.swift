@@ -23,6 +23,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // Debian's libjq for `--jq` (no pkg-config file there; the module map links `jq`).
+        .systemLibrary(name: "CJQ", providers: [.apt(["libjq-dev"]), .brew(["jq"])]),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),
@@ -32,7 +34,7 @@ let package = Package(
         .target(name: "SXKSandbox", dependencies: ["SXKCore", "SXKModels"]),
         .target(name: "SXKSession", dependencies: ["SXKCore", "SXKModels"]),
         .target(name: "SXKFeatures", dependencies: ["SXKCore", "SXKAPI", "SXKSession"]),
-        .target(name: "SXKShell", dependencies: ["SXKCore", "CLibedit"]),
+        .target(name: "SXKShell", dependencies: ["SXKCore", "CLibedit", "CJQ"]),
         .target(
             name: "SXKApp",
             dependencies: ["SXKCore", "SXKAPI", "SXKSandbox", "SXKSession", "SXKFeatures", "SXKShell"],

@@ -34,28 +34,31 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String, reason: String)
     case redirectRefused(location: String, request: RequestLabel)
 
+    /// Server and URL text (code, msg, excerpts, locations) is quoted through `TerminalText.sanitize`:
+    /// this line reaches a terminal, and a hostile server controls those parts.
     public var description: String {
+        let q = TerminalText.sanitize
         switch self {
         case .serverCode(let code, let msg, let r):
-            return "\(r): server error \(code)\(msg.isEmpty ? "" : ": \(msg)")"
+            return "\(q(r.description)): server error \(q(code))\(msg.isEmpty ? "" : ": \(q(msg))")"
         case .sessionExpired(let reason, let r):
-            return "\(r): session expired (\(reason)); log in again"
+            return "\(q(r.description)): session expired (\(q(reason))); log in again"
         case .http(let status, let excerpt, let r):
-            return "\(r): HTTP \(status)\(excerpt.isEmpty ? "" : ": \(excerpt)")"
+            return "\(q(r.description)): HTTP \(status)\(excerpt.isEmpty ? "" : ": \(q(excerpt))")"
         case .notJSON(let status, let reason, let excerpt, let r):
-            return "\(r): HTTP \(status), \(reason)\(excerpt.isEmpty ? "" : ": \(excerpt)")"
+            return "\(q(r.description)): HTTP \(status), \(q(reason))\(excerpt.isEmpty ? "" : ": \(q(excerpt))")"
         case .decoding(let error, let r):
-            return "\(r): unexpected response: \(error)"
+            return "\(q(r.description)): unexpected response: \(q(error.description))"
         case .network(let failure, let r):
-            return "\(r): \(failure)"
+            return "\(q(r.description)): \(q(failure.description))"
         case .cancelled(let r):
-            return "\(r): cancelled"
+            return "\(q(r.description)): cancelled"
         case .insecureURL(let url):
-            return "refusing plain http to a non-loopback host (\(url)); use https or --insecure-http"
+            return "refusing plain http to a non-loopback host (\(q(url))); use https or --insecure-http"
         case .invalidURL(let text, let reason):
-            return "invalid base URL '\(text)': \(reason)"
+            return "invalid base URL '\(q(text))': \(q(reason))"
         case .redirectRefused(let location, let r):
-            return "\(r): refused a redirect to another origin (\(location))"
+            return "\(q(r.description)): refused a redirect to another origin (\(q(location)))"
         }
     }
 

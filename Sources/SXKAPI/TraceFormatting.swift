@@ -1,12 +1,15 @@
 import Foundation
+import SXKCore
 
 /// The text `--trace` prints (to stderr): curl-like `>` lines for a request, `<` lines for its answer.
-/// Everything in it was already redacted by the client.
+/// Everything in it was already redacted by the client; every part the server or the URL controls is
+/// passed through `TerminalText.sanitize`, since the trace goes to a terminal.
 extension TraceRequest: CustomStringConvertible {
     public var description: String {
-        var lines = ["> \(method) \(url)"]
-        lines += headers.fields.map { "> \($0.name): \($0.value)" }
-        if !bodyExcerpt.isEmpty { lines.append("> \(bodyExcerpt)") }
+        let safe = TerminalText.sanitize
+        var lines = ["> \(safe(method)) \(safe(url))"]
+        lines += headers.fields.map { "> \(safe($0.name)): \(safe($0.value))" }
+        if !bodyExcerpt.isEmpty { lines.append("> \(safe(bodyExcerpt))") }
         return lines.joined(separator: "\n")
     }
 }
@@ -14,12 +17,13 @@ extension TraceRequest: CustomStringConvertible {
 extension TraceResponse: CustomStringConvertible {
     public var description: String {
         let ms = String(format: "%.1f ms", elapsedMs)
-        guard let status else { return "< \(method) \(path) failed after \(ms): \(failure ?? "no response")" }
-        var head = "< \(status) \(method) \(path) \(ms)"
+        let safe = TerminalText.sanitize
+        guard let status else { return "< \(safe(method)) \(safe(path)) failed after \(ms): \(safe(failure ?? "no response"))" }
+        var head = "< \(status) \(safe(method)) \(safe(path)) \(ms)"
         if let metrics { head += " (\(metrics.connectionSummary))" }
         var lines = [head]
-        lines += headers.fields.map { "< \($0.name): \($0.value)" }
-        if !bodyExcerpt.isEmpty { lines.append("< \(bodyExcerpt)") }
+        lines += headers.fields.map { "< \(safe($0.name)): \(safe($0.value))" }
+        if !bodyExcerpt.isEmpty { lines.append("< \(safe(bodyExcerpt))") }
         return lines.joined(separator: "\n")
     }
 }

@@ -39,7 +39,7 @@ final class AppServices: @unchecked Sendable {
         self.clock = clock
         let paths = try SXKSession.StatePaths.resolve(
             stateDir: options.stateDir, profile: options.profile, envName: environment.name, environment: processEnvironment)
-        let warn: WarningSink = { message in stderr.write("warning: \(message)\n") }
+        let warn: WarningSink = { message in stderr.write("warning: \(TerminalText.sanitize(message))\n") }
         storage = try ProfileStorage(paths: paths, warn: warn, clock: clock)
         contexts = SessionContexts(
             session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: storage.appStore)
@@ -109,6 +109,6 @@ struct TraceObserver: APIObserver {
     }
 
     func warning(_ message: String) {
-        sink.write("warning: \(message)\n")
+        sink.write("warning: \(TerminalText.sanitize(message))\n")
     }
 }

@@ -1,5 +1,5 @@
 /// Serialises a `JSONValue` in key order, numbers as their literal text, non-ASCII text
-/// unescaped (Chinese names stay readable), into a byte buffer the caller can reuse.
+/// unescaped (Chinese names stay readable) except terminal controls, into a byte buffer the caller can reuse.
 public enum JSONWriter {
     public enum Style: Sendable { case compact, pretty }
 
@@ -59,34 +59,61 @@ public enum JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// A JSON string literal. Besides what JSON requires (quote, backslash, C0), DEL, C1 and the bidi
+    /// controls are written as `\uXXXX` (see `TerminalText`): the same data, but inert on a terminal.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(0x22)
         // Most strings need no escape: copy them whole instead of byte by byte.
         var text = string
-        let copied = text.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied {
-            out.append(0x22)
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case 0x22: out.append(0x5C); out.append(0x22)
-            case 0x5C: out.append(0x5C); out.append(0x5C)
-            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
+        text.withUTF8 { bytes in
+            guard let first = firstEscape(in: bytes) else {
+                out.append(contentsOf: bytes)
+                return
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<first]))
+            var i = first
+            while i < bytes.count {
+                let byte = bytes[i]
+                switch byte {
+                case 0x22: out.append(0x5C); out.append(0x22)
+                case 0x5C: out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+                case 0x00..<0x20, 0x7F: unicodeEscape(UInt32(byte), into: &out)
+                case 0xC2, 0xD8, 0xE2:
+                    if let control = TerminalText.controlScalar(in: bytes, at: i) {
+                        unicodeEscape(control.value, into: &out)
+                        i += control.length
+                        continue
+                    }
+                    out.append(byte)
+                default: out.append(byte)
+                }
+                i += 1
             }
         }
         out.append(0x22)
+    }
+
+    /// Offset of the first byte that starts an escape, or nil when the string can be copied as is.
+    @inline(__always)
+    private static func firstEscape(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { return i }
+            if b >= 0xC2, b == 0xC2 || b == 0xD8 || b == 0xE2, TerminalText.controlScalar(in: bytes, at: i) != nil { return i }
+            i &+= 1
+        }
+        return nil
+    }
+
+    private static func unicodeEscape(_ value: UInt32, into out: inout [UInt8]) {
+        out.append(0x5C)
+        out.append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
     }
 
     /// Shortest text for a double that reads back the same; integers without a fraction.

@@ -1,4 +1,5 @@
 import SXKAPI
+import SXKCore
 import SXKSession
 
 /// Every failure of the feature layer as one line for the user. API failures are wrapped once,
@@ -44,45 +45,48 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A state file could not be written or read; the message is the session layer's line.
     case storageFailed(String)
 
+    /// Names in the lists (accounts, scenics, stores) come from the server and queries from the user:
+    /// both pass `TerminalText.sanitize`, since this line reaches a terminal.
     public var description: String {
+        let safe = TerminalText.sanitize
         switch self {
         case .invalidPhone(let p):
             let shown = p.count > 20 ? String(p.prefix(20)) + "…" : p
-            return "phone '\(shown)' is not valid: 11 digits starting with 1"
+            return "phone '\(safe(shown))' is not valid: 11 digits starting with 1"
         case .emptyPassword: return "password must not be empty"
         case .privacyNotAccepted: return "the privacy agreement must be accepted (--accept-privacy)"
         case .noAccounts: return "login returned no account"
-        case .accountNotFound(let q, let available):
-            return "no account '\(q)' in this login; choose one of: \(available.joined(separator: ", "))"
+        case .accountNotFound(let query, let available):
+            return "no account '\(safe(query))' in this login; choose one of: \(safe(available.joined(separator: ", ")))"
         case .noAccountList: return "no account list in this shell — run `login` first"
         case .notLoggedIn: return "not logged in — run `login`"
         case .unknownRole(let code, let valid):
-            return "unknown role '\(code)'; valid roles: \(valid.isEmpty ? "(none)" : valid.joined(separator: ", "))"
+            return "unknown role '\(safe(code))'; valid roles: \(valid.isEmpty ? "(none)" : safe(valid.joined(separator: ", ")))"
         case .roleNotHeld(let code, let held):
-            return "this account does not hold role '\(code)'; it holds: \(held.isEmpty ? "(none)" : held.joined(separator: ", "))"
+            return "this account does not hold role '\(safe(code))'; it holds: \(held.isEmpty ? "(none)" : safe(held.joined(separator: ", ")))"
         case .noRole: return "no role selected — run `role CODE`"
         case .noScenicSelected: return "no scenic selected — run `scenic ID`"
         case .noStoreSelected: return "no store selected — run `store ID`"
-        case .scenicNotFound(let q, let available):
-            return "no scenic '\(q)' for this role; choose one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
-        case .ambiguousScenic(let q, let matches):
-            return "scenic '\(q)' is ambiguous: \(matches.joined(separator: ", "))"
-        case .storeNotFound(let q, let available):
-            return "no store '\(q)' in this scenic; choose one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
-        case .ambiguousStore(let q, let matches):
-            return "store '\(q)' is ambiguous: \(matches.joined(separator: ", "))"
+        case .scenicNotFound(let query, let available):
+            return "no scenic '\(safe(query))' for this role; choose one of: \(available.isEmpty ? "(none)" : safe(available.joined(separator: ", ")))"
+        case .ambiguousScenic(let query, let matches):
+            return "scenic '\(safe(query))' is ambiguous: \(safe(matches.joined(separator: ", ")))"
+        case .storeNotFound(let query, let available):
+            return "no store '\(safe(query))' in this scenic; choose one of: \(available.isEmpty ? "(none)" : safe(available.joined(separator: ", ")))"
+        case .ambiguousStore(let query, let matches):
+            return "store '\(safe(query))' is ambiguous: \(safe(matches.joined(separator: ", ")))"
         case .unsupportedRole(let role, let feature):
-            return "\(feature) has no endpoint for role '\(role)' (photographer, scenicAdmin, storeAdmin)"
-        case .invalidDate(let text): return "date '\(text)' is not a valid yyyy-MM-dd day"
-        case .invalidDateRange(let from, let to): return "--from \(from) is after --to \(to)"
+            return "\(feature) has no endpoint for role '\(safe(role))' (photographer, scenicAdmin, storeAdmin)"
+        case .invalidDate(let text): return "date '\(safe(text))' is not a valid yyyy-MM-dd day"
+        case .invalidDateRange(let from, let to): return "--from \(safe(from)) is after --to \(safe(to))"
         case .conflictingDateOptions: return "use either --period or --from/--to, not both"
         case .invalidReminderMinutes(let m): return "reminder minutes must be between 1 and 1440 (got \(m))"
-        case .menuNotVisible(let uri): return "menu '\(uri)' is not visible for this role's permissions"
-        case .invalidPageArguments(let why): return why
+        case .menuNotVisible(let uri): return "menu '\(safe(uri))' is not visible for this role's permissions"
+        case .invalidPageArguments(let why): return safe(why)
         case .api(let error, let context): return context.isEmpty ? error.description : "\(context): \(error)"
-        case .storageFailed(let line): return line
+        case .storageFailed(let line): return safe(line)
         case .cancelled: return "cancelled"
-        case .failed(let line): return line
+        case .failed(let line): return safe(line)
         }
     }
 

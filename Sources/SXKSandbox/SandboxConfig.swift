@@ -28,12 +28,15 @@ public struct SandboxConfig: Sendable {
     public var maxConnections: Int
     /// Keep-alive connections idle this long are closed.
     public var idleTimeout: TimeInterval
+    /// Answers carry terminal escapes in names, texts, messages and a header, and `userinfo` echoes
+    /// the caller's token (see `SandboxHostile`).
+    public var hostile: Bool
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, seed: UInt64 = 42, ordersPerRole: Int = 2000,
         latencyMs: Int = 0, failRate: Double = 0, tokenTTL: TimeInterval? = nil, referenceDate: Date? = nil,
         clock: any WallClock = SystemClock(), maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 32 * 1024,
-        maxConnections: Int = 256, idleTimeout: TimeInterval = 120
+        maxConnections: Int = 256, idleTimeout: TimeInterval = 120, hostile: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -48,6 +51,7 @@ public struct SandboxConfig: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
+        self.hostile = hostile
     }
 
     /// The checks `SandboxServer.start()` applies, as one error.

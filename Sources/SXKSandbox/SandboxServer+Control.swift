@@ -71,6 +71,10 @@ extension SandboxServer {
             guard let rows = value.intValue, rows >= 0 else { return SandboxServer.bad("leakRows must be a non-negative integer") }
             setScopeLeak(rows: rows)
         }
+        if let value = body.field("hostile") {
+            guard let on = value.boolValue else { return SandboxServer.bad("hostile must be true or false") }
+            setHostile(on)
+        }
         if body.keys.contains("tokenTTL") || body.keys.contains("token_ttl") {
             let value = body.field("tokenTTL")
             if value == nil || value?.doubleValue == 0 {
@@ -94,6 +98,7 @@ extension SandboxServer {
             "failRate": .double(faults.failRate),
             "tokenTTL": tokens.tokenTTL.map { .double($0) } ?? .null,
             "leakRows": .int(scopeLeakRows),
+            "hostile": .bool(isHostile),
             "requests": .int(log.all.count),
             "pendingFaults": .array(faults.pending.map(SandboxServer.faultJSON)),
         ]

@@ -12,6 +12,7 @@ public final class SandboxServer: @unchecked Sendable {
     let faults: SandboxFaultBook
     let log = SandboxRequestLog()
     let api: SandboxAPI
+    let hostileMode: HostileSwitch
 
     private let lock = NSLock()
     private var listener: HTTPListener?
@@ -25,6 +26,7 @@ public final class SandboxServer: @unchecked Sendable {
         tokens = SandboxTokens(ttl: config.tokenTTL, clock: config.clock)
         faults = SandboxFaultBook(seed: config.seed, latencyMs: config.latencyMs, failRate: config.failRate)
         api = SandboxAPI(config: config, tokens: tokens, referenceUnix: referenceUnix)
+        hostileMode = HostileSwitch(config.hostile)
     }
 
     /// Binds and starts serving; returns the base URL (`http://127.0.0.1:PORT`).
@@ -93,6 +95,9 @@ public final class SandboxServer: @unchecked Sendable {
     /// scenic area or store (an authorization bug to catch); 0 turns it off.
     public func setScopeLeak(rows: Int) { api.scopeLeak.rowsPerPage = rows }
     public var scopeLeakRows: Int { api.scopeLeak.rowsPerPage }
+    /// Turns the hostile-server mode (`SandboxHostile`) on or off.
+    public func setHostile(_ on: Bool) { hostileMode.isOn = on }
+    public var isHostile: Bool { hostileMode.isOn }
 
     /// Every contract path served, with its method.
     public static var servedEndpoints: [(method: String, path: String)] { SandboxAPI.servedPaths }
@@ -105,7 +110,8 @@ public final class SandboxServer: @unchecked Sendable {
         sleepLatency()
         if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
-        return api.handle(request)
+        let response = api.handle(request)
+        return hostileMode.isOn ? SandboxHostile.apply(response, to: request) : response
     }
 
     private func sleepLatency() {

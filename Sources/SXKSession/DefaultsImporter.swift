@@ -16,7 +16,8 @@ public struct DefaultsImporter: Sendable {
         /// `xml plist`, `binary plist` or `json`.
         public var format: String
         public var importedKeys: [String]
-        /// Keys the app's AppStore does not define (system keys, other SDKs); not stored.
+        /// Keys the app's AppStore does not define (system keys, other SDKs); not stored. Shown to the
+        /// user, so already passed through `TerminalText.sanitize` (an export is outside text).
         public var unknownKeys: [String]
         /// Known keys whose value could not be read, with the reason; not stored.
         public var rejected: [Rejected]
@@ -58,7 +59,7 @@ public struct DefaultsImporter: Sendable {
                 continue
             }
             guard let type = StoreKey.valueType(of: key) else {
-                report.unknownKeys.append(key)
+                report.unknownKeys.append(TerminalText.sanitize(key))
                 continue
             }
             switch DefaultsImporter.normalize(raw, as: type) {
@@ -66,7 +67,7 @@ public struct DefaultsImporter: Sendable {
                 object[key] = value
                 report.importedKeys.append(key)
             case .failure(let problem):
-                report.rejected.append(Rejected(key: key, reason: problem.reason))
+                report.rejected.append(Rejected(key: key, reason: TerminalText.sanitize(problem.reason)))
             }
         }
         // Non-scoped keys first, in seed order; the rest as the export listed them.

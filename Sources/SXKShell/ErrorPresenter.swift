@@ -1,3 +1,5 @@
+import SXKCore
+
 /// Writes errors and warnings as one line each on stderr: `error: …`, `warning: …`.
 public struct ErrorPresenter: Sendable {
     public let sink: any OutputSink
@@ -31,7 +33,9 @@ public struct ErrorPresenter: Sendable {
         String(describing: error)
     }
 
+    /// The message on one line and inert on a terminal: messages quote server and file text, so every
+    /// control (newlines too) is shown as an escape (`TerminalText`).
     static func oneLine(_ s: String) -> String {
-        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+        TerminalText.sanitize(s)
     }
 }

@@ -1,4 +1,5 @@
 import CLibedit
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -167,8 +168,14 @@ private let tabCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el,
 
 /// Completion candidates laid out for the terminal: columns, or one per line with descriptions.
 public enum CandidateList {
+    /// Values and descriptions (names from the server) are sanitized (`TerminalText`) before layout.
     public static func format(_ candidates: [CompletionCandidate], width: Int, color: Bool, limit: Int = 300) -> String {
-        let shown = Array(candidates.prefix(limit))
+        let shown = candidates.prefix(limit).map { c in
+            var c = c
+            c.value = TerminalText.sanitize(c.value)
+            c.description = c.description.map(TerminalText.sanitize)
+            return c
+        }
         var out = ""
         if shown.contains(where: { $0.description != nil }) {
             let w = min(32, shown.map { TextWidth.width($0.value) }.max() ?? 0)

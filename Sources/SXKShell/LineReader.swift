@@ -1,3 +1,5 @@
+import SXKCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,11 +31,13 @@ public struct PromptText: Sendable, Equatable {
     public var plain: String { segments.map(\.text).joined() }
 
     /// The prompt with colour escapes wrapped in `marker` (libedit's EL_PROMPT_ESC) when `color` is on.
+    /// Segment text (scenic and store names come from the server) is sanitized (`TerminalText`).
     public func rendered(color: Bool, marker: Character? = nil) -> String {
         segments.map { seg in
-            guard color, let style = seg.style else { return seg.text }
+            let text = TerminalText.sanitize(seg.text)
+            guard color, let style = seg.style else { return text }
             let m = marker.map(String.init) ?? ""
-            return m + style.escape + m + seg.text + m + TextStyle.reset + m
+            return m + style.escape + m + text + m + TextStyle.reset + m
         }.joined()
     }
 }

@@ -243,7 +243,7 @@ extension Shell {
     func runAlias(_ words: [String], io: CommandIO) -> Int32 {
         if words.count == 1, words[0] == "--help" || words[0] == "-h" { return showHelp(for: "alias", io: io) }
         if words.isEmpty {
-            for alias in aliases.all { io.stdout.line(AliasTable.definition(alias)) }
+            for alias in aliases.all { io.stdout.line(TerminalText.sanitize(AliasTable.definition(alias))) }
             return ExitStatus.ok
         }
         // `alias so=orders --role storeAdmin`: the value needs quotes; say so before defining anything.
@@ -268,7 +268,7 @@ extension Shell {
                     status = ExitStatus.usage
                 }
             } else if let alias = aliases.alias(word) {
-                io.stdout.line(AliasTable.definition(alias))
+                io.stdout.line(TerminalText.sanitize(AliasTable.definition(alias)))
             } else {
                 let near = Suggestion.nearest(to: word, in: aliases.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
                 errors.error("no alias '\(word)'\(near)")

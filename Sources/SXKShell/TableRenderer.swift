@@ -1,3 +1,5 @@
+import SXKCore
+
 /// A text table: headers, rows of cells, per-column alignment, fitted to the terminal width.
 public struct TableRenderer: Sendable {
     public enum Alignment: Sendable { case left, right }
@@ -75,9 +77,6 @@ public struct TableRenderer: Sendable {
         return line + "\n"
     }
 
-    /// Control characters (newlines, tabs, escapes) shown as spaces so a cell stays on its line.
-    static func clean(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return s }
-        return String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
-    }
+    /// Controls (newlines, tabs, ESC, C1, bidi) shown as visible escapes so a cell stays on its line and inert.
+    static func clean(_ s: String) -> String { TerminalText.sanitize(s) }
 }

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import SXKSandbox
 
-/// `sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S]`
-let usage = "usage: sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S]"
+/// `sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile]`
+let usage = "usage: sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile]"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sxk-sandbox: \(message)\n".utf8))
@@ -17,6 +17,11 @@ while !arguments.isEmpty {
     if option == "-h" || option == "--help" {
         print(usage)
         exit(0)
+    }
+    // Terminal escapes in names and messages, the token echoed in `userinfo` (SandboxHostile).
+    if option == "--hostile" {
+        config.hostile = true
+        continue
     }
     guard let value = arguments.first else { fail("\(option) needs a value\n\(usage)") }
     arguments.removeFirst()
@@ -38,7 +43,7 @@ do { url = try server.start() } catch { fail(error.description) }
 /// Unbuffered, so a parent reading the pipe sees the URL at once.
 func emit(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-emit("sxk sandbox listening on \(url.absoluteString)  (seed \(config.seed), \(config.ordersPerRole) orders per role)")
+emit("sxk sandbox listening on \(url.absoluteString)  (seed \(config.seed), \(config.ordersPerRole) orders per role\(config.hostile ? ", hostile" : ""))")
 emit(SandboxDemo.summary())
 emit("Control API: \(url.absoluteString)/__sandbox/status · Ctrl-C stops.")
 

@@ -51,7 +51,8 @@ final class TableRendererTests: XCTestCase {
 
     func testCellsStayOnOneLine() {
         let out = TableRenderer(headers: ["A", "B"]).render([["a\nb", "c"]])
-        XCTAssertEqual(out, "A    B\na b  c\n")
+        // The newline is shown as `\n` (TerminalText), so the cell stays on its line.
+        XCTAssertEqual(out, "A     B\na\\nb  c\n")
     }
 
     func testJSONOutputAndErrors() {
@@ -62,7 +63,7 @@ final class TableRendererTests: XCTestCase {
         let presenter = ErrorPresenter(sink: err, color: false)
         presenter.error(UsageError("bad\nthing"))
         presenter.warning("careful")
-        XCTAssertEqual(err.text, "error: bad thing\nwarning: careful\n")
+        XCTAssertEqual(err.text, "error: bad\\nthing\nwarning: careful\n")
     }
 
     func testColourPolicy() {

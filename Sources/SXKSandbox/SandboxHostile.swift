@@ -1,0 +1,100 @@
+import Foundation
+import SXKCore
+
+/// The "hostile server" mode: answers carry terminal escapes in the texts a client shows (names,
+/// status texts, error messages, a header), and `userinfo` echoes the caller's token inside the data
+/// under harmless-looking names. The shell's terminal sanitizer and live-secret masking are tested
+/// against it (`sxk-sandbox --hostile`, `POST /__sandbox/config {"hostile":true}`).
+public enum SandboxHostile {
+    /// OSC 52 (a clipboard write), CSI 2 J (clear screen), 8-bit CSI and OSC (U+009B, U+009D) and the
+    /// bidi override U+202E, in one piece appended to every tainted text.
+    public static let payload = "\u{1B}]52;c;aGk=\u{07}\u{1B}[2J\u{9B}31m\u{9D}0;t\u{07}\u{202E}"
+
+    /// Name of the response header carrying `payload` on every contract answer.
+    public static let headerName = "X-Sandbox-Note"
+
+    /// Members whose string value gets `payload`: account, scenic, store, role and customer names,
+    /// and order status texts.
+    public static let taintedMembers: Set<String> = [
+        "accountDisplayName", "userName", "realName", "roleName", "scenicName", "storeName", "statusText",
+        "customerName", "holderName", "bankName", "address",
+    ]
+
+    /// Where `userinfo` echoes the caller's token: `data.debug.session.echo` and `data.debug.trail[1]`.
+    static func echo(token: String) -> JSONValue {
+        ["session": ["echo": .string(token)], "trail": [.string("seen"), .string(token)]]
+    }
+
+    /// The hostile version of a contract answer to `request`.
+    static func apply(_ response: HTTPResponse, to request: HTTPRequest) -> HTTPResponse {
+        var out = response
+        out.headers.append((headerName, payload))
+        guard var envelope = (try? JSONParser.parse(response.body))?.objectValue else { return out }
+        if envelope.int("code") != SandboxCode.success {
+            envelope["msg"] = .string((envelope.string("msg") ?? "") + payload)
+        } else if let data = envelope.field("data") {
+            var tainted = taint(data)
+            if request.path.hasPrefix("/api/yf-handset-app/userinfo"), var object = tainted.objectValue,
+               let token = request.header("token"), !token.isEmpty {
+                object["debug"] = echo(token: token)
+                tainted = .object(object)
+            }
+            envelope["data"] = tainted
+        }
+        out.body = rawControls(JSONWriter.bytes(.object(envelope)))
+        return out
+    }
+
+    private static func taint(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items): return .array(items.map(taint))
+        case .object(let object):
+            var out = JSONObject()
+            for (key, member) in object.entries {
+                if taintedMembers.contains(key), case .string(let text) = member {
+                    out[key] = .string(text + payload)
+                } else {
+                    out[key] = taint(member)
+                }
+            }
+            return .object(out)
+        default: return value
+        }
+    }
+
+    /// `JSONWriter` writes C1 and bidi controls as `\uXXXX`; a hostile server sends them as raw UTF-8
+    /// (valid JSON too), so they are put back. C0 stays escaped: JSON does not allow it raw.
+    static func rawControls(_ body: [UInt8]) -> [UInt8] {
+        let text = String(decoding: body, as: UTF8.self)
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var rest = Substring(text)
+        while let range = rest.range(of: "\\u") {
+            out += rest[..<range.lowerBound]
+            let hex = rest[range.upperBound...].prefix(4)
+            // `\\u…` is an escaped backslash followed by a letter u, not an escape: leave it.
+            let escapedBackslash = out.reversed().prefix { $0 == "\\" }.count % 2 == 1
+            if hex.count == 4, !escapedBackslash, let value = UInt32(hex, radix: 16), value >= 0x7F,
+               let scalar = Unicode.Scalar(value), TerminalText.isControl(scalar) {
+                out.unicodeScalars.append(scalar)
+                rest = rest[rest.index(range.upperBound, offsetBy: 4)...]
+            } else {
+                out += rest[range]
+                rest = rest[range.upperBound...]
+            }
+        }
+        out += rest
+        return Array(out.utf8)
+    }
+}
+
+/// Whether the hostile mode is on (changeable at run time through the control API).
+final class HostileSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var on: Bool
+    init(_ on: Bool) { self.on = on }
+    var isOn: Bool {
+        get { lock.withLock { on } }
+        set { lock.withLock { on = newValue } }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SXKCore
+import XCTest
+@testable import SXKSandbox
+
+/// The hostile-server mode: escapes in names, status texts, error messages and a header; the token
+/// echoed inside `userinfo` under names no secret-key rule knows.
+final class SandboxHostileTests: SandboxTestCase {
+    override func makeConfig() -> SandboxConfig { SandboxConfig(ordersPerRole: 50, hostile: true) }
+
+    func testNamesTextsAndHeaderCarryThePayloadRaw() throws {
+        let token = try formalToken("13800000001", 1001)
+        let orders = try get("/api/yf-handset-app/photog/order/listv2?page=1&pageSize=5", token: token)
+        let list = try XCTUnwrap(expectCode(orders, 100000)[field: "list"]?.arrayValue)
+        for row in list {
+            for name in ["statusText", "customerName", "scenicName"] {
+                XCTAssertTrue(row[field: name]?.stringValue?.hasSuffix(SandboxHostile.payload) == true, name)
+            }
+            XCTAssertFalse(row[field: "orderNo"]?.stringValue?.contains("\u{1B}") ?? true)
+        }
+        // On the wire: C1 and U+202E raw, ESC and BEL escaped as JSON requires.
+        XCTAssertTrue(orders.text.contains("\u{9B}31m\u{9D}0;t"), orders.text)
+        XCTAssertTrue(orders.text.contains("\u{202E}"))
+        XCTAssertTrue(orders.text.contains(#"\u001b]52;c;aGk=\u0007"#))
+        XCTAssertEqual(orders.header(SandboxHostile.headerName), SandboxHostile.payload)
+    }
+
+    func testErrorMessagesCarryThePayload() throws {
+        let bad = try login("13800000001", password: "wrong")
+        XCTAssertEqual(bad.code, 100010)
+        XCTAssertTrue(bad.msg?.hasSuffix(SandboxHostile.payload) == true, bad.text)
+    }
+
+    func testUserinfoEchoesTheCallersTokenInNestedMembers() throws {
+        let token = try formalToken("13800000001", 1001)
+        let data = expectCode(try get("/api/yf-handset-app/userinfo", token: token), 100000)
+        XCTAssertEqual(data[field: "debug"]?[field: "session"]?[field: "echo"]?.stringValue, token)
+        XCTAssertEqual(data[field: "debug"]?[field: "trail"]?.arrayValue?.last?.stringValue, token)
+        XCTAssertTrue(data[field: "realName"]?.stringValue?.hasSuffix(SandboxHostile.payload) == true)
+        // The names are not secret-looking: only masking by the live token value catches them.
+        for name in ["debug", "session", "echo", "trail"] { XCTAssertFalse(Redaction.isSecretKey(name), name) }
+    }
+
+    func testControlRouteTurnsTheModeOff() throws {
+        let off = try call("POST", "/__sandbox/config", body: #"{"hostile":false}"#)
+        XCTAssertEqual(off.data?[field: "hostile"], .bool(false))
+        let token = try formalToken("13800000001", 1001)
+        let info = try get("/api/yf-handset-app/userinfo", token: token)
+        XCTAssertNil(info.header(SandboxHostile.headerName))
+        XCTAssertNil(expectCode(info, 100000)[field: "debug"])
+        XCTAssertFalse(info.text.contains("\u{1B}") || info.text.contains(#"\u001b"#))
+        XCTAssertEqual(try call("POST", "/__sandbox/config", body: #"{"hostile":"maybe"}"#).code, 100400)
+        XCTAssertEqual(try call("POST", "/__sandbox/config", body: #"{"hostile":true}"#).data?[field: "hostile"], .bool(true))
+    }
+
+    func testRawControlsLeavesEscapedBackslashesAlone() {
+        let body = Array(#"{"a":"\\u009b","b":"\u009b","c":"\u0041\u202e"}"#.utf8)
+        XCTAssertEqual(String(decoding: SandboxHostile.rawControls(body), as: UTF8.self), "{\"a\":\"\\\\u009b\",\"b\":\"\u{9B}\",\"c\":\"\\u0041\u{202E}\"}")
+    }
+}

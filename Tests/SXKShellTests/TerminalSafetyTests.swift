@@ -1,0 +1,77 @@
+import SXKCore
+import XCTest
+@testable import SXKShell
+
+/// What the shell layer prints from outside text: table cells, error lines, the prompt, completion
+/// lists, and JSON colouring.
+final class TerminalSafetyTests: XCTestCase {
+    static let hostile = "西湖\u{1B}]52;c;aGk=\u{07}\u{1B}[2J\u{9B}31m\u{9D}0;t\u{07}\u{202E}\n"
+
+    static func assertInert(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        let bad = text.unicodeScalars.filter { $0 != "\n" && TerminalText.isControl($0) }
+        XCTAssertTrue(bad.isEmpty, "raw controls \(bad.map { String($0.value, radix: 16) }) in \(text.debugDescription)", file: file, line: line)
+    }
+
+    func testTableCellsShowControlsAsEscapes() {
+        XCTAssertEqual(TableRenderer.clean("a\u{9B}b\u{202E}c\u{1B}"), "a\\u009bb\\u202ec\\x1b")
+        let out = TableRenderer(headers: ["NAME", "N"]).render([[Self.hostile, "1"]])
+        Self.assertInert(out)
+        XCTAssertEqual(out.split(separator: "\n").count, 2, out)
+        XCTAssertTrue(out.contains("西湖\\x1b]52;c;aGk=\\x07\\x1b[2J\\u009b31m\\u009d0;t\\x07\\u202e\\n"), out)
+    }
+
+    func testErrorAndWarningLinesAreOneInertLine() {
+        let sink = BufferOutput()
+        let presenter = ErrorPresenter(sink: sink, color: false)
+        presenter.error("server said: " + Self.hostile)
+        presenter.warning("unknown keys: " + Self.hostile)
+        Self.assertInert(sink.text)
+        XCTAssertEqual(sink.text.split(separator: "\n").count, 2, sink.text)
+    }
+
+    func testPromptSegmentsAreSanitized() {
+        let prompt = PromptText([.init("sxk "), .init("photographer@" + Self.hostile, style: .green), .init(" › ")])
+        Self.assertInert(prompt.rendered(color: false))
+        let coloured = prompt.rendered(color: true, marker: "\u{1}")
+        // Only the prompt's own colour escapes (and libedit's markers) remain.
+        let stripped = coloured.replacingOccurrences(of: "\u{1}", with: "")
+            .replacingOccurrences(of: TextStyle.green.escape, with: "").replacingOccurrences(of: TextStyle.reset, with: "")
+        Self.assertInert(stripped)
+        XCTAssertFalse(stripped.contains("\n"))
+    }
+
+    func testCompletionListsAreSanitized() {
+        let candidates = [CompletionCandidate("1", description: Self.hostile), CompletionCandidate("2" + Self.hostile)]
+        Self.assertInert(CandidateList.format(candidates, width: 200, color: false))
+        Self.assertInert(CandidateList.format([CompletionCandidate("a\u{202E}"), CompletionCandidate("b\u{9B}")], width: 80, color: false))
+    }
+
+    func testJSONColourerMarksTokensAndIsPlainWhenOff() {
+        let json = #"{"name": "西湖\"x\": 1", "n": -1.5e3, "ok": true, "none": null, "list": [1, "a"]}"#
+        XCTAssertEqual(JSONColorizer.colorize(json, enabled: false), json)
+        let on = JSONColorizer.colorize(json, enabled: true)
+        XCTAssertTrue(on.contains(JSONColorizer.keyStyle + #""name""# + JSONColorizer.reset), on)
+        XCTAssertTrue(on.contains(JSONColorizer.stringStyle + #""西湖\"x\": 1""# + JSONColorizer.reset), on)
+        XCTAssertTrue(on.contains(JSONColorizer.numberStyle + "-1.5e3" + JSONColorizer.reset), on)
+        XCTAssertTrue(on.contains(JSONColorizer.literalStyle + "true" + JSONColorizer.reset), on)
+        XCTAssertTrue(on.contains(JSONColorizer.literalStyle + "null" + JSONColorizer.reset), on)
+        XCTAssertTrue(on.contains(JSONColorizer.stringStyle + #""a""# + JSONColorizer.reset), on)
+        // Removing the styles gives the input back: tokens are never rewritten.
+        var plain = on
+        for style in [JSONColorizer.keyStyle, JSONColorizer.stringStyle, JSONColorizer.numberStyle, JSONColorizer.literalStyle, JSONColorizer.reset] {
+            plain = plain.replacingOccurrences(of: style, with: "")
+        }
+        XCTAssertEqual(plain, json)
+    }
+
+    func testColouredWriterOutputOfHostileDataHasOnlyColourEscapes() {
+        let value: JSONValue = .object(JSONObject([("name", .string(Self.hostile)), ("n", .int(3))]))
+        let on = JSONColorizer.colorize(JSONWriter.string(value, style: .pretty), enabled: true)
+        var rest = on
+        for style in [JSONColorizer.keyStyle, JSONColorizer.stringStyle, JSONColorizer.numberStyle, JSONColorizer.reset] {
+            rest = rest.replacingOccurrences(of: style, with: "")
+        }
+        Self.assertInert(rest)
+        XCTAssertEqual(try JSONParser.parse(Array(rest.utf8)), value)
+    }
+}
