@@ -41,28 +41,48 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Whether a typed line may be written to the file. Aliases and `let NAME =` are looked
     /// through, so `let x = login …` or an alias for `login` stays out as well; so does a line
-    /// with a secret-named `k=v` word or JSON member.
+    /// with a secret-named `k=v` word or JSON member (any case), an `alias` whose body would be
+    /// kept out, and a line the parser would reject as an unknown command (a password typed on
+    /// its own line after a failed `login`). Recall in this session still offers every line.
     public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
         let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
-        let commands = typed.flatMap { aliases?.expand($0) ?? [$0] }.map { command -> [Token] in
-            if command.count > 3, command[0].text == "let", command[2].text == "=" {
-                return aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
+        for command in typed.flatMap({ aliases?.expand($0) ?? [$0] }) {
+            guard let first = command.first else { continue }
+            // The parser's own test: a command word it cannot name is "unknown command". A word
+            // made by a variable (`$cmd`, `pa$word`) cannot be named before it runs, so it stays out.
+            guard first.parts.isEmpty, specs.contains(where: { $0.matches(first.text) }) else { return false }
+            var checked = command
+            if command.count > 3, first.text == "let", command[2].text == "=" {
+                checked = aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
             }
-            return command
+            if !isSafe(checked, specs: specs, aliases: aliases, depth: 0) { return false }
         }
-        for command in commands {
-            guard let first = command.first?.text else { continue }
-            // A password typed as a word (`post …/login password=…`, or in a JSON body) stays out too.
-            if command.contains(where: { Shell.maskedWord($0.text) != $0.text }) { return false }
-            if let spec = specs.first(where: { $0.matches(first) }), spec.neverInHistory { return false }
-            // A subcommand may be marked too (`menus common …` is not, `login` is).
-            if let spec = specs.first(where: { $0.matches(first) }) {
-                var current = spec
-                for word in command.dropFirst().map(\.text) {
-                    guard let sub = current.subcommand(word) else { break }
-                    if sub.neverInHistory { return false }
-                    current = sub
+        return true
+    }
+
+    /// No secret word, no `neverInHistory` command or subcommand, no alias body that has either.
+    private static func isSafe(_ command: [Token], specs: [CommandSpec], aliases: AliasTable?, depth: Int) -> Bool {
+        guard let first = command.first?.text else { return true }
+        // A password typed as a word (`post …/login password=…`, or in a JSON body) stays out.
+        if command.contains(where: { SecretWord.carriesSecret($0.text) }) { return false }
+        guard let spec = specs.first(where: { $0.matches(first) }) else { return true }
+        if spec.neverInHistory { return false }
+        // A subcommand may be marked too (`menus common …` is not, `login` is).
+        var current = spec
+        for word in command.dropFirst().map(\.text) {
+            guard let sub = current.subcommand(word) else { break }
+            if sub.neverInHistory { return false }
+            current = sub
+        }
+        // `alias x='get … password=…'`: the body is read as the commands it will run.
+        if spec.name == "alias", depth < 4 {
+            for word in command.dropFirst().map(\.text) {
+                guard let eq = word.firstIndex(of: "=") else { continue }
+                let body = (try? Tokenizer.tokenize(String(word[word.index(after: eq)...]), lenient: true)) ?? []
+                for inner in body.flatMap({ aliases?.expand($0) ?? [$0] })
+                where !isSafe(inner, specs: specs, aliases: aliases, depth: depth + 1) {
+                    return false
                 }
             }
         }

@@ -85,5 +85,27 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(history.contains("login"), "a login line reached the history file")
         XCTAssertFalse(history.contains("sandbox123"))
     }
-}
 
+    /// The password typed after a `login` that failed locally (privacy not accepted) runs as an
+    /// unknown command; that line never reaches the history file, though recall still has it.
+    func testPasswordTypedAsACommandStaysOutOfTheHistoryFile() throws {
+        let s = try start()
+        s.send("login 13800000004\r")
+        try s.expect("privacy")
+        try s.expect("›")
+        s.send("sandbox123\r")
+        try s.expect("unknown command")
+        try s.expect("›")
+        s.send("version\r")
+        try s.expect("›")
+        s.send("\u{1B}[A\u{1B}[A")  // two lines back: the rejected line is still offered
+        try s.expect("sandbox123")
+        s.send("\u{15}exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        let path = profileDir.appendingPathComponent("history").path
+        let history = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(history.contains("version"), "the history file was not written: \(history)")
+        XCTAssertFalse(history.contains("sandbox123"), "the password reached \(path):\n\(history)")
+        XCTAssertFalse(history.contains("login"))
+    }
+}

@@ -31,11 +31,57 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("li --password-stdin", specs: specs, aliases: aliases))
         XCTAssertFalse(HistoryStore.shouldPersist("version; let y = li", specs: specs, aliases: aliases))
         XCTAssertTrue(HistoryStore.shouldPersist("let x = orders .total", specs: specs, aliases: aliases))
-        XCTAssertTrue(HistoryStore.shouldPersist("\\li", specs: specs, aliases: aliases), "an escaped word is no alias")
+        XCTAssertNoThrow(try aliases.define("orders", as: "login 13800000001", isCommand: { _ in true }))
+        XCTAssertFalse(HistoryStore.shouldPersist("orders --all", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("\\orders --all", specs: specs, aliases: aliases), "an escaped word is no alias")
         // A password typed as a word, in a raw call or inside a let.
         XCTAssertFalse(HistoryStore.shouldPersist("post /api/app/v9/login username=13800000001 password=sandbox123", specs: specs))
         XCTAssertFalse(HistoryStore.shouldPersist("let t = post /api/app/v9/login '{\"username\":\"1\",\"pwd\":\"x\"}' .token", specs: specs))
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x keyword=password", specs: specs), "only the key names a secret")
+    }
+
+    /// A line the parser rejects as an unknown command (a password typed after a failed `login`)
+    /// stays out of the file; so does one whose command word is only known once variables expand.
+    func testUnknownCommandLinesStayOut() {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        XCTAssertFalse(HistoryStore.shouldPersist("sandbox123", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("orders --all; sandbox123", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("pa$word", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("\\li", specs: specs), "an escaped word is no alias, so unknown")
+        XCTAssertTrue(HistoryStore.shouldPersist("o --all; version", specs: specs), "a command's short name is known")
+        XCTAssertTrue(HistoryStore.shouldPersist("let x = $y .total", specs: specs), "what follows let = need not be a command")
+        let aliases = AliasTable()
+        XCTAssertNoThrow(try aliases.define("so", as: "orders --role storeAdmin", isCommand: { _ in true }))
+        XCTAssertTrue(HistoryStore.shouldPersist("so --all", specs: specs, aliases: aliases))
+    }
+
+    /// Secret names match in any case, as a `k=v` word or a JSON member at any depth.
+    func testSecretNamesMatchInAnyCase() {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        for line in ["get /api/x Token=abc", "get /api/x PASSWORD=sandbox123", "get /api/x accesstoken=t",
+                     "get /api/x Access_Token=t", #"get /api/x '{"a":{"PassWord":"x"}}'"#, #"get /api/x '[{"TOKEN":"x"}]'"#] {
+            XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
+        }
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/x Tokens=abc", specs: specs), "only whole names")
+        XCTAssertTrue(HistoryStore.shouldPersist(#"get /api/x '{"name":"password"}'"#, specs: specs), "a value is no name")
+    }
+
+    /// `alias x='get … password=…'` carries the secret in its body: the definition stays out, and so
+    /// does any line that expands to it.
+    func testAliasBodiesAreChecked() throws {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        XCTAssertFalse(HistoryStore.shouldPersist("alias x='get /api/app/v9/login password=sandbox123'", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("alias x='get /api/x Token=abc'", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("alias li='login 13800000001'", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist(#"alias x="get /api/x '{\"pwd\":\"1\"}'""#, specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("alias so='orders --role storeAdmin'", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("alias", specs: specs))
+        let aliases = AliasTable()
+        try aliases.define("x", as: "get /api/x PassWord=sandbox123", isCommand: { _ in true })
+        try aliases.define("y", as: "x", isCommand: { _ in true })
+        XCTAssertFalse(HistoryStore.shouldPersist("x", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("version; y --all", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("let v = y", specs: specs, aliases: aliases))
     }
 
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {
