@@ -101,19 +101,30 @@ public final class HistoryStore: @unchecked Sendable {
         let dir = url.deletingLastPathComponent().path
         try Self.makeDirectory(dir)
 
-        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if lockFD >= 0 { _ = flock(lockFD, LOCK_EX) }
-        defer { if lockFD >= 0 { _ = flock(lockFD, LOCK_UN); close(lockFD) } }
+        // Never through a symlink: a planted `history.lock` link would make us create its target.
+        let lockPath = path + ".lock"
+        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else {
+            let code = errno
+            throw HistoryError("cannot save history: refusing \(lockPath): "
+                + (code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))))
+        }
+        defer { _ = flock(lockFD, LOCK_UN); close(lockFD) }
+        var lockStat = stat()
+        guard fstat(lockFD, &lockStat) == 0, (lockStat.st_mode & S_IFMT) == S_IFREG, lockStat.st_uid == geteuid() else {
+            throw HistoryError("cannot save history: refusing \(lockPath): not a regular file of this user")
+        }
+        _ = flock(lockFD, LOCK_EX)
 
         var event = HistEvent()
         guard let h = history_init() else { throw HistoryError("cannot start libedit history") }
         defer { history_end(h) }
         _ = sxk_history_setsize(h, &event, Int32(limit))
-        if access(path, F_OK) == 0 { _ = sxk_history_load(h, &event, path) }
+        if Self.isOwnRegularFile(path) { _ = sxk_history_load(h, &event, path) }
         for line in pending { _ = sxk_history_enter(h, &event, line) }
 
         let tmp = dir + "/.history.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw HistoryError("cannot write history in \(dir): \(String(cString: strerror(errno)))") }
         _ = fchmod(fd, 0o600)
         guard let fp = fdopen(fd, "w") else {
@@ -147,7 +158,7 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Lines exactly as stored, oldest first.
     static func readStored(path: String, limit: Int) -> [String] {
-        guard access(path, R_OK) == 0, let h = history_init() else { return [] }
+        guard isOwnRegularFile(path), let h = history_init() else { return [] }
         defer { history_end(h) }
         var event = HistEvent()
         _ = sxk_history_setsize(h, &event, Int32(limit))
@@ -161,6 +172,13 @@ public final class HistoryStore: @unchecked Sendable {
             rc = sxk_history_prev(h, &event)
         }
         return lines
+    }
+
+    /// A history file is read only when it is a regular file of this user, not a link to another file
+    /// (libedit's loader follows links); the next save replaces anything else.
+    static func isOwnRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == geteuid()
     }
 
     static func makeDirectory(_ dir: String) throws {

@@ -108,4 +108,18 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(history.contains("sandbox123"), "the password reached \(path):\n\(history)")
         XCTAssertFalse(history.contains("login"))
     }
+
+    /// A `history.lock` planted as a symlink is not followed: the shell warns once at exit that the
+    /// history was not saved, and the link's target is never created.
+    func testPlantedHistoryLockSymlinkIsNotFollowed() throws {
+        let s = try start()
+        let target = home.appendingPathComponent("planted").path
+        XCTAssertEqual(symlink(target, profileDir.appendingPathComponent("history.lock").path), 0)
+        s.send("version\r")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        XCTAssertTrue(s.screen.contains("history.lock: it is a symbolic link"), s.screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target), "the lock symlink was followed")
+    }
 }

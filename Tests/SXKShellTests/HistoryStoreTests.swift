@@ -121,6 +121,32 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(c.entries, ["orders --all", "scenic 西湖景区", "stats daily"])
     }
 
+    /// A planted `history.lock` symlink is not followed (it made sxk create its target) and a
+    /// symlinked history file is not read; the save fails with one line and writes nothing.
+    func testPlantedLockSymlinkIsNotFollowed() throws {
+        let path = dir + "/profile/history"
+        try FileManager.default.createDirectory(atPath: dir + "/profile", withIntermediateDirectories: true)
+        let elsewhere = dir + "/elsewhere"
+        XCTAssertEqual(symlink(elsewhere, path + ".lock"), 0)
+        let store = HistoryStore(path: path)
+        store.add("orders --all", persist: true)
+        XCTAssertThrowsError(try store.save()) { error in
+            XCTAssertEqual("\(error)", "cannot save history: refusing \(path).lock: it is a symbolic link")
+        }
+        var st = stat()
+        XCTAssertNotEqual(lstat(elsewhere, &st), 0, "the lock symlink was followed")
+        XCTAssertNotEqual(lstat(path, &st), 0)
+
+        unlink(path + ".lock")
+        let secret = dir + "/secret"
+        try "_HiStOrY_V2_\nsecret\\040line\n".write(toFile: secret, atomically: false, encoding: .utf8)
+        XCTAssertEqual(symlink(secret, path), 0)
+        XCTAssertEqual(HistoryStore.read(path: path), [], "a symlinked history file was read")
+        try store.save()
+        XCTAssertEqual(HistoryStore.read(path: path), ["orders --all"], "the save replaced the link with a file")
+        XCTAssertEqual(try String(contentsOfFile: secret, encoding: .utf8), "_HiStOrY_V2_\nsecret\\040line\n")
+    }
+
     func testNothingToSaveLeavesNoFile() throws {
         let path = dir + "/history"
         let s = HistoryStore(path: path)
