@@ -38,7 +38,8 @@ final class AppServices: @unchecked Sendable {
         self.stderr = stderr
         self.clock = clock
         let paths = try SXKSession.StatePaths.resolve(
-            stateDir: options.stateDir, profile: options.profile, envName: environment.name, environment: processEnvironment)
+            stateDir: options.stateDir, profile: options.profile,
+            envName: SXKSession.StatePaths.defaultProfile(for: environment), environment: processEnvironment)
         let warn: WarningSink = { message in stderr.write("warning: \(message)\n") }
         storage = try ProfileStorage(paths: paths, warn: warn, clock: clock)
         contexts = SessionContexts(

@@ -81,7 +81,7 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(screen.contains("sandbox123"), "the password was echoed")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
-        let history = (try? String(contentsOf: home.appendingPathComponent("sxk-state/custom/history"), encoding: .utf8)) ?? ""
+        let history = (try? String(contentsOf: profileDir.appendingPathComponent("history"), encoding: .utf8)) ?? ""
         XCTAssertFalse(history.contains("login"), "a login line reached the history file")
         XCTAssertFalse(history.contains("sandbox123"))
     }
