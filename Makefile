@@ -1,11 +1,12 @@
 # sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
-# they install libedit-dev (and pkg-config) with apt-get when missing.
+# they install libedit-dev (and pkg-config) with apt-get when missing; `make test` also zsh, fish
+# and groff-base, which the tests run.
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
 TEST_FLAGS   ?=
 
-.PHONY: all deps release-deps build release run sandbox test test-long completions install install-files bench clean
+.PHONY: all deps test-deps release-deps build release run sandbox test test-long completions install install-files bench clean
 
 all: build
 
@@ -15,6 +16,14 @@ deps:
 		echo "installing libedit-dev (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev pkg-config; \
+	fi
+
+# What the tests run besides sxk: zsh and fish load the completion scripts, groff renders the man page.
+test-deps: deps
+	@if ! [ -x /usr/bin/zsh ] || ! [ -x /usr/bin/fish ] || ! [ -x /usr/bin/groff ]; then \
+		echo "installing zsh, fish and groff-base for the tests (needs root)…"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq zsh fish groff-base; \
 	fi
 
 build: deps
@@ -40,12 +49,12 @@ sandbox: build
 	@"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk-sandbox"
 
 # Builds and runs the whole test suite.
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 
 # The long reliability cases (kill -9 loop, fuzz, large bodies) on top of the normal suite.
-test-long: deps
+test-long: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SXK_LONG_TESTS=1 $(SWIFT) test --skip-build $(TEST_FLAGS)
 
