@@ -55,6 +55,12 @@ public final class HistoryStore: @unchecked Sendable {
             var checked = command
             if command.count > 3, first.text == "let", command[2].text == "=" {
                 checked = aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
+                // `let x = $y`, `let x = .path` or `let x = COMMAND…`; any other word runs as an unknown command.
+                let head = checked[0]
+                var isVariable = false
+                if head.parts.count == 1, case .variable = head.parts[0] { isVariable = true }
+                let isPath = checked.count == 1 && (head.text.hasPrefix(".") || head.text.hasPrefix("["))
+                if !isVariable && !isPath && !specs.contains(where: { $0.matches(head.text) }) { return false }
             }
             if !isSafe(checked, specs: specs, aliases: aliases, depth: 0) { return false }
         }
