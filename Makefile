@@ -1,5 +1,6 @@
 # sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
-# they install libedit-dev (and pkg-config) and libjq-dev with apt-get when missing.
+# they install libedit-dev (and pkg-config), libcurl4-openssl-dev and libjq-dev with apt-get when
+# missing; `make test` also nginx-light, openssl, zsh, fish and groff-base, which the tests run.
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
@@ -23,11 +24,13 @@ deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libjq-dev; \
 	fi
 
+# What the tests run besides sxk: nginx and openssl (the https fixture), zsh and fish (they load the
+# completion scripts), groff (renders the man page).
 test-deps: deps
-	@if ! command -v nginx >/dev/null 2>&1 && ! [ -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null 2>&1; then \
-		echo "installing nginx-light and openssl for the https tests (needs root)…"; \
+	@if ! [ -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null 2>&1 || ! [ -x /usr/bin/zsh ] || ! [ -x /usr/bin/fish ] || ! [ -x /usr/bin/groff ]; then \
+		echo "installing nginx-light, openssl, zsh, fish and groff-base for the tests (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light openssl; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light openssl zsh fish groff-base; \
 	fi
 
 build: deps

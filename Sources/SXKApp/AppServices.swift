@@ -38,7 +38,8 @@ final class AppServices: @unchecked Sendable {
         self.stderr = stderr
         self.clock = clock
         let paths = try SXKSession.StatePaths.resolve(
-            stateDir: options.stateDir, profile: options.profile, envName: environment.name, environment: processEnvironment)
+            stateDir: options.stateDir, profile: options.profile,
+            envName: environment.defaultProfile, environment: processEnvironment)
         let warn: WarningSink = { message in stderr.write("warning: \(TerminalText.sanitize(message))\n") }
         storage = try ProfileStorage(paths: paths, warn: warn, clock: clock)
         contexts = SessionContexts(
@@ -110,5 +111,13 @@ struct TraceObserver: APIObserver {
 
     func warning(_ message: String) {
         sink.write("warning: \(TerminalText.sanitize(message))\n")
+    }
+}
+
+extension APIEnvironment {
+    /// The state profile this environment uses unless `--profile` names one (`StatePaths.defaultProfile`).
+    var defaultProfile: String {
+        if case .custom(let url) = self { return StatePaths.defaultProfile(environmentName: name, customURL: url) }
+        return StatePaths.defaultProfile(environmentName: name, customURL: nil)
     }
 }

@@ -24,7 +24,7 @@ enum CommandCatalog {
         // Environment and raw API
         CommandSpec(
             "env", summary: "show the environment, or switch to another",
-            discussion: "Environments: test, release, sandbox, or any base URL. Plain http:// is accepted for loopback hosts only unless --insecure-http was given at start. Switching keeps each environment's session apart (profile = environment name unless --profile).",
+            discussion: "Environments: test, release, sandbox, or any base URL. Plain http:// is accepted for loopback hosts only unless --insecure-http was given at start. Switching keeps each environment's session apart (profile = environment name, or host-port for a URL such as 127.0.0.1-8080, unless --profile).",
             flags: [json],
             subcommands: [
                 CommandSpec("use", summary: "switch to an environment or base URL",

@@ -40,8 +40,10 @@ enum StateReset {
     /// environment (the normal start-up then reports that error).
     static func environmentName(_ options: GlobalOptions) -> String? {
         if options.sandbox { return "sandbox" }
-        if options.baseURL != nil { return "custom" }
+        if let url = options.baseURL {
+            return (try? APIEnvironment.validatedBaseURL(url)).map { APIEnvironment.custom($0).defaultProfile }
+        }
         guard let name = options.env else { return APIEnvironment.test.name }
-        return try? APIEnvironment.parse(name).name
+        return (try? APIEnvironment.parse(name)).map { $0.defaultProfile }
     }
 }

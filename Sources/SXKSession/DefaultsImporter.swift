@@ -31,6 +31,9 @@ public struct DefaultsImporter: Sendable {
 
     public static let maxBytes = 16 << 20
     private static let maxDepth = 32
+    /// Values a plist may expand to (a device export holds a few thousand); shared references in a
+    /// binary plist count each time, as Foundation decodes them.
+    public static let maxValues = 200_000
 
     public init() {}
 
@@ -107,6 +110,7 @@ public struct DefaultsImporter: Sendable {
         guard let first = start.first else { throw .badInput(path: path, reason: "the file is empty") }
         if bytes.starts(with: Array("bplist".utf8)) || first == UInt8(ascii: "<") {
             let format = first == UInt8(ascii: "<") ? "xml plist" : "binary plist"
+            if format == "binary plist" { try checkExpandedSize(bytes, path: path) }
             let plist: Any
             do {
                 plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
@@ -135,6 +139,28 @@ public struct DefaultsImporter: Sendable {
             throw .badInput(path: path, reason: "the JSON holds a \(value.typeName) at the top, expected an object")
         }
         return ("json", object.entries.map { ($0.key, $0.value) })
+    }
+
+    /// Refuses a binary plist whose shared references expand past `maxValues` values, `maxBytes`
+    /// of strings and data, or `maxDepth` levels, before Foundation expands it in memory.
+    static func checkExpandedSize(_ bytes: [UInt8], path: String) throws(SessionError) {
+        guard bytes.starts(with: Array("bplist00".utf8)) else {
+            throw .badInput(path: path, reason: "not a valid binary plist (only version 00 is read)")
+        }
+        do {
+            try BinaryPlistBounds.check(bytes, limits: .init(values: maxValues, bytes: maxBytes, depth: maxDepth))
+        } catch {
+            switch error {
+            case .malformed(let why):
+                throw .badInput(path: path, reason: "not a valid binary plist (\(why))")
+            case .tooManyValues(let limit):
+                throw .badInput(path: path, reason: "the binary plist expands to more than \(limit) values (the limit; each shared reference counts)")
+            case .tooManyBytes(let limit):
+                throw .badInput(path: path, reason: "the binary plist expands to more than \(limit >> 20) MB of text and data (the limit)")
+            case .tooDeep(let limit):
+                throw .badInput(path: path, reason: "the binary plist nests deeper than \(limit) levels (the limit)")
+            }
+        }
     }
 
     /// A property-list value as JSON: Data that holds JSON (the app's encoded lists) is decoded,

@@ -49,12 +49,15 @@ public struct SecureFile: Sendable {
 
     // MARK: Folders
 
-    /// Creates `path` (and missing parents) with mode 0700; an existing `path` owned by us is tightened to 0700.
+    /// Creates `path` (and missing parents) with mode 0700. An existing `path` is refused, as ssh
+    /// refuses its folder, when another user owns it or others can write it (they could have put
+    /// files in it, or replace them); one only readable by others is tightened to 0700.
     public func ensureDirectory(_ path: String) throws(SessionError) {
         var st = stat()
         if stat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .io(path: path, op: "use folder", errno: ENOTDIR) }
-            if st.st_uid == geteuid(), (st.st_mode & 0o077) != 0 {
+            if let reason = SecureFile.unsafeFolderReason(st, path: path) { throw .unsafeFolder(path: path, reason: reason) }
+            if (st.st_mode & 0o077) != 0 {
                 if chmod(path, 0o700) != 0 { throw .io(path: path, op: "restrict folder", errno: errno) }
             }
             return
@@ -67,6 +70,16 @@ public struct SecureFile: Sendable {
         }
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .io(path: path, op: "create folder", errno: errno) }
         if chmod(path, 0o700) != 0 { throw .io(path: path, op: "restrict folder", errno: errno) }
+    }
+
+    /// Why a state folder with this status must not be used, or nil when it is ours and only we can write it.
+    static func unsafeFolderReason(_ st: stat, path: String) -> String? {
+        if st.st_uid != geteuid() { return "it is owned by uid \(st.st_uid), not by you (uid \(geteuid()))" }
+        let mode = st.st_mode & 0o7777
+        if mode & 0o022 != 0 {
+            return "others can write it (mode \(String(mode, radix: 8))); fix with: chmod go-w \(path)"
+        }
+        return nil
     }
 
     // MARK: Reading

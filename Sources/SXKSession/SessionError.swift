@@ -7,6 +7,8 @@ public typealias WarningSink = @Sendable (String) -> Void
 public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A system call on a state file failed (`op` says what was being done).
     case io(path: String, op: String, errno: Int32)
+    /// A state folder another user owns or others can write: refused, with why.
+    case unsafeFolder(path: String, reason: String)
     /// Another sxk holds the profile lock for longer than we wait.
     case locked(path: String)
     case invalidProfileName(String)
@@ -19,6 +21,8 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .io(let path, let op, let code):
             return "cannot \(op) \(path): \(String(cString: strerror(code)))"
+        case .unsafeFolder(let path, let reason):
+            return "refusing state folder \(path): \(reason)"
         case .locked(let path):
             return "profile is busy: another sxk holds \(path)"
         case .invalidProfileName(let name):

@@ -30,7 +30,7 @@ public struct StatePaths: Sendable, Equatable {
     public var lockFile: String { profileDir + "/.lock" }
 
     /// Resolves the paths from options and environment. `stateDir` and `profile` are the command-line
-    /// values (nil when not given); `envName` is the environment's name (the default profile).
+    /// values (nil when not given); `envName` is the default profile (`defaultProfile(for:)`).
     public static func resolve(
         stateDir: String?, profile: String?, envName: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -58,6 +58,26 @@ public struct StatePaths: Sendable, Equatable {
         }
         let name = (profile?.isEmpty == false ? profile : nil) ?? nonEmpty("SXK_PROFILE") ?? envName
         return try StatePaths(root: trimSlashes(root), profile: name, configDir: config)
+    }
+
+    /// The profile an environment uses unless one is named: its name (`test`, `release`, `sandbox`),
+    /// but a backend given by URL (`customURL`) gets its own from host and port (`127.0.0.1-8080`),
+    /// so two backends never share, and expire, one session.
+    public static func defaultProfile(environmentName: String, customURL: URL?) -> String {
+        guard let url = customURL else { return environmentName }
+        var host = (url.host ?? "host").lowercased()
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        // One safe file name: letters, digits, `.`, `_`, `-` (IPv6 colons become `_`), no `..`.
+        var safe = String(host.unicodeScalars.prefix(100).map { s -> Character in
+            switch s {
+            case "a"..."z", "0"..."9", ".", "-", "_": return Character(s)
+            default: return "_"
+            }
+        })
+        while safe.contains("..") { safe = safe.replacingOccurrences(of: "..", with: "._") }
+        if safe.hasPrefix("-") || safe.hasPrefix(".") || safe.isEmpty { safe = "_" + safe }
+        return "\(safe)-\(port)"
     }
 
     /// A profile name is one path component: no `/`, not `.`/`..`, no `..`, no control characters.

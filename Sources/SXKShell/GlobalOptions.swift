@@ -34,7 +34,7 @@ public struct GlobalOptions: Sendable, Equatable {
     public static let flags: [FlagSpec] = [
         FlagSpec("env", value: .string, valueName: "NAME", summary: "Environment: test, release, sandbox (SXK_ENV)"),
         FlagSpec("base-url", value: .string, valueName: "URL", summary: "Use this server instead of the environment's (SXK_BASE_URL)"),
-        FlagSpec("profile", value: .string, valueName: "NAME", summary: "State profile, default the environment name (SXK_PROFILE)"),
+        FlagSpec("profile", value: .string, valueName: "NAME", summary: "State profile, default the environment name or host-port of --base-url (SXK_PROFILE)"),
         FlagSpec("state-dir", value: .path, valueName: "DIR", summary: "Keep state in DIR (SXK_STATE_DIR)"),
         FlagSpec("json", summary: "Print data as JSON"),
         FlagSpec("no-color", summary: "No colour (also NO_COLOR)"),

@@ -41,28 +41,54 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Whether a typed line may be written to the file. Aliases and `let NAME =` are looked
     /// through, so `let x = login …` or an alias for `login` stays out as well; so does a line
-    /// with a secret-named `k=v` word or JSON member.
+    /// with a secret-named `k=v` word or JSON member (any case), an `alias` whose body would be
+    /// kept out, and a line the parser would reject as an unknown command (a password typed on
+    /// its own line after a failed `login`). Recall in this session still offers every line.
     public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
         let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
-        let commands = typed.flatMap { aliases?.expand($0) ?? [$0] }.map { command -> [Token] in
-            if command.count > 3, command[0].text == "let", command[2].text == "=" {
-                return aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
+        for command in typed.flatMap({ aliases?.expand($0) ?? [$0] }) {
+            guard let first = command.first else { continue }
+            // The parser's own test: a command word it cannot name is "unknown command". A word
+            // made by a variable (`$cmd`, `pa$word`) cannot be named before it runs, so it stays out.
+            guard first.parts.isEmpty, specs.contains(where: { $0.matches(first.text) }) else { return false }
+            var checked = command
+            if command.count > 3, first.text == "let", command[2].text == "=" {
+                checked = aliases?.expand(Array(command.dropFirst(3))).last ?? Array(command.dropFirst(3))
+                // `let x = $y`, `let x = .path` or `let x = COMMAND…`; any other word runs as an unknown command.
+                let head = checked[0]
+                var isVariable = false
+                if head.parts.count == 1, case .variable = head.parts[0] { isVariable = true }
+                let isPath = checked.count == 1 && (head.text.hasPrefix(".") || head.text.hasPrefix("["))
+                if !isVariable && !isPath && !specs.contains(where: { $0.matches(head.text) }) { return false }
             }
-            return command
+            if !isSafe(checked, specs: specs, aliases: aliases, depth: 0) { return false }
         }
-        for command in commands {
-            guard let first = command.first?.text else { continue }
-            // A password typed as a word (`post …/login password=…`, or in a JSON body) stays out too.
-            if command.contains(where: { Shell.maskedWord($0.text) != $0.text }) { return false }
-            if let spec = specs.first(where: { $0.matches(first) }), spec.neverInHistory { return false }
-            // A subcommand may be marked too (`menus common …` is not, `login` is).
-            if let spec = specs.first(where: { $0.matches(first) }) {
-                var current = spec
-                for word in command.dropFirst().map(\.text) {
-                    guard let sub = current.subcommand(word) else { break }
-                    if sub.neverInHistory { return false }
-                    current = sub
+        return true
+    }
+
+    /// No secret word, no `neverInHistory` command or subcommand, no alias body that has either.
+    private static func isSafe(_ command: [Token], specs: [CommandSpec], aliases: AliasTable?, depth: Int) -> Bool {
+        guard let first = command.first?.text else { return true }
+        // A password typed as a word (`post …/login password=…`, or in a JSON body) stays out.
+        if command.contains(where: { SecretWord.carriesSecret($0.text) }) { return false }
+        guard let spec = specs.first(where: { $0.matches(first) }) else { return true }
+        if spec.neverInHistory { return false }
+        // A subcommand may be marked too (`menus common …` is not, `login` is).
+        var current = spec
+        for word in command.dropFirst().map(\.text) {
+            guard let sub = current.subcommand(word) else { break }
+            if sub.neverInHistory { return false }
+            current = sub
+        }
+        // `alias x='get … password=…'`: the body is read as the commands it will run.
+        if spec.name == "alias", depth < 4 {
+            for word in command.dropFirst().map(\.text) {
+                guard let eq = word.firstIndex(of: "=") else { continue }
+                let body = (try? Tokenizer.tokenize(String(word[word.index(after: eq)...]), lenient: true)) ?? []
+                for inner in body.flatMap({ aliases?.expand($0) ?? [$0] })
+                where !isSafe(inner, specs: specs, aliases: aliases, depth: depth + 1) {
+                    return false
                 }
             }
         }
@@ -81,19 +107,30 @@ public final class HistoryStore: @unchecked Sendable {
         let dir = url.deletingLastPathComponent().path
         try Self.makeDirectory(dir)
 
-        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if lockFD >= 0 { _ = flock(lockFD, LOCK_EX) }
-        defer { if lockFD >= 0 { _ = flock(lockFD, LOCK_UN); close(lockFD) } }
+        // Never through a symlink: a planted `history.lock` link would make us create its target.
+        let lockPath = path + ".lock"
+        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else {
+            let code = errno
+            throw HistoryError("cannot save history: refusing \(lockPath): "
+                + (code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))))
+        }
+        defer { _ = flock(lockFD, LOCK_UN); close(lockFD) }
+        var lockStat = stat()
+        guard fstat(lockFD, &lockStat) == 0, (lockStat.st_mode & S_IFMT) == S_IFREG, lockStat.st_uid == geteuid() else {
+            throw HistoryError("cannot save history: refusing \(lockPath): not a regular file of this user")
+        }
+        _ = flock(lockFD, LOCK_EX)
 
         var event = HistEvent()
         guard let h = history_init() else { throw HistoryError("cannot start libedit history") }
         defer { history_end(h) }
         _ = sxk_history_setsize(h, &event, Int32(limit))
-        if access(path, F_OK) == 0 { _ = sxk_history_load(h, &event, path) }
+        if Self.isOwnRegularFile(path) { _ = sxk_history_load(h, &event, path) }
         for line in pending { _ = sxk_history_enter(h, &event, line) }
 
         let tmp = dir + "/.history.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw HistoryError("cannot write history in \(dir): \(String(cString: strerror(errno)))") }
         _ = fchmod(fd, 0o600)
         guard let fp = fdopen(fd, "w") else {
@@ -127,7 +164,7 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Lines exactly as stored, oldest first.
     static func readStored(path: String, limit: Int) -> [String] {
-        guard access(path, R_OK) == 0, let h = history_init() else { return [] }
+        guard isOwnRegularFile(path), let h = history_init() else { return [] }
         defer { history_end(h) }
         var event = HistEvent()
         _ = sxk_history_setsize(h, &event, Int32(limit))
@@ -141,6 +178,13 @@ public final class HistoryStore: @unchecked Sendable {
             rc = sxk_history_prev(h, &event)
         }
         return lines
+    }
+
+    /// A history file is read only when it is a regular file of this user, not a link to another file
+    /// (libedit's loader follows links); the next save replaces anything else.
+    static func isOwnRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == geteuid()
     }
 
     static func makeDirectory(_ dir: String) throws {

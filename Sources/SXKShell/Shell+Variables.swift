@@ -73,7 +73,7 @@ extension Shell {
     }
 
     static func maskedWord(_ word: String) -> String {
-        if let eq = word.firstIndex(of: "="), eq != word.startIndex, Redaction.isSecretKey(String(word[..<eq])) {
+        if let eq = word.firstIndex(of: "="), eq != word.startIndex, SecretWord.isSecretName(word[..<eq]) {
             return word[...eq] + "***"
         }
         if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {

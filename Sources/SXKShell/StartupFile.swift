@@ -38,6 +38,7 @@ enum StartupFile {
         guard mode & 0o022 == 0 else {
             return .refused("others can write it (mode \(String(mode, radix: 8))); fix with: chmod go-w \(path)")
         }
+        if let reason = unsafeFolder(above: path) { return .refused(reason) }
         guard Int(st.st_size) <= maxBytes else { return .refused("it is larger than 1 MB") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -48,6 +49,27 @@ enum StartupFile {
             bytes.append(contentsOf: chunk[0..<n])
         }
         return .lines(split(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Why a folder above the file (its real path, up to /) lets someone else replace it, or nil:
+    /// one others can write without the sticky bit, or one owned by a user other than you or root.
+    static func unsafeFolder(above path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return "cannot resolve its path: \(String(cString: strerror(errno)))" }
+        var dir = String(cString: resolved)
+        free(resolved)
+        while dir != "/" {
+            if let slash = dir.lastIndex(of: "/") { dir = slash == dir.startIndex ? "/" : String(dir[..<slash]) } else { return nil }
+            var st = stat()
+            guard stat(dir, &st) == 0 else { return "cannot inspect the folder \(dir): \(String(cString: strerror(errno)))" }
+            if st.st_uid != 0 && st.st_uid != geteuid() {
+                return "the folder \(dir) is owned by uid \(st.st_uid), not by you (uid \(geteuid())) or root"
+            }
+            let mode = st.st_mode & 0o7777
+            if mode & 0o022 != 0 && mode & S_ISVTX == 0 {
+                return "others can write the folder \(dir) (mode \(String(mode, radix: 8))); fix with: chmod go-w \(dir)"
+            }
+        }
+        return nil
     }
 
     /// Physical lines joined where one ends with an unescaped backslash; blank lines dropped.

@@ -52,7 +52,7 @@ final class BootAndResetTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertFalse(r.stdout.contains(token) || r.stderr.contains(token), "boot printed the token")
         let boot = try XCTUnwrap(try r.json() as? [String: Any])
-        XCTAssertEqual(boot["profile"] as? String, "custom")
+        XCTAssertEqual(boot["profile"] as? String, ws.profile)
         XCTAssertEqual(screen(boot), "mainTab")
         XCTAssertEqual(sdks(boot), ["Umeng": true, "WeChat": true, "AMap": true])
         XCTAssertEqual(callPaths(boot), ["GET /api/yf-handset-app/role-permission", "GET /api/app/store/all"])
@@ -125,7 +125,7 @@ final class BootAndResetTests: XCTestCase {
         server.resetRequestLog()
         let r = SXK.run(["--reset-state", "whoami", "--json"], in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stderrLines, ["reset-state: profile 'custom' cleared (token and defaults.json removed)"], r.summary)
+        XCTAssertEqual(r.stderrLines, ["reset-state: profile '\(ws.profile)' cleared (token and defaults.json removed)"], r.summary)
         let who = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
         XCTAssertEqual(who["phase"] as? String, "loggedOut")
         XCTAssertTrue(who["userId"] is NSNull, r.summary)
@@ -145,7 +145,7 @@ final class BootAndResetTests: XCTestCase {
         // Nothing stored: says so, still starts.
         let empty = SXK.run(["--reset-state", "version"], in: ws, baseURL: url)
         XCTAssertEqual(empty.status, 0, empty.summary)
-        XCTAssertEqual(empty.stderrLines, ["reset-state: profile 'custom' holds no token, snapshot or preferences; nothing to clear"])
+        XCTAssertEqual(empty.stderrLines, ["reset-state: profile '\(ws.profile)' holds no token, snapshot or preferences; nothing to clear"])
     }
 
     func testResetStateFollowsProfileAndEnvironmentVariables() throws {

@@ -61,9 +61,13 @@ final class Workspace {
     var home: String { root + "/home" }
     var configHome: String { root + "/config" }
     var stateHome: String { root + "/xdg-state" }
-    /// The `--state-dir` root (profile `custom` for a `--base-url`).
+    /// The `--state-dir` root.
     var stateDir: String
-    var profileDir: String { stateDir + "/custom" }
+    /// The last `--base-url` `SXK.run` passed; its profile is named from host and port.
+    var baseURL: URL?
+    /// The default profile of that URL (`127.0.0.1-PORT`), or `test` when none was given.
+    var profile: String { baseURL.map { "\($0.host ?? "")-\($0.port ?? 80)" } ?? "test" }
+    var profileDir: String { stateDir + "/" + profile }
     var tokenFile: String { profileDir + "/token" }
     var defaultsFile: String { profileDir + "/defaults.json" }
     var historyFile: String { profileDir + "/history" }
@@ -153,7 +157,10 @@ enum SXK {
         timeout: TimeInterval = 30, umask000: Bool = false, globalFirst: Bool = true, wrapper: [String] = []
     ) -> RunResult {
         var full: [String] = []
-        if let baseURL { full += ["--base-url", baseURL.absoluteString] }
+        if let baseURL {
+            full += ["--base-url", baseURL.absoluteString]
+            ws.baseURL = baseURL
+        }
         full += ["--state-dir", ws.stateDir]
         full = globalFirst ? full + args : args + full
         var env = ws.environment
@@ -253,6 +260,7 @@ final class LiveSXK {
 
     init(_ args: [String], in ws: Workspace, baseURL: URL) throws {
         var full: [String] = ["--base-url", baseURL.absoluteString, "--state-dir", ws.stateDir]
+        ws.baseURL = baseURL
         full += args
         process.executableURL = URL(fileURLWithPath: SXKBinary.path)
         process.arguments = full

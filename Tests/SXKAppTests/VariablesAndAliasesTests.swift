@@ -123,9 +123,9 @@ final class VariablesAndAliasesTests: SandboxTestCase {
     func testHistoryHereMatchesTheSessionsProfileAndScope() throws {
         let ws = Workspace()
         SXK.login("13800000003", in: ws, baseURL: url)
-        // Lines as a REPL would have saved them: profile `custom` (a --base-url run), two stores.
+        // Lines as a REPL would have saved them: the --base-url run's profile (`127.0.0.1-PORT`), two stores.
         func line(_ command: String, store: String, role: String = "storeAdmin") -> String {
-            let context = #"{"profile":"custom","env":"custom","role":"\#(role)","scenicId":"1","scenicName":"西湖景区","storeId":"\#(store)","at":1700000000}"#
+            let context = #"{"profile":"\#(ws.profile)","env":"custom","role":"\#(role)","scenicId":"1","scenicName":"西湖景区","storeId":"\#(store)","at":1700000000}"#
             return (command + "\t#@sxk " + context).replacingOccurrences(of: " ", with: "\\040").replacingOccurrences(of: "\t", with: "\\011")
         }
         let file = ["_HiStOrY_V2_", line("orders --limit 1", store: "101"), line("store 102", store: "101"),
@@ -138,7 +138,7 @@ final class VariablesAndAliasesTests: SandboxTestCase {
         XCTAssertEqual(rows.map { $0["line"] as? String }, ["orders --limit 1", "store 102", "stats"])
         XCTAssertEqual(rows.map { $0["n"] as? Int }, [1, 2, 5])
         let all = SXK.run(["history"], in: ws, baseURL: url)
-        XCTAssertTrue(all.stdout.contains("custom storeAdmin@西湖景区/102  orders --limit 2"), all.summary)
+        XCTAssertTrue(all.stdout.contains("\(ws.profile) storeAdmin@西湖景区/102  orders --limit 2"), all.summary)
         XCTAssertEqual(server.requestLog().count, 0, "history asked the server")
     }
 }

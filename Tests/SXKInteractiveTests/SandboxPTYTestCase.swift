@@ -33,8 +33,9 @@ class SandboxPTYTestCase: XCTestCase {
     }
 
     var stateDir: URL { home.appendingPathComponent("sxk-state") }
-    /// The profile folder of a `--base-url` session (profile `custom`).
-    var profileDir: URL { stateDir.appendingPathComponent("custom") }
+    /// The profile of a `--base-url` session, named from the URL's host and port.
+    var profile: String { "\(baseURL.host ?? "")-\(baseURL.port ?? 80)" }
+    var profileDir: URL { stateDir.appendingPathComponent(profile) }
     var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", stateDir.path] }
 
     /// The shell in a pty, up to its first prompt with the line editor ready.

@@ -81,9 +81,45 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(screen.contains("sandbox123"), "the password was echoed")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
-        let history = (try? String(contentsOf: home.appendingPathComponent("sxk-state/custom/history"), encoding: .utf8)) ?? ""
+        let history = (try? String(contentsOf: profileDir.appendingPathComponent("history"), encoding: .utf8)) ?? ""
         XCTAssertFalse(history.contains("login"), "a login line reached the history file")
         XCTAssertFalse(history.contains("sandbox123"))
     }
-}
 
+    /// The password typed after a `login` that failed locally (privacy not accepted) runs as an
+    /// unknown command; that line never reaches the history file, though recall still has it.
+    func testPasswordTypedAsACommandStaysOutOfTheHistoryFile() throws {
+        let s = try start()
+        s.send("login 13800000004\r")
+        try s.expect("privacy")
+        try s.expect("›")
+        s.send("sandbox123\r")
+        try s.expect("unknown command")
+        try s.expect("›")
+        s.send("version\r")
+        try s.expect("›")
+        s.send("\u{1B}[A\u{1B}[A")  // two lines back: the rejected line is still offered
+        try s.expect("sandbox123")
+        s.send("\u{15}exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        let path = profileDir.appendingPathComponent("history").path
+        let history = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(history.contains("version"), "the history file was not written: \(history)")
+        XCTAssertFalse(history.contains("sandbox123"), "the password reached \(path):\n\(history)")
+        XCTAssertFalse(history.contains("login"))
+    }
+
+    /// A `history.lock` planted as a symlink is not followed: the shell warns once at exit that the
+    /// history was not saved, and the link's target is never created.
+    func testPlantedHistoryLockSymlinkIsNotFollowed() throws {
+        let s = try start()
+        let target = home.appendingPathComponent("planted").path
+        XCTAssertEqual(symlink(target, profileDir.appendingPathComponent("history.lock").path), 0)
+        s.send("version\r")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        XCTAssertTrue(s.screen.contains("history.lock: it is a symbolic link"), s.screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target), "the lock symlink was followed")
+    }
+}

@@ -76,8 +76,8 @@ final class VariablesPTYTests: SandboxPTYTestCase {
         s.send("history\r")
         let all = try s.expect("›")
         let lines = all.split(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.contains("custom scenicAdmin@") && $0.hasSuffix("orders --limit 1") }, all)
-        XCTAssertTrue(lines.contains { $0.contains("custom photographer@") && $0.hasSuffix("whoami") }, all)
+        XCTAssertTrue(lines.contains { $0.contains("\(profile) scenicAdmin@") && $0.hasSuffix("orders --limit 1") }, all)
+        XCTAssertTrue(lines.contains { $0.contains("\(profile) photographer@") && $0.hasSuffix("whoami") }, all)
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
 

@@ -30,16 +30,49 @@ final class SecureFileTests: XCTestCase {
         XCTAssertEqual(warnings.messages, [])
     }
 
-    func testExistingLooseFolderIsTightened() throws {
+    func testExistingReadableFolderIsTightened() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)
         withUmask(0) {
-            XCTAssertEqual(mkdir(paths.root, 0o777), 0)
-            XCTAssertEqual(mkdir(paths.profileDir, 0o755), 0)
+            XCTAssertEqual(mkdir(paths.root, 0o755), 0)
+            XCTAssertEqual(mkdir(paths.profileDir, 0o750), 0)
         }
         _ = try ProfileStorage(paths: paths, warn: { _ in })
         XCTAssertEqual(mode(paths.root), 0o700)
         XCTAssertEqual(mode(paths.profileDir), 0o700)
+    }
+
+    /// A state folder others can write is refused as ssh refuses one (they could have planted files
+    /// in it), with one line saying why and how to fix it; nothing in it is touched.
+    func testFolderWritableByOthersIsRefused() throws {
+        for (label, writable) in [("root", true), ("profile", false)] {
+            let dir = makeTempDir(self)
+            let paths = try makePaths(dir)
+            withUmask(0) {
+                XCTAssertEqual(mkdir(paths.root, writable ? 0o777 : 0o700), 0)
+                XCTAssertEqual(mkdir(paths.profileDir, writable ? 0o700 : 0o770), 0)
+            }
+            let folder = writable ? paths.root : paths.profileDir
+            XCTAssertThrowsError(try ProfileStorage(paths: paths, warn: { _ in }), label) { error in
+                let m = writable ? "777" : "770"
+                XCTAssertEqual("\(error)", "refusing state folder \(folder): others can write it (mode \(m)); fix with: chmod go-w \(folder)")
+            }
+            XCTAssertEqual(mode(folder), writable ? 0o777 : 0o770, "\(label): the mode was changed")
+            XCTAssertFalse(exists(paths.lockFile), "\(label): a file was created in a refused folder")
+        }
+    }
+
+    /// A state folder owned by another user is refused; the owner is compared with the effective
+    /// uid. Making one needs chown, so this runs as root (CI and the dev machines do).
+    func testFolderOwnedByAnotherUserIsRefused() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to chown a folder to another uid") }
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        _ = try ProfileStorage(paths: paths, warn: { _ in })
+        XCTAssertEqual(chown(paths.profileDir, 65534, 65534), 0)
+        XCTAssertThrowsError(try ProfileStorage(paths: paths, warn: { _ in })) { error in
+            XCTAssertEqual("\(error)", "refusing state folder \(paths.profileDir): it is owned by uid 65534, not by you (uid 0)")
+        }
     }
 
     func testLooseStateFileFixedAtNextSave() throws {

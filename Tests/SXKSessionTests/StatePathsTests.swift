@@ -34,4 +34,23 @@ final class StatePathsTests: XCTestCase {
             XCTAssertNoThrow(try StatePaths.validateProfileName(good), good)
         }
     }
+
+    /// A backend given by URL gets a profile from host and port that is always one safe path component.
+    func testDefaultProfileOfABaseURLIsHostAndPort() throws {
+        func profile(_ text: String) throws -> String {
+            StatePaths.defaultProfile(environmentName: "custom", customURL: URL(string: text))
+        }
+        XCTAssertEqual(try profile("http://127.0.0.1:8080"), "127.0.0.1-8080")
+        XCTAssertEqual(try profile("http://127.0.0.1:8081/prefix/"), "127.0.0.1-8081")
+        XCTAssertEqual(try profile("https://API.Example.com"), "api.example.com-443")
+        XCTAssertEqual(try profile("http://localhost"), "localhost-80")
+        XCTAssertEqual(try profile("http://[::1]:9000"), "__1-9000")
+        XCTAssertEqual(StatePaths.defaultProfile(environmentName: "test", customURL: nil), "test")
+        XCTAssertEqual(StatePaths.defaultProfile(environmentName: "release", customURL: nil), "release")
+        for text in ["http://127.0.0.1:8080", "http://[::1]:9000", "https://a-b_c.example:1", "http://%2e%2e:1", "http://-x:2"] {
+            let name = try profile(text)
+            XCTAssertNoThrow(try StatePaths.validateProfileName(name), "\(text) → \(name)")
+            XCTAssertFalse(name.contains("/") || name.contains(".."), name)
+        }
+    }
 }

@@ -31,11 +31,60 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("li --password-stdin", specs: specs, aliases: aliases))
         XCTAssertFalse(HistoryStore.shouldPersist("version; let y = li", specs: specs, aliases: aliases))
         XCTAssertTrue(HistoryStore.shouldPersist("let x = orders .total", specs: specs, aliases: aliases))
-        XCTAssertTrue(HistoryStore.shouldPersist("\\li", specs: specs, aliases: aliases), "an escaped word is no alias")
+        XCTAssertNoThrow(try aliases.define("orders", as: "login 13800000001", isCommand: { _ in true }))
+        XCTAssertFalse(HistoryStore.shouldPersist("orders --all", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("\\orders --all", specs: specs, aliases: aliases), "an escaped word is no alias")
         // A password typed as a word, in a raw call or inside a let.
         XCTAssertFalse(HistoryStore.shouldPersist("post /api/app/v9/login username=13800000001 password=sandbox123", specs: specs))
         XCTAssertFalse(HistoryStore.shouldPersist("let t = post /api/app/v9/login '{\"username\":\"1\",\"pwd\":\"x\"}' .token", specs: specs))
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x keyword=password", specs: specs), "only the key names a secret")
+    }
+
+    /// A line the parser rejects as an unknown command (a password typed after a failed `login`)
+    /// stays out of the file; so does one whose command word is only known once variables expand.
+    func testUnknownCommandLinesStayOut() {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        XCTAssertFalse(HistoryStore.shouldPersist("sandbox123", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("orders --all; sandbox123", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("pa$word", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("\\li", specs: specs), "an escaped word is no alias, so unknown")
+        XCTAssertTrue(HistoryStore.shouldPersist("o --all; version", specs: specs), "a command's short name is known")
+        XCTAssertTrue(HistoryStore.shouldPersist("let x = $y .total", specs: specs), "what follows let = need not be a command")
+        XCTAssertTrue(HistoryStore.shouldPersist("let x = .total", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("let x = orders --all .total", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("let x = sandbox123", specs: specs), "runs as an unknown command")
+        let aliases = AliasTable()
+        XCTAssertNoThrow(try aliases.define("so", as: "orders --role storeAdmin", isCommand: { _ in true }))
+        XCTAssertTrue(HistoryStore.shouldPersist("so --all", specs: specs, aliases: aliases))
+    }
+
+    /// Secret names match in any case, as a `k=v` word or a JSON member at any depth.
+    func testSecretNamesMatchInAnyCase() {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        for line in ["get /api/x Token=abc", "get /api/x PASSWORD=sandbox123", "get /api/x accesstoken=t",
+                     "get /api/x Access_Token=t", #"get /api/x '{"a":{"PassWord":"x"}}'"#, #"get /api/x '[{"TOKEN":"x"}]'"#] {
+            XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
+        }
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/x Tokens=abc", specs: specs), "only whole names")
+        XCTAssertTrue(HistoryStore.shouldPersist(#"get /api/x '{"name":"password"}'"#, specs: specs), "a value is no name")
+    }
+
+    /// `alias x='get … password=…'` carries the secret in its body: the definition stays out, and so
+    /// does any line that expands to it.
+    func testAliasBodiesAreChecked() throws {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        XCTAssertFalse(HistoryStore.shouldPersist("alias x='get /api/app/v9/login password=sandbox123'", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("alias x='get /api/x Token=abc'", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("alias li='login 13800000001'", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist(#"alias x="get /api/x '{\"pwd\":\"1\"}'""#, specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("alias so='orders --role storeAdmin'", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("alias", specs: specs))
+        let aliases = AliasTable()
+        try aliases.define("x", as: "get /api/x PassWord=sandbox123", isCommand: { _ in true })
+        try aliases.define("y", as: "x", isCommand: { _ in true })
+        XCTAssertFalse(HistoryStore.shouldPersist("x", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("version; y --all", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("let v = y", specs: specs, aliases: aliases))
     }
 
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {
@@ -73,6 +122,32 @@ final class HistoryStoreTests: XCTestCase {
         let c = HistoryStore(path: path)
         c.load()
         XCTAssertEqual(c.entries, ["orders --all", "scenic 西湖景区", "stats daily"])
+    }
+
+    /// A planted `history.lock` symlink is not followed (it made sxk create its target) and a
+    /// symlinked history file is not read; the save fails with one line and writes nothing.
+    func testPlantedLockSymlinkIsNotFollowed() throws {
+        let path = dir + "/profile/history"
+        try FileManager.default.createDirectory(atPath: dir + "/profile", withIntermediateDirectories: true)
+        let elsewhere = dir + "/elsewhere"
+        XCTAssertEqual(symlink(elsewhere, path + ".lock"), 0)
+        let store = HistoryStore(path: path)
+        store.add("orders --all", persist: true)
+        XCTAssertThrowsError(try store.save()) { error in
+            XCTAssertEqual("\(error)", "cannot save history: refusing \(path).lock: it is a symbolic link")
+        }
+        var st = stat()
+        XCTAssertNotEqual(lstat(elsewhere, &st), 0, "the lock symlink was followed")
+        XCTAssertNotEqual(lstat(path, &st), 0)
+
+        unlink(path + ".lock")
+        let secret = dir + "/secret"
+        try "_HiStOrY_V2_\nsecret\\040line\n".write(toFile: secret, atomically: false, encoding: .utf8)
+        XCTAssertEqual(symlink(secret, path), 0)
+        XCTAssertEqual(HistoryStore.read(path: path), [], "a symlinked history file was read")
+        try store.save()
+        XCTAssertEqual(HistoryStore.read(path: path), ["orders --all"], "the save replaced the link with a file")
+        XCTAssertEqual(try String(contentsOfFile: secret, encoding: .utf8), "_HiStOrY_V2_\nsecret\\040line\n")
     }
 
     func testNothingToSaveLeavesNoFile() throws {

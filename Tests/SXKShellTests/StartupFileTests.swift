@@ -50,4 +50,43 @@ final class StartupFileTests: XCTestCase {
         XCTAssertEqual(symlink(real, link), 0)
         XCTAssertEqual(StartupFile.load(link), .lines([.init(number: 1, text: "whoami")]))
     }
+
+    /// Any folder above the file (up to /) that someone else could write makes the file refused:
+    /// they could replace the file or a folder on its path. /tmp-like folders (sticky bit) are fine.
+    func testFolderAboveWritableByOthersIsRefused() throws {
+        let nested = dir + "/a/b"
+        try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
+        let path = nested + "/sxkrc"
+        try "whoami\n".write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        XCTAssertEqual(StartupFile.load(path), .lines([.init(number: 1, text: "whoami")]))
+        for mode: mode_t in [0o777, 0o775, 0o757] {
+            XCTAssertEqual(chmod(dir + "/a", mode), 0)
+            guard case .refused(let why) = StartupFile.load(path) else { return XCTFail("mode \(String(mode, radix: 8)) was not refused") }
+            XCTAssertTrue(why.contains("others can write the folder \(dir!)/a "), why)
+        }
+        XCTAssertEqual(chmod(dir + "/a", 0o1777), 0)
+        XCTAssertEqual(StartupFile.load(path), .lines([.init(number: 1, text: "whoami")]), "a sticky folder is fine")
+        XCTAssertEqual(chmod(dir + "/a", 0o755), 0)
+        // Through a symlink, the folders of the real file are the ones checked.
+        let link = dir + "/link"
+        XCTAssertEqual(symlink(path, link), 0)
+        XCTAssertEqual(chmod(nested, 0o777), 0)
+        guard case .refused(let why) = StartupFile.load(link) else { return XCTFail("a link into a writable folder was run") }
+        XCTAssertTrue(why.contains(nested), why)
+    }
+
+    /// A folder above owned by another user (not root) is refused; the owner is compared with the
+    /// effective uid. Making one needs chown, so this runs as root (CI and the dev machines do).
+    func testFolderAboveOwnedByAnotherUserIsRefused() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to chown a folder to another uid") }
+        let nested = dir + "/a/b"
+        try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
+        let path = nested + "/sxkrc"
+        try "whoami\n".write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        XCTAssertEqual(chown(dir + "/a", 65534, 65534), 0)
+        guard case .refused(let why) = StartupFile.load(path) else { return XCTFail("a folder owned by uid 65534 was trusted") }
+        XCTAssertEqual(why, "the folder \(dir!)/a is owned by uid 65534, not by you (uid 0) or root")
+    }
 }

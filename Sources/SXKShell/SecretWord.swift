@@ -1,0 +1,28 @@
+import SXKCore
+
+/// Words that could carry a secret, for the history filter and the masked command text: a
+/// `NAME=value` word or a JSON member whose name is a secret name in any case (`Token=…`,
+/// `PASSWORD=…`, `{"Pwd": …}`), since a typed name is not held to the wire's spelling.
+enum SecretWord {
+    private static let names = Set(Redaction.secretKeys.map { $0.lowercased() })
+
+    /// Whether `name` is one of `Redaction.secretKeys`, ignoring case.
+    static func isSecretName(_ name: Substring) -> Bool {
+        name.utf8.count <= 16 && names.contains(name.lowercased())
+    }
+
+    /// `password=…` (any case), or JSON with a secret-named member at any depth.
+    static func carriesSecret(_ word: String) -> Bool {
+        if let eq = word.firstIndex(of: "="), eq != word.startIndex, isSecretName(word[..<eq]) { return true }
+        guard word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) else { return false }
+        return holdsSecretMember(value)
+    }
+
+    private static func holdsSecretMember(_ value: JSONValue) -> Bool {
+        if let object = value.objectValue {
+            return object.entries.contains { isSecretName(Substring($0.key)) || holdsSecretMember($0.value) }
+        }
+        if let array = value.arrayValue { return array.contains(where: holdsSecretMember) }
+        return false
+    }
+}
