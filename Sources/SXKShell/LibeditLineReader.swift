@@ -18,6 +18,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private let color: Bool
     private let outputFD: Int32
     private var promptBuffer: UnsafeMutablePointer<CChar>?
+    /// Columns the prompt takes (its text without colour), for the redraw after a resize.
+    private var promptWidth = 0
     private var lastTab: (line: String, cursor: Int)?
     private var closed = false
     private static let marker: Character = "\u{1}"
@@ -45,8 +47,10 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         // thread (usually the main one). On a closed terminal (SIGHUP + SIGCONT) one ran after el_gets
         // had cleared that pointer: a segfault in about one exit in six. It also re-raised signals to
         // the whole process group. SignalRouter handles SIGINT/SIGTERM/SIGHUP and Ctrl-Z; the window
-        // size is re-read at every prompt (libedit's read_prepare calls el_resize).
+        // size is re-read at every prompt (libedit's read_prepare calls el_resize), and during editing
+        // the key reader below wakes on SIGWINCH to resize and redraw the line.
         _ = sxk_el_signal(el, 0)
+        _ = sxk_el_set_getcfn(el, getcCallback)
         _ = sxk_el_set_history(el, hist)
         _ = sxk_el_set_prompt_esc(el, promptCallback, CChar(1))
         _ = sxk_el_addfn(el, "sxk-complete", "Complete the word at the cursor", tabCallback)
@@ -63,6 +67,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     public func readLine(prompt: PromptText) -> LineReadResult {
         // libedit's own signal handling is off (see SignalRouter), so it learns a new window size here.
         el_resize(el)
+        drainWakeups()
         setPrompt(prompt)
         lastTab = nil
         var count: Int32 = 0
@@ -102,6 +107,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private func setPrompt(_ prompt: PromptText) {
         if let promptBuffer { free(promptBuffer) }
         promptBuffer = strdup(prompt.rendered(color: color, marker: Self.marker))
+        promptWidth = TextWidth.width(prompt.plain)
     }
 
     fileprivate func currentPrompt() -> UnsafeMutablePointer<CChar>? { promptBuffer }
@@ -114,6 +120,105 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
             if n < 0 { if errno == EINTR { continue }; return }
             offset += n
         }
+    }
+
+    // MARK: keys and resizes
+
+    /// libedit's key reader (EL_GETCFN), as its own `read_char` but waiting on the terminal and the
+    /// signal router's wake-up pipe together: a resize redraws the line here, on the editing thread
+    /// (nothing but a byte on a pipe happens in the signal handler), and Ctrl-C ends `el_gets` with
+    /// EINTR as an interrupted read would.
+    fileprivate func readCharacter(_ out: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        var bytes: [CChar] = []
+        let wakeFD = SignalRouter.editorWakeRead.load(ordering: .relaxed)
+        while true {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }  // the handler's byte is on the pipe; Ctrl-Z and fg land here too
+                out.pointee = 0
+                return -1
+            }
+            if wakeFD >= 0 && fds[1].revents != 0 {
+                switch drainWakeups() {
+                case .interrupt:
+                    out.pointee = 0
+                    errno = EINTR
+                    return -1
+                case .resize:
+                    redrawAfterResize()
+                    continue
+                case .none:
+                    break
+                }
+            }
+            guard fds[0].revents != 0 else { continue }
+            var byte: CChar = 0
+            let n = read(0, &byte, 1)
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                out.pointee = 0
+                return -1
+            }
+            if n == 0 {
+                out.pointee = 0
+                return 0
+            }
+            bytes.append(byte)
+            var state = mbstate_t()
+            var wide: wchar_t = 0
+            let used = mbrtowc(&wide, bytes, bytes.count, &state)
+            switch used {
+            case size_t.max:
+                // Not a character: keep only the last byte if it may start one (as libedit does).
+                bytes = bytes.count > 1 ? [bytes[bytes.count - 1]] : []
+            case size_t.max - 1:
+                if bytes.count >= Int(MB_LEN_MAX) {
+                    out.pointee = 0
+                    errno = EILSEQ
+                    return -1
+                }
+            default:
+                out.pointee = wide
+                return 1
+            }
+        }
+    }
+
+    private enum Wakeup { case none, resize, interrupt }
+
+    /// Reads every byte waiting on the wake-up pipe; Ctrl-C wins over a resize.
+    @discardableResult
+    private func drainWakeups() -> Wakeup {
+        let fd = SignalRouter.editorWakeRead.load(ordering: .relaxed)
+        guard fd >= 0 else { return .none }
+        var result = Wakeup.none
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return result }
+            for byte in buffer[0..<n] {
+                if byte == UInt8(ascii: "i") { result = .interrupt } else if result == .none { result = .resize }
+            }
+        }
+    }
+
+    /// The window changed size: libedit learns the new width, the cursor goes back to where the
+    /// prompt starts and everything below is cleared, then libedit draws prompt and line again. The
+    /// rows to go up are counted at both widths and the smaller is taken: a terminal that rewraps
+    /// on resize keeps the line's start at the new-width count, one that does not at the old-width
+    /// one, and going up too little only leaves an old row above, never erases earlier output.
+    private func redrawAfterResize() {
+        let oldColumns = Int(sxk_el_get_columns(el))
+        el_resize(el)
+        let newColumns = Int(sxk_el_get_columns(el))
+        let info = el_line(el).pointee
+        let head = UnsafeRawBufferPointer(start: UnsafeRawPointer(info.buffer), count: info.cursor - info.buffer)
+        let column = promptWidth + TextWidth.width(String(decoding: head, as: UTF8.self))
+        let up = min(column / max(1, oldColumns), column / max(1, newColumns))
+        writeOut((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+        _ = sxk_el_refresh(el)
     }
 
     /// Tab: unique match inserted, else the common prefix; a second Tab lists the choices.
@@ -158,6 +263,11 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 private let promptCallback: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>? = { el in
     guard let el, let raw = sxk_el_get_clientdata(el) else { return nil }
     return Unmanaged<LibeditLineReader>.fromOpaque(raw).takeUnretainedValue().currentPrompt()
+}
+
+private let getcCallback: @convention(c) (OpaquePointer?, UnsafeMutablePointer<wchar_t>?) -> Int32 = { el, out in
+    guard let el, let out, let raw = sxk_el_get_clientdata(el) else { return -1 }
+    return Unmanaged<LibeditLineReader>.fromOpaque(raw).takeUnretainedValue().readCharacter(out)
 }
 
 private let tabCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in

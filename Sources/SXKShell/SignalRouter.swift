@@ -14,6 +14,10 @@ enum SignalRouter {
     static let readerThread = Atomic<UInt>(0)
     static let pipeWrite = Atomic<Int32>(-1)
     static let interrupts = Atomic<Int>(0)
+    /// The line editor's wake-up pipe: `W` after SIGWINCH, `i` for Ctrl-C at the prompt. The editor
+    /// polls its read end beside the terminal, so it redraws on the thread that owns the editor.
+    static let editorWakeRead = Atomic<Int32>(-1)
+    static let editorWakeWrite = Atomic<Int32>(-1)
 
     /// Blocks the routed signals on the calling thread (inherited by threads it creates later).
     static func blockOnThisThread() {
@@ -47,6 +51,15 @@ enum SignalRouter {
         _ = readerThread.load(ordering: .relaxed)
         _ = interrupts.load(ordering: .relaxed)
         pipeWrite.store(fds[1], ordering: .sequentiallyConsistent)
+        var wake: [Int32] = [-1, -1]
+        if pipe(&wake) == 0 {
+            for fd in wake {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            }
+            editorWakeRead.store(wake[0], ordering: .sequentiallyConsistent)
+            editorWakeWrite.store(wake[1], ordering: .sequentiallyConsistent)
+        }
 
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
@@ -59,6 +72,17 @@ enum SignalRouter {
             action.sa_flags = 0  // no SA_RESTART: a blocked read returns EINTR
             sigaction(sig, &action, nil)
         }
+        // SIGWINCH: SA_RESTART, so a resize never breaks a read elsewhere (a password prompt); the
+        // editor's poll still wakes on the pipe.
+        var winch = sigaction()
+        #if canImport(Glibc)
+        winch.__sigaction_handler.sa_handler = resizeHandler
+        #else
+        winch.__sigaction_u.__sa_handler = resizeHandler
+        #endif
+        sigemptyset(&winch.sa_mask)
+        winch.sa_flags = Int32(SA_RESTART)
+        sigaction(SIGWINCH, &winch, nil)
         signal(SIGPIPE, SIG_IGN)
         installStopHandler()
         return fds[0]
@@ -135,6 +159,18 @@ private let signalHandler: @convention(c) (Int32) -> Void = { sig in
     }
     let fd = SignalRouter.pipeWrite.load(ordering: .relaxed)
     if fd >= 0 { _ = write(fd, &byte, 1) }
+    if byte == UInt8(ascii: "i") {
+        let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
+        if wake >= 0 { _ = write(wake, &byte, 1) }
+    }
+}
+
+private let resizeHandler: @convention(c) (Int32) -> Void = { _ in
+    let saved = errno
+    defer { errno = saved }
+    var byte = UInt8(ascii: "W")
+    let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
+    if wake >= 0 { _ = write(wake, &byte, 1) }
 }
 
 @inline(__always) func currentThreadID() -> UInt {
