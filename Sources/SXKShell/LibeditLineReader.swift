@@ -165,22 +165,23 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                 return 0
             }
             bytes.append(byte)
-            var state = mbstate_t()
-            var wide: wchar_t = 0
-            let used = mbrtowc(&wide, bytes, bytes.count, &state)
-            switch used {
-            case size_t.max:
-                // Not a character: keep only the last byte if it may start one (as libedit does).
-                bytes = bytes.count > 1 ? [bytes[bytes.count - 1]] : []
-            case size_t.max - 1:
-                if bytes.count >= Int(MB_LEN_MAX) {
-                    out.pointee = 0
-                    errno = EILSEQ
-                    return -1
+            // Decode what is read so far; a broken sequence is dropped up to the byte that broke it,
+            // which is tried again as the start of the next character.
+            while !bytes.isEmpty {
+                var state = mbstate_t()
+                var wide: wchar_t = 0
+                // size_t arrives as Int: (size_t)-1 and (size_t)-2 are -1 and -2.
+                switch mbrtowc(&wide, bytes, bytes.count, &state) {
+                case -1:
+                    bytes = bytes.count > 1 ? [bytes[bytes.count - 1]] : []
+                    continue
+                case -2:
+                    if bytes.count >= Int(MB_LEN_MAX) { bytes.removeAll() }
+                default:
+                    out.pointee = wide
+                    return 1
                 }
-            default:
-                out.pointee = wide
-                return 1
+                break
             }
         }
     }
