@@ -146,7 +146,7 @@ public final class Shell: @unchecked Sendable {
     }
 
     private func runText(_ text: String, origin: String) async -> Int32 {
-        await runLine(text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+        await runLine(LineJoiner.joinLines(text), io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
     }
 
     private func runStdin(_ thread: ReaderThread) async -> Int32 {

@@ -2,8 +2,8 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Commands continued over several lines outside the REPL: piped input uses the REPL's joining
-/// rule; `-c` and scripts read the whole text, where the tokenizer joins `\` + line break.
+/// Commands continued over several lines outside the REPL: piped input, `-c` and scripts join
+/// lines by the REPL's rule (`LineJoiner`).
 final class ContinuationLinesTests: SandboxTestCase {
     func testPipedInputJoinsBackslashAndOpenQuoteLines() throws {
         let ws = Workspace()

@@ -33,6 +33,12 @@ final class LineJoinerTests: XCTestCase {
         }
     }
 
+    func testWholeTextJoinsByTheSameRule() throws {
+        let text = "a 'x\\\r\ny' \\\n  b\r\nc \"d\ne\"\n# z \\\nf"
+        XCTAssertEqual(LineJoiner.joinLines(text), "a 'xy'   b\nc \"d\ne\"\n# z \\\nf")
+        XCTAssertEqual(try Tokenizer.split(LineJoiner.joinLines(text)), [["a", "xy", "b"], ["c", "d\ne"], ["f"]])
+    }
+
     func testContinuationKindAndPrompt() {
         var joiner = LineJoiner()
         XCTAssertNil(joiner.add("a \"b"))
