@@ -10,8 +10,8 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
     func testPasswordTypedAheadOfThePromptIsNeitherEchoedNorAskedAgain() throws {
         server.setLatency(milliseconds: 800)
         let s = try start()
-        s.send("login 13800000001 --accept-privacy\r")
-        s.send("sandbox123\r")
+        // One write: the password is in the terminal's queue before sxk has even read the command.
+        s.send("login 13800000001 --accept-privacy\rsandbox123\r")
         let shown = try s.expect("logged in as", timeout: 30)
         try s.expect("›")
         XCTAssertEqual(shown.components(separatedBy: "password:").count - 1, 1, "asked more than once:\n\(shown)")
