@@ -104,7 +104,7 @@ enum TerminalPrompt {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let n = read(fd, &byte, 1)
+            let n = SignalRouter.readByte(fd, &byte)
             if n < 0 {
                 if errno == EINTR {
                     writeAll(outFD, "\n")

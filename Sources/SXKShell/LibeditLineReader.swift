@@ -67,7 +67,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     public func readLine(prompt: PromptText) -> LineReadResult {
         // libedit's own signal handling is off (see SignalRouter), so it learns a new window size here.
         el_resize(el)
-        drainWakeups()
+        SignalRouter.takeWakeups()  // a Ctrl-C or resize from before this prompt is already dealt with
         setPrompt(prompt)
         lastTab = nil
         var count: Int32 = 0
@@ -140,7 +140,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                 return -1
             }
             if wakeFD >= 0 && fds[1].revents != 0 {
-                switch drainWakeups() {
+                switch SignalRouter.takeWakeups() {
                 case .interrupt:
                     out.pointee = 0
                     errno = EINTR
@@ -182,25 +182,6 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                     return 1
                 }
                 break
-            }
-        }
-    }
-
-    private enum Wakeup { case none, resize, interrupt }
-
-    /// Reads every byte waiting on the wake-up pipe; Ctrl-C wins over a resize.
-    @discardableResult
-    private func drainWakeups() -> Wakeup {
-        let fd = SignalRouter.editorWakeRead.load(ordering: .relaxed)
-        guard fd >= 0 else { return .none }
-        var result = Wakeup.none
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return result }
-            for byte in buffer[0..<n] {
-                if byte == UInt8(ascii: "i") { result = .interrupt } else if result == .none { result = .resize }
             }
         }
     }

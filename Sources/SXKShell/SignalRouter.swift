@@ -14,8 +14,9 @@ enum SignalRouter {
     static let readerThread = Atomic<UInt>(0)
     static let pipeWrite = Atomic<Int32>(-1)
     static let interrupts = Atomic<Int>(0)
-    /// The line editor's wake-up pipe: `W` after SIGWINCH, `i` for Ctrl-C at the prompt. The editor
-    /// polls its read end beside the terminal, so it redraws on the thread that owns the editor.
+    /// The wake-up pipe of terminal reads: `W` after SIGWINCH, `i` for every Ctrl-C. The line editor
+    /// and prompts poll its read end beside the terminal, so the editor redraws on its own thread and
+    /// a Ctrl-C that lands just before a read starts still ends it. Drained at each editor prompt.
     static let editorWakeRead = Atomic<Int32>(-1)
     static let editorWakeWrite = Atomic<Int32>(-1)
 
@@ -109,6 +110,50 @@ enum SignalRouter {
     }
 }
 
+extension SignalRouter {
+    enum Wakeup { case none, resize, interrupt }
+
+    /// Reads every byte waiting on the wake-up pipe; Ctrl-C wins over a resize.
+    @discardableResult
+    static func takeWakeups() -> Wakeup {
+        let fd = editorWakeRead.load(ordering: .relaxed)
+        guard fd >= 0 else { return .none }
+        var result = Wakeup.none
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return result }
+            for byte in buffer[0..<n] {
+                if byte == UInt8(ascii: "i") { result = .interrupt } else if result == .none { result = .resize }
+            }
+        }
+    }
+
+    /// One byte from the terminal for a prompt, given up on Ctrl-C even when it came just before the
+    /// read began (its byte waits on the wake-up pipe): then -1 with errno EINTR, as an interrupted
+    /// read. A resize does not end it.
+    static func readByte(_ fd: Int32, _ byte: UnsafeMutablePointer<UInt8>) -> Int {
+        let wake = editorWakeRead.load(ordering: .relaxed)
+        guard wake >= 0 else { return read(fd, byte, 1) }
+        while true {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if fds[1].revents != 0 && takeWakeups() == .interrupt {
+                errno = EINTR
+                return -1
+            }
+            guard fds[0].revents != 0 else { continue }
+            let n = read(fd, byte, 1)
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            return n
+        }
+    }
+}
+
 /// Only async-signal-safe calls: tcgetattr/tcsetattr, sigaction, sigprocmask, raise.
 private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     let saved = errno
@@ -159,9 +204,10 @@ private let signalHandler: @convention(c) (Int32) -> Void = { sig in
     }
     let fd = SignalRouter.pipeWrite.load(ordering: .relaxed)
     if fd >= 0 { _ = write(fd, &byte, 1) }
-    if byte == UInt8(ascii: "i") {
+    if sig == SIGINT {
+        var wakeByte = UInt8(ascii: "i")
         let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
-        if wake >= 0 { _ = write(wake, &byte, 1) }
+        if wake >= 0 { _ = write(wake, &wakeByte, 1) }
     }
 }
 

@@ -28,6 +28,7 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
         let s = try start()
         s.send("login 13800000004 --accept-privacy\r")
         try s.expect("password:")
+        s.resize(rows: 30, columns: 90)  // a resize does not end a prompt
         s.send("sandbox123\r")
         try s.expect("choose 1-3:")
         s.send("9\r")
