@@ -26,6 +26,8 @@ static inline int sxk_el_editor(EditLine *el, const char *mode) { return el_set(
 static inline int sxk_el_signal(EditLine *el, int on) { return el_set(el, EL_SIGNAL, on); }
 static inline int sxk_el_set_history(EditLine *el, History *h) { return el_set(el, EL_HIST, history, h); }
 static inline int sxk_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
+/* The character reader libedit calls for every key (EL_GETCFN): 1 with a character, 0 at end, -1 on error. */
+static inline int sxk_el_set_getcfn(EditLine *el, el_rfunc_t fn) { return el_set(el, EL_GETCFN, fn); }
 static inline int sxk_el_get_columns(EditLine *el) {
     int cols = 0;
     if (el_get(el, EL_GETTC, "co", &cols, NULL) != 0) return 0;

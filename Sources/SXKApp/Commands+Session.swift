@@ -15,18 +15,20 @@ extension AppCommands {
             throw AppError.usage("login needs a PHONE (no last phone stored)")
         }
         let privacy = prefs.privacyAccepted || command.has("accept-privacy")
-        // Local checks first (seed 000 §3.3), before asking for a password.
+        // Local checks first (seed 000 §3.3), then the password, then the network: a password typed
+        // ahead of the prompt is read with echo off instead of meeting a terminal still echoing.
         try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
-        // The login page loads the config first; a failure is ignored (seed 000 §3.2).
-        _ = await auth.fetchConfig()
         let password = try await readPassword(fromStdin: command.has("password-stdin"))
+        // The login page loads the config before v9/login; a failure is ignored (seed 000 §3.2).
+        _ = await auth.fetchConfig()
         let step = try await auth.login(phone: phone, password: password, privacyAccepted: privacy, choice: command.option("account"))
         let outcome: LoginOutcome
         switch step {
         case .completed(let done):
             outcome = done
         case .chooseAccount(let accounts):
-            let choice = try await chooseAccount(accounts)
+            let choice: String
+            do { choice = try await chooseAccount(accounts) } catch { auth.cancelAccountChoice(); throw error }
             outcome = try await auth.chooseAccount(choice)
         }
         host.contextOrigin = "login in this shell"
@@ -40,10 +42,11 @@ extension AppCommands {
             guard let line = StdinLine.read() else { throw AppError.usage("--password-stdin: standard input is empty") }
             return line
         }
-        guard let secret = try await io.readSecret(prompt: "password: ") else {
-            throw AppError.usage("no terminal to ask for the password — use --password-stdin")
+        switch try await io.readReply(prompt: "password: ", secret: true) {
+        case .answer(let secret): return secret
+        case .endOfInput: throw FeatureError.cancelled
+        case .noTerminal: throw AppError.usage("no terminal to ask for the password — use --password-stdin")
         }
-        return secret
     }
 
     /// The numbered account choice the app shows as a dialog when a login has several accounts.
@@ -52,12 +55,19 @@ extension AppCommands {
         for (i, account) in accounts.enumerated() {
             io.stderr.write("  \(i + 1)) \(account.accountDisplayName)  [\(account.userId) \(account.accountType) \(account.roleCode)]\n")
         }
-        guard let answer = try await io.readLine(prompt: "choose 1-\(accounts.count): ") else {
-            throw AppError.usage("several accounts and no terminal to choose — pass --account ID|INDEX")
+        // A wrong answer asks again; Ctrl-C, Ctrl-D or an empty line cancel.
+        while true {
+            switch try await io.readReply(prompt: "choose 1-\(accounts.count): ") {
+            case .noTerminal: throw AppError.usage("several accounts and no terminal to choose — pass --account ID|INDEX")
+            case .endOfInput: throw FeatureError.cancelled
+            case .answer(let answer):
+                switch AuthSessionCoordinator.accountChoice(answer, in: accounts) {
+                case .chosen(let account): return String(account.userId)
+                case .cancel: throw FeatureError.cancelled
+                case .invalid(let why): io.stderr.write(why + "\n")
+                }
+            }
         }
-        let trimmed = answer.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw AppError.usage("no account chosen") }
-        return trimmed
     }
 
     private func report(_ outcome: LoginOutcome, _ command: ParsedCommand, verb: String) {

@@ -50,6 +50,15 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var phone: String?
         var privacyAccepted = false
         var enableRegister: Bool?
+        /// A login waiting for its account choice; it becomes this login's memory only when set-user
+        /// succeeds, so a choice that is cancelled or fails leaves the session as it was.
+        var pending: PendingLogin?
+    }
+    private struct PendingLogin {
+        var tempToken: String
+        var phone: String
+        var privacyAccepted: Bool
+        var accounts: [Account]
     }
     private let lock = NSLock()
     private var memory = Memory()
@@ -63,6 +72,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             self.lock.withLock {
                 self.memory.tempToken = nil
                 self.memory.phone = nil
+                self.memory.pending = nil
             }
         }
     }
@@ -107,39 +117,45 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             throw FeatureError.api(error, context: "login")
         }
         guard !result.accounts.isEmpty else { throw .noAccounts }
-        lock.withLock {
-            memory.tempToken = result.tempToken
-            memory.phone = phone
-            memory.privacyAccepted = privacyAccepted
-        }
-        contexts.account.setAccounts(result.accounts)
+        let pending = PendingLogin(tempToken: result.tempToken, phone: phone, privacyAccepted: privacyAccepted, accounts: result.accounts)
         if result.accounts.count == 1 {
-            return .completed(try await selectAccount(result.accounts[0], token: result.tempToken))
+            return .completed(try await selectAccount(result.accounts[0], of: pending))
         }
         if let choice {
             let chosen = try AuthSessionCoordinator.resolve(choice, in: result.accounts)
-            return .completed(try await selectAccount(chosen, token: result.tempToken))
+            return .completed(try await selectAccount(chosen, of: pending))
         }
+        lock.withLock { memory.pending = pending }
         return .chooseAccount(result.accounts)
     }
 
     /// The multi-account choice (`LoginViewModel.selectAccount`): set-user with the temporary token, then complete.
     public func chooseAccount(_ selector: String) async throws(FeatureError) -> LoginOutcome {
-        let (token, accounts) = lock.withLock { (memory.tempToken, contexts.account.current.accounts) }
-        guard let token, !accounts.isEmpty else { throw .noAccountList }
-        let chosen = try AuthSessionCoordinator.resolve(selector, in: accounts)
-        return try await selectAccount(chosen, token: token)
+        guard let pending = lock.withLock({ memory.pending }) else { throw .noAccountList }
+        let chosen = try AuthSessionCoordinator.resolve(selector, in: pending.accounts)
+        return try await selectAccount(chosen, of: pending)
     }
 
-    private func selectAccount(_ chosen: Account, token: String) async throws(FeatureError) -> LoginOutcome {
+    /// Drops a login still waiting for its account choice (the choice was cancelled).
+    public func cancelAccountChoice() {
+        lock.withLock { memory.pending = nil }
+    }
+
+    private func selectAccount(_ chosen: Account, of login: PendingLogin) async throws(FeatureError) -> LoginOutcome {
         let result: SetUserResult
         do {
-            result = try await account.setUser(userId: chosen.userId, accountType: chosen.accountType, tempToken: token).value
+            result = try await account.setUser(userId: chosen.userId, accountType: chosen.accountType, tempToken: login.tempToken).value
         } catch {
             throw FeatureError.api(error, context: "set-user")
         }
-        let (phone, privacy) = lock.withLock { (memory.phone ?? chosen.phone, memory.privacyAccepted) }
-        return try await completeLogin(result, phone: phone, privacyAccepted: privacy)
+        lock.withLock {
+            memory.tempToken = login.tempToken
+            memory.phone = login.phone
+            memory.privacyAccepted = login.privacyAccepted
+            memory.pending = nil
+        }
+        contexts.account.setAccounts(login.accounts)
+        return try await completeLogin(result, phone: login.phone, privacyAccepted: login.privacyAccepted)
     }
 
     /// Seed 001 `completeLogin` + seed 000 §3.4: formal token, last phone and privacy flag stored; contexts
@@ -263,12 +279,34 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     // MARK: Helpers
 
+    /// One answer typed at the `choose 1-N` prompt.
+    public enum AccountChoice: Sendable, Equatable {
+        case chosen(Account)
+        /// An empty answer: no account, the login is dropped.
+        case cancel
+        /// Not one of the accounts; the line says why (to ask again).
+        case invalid(String)
+    }
+
+    /// Reads an answer to the account choice: a number from the list or a user id.
+    public static func accountChoice(_ answer: String, in accounts: [Account]) -> AccountChoice {
+        let text = answer.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return .cancel }
+        let range = "1-\(accounts.count)"
+        if let chosen = try? resolve(text, in: accounts) { return .chosen(chosen) }
+        // What the person typed, shown printable and short.
+        let shown = String(text.unicodeScalars.prefix(20).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+            + (text.unicodeScalars.count > 20 ? "…" : "")
+        if Int(text) != nil { return .invalid("no account \(shown) — type a number \(range), or an empty line to cancel") }
+        return .invalid("'\(shown)' is not a number — type a number \(range), or an empty line to cancel")
+    }
+
     /// A user id, else a 1-based index into `accounts`.
     public static func resolve(_ selector: String, in accounts: [Account]) throws(FeatureError) -> Account {
         let text = selector.trimmingCharacters(in: .whitespaces)
         if let n = Int(text) {
             if let byId = accounts.first(where: { $0.userId == n }) { return byId }
-            if (1...accounts.count).contains(n) { return accounts[n - 1] }
+            if n >= 1 && n <= accounts.count { return accounts[n - 1] }
         }
         throw .accountNotFound(text, available: accounts.enumerated().map { "\($0.offset + 1)=\($0.element.userId)" })
     }

@@ -105,22 +105,26 @@ enum TerminalPrompt {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             quiet.c_lflag |= tcflag_t(ICANON | ECHONL)
-            tcsetattr(fd, TCSAFLUSH, &quiet)
+            // TCSANOW, not TCSAFLUSH: keys typed ahead of the prompt are the answer, not to be thrown away.
+            tcsetattr(fd, TCSANOW, &quiet)
         }
-        defer { if secret && haveTermios { tcsetattr(fd, TCSAFLUSH, &saved) } }
+        defer { if secret && haveTermios { tcsetattr(fd, TCSADRAIN, &saved) } }
         writeAll(outFD, prompt)
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let n = read(fd, &byte, 1)
+            let n = SignalRouter.readByte(fd, &byte)
             if n < 0 {
                 if errno == EINTR {
-                    if secret { writeAll(outFD, "\n") }
+                    writeAll(outFD, "\n")
                     return .interrupted
                 }
                 return .eof
             }
-            if n == 0 { return bytes.isEmpty ? .eof : .answer(String(decoding: bytes, as: UTF8.self)) }
+            if n == 0 {
+                if bytes.isEmpty { writeAll(outFD, "\n") }  // Ctrl-D: what follows starts on its own line
+                return bytes.isEmpty ? .eof : .answer(String(decoding: bytes, as: UTF8.self))
+            }
             if byte == UInt8(ascii: "\n") { break }
             bytes.append(byte)
         }

@@ -19,6 +19,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private let color: Bool
     private let outputFD: Int32
     private var promptBuffer: UnsafeMutablePointer<CChar>?
+    /// Columns the prompt takes (its text without colour), for the redraw after a resize.
+    private var promptWidth = 0
     private var lastTab: (line: String, cursor: Int)?
     private var closed = false
     private static let marker: Character = "\u{1}"
@@ -46,8 +48,10 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         // thread (usually the main one). On a closed terminal (SIGHUP + SIGCONT) one ran after el_gets
         // had cleared that pointer: a segfault in about one exit in six. It also re-raised signals to
         // the whole process group. SignalRouter handles SIGINT/SIGTERM/SIGHUP and Ctrl-Z; the window
-        // size is re-read at every prompt (libedit's read_prepare calls el_resize).
+        // size is re-read at every prompt (libedit's read_prepare calls el_resize), and during editing
+        // the key reader below wakes on SIGWINCH to resize and redraw the line.
         _ = sxk_el_signal(el, 0)
+        _ = sxk_el_set_getcfn(el, getcCallback)
         _ = sxk_el_set_history(el, hist)
         _ = sxk_el_set_prompt_esc(el, promptCallback, CChar(1))
         _ = sxk_el_addfn(el, "sxk-complete", "Complete the word at the cursor", tabCallback)
@@ -64,6 +68,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     public func readLine(prompt: PromptText) -> LineReadResult {
         // libedit's own signal handling is off (see SignalRouter), so it learns a new window size here.
         el_resize(el)
+        SignalRouter.takeWakeups()  // a Ctrl-C or resize from before this prompt is already dealt with
         setPrompt(prompt)
         lastTab = nil
         var count: Int32 = 0
@@ -103,6 +108,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private func setPrompt(_ prompt: PromptText) {
         if let promptBuffer { free(promptBuffer) }
         promptBuffer = strdup(prompt.rendered(color: color, marker: Self.marker))
+        promptWidth = TextWidth.width(prompt.plain)
     }
 
     fileprivate func currentPrompt() -> UnsafeMutablePointer<CChar>? { promptBuffer }
@@ -115,6 +121,87 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
             if n < 0 { if errno == EINTR { continue }; return }
             offset += n
         }
+    }
+
+    // MARK: keys and resizes
+
+    /// libedit's key reader (EL_GETCFN), as its own `read_char` but waiting on the terminal and the
+    /// signal router's wake-up pipe together: a resize redraws the line here, on the editing thread
+    /// (nothing but a byte on a pipe happens in the signal handler), and Ctrl-C ends `el_gets` with
+    /// EINTR as an interrupted read would.
+    fileprivate func readCharacter(_ out: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        var bytes: [CChar] = []
+        let wakeFD = SignalRouter.editorWakeRead.load(ordering: .relaxed)
+        while true {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }  // the handler's byte is on the pipe; Ctrl-Z and fg land here too
+                out.pointee = 0
+                return -1
+            }
+            if wakeFD >= 0 && fds[1].revents != 0 {
+                switch SignalRouter.takeWakeups() {
+                case .interrupt:
+                    out.pointee = 0
+                    errno = EINTR
+                    return -1
+                case .resize:
+                    redrawAfterResize()
+                    continue
+                case .none:
+                    break
+                }
+            }
+            guard fds[0].revents != 0 else { continue }
+            var byte: CChar = 0
+            let n = read(0, &byte, 1)
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                out.pointee = 0
+                return -1
+            }
+            if n == 0 {
+                out.pointee = 0
+                return 0
+            }
+            bytes.append(byte)
+            // Decode what is read so far; a broken sequence is dropped up to the byte that broke it,
+            // which is tried again as the start of the next character.
+            while !bytes.isEmpty {
+                var state = mbstate_t()
+                var wide: wchar_t = 0
+                // size_t arrives as Int: (size_t)-1 and (size_t)-2 are -1 and -2.
+                switch mbrtowc(&wide, bytes, bytes.count, &state) {
+                case -1:
+                    bytes = bytes.count > 1 ? [bytes[bytes.count - 1]] : []
+                    continue
+                case -2:
+                    if bytes.count >= Int(MB_LEN_MAX) { bytes.removeAll() }
+                default:
+                    out.pointee = wide
+                    return 1
+                }
+                break
+            }
+        }
+    }
+
+    /// The window changed size: libedit learns the new width, the cursor goes back to where the
+    /// prompt starts and everything below is cleared, then libedit draws prompt and line again. The
+    /// rows to go up are counted at both widths and the smaller is taken: a terminal that rewraps
+    /// on resize keeps the line's start at the new-width count, one that does not at the old-width
+    /// one, and going up too little only leaves an old row above, never erases earlier output.
+    private func redrawAfterResize() {
+        let oldColumns = Int(sxk_el_get_columns(el))
+        el_resize(el)
+        let newColumns = Int(sxk_el_get_columns(el))
+        let info = el_line(el).pointee
+        let head = UnsafeRawBufferPointer(start: UnsafeRawPointer(info.buffer), count: info.cursor - info.buffer)
+        let column = promptWidth + TextWidth.width(String(decoding: head, as: UTF8.self))
+        let up = min(column / max(1, oldColumns), column / max(1, newColumns))
+        writeOut((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+        _ = sxk_el_refresh(el)
     }
 
     /// Tab: unique match inserted, else the common prefix; a second Tab lists the choices.
@@ -159,6 +246,11 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 private let promptCallback: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>? = { el in
     guard let el, let raw = sxk_el_get_clientdata(el) else { return nil }
     return Unmanaged<LibeditLineReader>.fromOpaque(raw).takeUnretainedValue().currentPrompt()
+}
+
+private let getcCallback: @convention(c) (OpaquePointer?, UnsafeMutablePointer<wchar_t>?) -> Int32 = { el, out in
+    guard let el, let out, let raw = sxk_el_get_clientdata(el) else { return -1 }
+    return Unmanaged<LibeditLineReader>.fromOpaque(raw).takeUnretainedValue().readCharacter(out)
 }
 
 private let tabCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in

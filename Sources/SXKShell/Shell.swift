@@ -100,17 +100,27 @@ public final class Shell: @unchecked Sendable {
         self.lineReader = lineReader
         await runStartupFile(io: makeIO(interactive: true))
         var status: Int32 = 0
+        // A trailing `\` or an open quote continues the command on the next line; what runs and
+        // what history keeps is the joined command.
+        var joiner = LineJoiner()
         while exitRequest == nil {
-            let prompt = host.prompt()
+            let prompt = joiner.continuation.map(\.prompt) ?? host.prompt()
             let result = await thread.run { lineReader.readLine(prompt: prompt) }
             switch result {
             case .eof:
+                if let continuation = joiner.continuation {
+                    joiner.reset()
+                    errors.error("end of input inside \(continuation.openDescription); the command was dropped")
+                    continue
+                }
                 saveHistory()
                 await thread.run { lineReader.close() }
                 return 0
             case .interrupted:
+                joiner.reset()
                 continue
-            case .line(let line):
+            case .line(let typed):
+                guard let line = joiner.add(typed) else { continue }
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
                 lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs, aliases: aliases), context: currentContext())
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
@@ -136,12 +146,13 @@ public final class Shell: @unchecked Sendable {
     }
 
     private func runText(_ text: String, origin: String) async -> Int32 {
-        await runLine(text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+        await runLine(LineJoiner.joinLines(text), io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
     }
 
     private func runStdin(_ thread: ReaderThread) async -> Int32 {
         let lineReader = PlainLineReader.standardInput
         var worst: Int32 = 0
+        var joiner = LineJoiner()
         while exitRequest == nil {
             let result: LineReadResult
             if let ready = lineReader.bufferedLine() {
@@ -150,9 +161,14 @@ public final class Shell: @unchecked Sendable {
                 result = await thread.run { lineReader.readLine(prompt: PromptText("")) }
             }
             switch result {
-            case .eof: return worst
+            case .eof:
+                // A command still open at the end (an unclosed quote) runs and fails with the tokenizer's message.
+                guard let pending = joiner.finish() else { return worst }
+                let status = await runLine(pending, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+                return status != 0 ? status : worst
             case .interrupted: return ExitStatus.interrupted
-            case .line(let line):
+            case .line(let typed):
+                guard let line = joiner.add(typed) else { continue }
                 let status = await runLine(line, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
                 if status != 0 {
                     if !options.keepGoing || status == ExitStatus.interrupted { return status }
@@ -363,32 +379,4 @@ public final class Shell: @unchecked Sendable {
         // which may still be inside libedit. Everything worth keeping is written and flushed above.
         _exit(128 + sig)
     }
-}
-
-/// Values for the completion engine from the host's providers (`command` is answered by the engine).
-struct ShellValues: CompletionValueProvider, @unchecked Sendable {
-    let host: any ShellHost
-    let specs: [CommandSpec]
-    let variables: VariableStore
-    let aliases: AliasTable
-    func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
-        switch provider {
-        case "variable":
-            return variables.all.filter { $0.name.hasPrefix(prefix) }
-                .map { CompletionCandidate($0.name, description: Variables.preview($0.entry.value, width: 60)) }
-        case "alias":
-            return aliases.all.filter { $0.name.hasPrefix(prefix) }
-                .map { CompletionCandidate($0.name, description: "alias for " + $0.text) }
-        default:
-            return host.completions(for: provider, prefix: prefix)
-        }
-    }
-    func aliasWords(_ name: String) -> [String]? {
-        aliases.alias(name)?.commands.last?.map(\.text)
-    }
-}
-
-/// Carries a line reader from the reader thread back to the loop.
-struct ReaderBox: @unchecked Sendable {
-    let reader: any LineReader
 }

@@ -14,6 +14,11 @@ enum SignalRouter {
     static let readerThread = Atomic<UInt>(0)
     static let pipeWrite = Atomic<Int32>(-1)
     static let interrupts = Atomic<Int>(0)
+    /// The wake-up pipe of terminal reads: `W` after SIGWINCH, `i` for every Ctrl-C. The line editor
+    /// and prompts poll its read end beside the terminal, so the editor redraws on its own thread and
+    /// a Ctrl-C that lands just before a read starts still ends it. Drained at each editor prompt.
+    static let editorWakeRead = Atomic<Int32>(-1)
+    static let editorWakeWrite = Atomic<Int32>(-1)
 
     /// Blocks the routed signals on the calling thread (inherited by threads it creates later).
     static func blockOnThisThread() {
@@ -47,6 +52,15 @@ enum SignalRouter {
         _ = readerThread.load(ordering: .relaxed)
         _ = interrupts.load(ordering: .relaxed)
         pipeWrite.store(fds[1], ordering: .sequentiallyConsistent)
+        var wake: [Int32] = [-1, -1]
+        if pipe(&wake) == 0 {
+            for fd in wake {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            }
+            editorWakeRead.store(wake[0], ordering: .sequentiallyConsistent)
+            editorWakeWrite.store(wake[1], ordering: .sequentiallyConsistent)
+        }
 
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
@@ -59,6 +73,17 @@ enum SignalRouter {
             action.sa_flags = 0  // no SA_RESTART: a blocked read returns EINTR
             sigaction(sig, &action, nil)
         }
+        // SIGWINCH: SA_RESTART, so a resize never breaks a read elsewhere (a password prompt); the
+        // editor's poll still wakes on the pipe.
+        var winch = sigaction()
+        #if canImport(Glibc)
+        winch.__sigaction_handler.sa_handler = resizeHandler
+        #else
+        winch.__sigaction_u.__sa_handler = resizeHandler
+        #endif
+        sigemptyset(&winch.sa_mask)
+        winch.sa_flags = Int32(SA_RESTART)
+        sigaction(SIGWINCH, &winch, nil)
         signal(SIGPIPE, SIG_IGN)
         installStopHandler()
         return fds[0]
@@ -82,6 +107,50 @@ enum SignalRouter {
         sigemptyset(&action.sa_mask)
         action.sa_flags = Int32(SA_RESTART)
         sigaction(SIGTSTP, &action, nil)
+    }
+}
+
+extension SignalRouter {
+    enum Wakeup { case none, resize, interrupt }
+
+    /// Reads every byte waiting on the wake-up pipe; Ctrl-C wins over a resize.
+    @discardableResult
+    static func takeWakeups() -> Wakeup {
+        let fd = editorWakeRead.load(ordering: .relaxed)
+        guard fd >= 0 else { return .none }
+        var result = Wakeup.none
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return result }
+            for byte in buffer[0..<n] {
+                if byte == UInt8(ascii: "i") { result = .interrupt } else if result == .none { result = .resize }
+            }
+        }
+    }
+
+    /// One byte from the terminal for a prompt, given up on Ctrl-C even when it came just before the
+    /// read began (its byte waits on the wake-up pipe): then -1 with errno EINTR, as an interrupted
+    /// read. A resize does not end it.
+    static func readByte(_ fd: Int32, _ byte: UnsafeMutablePointer<UInt8>) -> Int {
+        let wake = editorWakeRead.load(ordering: .relaxed)
+        guard wake >= 0 else { return read(fd, byte, 1) }
+        while true {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if fds[1].revents != 0 && takeWakeups() == .interrupt {
+                errno = EINTR
+                return -1
+            }
+            guard fds[0].revents != 0 else { continue }
+            let n = read(fd, byte, 1)
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            return n
+        }
     }
 }
 
@@ -135,6 +204,19 @@ private let signalHandler: @convention(c) (Int32) -> Void = { sig in
     }
     let fd = SignalRouter.pipeWrite.load(ordering: .relaxed)
     if fd >= 0 { _ = write(fd, &byte, 1) }
+    if sig == SIGINT {
+        var wakeByte = UInt8(ascii: "i")
+        let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
+        if wake >= 0 { _ = write(wake, &wakeByte, 1) }
+    }
+}
+
+private let resizeHandler: @convention(c) (Int32) -> Void = { _ in
+    let saved = errno
+    defer { errno = saved }
+    var byte = UInt8(ascii: "W")
+    let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
+    if wake >= 0 { _ = write(wake, &byte, 1) }
 }
 
 @inline(__always) func currentThreadID() -> UInt {

@@ -72,30 +72,25 @@ enum StartupFile {
         return nil
     }
 
-    /// Physical lines joined where one ends with an unescaped backslash; blank lines dropped.
+    /// Physical lines joined into commands by `LineJoiner` (a `\` at the end, an open quote);
+    /// blank lines dropped. Each command keeps the number of the line it starts on.
     static func split(_ text: String) -> [Line] {
         var out: [Line] = []
-        var pending: (number: Int, text: String)?
+        var joiner = LineJoiner()
+        var start = 0
         var number = 0
+        func keep(_ whole: String) {
+            if !whole.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" }) { out.append(Line(number: start, text: whole)) }
+        }
         // Split on bytes: "\r\n" is one Character, so a Character split would miss it.
         for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             var line = String(decoding: raw, as: UTF8.self)
             if line.hasSuffix("\r") { line.removeLast() }
-            let trailing = line.reversed().prefix { $0 == "\\" }.count
-            if trailing % 2 == 1 {
-                line.removeLast()
-                pending = (pending?.number ?? number, (pending?.text ?? "") + line)
-                continue
-            }
-            let start = pending?.number ?? number
-            let whole = (pending?.text ?? "") + line
-            pending = nil
-            if !whole.allSatisfy({ $0 == " " || $0 == "\t" }) { out.append(Line(number: start, text: whole)) }
+            if !joiner.isPending { start = number }
+            if let whole = joiner.add(line) { keep(whole) }
         }
-        if let pending, !pending.text.allSatisfy({ $0 == " " || $0 == "\t" }) {
-            out.append(Line(number: pending.number, text: pending.text))
-        }
+        if let pending = joiner.finish() { keep(pending) }
         return out
     }
 }

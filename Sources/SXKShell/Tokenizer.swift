@@ -91,13 +91,14 @@ public enum Tokenizer {
                 // Comment to end of line.
                 while i < n && bytes[i] != UInt8(ascii: "\n") { i += 1 }
             case UInt8(ascii: "\\"):
+                // Line continuation: removed as in sh, so it never starts a word of its own.
+                if i + 1 < n && bytes[i + 1] == UInt8(ascii: "\n") { i += 2; continue }
                 if !inWord { inWord = true; start = i }
                 quoted = true
                 if i + 1 >= n {
                     if lenient { i += 1; continue }
                     throw UsageError("unfinished escape at end of line")
                 }
-                if bytes[i + 1] == UInt8(ascii: "\n") { i += 2; continue }  // line continuation
                 i += 1
                 let len = scalarLength(bytes[i])
                 word.append(contentsOf: bytes[i..<min(n, i + len)])

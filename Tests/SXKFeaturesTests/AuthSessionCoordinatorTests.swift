@@ -73,6 +73,35 @@ final class AuthSessionCoordinatorTests: XCTestCase {
         XCTAssertEqual(h.auth.accounts().filter(\.isCurrent).map(\.account.userId), [4003])
     }
 
+    /// A login left at its account choice changes nothing: the current account, its list and the
+    /// token `switch-account` would use stay those of the login before.
+    func testUnfinishedChoiceLeavesTheSessionAsItWas() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let before = h.auth.accounts()
+        let step = try await h.auth.login(phone: "13800000004", password: Harness.password, privacyAccepted: true)
+        guard case .chooseAccount = step else { return XCTFail("expected a choice") }
+        XCTAssertEqual(h.auth.accounts(), before)
+        h.auth.cancelAccountChoice()
+        await assertThrowsFeature({ try await h.auth.chooseAccount("1") }) { if case .noAccountList = $0 { return true }; return false }
+        XCTAssertEqual(h.contexts.account.current.userId, 1001)
+        XCTAssertEqual(h.auth.accounts(), before)
+    }
+
+    func testAccountChoiceAnswers() {
+        let accounts = [4001, 4002, 4003].map { Account(userId: $0, accountType: "scenic", accountDisplayName: "a\($0)", userName: "", phone: "", roleCode: "", roleName: "") }
+        XCTAssertEqual(AuthSessionCoordinator.accountChoice(" 2 ", in: accounts), .chosen(accounts[1]))
+        XCTAssertEqual(AuthSessionCoordinator.accountChoice("4003", in: accounts), .chosen(accounts[2]))
+        XCTAssertEqual(AuthSessionCoordinator.accountChoice("  ", in: accounts), .cancel)
+        guard case .invalid(let nine) = AuthSessionCoordinator.accountChoice("9", in: accounts),
+              case .invalid(let text) = AuthSessionCoordinator.accountChoice("x\u{1B}[2J", in: accounts) else {
+            return XCTFail("9 and text are not accounts")
+        }
+        XCTAssertTrue(nine.hasPrefix("no account 9"), nine)
+        XCTAssertFalse(text.contains("\u{1B}"), "a control character reached the terminal: \(text.debugDescription)")
+        XCTAssertEqual(AuthSessionCoordinator.accountChoice("0", in: []), .invalid("no account 0 — type a number 1-0, or an empty line to cancel"))
+    }
+
     func testMultiAccountLoginWithChoiceArgument() async throws {
         let h = try Harness()
         let outcome = try await h.login("13800000004", choice: "4002")

@@ -19,6 +19,8 @@ final class TokenizerTests: XCTestCase {
             ("scenic 西湖景区", [["scenic", "西湖景区"]]),
             ("post /x '{\"a\": 1}'", [["post", "/x", "{\"a\": 1}"]]),
             ("a ''", [["a", ""]]),
+            ("a \\\n  b", [["a", "b"]]),     // a continued line starts no empty word
+            ("a\\\nb c", [["ab", "c"]]),
         ]
         for (line, expected) in cases {
             XCTAssertEqual(try Tokenizer.split(line), expected, line)

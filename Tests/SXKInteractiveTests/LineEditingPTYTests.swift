@@ -1,0 +1,68 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// The line editor as a person meets it: commands continued over several lines, and a window
+/// resized in the middle of a long line.
+final class LineEditingPTYTests: SandboxPTYTestCase {
+    /// A trailing `\` and an open quote continue on a `… › ` line; the joined command runs once and
+    /// is one history entry.
+    func testBackslashAndOpenQuoteContinueOnTheNextLine() throws {
+        try logIn("13800000001")
+        let s = try start()
+        server.resetRequestLog()
+        s.send("get /api/app/config \\\r")
+        try s.expect("… › ")
+        s.send("--json\r")
+        let json = try s.expect("›")
+        XCTAssertTrue(json.contains("enableRegister"), json)
+        XCTAssertFalse(json.contains("error:"), json)
+
+        s.send("post /api/app/x '{\"a\":\r")
+        try s.expect("'… › ")
+        s.send("1}'\r")
+        let posted = try s.expect("›")
+        XCTAssertFalse(posted.contains("unterminated"), posted)
+        let bodies = server.requestLog().filter { $0.path == "/api/app/x" }.map(\.body)
+        XCTAssertEqual(bodies.count, 1, "one request for the joined command: \(bodies)")
+        XCTAssertEqual(bodies.first?.filter { !$0.isWhitespace }, "{\"a\":1}")
+
+        // Ctrl-C on a continuation line drops the whole command.
+        s.send("get /api/app/config \\\r")
+        try s.expect("… › ")
+        s.send("--raw\u{03}")
+        try s.expect("›")
+        s.send("history\r")
+        let history = try s.expect("›")
+        XCTAssertTrue(history.contains("get /api/app/config --json"), history)
+        XCTAssertFalse(history.contains("--raw"), history)
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/config" }.count, 1)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// A line longer than the window is drawn again from its start when the window is resized:
+    /// the prompt and the first characters are sent again after the resize.
+    func testResizeWhileEditingRedrawsTheWholeLine() throws {
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments,
+                               environment: environment, rows: 30, columns: 60)
+        try s.expect("›")
+        try s.waitForEditor()
+        let word = "start" + String(repeating: "x", count: 88) + "end"
+        s.send("help " + word)
+        try s.expect("xend")
+        s.resize(rows: 30, columns: 80)
+        let redrawn = try s.expect("help start")
+        XCTAssertTrue(redrawn.contains("›"), "the prompt is drawn again:\n\(redrawn)")
+        try s.expect("xend")
+        // Narrower again with the cursor at the start: still the whole line, and it still runs.
+        s.send("\u{01}")
+        s.resize(rows: 30, columns: 50)
+        try s.expect("help start")
+        s.send("\r")
+        try s.expect("no help for '\(word)'")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+}

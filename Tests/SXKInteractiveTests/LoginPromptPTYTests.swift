@@ -1,0 +1,98 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// What a person types around `login`'s prompts: a password typed before the prompt shows, and
+/// wrong answers at the account choice.
+final class LoginPromptPTYTests: SandboxPTYTestCase {
+    /// The password is typed right behind the command, on a slow link: it is read with echo off as
+    /// the answer (not shown, not thrown away, not asked for again), and the calls follow.
+    func testPasswordTypedAheadOfThePromptIsNeitherEchoedNorAskedAgain() throws {
+        server.setLatency(milliseconds: 800)
+        let s = try start()
+        // One write: the password is in the terminal's queue before sxk has even read the command.
+        s.send("login 13800000001 --accept-privacy\rsandbox123\r")
+        let shown = try s.expect("logged in as", timeout: 30)
+        try s.expect("›")
+        XCTAssertEqual(shown.components(separatedBy: "password:").count - 1, 1, "asked more than once:\n\(shown)")
+        XCTAssertFalse(s.screen.contains("sandbox123"), "the password was shown:\n\(s.screen)")
+        // The password came before any request: config, then v9/login.
+        let paths = server.requestLog().map(\.path)
+        XCTAssertEqual(Array(paths.prefix(2)), ["/api/app/config", "/api/app/v9/login"])
+        server.setLatency(milliseconds: 0)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    func testWrongAccountChoiceAsksAgainWithOneLineWhy() throws {
+        let s = try start()
+        s.send("login 13800000004 --accept-privacy\r")
+        try s.expect("password:")
+        s.resize(rows: 30, columns: 90)  // a resize does not end a prompt
+        s.send("sandbox123\r")
+        try s.expect("choose 1-3:")
+        s.send("9\r")
+        let first = try s.expect("choose 1-3:")
+        XCTAssertTrue(first.contains("no account 9"), first)
+        s.send("x\r")
+        let second = try s.expect("choose 1-3:")
+        XCTAssertTrue(second.contains("'x' is not a number"), second)
+        XCTAssertEqual(second.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count, 3,
+                       "one line for the answer, one saying why, the prompt:\n\(second)")
+        s.send("2\r")
+        let done = try s.expect("logged in as")
+        try s.expect("›")
+        XCTAssertFalse(done.contains("error:"), done)
+        s.send("whoami\r")
+        try s.expect("4002")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// An empty line, Ctrl-D and Ctrl-C at the choice each cancel with one line and leave the
+    /// session that was there before (account, account list, prompt) as it was.
+    func testCancellingTheChoiceLeavesTheSessionUnchanged() throws {
+        let s = try start()
+        s.send("login 13800000001 --accept-privacy\r")
+        try s.expect("password:")
+        s.send("sandbox123\r")
+        try s.expect("logged in as")
+        s.send("accounts\r")
+        try s.expect("1001")
+        try s.expect("›")
+        for key in ["\r", "\u{04}", "\u{03}"] {
+            s.send("login 13800000004 --accept-privacy\r")
+            try s.expect("password:")
+            s.send("sandbox123\r")
+            try s.expect("choose 1-3:")
+            s.send(key)
+            let after = try s.expect("›")
+            XCTAssertEqual(after.components(separatedBy: "error:").count - 1, 1, "key \(key.debugDescription):\n\(after)")
+            XCTAssertTrue(after.contains("error: cancelled") || after.contains("error: interrupted"), after)
+            XCTAssertFalse(after.contains("logged in as"), after)
+        }
+        s.send("accounts\r")
+        let rows = try s.expect("›")
+        XCTAssertTrue(rows.contains("1001"), rows)
+        XCTAssertFalse(rows.contains("4001"), "the cancelled login's accounts replaced this login's:\n\(rows)")
+        s.send("whoami\r")
+        let who = try s.expect("›")
+        XCTAssertTrue(who.contains("1001") && !who.contains("4002"), who)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// One-shot `login` on a terminal: an empty answer at the choice exits 130 (interrupted).
+    func testOneShotCancelledChoiceExits130() throws {
+        let s = try PTYSession(executable: InteractiveShellTests.binary,
+                               arguments: globalArguments + ["login", "13800000004", "--accept-privacy"], environment: environment)
+        try s.expect("password:")
+        s.send("sandbox123\r")
+        try s.expect("choose 1-3:")
+        s.send("\r")
+        XCTAssertEqual(try s.waitForExit(), 130)
+        XCTAssertTrue(s.screen.contains("error: cancelled"), s.screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: profileDir.appendingPathComponent("token").path))
+    }
+}
