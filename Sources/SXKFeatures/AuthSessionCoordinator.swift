@@ -173,12 +173,14 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
         }
         // The token is stored: a snapshot that cannot be written (disk full) does not undo the login.
+        var saved = true
         do { try contexts.persist() } catch {
+            saved = false
             warnings.append("logged in, but the account snapshot was not saved: \(error)")
         }
         // The shell's login = the app's login + home's first appearance, which writes the default
         // common menus (seed 000 §6.2; docs/app-behaviour.md#login).
-        if let role = contexts.permission.roleCode, !role.isEmpty {
+        if saved, let role = contexts.permission.roleCode, !role.isEmpty {
             let uris = contexts.permission.current.permissions.map(\.uri)
             do { _ = try CommonMenuStore(store: contexts.store).commonURIs(roleCode: role, visibleURIs: uris) } catch {
                 warnings.append("logged in, but the common menus were not saved: \(error)")

@@ -20,7 +20,7 @@ public struct ProfileReset: Sendable {
     }
 
     /// The files a reset removes, in the order it removes them.
-    public var targets: [String] { [paths.tokenFile, paths.defaultsFile, paths.accountsFile] }
+    public var targets: [String] { [paths.tokenFile, paths.defaultsFile] }
 
     /// Which of `targets` exist now (a symlink or other non-regular file counts: it is removed too).
     public var storedFiles: [String] { targets.filter(Self.exists) }
