@@ -102,7 +102,10 @@ struct CompareTarget {
             }
         case .role(let code):
             if p.roleCode == code { return current }
-            let holders = a.accounts.filter { $0.roleCode == code }
+            // Another account whose role is CODE. The current account's own record says only the role it
+            // logged in with; in another of its roles it goes through the role-permission entry below
+            // (else `role:X` after `role Y` would resolve to the current role: both rows the same probe).
+            let holders = a.accounts.filter { $0.roleCode == code && !isCurrent($0) }
             if holders.count == 1 { return of(holders[0]) }
             if holders.count > 1 {
                 throw AppError.usage("\(label) matches accounts \(holders.map { String($0.userId) }.joined(separator: ", ")) — name one with account:ID")

@@ -17,7 +17,7 @@ public struct StoreMatch: Sendable, Equatable {
     public var storesInScenic: Int
     /// The store now current, nil when none matched.
     public var matched: Store?
-    /// How it matched: `saved` (the stored id is in the scenic) or `first` (first store of the scenic).
+    /// How it matched: `saved` (the stored id is among the scenic's stores), nil without a match.
     public var how: String?
 }
 
@@ -84,31 +84,25 @@ public struct AccountContextLoader: Sendable {
         }
     }
 
-    /// Seed §4.2 `refreshLocalDisplayState`: the current scenic stays only when it is set (> 0) and, once
-    /// the role's scenic list is known, in that list; otherwise id and name are cleared.
+    /// Seed 000 §4.2 `refreshLocalDisplayState`: with no valid scenic, id and name are cleared; a valid
+    /// one stays as it is (docs/app-behaviour.md#valid-scenic).
     @discardableResult
     public func refreshLocalDisplayState() -> DisplayStateCheck {
         let a = contexts.account.current
         let p = contexts.permission.current
-        let reason = Self.displayStateClearReason(scenicId: a.scenicId, scenicName: a.scenicName, scenicList: p.scenicList, roleCode: p.roleCode)
-        if reason != nil {
-            contexts.account.setScenic(id: nil, name: nil)
-        } else if let id = a.scenicId, let match = p.scenicList.first(where: { $0.scenicId == id }), a.scenicName != match.scenicName {
-            contexts.account.setScenic(id: id, name: match.scenicName)
-        }
+        let reason = Self.displayStateClearReason(scenicId: a.scenicId, scenicName: a.scenicName)
+        if reason != nil { contexts.account.setScenic(id: nil, name: nil) }
         let now = contexts.account.current
         return DisplayStateCheck(roleCode: p.roleCode, scenicId: now.scenicId, scenicName: now.scenicName, clearedBecause: reason)
     }
 
-    /// Why `refreshLocalDisplayState` clears the current scenic, or nil when it stays (pure: `boot` asks too).
-    public static func displayStateClearReason(scenicId: Int?, scenicName: String?, scenicList: [ScenicRef], roleCode: String?) -> String? {
-        if let id = scenicId, id > 0 {
-            if !scenicList.isEmpty, !scenicList.contains(where: { $0.scenicId == id }) {
-                return "scenic \(id) is not in role \(roleCode ?? "?")'s scenic list"
-            }
-            return nil
-        }
-        return scenicId != nil || scenicName != nil ? "no valid scenic id" : nil
+    /// Why `refreshLocalDisplayState` clears the current scenic, or nil when it stays (pure: `boot` asks
+    /// too). Valid = an id > 0 (inferred: the seed does not define "有效"); a scenic outside the role's
+    /// list is not cleared here (the seed gives no such rule).
+    public static func displayStateClearReason(scenicId: Int?, scenicName: String?) -> String? {
+        if let id = scenicId, id > 0 { return nil }
+        if let id = scenicId { return "scenic id \(id) is not a valid scenic (valid = > 0)" }
+        return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
     /// Whether seed §4.3's conditions hold: role storeAdmin and currentScenicId > 0.
@@ -131,19 +125,14 @@ public struct AccountContextLoader: Sendable {
         return stores
     }
 
-    /// Matches the saved store id among the current scenic's stores, else takes the scenic's first
-    /// store; a match becomes `currentStoreId`. Without a match the stored id is left as it was.
+    /// Seed 000 §4.3: the store of the current scenic whose id is the saved `currentStoreId` is the
+    /// match and is written; without a match nothing is written and no store is invented.
     func matchCurrentStore(in stores: [Store]) -> StoreMatch {
         let a = contexts.account.current
         let inScenic = stores.filter { $0.scenicId == a.scenicId }
         var matched: Store?
-        var how: String?
-        if let saved = a.storeId, let s = inScenic.first(where: { $0.storeId == saved }) {
-            matched = s; how = "saved"
-        } else if let first = inScenic.first {
-            matched = first; how = "first"
-        }
+        if let saved = a.storeId, let s = inScenic.first(where: { $0.storeId == saved }) { matched = s }
         if let matched { contexts.account.setStoreId(matched.storeId) }
-        return StoreMatch(storesInScenic: inScenic.count, matched: matched, how: how)
+        return StoreMatch(storesInScenic: inScenic.count, matched: matched, how: matched == nil ? nil : "saved")
     }
 }

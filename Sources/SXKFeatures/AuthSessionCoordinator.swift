@@ -189,8 +189,22 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
         }
         // The token is stored: a snapshot that cannot be written (disk full) does not undo the login.
+        var saved = true
         do { try contexts.persist(validated: report != nil) } catch {
+            saved = false
             warnings.append("logged in, but the account snapshot was not saved: \(error)")
+        }
+        // The shell's login = the app's login + home's first appearance, which writes the default
+        // common menus (seed 000 §6.2; docs/app-behaviour.md#login).
+        if saved, let role = contexts.permission.roleCode, !role.isEmpty {
+            let uris = contexts.permission.current.permissions.map(\.uri)
+            do { _ = try CommonMenuStore(store: contexts.store).commonURIs(roleCode: role, visibleURIs: uris) } catch {
+                warnings.append("logged in, but the common menus were not saved: \(error)")
+            }
+        }
+        // The account list (no token) for account switches in a later process.
+        do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
+            warnings.append("logged in, but the account list was not saved: \(error)")
         }
         contexts.session.logIn(token: result.token)
         if report == nil { contexts.session.setOffline(true) }
@@ -210,7 +224,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// set-user for another account of this login with the temporary token, then the formal one; the
     /// contexts are rebuilt without the password. When the server refuses both, `.passwordRequired`.
     public func switchAccount(to selector: String) async throws(FeatureError) -> SwitchOutcome {
-        let accounts = contexts.account.current.accounts
+        let accounts = knownAccounts()
         guard !accounts.isEmpty else { throw .noAccountList }
         let target = try AuthSessionCoordinator.resolve(selector, in: accounts)
         let (temp, phone, privacy) = lock.withLock { (memory.tempToken, memory.phone, memory.privacyAccepted) }
@@ -267,6 +281,66 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         case .completed(let outcome): return outcome
         case .chooseAccount(let accounts):
             throw .accountNotFound(String(target.userId), available: accounts.map { String($0.userId) })
+        }
+    }
+
+    // MARK: Accounts across processes
+
+    /// Asks for the password of `phone` to log in again for `account` (the App asks: prompt or
+    /// `--password-stdin`). Called only when no held token can do the set-user.
+    public typealias PasswordSource = @Sendable (_ phone: String, _ account: Account) async throws -> String
+
+    /// This login's accounts: the process's memory, else the list the profile kept from the last login.
+    public func knownAccounts() -> [Account] {
+        let inMemory = contexts.account.current.accounts
+        if !inMemory.isEmpty { return inMemory }
+        let stored = (try? contexts.store.accountList.read())?.accounts ?? []
+        if !stored.isEmpty { contexts.account.setAccounts(stored) }
+        return stored
+    }
+
+    /// `switch-account` in any process: set-user with a held token; when none works (a new process has
+    /// no temporary token) v9/login again with the password from `password`, then set-user.
+    public func switchAccount(to selector: String, password: PasswordSource) async throws(FeatureError) -> LoginOutcome {
+        guard !knownAccounts().isEmpty else { throw .noAccountList }
+        switch try await switchAccount(to: selector) {
+        case .switched(let outcome):
+            return outcome
+        case .passwordRequired(let target, let phone):
+            let secret: String
+            do { secret = try await password(phone, target) } catch {
+                throw (error as? FeatureError) ?? (error is CancellationError ? .cancelled : .failed("password: \(error)"))
+            }
+            return try await relogin(phone: phone, password: secret, target: target)
+        }
+    }
+
+    /// `probeToken` in any process: when no held token can do the set-user, v9/login again with the
+    /// password (the new temporary token stays in this process's memory only), then set-user. Nothing
+    /// is stored and no context changes.
+    public func probeToken(for target: Account, password: PasswordSource) async throws(FeatureError) -> String {
+        do {
+            return try await probeToken(for: target)
+        } catch let error where error.isSessionExpired || lock.withLock({ memory.tempToken == nil }) {
+            let phone = lock.withLock { memory.phone } ?? (try? contexts.store.accountList.read())?.phone
+                ?? contexts.store.lastLoginUsername ?? target.phone
+            let secret: String
+            do { secret = try await password(phone, target) } catch {
+                throw (error as? FeatureError) ?? (error is CancellationError ? .cancelled : .failed("password: \(error)"))
+            }
+            let result: LoginResult
+            do { result = try await account.login(username: phone, password: secret).value } catch {
+                throw FeatureError.api(error, context: "login")
+            }
+            lock.withLock {
+                memory.tempToken = result.tempToken
+                memory.phone = phone
+            }
+            do {
+                return try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: result.tempToken).value.token
+            } catch {
+                throw FeatureError.api(error, context: "set-user for account \(target.userId)")
+            }
         }
     }
 

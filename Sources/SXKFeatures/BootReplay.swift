@@ -76,7 +76,7 @@ public struct BootReplay: Sendable {
 
     private func loginPage(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead, privacy: StoredRead) -> BootTrace {
         let phone = read(StoreKey.lastLoginUsername)
-        var form = BootStep(name: "LoginViewController.setupUI -> LoginViewModel.applyStoredPreferences()", reads: [phone, privacy])
+        var form = BootStep(name: "LoginViewController.setupUI -> LoginViewModel.applyStoredPreferences()", rule: Rules.loginForm, reads: [phone, privacy])
         form.notes = [
             "phone field: " + (store.lastLoginUsername.map { "filled with \($0)" } ?? "empty (no last login)"),
             "privacy checkbox: " + (store.privacyAgreementAccepted ? "ticked" : "not ticked (login needs it ticked)"),
@@ -87,12 +87,12 @@ public struct BootReplay: Sendable {
             caller: "LoginViewController.viewDidAppear -> LoginViewModel.loadAppConfig(authAPI:) -> AuthAPI.getAppConfig()",
             condition: "always", reads: [tokenRead],
             stores: ["LoginViewModel.enableRegister (memory only, not AppStore)"])
-        var appear = BootStep(name: "LoginViewController.viewDidAppear -> LoginViewModel.loadAppConfig(authAPI:)", calls: [config])
+        var appear = BootStep(name: "LoginViewController.viewDidAppear -> LoginViewModel.loadAppConfig(authAPI:)", rule: Rules.loginConfig, calls: [config])
         appear.notes = [
             "no token: the request carries no token header",
             "only enableRegister is used (shows or hides the code-login/register entry); a failure is ignored silently",
         ]
-        var next = BootStep(name: "afterwards, when the user taps login (seed 000 §7.1; not part of the cold start)")
+        var next = BootStep(name: "afterwards, when the user taps login (seed 000 §7.1; not part of the cold start)", rule: Rules.loginFlow)
         next.notes = [
             "POST \(Endpoint.login.path) -> POST \(Endpoint.setUser.path) -> AppStore login state and account context -> userDidLogin -> main tab",
             "with the privacy agreement accepted, AMap and Umeng are configured again after login (seed 000 §3.4)",
@@ -113,7 +113,7 @@ public struct BootReplay: Sendable {
         var order = 0
         func nextOrder() -> Int { order += 1; return order }
 
-        var tabs = BootStep(name: "MainTabBarController.viewDidLoad -> configureTabs()")
+        var tabs = BootStep(name: "MainTabBarController.viewDidLoad -> configureTabs()", rule: Rules.mainTab)
         tabs.notes = [
             "five tab slots: home, orders, scan placeholder, statistics, profile; home is selected",
             "badgeViewModel.refreshPendingWriteOffCount() only sets pendingWriteOffCount = nil: no backend call",
@@ -124,6 +124,7 @@ public struct BootReplay: Sendable {
         // 1. locationStateStore.restoreStateIfNeeded()
         var location = BootStep(
             name: "HomeViewController.viewDidAppear -> HomeViewModel.initialize(api:) -> locationStateStore.restoreStateIfNeeded()",
+            rule: Rules.locationRestore,
             reads: [
                 read(StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)),
                 read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
@@ -136,7 +137,7 @@ public struct BootReplay: Sendable {
 
         // 2. refreshLocalDisplayState()
         var display = BootStep(
-            name: "refreshLocalDisplayState()",
+            name: "refreshLocalDisplayState()", rule: Rules.validScenic,
             reads: [
                 read(StoreKey.currentScenicId), read(StoreKey.currentScenicName), read(StoreKey.roleCode),
                 read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
@@ -146,7 +147,7 @@ public struct BootReplay: Sendable {
             display.stores = ["\(StoreKey.currentScenicId) removed", "\(StoreKey.currentScenicName) removed"]
             display.notes = ["scenic cleared: \(why)"]
         } else if let id = scenicId {
-            display.notes = ["scenic \(id) \(store.currentScenicName ?? "") kept"]
+            display.notes = ["scenic \(id) \(store.currentScenicName ?? "") kept: a valid scenic (> 0)"]
         } else {
             display.notes = ["no scenic selected"]
         }
@@ -162,7 +163,7 @@ public struct BootReplay: Sendable {
                 "\(scope)_\(StoreKey.rolePermissionList)", "\(scope)_\(StoreKey.currentRoleScenicList)",
                 "\(scope)_\(StoreKey.permission)", "\(StoreKey.roleName) (when needed)",
             ])
-        var permissionStep = BootStep(name: "loadPermissions(api:force: true)", calls: [rolePermission])
+        var permissionStep = BootStep(name: "loadPermissions(api:force: true)", rule: Rules.permissionLoad, calls: [rolePermission])
         permissionStep.notes = [
             roleCode.map { "the answer's entry for role \($0) becomes current (else its first entry)" }
                 ?? "no stored role: the answer's first entry becomes the role",
@@ -175,7 +176,7 @@ public struct BootReplay: Sendable {
 
         // 4. loadStoreListIfNeeded(api:): storeAdmin with currentScenicId > 0.
         var storeStep = BootStep(
-            name: "loadStoreListIfNeeded(api:)",
+            name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad,
             reads: [read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)])
         let storeApplies = roleCode == RoleCode.storeAdmin && (scenicId ?? 0) > 0
         if storeApplies {
@@ -210,7 +211,7 @@ public struct BootReplay: Sendable {
     }
 
     private func commonMenusStep(scope: String, roleCode: String?, permissions: [PermissionItem]) -> BootStep {
-        var step = BootStep(name: "rebuild common menus (HomeCommonMenuStore)")
+        var step = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus)
         let visible = catalog.visibleMenus(permissions: permissions)
         step.reads = [read(StoreKey.scoped(StoreKey.permission, prefix: scope))]
         guard let role = roleCode, !role.isEmpty else {
@@ -226,7 +227,8 @@ public struct BootReplay: Sendable {
             step.notes = ["no visible menus and no record: nothing written"]
         } else {
             let first = Array(visible.prefix(CommonMenuStore.defaultCount))
-            step.stores = ["\(key) = first \(first.count) visible menus (default)"]
+            step.rule = Rules.commonMenuChoice
+            step.stores = ["\(key) = first \(first.count) of the permission list (default)"]
             step.notes = ["no record: default " + first.map(\.title).joined(separator: ", ")]
         }
         return step
@@ -238,26 +240,17 @@ public struct BootReplay: Sendable {
     ) -> (BootStep, [DialogCheck]) {
         let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)
         var step = BootStep(
-            name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)",
+            name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)", rule: Rules.dialogPriority,
             reads: [
                 read(StoreKey.scoped(StoreKey.permission, prefix: scope)),
                 read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
                 read(StoreKey.currentScenicId), read(StoreKey.roleCode), read(reminderKey),
             ])
         let reminder = store.locationReminderMinutes
-        var checks: [DialogCheck] = []
-        let needPermission = permissions.isEmpty
-        checks.append(DialogCheck(dialog: .permission, show: needPermission,
-            reason: needPermission ? "the stored role has no permissions" : "\(Self.count(permissions.count, "permission")) stored", evaluated: true))
-        let hasScenic = (scenicId ?? 0) > 0
-        let needScenic = !needPermission && !scenicList.isEmpty && !hasScenic
-        checks.append(DialogCheck(dialog: .scenic, show: needScenic, reason: needPermission
-            ? "not evaluated: permission dialog first"
-            : scenicList.isEmpty ? "the role has no scenic areas to choose"
-            : hasScenic ? "scenic \(scenicId ?? 0) selected" : "the role has \(scenicList.count) scenic areas and none is selected",
-            evaluated: !needPermission))
+        var checks = DialogRules.localChecks(permissions: permissions, scenicList: scenicList, scenicId: scenicId)
+        let needPermission = checks[0].show, needScenic = checks[1].show
 
-        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: false)
+        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: false, rule: Rules.locationTimeoutDecision)
         if let settled = HomeFeature.locationTimeoutSettledLocally(
             needPermission: needPermission, needScenic: needScenic, role: roleCode ?? "", reminder: reminder) {
             location = settled
@@ -280,7 +273,7 @@ public struct BootReplay: Sendable {
         step.notes = checks.map { check in
             let state = !check.evaluated ? "not evaluated"
                 : check.show ? "show" : check.dialog == .locationTimeout && asked ? "depends on the answer" : "no"
-            return "\(HomeFeature.title(check.dialog)): \(state) — \(check.reason)"
+            return "\(HomeFeature.title(check.dialog)): \(state) — \(check.reason) \(check.rule.marker)"
         }
         step.notes.append("judged on the stored permissions; the role-permission answer above decides in the app")
         return (step, checks)
@@ -292,8 +285,7 @@ public struct BootReplay: Sendable {
     /// cleared, why (same rule as `AccountContextLoader.refreshLocalDisplayState`).
     func predictDisplayState(scenicList: [ScenicRef]) -> (scenicId: Int?, clearedBecause: String?) {
         let id = store.currentScenicId
-        let reason = AccountContextLoader.displayStateClearReason(
-            scenicId: id, scenicName: store.currentScenicName, scenicList: scenicList, roleCode: store.roleCode)
+        let reason = AccountContextLoader.displayStateClearReason(scenicId: id, scenicName: store.currentScenicName)
         return reason == nil ? (id, nil) : (nil, reason)
     }
 

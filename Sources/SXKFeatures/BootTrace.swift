@@ -30,10 +30,10 @@ public struct SDKDecision: Sendable, Equatable {
     public var reads: [StoredRead]
 
     public var json: JSONValue {
-        [
+        Rules.launch.annotate([
             "name": .string(name), "call": .string(call), "initialised": .bool(initialised),
             "rule": .string(rule), "seed": .string(seed), "reason": .string(reason), "reads": readsJSON(reads),
-        ]
+        ])
     }
 }
 
@@ -58,7 +58,7 @@ public struct RootDecision: Sendable, Equatable {
     public var reads: [StoredRead]
 
     public var json: JSONValue {
-        ["screen": .string(screen.rawValue), "controller": .string(screen.controller), "reason": .string(reason), "reads": readsJSON(reads)]
+        Rules.root.annotate(["screen": .string(screen.rawValue), "controller": .string(screen.controller), "reason": .string(reason), "reads": readsJSON(reads)])
     }
 }
 
@@ -94,17 +94,18 @@ public struct BootStep: Sendable, Equatable {
     public var notes: [String]
     /// True when the step's condition does not hold for this state (its call is not made).
     public var skipped: Bool
+    public var rule: RuleBasis
 
-    public init(name: String, reads: [StoredRead] = [], calls: [BootCall] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
-        self.name = name; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
+    public init(name: String, rule: RuleBasis, reads: [StoredRead] = [], calls: [BootCall] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
+        self.name = name; self.rule = rule; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
     }
 
     public var json: JSONValue {
-        [
+        rule.annotate([
             "name": .string(name), "skipped": .bool(skipped), "reads": readsJSON(reads),
             "calls": .array(calls.map(\.json)), "stores": .array(stores.map { .string($0) }),
             "notes": .array(notes.map { .string($0) }),
-        ]
+        ])
     }
 }
 
@@ -120,6 +121,11 @@ public struct BootTrace: Sendable, Equatable {
     public var checks: [DialogCheck]
     /// One line: what this user sees and which calls go out.
     public var verdict: String
+    /// What the home's first appearance would write (main tab only; from an offline home replay on a
+    /// copy), empty until `BootReplay.replay(apply:)` fills it.
+    public var changes: [KeyChange] = []
+    /// True when `changes` were written (`apply`).
+    public var applied = false
 
     /// The first screen's calls in the order the app makes them.
     public var calls: [BootCall] { steps.flatMap(\.calls) }
@@ -136,6 +142,9 @@ public struct BootTrace: Sendable, Equatable {
             "calls": .array(calls.map(\.json)),
             "dialogs": .array(checks.map(\.json)),
             "verdict": .string(verdict),
+            "coldStart": BootReplay.coldStartNote.json,
+            "changes": .array(changes.map(\.json)),
+            "applied": .bool(applied),
         ]
     }
 }

@@ -1,50 +1,84 @@
 import SXKCore
 
 /// The dialog the home screen would show after `initialize` (seed 000 §4.4), in priority order.
-public enum HomeDialog: String, Sendable, Equatable {
+public enum HomeDialog: String, Sendable, Equatable, CaseIterable {
     case permission
     case scenic
     case locationTimeout
 }
 
-/// One step of the `HomeViewModel.initialize` replay: what it read, called and stored.
+/// One backend call of a replay, in the order the app makes it: made (with its record) or, offline
+/// or when the app would not need it, listed as not made with the reason.
+public struct ReplayCall: Sendable, Equatable {
+    public var order: Int
+    public var method: String
+    public var path: String
+    /// False with `--offline`: the stored answer (if any) stood in for it.
+    public var made: Bool
+    public var record: CallRecord?
+    public var note: String?
+
+    public var ok: Bool { record?.ok ?? false }
+    public var error: String? { record?.error ?? (made ? nil : note) }
+    public var ms: Double { record?.ms ?? 0 }
+
+    public var json: JSONValue {
+        var o: JSONObject = ["order": .int(order), "method": .string(method), "path": .string(path), "made": .bool(made)]
+        if let record {
+            o["ok"] = .bool(record.ok)
+            o["ms"] = .decimal(record.ms, digits: 1)
+            if let error = record.error { o["error"] = .string(error) }
+        }
+        if let note { o["note"] = .string(note) }
+        return .object(o)
+    }
+}
+
+/// One step of the `HomeViewModel.initialize` replay: what it read, called and would store, and the
+/// basis of what it decided.
 public struct HomeStep: Sendable, Equatable {
     /// The app's name for the step, e.g. `locationStateStore.restoreStateIfNeeded()`.
     public var name: String
     public var reads: [String]
-    public var calls: [CallRecord]
+    public var calls: [ReplayCall]
     public var stores: [String]
     /// What the step decided or why it was skipped.
     public var notes: [String]
     public var skipped: Bool
+    public var rule: RuleBasis
 
-    public init(name: String, reads: [String] = [], calls: [CallRecord] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
-        self.name = name; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
+    public init(name: String, rule: RuleBasis, reads: [String] = [], calls: [ReplayCall] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
+        self.name = name; self.rule = rule; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
     }
 
     public var json: JSONValue {
-        [
+        rule.annotate([
             "name": .string(name), "skipped": .bool(skipped),
             "reads": .array(reads.map { .string($0) }), "calls": .array(calls.map(\.json)),
             "stores": .array(stores.map { .string($0) }), "notes": .array(notes.map { .string($0) }),
-        ]
+        ])
     }
 }
 
-/// One dialog condition as evaluated, in priority order.
+/// One dialog condition as evaluated, in priority order, with the basis of its condition.
 public struct DialogCheck: Sendable, Equatable {
     public var dialog: HomeDialog
     public var show: Bool
     public var reason: String
     /// False when a higher-priority dialog already won, so this one was not evaluated.
     public var evaluated: Bool
+    public var rule: RuleBasis
+
+    public init(dialog: HomeDialog, show: Bool, reason: String, evaluated: Bool, rule: RuleBasis) {
+        self.dialog = dialog; self.show = show; self.reason = reason; self.evaluated = evaluated; self.rule = rule
+    }
 
     public var json: JSONValue {
-        ["dialog": .string(dialog.rawValue), "evaluated": .bool(evaluated), "show": .bool(show), "reason": .string(reason)]
+        rule.annotate(["dialog": .string(dialog.rawValue), "evaluated": .bool(evaluated), "show": .bool(show), "reason": .string(reason)])
     }
 }
 
-/// The whole replay: steps, the dialog checks, and the verdict.
+/// The whole replay: steps, the dialog checks, the calls in order, the key diff, and the verdict.
 public struct HomeTrace: Sendable, Equatable {
     public var steps: [HomeStep]
     public var checks: [DialogCheck]
@@ -52,13 +86,25 @@ public struct HomeTrace: Sendable, Equatable {
     public var dialog: HomeDialog?
     /// One line: which dialog and why, or why none.
     public var verdict: String
+    /// The basis of the verdict: inferred as soon as an inferred condition decided it.
+    public var verdictRule: RuleBasis
+    /// True when no call was made (`--offline`, or no token).
+    public var offline: Bool
+    /// What the app would write, key by key (sxk's own snapshot stamp left out).
+    public var changes: [KeyChange]
+    /// True when `changes` were written to the profile (`--apply`).
+    public var applied: Bool
 
-    public var calls: [CallRecord] { steps.flatMap(\.calls) }
+    public var calls: [ReplayCall] { steps.flatMap(\.calls) }
 
     public var json: JSONValue {
         [
-            "steps": .array(steps.map(\.json)), "dialogs": .array(checks.map(\.json)),
-            "dialog": dialog.map { .string($0.rawValue) } ?? .null, "verdict": .string(verdict),
+            "offline": .bool(offline), "applied": .bool(applied),
+            "steps": .array(steps.map(\.json)), "calls": .array(calls.map(\.json)),
+            "dialogs": .array(checks.map(\.json)),
+            "dialog": dialog.map { .string($0.rawValue) } ?? .null,
+            "verdict": verdictRule.annotate(["text": .string(verdict)]),
+            "changes": .array(changes.map(\.json)),
         ]
     }
 }

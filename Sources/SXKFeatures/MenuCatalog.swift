@@ -6,12 +6,19 @@ public struct MenuEntry: Sendable, Equatable {
     public var uri: String
     public var title: String
     public var group: String
+    /// False for a permission URI sxk's catalog does not know: still a permission, still a menu, titled
+    /// by the permission's own name (docs/app-behaviour.md#menus).
+    public var known: Bool
 
-    public init(uri: String, title: String, group: String) {
-        self.uri = uri; self.title = title; self.group = group
+    public init(uri: String, title: String, group: String, known: Bool = true) {
+        self.uri = uri; self.title = title; self.group = group; self.known = known
     }
 
-    public var json: JSONValue { ["uri": .string(uri), "title": .string(title), "group": .string(group)] }
+    /// Titles are sxk's display aid (the app's HomeMenuCatalog is not in the seeds): always inferred.
+    public var json: JSONValue {
+        ["uri": .string(uri), "title": .string(title), "group": .string(group),
+         "catalog": .string(known ? "known" : "unknown"), "titleBasis": .string(Basis.inferred.rawValue)]
+    }
 }
 
 /// The home menu catalog: maps permission URIs to menus, in catalog order (seed 000 §4.2 `visibleMenus(from:)`).
@@ -33,15 +40,18 @@ public struct MenuCatalog: Sendable, Equatable {
         entries = out
     }
 
-    /// Menus whose URI is among the permissions, in catalog order; a permission the catalog does not
-    /// know becomes a menu titled by the permission's name so nothing the server grants is hidden.
+    /// One menu per permission URI, in the permission list's order (seed 000 §4.2: menus come from the
+    /// permissions; the order is inferred, docs/app-behaviour.md#menus). The catalog only lends titles;
+    /// a URI it does not know is a menu marked unknown, titled by the permission's name.
     public func visibleMenus(permissions: [PermissionItem]) -> [MenuEntry] {
-        let granted = Set(permissions.map(\.uri))
-        var visible = entries.filter { granted.contains($0.uri) }
-        let known = Set(entries.map(\.uri))
         var seen = Set<String>()
-        for p in permissions where !known.contains(p.uri) && seen.insert(p.uri).inserted {
-            visible.append(MenuEntry(uri: p.uri, title: p.name, group: p.group ?? ""))
+        var visible: [MenuEntry] = []
+        for p in permissions where seen.insert(p.uri).inserted {
+            if let entry = entry(uri: p.uri) {
+                visible.append(entry)
+            } else {
+                visible.append(MenuEntry(uri: p.uri, title: p.name.isEmpty ? p.uri : p.name, group: p.group ?? "", known: false))
+            }
         }
         return visible
     }

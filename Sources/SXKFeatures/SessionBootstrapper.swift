@@ -55,6 +55,10 @@ public struct SessionBootstrapper: Sendable {
             return RestoreResult(phase: .loggedOut, hadToken: false, hadSnapshot: contexts.store.hasAccountSnapshot)
         }
         let hadSnapshot = contexts.store.restoreContexts(account: contexts.account, permission: contexts.permission)
+        // The last login's account list (no token), when it holds the restored account.
+        if let list = try? contexts.store.accountList.read(), list.accounts.contains(where: { $0.userId == contexts.account.userId }) {
+            contexts.account.setAccounts(list.accounts)
+        }
         contexts.session.beginRestoring(token: token)
         return RestoreResult(phase: .restoring, hadToken: true, hadSnapshot: hadSnapshot)
     }

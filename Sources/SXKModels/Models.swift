@@ -47,7 +47,8 @@ public struct Account: Sendable, Equatable {
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("account")
         userId = try o.requireInt("userId")
-        accountType = o.string("accountType") ?? AccountType.scenic
+        // No default: a missing type would give every scoped key the wrong prefix (docs/app-behaviour.md#storage).
+        accountType = try o.requireString("accountType")
         userName = o.string("userName") ?? ""
         accountDisplayName = o.string("accountDisplayName") ?? userName
         realName = o.string("realName")

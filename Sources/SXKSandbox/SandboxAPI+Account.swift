@@ -83,7 +83,7 @@ extension SandboxAPI {
 
     func rolePermission(_ request: HTTPRequest) throws(APIFailure) -> JSONValue {
         let account = try formalAccount(request)
-        return .array(account.roles.map { role in
+        return .array(roleOverrides.roles(for: account).map { role in
             [
                 "roleCode": .string(role.roleCode),
                 "roleName": .string(role.roleName),

@@ -33,6 +33,8 @@ final class SandboxAPI: @unchecked Sendable {
     let scopes: [String: OrderScope]
     /// The scope-leak fault (off unless a test turns it on).
     let scopeLeak = ScopeLeakSwitch()
+    /// Role lists replaced through the control API.
+    let roleOverrides = RoleOverrides()
 
     init(config: SandboxConfig, tokens: SandboxTokens, referenceUnix: Int) {
         self.tokens = tokens

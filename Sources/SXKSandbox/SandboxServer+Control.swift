@@ -21,6 +21,7 @@ extension SandboxServer {
             return .success(.null)
         case ("POST", "/__sandbox/config"): return updateConfig(request)
         case ("GET", "/__sandbox/status"): return .success(status())
+        case ("POST", "/__sandbox/roles"): return setRoles(request)
         default:
             return .envelope(code: SandboxCode.notFound, msg: "控制接口不存在: \(request.method) \(request.path)", status: 404)
         }
@@ -55,6 +56,28 @@ extension SandboxServer {
         let fault = SandboxFault(path: path, kind: kind, count: count, location: location)
         injectFault(fault)
         return .success(SandboxServer.faultJSON(fault))
+    }
+
+    /// `{"userId": 2001, "roles": [{"roleCode": "photographer", "scenicIds": [1]}]}` replaces what
+    /// role-permission answers for that user; `"roles": null` restores the account's own list.
+    private func setRoles(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = controlBody(request) else { return SandboxServer.bad("body is not a JSON object") }
+        guard let userId = body.int("userId"), SandboxDirectory.account(userId) != nil else { return SandboxServer.bad("userId must name a demo account") }
+        guard let value = body["roles"], value != .null else {
+            replaceRoles(nil, userId: userId)
+            return .success(.null)
+        }
+        guard let items = value.arrayValue else { return SandboxServer.bad("roles must be an array or null") }
+        var roles: [SandboxRole] = []
+        for item in items {
+            guard let o = item.objectValue, let code = o.string("roleCode"), !code.isEmpty,
+                  let ids = o["scenicIds"]?.arrayValue?.compactMap(\.intValue), ids.allSatisfy({ SandboxDirectory.scenic($0) != nil }) else {
+                return SandboxServer.bad("each role needs roleCode and scenicIds of known scenic areas")
+            }
+            roles.append(SandboxRole(roleCode: code, scenicIds: ids))
+        }
+        replaceRoles(roles, userId: userId)
+        return .success(.int(roles.count))
     }
 
     private func updateConfig(_ request: HTTPRequest) -> HTTPResponse {

@@ -99,6 +99,13 @@ public final class SandboxServer: @unchecked Sendable {
     public func setHostile(_ on: Bool) { hostileMode.isOn = on }
     public var isHostile: Bool { hostileMode.isOn }
 
+    /// Replaces the role list `role-permission` answers for `userId` (nil restores the account's own).
+    func replaceRoles(_ roles: [SandboxRole]?, userId: Int) { api.roleOverrides.set(roles, userId: userId) }
+    /// The same, from code: `(roleCode, scenicIds)` pairs.
+    public func setRoles(_ roles: [(roleCode: String, scenicIds: [Int])]?, userId: Int) {
+        api.roleOverrides.set(roles?.map { SandboxRole(roleCode: $0.roleCode, scenicIds: $0.scenicIds) }, userId: userId)
+    }
+
     /// Every contract path served, with its method.
     public static var servedEndpoints: [(method: String, path: String)] { SandboxAPI.servedPaths }
 

@@ -8,15 +8,28 @@ import SXKModels
 public final class AppStore: @unchecked Sendable {
     public let defaults: DefaultsStore
     public let tokens: TokenStore
+    /// The accounts of the last login (no token), for switches in a later process.
+    public let accountList: AccountListStore
     private let clock: any WallClock
     private let batchLock = NSLock()
     private var batchDepth = 0
 
-    public init(defaults: DefaultsStore, tokens: TokenStore, clock: any WallClock = SystemClock()) {
+    public init(defaults: DefaultsStore, tokens: TokenStore, accountList: AccountListStore = AccountListStore(), clock: any WallClock = SystemClock()) {
         self.defaults = defaults
         self.tokens = tokens
+        self.accountList = accountList
         self.clock = clock
     }
+
+    /// A copy in memory of the stored values and token that no save writes to disk: the scratch
+    /// state `home` and `boot` replay on (docs/app-behaviour.md#replays).
+    public func memoryCopy() -> AppStore {
+        AppStore(defaults: defaults.memoryCopy(), tokens: TokenStore(memoryToken: try? tokens.read()),
+                 accountList: AccountListStore(memory: try? accountList.read()), clock: clock)
+    }
+
+    /// The clock this store stamps `sxk_snapshot_saved_at` with.
+    public var wallClock: any WallClock { clock }
 
     /// Re-reads `defaults.json` (keeping unsaved local changes on top).
     public func reload() throws(SessionError) { try defaults.load() }
@@ -171,10 +184,11 @@ public final class AppStore: @unchecked Sendable {
         try commit()
     }
 
-    /// Logout (seed 001): the token and the account snapshot go; the last phone, the privacy flag and
+    /// Logout (seed 001): the token, the account snapshot and the login's account list go; the last phone, the privacy flag and
     /// every account-scoped key stay, as the app leaves them.
     public func clearAccountSnapshot() throws(SessionError) {
         try tokens.clear()
+        try accountList.clear()
         try batch { () throws(SessionError) in
             for key in StoreKey.accountSnapshot { defaults.set(key, nil) }
         }
@@ -195,6 +209,9 @@ public final class AppStore: @unchecked Sendable {
     public func roleScenicList() -> [ScenicRef] {
         (defaults[scopedKey(StoreKey.currentRoleScenicList)]?.arrayValue ?? []).compactMap { try? ScenicRef(json: $0) }
     }
+
+    /// Whether a role-permission list was ever stored for this account (an empty one counts).
+    public var hasRolePermissionList: Bool { defaults[scopedKey(StoreKey.rolePermissionList)] != nil }
 
     public func saveRolePermissionList(_ list: [RolePermission]) throws(SessionError) {
         defaults.set(scopedKey(StoreKey.rolePermissionList), .array(list.map(\.json)))

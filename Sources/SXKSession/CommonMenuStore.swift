@@ -18,7 +18,8 @@ public final class CommonMenuStore: @unchecked Sendable {
     }
 
     /// The common menus of `roleCode`. With visible menus (permissions exist) and no record, the first
-    /// four visible URIs become the default and are written. `visibleURIs` is in catalog order.
+    /// four URIs become the default and are written (which four is inferred: the first of the permission
+    /// list, in its order — docs/app-behaviour.md#menus).
     public func commonURIs(roleCode: String, visibleURIs: [String]) throws(SessionError) -> [String] {
         if let stored = store.commonMenuURIs(roleCode: roleCode) { return stored }
         guard !visibleURIs.isEmpty else { return [] }

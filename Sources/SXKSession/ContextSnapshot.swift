@@ -32,14 +32,15 @@ extension AppStore {
         p.roles = rolePermissionList()
         p.permissions = permissionItems()
         p.scenicList = roleScenicList()
+        p.rolesLoaded = hasRolePermissionList
         permission.replace(with: p)
         return true
     }
 
     /// Writes the contexts back as one save: account fields, role, scopes, and the account-scoped
-    /// permission lists (only when a role-permission list is known, so a snapshot is not emptied).
-    /// `validated`: the contexts were just loaded from the server with the token, so the time of
-    /// this save is also the session's last validation.
+    /// permission lists (once a role-permission list was loaded or restored — an empty one is saved as
+    /// empty, as the app saves what it received). `validated`: the contexts were just loaded from the
+    /// server with the token, so the time of this save is also the session's last validation.
     public func persistContexts(account: AccountContext, permission: PermissionContext, validated: Bool = false) throws(SessionError) {
         let a = account.current
         let p = permission.current
@@ -55,7 +56,7 @@ extension AppStore {
             try setRole(code: p.roleCode, name: p.roleName)
             try setCurrentScenic(id: a.scenicId, name: a.scenicName)
             try setCurrentStoreId(a.storeId)
-            if !p.roles.isEmpty {
+            if p.rolesLoaded {
                 try saveRolePermissionList(p.roles)
                 try savePermissionItems(p.permissions)
                 try saveRoleScenicList(p.scenicList)

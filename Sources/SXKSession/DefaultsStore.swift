@@ -9,8 +9,9 @@ public final class DefaultsStore: @unchecked Sendable {
     public static let maxDepth = 32
 
     public let path: String
-    private let file: SecureFile
-    private let lock: ProfileLock
+    /// nil for an in-memory copy (a replay's scratch state): `load` and `save` never touch a file.
+    private let file: SecureFile?
+    private let lock: ProfileLock?
     private let validate: @Sendable (JSONObject) -> String?
     private let mutex = NSLock()
     private var values = JSONObject()
@@ -25,8 +26,26 @@ public final class DefaultsStore: @unchecked Sendable {
         self.validate = validate
     }
 
+    private init(memoryOf values: JSONObject) {
+        path = ""
+        file = nil
+        lock = nil
+        validate = { _ in nil }
+        self.values = values
+    }
+
+    /// An in-memory copy of the current values (pending changes included) that no save writes to disk:
+    /// what `home`/`boot` replay on, so the stored state stays as it is unless a replay is applied.
+    public func memoryCopy() -> DefaultsStore {
+        DefaultsStore(memoryOf: mutex.withLock { values })
+    }
+
+    /// True for a `memoryCopy()`.
+    public var isMemoryOnly: Bool { file == nil }
+
     /// Reads the file under the lock. Pending local changes stay applied on top of what was read.
     public func load() throws(SessionError) {
+        guard let lock else { return }
         let disk = try lock.withLock { () throws(SessionError) in try readDisk(warnIfRefused: true) }
         mutex.withLock {
             var merged = disk.object
@@ -69,6 +88,10 @@ public final class DefaultsStore: @unchecked Sendable {
     /// Merges this process's changes into the file atomically under the lock. Without changes it only
     /// refreshes from disk (and rewrites a file whose mode was loose, making it 0600 again).
     public func save() throws(SessionError) {
+        guard let lock, let file else {
+            mutex.withLock { changed = [] }
+            return
+        }
         let (pending, snapshot, wasLoose) = mutex.withLock { (changed, values, looseMode) }
         let merged = try lock.withLock { () throws(SessionError) -> JSONObject in
             let disk = try readDisk(warnIfRefused: false)
@@ -102,6 +125,7 @@ public final class DefaultsStore: @unchecked Sendable {
     private func readDisk(warnIfRefused: Bool) throws(SessionError) -> Disk {
         var corrupt = false
         let validate = self.validate
+        guard let file else { return Disk() }
         let loaded = try file.load(path, kind: .state, warnIfRefused: warnIfRefused) { bytes -> Result<JSONObject, SecureFile.CorruptReason> in
             let result = DefaultsStore.decode(bytes, validate: validate)
             if case .failure = result { corrupt = true }

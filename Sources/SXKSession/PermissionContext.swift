@@ -11,6 +11,9 @@ public final class PermissionContext: @unchecked Sendable {
         public var roleName: String?
         public var permissions: [PermissionItem] = []
         public var scenicList: [ScenicRef] = []
+        /// True once a role-permission list was loaded or restored (even an empty one), so an empty
+        /// answer is saved as empty instead of leaving the previous lists on disk.
+        public var rolesLoaded = false
 
         public init() {}
 
@@ -22,8 +25,11 @@ public final class PermissionContext: @unchecked Sendable {
     public struct Derivation: Sendable, Equatable {
         /// The entry the flat permissions and scenic list came from; nil for an empty list.
         public var matched: RolePermission?
-        /// False when no entry had the current role code and the first one was used.
+        /// True when an entry had the current role code.
         public var exactMatch: Bool
+        /// Why the flat permissions and scenic list are empty or came from an entry that is not the
+        /// current role's; nil for an exact match.
+        public var reason: String?
     }
 
     private let lock = NSLock()
@@ -53,6 +59,7 @@ public final class PermissionContext: @unchecked Sendable {
     public func setRolePermissions(_ roles: [RolePermission]) -> Derivation {
         lock.withLock {
             state.roles = roles
+            state.rolesLoaded = true
             return derive()
         }
     }
@@ -67,22 +74,34 @@ public final class PermissionContext: @unchecked Sendable {
         }
     }
 
-    /// `HomeViewModel.loadPermissions`: the entry whose roleCode equals the current role, else the
-    /// first; its scenic list and permissions become current, and its name when it matched (or when
-    /// no name is known). The current role code is kept; it is taken from the entry only when empty.
+    /// `HomeViewModel.loadPermissions` (seed 000 §4.2): the entry whose roleCode is the current role
+    /// gives the flat permissions, the scenic list and the role name. When no entry matches, the lists
+    /// are empty and `reason` says so — another role's permissions are never put under the current role
+    /// (inferred: docs/app-behaviour.md#permissions). Only with no current role at all does the first
+    /// entry become the role (inferred, same section).
     private func derive() -> Derivation {
         let code = state.roleCode ?? ""
-        let exact = state.roles.first { $0.roleCode == code }
-        guard let matched = exact ?? state.roles.first else {
-            state.permissions = []
-            state.scenicList = []
-            return Derivation(matched: nil, exactMatch: false)
+        if let exact = state.roles.first(where: { $0.roleCode == code }), !code.isEmpty {
+            state.permissions = exact.permissions
+            state.scenicList = exact.scenicList
+            state.roleName = exact.roleName.isEmpty ? state.roleName : exact.roleName
+            return Derivation(matched: exact, exactMatch: true, reason: nil)
         }
-        state.permissions = matched.permissions
-        state.scenicList = matched.scenicList
-        if code.isEmpty { state.roleCode = matched.roleCode }
-        if exact != nil || code.isEmpty || (state.roleName ?? "").isEmpty { state.roleName = matched.roleName }
-        return Derivation(matched: matched, exactMatch: exact != nil)
+        state.permissions = []
+        state.scenicList = []
+        if state.roles.isEmpty {
+            return Derivation(matched: nil, exactMatch: false, reason: "the role-permission list is empty")
+        }
+        if code.isEmpty, let first = state.roles.first {
+            state.roleCode = first.roleCode
+            state.roleName = first.roleName
+            state.permissions = first.permissions
+            state.scenicList = first.scenicList
+            return Derivation(matched: first, exactMatch: false, reason: "no current role: the first entry \(first.roleCode) became the role")
+        }
+        let held = state.roles.map(\.roleCode).joined(separator: ", ")
+        return Derivation(matched: nil, exactMatch: false,
+                          reason: "role \(code) has no entry in the role-permission list (entries: \(held)): no permissions, no scenic list")
     }
 
     /// Logout: everything cleared.

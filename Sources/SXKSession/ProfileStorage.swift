@@ -24,7 +24,9 @@ public final class ProfileStorage: @unchecked Sendable {
         }
         defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, validate: StoreKey.typeProblem)
         tokens = TokenStore(path: paths.tokenFile, file: file, lock: lock)
-        appStore = AppStore(defaults: defaults, tokens: tokens, clock: clock)
+        appStore = AppStore(
+            defaults: defaults, tokens: tokens, accountList: AccountListStore(path: paths.accountsFile, file: file, lock: lock),
+            clock: clock)
         try defaults.load()
     }
 

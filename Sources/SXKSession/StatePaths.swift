@@ -27,6 +27,9 @@ public struct StatePaths: Sendable, Equatable {
     public var defaultsFile: String { profileDir + "/defaults.json" }
     /// libedit history, written by the shell layer.
     public var historyFile: String { profileDir + "/history" }
+    /// The accounts of the last login (ids, names, types, roles; never a token), for account switches
+    /// in a later process.
+    public var accountsFile: String { profileDir + "/accounts.json" }
     public var lockFile: String { profileDir + "/.lock" }
 
     /// Resolves the paths from options and environment. `stateDir` and `profile` are the command-line

@@ -55,10 +55,12 @@ public enum StoreKey {
     /// seconds); one-shot commands within a short window of it skip validation (docs/session.md).
     public static let sessionValidatedAt = "sxk_session_validated_at"
 
-    /// The app's `accountCachePrefix`: `userId_accountType`, or `guest` without a user id.
+    /// The app's `accountCachePrefix`: `userId_accountType`, or `guest` without a user id (seed 000
+    /// §6.1). Without an account type sxk uses `guest` too, never a guessed type (inferred:
+    /// docs/app-behaviour.md#storage).
     public static func accountCachePrefix(userId: Int?, accountType: String?) -> String {
-        guard let userId else { return "guest" }
-        return "\(userId)_\(accountType ?? "")"
+        guard let userId, let accountType, !accountType.isEmpty else { return "guest" }
+        return "\(userId)_\(accountType)"
     }
 
     /// `<prefix>_<key>`, e.g. `5001_store_key_in_permission`.

@@ -8,8 +8,11 @@ public final class TokenStore: @unchecked Sendable {
     public static let maxLength = 8192
 
     public let path: String
-    private let file: SecureFile
-    private let lock: ProfileLock
+    /// nil for an in-memory copy (a replay's scratch state): the token lives in `memory` only.
+    private let file: SecureFile?
+    private let lock: ProfileLock?
+    private let mutex = NSLock()
+    private var memory: String?
 
     public init(path: String, file: SecureFile, lock: ProfileLock) {
         self.path = path
@@ -17,9 +20,18 @@ public final class TokenStore: @unchecked Sendable {
         self.lock = lock
     }
 
+    /// A token store that never touches a file, holding `token`.
+    public init(memoryToken token: String?) {
+        path = ""
+        file = nil
+        lock = nil
+        memory = token
+    }
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     public func read() throws(SessionError) -> String? {
-        try lock.withLock { () throws(SessionError) -> String? in
+        guard let lock, let file else { return mutex.withLock { memory } }
+        return try lock.withLock { () throws(SessionError) -> String? in
             try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
         }
     }
@@ -28,12 +40,14 @@ public final class TokenStore: @unchecked Sendable {
         guard TokenStore.isWellFormed(token) else {
             throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
         }
+        guard let lock, let file else { return mutex.withLock { memory = token } }
         try lock.withLock { () throws(SessionError) in
             try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A])
         }
     }
 
     public func clear() throws(SessionError) {
+        guard let lock, let file else { return mutex.withLock { memory = nil } }
         try lock.withLock { () throws(SessionError) in try file.remove(path) }
     }
 

@@ -155,7 +155,7 @@ final class FileSafetyTests: XCTestCase {
         func assertUntouched(_ label: String, file: StaticString = #filePath, line: UInt = #line) {
             XCTAssertEqual(ws.read(ws.defaultsFile), before, "\(label): defaults.json changed", file: file, line: line)
             XCTAssertEqual(ws.read(ws.tokenFile), token, "\(label): token file changed", file: file, line: line)
-            let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock"]
+            let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock", ws.profileDir + "/accounts.json"]
             XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { !known.contains($0) }, [], "\(label): temp files left", file: file, line: line)
         }
 

@@ -136,7 +136,8 @@ final class BootReplayTests: XCTestCase {
     func testReplayChangesNothingEvenWhenHomeWouldClearState() throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
-        // Scenic 9 is not in the role's list, and the last report is 3 hours old: home would clear both.
+        // Scenic 9 is not in the role's list (kept: only an invalid scenic is cleared), and the last
+        // report is 3 hours old (cleared).
         try storePermissions(store, role: "photographer", scenic: [ScenicRef(scenicId: 1, scenicName: "西湖景区")])
         try store.setCurrentScenic(id: 9, name: "别处")
         try store.setOnlineStatus(true)
@@ -144,8 +145,9 @@ final class BootReplayTests: XCTestCase {
         let before = try XCTUnwrap(FileManager.default.contents(atPath: store.defaults.path))
         let trace = try replay(store)
         XCTAssertEqual(trace.steps[1].stores, ["1001_scenic_key_online_status removed", "1001_scenic_key_last_location_report_time removed"])
-        XCTAssertEqual(trace.steps[2].notes, ["scenic cleared: scenic 9 is not in role photographer's scenic list"])
-        XCTAssertEqual(trace.checks.first { $0.show }?.dialog, .scenic, "with the scenic cleared the scenic dialog comes up")
+        XCTAssertEqual(trace.steps[2].notes, ["scenic 9 别处 kept: a valid scenic (> 0)"])
+        XCTAssertEqual(trace.steps[2].rule.basis, .inferred)
+        XCTAssertNotEqual(trace.checks.first { $0.show }?.dialog, .scenic)
         XCTAssertEqual(FileManager.default.contents(atPath: store.defaults.path), before, "boot wrote to defaults.json")
         XCTAssertEqual(store.currentScenicId, 9)
         XCTAssertEqual(store.onlineStatus, true)

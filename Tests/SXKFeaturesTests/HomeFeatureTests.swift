@@ -12,8 +12,11 @@ final class HomeFeatureTests: XCTestCase {
         _ = try await h.login("13800000001")
         let visible = h.home.visibleMenus()
         XCTAssertEqual(Set(visible.map(\.uri)), Set(h.contexts.permission.permissionURIs))
+        // Login = app login + home's first appearance: the default common menus are already written
+        // (seed 000 §6.2), the first 4 of the permission list (inferred choice).
+        XCTAssertEqual(h.contexts.store.commonMenuURIs(roleCode: "photographer"), Array(h.contexts.permission.permissionURIs.prefix(4)))
         let common = try h.home.commonMenus()
-        XCTAssertTrue(common.defaulted)
+        XCTAssertFalse(common.defaulted)
         XCTAssertEqual(common.key, "1001_scenic_role_photographer_common_uris")
         XCTAssertEqual(common.uris, Array(visible.prefix(4).map(\.uri)))
         XCTAssertEqual(h.contexts.store.commonMenuURIs(roleCode: "photographer"), common.uris)
@@ -27,8 +30,12 @@ final class HomeFeatureTests: XCTestCase {
     func testCatalogKeepsUnknownPermissions() {
         let catalog = MenuCatalog([MenuEntry(uri: "/a", title: "A", group: "g")])
         let visible = catalog.visibleMenus(permissions: [PermissionItem(uri: "/b", name: "B"), PermissionItem(uri: "/a", name: "x")])
-        XCTAssertEqual(visible.map(\.uri), ["/a", "/b"])
-        XCTAssertEqual(visible.map(\.title), ["A", "B"])
+        // Permission-list order; an unknown URI is still a menu, marked unknown.
+        XCTAssertEqual(visible.map(\.uri), ["/b", "/a"])
+        XCTAssertEqual(visible.map(\.title), ["B", "A"])
+        XCTAssertEqual(visible.map(\.known), [false, true])
+        XCTAssertEqual(visible[0].json.objectValue?["catalog"], .string("unknown"))
+        XCTAssertEqual(visible[0].json.objectValue?["titleBasis"], .string("inferred"))
     }
 
     func testReplayForStoreAdminLoadsStoresAndShowsNoDialog() async throws {
@@ -69,18 +76,18 @@ final class HomeFeatureTests: XCTestCase {
         let h = try Harness()
         _ = try await h.login("13800000001")
         _ = try h.home.remind(minutes: 5)
-        // The server's list has no entry for this role code: the app falls back to the first entry, so an
-        // empty permission set needs an empty role list; simulate it with a failing load and no stored items.
-        h.sandbox.injectFault(path: "/api/yf-handset-app/role-permission", kind: .status500)
-        h.contexts.permission.replace(with: PermissionContext.State())
-        h.contexts.permission.setCurrentRole(code: "photographer", name: nil)
+        // The server's list has no entry for the current role: no permissions (never another role's).
+        h.sandbox.setRoles([("scenicAdmin", [1])], userId: 1001)
         h.sandbox.resetRequestLog()
         let trace = try await h.home.initializeReplay()
         XCTAssertEqual(trace.dialog, .permission)
+        XCTAssertEqual(trace.checks[0].rule.basis, .inferred, "the permission dialog's condition is inferred")
         XCTAssertFalse(trace.checks[1].evaluated)
         XCTAssertFalse(trace.checks[2].evaluated)
         XCTAssertTrue(h.requests("/api/yf-handset-app/photog/loacation/detail").isEmpty)
-        XCTAssertFalse(trace.steps[2].calls.first?.ok ?? true)
+        XCTAssertEqual(trace.steps[2].rule, Rules.roleMatch)
+        XCTAssertTrue(trace.steps[2].notes[0].contains("role photographer has no entry"), trace.steps[2].notes[0])
+        XCTAssertTrue(trace.changes.contains { $0.key == "1001_scenic_key_in_permission" && $0.after == .array([]) })
     }
 
     func testScenicDialogWhenRoleNeedsScenicAndNoneSelected() async throws {
@@ -96,15 +103,29 @@ final class HomeFeatureTests: XCTestCase {
         XCTAssertTrue(h.requests("/api/yf-handset-app/photog/loacation/detail").isEmpty, "no detail call behind a scenic dialog")
     }
 
-    func testForeignScenicIsClearedByDisplayState() async throws {
+    /// Seed 000 §4.2 clears only when there is no valid scenic; one outside the role's list stays.
+    func testForeignScenicIsKeptByDisplayState() async throws {
         let h = try Harness()
         _ = try await h.login("13800000001")
-        h.contexts.account.setScenic(id: 3, name: "千岛湖")
         try h.contexts.store.setCurrentScenic(id: 3, name: "千岛湖")
         let trace = try await h.home.initializeReplay()
+        XCTAssertEqual(h.contexts.store.currentScenicId, 3)
+        XCTAssertNotEqual(trace.dialog, .scenic)
+        XCTAssertTrue(trace.steps[1].stores.isEmpty)
+        XCTAssertEqual(trace.steps[1].rule, Rules.validScenic)
+        XCTAssertFalse(trace.changes.contains { $0.key == "key_in_current_scenic_id" })
+    }
+
+    func testInvalidScenicIsClearedOnceAndApplyWritesTheDiff() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        try h.contexts.store.setCurrentScenic(id: 0, name: "x")
+        let trace = try await h.home.initializeReplay(apply: true)
         XCTAssertNil(h.contexts.store.currentScenicId)
         XCTAssertEqual(trace.dialog, .scenic)
-        XCTAssertTrue(trace.steps[1].stores.contains("key_in_current_scenic_id removed"))
+        XCTAssertEqual(trace.steps.filter { $0.stores.contains("key_in_current_scenic_id removed") }.count, 1, "cleared once")
+        for change in trace.changes { XCTAssertEqual(h.contexts.store.defaults[change.key], change.after, change.key) }
+        XCTAssertTrue(trace.applied)
     }
 
     func testLocationTimeoutDialogOnlyWhenConditionsHold() async throws {
@@ -141,9 +162,9 @@ final class HomeFeatureTests: XCTestCase {
         let h = try Harness()
         _ = try await h.login("13800000001")
         let detail = try LocationDetail(json: .object(["online": .bool(true), "lastReportTime": .string("2020-01-01 00:00:00")]))
-        let (show, reason) = h.home.decideTimeout(detail, reminderMinutes: Int.max)
+        let (show, reason) = DialogRules.decideTimeout(detail, reminderMinutes: Int.max, storedLast: nil, now: Date())
         XCTAssertFalse(show, reason)
-        let (recent, why) = h.home.decideTimeout(detail, reminderMinutes: 1)
+        let (recent, why) = DialogRules.decideTimeout(detail, reminderMinutes: 1, storedLast: nil, now: Date())
         XCTAssertTrue(recent, why)
     }
 
@@ -155,11 +176,13 @@ final class HomeFeatureTests: XCTestCase {
         XCTAssertTrue(state.isOnline)
         XCTAssertEqual(state.countdownSeconds ?? 0, 7200, accuracy: 0.01)
         clock.advance(by: 119 * 60)
-        var trace = try await h.home.initializeReplay()
+        var trace = try await h.home.initializeReplay(apply: true)
         XCTAssertTrue(trace.steps[0].notes[0].contains("countdown resumes"))
         XCTAssertTrue(h.home.locationState().isOnline)
         clock.advance(by: 2 * 60)
         trace = try await h.home.initializeReplay()
+        XCTAssertTrue(h.home.locationState().isOnline, "a replay without apply writes nothing")
+        trace = try await h.home.initializeReplay(apply: true)
         XCTAssertTrue(trace.steps[0].notes[0].contains("2-hour"))
         state = h.home.locationState()
         XCTAssertFalse(state.isOnline)
@@ -183,7 +206,8 @@ final class HomeFeatureTests: XCTestCase {
         h.sandbox.resetRequestLog()
         let trace = try await h.home.initializeReplay()
         XCTAssertTrue(h.requests().isEmpty)
-        XCTAssertTrue(trace.steps[2].skipped)
+        XCTAssertTrue(trace.offline)
+        XCTAssertEqual(trace.steps[2].calls.map(\.made), [false], "listed, not made: the stored answer stands in")
         XCTAssertNil(trace.dialog)
         // With neither token nor account there is nothing to replay.
         try h.auth.logout()

@@ -23,15 +23,18 @@ final class ContextTests: XCTestCase {
         XCTAssertEqual(permission.current.scenicList, [Demo.xihu, Demo.lingyin])
     }
 
-    func testUnknownRoleFallsBackToFirstEntry() {
+    /// No entry for the current role: no permissions and a stated reason, never another role's data.
+    func testUnknownRoleGetsNoPermissionsAndAReason() {
         let permission = PermissionContext()
         permission.setCurrentRole(code: "storeAdmin", name: "门店管理员")
         let d = permission.setRolePermissions(Demo.roles)
         XCTAssertFalse(d.exactMatch)
-        XCTAssertEqual(d.matched?.roleCode, "scenicAdmin", "the first entry")
+        XCTAssertNil(d.matched)
+        XCTAssertTrue(d.reason?.contains("role storeAdmin has no entry") ?? false, d.reason ?? "")
         XCTAssertEqual(permission.current.roleCode, "storeAdmin", "the account's role code is kept")
         XCTAssertEqual(permission.current.roleName, "门店管理员")
-        XCTAssertEqual(permission.current.permissions.count, 3)
+        XCTAssertEqual(permission.current.permissions.count, 0)
+        XCTAssertEqual(permission.current.scenicList.count, 0)
 
         let empty = PermissionContext()
         let none = empty.setRolePermissions(Demo.roles)

@@ -1,0 +1,51 @@
+import Foundation
+import SXKCore
+import SXKAPI
+
+/// The home dialogs' conditions, shared by `home`, `boot` and `explain`. Seed 000 §4.4 gives only
+/// the priority (permission → scenic → location timeout) and when the location detail call is made;
+/// the conditions below are sxk's reading (docs/app-behaviour.md#dialogs).
+enum DialogRules {
+    /// The permission and scenic checks from the stored (or freshly loaded) lists.
+    static func localChecks(permissions: [PermissionItem], scenicList: [ScenicRef], scenicId: Int?) -> [DialogCheck] {
+        let needPermission = permissions.isEmpty
+        let permission = DialogCheck(
+            dialog: .permission, show: needPermission,
+            reason: needPermission ? "the role has no permissions" : "\(permissions.count) permissions",
+            evaluated: true, rule: Rules.permissionDialog)
+        let hasScenic = (scenicId ?? 0) > 0
+        let needScenic = !needPermission && !scenicList.isEmpty && !hasScenic
+        let scenic = DialogCheck(
+            dialog: .scenic, show: needScenic,
+            reason: needPermission ? "not evaluated: permission dialog first"
+                : scenicList.isEmpty ? "the role has no scenic areas to choose"
+                : hasScenic ? "scenic \(scenicId ?? 0) selected"
+                : "the role has \(scenicList.count) scenic areas and none is selected",
+            evaluated: !needPermission, rule: needPermission ? Rules.dialogPriority : Rules.scenicDialog)
+        return [permission, scenic]
+    }
+
+    /// Timeout when the staff member is online and the last report (the server's, else the local one)
+    /// is missing or older than the reminder minutes; offline staff get no reminder (inferred).
+    static func decideTimeout(_ detail: LocationDetail, reminderMinutes: Int, storedLast: Date?, now: Date) -> (Bool, String) {
+        guard detail.online else { return (false, "staff is offline on the server") }
+        let serverTime = detail.lastReportTime.flatMap(WireDate.parseTimestamp)
+        guard let last = serverTime ?? storedLast else { return (true, "online with no location report on record") }
+        let age = now.timeIntervalSince(last)
+        let text = "last report \(WireDate.timestamp(last)) (\(HomeFeature.duration(age)) ago)"
+        // In seconds as a Double: minutes imported from a device may be any Int.
+        if age > TimeInterval(reminderMinutes) * 60 {
+            return (true, "\(text) is older than the \(reminderMinutes)-minute reminder")
+        }
+        return (false, "\(text) is within the \(reminderMinutes)-minute reminder")
+    }
+}
+
+extension HomeFeature {
+    static func duration(_ seconds: TimeInterval) -> String {
+        let s = max(0, Int(seconds.rounded(.down)))
+        if s >= 3600 { return "\(s / 3600)h\(String(format: "%02d", (s % 3600) / 60))m" }
+        if s >= 60 { return "\(s / 60)m\(String(format: "%02d", s % 60))s" }
+        return "\(s)s"
+    }
+}

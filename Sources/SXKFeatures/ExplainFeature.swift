@@ -1,0 +1,222 @@
+import Foundation
+import SXKCore
+import SXKAPI
+import SXKSession
+
+/// One link of an explanation: the key read (nil for a rule with no stored input), its value, the
+/// rule applied, and the rule's basis.
+public struct ExplainStep: Sendable, Equatable {
+    public var key: String?
+    public var value: String
+    public var rule: String
+    public var basis: RuleBasis
+
+    public init(key: String?, value: String, rule: String, basis: RuleBasis) {
+        self.key = key; self.value = value; self.rule = rule; self.basis = basis
+    }
+
+    public var json: JSONValue {
+        basis.annotate(["key": key.map { .string($0) } ?? .null, "value": .string(value), "rule": .string(rule)])
+    }
+
+    /// `5001_store_key_in_permission = 3 permissions — rule [documented: seed 000 §4.2]`
+    public var line: String { "\(key.map { "\($0) = \(value)" } ?? value) — \(rule) \(basis.marker)" }
+}
+
+/// What the app would show for one subject and the chain that leads there.
+public struct Explanation: Sendable, Equatable {
+    public var subject: String
+    public var verdict: String
+    /// The verdict's basis: inferred when any link that decided it is inferred.
+    public var basis: Basis
+    public var steps: [ExplainStep]
+
+    public var json: JSONValue {
+        ["subject": .string(subject), "verdict": .string(verdict), "basis": .string(basis.rawValue), "steps": .array(steps.map(\.json))]
+    }
+}
+
+/// `explain`: the stored values and rules behind a menu, a dialog, the account scope or a key, read
+/// from the profile as stored (nothing is called or written).
+public struct ExplainFeature: Sendable {
+    public let store: AppStore
+    public let catalog: MenuCatalog
+    public let clock: any WallClock
+
+    public init(store: AppStore, catalog: MenuCatalog, clock: any WallClock) {
+        self.store = store; self.catalog = catalog; self.clock = clock
+    }
+
+    private var scopePrefix: String { store.accountCachePrefix }
+    private var stamp: String {
+        store.snapshotSavedAt.map { ", stored \(WireDate.timestamp($0))" } ?? ""
+    }
+
+    private func verdictBasis(_ steps: [ExplainStep]) -> Basis {
+        steps.contains { $0.basis.basis == .inferred } ? .inferred : .documented
+    }
+
+    // MARK: menu
+
+    public func menu(_ uri: String) throws(FeatureError) -> Explanation {
+        try reload()
+        let role = store.roleCode ?? "nil"
+        let permissionKey = StoreKey.scoped(StoreKey.permission, prefix: scopePrefix)
+        let permissions = store.permissionItems()
+        var steps = [
+            ExplainStep(key: StoreKey.roleCode, value: role, rule: "the current role", basis: Rules.storage),
+            ExplainStep(key: permissionKey, value: "\(permissions.count) permissions\(stamp)",
+                        rule: "the current role's flat permissions, saved by loadPermissions; menus come from them", basis: Rules.permissionLoad),
+        ]
+        let granted = permissions.first { $0.uri == uri }
+        let verdict: String
+        if let granted {
+            let entry = catalog.entry(uri: uri)
+            steps.append(ExplainStep(key: nil, value: entry.map { "title \($0.title)" } ?? "unknown to sxk's catalog (permission name \(granted.name))",
+                                     rule: "menu titles are sxk's display aid; an unknown URI is still a menu", basis: Rules.menuTitles))
+            verdict = "menu \(uri) shown: role \(role)'s permissions (\(permissionKey)\(stamp)) hold it"
+        } else {
+            let others = store.rolePermissionList().filter { $0.roleCode != role && $0.permissions.contains { $0.uri == uri } }.map(\.roleCode)
+            if !others.isEmpty {
+                steps.append(ExplainStep(key: StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix), value: "held by role \(others.joined(separator: ", "))",
+                                         rule: "other roles' permissions never apply to the current role", basis: Rules.roleMatch))
+            }
+            verdict = "menu \(uri) hidden: role \(role)'s permissions (\(permissionKey)\(stamp)) lack it"
+        }
+        if role != "nil" {
+            let commonKey = StoreKey.commonMenuURIs(prefix: scopePrefix, roleCode: role)
+            let common = store.commonMenuURIs(roleCode: role)
+            steps.append(ExplainStep(key: commonKey, value: common.map { $0.contains(uri) ? "holds it" : "does not hold it" } ?? "no record",
+                                     rule: "the common menus of this scope and role", basis: Rules.commonMenus))
+        }
+        return Explanation(subject: "menu \(uri)", verdict: verdict, basis: verdictBasis(steps), steps: steps)
+    }
+
+    // MARK: dialog
+
+    /// The three home dialogs in priority order (or one), judged on the stored state as the home's
+    /// first appearance finds it after the display-state rule.
+    public func dialogs(_ only: HomeDialog? = nil) throws(FeatureError) -> [Explanation] {
+        try reload()
+        let permissionKey = StoreKey.scoped(StoreKey.permission, prefix: scopePrefix)
+        let scenicListKey = StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scopePrefix)
+        let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scopePrefix)
+        let permissions = store.permissionItems()
+        let scenicList = store.roleScenicList()
+        let rawScenic = store.currentScenicId
+        let scenicId = AccountContextLoader.displayStateClearReason(scenicId: rawScenic, scenicName: store.currentScenicName) == nil ? rawScenic : nil
+        let checks = DialogRules.localChecks(permissions: permissions, scenicList: scenicList, scenicId: scenicId)
+        let role = store.roleCode ?? ""
+        let reminder = store.locationReminderMinutes
+        let location = HomeFeature.locationTimeoutSettledLocally(
+            needPermission: checks[0].show, needScenic: checks[1].show, role: role, reminder: reminder)
+            ?? DialogCheck(dialog: .locationTimeout, show: false,
+                           reason: "decided by the location detail answer (online and last report older than \(reminder ?? 0) minutes), which is never stored",
+                           evaluated: true, rule: Rules.locationTimeoutDecision)
+        let priority = ExplainStep(key: nil, value: "permission → scenic → location timeout", rule: "dialog priority; the first that applies wins", basis: Rules.dialogPriority)
+        var out: [Explanation] = []
+        for check in checks + [location] where only == nil || only == check.dialog {
+            var steps = [priority]
+            switch check.dialog {
+            case .permission:
+                steps.append(ExplainStep(key: permissionKey, value: "\(permissions.count) permissions\(stamp)", rule: "shown when the current role has no permissions", basis: Rules.permissionDialog))
+            case .scenic:
+                steps.append(ExplainStep(key: scenicListKey, value: "\(scenicList.count) scenic areas", rule: "the role's scenic areas to choose from", basis: Rules.permissionLoad))
+                steps.append(ExplainStep(key: StoreKey.currentScenicId, value: rawScenic.map(String.init) ?? "nil",
+                                         rule: "cleared first when not a valid scenic (> 0)", basis: Rules.validScenic))
+                steps.append(ExplainStep(key: nil, value: check.reason, rule: "shown when the role has scenic areas and none is selected", basis: Rules.scenicDialog))
+            case .locationTimeout:
+                steps.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role, rule: "not for the simplified-top roles (\(HomeFeature.simplifiedTopRoles.sorted().joined(separator: ", ")))", basis: Rules.simplifiedTop))
+                steps.append(ExplainStep(key: reminderKey, value: reminder.map(String.init) ?? "nil", rule: "the location detail call is made only with reminder minutes set", basis: Rules.locationCallCondition))
+                steps.append(ExplainStep(key: nil, value: check.reason, rule: "timeout when online and the last report is older than the reminder", basis: Rules.locationTimeoutDecision))
+            }
+            let state = !check.evaluated ? "not evaluated" : check.show ? "shown" : "not shown"
+            out.append(Explanation(subject: "dialog \(check.dialog.rawValue)", verdict: "\(HomeFeature.title(check.dialog)) dialog \(state): \(check.reason)",
+                                   basis: verdictBasis(steps), steps: steps))
+        }
+        return out
+    }
+
+    // MARK: scope
+
+    public func scope() throws(FeatureError) -> Explanation {
+        try reload()
+        let userId = store.userId
+        let type = store.accountType
+        var steps = [
+            ExplainStep(key: StoreKey.userId, value: userId.map(String.init) ?? "nil", rule: "the account scope is userId_accountType, guest without a user id", basis: Rules.storage),
+            ExplainStep(key: StoreKey.accountType, value: type ?? "nil", rule: "the account type is the scope's second part", basis: Rules.storage),
+        ]
+        if userId != nil, (type ?? "").isEmpty {
+            steps.append(ExplainStep(key: nil, value: "guest", rule: "no account type: sxk uses the guest scope, never a guessed type", basis: Rules.missingAccountType))
+        }
+        steps.append(ExplainStep(key: nil, value: "\(scopePrefix)_<key>", rule: "scoped keys are joined to the scope with _", basis: Rules.scopeJoiner))
+        steps.append(ExplainStep(key: StoreKey.roleCode, value: store.roleCode ?? "nil", rule: "the current role", basis: Rules.storage))
+        let scenic = store.currentScenicId
+        let invalid = AccountContextLoader.displayStateClearReason(scenicId: scenic, scenicName: store.currentScenicName)
+        steps.append(ExplainStep(key: StoreKey.currentScenicId, value: scenic.map(String.init) ?? "nil",
+                                 rule: invalid.map { "cleared at the next home: \($0)" } ?? "kept at the next home (valid = > 0)", basis: Rules.validScenic))
+        steps.append(ExplainStep(key: StoreKey.currentStoreId, value: store.currentStoreId.map(String.init) ?? "nil",
+                                 rule: "rewritten only when the store list holds it in the current scenic (storeAdmin)", basis: Rules.storeLoad))
+        return Explanation(subject: "scope", verdict: "account scope \(scopePrefix), role \(store.roleCode ?? "none"), scenic \(invalid == nil ? scenic.map(String.init) ?? "none" : "none"), store \(store.currentStoreId.map(String.init) ?? "none")",
+                           basis: verdictBasis(steps), steps: steps)
+    }
+
+    // MARK: key
+
+    public func key(_ key: String) throws(FeatureError) -> Explanation {
+        try reload()
+        let value = key == StoreKey.token ? ((try? store.token()) ?? nil).map(Redaction.maskToken) ?? "nil"
+            : store.defaults[key].map { JSONWriter.string($0) } ?? "nil"
+        let kind = StoreKey.kind(of: key)
+        var steps = [ExplainStep(key: key, value: value.count > 120 ? String(value.prefix(117)) + "…" : value, rule: "stored value", basis: Rules.storage)]
+        let name: String
+        switch kind {
+        case .nonScoped: name = key
+        case .scoped(let prefix, let n):
+            name = n
+            steps.append(ExplainStep(key: nil, value: "scope \(prefix)", rule: prefix == scopePrefix ? "the current account's scope" : "another account's scope (kept at logout, read only by that account)", basis: Rules.scopeJoiner))
+        case .commonMenus(let prefix, let role):
+            name = "common_uris"
+            steps.append(ExplainStep(key: nil, value: "scope \(prefix), role \(role)", rule: "common menus of that scope and role", basis: Rules.commonMenus))
+        case .sxk: name = key
+        case .unknown:
+            return Explanation(subject: "key \(key)", verdict: "\(key) is not a key of the app's AppStore (seed 000 §6)", basis: .documented, steps: steps)
+        }
+        for (rule, basis) in Self.writers[name] ?? [] { steps.append(ExplainStep(key: nil, value: "written", rule: rule, basis: basis)) }
+        return Explanation(subject: "key \(key)", verdict: "\(key) = \(steps[0].value)", basis: verdictBasis(steps), steps: steps)
+    }
+
+    /// Who writes each key, with the seed section (or the docs section when sxk chose).
+    static let writers: [String: [(String, RuleBasis)]] = [
+        StoreKey.token: [("login completion (completeLogin)", .seed("seed 000 §3.4"))],
+        StoreKey.lastLoginUsername: [("login completion; kept at logout", .seed("seed 000 §3.4; seed 001 登录和退出"))],
+        StoreKey.privacyAgreementAccepted: [("login completion; kept at logout", .seed("seed 000 §3.4; seed 001 登录和退出"))],
+        StoreKey.userName: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
+        StoreKey.realName: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
+        StoreKey.avatar: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
+        StoreKey.phone: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
+        StoreKey.roleName: [("login completion; applyUserInfo only when empty; profile reload when the API's is non-empty; loadPermissions when matched", .seed("seed 000 §3.4, §4.2, §5.3"))],
+        StoreKey.currentScenicId: [("login completion; cleared by refreshLocalDisplayState when not valid", .seed("seed 000 §3.4, §4.2")), ("valid = > 0", Rules.validScenic)],
+        StoreKey.currentScenicName: [("login completion; cleared with the scenic id", .seed("seed 000 §3.4, §4.2"))],
+        StoreKey.currentStoreId: [("login completion; loadStoreListIfNeeded writes only a match", .seed("seed 000 §3.4, §4.3"))],
+        StoreKey.userId: [("login completion", .seed("seed 000 §3.4"))],
+        StoreKey.accountType: [("login completion; no default when missing", .seed("seed 000 §3.4"))],
+        StoreKey.accountDisplayName: [("login completion", .seed("seed 000 §3.4"))],
+        StoreKey.roleCode: [("login completion; role switch", .seed("seed 000 §3.4"))],
+        StoreKey.roleId: [("legacy key, not written by the flows in the seeds", .seed("seed 000 §6.1"))],
+        StoreKey.rolePermissionList: [("loadPermissions: the whole answer, an empty one too", .seed("seed 000 §4.2"))],
+        StoreKey.permission: [("loadPermissions: the current role's entry; empty when no entry matches", .seed("seed 000 §4.2")), ("no other role's permissions", Rules.roleMatch)],
+        StoreKey.currentRoleScenicList: [("loadPermissions: the current role's entry", .seed("seed 000 §4.2"))],
+        StoreKey.onlineStatus: [("location state; dropped by the 2-hour rule", .seed("seed 000 §6.3"))],
+        StoreKey.lastLocationReportTime: [("location state; dropped past 2 hours", .seed("seed 000 §6.3"))],
+        StoreKey.locationReminderMinutes: [("location reminder setting", .seed("seed 000 §6.3"))],
+        StoreKey.isOpenReceiveVoice: [("payment voice setting", .seed("seed 000 §6.1"))],
+        "common_uris": [("home: with permissions and no record, at most 4 defaults", .seed("seed 000 §6.2")), ("which 4: the first of the permission list", Rules.commonMenuChoice)],
+        StoreKey.snapshotSavedAt: [("sxk's own stamp of the last snapshot write, not the app's", .inferred("storage"))],
+    ]
+
+    private func reload() throws(FeatureError) {
+        do { try store.reload() } catch { throw .storage(error) }
+    }
+}

@@ -1,0 +1,71 @@
+import SXKCore
+
+/// Whether a verdict rests on the app's documents or on sxk's own choice where they are silent.
+public enum Basis: String, Sendable, Equatable {
+    /// The seeds state the rule (seed file and section in `source`).
+    case documented
+    /// The seeds are silent; sxk chose (the docs/app-behaviour.md section in `source` says why).
+    case inferred
+}
+
+/// The basis of one step or verdict and where it is stated: `seed 000 §4.4`, or a section of
+/// docs/app-behaviour.md for an inferred rule.
+public struct RuleBasis: Sendable, Equatable {
+    public var basis: Basis
+    public var source: String
+
+    public init(_ basis: Basis, _ source: String) {
+        self.basis = basis; self.source = source
+    }
+
+    public static func seed(_ section: String) -> RuleBasis { RuleBasis(.documented, section) }
+    /// An inferred rule, explained in docs/app-behaviour.md under `anchor`.
+    public static func inferred(_ anchor: String) -> RuleBasis { RuleBasis(.inferred, "docs/app-behaviour.md#\(anchor)") }
+
+    /// `[documented: seed 000 §4.2]`: the visible marker in text output.
+    public var marker: String { "[\(basis.rawValue): \(source)]" }
+
+    /// Adds `"basis"` and `"source"` to a step's JSON object.
+    func annotate(_ value: JSONValue) -> JSONValue {
+        guard case .object(var o) = value else { return value }
+        o["basis"] = .string(basis.rawValue)
+        o["source"] = .string(source)
+        return .object(o)
+    }
+}
+
+/// The rule references used by `home`, `boot`, `explain` and `context diff`, in one place so a rule
+/// cites the same section everywhere.
+public enum Rules {
+    public static let launch = RuleBasis.seed("seed 000 §1")
+    public static let root = RuleBasis.seed("seed 000 §1")
+    public static let loginForm = RuleBasis.seed("seed 000 §3.1")
+    public static let loginConfig = RuleBasis.seed("seed 000 §3.2")
+    public static let loginFlow = RuleBasis.seed("seed 000 §3.3, §7.1")
+    public static let mainTab = RuleBasis.seed("seed 000 §4.1")
+    public static let locationRestore = RuleBasis.seed("seed 000 §4.2, §6.3")
+    public static let displayState = RuleBasis.seed("seed 000 §4.2")
+    /// What counts as "a valid scenic": > 0 (the seed says only "无有效景区时清空").
+    public static let validScenic = RuleBasis.inferred("valid-scenic")
+    public static let permissionLoad = RuleBasis.seed("seed 000 §4.2")
+    /// No entry for the current role: empty permissions, never another role's.
+    public static let roleMatch = RuleBasis.inferred("permissions")
+    public static let commonMenus = RuleBasis.seed("seed 000 §6.2")
+    /// Which 4 menus become the default: the first 4 of the permission list, in its order.
+    public static let commonMenuChoice = RuleBasis.inferred("menus")
+    /// Menu titles from sxk's catalog (a display aid).
+    public static let menuTitles = RuleBasis.inferred("menus")
+    public static let storeLoad = RuleBasis.seed("seed 000 §4.3")
+    public static let dialogPriority = RuleBasis.seed("seed 000 §4.4")
+    public static let permissionDialog = RuleBasis.inferred("dialogs")
+    public static let scenicDialog = RuleBasis.inferred("dialogs")
+    public static let simplifiedTop = RuleBasis.inferred("dialogs")
+    public static let locationCallCondition = RuleBasis.seed("seed 000 §4.4")
+    public static let locationTimeoutDecision = RuleBasis.inferred("location")
+    public static let profileReload = RuleBasis.seed("seed 000 §5.3")
+    public static let storage = RuleBasis.seed("seed 000 §6.1")
+    public static let scopeJoiner = RuleBasis.inferred("storage")
+    public static let missingAccountType = RuleBasis.inferred("storage")
+    public static let coldStart = RuleBasis.seed("seed 000 §7.2; seed 001 启动流程")
+    public static let validation = RuleBasis.inferred("cold-start")
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SXKCore
+import SXKModels
+
+/// The accounts one `v9/login` returned, kept in the profile (`accounts.json`, 0600, atomic like the
+/// other state files) so that a later process can switch account or compare accounts: ids, names,
+/// types, roles and scopes, and the phone that logged in. Never a token (the temporary token stays in
+/// the memory of the process that logged in).
+public final class AccountListStore: @unchecked Sendable {
+    /// What the file holds.
+    public struct List: Sendable, Equatable {
+        public var phone: String
+        public var accounts: [Account]
+
+        public init(phone: String, accounts: [Account]) {
+            self.phone = phone; self.accounts = accounts
+        }
+    }
+
+    public let path: String
+    private let file: SecureFile?
+    private let lock: ProfileLock?
+    private let mutex = NSLock()
+    private var memory: List?
+
+    public init(path: String, file: SecureFile, lock: ProfileLock) {
+        self.path = path
+        self.file = file
+        self.lock = lock
+    }
+
+    /// A store that never touches a file (tests, replays).
+    public init(memory list: List? = nil) {
+        path = ""
+        file = nil
+        lock = nil
+        memory = list
+    }
+
+    /// The stored list, nil when there is none (or the file is unsafe or unreadable: a warning says why).
+    public func read() throws(SessionError) -> List? {
+        guard let file, let lock else { return mutex.withLock { memory } }
+        return try lock.withLock { () throws(SessionError) -> List? in
+            try file.load(path, kind: .state, decode: AccountListStore.decode)?.value
+        }
+    }
+
+    public func write(_ list: List) throws(SessionError) {
+        guard let file, let lock else { return mutex.withLock { memory = list } }
+        let bytes = JSONWriter.bytes(AccountListStore.encode(list), style: .pretty) + [0x0A]
+        try lock.withLock { () throws(SessionError) in try file.writeAtomically(path, bytes: bytes) }
+    }
+
+    public func clear() throws(SessionError) {
+        guard let file, let lock else { return mutex.withLock { memory = nil } }
+        try lock.withLock { () throws(SessionError) in try file.remove(path) }
+    }
+
+    /// The fields kept per account: exactly the non-secret ones of `Account`.
+    static func encode(_ list: List) -> JSONValue {
+        ["phone": .string(list.phone), "accounts": .array(list.accounts.map(\.json))]
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Result<List, SecureFile.CorruptReason> {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes, maxDepth: 8) } catch {
+            return .failure(.init("not valid JSON: \(error.description)"))
+        }
+        guard let object = value.objectValue, let phone = object.string("phone"), let items = object["accounts"]?.arrayValue else {
+            return .failure(.init("expected {\"phone\", \"accounts\": [...]}"))
+        }
+        var accounts: [Account] = []
+        for item in items {
+            guard let account = try? Account(json: item) else { return .failure(.init("an account entry is unreadable")) }
+            accounts.append(account)
+        }
+        return .success(List(phone: phone, accounts: accounts))
+    }
+}
