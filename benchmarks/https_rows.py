@@ -17,6 +17,7 @@ import bench, tls_lab
 
 ORDERS = "/api/yf-handset-app/photog/order/listv2?page=1&pageSize=20"
 TRUST_VARS = ("SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SXK_CACERT")
+LIMIT = 120  # seconds any one process of these rows may take before the run stops with an error
 WIRE_RUNS = 5
 BOMB_RUNS = 3
 BOMB_RSS_CAP_KIB = 4 << 20  # a run past 4 GiB is killed and reported as such
@@ -31,7 +32,7 @@ def has_cacert(sxk):
 
 def check(argv, env, what):
     """One run that must succeed before a client is timed, so a failure is not measured as a fast answer."""
-    r = subprocess.run(argv, capture_output=True, env=env, stdin=subprocess.DEVNULL, timeout=120)
+    r = subprocess.run(argv, capture_output=True, env=env, stdin=subprocess.DEVNULL, timeout=LIMIT)
     if r.returncode != 0:
         raise RuntimeError("%s failed (exit %d): %s" % (what, r.returncode, r.stderr.decode(errors="replace")[-300:]))
 
@@ -42,7 +43,7 @@ def wire(ng, argv, env, runs=WIRE_RUNS):
     for _ in range(runs):
         offset, (_, accepted) = ng.log_size(), ng.status_counts()
         r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                           env=env, timeout=120)
+                           env=env, timeout=LIMIT)
         w = ng.wire_since(offset, accepted)
         w["exit"] = r.returncode
         out.append(w)
@@ -87,9 +88,9 @@ def one_shots(c, num, where, base, origin, senv, henv, ca, token, factor):
         http_argv = ["http", "--ignore-stdin", "--check-status", "--verify", ca, "GET", url] + c.httpie_headers(token)
         for argv, env, what in ((sxk_argv, senv, "sxk"), (curl_argv, henv, "curl"), (http_argv, henv, "HTTPie")):
             check(argv, env, "%s %s over %s" % (what, label, where))
-        s = c.ms(bench.time_command(sxk_argv, runs=c.runs, env=senv))
-        k = c.ms(bench.time_command(curl_argv, runs=c.runs, env=henv))
-        h = c.ms(bench.time_command(http_argv, runs=10, env=henv))
+        s = c.ms(bench.time_command(sxk_argv, runs=c.runs, env=senv, timeout=LIMIT))
+        k = c.ms(bench.time_command(curl_argv, runs=c.runs, env=henv, timeout=LIMIT))
+        h = c.ms(bench.time_command(http_argv, runs=10, env=henv, timeout=LIMIT))
         c.add(num, "https one-shot %s, %s" % (label, where), c.med(s), min(s), max(s), "ms", "`curl -s` (default trust)",
               c.med(k), "%.2f× curl; HTTPie %s ms (%s–%s) = %.1f× sxk" % (
                   c.med(s) / c.med(k), c.fmt(c.med(h)), c.fmt(min(h)), c.fmt(max(h)), c.med(h) / c.med(s)),
@@ -128,12 +129,12 @@ def piped(c, base, origin, senv, henv, token):
     urls = [origin + "/api/yf-handset-app/photog/order/listv2?page=%d&pageSize=20" % (i % 5 + 1) for i in range(n)]
     cfg = c.curl_config(os.path.join(c.tmp, "curl-orders-https.cfg"), urls, token)
     with open(script, "rb") as f:
-        r = subprocess.run(base, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=senv, timeout=300)
+        r = subprocess.run(base, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=senv, timeout=LIMIT)
     if r.returncode != 0:
         raise RuntimeError("piped https session failed (exit %d): %s" % (r.returncode, r.stderr.decode(errors="replace")[-300:]))
     check(["curl", "--fail", "--config", cfg], henv, "curl --config over https")
-    sess = c.ms(bench.time_with_stdin_file(base, script, runs=10, env=senv))
-    cur = c.ms(bench.time_command(["curl", "--config", cfg], runs=10, env=henv))
+    sess = c.ms(bench.time_with_stdin_file(base, script, runs=10, env=senv, timeout=LIMIT))
+    cur = c.ms(bench.time_command(["curl", "--config", cfg], runs=10, env=henv, timeout=LIMIT))
     rate = [n / (x / 1000) for x in sess]
     c.add("9", "2,000 `orders --page N --json` piped into one sxk, https loopback", c.med(rate), min(rate), max(rate),
           "cmd/s", "one `curl --config` over https (keep-alive), ms:", c.med(cur),
