@@ -12,13 +12,13 @@ def summarize(samples):
     return statistics.median(ms), min(ms), max(ms)
 
 
-def time_command(argv, runs=20, env=None, stdin=None):
-    """Wall time of running argv to completion, output discarded."""
+def time_command(argv, runs=20, env=None, stdin=None, timeout=None):
+    """Wall time of running argv to completion, output discarded (TimeoutExpired past `timeout` seconds)."""
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
         subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                       stdin=stdin if stdin is not None else subprocess.DEVNULL, check=False)
+                       stdin=stdin if stdin is not None else subprocess.DEVNULL, check=False, timeout=timeout)
         samples.append(time.perf_counter() - start)
     return samples
 
@@ -67,13 +67,14 @@ def time_to_prompt(argv, marker, runs=20, env=None, timeout=5.0):
     return samples
 
 
-def time_with_stdin_file(argv, path, runs=10, env=None):
+def time_with_stdin_file(argv, path, runs=10, env=None, timeout=None):
     """Wall time of argv reading stdin from `path` (reopened each run), output discarded."""
     samples = []
     for _ in range(runs):
         with open(path, "rb") as f:
             start = time.perf_counter()
-            subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+            subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False,
+                           timeout=timeout)
             samples.append(time.perf_counter() - start)
     return samples
 
