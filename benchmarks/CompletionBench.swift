@@ -7,7 +7,7 @@
 // one cache per list as AppServices holds), so the work per Tab is the app's.
 // Prints one line per case: `name<TAB>p50_ms<TAB>p99_ms<TAB>max_ms<TAB>candidates`.
 import Foundation
-import SXKAPI
+import SXKModels
 import SXKSession
 import SXKShell
 
