@@ -89,7 +89,9 @@ public struct Renderer: Sendable {
         case .raw:
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {
-                let masked = Redaction.redact(body, secrets: secrets)
+                // Byte-exact into a pipe or file (what --raw is for); inert on a terminal.
+                var masked = Redaction.redact(body, secrets: secrets)
+                if io.terminal.stdoutIsTerminal { masked = TerminalText.sanitizeLines(masked) }
                 sink.write(masked.hasSuffix("\n") ? masked : masked + "\n")
             }
             if let shaped { io.keep(shaped) }
