@@ -2,7 +2,7 @@ import SXKCore
 
 extension Renderer {
     /// `--jq`: the program runs on the command's data (limited and with secrets masked, as `--json`
-    /// would print it); each result is a line, a string as it is (escaped on a terminal), anything else
+    /// would print it); each result is a line, a string as it is (its controls escaped), anything else
     /// compact JSON (coloured on a terminal). `$_` keeps the one result, or an array of several.
     func writeJQ(_ program: JQProgram, _ output: CommandOutput, into sink: any OutputSink) throws {
         let input: JSONValue
@@ -15,12 +15,12 @@ extension Renderer {
         }
         let results = try program.run(on: input)
         io.keep(results.count == 1 ? results[0].json : .array(results.map(\.json)))
-        let terminal = io.terminal.stdoutIsTerminal
         for result in results {
             switch result {
             case .string(let s):
                 let masked = Redaction.redact(s, secrets: secrets)
-                sink.write((terminal ? TerminalText.sanitizeLines(masked) : masked) + "\n")
+                // Inert everywhere, like CSV: only --raw is byte-exact.
+                sink.write(TerminalText.sanitizeLines(masked) + "\n")
             case .value(let v):
                 writeJSON(Redaction.redact(v, secrets: secrets), pretty: false, into: sink)
             }
