@@ -44,7 +44,8 @@ final class JQAndMaskingTests: XCTestCase {
         var runs: [([String], RunResult)] = [(["login"], login)]
         let userinfo = ["get", "/api/yf-handset-app/userinfo"]
         for extra in [[], ["--json"], ["--raw"], ["--jq", ".debug"]] { runs.append((userinfo + extra, SXK.run(userinfo + extra, in: ws, baseURL: url))) }
-        for args in [["profile"], ["profile", "--json"], ["watch", "--count", "1", "-n", "0.1"] + userinfo, ["whoami"], ["accounts"]] {
+        for args in [["profile"], ["profile", "--json"], ["watch", "--count", "1", "-n", "0.1"] + userinfo, ["whoami"], ["accounts"],
+                     ["compare", "--as", "role:photographer", "--"] + userinfo] {
             runs.append((args, SXK.run(args, in: ws, baseURL: url)))
         }
         for format in [[], ["--json"], ["--ndjson"], ["--csv"], ["--tsv"], ["--expanded"], ["--jq", ".list[].customerName"]] {
