@@ -46,42 +46,60 @@ _sxk() {
     done
     case "$cmdpath" in
         'env')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'use' -- "$cur"))
             ;;
         'env use')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'config')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw --json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw --json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'get')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'post')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'login')
             case "$prev" in
                 --account) _sxk_dynamic; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --account --accept-privacy --json --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --account --accept-privacy --json --jq --help' -- "$cur")); return; fi
             :;
             ;;
         'accounts')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'switch-account')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'logout')
@@ -90,14 +108,16 @@ _sxk() {
         'whoami')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'keys')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'import-defaults')
             case "$prev" in
@@ -109,67 +129,104 @@ _sxk() {
         'role')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'scenic')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'store')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'permissions')
             case "$prev" in
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'menus')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'common' -- "$cur"))
             ;;
         'menus common')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'add remove' -- "$cur"))
             ;;
         'menus common add')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'menus common remove')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'home')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             ;;
         'location')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'detail online offline report remind' -- "$cur"))
             ;;
         'location detail')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
             ;;
         'location online')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             ;;
         'location offline')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             ;;
         'location report')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             ;;
         'location remind')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
             :;
             ;;
         'orders')
@@ -181,8 +238,9 @@ _sxk() {
                 --page-size) :; return ;;
                 --limit) :; return ;;
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --status --keyword --page --page-size --all --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --status --keyword --page --page-size --all --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'stats')
             case "$prev" in
@@ -190,8 +248,9 @@ _sxk() {
                 --from) :; return ;;
                 --to) :; return ;;
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --json --raw --wide --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --json --raw --wide --jq --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'summary daily' -- "$cur"))
             ;;
         'stats summary')
@@ -200,8 +259,9 @@ _sxk() {
                 --from) :; return ;;
                 --to) :; return ;;
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --chart --wide --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --jq --chart --wide --help' -- "$cur")); return; fi
             ;;
         'stats daily')
             case "$prev" in
@@ -211,17 +271,24 @@ _sxk() {
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
                 --limit) :; return ;;
                 --columns) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'profile')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
             ;;
         'compare')
             _sxk_dynamic
             ;;
         'curl')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--list --reveal-token --json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--list --reveal-token --json --jq --help' -- "$cur")); return; fi
             :;
             ;;
         'watch')
@@ -238,8 +305,9 @@ _sxk() {
         'boot')
             case "$prev" in
                 --profile) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --jq --help' -- "$cur")); return; fi
             ;;
         'har')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi

@@ -20,7 +20,21 @@ enum CommandCatalog {
     static let tableOutput = [json, ndjson, csv, tsv, expanded, wide, columns]
     static let listOutput = [json, raw, ndjson, csv, tsv, expanded, wide, columns]
 
-    static let all: [CommandSpec] = [
+    static let jq = FlagSpec("jq", value: .string, valueName: "EXPR", summary: "filter the data with a jq expression (strings print raw)")
+
+    /// Every command, with `--jq` beside each `--json`: whatever prints data can filter it.
+    static let all: [CommandSpec] = declared.map(withJQ)
+
+    private static func withJQ(_ spec: CommandSpec) -> CommandSpec {
+        var spec = spec
+        if spec.flags.contains(where: { $0.name == "json" }) && !spec.flags.contains(where: { $0.name == "jq" }) {
+            spec.flags.append(jq)
+        }
+        spec.subcommands = spec.subcommands.map(withJQ)
+        return spec
+    }
+
+    private static let declared: [CommandSpec] = [
         // Environment and raw API
         CommandSpec(
             "env", summary: "show the environment, or switch to another",

@@ -53,7 +53,8 @@ extension AppCommands {
     private func chooseAccount(_ accounts: [Account]) async throws -> String {
         io.stderr.write("this login has \(accounts.count) accounts:\n")
         for (i, account) in accounts.enumerated() {
-            io.stderr.write("  \(i + 1)) \(account.accountDisplayName)  [\(account.userId) \(account.accountType) \(account.roleCode)]\n")
+            // Names and codes are server text: made inert before the terminal.
+            io.stderr.write(TerminalText.sanitize("  \(i + 1)) \(account.accountDisplayName)  [\(account.userId) \(account.accountType) \(account.roleCode)]") + "\n")
         }
         // A wrong answer asks again; Ctrl-C, Ctrl-D or an empty line cancel.
         while true {
@@ -75,7 +76,7 @@ extension AppCommands {
         let account = outcome.account
         if emit(["account": account.json, "accounts": .int(outcome.accounts.count)], command) { return }
         let role = services.contexts.permission.current
-        io.stdout.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role.roleCode ?? account.roleCode))")
+        io.stdout.line(TerminalText.sanitize("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role.roleCode ?? account.roleCode))"))
     }
 
     func accounts(_ command: ParsedCommand) throws -> CommandOutput {

@@ -119,7 +119,13 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     // MARK: Variables and history context
 
-    var secrets: [String] { [services.contexts.session.token].compactMap { $0 } }
+    /// Every token this shell holds (the session's, the login's temporary one): what output masks.
+    var secrets: [String] {
+        let auth = lock.withLock { currentFeatures?.auth }
+        var all = [services.contexts.session.token].compactMap { $0 }
+        for secret in auth?.liveSecrets ?? [] where !all.contains(secret) { all.append(secret) }
+        return all
+    }
 
     /// The profile and scope a line typed now runs in, as the prompt shows them.
     func historyContext() -> HistoryContext? {

@@ -77,7 +77,13 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         }
     }
 
-    // MARK: Form (seed 000 §3.1, §3.3)
+    /// The tokens this login holds in memory (the temporary token, a pending choice's): what output
+    /// must mask besides the session's formal token.
+    public var liveSecrets: [String] {
+        lock.withLock { [memory.tempToken, memory.pending?.tempToken].compactMap { $0 }.filter { !$0.isEmpty } }
+    }
+
+        // MARK: Form (seed 000 §3.1, §3.3)
 
     /// The stored form preferences: last phone and privacy flag (`applyStoredPreferences`).
     public var storedPreferences: (lastPhone: String?, privacyAccepted: Bool) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a command's output is printed, from its flags and the global options; conflicting
 /// choices are a usage error before anything is sent.
 public struct OutputFormat: Sendable, Equatable {
@@ -11,6 +13,8 @@ public struct OutputFormat: Sendable, Equatable {
     public var wide = false
     /// `--chart`: daily rows drawn as bars (table view only).
     public var chart = false
+    /// `--jq EXPR`: compiled when the command line is read, so a bad expression stops before any request.
+    public var jq: JQProgram?
 
     public init(kind: Kind = .table) { self.kind = kind }
 
@@ -36,6 +40,12 @@ public struct OutputFormat: Sendable, Equatable {
         }
         format.wide = command.has("wide")
         format.chart = command.has("chart")
+        if let expression = command.option("jq") {
+            for other in ["csv", "tsv", "ndjson", "raw", "expanded", "columns"] where command.has(other) {
+                throw UsageError("--jq prints its own results (strings raw, other values as JSON); it cannot be combined with --\(other)")
+            }
+            format.jq = try JQCache.program(expression)
+        }
         if format.kind == .raw {
             for other in ["all", "columns", "limit", "chart", "wide"] where command.has(other) {
                 throw UsageError("--raw prints the bodies as received; it cannot be combined with --\(other)")
@@ -57,5 +67,26 @@ extension String {
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }
         return String(s)
+    }
+}
+
+extension JQProgram: Equatable {
+    public static func == (a: JQProgram, b: JQProgram) -> Bool { a.expression == b.expression }
+}
+
+/// The last compiled `--jq` program: a command line's format is read more than once (checked before
+/// the request, then for rendering) and jq 1.6 takes ~15 ms to compile.
+enum JQCache {
+    private static let last = Mutex<JQProgram?>(nil)
+
+    static func program(_ expression: String) throws -> JQProgram {
+        if let hit = last.withLock({ $0?.expression == expression ? $0 : nil }) { return hit }
+        do {
+            let program = try JQProgram.compile(expression)
+            last.withLock { $0 = program }
+            return program
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 }

@@ -36,7 +36,8 @@ struct SeparatedValues: Sendable {
     let tabs: Bool
 
     func line(_ fields: [String]) -> String {
-        fields.map(tabs ? tsv : csv).joined(separator: tabs ? "\t" : ",") + "\n"
+        // Server text is made inert here too (files get `cat`ed); --raw is the byte-exact format.
+        fields.map { tabs ? tsv(TerminalText.sanitizeLines($0)) : csv(TerminalText.sanitizeLines($0)) }.joined(separator: tabs ? "\t" : ",") + "\n"
     }
 
     private func csv(_ field: String) -> String {

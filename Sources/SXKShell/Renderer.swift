@@ -27,6 +27,11 @@ public struct Renderer: Sendable {
         var status = output.status
         if let live = output.live {
             status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error) }
+        } else if let stream = output.stream, me.format.jq != nil {
+            // jq needs the whole document: the rows are gathered (as `$_` holds them) and run once.
+            let page = BufferOutput()
+            try me.renderStatic(try await me.gather(stream, status: &status), into: page)
+            me.deliver(page.text)
         } else if let stream = output.stream {
             status = try await me.renderStream(stream)
         } else {
@@ -70,6 +75,7 @@ public struct Renderer: Sendable {
     // MARK: static output
 
     func renderStatic(_ output: CommandOutput, into sink: any OutputSink) throws {
+        if let jq = format.jq { return try writeJQ(jq, output, into: sink) }
         let shaped = output.data.map(shape)
         var table = output.mainTable
         if table != nil {
@@ -83,7 +89,9 @@ public struct Renderer: Sendable {
         case .raw:
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {
-                let masked = Redaction.redact(body, secrets: secrets)
+                // Byte-exact into a pipe or file (what --raw is for); inert on a terminal.
+                var masked = Redaction.redact(body, secrets: secrets)
+                if io.terminal.stdoutIsTerminal { masked = TerminalText.sanitizeLines(masked) }
                 sink.write(masked.hasSuffix("\n") ? masked : masked + "\n")
             }
             if let shaped { io.keep(shaped) }
@@ -204,7 +212,7 @@ public struct Renderer: Sendable {
         var bytes: [UInt8] = []
         JSONWriter.write(value, style: pretty ? .pretty : .compact, into: &bytes)
         bytes.append(0x0A)
-        sink.write(bytes: bytes)
+        sink.write(bytes: JSONColorizer.colorize(bytes, enabled: io.color && io.terminal.stdoutIsTerminal))
     }
 
     // MARK: paging

@@ -141,7 +141,8 @@ extension Shell {
             source = "$_"
         } else {
             var command = rest
-            if command.count >= 2, let last = command.last {
+            // `let x = orders --jq .list`: the expression is the flag's value, not a path over the data.
+            if command.count >= 2, let last = command.last, command[command.count - 2].text != "--jq" {
                 let text = try expandVariables(last)
                 if DataPath.looksLikePath(text) {
                     do {
