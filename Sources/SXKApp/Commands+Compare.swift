@@ -54,11 +54,13 @@ extension AppCommands {
         let targets = try identities.map { try CompareTarget.resolve($0.label, $0.identity, contexts: contexts) }
         let client = try services.network().client
 
+        let asked = PasswordFailure()
         var results: [CompareResult] = []
         for target in targets {
             if Task.isCancelled { throw CancellationError() }
             results.append(try await probe(target, request: request, sessionToken: sessionToken, auth: features.auth, client: client,
-                                           password: passwordSource(fromStdin: command.has("password-stdin"))))
+                                           password: passwordSource(fromStdin: command.has("password-stdin"), failure: asked)))
+            if let error = asked.error { throw error }
         }
         if let base = results.first {
             for i in results.indices.dropFirst() { results[i].diff = CompareDiff.between(base.data, results[i].data) }

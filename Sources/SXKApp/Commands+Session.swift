@@ -113,7 +113,14 @@ extension AppCommands {
             selector = try await chooseAccount(rows.map(\.account))
         }
         // A new process holds no temporary token: the password is asked once (or read from stdin).
-        let outcome = try await auth.switchAccount(to: selector, password: passwordSource(fromStdin: command.has("password-stdin")))
+        let asked = PasswordFailure()
+        let outcome: LoginOutcome
+        do {
+            outcome = try await auth.switchAccount(to: selector, password: passwordSource(fromStdin: command.has("password-stdin"), failure: asked))
+        } catch {
+            // The facade wraps what the prompt threw; a usage problem (no terminal, empty stdin) stays one.
+            throw asked.error ?? error
+        }
         host.contextOrigin = "switch-account"
         for warning in outcome.warnings { io.warning(warning) }
         let account = outcome.account
@@ -125,11 +132,14 @@ extension AppCommands {
 
     /// The password for a new login when no held token can do the set-user (`switch-account`,
     /// `compare --as account:` in a new process): stdin with `--password-stdin`, else the no-echo prompt.
-    func passwordSource(fromStdin: Bool) -> AuthSessionCoordinator.PasswordSource {
+    func passwordSource(fromStdin: Bool, failure: PasswordFailure) -> AuthSessionCoordinator.PasswordSource {
         let commands = self
         return { phone, account in
             commands.io.warning("no token of this process can switch to account \(account.userId) — password of \(phone) needed once")
-            return try await commands.readPassword(fromStdin: fromStdin)
+            do { return try await commands.readPassword(fromStdin: fromStdin) } catch let error as AppError {
+                failure.error = error
+                throw error
+            }
         }
     }
 
@@ -137,6 +147,17 @@ extension AppCommands {
         try host.features().auth.logout()
         io.stdout.line("logged out (last phone and privacy choice kept)")
         return ExitStatus.ok
+    }
+}
+
+/// What the password prompt threw when it was the prompt's own problem (no terminal, empty stdin),
+/// kept so the command reports it as a usage error rather than as the facade's wrapped failure.
+final class PasswordFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: AppError?
+    var error: AppError? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
 
