@@ -26,20 +26,19 @@ _sxk() {
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot har pager help version exit quit history completion let vars unset alias unalias' -- "$cur"))
+            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot explain context har pager help version exit quit history completion let vars unset alias unalias' -- "$cur"))
         fi
         return
     fi
     cmdpath="${COMP_WORDS[i]}"
     i=$((i+1))
     case "$cmdpath" in
-        'context') cmdpath='whoami' ;;
         'quit') cmdpath='exit' ;;
     esac
     while [[ $i -lt $COMP_CWORD ]]; do
         w="${COMP_WORDS[i]}"
         case "$cmdpath $w" in
-            'env use'|'menus common'|'menus common add'|'menus common remove'|'location detail'|'location online'|'location offline'|'location report'|'location remind'|'stats summary'|'stats daily') cmdpath="$cmdpath $w" ;;
+            'env use'|'menus common'|'menus common add'|'menus common remove'|'location detail'|'location online'|'location offline'|'location report'|'location remind'|'stats summary'|'stats daily'|'explain menu'|'explain dialog'|'explain scope'|'explain key'|'context diff') cmdpath="$cmdpath $w" ;;
             *) [[ "$w" != -* ]] && break ;;
         esac
         i=$((i+1))
@@ -81,7 +80,7 @@ _sxk() {
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'switch-account')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --json --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'logout')
@@ -150,7 +149,7 @@ _sxk() {
             _sxk_dynamic;
             ;;
         'home')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--offline --apply --json --help' -- "$cur")); return; fi
             ;;
         'location')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
@@ -239,7 +238,39 @@ _sxk() {
             case "$prev" in
                 --profile) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --apply --json --help' -- "$cur")); return; fi
+            ;;
+        'explain')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'menu dialog scope key' -- "$cur"))
+            ;;
+        'explain menu')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            _sxk_dynamic;
+            ;;
+        'explain dialog')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'permission scenic location' -- "$cur"));
+            ;;
+        'explain scope')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            ;;
+        'explain key')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            _sxk_dynamic;
+            ;;
+        'context')
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'diff' -- "$cur"))
+            ;;
+        'context diff')
+            case "$prev" in
+                --columns) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --help' -- "$cur")); return; fi
             ;;
         'har')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
