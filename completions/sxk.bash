@@ -26,20 +26,19 @@ _sxk() {
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami context keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot har pager help version exit quit history completion let vars unset alias unalias' -- "$cur"))
+            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot explain context har pager help version exit quit history completion let vars unset alias unalias' -- "$cur"))
         fi
         return
     fi
     cmdpath="${COMP_WORDS[i]}"
     i=$((i+1))
     case "$cmdpath" in
-        'context') cmdpath='whoami' ;;
         'quit') cmdpath='exit' ;;
     esac
     while [[ $i -lt $COMP_CWORD ]]; do
         w="${COMP_WORDS[i]}"
         case "$cmdpath $w" in
-            'env use'|'menus common'|'menus common add'|'menus common remove'|'location detail'|'location online'|'location offline'|'location report'|'location remind'|'stats summary'|'stats daily') cmdpath="$cmdpath $w" ;;
+            'env use'|'menus common'|'menus common add'|'menus common remove'|'location detail'|'location online'|'location offline'|'location report'|'location remind'|'stats summary'|'stats daily'|'explain menu'|'explain dialog'|'explain scope'|'explain key'|'context diff') cmdpath="$cmdpath $w" ;;
             *) [[ "$w" != -* ]] && break ;;
         esac
         i=$((i+1))
@@ -99,7 +98,7 @@ _sxk() {
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --json --jq --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'logout')
@@ -189,7 +188,7 @@ _sxk() {
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--offline --apply --json --jq --help' -- "$cur")); return; fi
             ;;
         'location')
             case "$prev" in
@@ -307,7 +306,56 @@ _sxk() {
                 --profile) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --apply --json --jq --help' -- "$cur")); return; fi
+            ;;
+        'explain')
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'menu dialog scope key' -- "$cur"))
+            ;;
+        'explain menu')
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            _sxk_dynamic;
+            ;;
+        'explain dialog')
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'permission scenic location' -- "$cur"));
+            ;;
+        'explain scope')
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            ;;
+        'explain key')
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            _sxk_dynamic;
+            ;;
+        'context')
+            case "$prev" in
+                --columns) :; return ;;
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'diff' -- "$cur"))
+            ;;
+        'context diff')
+            case "$prev" in
+                --columns) :; return ;;
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'har')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi

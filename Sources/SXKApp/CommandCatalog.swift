@@ -83,12 +83,15 @@ enum CommandCatalog {
         CommandSpec("accounts", summary: "list the accounts of this login (current marked)", flags: tableOutput),
         CommandSpec(
             "switch-account", summary: "switch to another account of this login via set-user",
+            discussion: "Works in any process: the login's account list is kept in the profile (never a token). When no held token can do the set-user (a new process has no temporary token), the password is asked once (no echo) or read with --password-stdin.",
             arguments: [ArgumentSpec("ID|INDEX", kind: .provider("account"), optional: true, summary: "account id or list number")],
-            flags: [json]
+            flags: [FlagSpec("password-stdin", summary: "read the password from standard input if a new login is needed"), json],
+            examples: ["switch-account 2", "echo \"$PW\" | sxk switch-account 4002 --password-stdin"],
+            neverInHistory: true
         ),
         CommandSpec("logout", summary: "clear token, snapshot and contexts; keep last phone and privacy flag"),
         CommandSpec(
-            "whoami", aliases: ["context"], summary: "the session: phase, env, account, role, scopes, token (masked)",
+            "whoami", summary: "the session: phase, env, account, role, scopes, token (masked)",
             flags: tableOutput
         ),
         CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it", flags: tableOutput),
@@ -134,8 +137,14 @@ enum CommandCatalog {
             ]
         ),
         CommandSpec(
-            "home", summary: "replay HomeViewModel.initialize: steps, calls, stored values, the dialog",
-            flags: [json]
+            "home", summary: "replay HomeViewModel.initialize on a copy: steps with their basis, calls, key diff, the dialog",
+            discussion: "Runs on a copy of the stored state, without validating the session first: the calls the app would make are made (--offline: none, the stored answers stand in) and listed in order, each step says whether the app's documents state its rule ([documented: seed …]) or sxk inferred it ([inferred: docs/app-behaviour.md#…]), and what the app would write is shown as a key diff (before → after). Nothing is saved unless --apply.",
+            flags: [
+                FlagSpec("offline", summary: "make no call: the stored answers stand in"),
+                FlagSpec("apply", summary: "write the key diff to the profile"),
+                json,
+            ],
+            examples: ["home", "home --offline --json", "home --apply"]
         ),
         CommandSpec(
             "location", summary: "location state and the 2-hour report timer",
@@ -189,6 +198,7 @@ enum CommandCatalog {
             flags: [
                 FlagSpec("as", value: .provider("identity"), valueName: "ID,ID…", summary: "identities, comma-separated (repeatable)"),
                 FlagSpec("json", summary: "the whole matrix as JSON, with each identity's data"),
+                FlagSpec("password-stdin", summary: "read the password from standard input if account: needs a new login"),
             ],
             examples: [
                 "compare --as role:photographer,role:storeAdmin -- get /api/app/store/all",
@@ -236,8 +246,42 @@ enum CommandCatalog {
         CommandSpec(
             "boot", summary: "replay the app's cold start on the stored state: SDKs, root screen, first screen's calls",
             discussion: "Seed 000 §1 and §7 applied to the profile's stored token and UserDefaults keys, without any request: which SDKs the app initialises at launch and why (Umeng with the privacy agreement accepted, WeChat always, AMap with privacy accepted and a token), whether it shows the login page or the main tab, and the first screen's API calls in order (login page: config; main tab: home's sequence), each with what it reads from storage. After import-defaults it answers what happens when that user opens the app.",
-            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "replay this profile's stored state (default: the current profile)"), json],
-            examples: ["boot", "boot --json", "boot --profile imported"]
+            flags: [
+                FlagSpec("profile", value: .string, valueName: "NAME", summary: "replay this profile's stored state (default: the current profile)"),
+                FlagSpec("apply", summary: "write what the home's first appearance would write (the key diff)"),
+                json,
+            ],
+            examples: ["boot", "boot --json", "boot --profile imported", "boot --apply"]
+        ),
+
+        // Account-context debugging: the rule chain behind a verdict, the device beside the server
+        CommandSpec(
+            "explain", summary: "the stored values and rules behind a menu, a dialog, the scope or a key, each with its basis",
+            discussion: "Read from the profile as stored; nothing is called or written. Each step names the key it read, the rule applied and whether the app's documents state it ([documented: seed …]) or sxk inferred it ([inferred: docs/app-behaviour.md#…]).",
+            flags: [json],
+            subcommands: [
+                CommandSpec("menu", summary: "why a menu is shown or hidden",
+                            arguments: [ArgumentSpec("URI", kind: .provider("explain-menu"), summary: "menu URI")], flags: [json]),
+                CommandSpec("dialog", summary: "the home dialogs in priority order (or one)",
+                            arguments: [ArgumentSpec("DIALOG", kind: .choice(["permission", "scenic", "location"]), optional: true, summary: "permission, scenic or location")],
+                            flags: [json]),
+                CommandSpec("scope", summary: "the account scope, role, scenic and store the scoped keys use", flags: [json]),
+                CommandSpec("key", summary: "one UserDefaults key: its value and who writes it",
+                            arguments: [ArgumentSpec("KEY", kind: .provider("stored-key"), summary: "key name")], flags: [json]),
+            ],
+            examples: ["explain menu /scenic/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key currentStoreId"]
+        ),
+        CommandSpec(
+            "context", summary: "the session (as whoami); context diff: the stored state beside the server now",
+            flags: tableOutput,
+            subcommands: [
+                CommandSpec(
+                    "diff", summary: "stored keys beside fresh userinfo, role-permission and store list; what the next start would do",
+                    discussion: "Read-only: the calls are made with the session's token but nothing is saved and no context changes, so an imported device state stays as imported.",
+                    flags: tableOutput
+                ),
+            ],
+            examples: ["context diff", "context diff --json"]
         ),
         CommandSpec(
             "har", summary: "write the requests this shell sent as an HTTP Archive 1.2 file (secrets masked)",

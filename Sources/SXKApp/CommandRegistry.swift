@@ -33,7 +33,7 @@ enum CommandRegistry {
         Entry(name: "post", server: true, compare: true) { try await $0.raw($1, method: "POST") },
         Entry(name: "login", watch: false) { a, c in try await a.legacy { try await $0.login(c) } },
         Entry(name: "accounts") { try $0.accounts($1) },
-        Entry(name: "switch-account", server: true, watch: false) { a, c in try await a.legacy { try await $0.switchAccount(c) } },
+        Entry(name: "switch-account", watch: false) { try await $0.switchAccount($1) },
         Entry(name: "logout", watch: false) { a, c in try await a.legacy { try $0.logout(c) } },
         Entry(name: "whoami") { try $0.whoami($1) },
         Entry(name: "keys") { try $0.keys($1) },
@@ -43,7 +43,8 @@ enum CommandRegistry {
         Entry(name: "store", server: true) { try await $0.store($1) },
         Entry(name: "permissions") { try $0.permissions($1) },
         Entry(name: "menus") { a, c in try await a.legacy { try $0.menus(c) } },
-        Entry(name: "home", server: true) { a, c in try await a.legacy { try await $0.home(c) } },
+        // Not validated first: that would save over an imported state before the replay reads it.
+        Entry(name: "home") { try await $0.home($1) },
         Entry(name: "location", server: true) { a, c in try await a.legacy { try await $0.location(c) } },
         Entry(name: "orders", server: true, compare: true) { try await $0.orders($1) },
         Entry(name: "stats", server: true) { try await $0.stats($1) },
@@ -58,8 +59,11 @@ enum CommandRegistry {
         Entry(name: "trace") { a, c in a.toggle(c, name: "trace") { a.host.settings.trace = $0 } current: { a.host.settings.trace } },
         Entry(name: "timing") { a, c in a.toggle(c, name: "timing") { a.host.settings.timing = $0 } current: { a.host.settings.timing } },
         Entry(name: "pager") { a, c in a.toggle(c, name: "pager") { a.host.settings.pager = $0 } current: { a.host.settings.pager } },
-        Entry(name: "boot") { a, c in try await a.legacy { try $0.boot(c) } },
+        Entry(name: "boot") { try await $0.boot($1) },
         Entry(name: "har", watch: false) { a, c in try await a.legacy { try $0.har(c) } },
+        Entry(name: "explain") { try $0.explain($1) },
+        // context diff needs a token, not a validation (that would save over the state it compares).
+        Entry(name: "context") { a, c in c.subcommand == "diff" ? try await a.contextDiff(c) : try a.whoami(c) },
         Entry(name: "man") { a, _ in CommandOutput(blocks: [.lines(Manual.page.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))]) },
     ]
 

@@ -49,13 +49,18 @@ extension AppCommands {
         let features = try host.features()
         let contexts = services.contexts
         guard let sessionToken = contexts.session.token else { throw FeatureError.notLoggedIn }
+        // In a new process the login's account list comes from the profile (account:ID, role:CODE).
+        _ = features.auth.knownAccounts()
         let targets = try identities.map { try CompareTarget.resolve($0.label, $0.identity, contexts: contexts) }
         let client = try services.network().client
 
+        let asked = PasswordFailure()
         var results: [CompareResult] = []
         for target in targets {
             if Task.isCancelled { throw CancellationError() }
-            results.append(try await probe(target, request: request, sessionToken: sessionToken, auth: features.auth, client: client))
+            results.append(try await probe(target, request: request, sessionToken: sessionToken, auth: features.auth, client: client,
+                                           password: passwordSource(fromStdin: command.has("password-stdin"), failure: asked)))
+            if let error = asked.error { throw error }
         }
         if let base = results.first {
             for i in results.indices.dropFirst() { results[i].diff = CompareDiff.between(base.data, results[i].data) }
@@ -71,12 +76,13 @@ extension AppCommands {
     }
 
     private func probe(_ target: CompareTarget, request: CompareRequest, sessionToken: String,
-                       auth: AuthSessionCoordinator, client: APIClient) async throws -> CompareResult {
+                       auth: AuthSessionCoordinator, client: APIClient,
+                       password: @escaping AuthSessionCoordinator.PasswordSource) async throws -> CompareResult {
         var result = CompareResult(target: target, tokenSource: target.probeAccount == nil ? "session" : "set-user")
         let token: String
         if let account = target.probeAccount {
             do {
-                token = try await auth.probeToken(for: account)
+                token = try await auth.probeToken(for: account, password: password)
                 result.probeToken = token
             } catch {
                 if error.apiError?.kind == .cancelled || error == .cancelled { throw CancellationError() }

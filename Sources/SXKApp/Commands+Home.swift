@@ -5,7 +5,7 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `menus`, `home`, `location`: the home screen as the app would build it for this account.
+/// `menus`, `location`: the home screen (`home` is in Commands+Replay.swift) as the app would build it for this account.
 extension AppCommands {
     func menus(_ command: ParsedCommand) throws -> Int32 {
         let home = try host.features().home
@@ -33,28 +33,6 @@ extension AppCommands {
     private func uriArgument(_ command: ParsedCommand) throws -> String {
         guard let uri = command.positionals.first else { throw AppError.usage("needs a menu URI") }
         return uri
-    }
-
-    func home(_ command: ParsedCommand) async throws -> Int32 {
-        let trace = try await host.features().home.initializeReplay()
-        if emit(trace.json, command) { return ExitStatus.ok }
-        for (i, step) in trace.steps.enumerated() {
-            io.stdout.line("\(i + 1). \(step.name)\(step.skipped ? "  (skipped)" : "")")
-            for read in step.reads { io.stdout.line("   read   \(read)") }
-            for call in step.calls {
-                let status = call.ok ? "ok" : "failed: \(call.error ?? "")"
-                io.stdout.line("   call   \(call.method) \(call.path)  \(String(format: "%.0f", call.ms)) ms  \(status)")
-            }
-            for stored in step.stores { io.stdout.line("   store  \(stored)") }
-            for note in step.notes { io.stdout.line("   note   \(note)") }
-        }
-        io.stdout.line("dialogs (priority order):")
-        for check in trace.checks {
-            let state = !check.evaluated ? "not evaluated" : (check.show ? "SHOW" : "no")
-            io.stdout.line("   \(check.dialog.rawValue): \(state) — \(check.reason)")
-        }
-        io.stdout.line("→ \(trace.verdict)")
-        return ExitStatus.ok
     }
 
     func location(_ command: ParsedCommand) async throws -> Int32 {

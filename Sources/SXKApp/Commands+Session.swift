@@ -37,7 +37,7 @@ extension AppCommands {
     }
 
     /// The password from stdin (`--password-stdin`, first line) or a no-echo prompt; never an argument.
-    private func readPassword(fromStdin: Bool) async throws -> String {
+    func readPassword(fromStdin: Bool) async throws -> String {
         if fromStdin {
             guard let line = StdinLine.read() else { throw AppError.usage("--password-stdin: standard input is empty") }
             return line
@@ -103,7 +103,7 @@ extension AppCommands {
         return output
     }
 
-    func switchAccount(_ command: ParsedCommand) async throws -> Int32 {
+    func switchAccount(_ command: ParsedCommand) async throws -> CommandOutput {
         let auth = try host.features().auth
         let selector: String
         if let given = command.positionals.first {
@@ -113,23 +113,52 @@ extension AppCommands {
             guard !rows.isEmpty else { throw FeatureError.noAccountList }
             selector = try await chooseAccount(rows.map(\.account))
         }
-        switch try await auth.switchAccount(to: selector) {
-        case .switched(let outcome):
-            report(outcome, command, verb: "switched to")
-        case .passwordRequired(let account, let phone):
-            io.warning("the server no longer accepts this login's token — password needed once")
-            let password = try await readPassword(fromStdin: false)
-            let outcome = try await auth.relogin(phone: phone, password: password, target: account)
-            report(outcome, command, verb: "switched to")
+        // A new process holds no temporary token: the password is asked once (or read from stdin).
+        let asked = PasswordFailure()
+        let outcome: LoginOutcome
+        do {
+            outcome = try await auth.switchAccount(to: selector, password: passwordSource(fromStdin: command.has("password-stdin"), failure: asked))
+        } catch {
+            // The facade wraps what the prompt threw; a usage problem (no terminal, empty stdin) stays one.
+            throw asked.error ?? error
         }
-        host.contextOrigin = "switch-account in this shell"
-        return ExitStatus.ok
+        host.contextOrigin = "switch-account"
+        for warning in outcome.warnings { io.warning(warning) }
+        let account = outcome.account
+        var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
+        let role = services.contexts.permission.current.roleCode ?? account.roleCode
+        output.line("switched to \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
+        return output
+    }
+
+    /// The password for a new login when no held token can do the set-user (`switch-account`,
+    /// `compare --as account:` in a new process): stdin with `--password-stdin`, else the no-echo prompt.
+    func passwordSource(fromStdin: Bool, failure: PasswordFailure) -> AuthSessionCoordinator.PasswordSource {
+        let commands = self
+        return { phone, account in
+            commands.io.warning("no token of this process can switch to account \(account.userId) — password of \(phone) needed once")
+            do { return try await commands.readPassword(fromStdin: fromStdin) } catch let error as AppError {
+                failure.error = error
+                throw error
+            }
+        }
     }
 
     func logout(_ command: ParsedCommand) throws -> Int32 {
         try host.features().auth.logout()
         io.stdout.line("logged out (last phone and privacy choice kept)")
         return ExitStatus.ok
+    }
+}
+
+/// What the password prompt threw when it was the prompt's own problem (no terminal, empty stdin),
+/// kept so the command reports it as a usage error rather than as the facade's wrapped failure.
+final class PasswordFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: AppError?
+    var error: AppError? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
 

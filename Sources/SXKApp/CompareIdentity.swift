@@ -95,7 +95,7 @@ struct CompareTarget {
         case .account(let selector):
             if a.accounts.isEmpty {
                 if Int(selector) == a.userId { return current }
-                throw AppError.usage("\(label): the accounts of this login are known only after `login` in this shell (they are not kept across restarts)")
+                throw AppError.usage("\(label): no account list in this profile — `login` first")
             }
             do { return of(try AuthSessionCoordinator.resolve(selector, in: a.accounts)) } catch {
                 throw AppError.usage("\(label): \(error)")

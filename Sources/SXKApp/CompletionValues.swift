@@ -34,6 +34,8 @@ struct CompletionValues {
         case "menu":
             let permissions = services.contexts.permission.current.permissions
             all = services.menuCatalog.visibleMenus(permissions: permissions).map { CompletionCandidate($0.uri, description: $0.title) }
+        case "explain-menu", "stored-key":
+            all = explainValues(for: provider)
         case "common-menu":
             let role = services.contexts.permission.roleCode ?? ""
             all = (services.storage.appStore.commonMenuURIs(roleCode: role) ?? []).map { CompletionCandidate($0) }

@@ -1,0 +1,187 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// Account-context debugging through the real binary: replays that change nothing unless asked,
+/// every step with its basis, explain, context diff, and accounts across processes.
+final class ContextDebugAppTests: SandboxTestCase {
+    /// A storeAdmin's device export as the app would hold it, with a live token, then made awkward: a
+    /// saved store that matches nothing, a scenic outside the role's list, a stale permission list and
+    /// no common menus yet.
+    private func craftedExport(_ ws: Workspace) throws -> String {
+        SXK.login("13800000003", in: ws, baseURL: url)
+        var device = try ws.defaultsObject()
+        device["key_in_token"] = try XCTUnwrap(ws.token())
+        device["key_in_current_store_id"] = 999
+        device["key_in_current_scenic_id"] = 77
+        device["key_in_current_scenic_name"] = "外地景区"
+        device["3001_store_key_in_permission"] = [["uri": "home/old", "name": "旧", "group": "x"]]
+        device.removeValue(forKey: "3001_store_role_storeAdmin_common_uris")
+        for key in device.keys where key.hasPrefix("sxk_") { device.removeValue(forKey: key) }
+        let file = ws.root + "/device.json"
+        try JSONSerialization.data(withJSONObject: device).write(to: URL(fileURLWithPath: file))
+        let imported = SXK.run(["import-defaults", file], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+        return file
+    }
+
+    private func imported(_ args: [String], _ ws: Workspace, stdin: String = "") -> RunResult {
+        SXK.run(["--profile", "imported"] + args, in: ws, baseURL: url, stdin: stdin)
+    }
+
+    func testHomeReplayLeavesAnImportedStateAsImportedAndApplyWritesExactlyItsDiff() throws {
+        let ws = Workspace()
+        _ = try craftedExport(ws)
+        let before = imported(["keys", "--json"], ws)
+        XCTAssertEqual(before.status, 0, before.summary)
+        server.resetRequestLog()
+
+        let home = imported(["home"], ws)
+        XCTAssertEqual(home.status, 0, home.summary)
+        XCTAssertTrue(home.stdout.contains("[documented: seed 000 §4.2]"), home.summary)
+        XCTAssertTrue(home.stdout.contains("[inferred: docs/app-behaviour.md#"), home.summary)
+        XCTAssertTrue(home.stdout.contains("3001_store_key_in_permission: "), home.summary)
+        XCTAssertTrue(home.stdout.contains("not saved"), home.summary)
+        // No validation first: only the replay's own calls.
+        XCTAssertEqual(paths(server.requestLog()), ["/api/yf-handset-app/role-permission", "/api/app/store/all"])
+        let after = imported(["keys", "--json"], ws)
+        XCTAssertEqual(after.stdoutData, before.stdoutData, "home changed the stored state:\n\(after.summary)")
+
+        let offline = imported(["home", "--offline", "--json"], ws)
+        XCTAssertEqual(offline.status, 0, offline.summary)
+        let offlineTrace = try XCTUnwrap(try offline.json() as? [String: Any])
+        XCTAssertEqual(offlineTrace["offline"] as? Bool, true)
+        XCTAssertTrue(((offlineTrace["calls"] as? [[String: Any]]) ?? []).allSatisfy { $0["made"] as? Bool == false })
+        XCTAssertEqual(imported(["keys", "--json"], ws).stdoutData, before.stdoutData)
+
+        let applied = imported(["home", "--apply", "--json"], ws)
+        XCTAssertEqual(applied.status, 0, applied.summary)
+        let trace = try XCTUnwrap(try applied.json() as? [String: Any])
+        XCTAssertEqual(trace["applied"] as? Bool, true)
+        let steps = try XCTUnwrap(trace["steps"] as? [[String: Any]])
+        XCTAssertFalse(steps.isEmpty)
+        for step in steps {
+            XCTAssertTrue(["documented", "inferred"].contains(step["basis"] as? String ?? ""), "step without basis: \(step)")
+        }
+        let calls = try XCTUnwrap(trace["calls"] as? [[String: Any]])
+        XCTAssertEqual(calls.compactMap { $0["order"] as? Int }, Array(1...calls.count))
+        let changes = try XCTUnwrap(trace["changes"] as? [[String: Any]])
+        XCTAssertEqual(Set(changes.compactMap { $0["key"] as? String }), ["3001_store_key_in_permission", "3001_store_role_storeAdmin_common_uris"])
+        let keys = try XCTUnwrap(try imported(["keys", "--json"], ws).json() as? [String: Any])
+        for change in changes {
+            let key = try XCTUnwrap(change["key"] as? String)
+            XCTAssertEqual(keys[key].map { $0 as? NSObject }, (change["after"] as? NSObject).map { $0 }, key)
+        }
+        // The seeds' rules: a store is written only on a match, the scenic cleared only when not valid.
+        XCTAssertEqual(keys["key_in_current_store_id"] as? Int, 999)
+        XCTAssertEqual(keys["key_in_current_scenic_id"] as? Int, 77)
+        // Applied once, nothing is left to write.
+        let again = try XCTUnwrap(try imported(["home", "--json"], ws).json() as? [String: Any])
+        XCTAssertEqual((again["changes"] as? [Any])?.count, 0)
+    }
+
+    func testBootApplyWritesTheHomeDiffAndNamesTheSeedsDisagreement() throws {
+        let ws = Workspace()
+        _ = try craftedExport(ws)
+        server.resetRequestLog()
+        let text = imported(["boot"], ws)
+        XCTAssertEqual(text.status, 0, text.summary)
+        XCTAssertTrue(text.stdout.contains("seed 001 启动流程"), text.summary)
+        XCTAssertTrue(text.stdout.contains("3001_store_role_storeAdmin_common_uris: nil → "), text.summary)
+        let boot = try XCTUnwrap(try imported(["boot", "--apply", "--json"], ws).json() as? [String: Any])
+        XCTAssertEqual(boot["applied"] as? Bool, true)
+        XCTAssertNotNil(boot["coldStart"] as? [String: Any])
+        let steps = try XCTUnwrap((boot["firstScreen"] as? [String: Any])?["steps"] as? [[String: Any]])
+        XCTAssertTrue(steps.allSatisfy { $0["basis"] is String }, "\(steps)")
+        let keys = try XCTUnwrap(try imported(["keys", "--json"], ws).json() as? [String: Any])
+        XCTAssertEqual(keys["3001_store_role_storeAdmin_common_uris"] as? [String], ["home/deposit-order", "home/order", "home/write-off", "home/statistics"])
+        XCTAssertEqual(paths(server.requestLog()), [], "boot made requests")
+    }
+
+    func testExplainVisibleAndHiddenMenusAndEachDialog() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        server.resetRequestLog()
+        let visible = SXK.run(["explain", "menu", "home/order", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(visible.status, 0, visible.summary)
+        let shown = try XCTUnwrap(try visible.json() as? [String: Any])
+        XCTAssertTrue((shown["verdict"] as? String ?? "").contains("shown"), visible.summary)
+        let hidden = SXK.run(["explain", "menu", "home/wallet"], in: ws, baseURL: url)
+        XCTAssertEqual(hidden.status, 0, hidden.summary)
+        XCTAssertTrue(hidden.stdout.contains("hidden"), hidden.summary)
+        XCTAssertTrue(hidden.stdout.contains("2001_scenic_key_in_permission"), hidden.summary)
+        XCTAssertTrue(hidden.stdout.contains("[documented: seed 000 §4.2]"), hidden.summary)
+        for dialog in ["permission", "scenic", "location"] {
+            let r = SXK.run(["explain", "dialog", dialog, "--json"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            let list = try XCTUnwrap(try r.json() as? [[String: Any]], r.summary)
+            XCTAssertEqual(list.count, 1, r.summary)
+            let steps = try XCTUnwrap(list[0]["steps"] as? [[String: Any]])
+            XCTAssertTrue(!steps.isEmpty && steps.allSatisfy { ["documented", "inferred"].contains($0["basis"] as? String ?? "") }, r.summary)
+        }
+        let all = try XCTUnwrap(try SXK.run(["explain", "dialog", "--json"], in: ws, baseURL: url).json() as? [[String: Any]])
+        XCTAssertEqual(all.count, 3)
+        let bad = SXK.run(["explain", "dialog", "popup"], in: ws, baseURL: url)
+        XCTAssertEqual(bad.status, 2, bad.summary)
+        XCTAssertEqual(paths(server.requestLog()), [], "explain made requests")
+    }
+
+    func testContextDiffShowsARoleListChangedOnTheServerAndSavesNothing() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let before = try Data(contentsOf: URL(fileURLWithPath: ws.defaultsFile))
+        server.setRoles([(roleCode: "scenicAdmin", scenicIds: [2])], userId: 2001)
+        defer { server.setRoles(nil, userId: 2001) }
+        let r = SXK.run(["context", "diff", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let diff = try XCTUnwrap(try r.json() as? [String: Any])
+        let rows = try XCTUnwrap(diff["rows"] as? [[String: Any]])
+        let roles = try XCTUnwrap(rows.first { $0["key"] as? String == "2001_scenic_key_role_permission_list" }, "\(rows)")
+        XCTAssertEqual(roles["same"] as? Bool, false, "\(roles)")
+        let scenics = try XCTUnwrap(rows.first { $0["key"] as? String == "2001_scenic_key_current_role_scenic_list" })
+        XCTAssertEqual(scenics["server"] as? String, "2")
+        let next = try XCTUnwrap(diff["nextStart"] as? [[String: Any]])
+        XCTAssertFalse(next.isEmpty, "no prediction for the next start: \(diff)")
+        XCTAssertTrue(next.allSatisfy { $0["basis"] is String })
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.defaultsFile)), before, "context diff saved")
+        let text = SXK.run(["context", "diff"], in: ws, baseURL: url)
+        XCTAssertTrue(text.stdout.contains("DIFFERS"), text.summary)
+        // Bare `context` is still the session view.
+        XCTAssertTrue(SXK.run(["context"], in: ws, baseURL: url).stdout.contains("phase"))
+    }
+
+    func testSwitchAccountAndCompareByAccountInNewProcesses() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "1")
+        // A new process: the account list comes from the profile.
+        let switched = SXK.run(["switch-account", "2"], in: ws, baseURL: url)
+        XCTAssertEqual(switched.status, 0, switched.summary)
+        XCTAssertTrue(switched.stdout.contains("user 4002"), switched.summary)
+        let compare = SXK.run(["compare", "--as", "account:1,account:3", "--json", "--", "orders", "--page-size", "3"], in: ws, baseURL: url)
+        XCTAssertEqual(compare.status, 0, compare.summary)
+        XCTAssertTrue(compare.stdout.contains("4001") && compare.stdout.contains("4003"), compare.summary)
+        let who = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(who["userId"] as? Int, 4002, "compare changed the session")
+
+        // No token of the new process is accepted any more: the password is needed once.
+        server.expireTokens()
+        let noTerminal = SXK.run(["switch-account", "3"], in: ws, baseURL: url)
+        XCTAssertEqual(noTerminal.status, 2, noTerminal.summary)
+        XCTAssertTrue(noTerminal.stderr.contains("--password-stdin"), noTerminal.summary)
+        let wrong = SXK.run(["switch-account", "3", "--password-stdin"], in: ws, baseURL: url, stdin: "wrong\n")
+        XCTAssertNotEqual(wrong.status, 0, wrong.summary)
+        XCTAssertFalse(wrong.stdout.contains("wrong") || wrong.stderr.contains("wrong\n"), wrong.summary)
+        let again = SXK.run(["switch-account", "3", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
+        XCTAssertEqual(again.status, 0, again.summary)
+        XCTAssertTrue(again.stdout.contains("user 4003"), again.summary)
+        XCTAssertFalse(again.stdout.contains(SXK.password) || again.stderr.contains(SXK.password), again.summary)
+
+    }
+
+    func testKeysRightAfterLoginShowTheCommonMenuKey() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let keys = try XCTUnwrap(try SXK.run(["keys", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual((keys["2001_scenic_role_scenicAdmin_common_uris"] as? [String])?.count, 4, "\(keys.keys.sorted())")
+    }
+}
