@@ -1,0 +1,67 @@
+import Foundation
+import SXKCore
+import SXKSandbox
+import XCTest
+
+/// What sxk says and sends where an operator could be misled: stats periods, completion of raw
+/// calls, the demo banner and counts of one.
+final class OperatorWordingTests: SandboxTestCase {
+    /// `--period week` and `--period month` send the last 7 and 30 days (today included), as
+    /// `stats --help` says; a calendar month so far is a single day on the 1st.
+    func testStatsPeriodsSendTheLastSevenAndThirtyDays() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        for (period, days) in [("week", 7), ("month", 30)] {
+            server.resetRequestLog()
+            let r = SXK.run(["stats", "summary", "--period", period, "--json"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            let call = try XCTUnwrap(server.requestLog().last { $0.path == "/api/app/store/analyse" }, "no store analyse call")
+            let start = try XCTUnwrap(call.queryValue("startDate").flatMap(WireDate.parseDay))
+            let end = try XCTUnwrap(call.queryValue("endDate").flatMap(WireDate.parseDay))
+            XCTAssertEqual(call.queryValue("endDate"), WireDate.day(Date()), period)
+            let span = WireDate.calendar.dateComponents([.day], from: start, to: end).day
+            XCTAssertEqual(span.map { $0 + 1 }, days, "\(period): \(call.rawQuery)")
+        }
+    }
+
+    /// `get` offers only GET paths and `post` only POST ones.
+    func testRawCallsCompleteOnlyTheirMethod() throws {
+        let ws = Workspace()
+        let get = SXK.run(["__complete", "--", "get", "/api/app/"], in: ws, baseURL: url)
+        XCTAssertEqual(get.status, 0, get.summary)
+        let getPaths = get.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        XCTAssertTrue(getPaths.contains("/api/app/config"), get.stdout)
+        XCTAssertFalse(getPaths.contains("/api/app/v9/login"), get.stdout)
+        let post = SXK.run(["__complete", "--", "post", "/api/app/"], in: ws, baseURL: url)
+        let postPaths = post.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        XCTAssertTrue(postPaths.contains("/api/app/v9/login"), post.stdout)
+        XCTAssertFalse(postPaths.contains("/api/app/config"), post.stdout)
+        XCTAssertFalse(postPaths.contains("/api/app/store/order/list"), post.stdout)
+    }
+
+    /// A phone with several accounts (13800000004 has three) is listed once as a login.
+    func testDemoBannerListsEachLoginOnce() throws {
+        XCTAssertEqual(SandboxDemo.phones, ["13800000001", "13800000002", "13800000003", "13800000004"])
+        let summary = SandboxDemo.summary()
+        XCTAssertEqual(summary.components(separatedBy: "13800000004").count - 1, 1, summary)
+        // Every account is still there, under its phone.
+        for account in SandboxDemo.accounts { XCTAssertTrue(summary.contains("userId \(account.userId)"), summary) }
+    }
+
+    /// One order, one page: the footers say "1 order" and "1 page", not "1 orders"/"1 pages".
+    func testCountsOfOneAreSingular() throws {
+        let (server, url) = try startSandbox(SandboxConfig(ordersPerRole: 1))
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let page = SXK.run(["orders"], in: ws, baseURL: url, env: ["COLUMNS": "200"])
+        XCTAssertEqual(page.status, 0, page.summary)
+        let all = SXK.run(["orders", "--all"], in: ws, baseURL: url, env: ["COLUMNS": "200"])
+        XCTAssertEqual(all.status, 0, all.summary)
+        let text = page.stdout + page.stderr + all.stdout + all.stderr
+        XCTAssertTrue(text.contains("1 order"), text)
+        XCTAssertTrue(text.contains("1 page"), text)
+        XCTAssertFalse(text.contains("1 orders"), text)
+        XCTAssertFalse(text.contains("1 pages"), text)
+    }
+}
