@@ -65,3 +65,40 @@ final class OperatorWordingTests: SandboxTestCase {
         XCTAssertFalse(text.contains("1 pages"), text)
     }
 }
+
+/// How `sxk WORD` is read: a mistyped command, a missing script, an error inside a script.
+final class ScriptInvocationTests: XCTestCase {
+    func testMistypedCommandWithFlagsSuggestsTheCommand() {
+        let ws = Workspace()
+        for args in [["ordrs"], ["ordrs", "--json"]] {
+            let r = SXK.run(args, in: ws, baseURL: nil)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.errorLines, ["error: unknown command 'ordrs' (did you mean 'orders'?)"], r.summary)
+        }
+    }
+
+    func testMissingScriptFileIsNamedAsSuch() {
+        let ws = Workspace()
+        for args in [["missing.sxk"], ["./missing"], ["missing.sxk", "extra"]] {
+            let r = SXK.run(args, in: ws, baseURL: nil)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.errorLines.count, 1, r.summary)
+            XCTAssertTrue(r.errorLines.first?.hasPrefix("error: no such script file '\(args[0])'") == true, r.summary)
+        }
+    }
+
+    func testScriptErrorsNameFileAndLine() throws {
+        let ws = Workspace()
+        let path = ws.root + "/checks.sxk"
+        try "# first a comment\nversion\n\nordrs --json\nversion\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = SXK.run([path], in: ws, baseURL: nil)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: \(path):4: unknown command 'ordrs' (did you mean 'orders'?)"], r.summary)
+        // It stopped there: one `version` ran, not the second.
+        XCTAssertEqual(r.stdout.components(separatedBy: "sxk ").count - 1, 1, r.summary)
+        // --keep-going runs the rest and still names the line.
+        let going = SXK.run(["--keep-going", path], in: ws, baseURL: nil)
+        XCTAssertEqual(going.errorLines, ["error: \(path):4: unknown command 'ordrs' (did you mean 'orders'?)"], going.summary)
+        XCTAssertEqual(going.stdout.components(separatedBy: "sxk ").count - 1, 2, going.summary)
+    }
+}
