@@ -105,7 +105,12 @@ extension AppCommands {
     func switchAccount(_ command: ParsedCommand) async throws -> Int32 {
         let auth = try host.features().auth
         let selector: String
-        if let given = command.positionals.first {
+        let appStore = services.storage.appStore
+        let left = appStore.userId
+        if command.positionals.first == "-" {
+            guard let previous = appStore.previous(.account) else { throw FeatureError.noPrevious("account") }
+            selector = previous
+        } else if let given = command.positionals.first {
             selector = given
         } else {
             let rows = auth.accounts()
@@ -122,6 +127,8 @@ extension AppCommands {
             report(outcome, command, verb: "switched to")
         }
         host.contextOrigin = "switch-account in this shell"
+        // What `switch-account -` goes back to (one atomic save of defaults.json).
+        if let left, left != appStore.userId { try appStore.batch { () throws(SessionError) in appStore.stagePrevious(.account, String(left)) } }
         return ExitStatus.ok
     }
 

@@ -102,3 +102,49 @@ final class ScriptInvocationTests: XCTestCase {
         XCTAssertEqual(going.stdout.components(separatedBy: "sxk ").count - 1, 2, going.summary)
     }
 }
+
+/// `-` goes back to the scope or account before the last switch, across runs (kept per profile).
+final class GoBackTests: SandboxTestCase {
+    private func scenicId(_ ws: Workspace) throws -> Int? {
+        let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        return ((object["scenic"] as? [String: Any])?["scenicId"] as? Int) ?? (object["scenicId"] as? Int)
+    }
+
+    func testScenicDashGoesBackAndForth() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let none = SXK.run(["scenic", "-"], in: ws, baseURL: url)
+        XCTAssertNotEqual(none.status, 0, none.summary)
+        XCTAssertEqual(none.errorLines, ["error: no previous scenic to go back to in this profile"], none.summary)
+        let first = try scenicId(ws)
+        XCTAssertEqual(SXK.run(["scenic", "2"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(try scenicId(ws), 2)
+        let back = SXK.run(["scenic", "-"], in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertEqual(try scenicId(ws), first)
+        XCTAssertEqual(SXK.run(["scenic", "-"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(try scenicId(ws), 2)
+    }
+
+    func testStoreConfirmationNamesTheStoreAndDashGoesBack() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let r = SXK.run(["store", "101"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let line = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("now ") }, r.summary)
+        XCTAssertTrue(line.contains("store 101 "), r.summary)  // followed by the store's name
+        XCTAssertFalse(line.hasSuffix("store 101"), r.summary)
+        let json = SXK.run(["store", "-", "--json"], in: ws, baseURL: url)
+        XCTAssertNotEqual(json.status, 0, "no store before 101: \(json.summary)")
+    }
+
+    func testSwitchAccountDash() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "4001")
+        XCTAssertEqual(SXK.run(["switch-account", "4002"], in: ws, baseURL: url).status, 0)
+        let back = SXK.run(["-c", "switch-account -; whoami --json"], in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertTrue(back.stdout.contains("4001"), back.summary)
+    }
+}
