@@ -50,7 +50,7 @@ enum CommandCatalog {
         CommandSpec(
             "get", summary: "raw GET through the session's client: status, code, timing, data",
             arguments: [
-                ArgumentSpec("PATH", kind: .provider("endpoint"), summary: "API path, e.g. /api/app/store/all"),
+                ArgumentSpec("PATH", kind: .provider("get-endpoint"), summary: "API path, e.g. /api/app/store/all"),
                 ArgumentSpec("k=v", optional: true, variadic: true, summary: "query parameters"),
             ],
             flags: dataOutput,
@@ -59,7 +59,7 @@ enum CommandCatalog {
         CommandSpec(
             "post", summary: "raw POST through the session's client",
             arguments: [
-                ArgumentSpec("PATH", kind: .provider("endpoint"), summary: "API path"),
+                ArgumentSpec("PATH", kind: .provider("post-endpoint"), summary: "API path"),
                 ArgumentSpec("JSON|k=v", optional: true, variadic: true, summary: "a JSON body, or k=v pairs made into one"),
             ],
             flags: dataOutput,

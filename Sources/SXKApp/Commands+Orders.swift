@@ -28,9 +28,9 @@ extension AppCommands {
         output.table(OrderColumns.columns(deposit: result.endpoint.isDeposit), p.list.map(\.raw))
         if p.list.isEmpty && p.page > p.pageCount {
             // Past the last page: exit 0 with the empty table, and one line saying where the pages end.
-            output.warnings.append("page \(p.page) is past the last page (\(p.pageCount)); \(Formatting.count(p.total)) orders in all")
+            output.warnings.append("page \(p.page) is past the last page (\(p.pageCount)); \(Formatting.count(p.total, "order")) in all")
         }
-        output.line("page \(p.page)/\(Formatting.count(p.pageCount)) · \(Formatting.count(p.total)) orders · \(result.endpoint.roleCode)")
+        output.line("page \(p.page)/\(Formatting.count(p.pageCount)) · \(Formatting.count(p.total, "order")) · \(result.endpoint.roleCode)")
         if let line = scope?.warning(outside: scope?.countOutside(p.list.map(\.raw)) ?? 0) { output.warnings.append(line) }
         return output
     }
@@ -54,7 +54,7 @@ extension AppCommands {
         output.stream = RowStream(columns: OrderColumns.columns(deposit: endpoint.isDeposit)) { emit in
             let outcome = try await feature.walkAll(role: role, pageSize: pageSize, filter: filter, limit: limit) { rows, progress in
                 if let scope { counter.add(scope.countOutside(rows.map(\.raw))) }
-                let line = "\(progress.pages) pages · \(Formatting.count(progress.rows))/\(Formatting.count(progress.total)) rows · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s"
+                let line = "\(Formatting.count(progress.pages, "page")) · \(Formatting.count(progress.rows))/\(Formatting.count(progress.total, "row")) · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s"
                 return emit(rows.map(\.raw), line)
             }
             let p = outcome.progress
@@ -62,9 +62,9 @@ extension AppCommands {
             if let scope, let line = scope.warning(outside: counter.value) { summary.append("warning: " + line) }
             switch outcome.stop {
             case .cancelled:
-                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total)) rows (\(p.pages) pages)"])
+                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
             case .completed, .limit, .stoppedByCaller:
-                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total)) orders · \(p.pages) pages · \(String(format: "%.2f", p.elapsed)) s"])
+                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(String(format: "%.2f", p.elapsed)) s"])
             }
         }
         return output

@@ -5,11 +5,15 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `role`, `scenic`, `store`, `permissions`: list the choices or switch scope on the fly.
+/// `role`, `scenic`, `store`, `permissions`: list the choices or switch scope on the fly; `-` goes
+/// back to the one before the last switch (kept per profile by `ScopeFeature`).
 extension AppCommands {
     func role(_ command: ParsedCommand) async throws -> CommandOutput {
         let scope = try host.features().scope
-        if let code = command.positionals.first { return change(try await scope.selectRole(code)) }
+        if var code = command.positionals.first {
+            if code == "-" { code = try scope.previous(.role) }
+            return change(try await scope.selectRole(code))
+        }
         let rows: [JSONValue] = try await scope.roles().map {
             ["roleCode": .string($0.code), "roleName": .string($0.name), "scenicCount": .int($0.scenicCount),
              "permissionCount": .int($0.permissionCount), "current": .bool($0.isCurrent)]
@@ -25,7 +29,10 @@ extension AppCommands {
 
     func scenic(_ command: ParsedCommand) async throws -> CommandOutput {
         let scope = try host.features().scope
-        if let query = command.positionals.first { return change(try await scope.selectScenic(query)) }
+        if var query = command.positionals.first {
+            if query == "-" { query = try scope.previous(.scenic) }
+            return change(try await scope.selectScenic(query))
+        }
         let rows: [JSONValue] = try scope.scenics().map {
             ["scenicId": .int($0.scenic.scenicId), "scenicName": .string($0.scenic.scenicName), "current": .bool($0.isCurrent)]
         }
@@ -38,7 +45,10 @@ extension AppCommands {
 
     func store(_ command: ParsedCommand) async throws -> CommandOutput {
         let scope = try host.features().scope
-        if let query = command.positionals.first { return change(try await scope.selectStore(query)) }
+        if var query = command.positionals.first {
+            if query == "-" { query = try scope.previous(.store) }
+            return change(try await scope.selectStore(query))
+        }
         let rows: [JSONValue] = try await scope.stores(refresh: true).map { row in
             var o: JSONObject = ["storeId": .int(row.store.storeId), "storeName": .string(row.store.storeName)]
             if let scenicId = row.store.scenicId { o["scenicId"] = .int(scenicId) }
@@ -59,11 +69,12 @@ extension AppCommands {
         o["roleName"] = change.roleName.map { .string($0) } ?? .null
         o["scenic"] = change.scenic?.json ?? .null
         o["storeId"] = change.storeId.map { .int($0) } ?? .null
+        o["storeName"] = change.storeName.map { .string($0) } ?? .null
         o["notes"] = .array(change.notes.map { .string($0) })
         var parts: [String] = []
         if let role = change.roleCode { parts.append("role \(role)" + (change.roleName.map { " (\($0))" } ?? "")) }
         parts.append(change.scenic.map { "scenic \($0.scenicId) \($0.scenicName)" } ?? "no scenic")
-        parts.append(change.storeId.map { "store \($0)" } ?? "no store")
+        parts.append(change.storeId.map { "store \($0)" + (change.storeName.map { " \(TerminalText.sanitize($0))" } ?? "") } ?? "no store")
         return CommandOutput(data: .object(o), blocks: [.lines(["now " + parts.joined(separator: " · ")] + change.notes.map { "  " + $0 })])
     }
 

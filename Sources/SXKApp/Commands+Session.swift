@@ -106,7 +106,12 @@ extension AppCommands {
     func switchAccount(_ command: ParsedCommand) async throws -> CommandOutput {
         let auth = try host.features().auth
         let selector: String
-        if let given = command.positionals.first {
+        let appStore = services.storage.appStore
+        let left = appStore.userId
+        if command.positionals.first == "-" {
+            guard let previous = appStore.previous(.account) else { throw FeatureError.noPrevious("account") }
+            selector = previous
+        } else if let given = command.positionals.first {
             selector = given
         } else {
             let rows = auth.accounts()
@@ -123,6 +128,8 @@ extension AppCommands {
             throw asked.error ?? error
         }
         host.contextOrigin = "switch-account"
+        // What `switch-account -` goes back to (one atomic save of defaults.json).
+        if let left, left != appStore.userId { try appStore.batch { () throws(SessionError) in appStore.stagePrevious(.account, String(left)) } }
         for warning in outcome.warnings { io.warning(warning) }
         let account = outcome.account
         var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])

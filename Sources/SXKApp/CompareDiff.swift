@@ -28,7 +28,7 @@ struct CompareDiff: Equatable {
             let removed = pool.values.reduce(0, +)
             let keys = changedMembers(base.objectValue, other.objectValue, skipping: "list")
             var parts: [String] = []
-            if added > 0 || removed > 0 { parts.append("+\(added) −\(removed) rows") }
+            if added > 0 || removed > 0 { parts.append("+\(added) −\(removed) \(added + removed == 1 ? "row" : "rows")") }
             if !keys.isEmpty { parts.append(keyPhrase(keys)) }
             if parts.isEmpty {
                 return CompareDiff(same: a == b, summary: a == b ? "same" : "same rows, other order", added: 0, removed: 0, changedKeys: [])

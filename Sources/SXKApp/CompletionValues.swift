@@ -41,6 +41,10 @@ struct CompletionValues {
             all = (services.storage.appStore.commonMenuURIs(roleCode: role) ?? []).map { CompletionCandidate($0) }
         case "endpoint":
             all = Endpoint.all.map { CompletionCandidate($0.path, description: $0.summary) }
+        case "get-endpoint", "post-endpoint":
+            // `get` sends GET and `post` POST: offer only the paths that take that method.
+            let method: Endpoint.Method = provider == "get-endpoint" ? .get : .post
+            all = Endpoint.all.filter { $0.method == method }.map { CompletionCandidate($0.path, description: $0.summary) }
         case "env":
             all = APIEnvironment.names.map { CompletionCandidate($0) }
         case "identity":

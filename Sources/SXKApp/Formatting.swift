@@ -18,6 +18,12 @@ enum Formatting {
         value < 0 ? "-" + grouped(String(-value)) : grouped(String(value))
     }
 
+    /// `1, "order"` → `1 order`, `2500, "order"` → `2,500 orders`: a grouped count with its noun,
+    /// singular when one.
+    static func count(_ value: Int, _ noun: String) -> String {
+        "\(count(value)) \(noun)\(value == 1 ? "" : "s")"
+    }
+
     private static func grouped(_ digits: String) -> String {
         guard digits.count > 3 else { return digits }
         var out = ""

@@ -37,7 +37,7 @@ public enum SXKApplication {
             environment = .sandbox(try server.start())
             sandbox = server
             if context.mode == .repl {
-                stderr.write("sandbox backend on \(environment.baseURL.absoluteString) — demo logins: \(SandboxDemo.accounts.map(\.phone).joined(separator: ", ")) (password \(SandboxDemo.password))\n")
+                stderr.write("sandbox backend on \(environment.baseURL.absoluteString) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))\n")
             }
         } else if let url = options.baseURL {
             environment = .custom(try APIEnvironment.validatedBaseURL(url))

@@ -22,6 +22,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     case noRole
     case noScenicSelected
     case noStoreSelected
+    /// `role -` and the like with nothing switched from yet.
+    case noPrevious(String)
     case scenicNotFound(String, available: [String])
     case ambiguousScenic(String, matches: [String])
     case storeNotFound(String, available: [String])
@@ -67,6 +69,7 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noRole: return "no role selected — run `role CODE`"
         case .noScenicSelected: return "no scenic selected — run `scenic ID`"
         case .noStoreSelected: return "no store selected — run `store ID`"
+        case .noPrevious(let kind): return "no previous \(kind) to go back to in this profile"
         case .scenicNotFound(let query, let available):
             return "no scenic '\(safe(query))' for this role; choose one of: \(available.isEmpty ? "(none)" : safe(available.joined(separator: ", ")))"
         case .ambiguousScenic(let query, let matches):

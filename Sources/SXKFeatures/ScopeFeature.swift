@@ -29,6 +29,8 @@ public struct ScopeChange: Sendable, Equatable {
     public var roleName: String?
     public var scenic: ScenicRef?
     public var storeId: Int?
+    /// The store's name when the store list is known.
+    public var storeName: String?
     /// Lines such as "store 101 cleared: not in scenic 2".
     public var notes: [String]
 }
@@ -78,6 +80,7 @@ public struct ScopeFeature: Sendable {
         }
         let before = contexts.account.current
         let saved = snapshot()
+        let left = contexts.permission.current.roleCode
         contexts.permission.selectRole(code)
         var notes: [String] = []
         let display = loader.refreshLocalDisplayState()
@@ -88,7 +91,7 @@ public struct ScopeFeature: Sendable {
                 notes.append("store \(store) cleared with its scenic")
             }
         }
-        try commit(restoringOnFailure: saved)
+        try commit(restoringOnFailure: saved, previous: (.role, left, code))
         return change(notes)
     }
 
@@ -128,7 +131,7 @@ public struct ScopeFeature: Sendable {
         let saved = snapshot()
         contexts.account.setScenic(id: target.scenicId, name: target.scenicName)
         contexts.account.setStoreId(keepStore)
-        try commit(restoringOnFailure: saved)
+        try commit(restoringOnFailure: saved, previous: (.scenic, a.scenicId.map(String.init), String(target.scenicId)))
         return change(notes)
     }
 
@@ -152,9 +155,10 @@ public struct ScopeFeature: Sendable {
             notFound: { FeatureError.storeNotFound($0, available: $1) },
             ambiguous: { FeatureError.ambiguousStore($0, matches: $1) })
         let saved = snapshot()
+        let left = contexts.account.current.storeId
         contexts.account.setStoreId(target.storeId)
-        try commit(restoringOnFailure: saved)
-        return change([])
+        try commit(restoringOnFailure: saved, previous: (.store, left.map(String.init), String(target.storeId)))
+        return change([], storeName: target.storeName)
     }
 
     /// Account and permission state before a switch, to put back when the switch cannot be saved.
@@ -165,15 +169,31 @@ public struct ScopeFeature: Sendable {
     /// Saves a switch. When the save fails (disk full, read-only state dir) the contexts go back to
     /// `saved` and the old values are handed to the store again, so the failed switch changes nothing
     /// now and is not written later by some other save.
-    private func commit(restoringOnFailure saved: (account: AccountContext.State, permission: PermissionContext.State)) throws(FeatureError) {
+    /// `previous`: what the switch left (recorded for `-` when it differs from what it chose), saved
+    /// in the same write.
+    private func commit(
+        restoringOnFailure saved: (account: AccountContext.State, permission: PermissionContext.State),
+        previous: (kind: PreviousScope, left: String?, chosen: String)? = nil
+    ) throws(FeatureError) {
+        let store = contexts.store
+        let oldPrevious = previous.map { store.previous($0.kind) }
+        if let previous, let left = previous.left, left != previous.chosen { store.stagePrevious(previous.kind, left) }
         do {
             try contexts.persist()
         } catch {
             contexts.account.replace(with: saved.account)
             contexts.permission.replace(with: saved.permission)
+            if let previous, let old = oldPrevious { store.stagePrevious(previous.kind, old) }
             try? contexts.persist()
             throw error
         }
+    }
+
+    /// The role code, scenic id or store id before the last switch, for `role -` and the like.
+    public func previous(_ kind: PreviousScope) throws(FeatureError) -> String {
+        try sessionGuard.requireSession()
+        guard let value = contexts.store.previous(kind) else { throw .noPrevious(kind.rawValue) }
+        return value
     }
 
     func fetchStores() async throws(FeatureError) -> [Store] {
@@ -183,13 +203,14 @@ public struct ScopeFeature: Sendable {
         return stores
     }
 
-    private func change(_ notes: [String]) -> ScopeChange {
+    private func change(_ notes: [String], storeName: String? = nil) -> ScopeChange {
         let a = contexts.account.current
         let p = contexts.permission.current
+        let name = storeName ?? a.storeId.flatMap { id in a.stores.first { $0.storeId == id }?.storeName }
         return ScopeChange(
             roleCode: p.roleCode, roleName: p.roleName,
             scenic: a.scenicId.map { ScenicRef(scenicId: $0, scenicName: a.scenicName ?? "") },
-            storeId: a.storeId, notes: notes)
+            storeId: a.storeId, storeName: name, notes: notes)
     }
 
     /// Id first, then exact name, then unique name prefix.

@@ -1,8 +1,8 @@
 import Foundation
 import SXKCore
 
-/// A named statistics period. `week` is the last 7 days including today; `month` is the calendar
-/// month so far (from the 1st through today), as the app's "本月" tab reads.
+/// A named statistics period. `week` is the last 7 days including today and `month` the last 30, as
+/// `stats --help` says (a calendar month so far is a single day on the 1st).
 public enum StatsPeriod: String, Sendable, CaseIterable {
     case today, week, month
 }
@@ -35,7 +35,8 @@ public struct DateRange: Sendable, Equatable {
             let start = WireDate.calendar.date(byAdding: .day, value: -6, to: now) ?? now
             return DateRange(from: WireDate.day(start), to: today)
         case .month:
-            return DateRange(from: String(today.prefix(8)) + "01", to: today)
+            let start = WireDate.calendar.date(byAdding: .day, value: -29, to: now) ?? now
+            return DateRange(from: WireDate.day(start), to: today)
         }
     }
 

@@ -9,11 +9,20 @@ public enum SandboxDemo {
              "\(account.realName) · \(SandboxDirectory.displayName(account))")
         }
 
-    /// A few lines listing phone, password and accounts.
+    /// Each demo login phone once, in directory order (a phone may hold several accounts).
+    public static var phones: [String] {
+        var seen = Set<String>()
+        return accounts.map(\.phone).filter { seen.insert($0).inserted }
+    }
+
+    /// A few lines listing password, then each phone once with its accounts under it.
     public static func summary() -> String {
-        var lines = ["Demo accounts (password \(password)):"]
-        for account in accounts {
-            lines.append("  \(account.phone)  userId \(account.userId)  \(account.accountType)/\(account.roleCode)  \(account.description)")
+        var lines = ["Demo logins (password \(password)):"]
+        for phone in phones {
+            for (index, account) in accounts.filter({ $0.phone == phone }).enumerated() {
+                let lead = index == 0 ? phone : String(repeating: " ", count: phone.count)
+                lines.append("  \(lead)  userId \(account.userId)  \(account.accountType)/\(account.roleCode)  \(account.description)")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -1,3 +1,4 @@
+import Foundation
 /// The options given before the command (`sxk [GLOBAL OPTIONS] …`) merged with their environment
 /// variables (flags win). Their meaning belongs to the app; the shell only parses them.
 public struct GlobalOptions: Sendable, Equatable {
@@ -159,8 +160,19 @@ public struct Invocation: Sendable, Equatable {
             return Invocation(options: o, mode: stdinIsTerminal ? .repl : .stdin)
         }
         if isCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }
-        if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])' after script '\(first)'") }
+        let isFile = FileManager.default.fileExists(atPath: first)
+        // A mistyped command (`sxk ordrs --json`) runs as one, so the runner suggests the right name.
+        if !isFile && looksLikeCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }
+        if rest.count > 1 {
+            if !isFile { throw UsageError("no such script file '\(first)'") }
+            throw UsageError("unexpected argument '\(rest[1])' after script '\(first)'")
+        }
         return Invocation(options: o, mode: .script(first))
+    }
+
+    /// A word that is no file and has no `/` or `.` is taken for a command name, not a script path.
+    public static func looksLikeCommand(_ word: String) -> Bool {
+        !word.contains("/") && !word.contains(".")
     }
 
     private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }

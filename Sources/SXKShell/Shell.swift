@@ -134,15 +134,29 @@ public final class Shell: @unchecked Sendable {
 
     private func runScript(_ path: String) async -> Int32 {
         guard let data = FileManager.default.contents(atPath: path) else {
-            if !path.contains("/") && !FileManager.default.fileExists(atPath: path) {
+            if FileManager.default.fileExists(atPath: path) {
+                errors.error("cannot read script '\(path)'")
+            } else if Invocation.looksLikeCommand(path) {
                 let names = specs.filter { !$0.isHidden }.flatMap { [$0.name] + $0.aliases }
                 errors.error("unknown command '\(path)'\(Suggestion.hint(path, names))")
             } else {
-                errors.error("cannot read script '\(path)'")
+                errors.error("no such script file '\(path)'")
             }
             return ExitStatus.usage
         }
-        return await runText(String(decoding: data, as: UTF8.self), origin: path)
+        // Line by line, as the startup file: an error names `FILE:LINE`.
+        defer { errorLocation = nil }
+        var worst: Int32 = 0
+        for line in StartupFile.split(String(decoding: data, as: UTF8.self)) {
+            errorLocation = "\(path):\(line.number)"
+            let status = await runLine(line.text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+            if status != 0 {
+                worst = status
+                if !options.keepGoing || status == ExitStatus.interrupted { return status }
+            }
+            if exitRequest != nil { break }
+        }
+        return worst
     }
 
     private func runText(_ text: String, origin: String) async -> Int32 {

@@ -11,7 +11,12 @@ final class StatisticsFeatureTests: XCTestCase {
         let now = try XCTUnwrap(WireDate.parseTimestamp("2026-03-15 12:00:00"))
         XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: nil, now: now), DateRange(from: "2026-03-15", to: "2026-03-15"))
         XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .week, now: now), DateRange(from: "2026-03-09", to: "2026-03-15"))
-        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .month, now: now), DateRange(from: "2026-03-01", to: "2026-03-15"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .month, now: now), DateRange(from: "2026-02-14", to: "2026-03-15"))
+        // On the 1st a period still spans 7 / 30 days, across the month and year boundary.
+        let first = try XCTUnwrap(WireDate.parseDay("2026-01-01"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .month, now: first), DateRange(from: "2025-12-03", to: "2026-01-01"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .week, now: first), DateRange(from: "2025-12-26", to: "2026-01-01"))
+        XCTAssertEqual(try DateRange.resolve(from: nil, to: nil, period: .month, now: first).days.count, 30)
         XCTAssertEqual(try DateRange.resolve(from: "2026-03-01", to: "2026-03-03", period: nil, now: now).days, ["2026-03-01", "2026-03-02", "2026-03-03"])
         XCTAssertThrowsError(try DateRange.resolve(from: "2026-03-05", to: "2026-03-01", period: nil, now: now)) {
             XCTAssertEqual($0 as? FeatureError, .invalidDateRange(from: "2026-03-05", to: "2026-03-01"))

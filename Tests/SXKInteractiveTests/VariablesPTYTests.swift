@@ -32,7 +32,7 @@ final class VariablesPTYTests: SandboxPTYTestCase {
         s.send("orders --keyword $n\t")
         try s.expect("--keyword $no ")
         s.send("\r")
-        try s.expect("1 orders")
+        try s.expect("1 order ")
         try s.expect("›")
         s.send("vars\r")
         let listing = try s.expect("›")

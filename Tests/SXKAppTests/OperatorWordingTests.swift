@@ -1,0 +1,150 @@
+import Foundation
+import SXKCore
+import SXKSandbox
+import XCTest
+
+/// What sxk says and sends where an operator could be misled: stats periods, completion of raw
+/// calls, the demo banner and counts of one.
+final class OperatorWordingTests: SandboxTestCase {
+    /// `--period week` and `--period month` send the last 7 and 30 days (today included), as
+    /// `stats --help` says; a calendar month so far is a single day on the 1st.
+    func testStatsPeriodsSendTheLastSevenAndThirtyDays() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        for (period, days) in [("week", 7), ("month", 30)] {
+            server.resetRequestLog()
+            let r = SXK.run(["stats", "summary", "--period", period, "--json"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            let call = try XCTUnwrap(server.requestLog().last { $0.path == "/api/app/store/analyse" }, "no store analyse call")
+            let start = try XCTUnwrap(call.queryValue("startDate").flatMap(WireDate.parseDay))
+            let end = try XCTUnwrap(call.queryValue("endDate").flatMap(WireDate.parseDay))
+            XCTAssertEqual(call.queryValue("endDate"), WireDate.day(Date()), period)
+            let span = WireDate.calendar.dateComponents([.day], from: start, to: end).day
+            XCTAssertEqual(span.map { $0 + 1 }, days, "\(period): \(call.rawQuery)")
+        }
+    }
+
+    /// `get` offers only GET paths and `post` only POST ones.
+    func testRawCallsCompleteOnlyTheirMethod() throws {
+        let ws = Workspace()
+        let get = SXK.run(["__complete", "--", "get", "/api/app/"], in: ws, baseURL: url)
+        XCTAssertEqual(get.status, 0, get.summary)
+        let getPaths = get.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        XCTAssertTrue(getPaths.contains("/api/app/config"), get.stdout)
+        XCTAssertFalse(getPaths.contains("/api/app/v9/login"), get.stdout)
+        let post = SXK.run(["__complete", "--", "post", "/api/app/"], in: ws, baseURL: url)
+        let postPaths = post.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        XCTAssertTrue(postPaths.contains("/api/app/v9/login"), post.stdout)
+        XCTAssertFalse(postPaths.contains("/api/app/config"), post.stdout)
+        XCTAssertFalse(postPaths.contains("/api/app/store/order/list"), post.stdout)
+    }
+
+    /// A phone with several accounts (13800000004 has three) is listed once as a login.
+    func testDemoBannerListsEachLoginOnce() throws {
+        XCTAssertEqual(SandboxDemo.phones, ["13800000001", "13800000002", "13800000003", "13800000004"])
+        let summary = SandboxDemo.summary()
+        XCTAssertEqual(summary.components(separatedBy: "13800000004").count - 1, 1, summary)
+        // Every account is still there, under its phone.
+        for account in SandboxDemo.accounts { XCTAssertTrue(summary.contains("userId \(account.userId)"), summary) }
+    }
+
+    /// One order, one page: the footers say "1 order" and "1 page", not "1 orders"/"1 pages".
+    func testCountsOfOneAreSingular() throws {
+        let (server, url) = try startSandbox(SandboxConfig(ordersPerRole: 1))
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let page = SXK.run(["orders"], in: ws, baseURL: url, env: ["COLUMNS": "200"])
+        XCTAssertEqual(page.status, 0, page.summary)
+        let all = SXK.run(["orders", "--all"], in: ws, baseURL: url, env: ["COLUMNS": "200"])
+        XCTAssertEqual(all.status, 0, all.summary)
+        let text = page.stdout + page.stderr + all.stdout + all.stderr
+        XCTAssertTrue(text.contains("1 order"), text)
+        XCTAssertTrue(text.contains("1 page"), text)
+        XCTAssertFalse(text.contains("1 orders"), text)
+        XCTAssertFalse(text.contains("1 pages"), text)
+    }
+}
+
+/// How `sxk WORD` is read: a mistyped command, a missing script, an error inside a script.
+final class ScriptInvocationTests: XCTestCase {
+    func testMistypedCommandWithFlagsSuggestsTheCommand() {
+        let ws = Workspace()
+        for args in [["ordrs"], ["ordrs", "--json"]] {
+            let r = SXK.run(args, in: ws, baseURL: nil)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.errorLines, ["error: unknown command 'ordrs' (did you mean 'orders'?)"], r.summary)
+        }
+    }
+
+    func testMissingScriptFileIsNamedAsSuch() {
+        let ws = Workspace()
+        for args in [["missing.sxk"], ["./missing"], ["missing.sxk", "extra"]] {
+            let r = SXK.run(args, in: ws, baseURL: nil)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.errorLines.count, 1, r.summary)
+            XCTAssertTrue(r.errorLines.first?.hasPrefix("error: no such script file '\(args[0])'") == true, r.summary)
+        }
+    }
+
+    func testScriptErrorsNameFileAndLine() throws {
+        let ws = Workspace()
+        let path = ws.root + "/checks.sxk"
+        try "# first a comment\nversion\n\nordrs --json\nversion\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = SXK.run([path], in: ws, baseURL: nil)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: \(path):4: unknown command 'ordrs' (did you mean 'orders'?)"], r.summary)
+        // It stopped there: one `version` ran, not the second.
+        XCTAssertEqual(r.stdout.components(separatedBy: "sxk ").count - 1, 1, r.summary)
+        // --keep-going runs the rest and still names the line.
+        let going = SXK.run(["--keep-going", path], in: ws, baseURL: nil)
+        XCTAssertEqual(going.errorLines, ["error: \(path):4: unknown command 'ordrs' (did you mean 'orders'?)"], going.summary)
+        XCTAssertEqual(going.stdout.components(separatedBy: "sxk ").count - 1, 2, going.summary)
+    }
+}
+
+/// `-` goes back to the scope or account before the last switch, across runs (kept per profile).
+final class GoBackTests: SandboxTestCase {
+    private func scenicId(_ ws: Workspace) throws -> Int? {
+        let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        return ((object["scenic"] as? [String: Any])?["scenicId"] as? Int) ?? (object["scenicId"] as? Int)
+    }
+
+    func testScenicDashGoesBackAndForth() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let none = SXK.run(["scenic", "-"], in: ws, baseURL: url)
+        XCTAssertNotEqual(none.status, 0, none.summary)
+        XCTAssertEqual(none.errorLines, ["error: no previous scenic to go back to in this profile"], none.summary)
+        let first = try scenicId(ws)
+        XCTAssertEqual(SXK.run(["scenic", "2"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(try scenicId(ws), 2)
+        let back = SXK.run(["scenic", "-"], in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertEqual(try scenicId(ws), first)
+        XCTAssertEqual(SXK.run(["scenic", "-"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(try scenicId(ws), 2)
+    }
+
+    func testStoreConfirmationNamesTheStoreAndDashGoesBack() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let r = SXK.run(["store", "101"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let line = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("now ") }, r.summary)
+        XCTAssertTrue(line.contains("store 101 "), r.summary)  // followed by the store's name
+        XCTAssertFalse(line.hasSuffix("store 101"), r.summary)
+        let json = SXK.run(["store", "-", "--json"], in: ws, baseURL: url)
+        XCTAssertNotEqual(json.status, 0, "no store before 101: \(json.summary)")
+    }
+
+    func testSwitchAccountDash() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "4001")
+        XCTAssertEqual(SXK.run(["switch-account", "4002"], in: ws, baseURL: url).status, 0)
+        let back = SXK.run(["-c", "switch-account -; whoami --json"], in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertTrue(back.stdout.contains("4001"), back.summary)
+    }
+}
