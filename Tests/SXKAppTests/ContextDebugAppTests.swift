@@ -176,6 +176,18 @@ final class ContextDebugAppTests: SandboxTestCase {
         XCTAssertTrue(again.stdout.contains("user 4003"), again.summary)
         XCTAssertFalse(again.stdout.contains(SXK.password) || again.stderr.contains(SXK.password), again.summary)
 
+        // compare --as account: in a new process logs in again once with the password from stdin,
+        // probes both accounts and leaves the session on the account it was on.
+        server.expireTokens()
+        let compareNoPassword = SXK.run(["compare", "--as", "account:1,account:2", "--", "orders", "--page-size", "3"], in: ws, baseURL: url)
+        XCTAssertEqual(compareNoPassword.status, 2, compareNoPassword.summary)
+        let comparePassword = SXK.run(["compare", "--as", "account:1,account:2", "--password-stdin", "--json", "--", "orders", "--page-size", "3"],
+                                      in: ws, baseURL: url, stdin: SXK.password + "\n")
+        XCTAssertEqual(comparePassword.status, 0, comparePassword.summary)
+        XCTAssertTrue(comparePassword.stdout.contains("4001") && comparePassword.stdout.contains("4002"), comparePassword.summary)
+        XCTAssertFalse(comparePassword.stdout.contains(SXK.password) || comparePassword.stderr.contains(SXK.password), comparePassword.summary)
+        let after = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(after["userId"] as? Int, 4003, "compare changed the session")
     }
 
     func testKeysRightAfterLoginShowTheCommonMenuKey() throws {
