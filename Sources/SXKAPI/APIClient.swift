@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SXKCore
 
 /// Builds requests with the common headers, sends them through a transport, reads the envelope
@@ -59,6 +60,9 @@ public final class APIClient: Sendable {
 
     // MARK: - The one request path
 
+    private static let activityCounter = Mutex<UInt64>(0)
+    static func nextActivityID() -> UInt64 { activityCounter.withLock { $0 += 1; return $0 } }
+
     /// Sends one request and returns the success envelope, or throws the one `APIError` describing why not.
     public func send(method: String, path: String, query: [(String, String)] = [], body: JSONValue?, tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
         let method = method.uppercased()
@@ -106,8 +110,11 @@ public final class APIClient: Sendable {
         }
 
         if Task.isCancelled { traceFailure("cancelled"); throw APIError.cancelled(request: label) }
+        let activity = RequestActivity(id: APIClient.nextActivityID(), method: method, path: path)
+        observer.requestStarted(activity)
         let response: HTTPResponse
         do {
+            defer { observer.requestFinished(activity) }
             response = try await transport.send(request)
         } catch {
             let mapped = APIClient.mapTransportError(error, label: label, timeout: configuration.timeout, secrets: secrets)

@@ -33,6 +33,23 @@ public struct SessionExpiry: Sendable, Equatable {
     public var generation: Int
 }
 
+/// A request on the wire, for a "waiting for …" line: method and path only — no query, body or
+/// headers, which may hold secrets. `id` tells concurrent requests apart.
+public struct RequestActivity: Sendable, Equatable {
+    public var id: UInt64
+    public var method: String
+    public var path: String
+
+    public init(id: UInt64, method: String, path: String) {
+        self.id = id
+        self.method = method
+        // A raw `get /x?token=…` keeps its query in the path: cut it.
+        self.path = String(path.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    public var label: String { method + " " + path }
+}
+
 /// Hooks the shell sets at init for `--trace`, warnings and the session-expired signal.
 /// Calls come from whichever task made the request; implementations must be thread-safe.
 public protocol APIObserver: Sendable {
@@ -44,6 +61,10 @@ public protocol APIObserver: Sendable {
     func sessionExpired(_ event: SessionExpiry)
     /// E.g. the per-request warning for plain http to a remote host.
     func warning(_ message: String)
+    /// The transport got the request / the request ended (answer, failure or cancellation); called
+    /// whether or not tracing is on, so they must stay cheap.
+    func requestStarted(_ activity: RequestActivity)
+    func requestFinished(_ activity: RequestActivity)
 }
 
 extension APIObserver {
@@ -52,6 +73,8 @@ extension APIObserver {
     public func responseReceived(_ response: TraceResponse) {}
     public func sessionExpired(_ event: SessionExpiry) {}
     public func warning(_ message: String) {}
+    public func requestStarted(_ activity: RequestActivity) {}
+    public func requestFinished(_ activity: RequestActivity) {}
 }
 
 /// An observer made of optional closures, for callers that prefer not to declare a type.

@@ -92,7 +92,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// Prints each request and response to stderr while `trace` is on. The client hands over
-/// headers and excerpts with secrets already replaced by `***`.
+/// headers and excerpts with secrets already replaced by `***`. Every request also goes to the
+/// shell's status line, which decides whether to show it.
 struct TraceObserver: APIObserver {
     let settings: AppSettings
     let sink: any OutputSink
@@ -111,6 +112,14 @@ struct TraceObserver: APIObserver {
 
     func warning(_ message: String) {
         sink.write("warning: \(TerminalText.sanitize(message))\n")
+    }
+
+    func requestStarted(_ activity: RequestActivity) {
+        settings.status.requestStarted(id: activity.id, label: activity.label)
+    }
+
+    func requestFinished(_ activity: RequestActivity) {
+        settings.status.requestFinished(id: activity.id)
     }
 }
 

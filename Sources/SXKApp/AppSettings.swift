@@ -8,8 +8,14 @@ final class AppSettings: @unchecked Sendable {
     private var traceOn: Bool
     private var timingOn = false
     private var pagerOn = true
+    /// The shell's "waiting for …" line, kept here because every `AppServices` (after `env use` or
+    /// `import-defaults`) shares these settings.
+    let status: StatusLine
 
-    init(trace: Bool) { traceOn = trace }
+    init(trace: Bool, status: StatusLine = .disabled) {
+        traceOn = trace
+        self.status = status
+    }
 
     var trace: Bool {
         get { lock.withLock { traceOn } }

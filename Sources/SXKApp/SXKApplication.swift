@@ -49,7 +49,7 @@ public enum SXKApplication {
         } else {
             environment = .test
         }
-        let settings = AppSettings(trace: options.trace)
+        let settings = AppSettings(trace: options.trace, status: context.status)
         // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.
         let transport = RecordingTransport(base: CurlTransport(
             trust: TrustStore.resolve(caCert: options.caCert, environment: context.environment),

@@ -18,6 +18,8 @@ public final class CommandIO: @unchecked Sendable {
     /// The data this command kept (what `--json` prints), for `$_` and `let`.
     public let data = CommandData()
     let reader: ReaderThread?
+    /// Erased and held while a prompt asks.
+    let status: StatusLine
     /// The shell's parser, for commands that run a command line of their own (`watch`, `compare`).
     public let parser: CommandParser?
 
@@ -28,8 +30,9 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal, options: GlobalOptions,
-         isInteractive: Bool, reader: ReaderThread?, parser: CommandParser? = nil) {
+         isInteractive: Bool, reader: ReaderThread?, parser: CommandParser? = nil, status: StatusLine = .disabled) {
         self.parser = parser
+        self.status = status
         self.stdout = stdout
         self.stderr = stderr
         self.terminal = terminal
@@ -41,7 +44,7 @@ public final class CommandIO: @unchecked Sendable {
     /// The same IO with stdout going to `sink` (prompts, stderr and the parser unchanged).
     public func redirectingStdout(to sink: any OutputSink, terminal: Terminal? = nil) -> CommandIO {
         CommandIO(stdout: sink, stderr: stderr, terminal: terminal ?? self.terminal, options: options,
-                  isInteractive: isInteractive, reader: reader, parser: parser)
+                  isInteractive: isInteractive, reader: reader, parser: parser, status: status)
     }
 
     public var color: Bool { terminal.colorEnabled && !options.noColor }
@@ -75,8 +78,9 @@ public final class CommandIO: @unchecked Sendable {
     private func ask(prompt: String, secret: Bool) async throws -> String? {
         stdout.flush()
         let work: @Sendable () -> TerminalPrompt.Outcome = { TerminalPrompt.ask(prompt: prompt, secret: secret) }
-        let outcome: TerminalPrompt.Outcome
-        if let reader { outcome = await reader.run(work) } else { outcome = work() }
+        let outcome: TerminalPrompt.Outcome = await status.holding { [reader] in
+            if let reader { return await reader.run(work) } else { return work() }
+        }
         switch outcome {
         case .answer(let text): return text
         case .noTerminal, .eof: return nil

@@ -24,6 +24,8 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var broken = false
     private let limit: Int
+    /// Erased before this sink writes (set when the descriptor is the terminal the status line is on).
+    private var status: StatusLine?
 
     public static let stdout = StandardOutput(fd: 1)
     public static let stderr = StandardOutput(fd: 2, limit: 0)
@@ -36,6 +38,9 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     }
 
     public var isBroken: Bool { lock.withLock { broken } }
+
+    /// Makes every write to this descriptor erase `status` first (the descriptor shows on the same terminal).
+    public func attach(_ status: StatusLine) { lock.withLock { self.status = status } }
 
     public func write(_ text: String) {
         lock.withLock {
@@ -56,6 +61,14 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     private func drain() {
         defer { buffer.removeAll(keepingCapacity: true) }
         if broken || buffer.isEmpty { return }
+        if let status {
+            status.output(endsLine: buffer.last == 0x0A) { writeBuffer() }
+        } else {
+            writeBuffer()
+        }
+    }
+
+    private func writeBuffer() {
         var offset = 0
         buffer.withUnsafeBytes { raw in
             while offset < raw.count {

@@ -12,8 +12,9 @@ extension CommandIO {
     public func readReply(prompt: String, secret: Bool = false) async throws -> PromptReply {
         stdout.flush()
         let work: @Sendable () -> TerminalPrompt.Outcome = { TerminalPrompt.ask(prompt: prompt, secret: secret) }
-        let outcome: TerminalPrompt.Outcome
-        if let reader { outcome = await reader.run(work) } else { outcome = work() }
+        let outcome: TerminalPrompt.Outcome = await status.holding { [reader] in
+            if let reader { return await reader.run(work) } else { return work() }
+        }
         switch outcome {
         case .answer(let text): return .answer(text)
         case .noTerminal: return .noTerminal

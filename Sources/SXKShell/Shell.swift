@@ -27,6 +27,7 @@ public final class Shell: @unchecked Sendable {
     let stderr: any OutputSink
     let parser: CommandParser
     let engine: CompletionEngine
+    let status: StatusLine
     private let running = RunningCommand()
     var exitRequest: Int32?
     private var reader: ReaderThread?
@@ -37,7 +38,9 @@ public final class Shell: @unchecked Sendable {
 
     public init(host: any ShellHost, invocation: Invocation, version: String, terminal: Terminal,
                 historyPath: String?, rcPath: String? = nil, programName: String = "sxk",
-                stdout: any OutputSink = StandardOutput.stdout, stderr: any OutputSink = StandardOutput.stderr) {
+                stdout: any OutputSink = StandardOutput.stdout, stderr: any OutputSink = StandardOutput.stderr,
+                status: StatusLine = .disabled) {
+        self.status = status
         self.host = host
         self.options = invocation.options
         self.mode = invocation.mode
@@ -243,7 +246,10 @@ public final class Shell: @unchecked Sendable {
 
     private func runHost(_ command: ParsedCommand, io: CommandIO, source: [String]) async -> Int32 {
         io.data.reset()
+        status.commandStarted()
         let outcome = await running.run { [host] in try await host.execute(command, io: io) }
+        // Before anything else is written, and at once after Ctrl-C: no "waiting for" left behind.
+        status.commandEnded()
         io.stdout.flush()
         switch outcome {
         case .success(let status):
@@ -346,7 +352,7 @@ public final class Shell: @unchecked Sendable {
     // MARK: plumbing
 
     func makeIO(interactive: Bool) -> CommandIO {
-        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader, parser: parser)
+        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader, parser: parser, status: status)
     }
 
     /// The terminal as it is now: a window resized since start-up gives its new width to the next
@@ -385,6 +391,7 @@ public final class Shell: @unchecked Sendable {
     /// SIGTERM/SIGHUP: keep the history and the app's state, restore the terminal, leave.
     private func terminate(_ sig: Int32) -> Never {
         running.cancel()
+        status.clear()
         saveHistory()
         host.shutdown()
         stdout.flush()

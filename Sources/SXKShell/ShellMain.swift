@@ -6,6 +6,8 @@ public struct ShellContext: Sendable {
     public var mode: RunMode
     public var terminal: Terminal
     public var environment: [String: String]
+    /// The "waiting for …" line on stderr; the app reports its requests to it.
+    public var status: StatusLine = .disabled
 }
 
 /// The entry point: `exit(await ShellMain.run(version:commandSpecs:makeHost:))` from `main`.
@@ -46,7 +48,13 @@ public enum ShellMain {
             StandardOutput.stdout.flush()
             return 0
         }
-        let context = ShellContext(options: invocation.options, mode: invocation.mode, terminal: terminal, environment: environment)
+        let status = StatusLine(enabled: StatusLine.wanted(terminal: terminal, mode: invocation.mode))
+        if status.isEnabled {
+            StandardOutput.stderr.attach(status)
+            if terminal.stdoutIsTerminal { StandardOutput.stdout.attach(status) }
+        }
+        let context = ShellContext(options: invocation.options, mode: invocation.mode, terminal: terminal,
+                                   environment: environment, status: status)
         let host: any ShellHost
         do { host = try await makeHost(context) } catch {
             ErrorPresenter(sink: StandardOutput.stderr, color: terminal.stderrIsTerminal && !invocation.options.noColor).error(error)
@@ -55,7 +63,7 @@ public enum ShellMain {
         let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
         let rc = rcPath.map { $0(context) } ?? StatePaths.rcFile(environment: environment)
         let shell = Shell(host: host, invocation: invocation, version: version, terminal: terminal,
-                          historyPath: path, rcPath: rc, programName: programName)
+                          historyPath: path, rcPath: rc, programName: programName, status: status)
         return await shell.run()
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// Issue 16 item 8: a request still running after ~300 ms shows one "waiting for …" line on stderr,
+/// erased before any output; fast calls, scripts and pipes show none.
+final class StatusLinePTYTests: SandboxPTYTestCase {
+    func testSlowProfileShowsTheWaitThenCleanOutput() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("profile\r")  // validates the restored session while the sandbox is fast
+        try s.expect("bank card")
+        try s.expect("›")
+        let fastStart = s.raw.count
+        s.send("profile\r")
+        try s.expect("bank card")
+        try s.expect("›")
+        XCTAssertFalse(String(decoding: s.raw[fastStart...], as: UTF8.self).contains("waiting for"),
+                       "a fast call showed the status line")
+
+        server.setLatency(milliseconds: 1_500)
+        let slowStart = s.raw.count
+        s.send("profile\r")
+        try s.expect("waiting for GET /api/yf-handset-app/userinfo", timeout: 10)
+        try s.expect("bank card", timeout: 15)
+        try s.expect("›", timeout: 10)
+        server.setLatency(milliseconds: 0)
+        let shown = Array(s.raw[slowStart...])
+        // The seconds count up while it waits.
+        XCTAssertTrue(String(decoding: shown, as: UTF8.self).contains("… 1."), String(decoding: shown, as: UTF8.self))
+        let lines = TerminalLines.render(shown)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("userName") }, lines.joined(separator: "\n"))
+        XCTAssertFalse(lines.contains { $0.contains("waiting for") }, "status text left on the screen:\n" + lines.joined(separator: "\n"))
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    func testCtrlCDuringTheWaitLeavesNoStatusBehind() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("profile\r")
+        try s.expect("bank card")
+        try s.expect("›")
+        server.setLatency(milliseconds: 5_000)
+        let from = s.raw.count
+        s.send("profile\r")
+        try s.expect("waiting for GET", timeout: 10)
+        let pressed = Date()
+        s.send("\u{03}")
+        try s.expect("cancelled")
+        try s.expect("›", timeout: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), 3.0, "Ctrl-C waited for the request")
+        server.setLatency(milliseconds: 0)
+        let lines = TerminalLines.render(Array(s.raw[from...]))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("error: ") && $0.hasSuffix("cancelled") }, lines.joined(separator: "\n"))
+        XCTAssertFalse(lines.contains { $0.contains("waiting for") }, "status text left on the screen:\n" + lines.joined(separator: "\n"))
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// Stdout and stderr are pipes: no status text at all, however slow the call.
+    func testPlainProcessShowsNoStatus() throws {
+        try logIn("13800000001")
+        server.setLatency(milliseconds: 1_000)
+        defer { server.setLatency(milliseconds: 0) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["profile"]
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, String(decoding: stderr, as: UTF8.self))
+        XCTAssertTrue(String(decoding: stdout, as: UTF8.self).contains("userName"))
+        for data in [stdout, stderr] {
+            let text = String(decoding: data, as: UTF8.self)
+            XCTAssertFalse(text.contains("waiting for"), text)
+            XCTAssertFalse(text.contains("\u{1B}[K"), text)
+        }
+    }
+}
+
+/// What a terminal ends up showing for a byte stream, as far as the status line matters: `\r` goes
+/// to column 0, `ESC [ K` erases to the end of the line, other escape sequences are dropped.
+enum TerminalLines {
+    static func render(_ bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        var line: [Character] = []
+        var cursor = 0
+        let text = Array(String(decoding: bytes, as: UTF8.self))
+        var i = 0
+        while i < text.count {
+            let c = text[i]
+            switch c {
+            case "\u{1B}":
+                i += 1
+                if i < text.count, text[i] == "[" {
+                    var j = i + 1
+                    while j < text.count, !("@"..."~").contains(text[j]) { j += 1 }
+                    if j < text.count, text[j] == "K" { line.removeSubrange(min(cursor, line.count)...) }
+                    i = j
+                } else if i < text.count, text[i] == "]" {
+                    while i < text.count, text[i] != "\u{07}" { i += 1 }
+                }
+            case "\r": cursor = 0
+            case "\r\n", "\n":
+                lines.append(String(line))
+                line = []
+                cursor = 0
+            case "\u{07}", "\u{08}", "\u{01}": break
+            default:
+                if cursor < line.count { line[cursor] = c } else { line.append(c) }
+                cursor += 1
+            }
+            i += 1
+        }
+        if !line.isEmpty { lines.append(String(line)) }
+        return lines
+    }
+}
