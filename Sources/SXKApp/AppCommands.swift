@@ -5,6 +5,11 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
+extension SXKHost {
+    /// `pager on|off` and `$SXK_PAGER`/`$PAGER`/`less -FRX`: the pager for command output and help alike.
+    func pager() -> String? { settings.pager ? Pager.command(environment: shellContext.environment) : nil }
+}
+
 /// Runs one parsed command through its declaration in `CommandRegistry` and hands what it
 /// returns to the renderer; errors propagate to the shell, which prints them once.
 struct AppCommands: Sendable {
@@ -32,16 +37,16 @@ struct AppCommands: Sendable {
 
     func renderer(for command: ParsedCommand) throws -> Renderer {
         // Never when stdout is not a terminal (the renderer checks that too).
-        let pager = host.settings.pager && !io.options.noPager && io.terminal.stdoutIsTerminal
-        return Renderer(io: io, format: try OutputFormat.from(command, options: io.options), secrets: host.secrets,
-                        pager: pager ? Pager.command(environment: host.shellContext.environment) : nil)
+        let pager = io.options.noPager || !io.terminal.stdoutIsTerminal ? nil : host.pager()
+        return Renderer(io: io, format: try OutputFormat.from(command, options: io.options), secrets: host.secrets, pager: pager)
     }
 
     /// The format this command line asked for (`stats --chart` reads it).
     func format(_ command: ParsedCommand) throws -> OutputFormat { try OutputFormat.from(command, options: io.options) }
 
-    /// A handler not yet returning data: its stdout is gathered and returned as text lines (its
-    /// data, if it kept any, stays the command's data).
+    /// A handler not yet returning data (only `location` is left; `CommandRegistryTests` holds the
+    /// others to returning data): its stdout is gathered and returned as text lines (its data, if it
+    /// kept any, stays the command's data).
     func legacy(_ body: (AppCommands) async throws -> Int32) async throws -> CommandOutput {
         let buffer = BufferOutput()
         let inner = io.redirectingStdout(to: buffer)

@@ -31,18 +31,18 @@ enum CommandRegistry {
         Entry(name: "config") { try await $0.config($1) },
         Entry(name: "get", server: true, compare: true) { try await $0.raw($1, method: "GET") },
         Entry(name: "post", server: true, compare: true) { try await $0.raw($1, method: "POST") },
-        Entry(name: "login", watch: false) { a, c in try await a.legacy { try await $0.login(c) } },
+        Entry(name: "login", watch: false) { try await $0.login($1) },
         Entry(name: "accounts") { try $0.accounts($1) },
         Entry(name: "switch-account", watch: false) { try await $0.switchAccount($1) },
-        Entry(name: "logout", watch: false) { a, c in try await a.legacy { try $0.logout(c) } },
+        Entry(name: "logout", watch: false) { try $0.logout($1) },
         Entry(name: "whoami") { try $0.whoami($1) },
         Entry(name: "keys") { try $0.keys($1) },
-        Entry(name: "import-defaults", watch: false) { a, c in try await a.legacy { try $0.importDefaults(c) } },
+        Entry(name: "import-defaults", watch: false) { try $0.importDefaults($1) },
         Entry(name: "role") { try await $0.role($1) },
         Entry(name: "scenic") { try await $0.scenic($1) },
         Entry(name: "store", server: true) { try await $0.store($1) },
         Entry(name: "permissions") { try $0.permissions($1) },
-        Entry(name: "menus") { a, c in try await a.legacy { try $0.menus(c) } },
+        Entry(name: "menus") { try $0.menus($1) },
         // Not validated first: that would save over an imported state before the replay reads it.
         Entry(name: "home") { try await $0.home($1) },
         Entry(name: "location", server: true) { a, c in try await a.legacy { try await $0.location(c) } },
@@ -50,17 +50,13 @@ enum CommandRegistry {
         Entry(name: "stats", server: true) { try await $0.stats($1) },
         Entry(name: "profile", server: true) { try await $0.profile($1) },
         Entry(name: "compare") { try await $0.compare($1) },
-        Entry(name: "curl") { a, c in
-            var output = try await a.legacy { try $0.curl(c) }
-            output.revealsSecrets = c.has("reveal-token")
-            return output
-        },
+        Entry(name: "curl") { try $0.curl($1) },
         Entry(name: "watch", watch: false) { try await $0.watch($1) },
         Entry(name: "trace") { a, c in a.toggle(c, name: "trace") { a.host.settings.trace = $0 } current: { a.host.settings.trace } },
         Entry(name: "timing") { a, c in a.toggle(c, name: "timing") { a.host.settings.timing = $0 } current: { a.host.settings.timing } },
         Entry(name: "pager") { a, c in a.toggle(c, name: "pager") { a.host.settings.pager = $0 } current: { a.host.settings.pager } },
         Entry(name: "boot") { try await $0.boot($1) },
-        Entry(name: "har", watch: false) { a, c in try await a.legacy { try $0.har(c) } },
+        Entry(name: "har", watch: false) { try $0.har($1) },
         Entry(name: "explain") { try $0.explain($1) },
         // context diff needs a token, not a validation (that would save over the state it compares).
         Entry(name: "context") { a, c in c.subcommand == "diff" ? try await a.contextDiff(c) : try a.whoami(c) },

@@ -83,7 +83,7 @@ extension AppCommands {
     }
 
     /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
-    func importDefaults(_ command: ParsedCommand) throws -> Int32 {
+    func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
         guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
         var options = services.options
         options.profile = command.option("profile") ?? "imported"
@@ -99,15 +99,22 @@ extension AppCommands {
         if restored.phase == .loggedOut {
             _ = target.storage.appStore.restoreContexts(account: target.contexts.account, permission: target.contexts.permission)
         }
-        io.stdout.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(target.paths.profile)"
-            + (report.tokenImported ? ", token included" : ", no token"))
-        if !report.unknownKeys.isEmpty {
-            io.stdout.line("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
-        }
         for rejected in report.rejected {
             io.warning("\(rejected.key): \(rejected.reason)")
         }
-        io.stdout.line("now on profile \(target.paths.profile): try whoami, keys, menus, home")
-        return ExitStatus.ok
+        let profile = target.paths.profile
+        var output = CommandOutput(data: [
+            "file": .string(file), "profile": .string(profile), "format": .string(report.format),
+            "importedKeys": .array(report.importedKeys.map { .string($0) }), "tokenImported": .bool(report.tokenImported),
+            "unknownKeys": .array(report.unknownKeys.map { .string($0) }),
+            "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
+        ])
+        output.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(profile)"
+            + (report.tokenImported ? ", token included" : ", no token"))
+        if !report.unknownKeys.isEmpty {
+            output.line("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
+        }
+        output.line("now on profile \(profile): try whoami, keys, menus, home")
+        return output
     }
 }

@@ -4,11 +4,11 @@ import SXKShell
 
 /// `curl [N] [--list] [--reveal-token]`: a request this shell sent, as a runnable curl command.
 extension AppCommands {
-    func curl(_ command: ParsedCommand) throws -> Int32 {
+    func curl(_ command: ParsedCommand) throws -> CommandOutput {
         let ring = host.transport.ring
         let entries = ring.all
         if command.has("list") {
-            return curlList(entries, command)
+            return curlList(entries)
         }
         guard let last = entries.last else {
             throw AppError.failed("no request sent yet in this shell")
@@ -30,9 +30,13 @@ extension AppCommands {
             }
         }
         let reveal = command.has("reveal-token")
-        io.stdout.write(CurlCommand(request: chosen, revealToken: reveal).render())
+        let text = CurlCommand(request: chosen, revealToken: reveal).render()
         notes(for: chosen, reveal: reveal)
-        return ExitStatus.ok
+        var output = CommandOutput(data: ["number": .int(chosen.number), "method": .string(chosen.method),
+                                          "url": .string(chosen.url), "command": .string(text)])
+        output.blocks = [.lines(text.split(separator: "\n").map(String.init))]
+        output.revealsSecrets = reveal
+        return output
     }
 
     /// What the printed command needs to run as the request did, on stderr.
@@ -54,31 +58,38 @@ extension AppCommands {
         }
     }
 
-    private func curlList(_ entries: [RecordedRequest], _ command: ParsedCommand) -> Int32 {
-        if wantsJSON(command) {
-            io.json.print(.array(entries.map { e in
-                var o: JSONObject = ["number": .int(e.number), "method": .string(e.method), "url": .string(e.url)]
-                o["status"] = e.status.map { .int($0) } ?? .null
-                o["failure"] = e.failure.map { .string($0) } ?? .null
-                o["elapsedMs"] = e.elapsedMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
-                return .object(o)
-            }))
-            return ExitStatus.ok
+    private func curlList(_ entries: [RecordedRequest]) -> CommandOutput {
+        let records: [JSONValue] = entries.map { e in
+            var o: JSONObject = ["number": .int(e.number), "method": .string(e.method), "url": .string(e.url)]
+            o["status"] = e.status.map { .int($0) } ?? .null
+            o["failure"] = e.failure.map { .string($0) } ?? .null
+            o["elapsedMs"] = e.elapsedMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
+            return .object(o)
         }
+        var output = CommandOutput(data: .array(records))
         if entries.isEmpty {
-            io.stdout.line("(no request sent yet in this shell)")
-            return ExitStatus.ok
+            output.line("(no request sent yet in this shell)")
+            return output
         }
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
-        let rows = entries.reversed().map { e in
-            [String(e.number), formatter.string(from: e.time), e.method, e.pathAndQuery, e.outcome,
-             e.elapsedMs.map { String(format: "%.1f ms", $0) } ?? ""]
+        // The table's rows add what it shows beside the record: the time sent, path, outcome.
+        let rows: [JSONValue] = zip(entries, records).reversed().map { e, record in
+            var o = record.objectValue ?? JSONObject()
+            o["sent"] = .string(formatter.string(from: e.time))
+            o["request"] = .string(e.pathAndQuery)
+            o["outcome"] = .string(e.outcome)
+            o["elapsed"] = .string(e.elapsedMs.map { String(format: "%.1f ms", $0) } ?? "")
+            return .object(o)
         }
-        io.stdout.write(io.table([
-            .init("#", alignment: .right), .init("SENT"), .init("METHOD"), .init("REQUEST"), .init("STATUS"),
-            .init("ELAPSED", alignment: .right),
-        ]).render(rows))
-        return ExitStatus.ok
+        output.table([
+            OutputColumn("number", "#", alignment: .right, priority: 90, cuttable: false),
+            OutputColumn("sent", "SENT", priority: 40, cuttable: false),
+            OutputColumn("method", "METHOD", priority: 70, cuttable: false),
+            OutputColumn("request", "REQUEST", priority: 80),
+            OutputColumn("outcome", "STATUS", priority: 60),
+            OutputColumn("elapsed", "ELAPSED", alignment: .right, priority: 50, cuttable: false),
+        ], rows)
+        return output
     }
 }

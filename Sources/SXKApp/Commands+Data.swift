@@ -2,8 +2,8 @@ import SXKAPI
 import SXKCore
 import SXKShell
 
-/// For the handlers still run through `AppCommands.legacy` (home, location, menus, boot, curl,
-/// login…): they print into the gathered buffer the renderer then shows as text.
+/// For `location`, the last handler run through `AppCommands.legacy`: it prints into the gathered
+/// buffer the renderer then shows as text.
 extension AppCommands {
     /// Whether the command or the global option asked for JSON.
     func wantsJSON(_ command: ParsedCommand) -> Bool { command.has("json") || io.options.json }

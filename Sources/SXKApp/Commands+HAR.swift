@@ -6,7 +6,7 @@ import SXKShell
 /// `har save FILE [N]` and `--har FILE`: the requests this shell sent as an HTTP Archive
 /// (`HARExport`), written like the session's own files: atomically, mode 0600.
 extension AppCommands {
-    func har(_ command: ParsedCommand) throws -> Int32 {
+    func har(_ command: ParsedCommand) throws -> CommandOutput {
         let args = command.positionals
         guard args.first == "save", args.count >= 2 else { throw AppError.usage("usage: har save FILE [N]") }
         var entries = host.transport.ring.all
@@ -16,8 +16,11 @@ extension AppCommands {
         }
         guard !entries.isEmpty else { throw AppError.failed("no request sent yet in this shell") }
         try host.writeHAR(entries, to: args[1])
-        io.stderr.write("wrote \(entries.count) request\(entries.count == 1 ? "" : "s") to \(args[1]) (HAR 1.2, secrets masked)\n")
-        return ExitStatus.ok
+        // The file is the output: stdout stays empty (`--json` prints the record), the confirmation
+        // goes to stderr whole (a path cut to the terminal's width would be no confirmation).
+        io.stderr.write(TerminalText.sanitize("wrote \(Formatting.count(entries.count, "request")) to \(args[1]) (HAR 1.2, secrets masked)") + "\n")
+        return CommandOutput(data: ["file": .string(args[1]), "requests": .int(entries.count), "format": "HAR 1.2",
+                                    "numbers": .array(entries.map { .int($0.number) })])
     }
 }
 

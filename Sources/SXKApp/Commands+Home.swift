@@ -5,36 +5,8 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `menus`, `location`: the home screen (`home` is in Commands+Replay.swift) as the app would build it for this account.
+/// `location`: the home screen's location state (`home` is in Commands+Replay.swift, `menus` in Commands+Menus.swift).
 extension AppCommands {
-    func menus(_ command: ParsedCommand) throws -> Int32 {
-        let home = try host.features().home
-        guard command.subcommand == "common" else {
-            let menus = home.visibleMenus()
-            if emit(.array(menus.map(\.json)), command) { return ExitStatus.ok }
-            if menus.isEmpty { io.stdout.line("(no visible menus: no permissions for the current role)"); return ExitStatus.ok }
-            io.stdout.write(io.table([.init("URI"), .init("TITLE"), .init("GROUP")]).render(menus.map { [$0.uri, $0.title, $0.group] }))
-            return ExitStatus.ok
-        }
-        let common: CommonMenus
-        switch command.path.count > 2 ? command.path[2] : nil {
-        case "add": common = try home.addCommonMenu(try uriArgument(command))
-        case "remove": common = try home.removeCommonMenu(try uriArgument(command))
-        default: common = try home.commonMenus()
-        }
-        if emit(["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)], command) {
-            return ExitStatus.ok
-        }
-        io.stdout.line("\(common.key)\(common.defaulted ? "  (default: first \(CommonMenuStore.defaultCount) visible menus, now stored)" : "")")
-        io.stdout.write(io.table([.init("URI"), .init("TITLE"), .init("GROUP")]).render(common.menus.map { [$0.uri, $0.title, $0.group] }))
-        return ExitStatus.ok
-    }
-
-    private func uriArgument(_ command: ParsedCommand) throws -> String {
-        guard let uri = command.positionals.first else { throw AppError.usage("needs a menu URI") }
-        return uri
-    }
-
     func location(_ command: ParsedCommand) async throws -> Int32 {
         let home = try host.features().home
         let state: LocationStateStore.State

@@ -7,7 +7,7 @@ import SXKShell
 
 /// `login`, `accounts`, `switch-account`, `logout` (seed 000 §3, seed 001 登录和退出).
 extension AppCommands {
-    func login(_ command: ParsedCommand) async throws -> Int32 {
+    func login(_ command: ParsedCommand) async throws -> CommandOutput {
         let features = try host.features()
         let auth = features.auth
         let prefs = auth.storedPreferences
@@ -32,8 +32,7 @@ extension AppCommands {
             outcome = try await auth.chooseAccount(choice)
         }
         host.contextOrigin = "login in this shell"
-        report(outcome, command, verb: "logged in as")
-        return ExitStatus.ok
+        return report(outcome, verb: "logged in as")
     }
 
     /// The password from stdin (`--password-stdin`, first line) or a no-echo prompt; never an argument.
@@ -71,12 +70,14 @@ extension AppCommands {
         }
     }
 
-    private func report(_ outcome: LoginOutcome, _ command: ParsedCommand, verb: String) {
+    /// The account a login or switch ended on: `--json` prints the record, the table view one line.
+    private func report(_ outcome: LoginOutcome, verb: String) -> CommandOutput {
         for warning in outcome.warnings { io.warning(warning) }
         let account = outcome.account
-        if emit(["account": account.json, "accounts": .int(outcome.accounts.count)], command) { return }
-        let role = services.contexts.permission.current
-        io.stdout.line(TerminalText.sanitize("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role.roleCode ?? account.roleCode))"))
+        var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
+        let role = services.contexts.permission.current.roleCode ?? account.roleCode
+        output.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
+        return output
     }
 
     func accounts(_ command: ParsedCommand) throws -> CommandOutput {
@@ -130,12 +131,7 @@ extension AppCommands {
         host.contextOrigin = "switch-account"
         // What `switch-account -` goes back to (one atomic save of defaults.json).
         if let left, left != appStore.userId { try appStore.batch { () throws(SessionError) in appStore.stagePrevious(.account, String(left)) } }
-        for warning in outcome.warnings { io.warning(warning) }
-        let account = outcome.account
-        var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
-        let role = services.contexts.permission.current.roleCode ?? account.roleCode
-        output.line("switched to \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
-        return output
+        return report(outcome, verb: "switched to")
     }
 
     /// The password for a new login when no held token can do the set-user (`switch-account`,
@@ -151,10 +147,11 @@ extension AppCommands {
         }
     }
 
-    func logout(_ command: ParsedCommand) throws -> Int32 {
+    func logout(_ command: ParsedCommand) throws -> CommandOutput {
         try host.features().auth.logout()
-        io.stdout.line("logged out (last phone and privacy choice kept)")
-        return ExitStatus.ok
+        var output = CommandOutput(data: ["loggedOut": true, "kept": ["lastPhone", "privacyAccepted"]])
+        output.line("logged out (last phone and privacy choice kept)")
+        return output
     }
 }
 

@@ -24,7 +24,7 @@ extension AppCommands {
         let inner: ParsedCommand
         switch try parser.parse(words) {
         case .help(let chain):
-            let text = HelpRenderer(specs: parser.specs, width: io.terminal.width).page(for: chain)
+            let text = HelpRenderer(specs: parser.specs, width: io.terminal.stdoutIsTerminal ? io.terminal.width : nil).page(for: chain)
             return CommandOutput(blocks: [.lines(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))])
         case .run(let parsed):
             inner = parsed

@@ -63,11 +63,3 @@ enum Manual {
             ]),
         ])
 }
-
-extension AppCommands {
-    /// `man`: the manual page as roff, for `man -l -` or the `man/sxk.1` file.
-    func manPage(_ command: ParsedCommand) -> Int32 {
-        io.stdout.write(Manual.page)
-        return ExitStatus.ok
-    }
-}

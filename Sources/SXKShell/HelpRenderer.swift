@@ -2,9 +2,11 @@
 public struct HelpRenderer: Sendable {
     public var specs: [CommandSpec]
     public var programName: String
-    public var width: Int
+    /// The terminal's columns when help is fitted to it (stdout a terminal): every line wraps
+    /// within it, a summary under its own column. Nil: lines as long as they are (pipes, files).
+    public var width: Int?
 
-    public init(specs: [CommandSpec], programName: String = "sxk", width: Int = 80) {
+    public init(specs: [CommandSpec], programName: String = "sxk", width: Int? = nil) {
         self.specs = specs
         self.programName = programName
         self.width = width
@@ -13,7 +15,7 @@ public struct HelpRenderer: Sendable {
     /// `help`: every visible command grouped under its heading, with its summary.
     public func overview(title: String? = nil) -> String {
         var out = ""
-        if let title { out += title + "\n\n" }
+        if let title { out += paragraph(title) + "\n" }
         var groups: [String] = []
         var members: [String: [CommandSpec]] = [:]
         for spec in specs where !spec.isHidden {
@@ -30,7 +32,7 @@ public struct HelpRenderer: Sendable {
                 out += twoColumns(synopsisName(spec), spec.summary, nameWidth: nameWidth)
             }
         }
-        out += "\nRun 'help COMMAND' or 'COMMAND --help' for details.\n"
+        out += "\n" + paragraph("Run 'help COMMAND' or 'COMMAND --help' for details.")
         return out
     }
 
@@ -38,10 +40,13 @@ public struct HelpRenderer: Sendable {
     public func page(for chain: [CommandSpec]) -> String {
         guard let spec = chain.last else { return overview() }
         let path = chain.map(\.name).joined(separator: " ")
-        var out = "Usage: " + usage(spec, path: path) + "\n"
-        if !spec.aliases.isEmpty && chain.count == 1 { out += "Aliases: " + spec.aliases.joined(separator: ", ") + "\n" }
-        out += "\n" + spec.summary + "\n"
-        if let discussion = spec.discussion { out += "\n" + discussion + "\n" }
+        // Continued usage lines start under the first word after the command's name.
+        let pathWidth = TextWidth.width(path)
+        let under = pathWidth + 8 <= (width ?? 0) / 2 ? pathWidth + 8 : 8
+        var out = paragraph(words: ["Usage:"] + usageParts(spec, path: path), rest: String(repeating: " ", count: under))
+        if !spec.aliases.isEmpty && chain.count == 1 { out += paragraph("Aliases: " + spec.aliases.joined(separator: ", ")) }
+        out += "\n" + paragraph(spec.summary)
+        if let discussion = spec.discussion { out += "\n" + paragraph(discussion) }
 
         var rows: [(String, String)] = []
         if !spec.arguments.isEmpty {
@@ -67,13 +72,18 @@ public struct HelpRenderer: Sendable {
         }
         if !spec.examples.isEmpty {
             out += "\nExamples:\n"
-            for example in spec.examples { out += "  " + example + "\n" }
+            for example in spec.examples { out += paragraph(example, first: "  ", rest: "      ") }
         }
         return out
     }
 
     /// One-line usage: `orders [--role ROLE] [--all] [PHONE]`.
     public func usage(_ spec: CommandSpec, path: String) -> String {
+        usageParts(spec, path: path).joined(separator: " ")
+    }
+
+    /// The usage's words: the path, then each bracketed flag or argument (never split when wrapped).
+    func usageParts(_ spec: CommandSpec, path: String) -> [String] {
         var parts = [path]
         let subs = spec.subcommands.filter { !$0.isHidden }
         if !subs.isEmpty {
@@ -84,7 +94,7 @@ public struct HelpRenderer: Sendable {
             parts.append(f.isSwitch ? "[--\(f.name)]" : "[--\(f.name) \(f.valueName)]")
         }
         for a in spec.arguments { parts.append(argName(a)) }
-        return parts.joined(separator: " ")
+        return parts
     }
 
     func synopsisName(_ spec: CommandSpec) -> String {
@@ -113,8 +123,88 @@ public struct HelpRenderer: Sendable {
     }
 
     func twoColumns(_ left: String, _ right: String, nameWidth: Int) -> String {
+        let indent = String(repeating: " ", count: nameWidth + 4)
         let lw = TextWidth.width(left)
-        if lw > nameWidth { return "  " + left + "\n" + String(repeating: " ", count: nameWidth + 4) + right + "\n" }
-        return "  " + TextWidth.pad(left, to: nameWidth) + "  " + right + "\n"
+        guard let width else {
+            if lw > nameWidth { return "  " + left + "\n" + indent + right + "\n" }
+            return "  " + TextWidth.pad(left, to: nameWidth) + "  " + right + "\n"
+        }
+        // Too narrow for a summary column: the summary goes under its name, indented.
+        if width - indent.count < Self.narrowest {
+            return paragraph(left, first: "  ", rest: "      ") + paragraph(right, first: "      ", rest: "      ")
+        }
+        if lw > nameWidth { return paragraph(left, first: "  ", rest: "      ") + paragraph(right, first: indent, rest: indent) }
+        return paragraph(right, first: "  " + TextWidth.pad(left, to: nameWidth) + "  ", rest: indent)
+    }
+
+    /// The fewest columns a wrapped summary is given before it moves under its name.
+    static let narrowest = 20
+
+    // MARK: fitting
+
+    /// `text` as lines ending in a newline: whole when there is no width, else wrapped at spaces
+    /// within `width` (each line of `text` on its own), the first line after `first`, the others after `rest`.
+    func paragraph(_ text: String, first: String = "", rest: String = "") -> String {
+        guard width != nil else { return first + text + "\n" }
+        var out = ""
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            out += paragraph(words: line.split(separator: " ").map(String.init), first: i == 0 ? first : rest, rest: rest)
+        }
+        return out
+    }
+
+    /// Words joined by spaces, wrapped within `width` when there is one.
+    func paragraph(words: [String], first: String = "", rest: String = "") -> String {
+        guard let width else { return first + words.joined(separator: " ") + "\n" }
+        return Self.wrap(words, width: width, first: first, rest: rest).map { $0 + "\n" }.joined()
+    }
+
+    /// Greedy wrapping by display width (East Asian wide characters count two): no line is wider
+    /// than `width`; a word wider than a whole line is cut between characters. An indent that
+    /// leaves fewer than `narrowest` columns shrinks to two spaces.
+    static func wrap(_ words: [String], width: Int, first: String, rest: String) -> [String] {
+        let width = max(width, 1)
+        func fitting(_ indent: String) -> String {
+            width - TextWidth.width(indent) >= min(narrowest, width / 2) ? indent : String(repeating: " ", count: min(2, width - 1))
+        }
+        let continued = fitting(rest)
+        var lines: [String] = []
+        var line = fitting(first)
+        var used = TextWidth.width(line)
+        var empty = true
+        func newLine() {
+            lines.append(line)
+            line = continued
+            used = TextWidth.width(continued)
+            empty = true
+        }
+        for word in words where !word.isEmpty {
+            let w = TextWidth.width(word)
+            if !empty && used + 1 + w > width { newLine() }
+            if !empty {
+                line += " "
+                used += 1
+            }
+            if used + w <= width {
+                line += word
+                used += w
+                empty = false
+                continue
+            }
+            // Wider than what is left of an empty line: cut between characters.
+            for character in word {
+                let cw = TextWidth.width(String(character))
+                if used + cw > width && !empty { newLine() }
+                line += String(character)
+                used += cw
+                empty = false
+            }
+        }
+        lines.append(line)
+        return lines.map { line in
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }
     }
 }

@@ -15,6 +15,19 @@ public enum Pager {
         return "less -FRX"
     }
 
+    /// The one paging rule for command output and help: `page` goes through `command` when stdout
+    /// is a terminal and the page is taller than it, else (or when the pager cannot start) straight
+    /// to `stdout`. A nil command never pages (`--no-pager`, `pager off`).
+    public static func deliver(_ page: String, to stdout: any OutputSink, stdoutIsTerminal: Bool, command: String?) {
+        if let command, stdoutIsTerminal, !page.isEmpty {
+            if page.utf8.lazy.filter({ $0 == 0x0A }).count >= Terminal.currentHeight() {
+                stdout.flush()
+                if run(command: command, text: page) { return }
+            }
+        }
+        stdout.write(page)
+    }
+
     /// Runs the pager on `text`; false when it could not start (the caller prints directly).
     public static func run(command: String, text: String) -> Bool {
         var fds: [Int32] = [0, 0]
@@ -52,6 +65,13 @@ public enum Pager {
         // sh answers 127 when the pager's program does not exist: nothing was shown.
         if (status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 127 { return false }
         return true
+    }
+}
+
+extension CommandIO {
+    /// Writes `page` to this command's stdout under the paging rule of `Pager.deliver`.
+    public func deliver(_ page: String, pager: String?) {
+        Pager.deliver(page, to: stdout, stdoutIsTerminal: terminal.stdoutIsTerminal, command: pager)
     }
 }
 

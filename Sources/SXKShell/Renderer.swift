@@ -218,14 +218,5 @@ public struct Renderer: Sendable {
     // MARK: paging
 
     /// Writes a page of text to stdout, through the pager when it is taller than the terminal.
-    func deliver(_ page: String) {
-        if let pager, io.terminal.stdoutIsTerminal, !page.isEmpty {
-            let rows = Terminal.currentHeight()
-            if page.utf8.lazy.filter({ $0 == 0x0A }).count >= rows {
-                io.stdout.flush()
-                if Pager.run(command: pager, text: page) { return }
-            }
-        }
-        io.stdout.write(page)
-    }
+    func deliver(_ page: String) { io.deliver(page, pager: pager) }
 }

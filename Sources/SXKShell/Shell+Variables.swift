@@ -299,7 +299,7 @@ extension Shell {
 
     func showHelp(for name: String, io: CommandIO) -> Int32 {
         guard let spec = specs.first(where: { $0.matches(name) }) else { return ExitStatus.usage }
-        io.stdout.write(HelpRenderer(specs: specs, programName: programName, width: terminal.width).page(for: [spec]))
+        writeHelp(io) { $0.page(for: [spec]) }
         return ExitStatus.ok
     }
 }

@@ -234,7 +234,7 @@ public final class Shell: @unchecked Sendable {
         }
         switch parsed {
         case .help(let chain):
-            io.stdout.write(HelpRenderer(specs: specs, programName: programName, width: currentTerminal.width).page(for: chain))
+            writeHelp(io) { $0.page(for: chain) }
             return 0
         case .run(let command):
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
@@ -266,9 +266,8 @@ public final class Shell: @unchecked Sendable {
     private func runBuiltin(_ command: ParsedCommand, io: CommandIO) -> Int32 {
         switch command.spec.name {
         case "help":
-            let renderer = HelpRenderer(specs: specs, programName: programName, width: currentTerminal.width)
             if command.positionals.isEmpty {
-                io.stdout.write(renderer.overview())
+                writeHelp(io) { $0.overview() }
                 return 0
             }
             guard let chain = resolve(command.positionals) else {
@@ -276,7 +275,7 @@ public final class Shell: @unchecked Sendable {
                 errors.error("no help for '\(command.positionals.joined(separator: " "))'\(Suggestion.hint(command.positionals[0], names))")
                 return ExitStatus.usage
             }
-            io.stdout.write(renderer.page(for: chain))
+            writeHelp(io) { $0.page(for: chain) }
             return 0
         case "version":
             io.stdout.line("\(programName) \(version)")
@@ -301,6 +300,13 @@ public final class Shell: @unchecked Sendable {
         default:
             return 0
         }
+    }
+
+    /// Help goes out the way command output does: fitted to the terminal and paged when taller
+    /// than it (stdout a terminal only; `--no-pager` and `pager off` print it directly).
+    func writeHelp(_ io: CommandIO, _ text: (HelpRenderer) -> String) {
+        let renderer = HelpRenderer(specs: specs, programName: programName, width: io.terminal.stdoutIsTerminal ? io.terminal.width : nil)
+        io.deliver(text(renderer), pager: io.options.noPager ? nil : host.pager())
     }
 
     /// `help stats daily` → the spec chain.

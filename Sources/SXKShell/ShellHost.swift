@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the app gives the shell: its commands and how to run them. The shell owns the loop,
 /// parsing, help, completion, history, signals and exit codes.
 public protocol ShellHost: AnyObject, Sendable {
@@ -18,6 +20,9 @@ public protocol ShellHost: AnyObject, Sendable {
     var secrets: [String] { get }
     /// Where a command would run now (profile, role, scenic, store), kept with each history line.
     func historyContext() -> HistoryContext?
+    /// The pager for long output on a terminal (`Pager.command`), nil when the user turned paging
+    /// off (`pager off`); the shell adds `--no-pager` and the terminal check.
+    func pager() -> String?
 }
 
 extension ShellHost {
@@ -31,6 +36,7 @@ extension ShellHost {
 
     public var secrets: [String] { [] }
     public func historyContext() -> HistoryContext? { nil }
+    public func pager() -> String? { Pager.command(environment: ProcessInfo.processInfo.environment) }
 }
 
 /// Exit statuses shared by the shell and the app.

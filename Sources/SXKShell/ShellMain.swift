@@ -44,7 +44,10 @@ public enum ShellMain {
             return 0
         }
         if invocation.options.help {
-            StandardOutput.stdout.write(globalHelp(programName: programName, specs: specs, width: terminal.width))
+            // Fitted and paged as `help` is in the shell (no session yet, so no `pager off`).
+            let text = globalHelp(programName: programName, specs: specs, width: terminal.stdoutIsTerminal ? terminal.width : nil)
+            Pager.deliver(text, to: StandardOutput.stdout, stdoutIsTerminal: terminal.stdoutIsTerminal,
+                          command: invocation.options.noPager ? nil : Pager.command(environment: environment))
             StandardOutput.stdout.flush()
             return 0
         }
@@ -67,20 +70,24 @@ public enum ShellMain {
         return await shell.run()
     }
 
-    /// `sxk --help`: invocation forms, global options, then the command table.
-    public static func globalHelp(programName: String, specs: [CommandSpec], width: Int = 80) -> String {
-        var out = "Usage: \(programName) [OPTIONS]                 interactive shell (commands from stdin when not a terminal)\n"
-        out += "       \(programName) [OPTIONS] -c 'CMD; CMD'     run commands and exit\n"
-        out += "       \(programName) [OPTIONS] FILE              run a script file\n"
-        out += "       \(programName) [OPTIONS] COMMAND [ARGS…]   run one command\n\nOptions:\n"
+    /// `sxk --help`: invocation forms, global options, then the command table; fitted to `width`
+    /// when there is one (`HelpRenderer.width`).
+    public static func globalHelp(programName: String, specs: [CommandSpec], width: Int? = nil) -> String {
+        let renderer = HelpRenderer(specs: specs, programName: programName, width: width)
+        let forms = [
+            ("[OPTIONS]", "interactive shell (commands from stdin when not a terminal)"),
+            ("[OPTIONS] -c 'CMD; CMD'", "run commands and exit"),
+            ("[OPTIONS] FILE", "run a script file"),
+            ("[OPTIONS] COMMAND [ARGS…]", "run one command"),
+        ].map { ("\(programName) \($0.0)", $0.1) }
+        var out = "Usage:\n" + renderer.table(forms) + "\nOptions:\n"
         let rows = GlobalOptions.flags.map { f -> (String, String) in
             let left = (f.short.map { "-\($0), " } ?? "    ") + "--" + f.name + (f.isSwitch ? "" : " " + f.valueName)
             return (left, f.summary)
         } + [("-c CMDS", "Run the commands (separated by ';' or newlines) and exit")]
-        let renderer = HelpRenderer(specs: specs, programName: programName, width: width)
         out += renderer.table(rows) + "\n"
         out += renderer.overview()
-        out += "\nExit status: 0 ok, 1 failed, 2 usage, 3 not logged in, 4 network, 130 interrupted.\n"
+        out += "\n" + renderer.paragraph("Exit status: 0 ok, 1 failed, 2 usage, 3 not logged in, 4 network, 130 interrupted.")
         return out
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import SXKShell
 import XCTest
 
-/// The renderer on a real terminal: tables fitted to 60 and 80 columns, and long output paged.
+/// The renderer on a real terminal: tables and help fitted to 60 and 80 columns, and long output paged.
 final class RendererPTYTests: SandboxPTYTestCase {
-    /// No line of `orders`, `compare` or `stats` is wider than the window (`help` is a shell builtin, not rendered here yet).
+    /// No line of `orders`, `compare`, `stats` or help (`help`, `help orders`, `orders --help`) is wider than the window.
     func testNoLineWiderThanTheWindowAt60And80Columns() throws {
         try logIn("13800000001")
         for columns: UInt16 in [60, 80] {
@@ -13,7 +13,8 @@ final class RendererPTYTests: SandboxPTYTestCase {
             try s.expect("›")
             try s.waitForEditor()
             for (line, marker) in [("orders --page-size 5", "orders · "), ("compare --as role:photographer,current orders --page-size 3", "DIFF"),
-                                   ("stats", "REFUNDED")] {
+                                   ("stats", "REFUNDED"), ("help", "for details."), ("help orders", "Examples:"),
+                                   ("orders --help", "Examples:")] {
                 s.send(line + "\r")
                 try s.expect(marker, timeout: 10)
                 try s.expect("›")
@@ -23,8 +24,18 @@ final class RendererPTYTests: SandboxPTYTestCase {
                 XCTAssertLessThanOrEqual(TextWidth.width(String(line)), Int(columns), "\(columns) cols: \(line)")
             }
             XCTAssertTrue(s.screen.contains("ORDER NO"), s.screen)
+            XCTAssertTrue(s.screen.contains("  --page-size N"), s.screen)
             s.send("exit\r")
             _ = try s.waitForExit()
+
+            // `sxk --help` before any session: fitted the same way.
+            let global = try PTYSession(executable: InteractiveShellTests.binary, arguments: ["--no-pager", "--help"],
+                                        environment: environment, rows: 300, columns: columns)
+            try global.expect("Exit status:")
+            XCTAssertEqual(try global.waitForExit(), 0)
+            for line in global.screen.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(TextWidth.width(String(line)), Int(columns), "--help at \(columns) cols: \(line)")
+            }
         }
     }
 
@@ -54,5 +65,63 @@ final class RendererPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "paged with the pager off")
         s.send("exit\r")
         _ = try s.waitForExit()
+    }
+
+    /// Help taller than the screen goes through $SXK_PAGER as command output does, fitted to the
+    /// window; `pager off` and `--no-pager` print it directly, and a pipe is never paged.
+    func testLongHelpGoesThroughThePager() throws {
+        let record = home.appendingPathComponent("paged.txt")
+        let script = home.appendingPathComponent("pager.sh")
+        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        var env = environment
+        env["SXK_PAGER"] = script.path
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 60)
+        try s.expect("›")
+        try s.waitForEditor()
+        for (line, first, last) in [("help", "Commands:", "for details."), ("help orders", "Usage: orders", "Examples:"),
+                                    ("orders --help", "Usage: orders", "Examples:")] {
+            s.send(line + "\r")
+            try s.expect("PAGER-RAN")
+            try s.expect("›")
+            let paged = try String(contentsOf: record, encoding: .utf8)
+            XCTAssertTrue(paged.hasPrefix(first) && paged.contains(last), "\(line): \(paged)")
+            for text in paged.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(TextWidth.width(String(text)), 60, "\(line), paged: \(text)")
+            }
+            try FileManager.default.removeItem(at: record)
+        }
+        // Shorter than the screen: printed directly.
+        s.send("help version\r")
+        try s.expect("Print the sxk version")
+        try s.expect("›")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "a short help was paged")
+        s.send("pager off\r")
+        try s.expect("pager off")
+        s.send("help\r")
+        try s.expect("for details.")
+        try s.expect("›")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "paged with the pager off")
+        s.send("exit\r")
+        _ = try s.waitForExit()
+
+        // `sxk --help` pages too, except with --no-pager or into a pipe.
+        let global = try PTYSession(executable: InteractiveShellTests.binary, arguments: ["--help"], environment: env, rows: 10, columns: 60)
+        try global.expect("PAGER-RAN")
+        XCTAssertEqual(try global.waitForExit(), 0)
+        XCTAssertTrue(try String(contentsOf: record, encoding: .utf8).contains("Exit status:"))
+        try FileManager.default.removeItem(at: record)
+        let direct = try PTYSession(executable: InteractiveShellTests.binary, arguments: ["--no-pager", "--help"], environment: env, rows: 10, columns: 60)
+        try direct.expect("Exit status:")
+        XCTAssertEqual(try direct.waitForExit(), 0)
+        let piped = home.appendingPathComponent("piped.txt")
+        let pipe = try PTYSession(executable: "/bin/sh", arguments: ["-c", "'\(InteractiveShellTests.binary)' --help | cat > '\(piped.path)'; echo PIPE-DONE"],
+                                  environment: env, rows: 10, columns: 60)
+        try pipe.expect("PIPE-DONE")
+        _ = try pipe.waitForExit()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "paged without a terminal or with --no-pager")
+        // Into a pipe the text is not fitted either: lines as long as they are.
+        let whole = try String(contentsOf: piped, encoding: .utf8)
+        XCTAssertTrue(whole.contains("Exit status:") && whole.split(separator: "\n").contains { TextWidth.width(String($0)) > 60 }, whole)
     }
 }

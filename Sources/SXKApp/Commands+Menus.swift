@@ -1,0 +1,44 @@
+import SXKCore
+import SXKFeatures
+import SXKSession
+import SXKShell
+
+/// `menus`, `menus common [add|remove URI]`: the home menus the permissions show, and the common
+/// menus stored per scope and role (CONTRACT §5).
+extension AppCommands {
+    func menus(_ command: ParsedCommand) throws -> CommandOutput {
+        let home = try host.features().home
+        guard command.subcommand == "common" else {
+            let menus = home.visibleMenus()
+            let records = menus.map(\.json)
+            var output = CommandOutput(data: .array(records))
+            if menus.isEmpty {
+                output.line("(no visible menus: no permissions for the current role)")
+            } else {
+                output.table(Self.menuColumns, records)
+            }
+            return output
+        }
+        let common: CommonMenus
+        switch command.path.count > 2 ? command.path[2] : nil {
+        case "add": common = try home.addCommonMenu(try menuURI(command))
+        case "remove": common = try home.removeCommonMenu(try menuURI(command))
+        default: common = try home.commonMenus()
+        }
+        var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
+        output.line("\(common.key)\(common.defaulted ? "  (default: first \(CommonMenuStore.defaultCount) visible menus, now stored)" : "")")
+        output.table(Self.menuColumns, common.menus.map(\.json))
+        return output
+    }
+
+    static let menuColumns = [
+        OutputColumn("uri", "URI", priority: 90, cuttable: false),
+        OutputColumn("title", "TITLE", priority: 70),
+        OutputColumn("group", "GROUP", priority: 40),
+    ]
+
+    private func menuURI(_ command: ParsedCommand) throws -> String {
+        guard let uri = command.positionals.first else { throw AppError.usage("needs a menu URI") }
+        return uri
+    }
+}
