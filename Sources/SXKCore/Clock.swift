@@ -68,3 +68,42 @@ public enum WireDate {
         return dayStart.addingTimeInterval(TimeInterval(h * 3600 + m * 60 + s))
     }
 }
+
+/// The one rule for every time sxk prints (README "Times"): the local time zone (`TZ`) with its UTC
+/// offset, so a wall time is never read in the wrong zone — `2026-12-01 09:30:00 +08:00` for people,
+/// ISO 8601 `2026-12-01T09:30:00+08:00` in JSON. Wire timestamps (Shanghai, no zone) are converted.
+public enum LocalTime {
+    /// `yyyy-MM-dd HH:mm:ss ±hh:mm`.
+    public static func human(_ date: Date, zone: TimeZone = .current) -> String {
+        let (day, time, offset) = parts(date, zone: zone)
+        return "\(day) \(time) \(offset)"
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss±hh:mm`.
+    public static func iso(_ date: Date, zone: TimeZone = .current) -> String {
+        let (day, time, offset) = parts(date, zone: zone)
+        return "\(day)T\(time)\(offset)"
+    }
+
+    /// `HH:mm:ss ±hh:mm`, for columns where the day is plain from context.
+    public static func clock(_ date: Date, zone: TimeZone = .current) -> String {
+        let (_, time, offset) = parts(date, zone: zone)
+        return "\(time) \(offset)"
+    }
+
+    /// A wire timestamp (`yyyy-MM-dd HH:mm:ss`, Shanghai) by the same rule; other text as received.
+    public static func human(wire text: String, zone: TimeZone = .current) -> String {
+        WireDate.parseTimestamp(text).map { human($0, zone: zone) } ?? text
+    }
+
+    private static func parts(_ date: Date, zone: TimeZone) -> (String, String, String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let seconds = zone.secondsFromGMT(for: date)
+        let sign = seconds < 0 ? "-" : "+"
+        let offset = String(format: "%@%02d:%02d", sign, abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+        return (String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0),
+                String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0), offset)
+    }
+}
