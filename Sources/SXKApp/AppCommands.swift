@@ -44,21 +44,6 @@ struct AppCommands: Sendable {
     /// The format this command line asked for (`stats --chart` reads it).
     func format(_ command: ParsedCommand) throws -> OutputFormat { try OutputFormat.from(command, options: io.options) }
 
-    /// A handler not yet returning data (only `location` is left; `CommandRegistryTests` holds the
-    /// others to returning data): its stdout is gathered and returned as text lines (its data, if it
-    /// kept any, stays the command's data).
-    func legacy(_ body: (AppCommands) async throws -> Int32) async throws -> CommandOutput {
-        let buffer = BufferOutput()
-        let inner = io.redirectingStdout(to: buffer)
-        let status = try await body(AppCommands(host: host, io: inner))
-        if let kept = inner.data.value { io.keep(kept) }
-        var lines = buffer.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        var output = CommandOutput(blocks: lines.isEmpty ? [] : [.lines(lines)])
-        output.status = status
-        return output
-    }
-
     // MARK: Session validation at first use
 
     /// How long after a validation a one-shot command trusts the session without one (docs/session.md).

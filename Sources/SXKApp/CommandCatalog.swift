@@ -42,9 +42,9 @@ enum CommandCatalog {
             flags: [json],
             subcommands: [
                 CommandSpec("use", summary: "switch to an environment or base URL",
-                            arguments: [ArgumentSpec("NAME|URL", kind: .provider("env"), summary: "test, release, sandbox or a URL")]),
+                            arguments: [ArgumentSpec("NAME|URL", kind: .provider("env"), summary: "test, release, sandbox, a URL, or - for the previous one")]),
             ],
-            examples: ["env", "env use test", "env use http://127.0.0.1:8080"]
+            examples: ["env", "env use test", "env use -", "env use http://127.0.0.1:8080"]
         ),
         CommandSpec("config", summary: "GET /api/app/config (the login page's first call)", flags: [raw] + tableOutput),
         CommandSpec(

@@ -45,7 +45,7 @@ enum CommandRegistry {
         Entry(name: "menus") { try $0.menus($1) },
         // Not validated first: that would save over an imported state before the replay reads it.
         Entry(name: "home") { try await $0.home($1) },
-        Entry(name: "location", server: true) { a, c in try await a.legacy { try await $0.location(c) } },
+        Entry(name: "location", server: true) { try await $0.location($1) },
         Entry(name: "orders", server: true, compare: true) { try await $0.orders($1) },
         Entry(name: "stats", server: true) { try await $0.stats($1) },
         Entry(name: "profile", server: true) { try await $0.profile($1) },

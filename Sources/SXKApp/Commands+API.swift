@@ -10,7 +10,14 @@ extension AppCommands {
     func env(_ command: ParsedCommand) async throws -> CommandOutput {
         if command.subcommand == "use", let target = command.positionals.first {
             let environment: APIEnvironment
-            if target.lowercased() == "sandbox" {
+            if target == "-" {
+                // Like `role -`: back to the environment before the last `env use` in this shell
+                // (the environment choice itself lives in this process, so does what it left).
+                guard let previous = host.previousEnvironment else {
+                    throw AppError.failed("no previous environment to go back to in this shell")
+                }
+                environment = previous
+            } else if target.lowercased() == "sandbox" {
                 guard let url = host.sandbox?.baseURL else {
                     throw AppError.usage("no sandbox in this shell — start sxk with --sandbox")
                 }
@@ -25,15 +32,69 @@ extension AppCommands {
                 environment: environment, options: options, processEnvironment: host.shellContext.environment,
                 settings: host.settings, transport: host.transport, stderr: io.stderr)
             try next.network().configuration.validate()
+            let left = services.environment
             host.replaceServices(next)
+            host.previousEnvironment = left
             _ = try host.features().bootstrapper.restore()
         }
         let s = services
+        let rows = environmentRows()
         let data: JSONValue = [
             "environment": .string(s.environment.name), "baseURL": .string(s.environment.baseURL.absoluteString),
             "profile": .string(s.paths.profile), "stateDir": .string(s.paths.profileDir),
+            "environments": .array(rows),
         ]
-        return CommandOutput(data: data, blocks: [.lines(["\(s.environment.name)  \(s.environment.baseURL.absoluteString)  (profile \(s.paths.profile))"])])
+        var output = CommandOutput(data: data)
+        output.table([
+            OutputColumn("current", "", priority: 95, cuttable: false) { $0.objectValue?["current"]?.boolValue == true ? "*" : "" },
+            OutputColumn("name", priority: 90, cuttable: false), OutputColumn("baseURL", "BASE URL", priority: 60),
+            OutputColumn("profile", priority: 50),
+            OutputColumn("session", priority: 85, cuttable: false) { $0.objectValue?["session"]?.boolValue == true ? "stored" : "–" },
+            OutputColumn("account", priority: 70), OutputColumn("role", priority: 75),
+            OutputColumn("validated", priority: 65) { row in
+                guard let age = row.objectValue?["validatedAgeSeconds"]?.doubleValue else { return "–" }
+                return Formatting.duration(age) + " ago"
+            },
+        ], rows)
+        return output
+    }
+
+    /// test, release, sandbox and every base-URL profile on disk, each with its stored session as
+    /// its own files say (read only: no network, no lock, nothing written).
+    private func environmentRows() -> [JSONValue] {
+        let s = services
+        let now = s.clock.now()
+        var entries: [(name: String, baseURL: String, profile: String)] = [
+            ("test", APIEnvironment.testURL.absoluteString, "test"),
+            ("release", APIEnvironment.releaseURL.absoluteString, "release"),
+            ("sandbox", host.sandbox?.baseURL?.absoluteString ?? "(start sxk with --sandbox)", "sandbox"),
+        ]
+        if case .custom(let url) = s.environment, !entries.contains(where: { $0.profile == s.environment.defaultProfile }) {
+            entries.append(("custom", url.absoluteString, s.environment.defaultProfile))
+        }
+        // Other base-URL profiles are named host-port (StatePaths.defaultProfile); the scheme is not kept.
+        for profile in ProfileSummary.profiles(root: s.paths.root) where !entries.contains(where: { $0.profile == profile }) {
+            guard let dash = profile.lastIndex(of: "-"), let port = Int(profile[profile.index(after: dash)...]),
+                  dash != profile.startIndex else { continue }
+            entries.append(("custom", "\(profile[..<dash]):\(port)", profile))
+        }
+        return entries.map { entry in
+            // With --profile every environment shares that one folder.
+            let profile = host.shellContext.options.profile ?? entry.profile
+            let summary = ProfileSummary.read(root: s.paths.root, profile: profile)
+            var o: JSONObject = [
+                "name": .string(entry.name), "baseURL": .string(entry.baseURL), "profile": .string(profile),
+                "current": .bool(entry.name == s.environment.name
+                    && (entry.name != "custom" || entry.profile == s.environment.defaultProfile)),
+                "session": .bool(summary.sessionStored),
+            ]
+            o["account"] = summary.account.map { .string($0) } ?? .null
+            o["role"] = summary.role.map { .string($0) } ?? .null
+            o["validatedAt"] = summary.validatedAt.map { .string(LocalTime.iso($0)) } ?? .null
+            o["validatedAgeSeconds"] = summary.validatedAt.map { .int(max(0, Int(now.timeIntervalSince($0)))) } ?? .null
+            if let problem = summary.problem { o["problem"] = .string(problem) }
+            return .object(o)
+        }
     }
 
     func config(_ command: ParsedCommand) async throws -> CommandOutput {

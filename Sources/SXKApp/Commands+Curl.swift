@@ -71,12 +71,10 @@ extension AppCommands {
             output.line("(no request sent yet in this shell)")
             return output
         }
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
         // The table's rows add what it shows beside the record: the time sent, path, outcome.
         let rows: [JSONValue] = zip(entries, records).reversed().map { e, record in
             var o = record.objectValue ?? JSONObject()
-            o["sent"] = .string(formatter.string(from: e.time))
+            o["sent"] = .string(LocalTime.clock(e.time))  // README "Times"
             o["request"] = .string(e.pathAndQuery)
             o["outcome"] = .string(e.outcome)
             o["elapsed"] = .string(e.elapsedMs.map { String(format: "%.1f ms", $0) } ?? "")

@@ -7,21 +7,23 @@ import SXKShell
 
 /// `location`: the home screen's location state (`home` is in Commands+Replay.swift, `menus` in Commands+Menus.swift).
 extension AppCommands {
-    func location(_ command: ParsedCommand) async throws -> Int32 {
+    /// `location [detail|online|offline|report|remind MINUTES]`: the stored location state and its
+    /// 2-hour timer, or the server's detail (times by the README "Times" rule).
+    func location(_ command: ParsedCommand) async throws -> CommandOutput {
         let home = try host.features().home
         let state: LocationStateStore.State
         switch command.subcommand {
         case "detail":
             let result = try await home.locationDetail()
-            if try printData(result.response, command) { return ExitStatus.ok }
+            var output = dataOutput(result.response)
             let d = result.value
-            let rows: [[String]] = [
-                ["staffId", d.staffId.map(String.init) ?? "–"], ["online", d.online ? "yes" : "no"],
-                ["lastReportTime", d.lastReportTime ?? "–"],
-                ["position", d.latitude.flatMap { lat in d.longitude.map { "\(lat), \($0)" } } ?? "–"],
+            let rows: [(String, String)] = [
+                ("staffId", d.staffId.map(String.init) ?? "–"), ("online", d.online ? "yes" : "no"),
+                ("lastReportTime", d.lastReportTime.map { LocalTime.human(wire: $0) } ?? "–"),
+                ("position", d.latitude.flatMap { lat in d.longitude.map { "\(lat), \($0)" } } ?? "–"),
             ]
-            io.stdout.write(io.table([.init("FIELD"), .init("VALUE")]).render(rows))
-            return ExitStatus.ok
+            output.table(Self.fieldColumns(), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
+            return output
         case "online": state = try home.goOnline()
         case "offline": state = try home.goOffline()
         case "report": state = try home.report()
@@ -30,15 +32,15 @@ extension AppCommands {
             state = try home.remind(minutes: minutes)
         default: state = home.locationState()
         }
-        if emit(state.json, command) { return ExitStatus.ok }
-        let rows: [[String]] = [
-            ["online", state.isOnline ? "yes" : "no"],
-            ["last report", state.lastReportTime.map { WireDate.timestamp($0) } ?? "–"],
-            ["since report", state.elapsedSeconds.map { Formatting.duration($0) } ?? "–"],
-            ["2-hour limit in", state.countdownSeconds.map { Formatting.duration($0) } ?? "–"],
-            ["reminder", state.reminderMinutes.map { "\($0) min" } ?? "off"],
+        let rows: [(String, String)] = [
+            ("online", state.isOnline ? "yes" : "no"),
+            ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? "–"),
+            ("since report", state.elapsedSeconds.map { Formatting.duration($0) } ?? "–"),
+            ("2-hour limit in", state.countdownSeconds.map { Formatting.duration($0) } ?? "–"),
+            ("reminder", state.reminderMinutes.map { "\($0) min" } ?? "off"),
         ]
-        io.stdout.write(io.table([.init("LOCATION"), .init("VALUE")]).render(rows))
-        return ExitStatus.ok
+        var output = CommandOutput(data: state.json)
+        output.table(Self.fieldColumns("LOCATION"), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
+        return output
     }
 }

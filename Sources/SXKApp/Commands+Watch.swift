@@ -40,13 +40,11 @@ extension AppCommands {
         let me = self
         var output = CommandOutput()
         output.live = LiveOutput { show in
-            let formatter = DateFormatter()
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
             var runs = 0
             var status: Int32 = ExitStatus.ok
             while true {
                 runs += 1
-                let header = "Every \(Self.seconds(interval))s: \(title)    \(formatter.string(from: me.services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
+                let header = "Every \(Self.seconds(interval))s: \(title)    \(LocalTime.human(me.services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
                 do {
                     let frame = try await me.produce(inner)
                     if Task.isCancelled { break }

@@ -19,6 +19,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var currentServices: AppServices
     private var currentFeatures: AppFeatures?
     private var origin = "login in this shell"
+    private var previous: APIEnvironment?
 
     init(shellContext: ShellContext, services: AppServices, settings: AppSettings, transport: RecordingTransport,
          sandbox: SandboxServer?, stderr: any OutputSink) {
@@ -48,6 +49,12 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         }
     }
 
+    /// The environment before the last `env use` in this shell, for `env use -`.
+    var previousEnvironment: APIEnvironment? {
+        get { lock.withLock { previous } }
+        set { lock.withLock { previous = newValue } }
+    }
+
     /// Swaps in another environment's services (`env use`); the old session stays on disk.
     func replaceServices(_ services: AppServices) {
         lock.withLock {
@@ -60,13 +67,17 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     // MARK: Prompt
 
-    /// `sxk test photographer@西湖景区/101 ›`, `sxk test (logged out) ›`, with a marker while
-    /// restoring or offline. Only the scope is coloured: libedit 3.1 garbles prompts with more than
-    /// one escaped (EL_PROMPT_ESC) colour span, seen here in a pty.
+    /// `sxk test photographer@西湖景区/湖畔店 ›`, `sxk test (logged out) ›`, with a marker while
+    /// restoring or offline. `release` (the real users' backend) is in a warning colour. The reader
+    /// drops all colour when it is off (NO_COLOR, --no-color, not a terminal).
     func prompt() -> PromptText {
+        prompt(columns: Terminal.currentWidth(environment: shellContext.environment))
+    }
+
+    func prompt(columns: Int) -> PromptText {
         let s = services
         let session = s.contexts.session.current
-        let head = "sxk \(s.environment.name) "
+        let name = s.environment.name
         var tail = ""
         let scope: String
         let style: TextStyle
@@ -78,13 +89,30 @@ final class SXKHost: ShellHost, @unchecked Sendable {
             let account = s.contexts.account.current
             var text = s.contexts.permission.roleCode ?? "?"
             if let scenic = account.scenicName ?? account.scenicId.map(String.init) { text += "@" + scenic }
-            if let store = account.storeId { text += "/" + String(store) }
-            scope = text
-            style = session.offline ? .red : .green
             if session.phase == .restoring { tail += " (restoring)" }
             if session.offline { tail += " (offline)" }
+            if let store = account.storeId {
+                let known = account.stores.first { $0.storeId == store }?.storeName
+                text += "/" + Self.storeLabel(id: store, name: known, budget: columns / 3 - TextWidth.width("sxk \(name) \(text)/\(tail) › "))
+            }
+            scope = text
+            style = session.offline ? .red : .green
         }
-        return PromptText([.init(head), .init(scope, style: style), .init(tail + " › ")])
+        let head: [PromptText.Segment] = name == "release"
+            ? [.init("sxk "), .init(name, style: .red), .init(" ")] : [.init("sxk \(name) ")]
+        return PromptText(head + [.init(scope, style: style), .init(tail + " › ")])
+    }
+
+    /// The store's name (sanitized, cut to at most 16 columns) when it fits in `budget` columns,
+    /// else its id: the prompt stays within about a third of the terminal.
+    static func storeLabel(id: Int, name: String?, budget: Int) -> String {
+        let clean = name.map { TerminalText.sanitize($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        let cut = TextWidth.truncate(clean, to: min(16, budget))
+        // Four columns at least, or the cut name says less than the id does.
+        guard !clean.isEmpty, TextWidth.width(cut) >= min(4, TextWidth.width(clean)), TextWidth.width(cut) <= budget else {
+            return String(id)
+        }
+        return cut
     }
 
     // MARK: Execution

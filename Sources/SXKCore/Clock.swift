@@ -68,3 +68,140 @@ public enum WireDate {
         return dayStart.addingTimeInterval(TimeInterval(h * 3600 + m * 60 + s))
     }
 }
+
+/// The one rule for every time sxk prints (README "Times"): the local time zone (`TZ`) with its UTC
+/// offset, so a wall time is never read in the wrong zone — `2026-12-01 09:30:00 +08:00` for people,
+/// ISO 8601 `2026-12-01T09:30:00+08:00` in JSON. Wire timestamps (Shanghai, no zone) are converted.
+public enum LocalTime {
+    /// `yyyy-MM-dd HH:mm:ss ±hh:mm`.
+    public static func human(_ date: Date, zone: TimeZone = .current) -> String {
+        let (day, time, offset) = parts(date, zone: zone)
+        return "\(day) \(time) \(offset)"
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss±hh:mm`.
+    public static func iso(_ date: Date, zone: TimeZone = .current) -> String {
+        let (day, time, offset) = parts(date, zone: zone)
+        return "\(day)T\(time)\(offset)"
+    }
+
+    /// `HH:mm:ss ±hh:mm`, for columns where the day is plain from context.
+    public static func clock(_ date: Date, zone: TimeZone = .current) -> String {
+        let (_, time, offset) = parts(date, zone: zone)
+        return "\(time) \(offset)"
+    }
+
+    /// A wire timestamp (`yyyy-MM-dd HH:mm:ss`, Shanghai) by the same rule; other text as received.
+    /// Order tables and CSV streams convert one per row, so the usual shape is done in integer
+    /// arithmetic (Shanghai has been UTC+8 without daylight saving since 1992); the rest via Calendar.
+    public static func human(wire text: String, zone: TimeZone = .current) -> String {
+        if let fast = FastWire.human(text, zone: zone) { return fast }
+        return WireDate.parseTimestamp(text).map { human($0, zone: zone) } ?? text
+    }
+
+    private static func parts(_ date: Date, zone: TimeZone) -> (String, String, String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let seconds = zone.secondsFromGMT(for: date)
+        let sign = seconds < 0 ? "-" : "+"
+        let offset = String(format: "%@%02d:%02d", sign, abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+        return (String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0),
+                String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0), offset)
+    }
+}
+
+/// The integer path of `LocalTime.human(wire:)`: days from the civil date and back (proleptic
+/// Gregorian), the zone's offset asked once per hour of time and kept.
+enum FastWire {
+    private static let cache = OffsetCache()
+
+    static func human(_ text: String, zone: TimeZone) -> String? {
+        var text = text
+        return text.withUTF8 { b -> String? in
+            guard b.count == 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var n = 0
+                for i in from..<(from + count) {
+                    let d = Int(b[i]) - 48
+                    guard (0...9).contains(d) else { return nil }
+                    n = n * 10 + d
+                }
+                return n
+            }
+            guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+                  let mi = number(14, 2), let s = number(17, 2), y >= 1992, (1...12).contains(mo),
+                  d >= 1, d <= daysIn(mo, y), h < 24, mi < 60, s < 60 else { return nil }
+            let utc = days(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - 8 * 3600
+            let offset = cache.offset(utc, zone: zone)
+            let local = utc + offset
+            let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+            let seconds = local - day * 86_400
+            let (ly, lm, ld) = civil(day)
+            var out = [UInt8]()
+            out.reserveCapacity(26)
+            func put(_ n: Int, _ width: Int) {
+                var digits = [UInt8](repeating: 48, count: width)
+                var v = n
+                for i in stride(from: width - 1, through: 0, by: -1) { digits[i] = UInt8(48 + v % 10); v /= 10 }
+                out.append(contentsOf: digits)
+            }
+            put(ly, 4); out.append(0x2D); put(lm, 2); out.append(0x2D); put(ld, 2); out.append(0x20)
+            put(seconds / 3600, 2); out.append(0x3A); put(seconds % 3600 / 60, 2); out.append(0x3A); put(seconds % 60, 2)
+            out.append(0x20); out.append(offset < 0 ? 0x2D : 0x2B)
+            put(abs(offset) / 3600, 2); out.append(0x3A); put(abs(offset) % 3600 / 60, 2)
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    static func days(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a day number (civil_from_days).
+    static func civil(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// The zone's UTC offset for the hour that holds an instant (offsets change on hour boundaries
+    /// in every zone sxk's users are in; a half-hour change would be off for at most that hour).
+    final class OffsetCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var zone: TimeZone?
+        private var hour = Int.min
+        private var offset = 0
+
+        func offset(_ utc: Int, zone: TimeZone) -> Int {
+            let bucket = utc >= 0 ? utc / 3600 : (utc - 3599) / 3600
+            return lock.withLock {
+                if bucket == hour, self.zone == zone { return offset }
+                offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(utc)))
+                hour = bucket
+                self.zone = zone
+                return offset
+            }
+        }
+    }
+}

@@ -309,7 +309,7 @@ public struct BootReplay: Sendable {
             return StoredRead(key: key, value: ["count": .int(items.count)], text: Self.count(items.count, noun))
         }
         if StoreKey.valueType(of: key) == .time, let seconds = value.doubleValue {
-            return StoredRead(key: key, value: value, text: WireDate.timestamp(Date(timeIntervalSince1970: seconds)))
+            return StoredRead(key: key, value: value, text: LocalTime.human(Date(timeIntervalSince1970: seconds)))
         }
         switch value {
         case .string(let s): return StoredRead(key: key, value: value, text: s)

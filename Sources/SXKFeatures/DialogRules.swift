@@ -32,7 +32,7 @@ enum DialogRules {
         let serverTime = detail.lastReportTime.flatMap(WireDate.parseTimestamp)
         guard let last = serverTime ?? storedLast else { return (true, "online with no location report on record") }
         let age = now.timeIntervalSince(last)
-        let text = "last report \(WireDate.timestamp(last)) (\(HomeFeature.duration(age)) ago)"
+        let text = "last report \(LocalTime.human(last)) (\(HomeFeature.duration(age)) ago)"
         // In seconds as a Double: minutes imported from a device may be any Int.
         if age > TimeInterval(reminderMinutes) * 60 {
             return (true, "\(text) is older than the \(reminderMinutes)-minute reminder")

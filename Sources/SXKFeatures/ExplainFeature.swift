@@ -49,7 +49,7 @@ public struct ExplainFeature: Sendable {
 
     private var scopePrefix: String { store.accountCachePrefix }
     private var stamp: String {
-        store.snapshotSavedAt.map { ", stored \(WireDate.timestamp($0))" } ?? ""
+        store.snapshotSavedAt.map { ", stored \(LocalTime.human($0))" } ?? ""
     }
 
     private func verdictBasis(_ steps: [ExplainStep]) -> Basis {

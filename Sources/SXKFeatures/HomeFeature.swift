@@ -141,11 +141,11 @@ public struct HomeFeature: Sendable {
 }
 
 extension LocationStateStore.State {
-    /// For `location --json`: times as Shanghai timestamps, durations in whole seconds.
+    /// For `location --json`: times in ISO 8601 with their offset (README "Times"), durations in whole seconds.
     public var json: JSONValue {
         [
             "online": .bool(isOnline),
-            "lastReportTime": lastReportTime.map { .string(WireDate.timestamp($0)) } ?? .null,
+            "lastReportTime": lastReportTime.map { .string(LocalTime.iso($0)) } ?? .null,
             "reminderMinutes": reminderMinutes.map { .int($0) } ?? .null,
             "elapsedSeconds": elapsedSeconds.map { .int(Int($0.rounded(.down))) } ?? .null,
             "countdownSeconds": countdownSeconds.map { .int(Int($0.rounded(.down))) } ?? .null,

@@ -116,7 +116,7 @@ struct HomeReplayRun: Sendable {
         var step = HomeStep(name: "locationStateStore.restoreStateIfNeeded()", rule: Rules.locationRestore)
         step.reads = [
             "\(scope)_key_online_status = \(store.onlineStatus.map { String($0) } ?? "nil")",
-            "\(scope)_key_last_location_report_time = \(store.lastLocationReportTime.map { WireDate.timestamp($0) } ?? "nil")",
+            "\(scope)_key_last_location_report_time = \(store.lastLocationReportTime.map { LocalTime.human($0) } ?? "nil")",
             "\(scope)_key_location_reminder_minutes = \(store.locationReminderMinutes.map(String.init) ?? "nil")",
         ]
         do {

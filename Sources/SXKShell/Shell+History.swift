@@ -35,7 +35,7 @@ extension Shell {
                     o["scenicId"] = c.scenicId.map { .string($0) } ?? .null
                     o["scenicName"] = c.scenicName.map { .string($0) } ?? .null
                     o["storeId"] = c.storeId.map { .string($0) } ?? .null
-                    o["at"] = c.time.map { .string(Self.localTime($0)) } ?? .null
+                    o["at"] = c.time.map { .string(LocalTime.iso(Date(timeIntervalSince1970: TimeInterval($0)))) } ?? .null
                 }
                 return .object(o)
             }))
@@ -51,15 +51,5 @@ extension Shell {
             io.stdout.line(line + item.entry.line)
         }
         return ExitStatus.ok
-    }
-
-    /// `2026-11-29 16:20:05` in the local time zone.
-    static func localTime(_ seconds: Int) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return String(seconds) }
-        var buffer = [CChar](repeating: 0, count: 32)
-        let n = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -32,16 +32,24 @@ final class CommandRegistryTests: XCTestCase {
         XCTAssertEqual(Set(CommandRegistry.all.filter(\.comparable).map(\.spec.name)), ["get", "post", "orders"])
     }
 
-    /// Run functions return data; `AppCommands.legacy` (stdout gathered into text) is left for
-    /// `location` only, until it returns data too. Read from the declarations' source, since a run
-    /// function cannot be inspected.
-    func testNoDeclarationPrintsThroughLegacy() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/SXKApp/CommandRegistry.swift")
-        let text = try String(contentsOf: source, encoding: .utf8)
-        let declarations = text.components(separatedBy: "Entry(name: \"").dropFirst()
-        XCTAssertEqual(declarations.count, CommandRegistry.entries.count, "the source was not read as expected")
-        let legacy = declarations.filter { $0.contains("legacy") }.map { String($0.prefix { $0 != "\"" }) }
-        XCTAssertTrue(Set(legacy).isSubset(of: ["location"]), "printing through legacy: \(legacy)")
+    /// Run functions return data and the renderer prints it: no command handler in SXKApp writes to
+    /// stdout itself. Read from the sources, since a run function's writes cannot be inspected.
+    func testNoCommandHandlerWritesToStdout() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SXKApp")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        XCTAssertTrue(files.contains("CommandRegistry.swift"), "the sources were not found at \(folder.path)")
+        // io.stdout/io.json writes, a bare print(, the process's stdout handle, or the old gathering wrapper.
+        let pattern = try NSRegularExpression(pattern: #"io\.(stdout|json)\.(write|line|print)\(|(^|[^.\w])print\(|FileHandle\.standardOutput|\blegacy\("#)
+        var found: [String] = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "handlers writing to stdout instead of returning data")
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+/// `env` lists every environment's stored session from its own files (read only), and every time
+/// sxk prints carries its UTC offset in the local zone (README "Times").
+final class EnvAndTimeTests: XCTestCase {
+    var url: URL { SharedSandbox.url }
+
+    func testEnvListsEachProfilesSessionWithoutChangingIt() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let profile = "127.0.0.1-\(url.port!)"
+        let defaults = ws.stateDir + "/\(profile)/defaults.json"
+        let before = try XCTUnwrap(ws.read(defaults))
+        // From the test environment: the base-URL profile is listed from disk, not current.
+        let r = SXK.run(["--env", "test", "env", "--json"], in: ws, baseURL: nil)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        let rows = try XCTUnwrap(object["environments"] as? [[String: Any]], r.summary)
+        XCTAssertEqual(rows.prefix(3).compactMap { $0["name"] as? String }, ["test", "release", "sandbox"], r.summary)
+        let test = try XCTUnwrap(rows.first { $0["name"] as? String == "test" })
+        XCTAssertEqual(test["current"] as? Bool, true)
+        XCTAssertEqual(test["session"] as? Bool, false)
+        let custom = try XCTUnwrap(rows.first { $0["profile"] as? String == profile }, r.summary)
+        XCTAssertEqual(custom["current"] as? Bool, false)
+        XCTAssertEqual(custom["session"] as? Bool, true)
+        XCTAssertEqual(custom["role"] as? String, "storeAdmin")
+        XCTAssertNotNil(custom["account"] as? String)
+        XCTAssertNotNil(custom["validatedAgeSeconds"] as? Int, r.summary)
+        XCTAssertEqual(ws.read(defaults), before, "env must not write the profile it reads")
+
+        let human = SXK.run(["--env", "test", "env"], in: ws, baseURL: nil)
+        let line = try XCTUnwrap(human.stdout.split(separator: "\n").first { $0.contains(profile) }, human.summary)
+        XCTAssertTrue(line.contains("stored") && line.contains("storeAdmin") && line.contains(" ago"), String(line))
+    }
+
+    /// The same stored report time, shown in two zones: each with its own offset.
+    func testTimesCarryTheirOffsetInTheLocalZone() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let report = SXK.run(["-c", "location online; location report"], in: ws, baseURL: url)
+        XCTAssertEqual(report.status, 0, report.summary)
+        var seen: [String: String] = [:]
+        for (zone, offset) in [("UTC", "+00:00"), ("Asia/Shanghai", "+08:00")] {
+            let human = SXK.run(["location"], in: ws, baseURL: url, env: ["TZ": zone])
+            let line = try XCTUnwrap(human.stdout.split(separator: "\n").first { $0.hasPrefix("last report") }, human.summary)
+            XCTAssertTrue(line.hasSuffix(" " + offset), "\(zone): \(line)")
+            let json = SXK.run(["location", "--json"], in: ws, baseURL: url, env: ["TZ": zone])
+            let stamp = try XCTUnwrap((try json.json() as? [String: Any])?["lastReportTime"] as? String, json.summary)
+            XCTAssertTrue(stamp.hasSuffix(offset) && stamp.contains("T"), "\(zone): \(stamp)")
+            seen[zone] = stamp
+        }
+        // One instant: the two ISO stamps parse to the same time.
+        let f = ISO8601DateFormatter()
+        XCTAssertEqual(seen["UTC"].flatMap(f.date), seen["Asia/Shanghai"].flatMap(f.date), "\(seen)")
+    }
+}
