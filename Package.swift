@@ -17,12 +17,9 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
-        // libcurl, the one HTTP engine (http and https); shim.h wraps its variadic calls.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        ),
+        // libcurl, the one HTTP engine (http and https), loaded with dlopen on first use
+        // (Sources/CCurl/include/sxk_curl.h); Debian's libcurl4-openssl-dev gives the header.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // Debian's libjq for `--jq` (no pkg-config file there; the module map links `jq`).
         .systemLibrary(name: "CJQ", providers: [.apt(["libjq-dev"]), .brew(["jq"])]),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).

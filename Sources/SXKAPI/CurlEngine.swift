@@ -14,7 +14,14 @@ import Foundation
 /// The share handle has real lock callbacks: an easy handle is cleaned up (detached from the
 /// share) on whichever thread drops the last reference to its transfer.
 final class CurlEngine: @unchecked Sendable {
-    static let shared = CurlEngine()
+    /// The engine, made on the first request: libcurl is loaded then (CCurl's sxk_curl.h).
+    private static let made: Result<CurlEngine, TransportError> = {
+        guard sxk_curl_load() == 0 else { return .failure(.network(.other(String(cString: sxk_curl_load_error())))) }
+        return .success(CurlEngine())
+    }()
+
+    /// The process's engine; a libcurl that cannot be loaded is one network error (exit 4), not a crash.
+    static func shared() throws(TransportError) -> CurlEngine { try made.get() }
 
     private let multi: UnsafeMutableRawPointer
     /// TLS sessions and DNS answers shared by every easy handle (attached with `CURLOPT_SHARE`).
@@ -27,8 +34,7 @@ final class CurlEngine: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private init() {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        guard let multi = curl_multi_init(), let share = curl_share_init() else {
+        guard let multi = sxk_curl_multi_init(), let share = sxk_curl_share_init() else {
             fatalError("libcurl could not allocate its handles (out of memory)")
         }
         self.multi = multi
@@ -45,7 +51,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
     func submit(_ transfer: CurlTransfer) {
         lock.withLock { incoming.append(transfer) }
-        curl_multi_wakeup(multi)
+        sxk_curl_multi_wakeup(multi)
     }
 
     /// Aborts a transfer at once: the loop removes it from the multi handle (closing its
@@ -54,7 +60,7 @@ final class CurlEngine: @unchecked Sendable {
     func cancel(_ transfer: CurlTransfer) {
         transfer.markCancelled()
         lock.withLock { cancelled.append(transfer) }
-        curl_multi_wakeup(multi)
+        sxk_curl_multi_wakeup(multi)
     }
 
     private func loop() {
@@ -69,7 +75,7 @@ final class CurlEngine: @unchecked Sendable {
                     transfer.finish(CURLE_ABORTED_BY_CALLBACK)
                     continue
                 }
-                let added = curl_multi_add_handle(multi, transfer.easy)
+                let added = sxk_curl_multi_add_handle(multi, transfer.easy)
                 if added == CURLM_OK {
                     active[transfer.easy] = transfer
                 } else {
@@ -80,20 +86,20 @@ final class CurlEngine: @unchecked Sendable {
                 // The identity check matters: a finished transfer's easy handle address can be reused.
                 guard let current = active[transfer.easy], current === transfer else { continue }
                 active[transfer.easy] = nil
-                curl_multi_remove_handle(multi, transfer.easy)
+                sxk_curl_multi_remove_handle(multi, transfer.easy)
                 transfer.finish(CURLE_ABORTED_BY_CALLBACK)
             }
-            curl_multi_perform(multi, &running)
+            sxk_curl_multi_perform(multi, &running)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = sxk_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 // Read the result before removing: the message is freed with the handle.
                 let code = sxk_curl_msg_result(message)
                 guard let transfer = active.removeValue(forKey: easy) else { continue }
-                curl_multi_remove_handle(multi, easy)
+                sxk_curl_multi_remove_handle(multi, easy)
                 transfer.finish(code)
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            sxk_curl_multi_poll(multi, 1000)
         }
     }
 }

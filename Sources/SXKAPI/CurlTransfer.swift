@@ -31,7 +31,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Refuses a header field holding CR or LF (it would smuggle another header or request onto
     /// the wire) before anything is set up; the message names the field, never its value.
-    init(request: HTTPRequest, seconds: TimeInterval, options: CurlTransport) throws {
+    init(request: HTTPRequest, seconds: TimeInterval, options: CurlTransport, engine: CurlEngine) throws {
         for field in request.headers {
             // Scalars, not Characters: "\r\n" is one Character and would slip past a Character test.
             let badName = field.name.isEmpty || field.name.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == ":" || $0 == " " || $0 == "\0" }
@@ -40,7 +40,7 @@ final class CurlTransfer: @unchecked Sendable {
                 throw TransportError.network(.other("header field '\(shown)' holds a line break"))
             }
         }
-        guard let easy = curl_easy_init() else { throw TransportError.network(.other("libcurl could not start a transfer")) }
+        guard let easy = sxk_curl_easy_init() else { throw TransportError.network(.other("libcurl could not start a transfer")) }
         self.easy = easy
         self.request = request
         self.seconds = seconds
@@ -49,13 +49,13 @@ final class CurlTransfer: @unchecked Sendable {
         gate.initialize(to: sxk_socket_gate())
         gate.pointee.allow_any = options.allowPlainHTTPOffLoopback ? 1 : 0
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        configure(options)
+        configure(options, engine: engine)
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
-        curl_slist_free_all(resolveList)
+        sxk_curl_easy_cleanup(easy)
+        sxk_curl_slist_free_all(headerList)
+        sxk_curl_slist_free_all(resolveList)
         gate.deallocate()
         errorBuffer.deallocate()
     }
@@ -80,7 +80,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let text { _ = text.withCString { sxk_easy_setopt_ptr(easy, option, $0) } } else { _ = sxk_easy_setopt_ptr(easy, option, nil) }
     }
 
-    private func configure(_ options: CurlTransport) {
+    private func configure(_ options: CurlTransport, engine: CurlEngine) {
         let me = Unmanaged.passUnretained(self).toOpaque()
         set(CURLOPT_URL, request.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -95,7 +95,7 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         set(CURLOPT_PIPEWAIT, 1)
         set(CURLOPT_FOLLOWLOCATION, 0)
-        _ = sxk_easy_setopt_ptr(easy, CURLOPT_SHARE, CurlEngine.shared.share)
+        _ = sxk_easy_setopt_ptr(easy, CURLOPT_SHARE, engine.share)
         set(CURLOPT_SSL_VERIFYPEER, 1)
         set(CURLOPT_SSL_VERIFYHOST, 2)
         set(CURLOPT_CAINFO, options.trust.caFile)
@@ -104,7 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = sxk_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, bodyLimit)
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if !options.resolve.isEmpty {
-            for entry in options.resolve { resolveList = curl_slist_append(resolveList, entry) }
+            for entry in options.resolve { resolveList = sxk_curl_slist_append(resolveList, entry) }
             _ = sxk_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList)
         }
         if request.url.scheme?.lowercased() == "http" { _ = sxk_easy_set_socket_gate(easy, gate) }
@@ -134,10 +134,10 @@ final class CurlTransfer: @unchecked Sendable {
         for field in request.headers where !managed.contains(field.name.lowercased()) {
             // "Name:" with nothing after it would tell libcurl to drop the header; "Name;" sends it empty.
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            headers = curl_slist_append(headers, line)
+            headers = sxk_curl_slist_append(headers, line)
         }
         // No `Expect: 100-continue` wait on larger bodies.
-        headers = curl_slist_append(headers, "Expect:")
+        headers = sxk_curl_slist_append(headers, "Expect:")
         headerList = headers
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headers)
     }
@@ -232,7 +232,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func error(for code: CURLcode) -> TransportError {
         let host = request.url.host ?? "?"
-        let detail = String(cString: errorBuffer).isEmpty ? String(cString: curl_easy_strerror(code)) : String(cString: errorBuffer)
+        let detail = String(cString: errorBuffer).isEmpty ? String(cString: sxk_curl_easy_strerror(code)) : String(cString: errorBuffer)
         if isCancelled { return .cancelled }
         if bodyOverLimit || code == CURLE_FILESIZE_EXCEEDED { return .bodyTooLarge(status: status, limit: bodyLimit) }
         if headOverLimit { return .network(.other("bad server response (head, 1xx answers or trailers over \(headLimit >> 10) KiB)")) }

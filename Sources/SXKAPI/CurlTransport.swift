@@ -67,7 +67,8 @@ public struct CurlTransport: HTTPTransport {
             guard left > 0 else { throw TransportError.network(.timedOut(seconds: seconds)) }
             let response: HTTPResponse
             do {
-                response = try await CurlTransfer(request: current, seconds: left, options: self).run(on: CurlEngine.shared)
+                let engine = try CurlEngine.shared()
+                response = try await CurlTransfer(request: current, seconds: left, options: self, engine: engine).run(on: engine)
             } catch TransportError.network(.timedOut) {
                 throw TransportError.network(.timedOut(seconds: seconds))
             }

@@ -1,0 +1,155 @@
+// See include/sxk_curl.h: libcurl resolved with dlopen/dlsym on first use.
+#include "sxk_curl.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
+    CURLSH *(*share_init)(void);
+    CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
+} api;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+static char load_error[512];
+
+static void load(void) {
+    // The soname of Debian's libcurl4 (and every libcurl since 7.16); RTLD_LOCAL keeps its
+    // dependencies out of the global symbol scope.
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(load_error, sizeof load_error, "libcurl could not be loaded: %s (apt-get install libcurl4)", why ? why : "unknown error");
+        return;
+    }
+#define SXK_SYM(field, name) \
+    *(void **)(&api.field) = dlsym(lib, name); \
+    if (!api.field) { snprintf(load_error, sizeof load_error, "libcurl lacks %s (too old?)", name); return; }
+    SXK_SYM(global_init, "curl_global_init")
+    SXK_SYM(easy_init, "curl_easy_init")
+    SXK_SYM(easy_cleanup, "curl_easy_cleanup")
+    SXK_SYM(easy_strerror, "curl_easy_strerror")
+    SXK_SYM(easy_setopt, "curl_easy_setopt")
+    SXK_SYM(easy_getinfo, "curl_easy_getinfo")
+    SXK_SYM(slist_append, "curl_slist_append")
+    SXK_SYM(slist_free_all, "curl_slist_free_all")
+    SXK_SYM(multi_init, "curl_multi_init")
+    SXK_SYM(multi_add_handle, "curl_multi_add_handle")
+    SXK_SYM(multi_remove_handle, "curl_multi_remove_handle")
+    SXK_SYM(multi_perform, "curl_multi_perform")
+    SXK_SYM(multi_info_read, "curl_multi_info_read")
+    SXK_SYM(multi_poll, "curl_multi_poll")
+    SXK_SYM(multi_wakeup, "curl_multi_wakeup")
+    SXK_SYM(multi_setopt, "curl_multi_setopt")
+    SXK_SYM(share_init, "curl_share_init")
+    SXK_SYM(share_setopt, "curl_share_setopt")
+#undef SXK_SYM
+    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "libcurl could not initialise");
+        return;
+    }
+    loaded = 1;
+}
+
+int sxk_curl_load(void) {
+    pthread_once(&once, load);
+    return loaded ? 0 : -1;
+}
+
+const char *sxk_curl_load_error(void) { return load_error; }
+
+CURL *sxk_curl_easy_init(void) { return api.easy_init(); }
+void sxk_curl_easy_cleanup(CURL *h) { api.easy_cleanup(h); }
+const char *sxk_curl_easy_strerror(CURLcode code) { return api.easy_strerror(code); }
+struct curl_slist *sxk_curl_slist_append(struct curl_slist *list, const char *text) { return api.slist_append(list, text); }
+void sxk_curl_slist_free_all(struct curl_slist *list) { api.slist_free_all(list); }
+CURLM *sxk_curl_multi_init(void) { return api.multi_init(); }
+CURLMcode sxk_curl_multi_add_handle(CURLM *m, CURL *h) { return api.multi_add_handle(m, h); }
+CURLMcode sxk_curl_multi_remove_handle(CURLM *m, CURL *h) { return api.multi_remove_handle(m, h); }
+CURLMcode sxk_curl_multi_perform(CURLM *m, int *running) { return api.multi_perform(m, running); }
+CURLMsg *sxk_curl_multi_info_read(CURLM *m, int *left) { return api.multi_info_read(m, left); }
+CURLMcode sxk_curl_multi_poll(CURLM *m, int timeout_ms) { return api.multi_poll(m, NULL, 0, timeout_ms, NULL); }
+CURLMcode sxk_curl_multi_wakeup(CURLM *m) { return api.multi_wakeup(m); }
+CURLSH *sxk_curl_share_init(void) { return api.share_init(); }
+
+CURLcode sxk_easy_setopt_long(CURL *h, CURLoption o, long v) { return api.easy_setopt(h, o, v); }
+CURLcode sxk_easy_setopt_ptr(CURL *h, CURLoption o, const void *v) { return api.easy_setopt(h, o, v); }
+CURLcode sxk_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return api.easy_setopt(h, o, v); }
+CURLcode sxk_easy_setopt_data_fn(CURL *h, CURLoption o, sxk_curl_data_fn v) { return api.easy_setopt(h, o, v); }
+CURLcode sxk_easy_setopt_xferinfo_fn(CURL *h, sxk_curl_xferinfo_fn v) { return api.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
+CURLcode sxk_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return api.easy_getinfo(h, i, v); }
+CURLcode sxk_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return api.easy_getinfo(h, i, v); }
+CURLcode sxk_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return api.easy_getinfo(h, i, v); }
+CURLSHcode sxk_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return api.share_setopt(s, o, v); }
+CURLMcode sxk_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return api.multi_setopt(m, o, v); }
+
+static void share_lock(CURL *h, curl_lock_data data, curl_lock_access access, void *user) {
+    (void)h; (void)access;
+    pthread_mutex_lock(&((pthread_mutex_t *)user)[data]);
+}
+static void share_unlock(CURL *h, curl_lock_data data, void *user) {
+    (void)h;
+    pthread_mutex_unlock(&((pthread_mutex_t *)user)[data]);
+}
+
+int sxk_share_set_locks(CURLSH *s) {
+    pthread_mutex_t *locks = (pthread_mutex_t *)calloc(CURL_LOCK_DATA_LAST, sizeof(pthread_mutex_t));
+    if (!locks) return -1;
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&locks[i], NULL);
+    if (api.share_setopt(s, CURLSHOPT_USERDATA, (void *)locks) != CURLSHE_OK) return -1;
+    if (api.share_setopt(s, CURLSHOPT_LOCKFUNC, share_lock) != CURLSHE_OK) return -1;
+    if (api.share_setopt(s, CURLSHOPT_UNLOCKFUNC, share_unlock) != CURLSHE_OK) return -1;
+    return 0;
+}
+
+CURLcode sxk_curl_msg_result(const CURLMsg *m) { return m->data.result; }
+
+int sxk_sockaddr_is_loopback(const struct sockaddr *a) {
+    if (a->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)a;
+        return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (a->sa_family == AF_INET6) {
+        const struct in6_addr *v6 = &((const struct sockaddr_in6 *)a)->sin6_addr;
+        if (IN6_IS_ADDR_LOOPBACK(v6)) return 1;
+        return IN6_IS_ADDR_V4MAPPED(v6) && v6->s6_addr[12] == 127;
+    }
+    return 0;
+}
+
+static curl_socket_t gate_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a) {
+    sxk_socket_gate *gate = (sxk_socket_gate *)clientp;
+    (void)purpose;
+    if (!gate->allow_any && !sxk_sockaddr_is_loopback(&a->addr)) {
+        gate->refused = 1;
+        const void *raw = a->family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)&a->addr)->sin6_addr
+                                                : (const void *)&((const struct sockaddr_in *)&a->addr)->sin_addr;
+        if (!inet_ntop(a->family, raw, gate->address, sizeof gate->address)) strcpy(gate->address, "?");
+        return CURL_SOCKET_BAD;
+    }
+    return socket(a->family, a->socktype, a->protocol);
+}
+
+CURLcode sxk_easy_set_socket_gate(CURL *h, sxk_socket_gate *gate) {
+    CURLcode rc = api.easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, gate_open_socket);
+    if (rc != CURLE_OK) return rc;
+    return api.easy_setopt(h, CURLOPT_OPENSOCKETDATA, gate);
+}

@@ -1,0 +1,27 @@
+import Foundation
+import XCTest
+
+/// libcurl is loaded on the first request, not at start (docs/architecture.md, "libcurl is loaded
+/// when first needed"): glibc's loader says which libraries it maps (`LD_DEBUG=files`).
+final class LazyLibcurlTests: XCTestCase {
+    private func loadedLibraries(_ result: RunResult) -> [String] {
+        result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let r = line.range(of: "file=") else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != " " && $0 != "\t" })
+        }
+    }
+
+    func testAStartThatSendsNothingDoesNotLoadLibcurlAndARequestDoes() throws {
+        let ws = Workspace()
+        let version = SXK.run(["version"], in: ws, baseURL: nil, env: ["LD_DEBUG": "files"])
+        XCTAssertEqual(version.status, 0, version.summary)
+        let atStart = loadedLibraries(version)
+        XCTAssertFalse(atStart.isEmpty, "LD_DEBUG gave no file lines: \(version.stderr.prefix(500))")
+        XCTAssertFalse(atStart.contains { $0.hasPrefix("libcurl") || $0.hasPrefix("libgnutls") || $0.hasPrefix("libldap") },
+                       "loaded at start: \(atStart)")
+
+        let request = SXK.run(["config", "--json"], in: ws, baseURL: SharedSandbox.url, env: ["LD_DEBUG": "files"])
+        XCTAssertEqual(request.status, 0, request.summary)
+        XCTAssertTrue(loadedLibraries(request).contains { $0.hasPrefix("libcurl.so") }, "\(loadedLibraries(request))")
+    }
+}
