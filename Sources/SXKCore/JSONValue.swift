@@ -51,13 +51,18 @@ public struct JSONObject: Sendable, Equatable {
     /// Tolerant lookup: `field("userId")` also finds `user_id` (CONTRACT §1). Null counts as absent.
     public func field(_ camelName: String) -> JSONValue? {
         // One pass, no allocation: this runs for every field of every row of a 100,000-row walk.
+        // snake_case adds one underscore per inner capital, so only a key of exactly that length
+        // can be one (most names have no inner capital: no snake form to look for at all).
+        let count = camelName.utf8.count
+        var snakeCount = count
+        for byte in camelName.utf8.dropFirst() where byte >= 0x41 && byte <= 0x5A { snakeCount += 1 }
         var snakeMatch: JSONValue?
         for entry in entries {
-            if entry.key == camelName {
+            let keyCount = entry.key.utf8.count
+            if keyCount == count, entry.key == camelName {
                 if entry.value != .null { return entry.value }
-            } else if snakeMatch == nil, entry.key.utf8.count > camelName.utf8.count, entry.value != .null,
+            } else if snakeMatch == nil, snakeCount > count, keyCount == snakeCount, entry.value != .null,
                       Self.isSnakeCase(entry.key, of: camelName) {
-                // snake_case adds an underscore per inner capital, so only a longer key can be one.
                 snakeMatch = entry.value
             }
         }
