@@ -76,6 +76,9 @@ public enum Redaction {
     }
 
     private static func holds(_ text: String, _ needles: [[UInt8]]) -> Bool {
+        // Most keys and cells are shorter than any token: no scan (utf8.count is O(1) on native strings).
+        let count = text.utf8.count
+        guard needles.contains(where: { $0.count <= count }) else { return false }
         var text = text
         return text.withUTF8 { hay in needles.contains { String.find($0, in: hay, from: 0) != nil } }
     }
