@@ -94,6 +94,45 @@ def time_and_rss(argv, runs=10, env=None):
     return samples, rss
 
 
+def pty_time_and_rss(argv, columns=100, lines=40, runs=10, env=None, timeout=120.0):
+    """Wall time and peak RSS (KiB) of argv with stdout and stderr on a pty of `columns` × `lines`, its output read
+    (and dropped) as it comes, until the pty's end of file."""
+    samples, rss = [], []
+    report = os.path.join(os.environ.get("TMPDIR", "/tmp"), "sxk-bench-rss-%d" % os.getpid())
+    for _ in range(runs):
+        start = time.perf_counter()
+        pid, fd = pty.fork()
+        if pid == 0:
+            try:
+                import fcntl, struct, termios
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+                full = ["/usr/bin/time", "-v", "-o", report] + argv
+                os.execve(full[0], full, env if env is not None else os.environ)
+            finally:
+                os._exit(127)
+        deadline = start + timeout
+        while time.perf_counter() < deadline:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.perf_counter()))
+            if not ready:
+                break
+            try:
+                if not os.read(fd, 65536):
+                    break
+            except OSError:  # Linux reports EIO at the pty's end of file
+                break
+        _, status = os.waitpid(pid, 0)
+        samples.append(time.perf_counter() - start)
+        os.close(fd)
+        text = open(report).read() if os.path.exists(report) else ""
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+        if status != 0 or not match:
+            raise RuntimeError("%s failed (status %d): %r" % (argv, status, text[-400:]))
+        rss.append(int(match.group(1)))
+    if os.path.exists(report):
+        os.remove(report)
+    return samples, rss
+
+
 def row(name, samples, floor=None, unit="ms"):
     med, lo, hi = summarize(samples)
     ratio = ""

@@ -51,17 +51,36 @@ public struct JSONObject: Sendable, Equatable {
     /// Tolerant lookup: `field("userId")` also finds `user_id` (CONTRACT §1). Null counts as absent.
     public func field(_ camelName: String) -> JSONValue? {
         // One pass, no allocation: this runs for every field of every row of a 100,000-row walk.
+        // snake_case adds one underscore per inner capital, so only a key of exactly that length can
+        // be one; that length is worked out once, at the first longer key.
+        // By index and `case .null` (not `!=`): no copy of each entry, no call to JSONValue's `==`.
+        let count = camelName.utf8.count
+        var snakeCount = -1
         var snakeMatch: JSONValue?
-        for entry in entries {
-            if entry.key == camelName {
-                if entry.value != .null { return entry.value }
-            } else if snakeMatch == nil, entry.key.utf8.count > camelName.utf8.count, entry.value != .null,
-                      Self.isSnakeCase(entry.key, of: camelName) {
-                // snake_case adds an underscore per inner capital, so only a longer key can be one.
-                snakeMatch = entry.value
+        for i in entries.indices {
+            let keyCount = entries[i].key.utf8.count
+            if keyCount == count {
+                guard entries[i].key == camelName else { continue }
+                if case .null = entries[i].value { continue }
+                return entries[i].value
+            } else if snakeMatch == nil, keyCount > count {
+                if snakeCount < 0 { snakeCount = Self.snakeCaseLength(camelName) }
+                guard keyCount == snakeCount, Self.isSnakeCase(entries[i].key, of: camelName) else { continue }
+                if case .null = entries[i].value { continue }
+                snakeMatch = entries[i].value
             }
         }
         return snakeMatch
+    }
+
+    /// The length of `snakeCase(camelName)` in UTF-8 bytes: one underscore per inner capital.
+    static func snakeCaseLength(_ camelName: String) -> Int {
+        var name = camelName
+        return name.withUTF8 { bytes in
+            var n = bytes.count
+            for byte in bytes.dropFirst() where byte >= 0x41 && byte <= 0x5A { n += 1 }
+            return n
+        }
     }
 
     /// Whether `key` is `snakeCase(camelName)`, compared byte by byte without building it.

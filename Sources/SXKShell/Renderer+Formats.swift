@@ -32,25 +32,55 @@ struct ColumnSelection: Sendable {
 }
 
 /// CSV (RFC 4180: quoted when needed, CRLF-free) or TSV (tab, newline and backslash escaped).
+/// Fields go byte by byte into the line being built: a 100,000-row `--csv` stream makes no
+/// per-cell strings beyond the sanitized text.
 struct SeparatedValues: Sendable {
     let tabs: Bool
 
     func line(_ fields: [String]) -> String {
-        // Server text is made inert here too (files get `cat`ed); --raw is the byte-exact format.
-        fields.map { tabs ? tsv(TerminalText.sanitizeLines($0)) : csv(TerminalText.sanitizeLines($0)) }.joined(separator: tabs ? "\t" : ",") + "\n"
+        var out: [UInt8] = []
+        for (i, field) in fields.enumerated() { append(field, first: i == 0, into: &out) }
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func csv(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || field.hasPrefix(" ") || field.hasSuffix(" ") else {
-            return field
+    /// One field (after a separator unless `first`). Server text is made inert here too (files get
+    /// `cat`ed); --raw is the byte-exact format.
+    func append(_ field: String, first: Bool, into out: inout [UInt8]) {
+        if !first { out.append(tabs ? 0x09 : 0x2C) }
+        var text = TerminalText.sanitizeLines(field)
+        text.withUTF8 { tabs ? Self.tsv($0, into: &out) : Self.csv($0, into: &out) }
+    }
+
+    private static func csv(_ field: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let quote = field.first == 0x20 || field.last == 0x20
+            || field.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        guard quote else { return out.append(contentsOf: field) }
+        out.append(0x22)
+        for byte in field {
+            if byte == 0x22 { out.append(0x22) }
+            out.append(byte)
         }
-        return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
+        out.append(0x22)
     }
 
-    private func tsv(_ field: String) -> String {
-        guard field.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" }) else { return field }
-        return field.replacingAll("\\", with: "\\\\").replacingAll("\t", with: "\\t")
-            .replacingAll("\r\n", with: "\\n").replacingAll("\n", with: "\\n").replacingAll("\r", with: "\\r")
+    private static func tsv(_ field: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard field.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x5C }) else {
+            return out.append(contentsOf: field)
+        }
+        var i = 0
+        while i < field.count {
+            switch field[i] {
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x09: out.append(contentsOf: [0x5C, 0x74])
+            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D:
+                // CRLF is one line break: `\n`, as a lone LF.
+                if i + 1 < field.count, field[i + 1] == 0x0A { i += 1; out.append(contentsOf: [0x5C, 0x6E]) } else { out.append(contentsOf: [0x5C, 0x72]) }
+            default: out.append(field[i])
+            }
+            i += 1
+        }
     }
 }
 

@@ -10,6 +10,8 @@ extension Renderer {
     /// holds one batch. The progress line (stderr, terminal only) is erased before rows are written.
     func renderStream(_ stream: RowStream) async throws -> Int32 {
         let state = StreamState()
+        // Rows for `$_` only where a later command can read it (not in a one-shot process).
+        if !io.data.isRead { state.kept = nil }
         let me = self
         let showProgress = io.terminal.stderrIsTerminal
         let (status, summary) = try await stream.run { batch, progress in
@@ -36,7 +38,7 @@ extension Renderer {
             if state.error != nil { return false }
             var rows = batch
             if let limit = format.limit { rows = Array(rows.prefix(max(0, limit - state.written))) }
-            rows = rows.map { Redaction.redact($0, secrets: secrets) }
+            rows = Redaction.redact(rows: rows, secrets: secrets)
             if state.selection == nil {
                 do {
                     state.selection = try ColumnSelection.resolve(format.columns, declared: columns, sample: rows.first)
@@ -60,8 +62,14 @@ extension Renderer {
                     out.append(0x0A)
                 case .csv, .tsv:
                     let separated = SeparatedValues(tabs: format.kind == .tsv)
-                    if state.written == 0 { out.append(contentsOf: separated.line(selection.columns.map(\.key)).utf8) }
-                    out.append(contentsOf: separated.line(selection.columns.map { Self.cell(row, $0, raw: true) }).utf8)
+                    if state.written == 0 {
+                        for (i, column) in selection.columns.enumerated() { separated.append(column.key, first: i == 0, into: &out) }
+                        out.append(0x0A)
+                    }
+                    for (i, column) in selection.columns.enumerated() {
+                        separated.append(Self.cell(row, column, raw: true), first: i == 0, into: &out)
+                    }
+                    out.append(0x0A)
                 case .expanded:
                     let view = RecordView(width: maxWidth, wide: format.wide)
                     let text = view.render([row], columns: selection.columns) { self.text(Self.cell($0, $1)) }

@@ -74,7 +74,11 @@ public final class Shell: @unchecked Sendable {
         case .repl: status = await runREPL(reader)
         case .commands(let text): status = await runText(text, origin: "-c")
         case .script(let path): status = await runScript(path)
-        case .oneShot(let words): status = await runWords(words, io: makeIO(interactive: false))
+        case .oneShot(let words):
+            // One command and the process ends: no later command can read `$_`.
+            let io = makeIO(interactive: false)
+            io.data.discard()
+            status = await runWords(words, io: io)
         case .stdin: status = await runStdin(reader)
         }
         stdout.flush()

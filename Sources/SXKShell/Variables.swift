@@ -111,13 +111,21 @@ public final class VariableStore: @unchecked Sendable {
 public final class CommandData: @unchecked Sendable {
     private let lock = NSLockLite()
     private var kept: JSONValue?
+    private var unread = false
 
     public init() {}
+
+    /// False where nothing can read the data after the command (a one-shot `sxk orders --all`):
+    /// `keep` drops it and a stream gathers no rows for `$_` (memory stays one page).
+    public var isRead: Bool { lock.withLock { !unread } }
+
+    /// Marks the data as never read (set before the command runs).
+    func discard() { lock.withLock { unread = true } }
 
     /// Keeps `value`; a later call replaces it. Masking waits until the data is read, since most
     /// commands' data is never read (one walk less per command).
     public func keep(_ value: JSONValue) {
-        lock.withLock { kept = value }
+        lock.withLock { if !unread { kept = value } }
     }
 
     /// The kept data with secret members masked.

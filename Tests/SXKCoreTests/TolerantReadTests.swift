@@ -19,6 +19,20 @@ final class TolerantReadTests: XCTestCase {
         XCTAssertEqual(both.field("userId"), .int(2), "the exact name wins over the snake_case one")
     }
 
+    func testBatchRedactionMatchesRowByRow() {
+        let secret = "sxk_live_token_1234"
+        let rows: [JSONValue] = [
+            .object(["note": .string("got \(secret) here"), "token": .string("x")]),
+            .object(["orderNo": .string("SO1"), "\(secret)": .int(1)]),
+            .string(secret), .int(7),
+        ]
+        let batch = Redaction.redact(rows: rows, secrets: [secret, "ab"])
+        XCTAssertEqual(batch, rows.map { Redaction.redact($0, secrets: [secret, "ab"]) })
+        XCTAssertFalse(JSONWriter.string(.array(batch)).contains(secret))
+        XCTAssertEqual(JSONObject.snakeCaseLength("accountDisplayName"), "account_display_name".utf8.count)
+        XCTAssertEqual(JSONObject.snakeCaseLength("Id"), 2)
+    }
+
     func testTheSecretKeyPrefilterLetsEverySecretKeyThrough() {
         for key in Redaction.secretKeys { XCTAssertTrue(Redaction.isSecretKey(key), key) }
         for key in ["photographerName", "amount", "tokens", "orderNo", "", "passwordHint"] { XCTAssertFalse(Redaction.isSecretKey(key), key) }

@@ -121,4 +121,46 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(layout.dropped, [2])
         XCTAssertLessThanOrEqual(layout.lineWidth, 40)
     }
+
+    /// Streams `rows` in batches of one through the renderer; gives stdout and the data kept for `$_`.
+    func stream(_ kind: OutputFormat.Kind, read: Bool) async throws -> (String, JSONValue?) {
+        let out = BufferOutput(), err = BufferOutput()
+        let io = CommandIO(stdout: out, stderr: err)
+        if !read { io.data.discard() }
+        var output = CommandOutput()
+        let batches = rows.map { [$0] }
+        output.stream = RowStream(columns: columns) { emit in
+            for batch in batches { _ = emit(batch, nil) }
+            return (0, [])
+        }
+        _ = try await Renderer(io: io, format: OutputFormat(kind: kind), secrets: ["tok-LIVE-9999"]).render(output)
+        return (out.text, io.data.value)
+    }
+
+    func testStreamKeepsRowsForDollarUnderscoreOnlyWhereTheyCanBeRead() async throws {
+        let (kept, keptData) = try await stream(.ndjson, read: true)
+        guard case .array(let list)? = keptData else { return XCTFail("no rows kept: \(String(describing: keptData))") }
+        XCTAssertEqual(list.count, 2)
+        XCTAssertFalse(JSONWriter.string(.array(list)).contains("tok-LIVE-9999"))
+        let (oneShot, none) = try await stream(.ndjson, read: false)
+        XCTAssertNil(none)
+        XCTAssertEqual(oneShot, kept)
+        XCTAssertEqual(oneShot.split(separator: "\n").count, 2)
+    }
+
+    func testStreamedCSVMatchesTheStaticTableAndMasks() async throws {
+        for kind in [OutputFormat.Kind.csv, .tsv] {
+            let (streamed, _) = try await stream(kind, read: false)
+            XCTAssertEqual(streamed, try render(kind).0, "\(kind)")
+            XCTAssertFalse(streamed.contains("tok-LIVE-9999"), "\(kind)")
+        }
+    }
+
+    func testSeparatedValuesQuoteEscapeAndSanitize() {
+        let csv = SeparatedValues(tabs: false), tsv = SeparatedValues(tabs: true)
+        XCTAssertEqual(csv.line(["a", " lead", "trail ", "x,y", "say \"hi\"", "two\nlines", "林\u{1B}[2J"]),
+                       "a,\" lead\",\"trail \",\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\",林\\x1b[2J\n")
+        XCTAssertEqual(tsv.line(["a\tb", "c\\d", "e\nf", "plain 西湖"]), "a\\tb\tc\\\\d\te\\nf\tplain 西湖\n")
+        XCTAssertEqual(csv.line([]), "\n")
+    }
 }
