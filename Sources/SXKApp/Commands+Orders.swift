@@ -90,7 +90,10 @@ enum OrderColumns {
     static let amount = OutputColumn("amount", "AMOUNT", alignment: .right, priority: 85, cuttable: false) {
         Formatting.yuan($0.objectValue?.double("amount"))
     }
-    static let created = OutputColumn("createTime", "CREATED", priority: 70, cuttable: false) { $0.objectValue?.string("createTime") ?? "" }
+    // A Shanghai wall time on the wire, shown by the README "Times" rule (local zone, with its offset).
+    static let created = OutputColumn("createTime", "CREATED", priority: 70, cuttable: false) {
+        $0.objectValue?.string("createTime").map { LocalTime.human(wire: $0) } ?? ""
+    }
     static let customer = OutputColumn("customerPhone", "CUSTOMER", priority: 60) { $0.objectValue?.string("customerPhone") ?? "" }
     static let scenic = OutputColumn("scenicName", "SCENIC", priority: 30) { $0.objectValue?.string("scenicName") ?? "" }
     static let photographer = OutputColumn("photographerName", "PHOTOGRAPHER", priority: 20) { $0.objectValue?.string("photographerName") ?? "" }

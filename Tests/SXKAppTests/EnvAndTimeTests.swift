@@ -53,5 +53,18 @@ final class EnvAndTimeTests: XCTestCase {
         // One instant: the two ISO stamps parse to the same time.
         let f = ISO8601DateFormatter()
         XCTAssertEqual(seen["UTC"].flatMap(f.date), seen["Asia/Shanghai"].flatMap(f.date), "\(seen)")
+
+        // A wire time in a known column: the orders CREATED cell in the local zone with its offset,
+        // while --json and CSV (data as received) keep the server's text.
+        let wire = try XCTUnwrap(((try SXK.run(["orders", "--page-size", "1", "--json"], in: ws, baseURL: url).json() as? [String: Any])?["list"]
+            as? [[String: Any]])?.first?["createTime"] as? String)
+        for (zone, offset) in [("UTC", "+00:00"), ("Asia/Shanghai", "+08:00")] {
+            let table = SXK.run(["orders", "--page-size", "1", "--columns", "createTime"], in: ws, baseURL: url, env: ["TZ": zone])
+            let cell = try XCTUnwrap(table.stdout.split(separator: "\n").dropFirst().first.map { $0.trimmingCharacters(in: .whitespaces) }, table.summary)
+            XCTAssertTrue(cell.hasSuffix(" " + offset), "\(zone): \(cell)")
+            if zone == "Asia/Shanghai" { XCTAssertEqual(cell, wire + " +08:00") } else { XCTAssertNotEqual(cell.prefix(19), Substring(wire)) }
+            let csv = SXK.run(["orders", "--page-size", "1", "--csv", "--columns", "createTime"], in: ws, baseURL: url, env: ["TZ": zone])
+            XCTAssertEqual(csv.stdout.split(separator: "\n").dropFirst().first.map(String.init), wire, csv.summary)
+        }
     }
 }
