@@ -32,11 +32,35 @@ public struct TrustStore: Sendable, Equatable {
     }
 
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> TrustStore {
-        let file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let directory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        var file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        var directory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        // Images that export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt (many CI and cloud images do)
+        // would make every start parse the whole bundle again. That bundle and the hashed links beside
+        // it are written together by update-ca-certificates from the same certificates, so the hashed
+        // folder alone is the same trust, looked up lazily.
+        if let named = file, let folder = hashedFolderOfSystemBundle(named), directory == nil || sameFile(directory!, folder) {
+            file = nil
+            directory = folder
+        }
         if file != nil || directory != nil { return TrustStore(caFile: file, caDirectory: directory) }
         if let hashed = systemDirectories.first(where: isHashedDirectory) { return TrustStore(caFile: nil, caDirectory: hashed) }
         return TrustStore(caFile: systemBundles.first { access($0, R_OK) == 0 }, caDirectory: nil)
+    }
+
+    /// The hashed system folder that holds `path` when `path` is that folder's system bundle
+    /// (e.g. /etc/ssl/certs/ca-certificates.crt, through any symlinks); nil for any other file.
+    static func hashedFolderOfSystemBundle(_ path: String) -> String? {
+        for bundle in systemBundles where sameFile(path, bundle) {
+            let folder = (bundle as NSString).deletingLastPathComponent
+            if systemDirectories.contains(folder), isHashedDirectory(folder) { return folder }
+        }
+        return nil
+    }
+
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// True when `path` holds at least one `XXXXXXXX.N` subject-hash link (what OpenSSL looks up).

@@ -104,6 +104,20 @@ final class HTTPSTransportTests: XCTestCase {
         XCTAssertEqual(TrustStore.system(environment: ["SSL_CERT_DIR": "/d"]), TrustStore(caFile: nil, caDirectory: "/d"))
     }
 
+    /// SSL_CERT_FILE naming the system bundle (as many images export it) is the hashed folder beside
+    /// it, read lazily; any other file is kept, and so is a different SSL_CERT_DIR.
+    func testSSLCertFileNamingTheSystemBundleUsesTheHashedFolder() throws {
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        guard access(bundle, R_OK) == 0, TrustStore.isHashedDirectory("/etc/ssl/certs") else {
+            throw XCTSkip("this machine has no Debian-style /etc/ssl/certs with a bundle and hashed links")
+        }
+        let hashed = TrustStore(caFile: nil, caDirectory: "/etc/ssl/certs")
+        XCTAssertEqual(TrustStore.system(environment: ["SSL_CERT_FILE": bundle]), hashed)
+        XCTAssertEqual(TrustStore.system(environment: ["SSL_CERT_FILE": bundle, "SSL_CERT_DIR": "/etc/ssl/certs"]), hashed)
+        XCTAssertEqual(TrustStore.system(environment: ["SSL_CERT_FILE": bundle, "SSL_CERT_DIR": "/d"]), TrustStore(caFile: bundle, caDirectory: "/d"))
+        XCTAssertEqual(TrustStore.system(environment: ["SSL_CERT_FILE": tls.caFile]), TrustStore(caFile: tls.caFile, caDirectory: nil))
+    }
+
     /// Two requests one after the other: one connection, one full handshake, the second reused.
     func testSequentialRequestsShareOneConnectionAndOneHandshake() async throws {
         let transport = trusted
