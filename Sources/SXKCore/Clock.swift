@@ -132,12 +132,12 @@ enum FastWire {
             guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
                   let mi = number(14, 2), let s = number(17, 2), y >= 1992, (1...12).contains(mo),
                   d >= 1, d <= daysIn(mo, y), h < 24, mi < 60, s < 60 else { return nil }
-            let utc = days(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - 8 * 3600
+            let utc = CivilDate.days(year: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + s - 8 * 3600
             let offset = cache.offset(utc, zone: zone)
             let local = utc + offset
-            let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+            let day = CivilDate.floorDiv(local, 86_400)
             let seconds = local - day * 86_400
-            let (ly, lm, ld) = civil(day)
+            let (ly, lm, ld) = CivilDate.civil(day)
             var out = [UInt8]()
             out.reserveCapacity(26)
             func put(_ n: Int, _ width: Int) {
@@ -162,29 +162,6 @@ enum FastWire {
         }
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    static func days(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The civil date of a day number (civil_from_days).
-    static func civil(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
     /// The zone's UTC offset for the hour that holds an instant (offsets change on hour boundaries
     /// in every zone sxk's users are in; a half-hour change would be off for at most that hour).
     final class OffsetCache: @unchecked Sendable {
@@ -194,7 +171,7 @@ enum FastWire {
         private var offset = 0
 
         func offset(_ utc: Int, zone: TimeZone) -> Int {
-            let bucket = utc >= 0 ? utc / 3600 : (utc - 3599) / 3600
+            let bucket = CivilDate.floorDiv(utc, 3600)
             return lock.withLock {
                 if bucket == hour, self.zone == zone { return offset }
                 offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(utc)))
@@ -204,4 +181,34 @@ enum FastWire {
             }
         }
     }
+}
+
+/// Proleptic Gregorian dates as day numbers since 1970-01-01 and back (H. Hinnant's days_from_civil
+/// and civil_from_days), in integers: the wire's wall times (FastWire) and the sandbox's Shanghai days.
+public enum CivilDate {
+    public static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// (year, month, day) of a day number.
+    public static func civil(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// Division rounded towards minus infinity (instants before 1970 fall on the right day).
+    public static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

@@ -1,3 +1,5 @@
+import SXKCore
+
 /// Integer date arithmetic in Asia/Shanghai (UTC+8, no daylight saving since 1991), fast enough to
 /// format a million generated orders; day numbers count days since 1970-01-01 in Shanghai.
 enum ShanghaiCalendar {
@@ -44,30 +46,10 @@ enum ShanghaiCalendar {
         return civil(day) == (y, m, d) ? day : nil
     }
 
-    /// Days since 1970-01-01 of a civil date (H. Hinnant's algorithm).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDiv(y, 400)
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719468
-        let era = floorDiv(z, 146097)
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+    // The day arithmetic is SXKCore's CivilDate.
+    static func days(year: Int, month: Int, day: Int) -> Int { CivilDate.days(year: year, month: month, day: day) }
+    static func civil(_ days: Int) -> (Int, Int, Int) { CivilDate.civil(days) }
+    static func floorDiv(_ a: Int, _ b: Int) -> Int { CivilDate.floorDiv(a, b) }
 
     static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
