@@ -34,13 +34,16 @@ extension AppCommands {
         for call in trace.calls.sorted(by: { $0.order < $1.order }) { out.line("   " + Self.callText(call)) }
         out.line("")
         out.line("dialogs (priority order, \(Rules.dialogPriority.marker)):")
-        for check in trace.checks {
-            let state = !check.evaluated ? "not evaluated" : (check.show ? "SHOW" : "no")
-            out.line("   \(check.dialog.rawValue): \(state) — \(check.reason)  \(check.rule.marker)")
-        }
+        for check in trace.checks { out.line(Self.dialogLine(check)) }
         out.line("→ \(trace.verdict)  \(trace.verdictRule.marker)")
         Self.appendChanges(trace.changes, applied: trace.applied, hint: "home --apply", to: &out)
         return out
+    }
+
+    /// One dialog of the replay: whether the app would show it, why, and the rule's basis.
+    private static func dialogLine(_ check: DialogCheck) -> String {
+        let state = !check.evaluated ? "not evaluated" : (check.show ? "SHOW" : "no")
+        return "   \(check.dialog.rawValue): \(state) — \(check.reason)  \(check.rule.marker)"
     }
 
     private static func callText(_ call: ReplayCall) -> String {
@@ -116,10 +119,7 @@ extension AppCommands {
         if !trace.checks.isEmpty {
             out.line("")
             out.line("dialogs the home screen would evaluate (\(Rules.dialogPriority.marker)):")
-            for check in trace.checks {
-                let state = !check.evaluated ? "not evaluated" : (check.show ? "SHOW" : "no")
-                out.line("   \(check.dialog.rawValue): \(state) — \(check.reason)  \(check.rule.marker)")
-            }
+            for check in trace.checks { out.line(Self.dialogLine(check)) }
         }
         out.line("")
         out.line("where the seeds' cold starts differ  \(BootReplay.coldStartNote.rule.marker)")
