@@ -34,7 +34,12 @@ static char load_error[512];
 static void load(void) {
     // The soname of Debian's libcurl4 (and every libcurl since 7.16); RTLD_LOCAL keeps its
     // dependencies out of the global symbol scope.
+#ifdef __APPLE__
+    void *lib = dlopen("libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) lib = dlopen("/usr/lib/libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
+#else
     void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+#endif
     if (!lib) {
         const char *why = dlerror();
         snprintf(load_error, sizeof load_error, "libcurl could not be loaded: %s (apt-get install libcurl4)", why ? why : "unknown error");

@@ -89,9 +89,13 @@ public final class APIClient: Sendable {
         let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
         let tracing = observer.isTracing
         let traceURL = tracing ? SecretScrubber.url(urlText, secrets: secrets) : ""
+        // The path as the trace lines and the status line show it: a live token or a secret-named query
+        // value typed into a raw `get /x/<token>?password=…` masked like the URL.
+        let shownPath = SecretScrubber.url(path, secrets: secrets)
+        label = RequestLabel(method: method, path: shownPath)  // and every error line names it so
         if tracing {
             observer.requestWillSend(TraceRequest(
-                method: method, url: traceURL, path: path, headers: SecretScrubber.headers(headers, secrets: secrets),
+                method: method, url: traceURL, path: shownPath, headers: SecretScrubber.headers(headers, secrets: secrets),
                 bodyExcerpt: SecretScrubber.traceBody(bodyBytes, secrets: secrets)))
         }
 
@@ -105,12 +109,12 @@ public final class APIClient: Sendable {
         func traceFailure(_ failure: String) {
             guard tracing else { return }
             observer.responseReceived(TraceResponse(
-                method: method, url: traceURL, path: path, status: nil, elapsedMs: elapsed(), headers: HTTPHeaders(),
+                method: method, url: traceURL, path: shownPath, status: nil, elapsedMs: elapsed(), headers: HTTPHeaders(),
                 bodyExcerpt: "", failure: Redaction.redact(failure, secrets: secrets)))
         }
 
         if Task.isCancelled { traceFailure("cancelled"); throw APIError.cancelled(request: label) }
-        let activity = RequestActivity(id: APIClient.nextActivityID(), method: method, path: path)
+        let activity = RequestActivity(id: APIClient.nextActivityID(), method: method, path: shownPath)
         observer.requestStarted(activity)
         let response: HTTPResponse
         do {
@@ -125,7 +129,7 @@ public final class APIClient: Sendable {
         label.status = response.status
         if tracing {
             observer.responseReceived(TraceResponse(
-                method: method, url: traceURL, path: path, status: response.status, elapsedMs: ms,
+                method: method, url: traceURL, path: shownPath, status: response.status, elapsedMs: ms,
                 headers: SecretScrubber.headers(response.headers, secrets: secrets),
                 bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil, metrics: response.metrics))
         }

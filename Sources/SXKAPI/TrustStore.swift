@@ -35,9 +35,10 @@ public struct TrustStore: Sendable, Equatable {
         var file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         var directory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         // Images that export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt (many CI and cloud images do)
-        // would make every start parse the whole bundle again. That bundle and the hashed links beside
-        // it are written together by update-ca-certificates from the same certificates, so the hashed
-        // folder alone is the same trust, looked up lazily.
+        // would make every start parse the whole bundle again. update-ca-certificates writes the hashed
+        // links and then moves the new bundle into the folder, so while the bundle is not newer than the
+        // folder both hold the same certificates and the folder alone is the same trust, read lazily. A
+        // bundle edited by hand afterwards (`cat corp-ca.crt >> …`) is newer: then it is read as given.
         if let named = file, let folder = hashedFolderOfSystemBundle(named), directory == nil || sameFile(directory!, folder) {
             file = nil
             directory = folder
@@ -52,9 +53,17 @@ public struct TrustStore: Sendable, Equatable {
     static func hashedFolderOfSystemBundle(_ path: String) -> String? {
         for bundle in systemBundles where sameFile(path, bundle) {
             let folder = (bundle as NSString).deletingLastPathComponent
-            if systemDirectories.contains(folder), isHashedDirectory(folder) { return folder }
+            if systemDirectories.contains(folder), isHashedDirectory(folder), !isNewer(bundle, than: folder) { return folder }
         }
         return nil
+    }
+
+    /// True when `a` was modified after `b` (nanoseconds), or either cannot be read.
+    static func isNewer(_ a: String, than b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return true }
+        if x.st_mtim.tv_sec != y.st_mtim.tv_sec { return x.st_mtim.tv_sec > y.st_mtim.tv_sec }
+        return x.st_mtim.tv_nsec > y.st_mtim.tv_nsec
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {

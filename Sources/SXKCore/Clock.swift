@@ -162,20 +162,30 @@ enum FastWire {
         }
     }
 
-    /// The zone's UTC offset for the hour that holds an instant (offsets change on hour boundaries
-    /// in every zone sxk's users are in; a half-hour change would be off for at most that hour).
+    /// The zone's UTC offset, kept with the span it holds for: from the last transition at or before
+    /// the instant (or 400 days back when there is none) to the next one. Rows of a table come in time
+    /// order, so one lookup serves until a clock change — at whatever minute the zone changes.
     final class OffsetCache: @unchecked Sendable {
         private let lock = NSLock()
         private var zone: TimeZone?
-        private var hour = Int.min
+        private var from = Int.max
+        private var until = Int.min
         private var offset = 0
 
         func offset(_ utc: Int, zone: TimeZone) -> Int {
-            let bucket = CivilDate.floorDiv(utc, 3600)
-            return lock.withLock {
-                if bucket == hour, self.zone == zone { return offset }
-                offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(utc)))
-                hour = bucket
+            lock.withLock {
+                if utc >= from, utc < until, self.zone == zone { return offset }
+                let instant = Date(timeIntervalSince1970: TimeInterval(utc))
+                offset = zone.secondsFromGMT(for: instant)
+                until = zone.nextDaylightSavingTimeTransition(after: instant).map { Int($0.timeIntervalSince1970) } ?? Int.max
+                let floor = utc - 400 * 86_400
+                from = floor
+                var next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(floor)))
+                for _ in 0..<32 {
+                    guard let t = next, Int(t.timeIntervalSince1970) <= utc else { break }
+                    from = Int(t.timeIntervalSince1970)
+                    next = zone.nextDaylightSavingTimeTransition(after: t)
+                }
                 self.zone = zone
                 return offset
             }

@@ -142,18 +142,29 @@ public final class StatusLine: @unchecked Sendable {
         }
     }
 
+    // Requests report on the line's own serial queue, never under the caller: `lock` is held across
+    // terminal writes, and a terminal stopped with Ctrl-S would otherwise hold every request thread too.
+    // The queue also orders a request's end before any later redraw (the timer runs on it).
     public func requestStarted(id: UInt64, label: String) {
         guard isEnabled else { return }
         let now = clock()
-        lock.withLock {
-            state.begin(id: id, label: label, at: now)
-            startTimerIfNeeded()
+        queue.async { [self] in
+            lock.withLock {
+                state.begin(id: id, label: label, at: now)
+                startTimerIfNeeded()
+            }
         }
     }
 
     public func requestFinished(id: UInt64) {
         guard isEnabled else { return }
-        lock.withLock { emit(state.end(id: id)) }
+        queue.async { [self] in lock.withLock { emit(state.end(id: id)) } }
+    }
+
+    /// Waits until the reports posted so far are applied (tests, and before the process ends).
+    func settle() {
+        guard isEnabled else { return }
+        queue.sync {}
     }
 
     func commandStarted() {
@@ -180,6 +191,7 @@ public final class StatusLine: @unchecked Sendable {
     /// Erases the line now (the process is about to end).
     func clear() {
         guard isEnabled else { return }
+        settle()
         lock.withLock { emit(state.beforeOutput()) }
     }
 

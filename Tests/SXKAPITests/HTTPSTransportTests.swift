@@ -118,6 +118,24 @@ final class HTTPSTransportTests: XCTestCase {
         XCTAssertEqual(TrustStore.system(environment: ["SSL_CERT_FILE": tls.caFile]), TrustStore(caFile: tls.caFile, caDirectory: nil))
     }
 
+    /// A bundle changed after update-ca-certificates last wrote the folder (a CA appended by hand) is
+    /// read as given: the hashed links would not hold what was added.
+    func testAHandEditedBundleIsReadAsGiven() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bundle = root + "/ca-certificates.crt", folder = root
+        try Data("x".utf8).write(to: URL(fileURLWithPath: bundle))
+        XCTAssertFalse(TrustStore.isNewer(bundle, than: folder), "written into the folder: not newer than it")
+        Thread.sleep(forTimeInterval: 0.02)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: bundle))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("appended".utf8))
+        try handle.close()
+        XCTAssertTrue(TrustStore.isNewer(bundle, than: folder), "appended to afterwards: newer than the folder")
+        XCTAssertTrue(TrustStore.isNewer(root + "/missing", than: folder))
+    }
+
     /// Two requests one after the other: one connection, one full handshake, the second reused.
     func testSequentialRequestsShareOneConnectionAndOneHandshake() async throws {
         let transport = trusted

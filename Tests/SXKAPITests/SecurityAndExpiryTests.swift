@@ -11,6 +11,22 @@ final class SecurityAndExpiryTests: XCTestCase {
         for secret in secrets { XCTAssertFalse(text.contains(secret), "leaked \(secret) in: \(text)", file: file, line: line) }
     }
 
+    /// The "waiting for …" status line's label: method and path, no query, and a live token typed
+    /// into the path masked as --trace masks it.
+    func testRequestActivityCarriesNoQueryAndNoToken() async throws {
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { _ in Fixture.ok("{}") }
+        _ = try await client.get("/api/x/\(Fixture.sentinelToken)/y?password=\(Fixture.sentinelPassword)")
+        XCTAssertEqual(observer.activities.map(\.label), ["GET /api/x/***/y"])
+        assertNoSecrets(observer.allText)
+        // The same path in an error line (the label every APIError carries).
+        let failing = Fixture.client(observer: observer) { _ in HTTPResponse(status: 200, text: Fixture.envelope("null", code: "100404", msg: "\"not found\"")) }
+        let error = await Fixture.expectError { try await failing.get("/api/x/\(Fixture.sentinelToken)/y?password=\(Fixture.sentinelPassword)") }
+        let line = try XCTUnwrap(error?.description)
+        XCTAssertTrue(line.contains("GET /api/x/***/y?password=***"), line)
+        assertNoSecrets(line)
+    }
+
     func testTraceRedactsTokenHeaderAndPasswordBody() async throws {
         let observer = RecordingObserver()
         let client = Fixture.client(observer: observer) { request in

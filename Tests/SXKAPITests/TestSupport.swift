@@ -9,21 +9,25 @@ final class RecordingObserver: APIObserver, @unchecked Sendable {
     private var _responses: [TraceResponse] = []
     private var _expiries: [SessionExpiry] = []
     private var _warnings: [String] = []
+    private var _activities: [RequestActivity] = []
 
     var requests: [TraceRequest] { lock.withLock { _requests } }
     var responses: [TraceResponse] { lock.withLock { _responses } }
     var expiries: [SessionExpiry] { lock.withLock { _expiries } }
     var warnings: [String] { lock.withLock { _warnings } }
+    var activities: [RequestActivity] { lock.withLock { _activities } }
 
     func requestWillSend(_ request: TraceRequest) { lock.withLock { _requests.append(request) } }
     func responseReceived(_ response: TraceResponse) { lock.withLock { _responses.append(response) } }
     func sessionExpired(_ event: SessionExpiry) { lock.withLock { _expiries.append(event) } }
     func warning(_ message: String) { lock.withLock { _warnings.append(message) } }
+    func requestStarted(_ activity: RequestActivity) { lock.withLock { _activities.append(activity) } }
 
     /// Everything recorded, as text, to search for leaked secrets.
     var allText: String {
         lock.withLock {
-            (_requests.map { "\($0)" } + _responses.map { "\($0)" } + _expiries.map { "\($0)" } + _warnings).joined(separator: "\n")
+            (_requests.map { "\($0)" } + _responses.map { "\($0)" } + _expiries.map { "\($0)" } + _warnings
+                + _activities.map(\.label)).joined(separator: "\n")
         }
     }
 }

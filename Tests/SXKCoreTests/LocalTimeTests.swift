@@ -24,6 +24,20 @@ final class LocalTimeTests: XCTestCase {
         }
     }
 
+    /// Rows next to each other around a clock change that falls on a half hour (St John's, Adelaide),
+    /// in both orders: the kept offset must not outlive the change.
+    func testConsecutiveTimesAcrossAHalfHourClockChange() throws {
+        for (zoneName, pair) in [("America/St_Johns", ["2026-03-08 13:15:00", "2026-03-08 13:45:00"]),
+                                 ("Australia/Adelaide", ["2026-10-04 00:10:00", "2026-10-04 00:50:00"]),
+                                 ("Europe/Berlin", ["2026-03-29 08:59:59", "2026-03-29 09:00:00"])] {
+            let zone = try XCTUnwrap(TimeZone(identifier: zoneName))
+            for text in pair + pair.reversed() + pair {
+                let slow = try XCTUnwrap(WireDate.parseTimestamp(text)).map { LocalTime.human($0, zone: zone) }
+                XCTAssertEqual(FastWire.human(text, zone: zone), slow, "\(text) in \(zoneName)")
+            }
+        }
+    }
+
     func testOtherShapesAreLeftToTheCalendarPathOrShownAsReceived() {
         let utc = TimeZone(identifier: "UTC")!
         for text in ["2026-02-30 10:00:00", "2026-13-01 10:00:00", "2026-12-01T10:00:00", "2026-12-01 24:00:00", "1980-05-01 10:00:00", "２０２６-12-01 10:00:00", ""] {

@@ -76,12 +76,14 @@ final class StatusLineTests: XCTestCase {
         let line = StatusLine(enabled: true, fd: fds[1], width: { 80 }, clock: { now.value }, interval: .seconds(3600))
         line.commandStarted()
         line.requestStarted(id: 1, label: "GET /api/app/config")
+        line.settle()
         now.value = 400 * ms
         line.tick()
         line.output(endsLine: true) { TerminalPrompt.writeAll(fds[1], "data\n") }
         now.value = 800 * ms
         line.tick()
         line.requestFinished(id: 1)
+        line.settle()
         line.commandEnded()
         XCTAssertEqual(read(fds[0]), erase + "waiting for GET /api/app/config … 0.4s" + erase + "data\n"
             + erase + "waiting for GET /api/app/config … 0.8s" + erase)
