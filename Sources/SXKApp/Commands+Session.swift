@@ -108,7 +108,8 @@ extension AppCommands {
         let auth = try host.features().auth
         let selector: String
         let appStore = services.storage.appStore
-        let left = appStore.userId
+        // `ID:TYPE`: an id can be a scenic and a store account at once.
+        let left = appStore.userId.map { "\($0):\(appStore.accountType ?? "")" }
         if command.positionals.first == "-" {
             guard let previous = appStore.previous(.account) else { throw FeatureError.noPrevious("account") }
             selector = previous
@@ -130,7 +131,8 @@ extension AppCommands {
         }
         host.contextOrigin = "switch-account"
         // What `switch-account -` goes back to (one atomic save of defaults.json).
-        if let left, left != appStore.userId { try appStore.batch { () throws(SessionError) in appStore.stagePrevious(.account, String(left)) } }
+        let now = appStore.userId.map { "\($0):\(appStore.accountType ?? "")" }
+        if let left, left != now { try appStore.batch { () throws(SessionError) in appStore.stagePrevious(.account, left) } }
         return report(outcome, verb: "switched to")
     }
 

@@ -382,12 +382,23 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     }
 
     /// A user id, else a 1-based index into `accounts`.
+    /// `ID`, `ID:TYPE` or the list's 1-based `INDEX`. Scenic and store accounts are kept in separate
+    /// tables (the scope prefix is `userId_accountType`, CONTRACT §5), so one id can be both: then the
+    /// bare id is ambiguous and `ID:TYPE` says which.
     public static func resolve(_ selector: String, in accounts: [Account]) throws(FeatureError) -> Account {
         let text = selector.trimmingCharacters(in: .whitespaces)
+        let available = accounts.enumerated().map { "\($0.offset + 1)=\($0.element.userId):\($0.element.accountType)" }
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        if parts.count == 2, let n = Int(parts[0]) {
+            if let match = accounts.first(where: { $0.userId == n && $0.accountType == parts[1] }) { return match }
+            throw .accountNotFound(text, available: available)
+        }
         if let n = Int(text) {
-            if let byId = accounts.first(where: { $0.userId == n }) { return byId }
+            let byId = accounts.filter { $0.userId == n }
+            if byId.count == 1 { return byId[0] }
+            if byId.count > 1 { throw .ambiguousAccount(text, choices: byId.map { "\(n):\($0.accountType)" }) }
             if n >= 1 && n <= accounts.count { return accounts[n - 1] }
         }
-        throw .accountNotFound(text, available: accounts.enumerated().map { "\($0.offset + 1)=\($0.element.userId)" })
+        throw .accountNotFound(text, available: available)
     }
 }

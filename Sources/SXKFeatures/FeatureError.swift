@@ -13,6 +13,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     case noAccounts
     /// `--account ID|INDEX` or switch-account named no account of this login.
     case accountNotFound(String, available: [String])
+    /// A bare id that is both a scenic and a store account of this login.
+    case ambiguousAccount(String, choices: [String])
     /// No login in this shell has a list of accounts (switch-account before login).
     case noAccountList
     case notLoggedIn
@@ -60,6 +62,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noAccounts: return "login returned no account"
         case .accountNotFound(let query, let available):
             return "no account '\(safe(query))' in this login; choose one of: \(safe(available.joined(separator: ", ")))"
+        case .ambiguousAccount(let id, let choices):
+            return "account \(safe(id)) is both \(safe(choices.joined(separator: " and "))) — say which (e.g. \(safe(choices.first ?? id)))"
         case .noAccountList: return "no account list in this shell — run `login` first"
         case .notLoggedIn: return "not logged in — run `login`"
         case .unknownRole(let code, let valid):
@@ -102,7 +106,7 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True for errors the user fixes by changing arguments (exit 2 in the shell).
     public var isUsage: Bool {
         switch self {
-        case .invalidPhone, .emptyPassword, .privacyNotAccepted, .accountNotFound, .unknownRole, .roleNotHeld,
+        case .invalidPhone, .emptyPassword, .privacyNotAccepted, .accountNotFound, .ambiguousAccount, .unknownRole, .roleNotHeld,
             .scenicNotFound, .ambiguousScenic, .storeNotFound, .ambiguousStore, .invalidDate, .invalidDateRange,
             .conflictingDateOptions, .invalidReminderMinutes, .invalidPageArguments:
             return true

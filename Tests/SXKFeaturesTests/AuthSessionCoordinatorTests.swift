@@ -187,4 +187,24 @@ final class AuthSessionCoordinatorTests: XCTestCase {
         XCTAssertEqual(h.auth.storedPreferences.lastPhone, "13800000001")
         XCTAssertTrue(h.auth.storedPreferences.privacyAccepted)
     }
+
+    /// Scenic and store accounts live in separate tables, so one id can be both: the bare id is then
+    /// ambiguous (a usage error naming both) and `ID:TYPE` picks one; an index still works.
+    func testAnIdThatIsBothAScenicAndAStoreAccountNeedsItsType() throws {
+        func account(_ id: Int, _ type: String) -> Account {
+            Account(userId: id, accountType: type, accountDisplayName: "\(id) \(type)", userName: "u", phone: "13800000009",
+                    roleCode: type == "store" ? "storeAdmin" : "photographer", roleName: "r")
+        }
+        let accounts = [account(5001, "scenic"), account(5001, "store"), account(5002, "scenic")]
+        XCTAssertEqual(try AuthSessionCoordinator.resolve("5001:store", in: accounts), accounts[1])
+        XCTAssertEqual(try AuthSessionCoordinator.resolve("5001:scenic", in: accounts), accounts[0])
+        XCTAssertEqual(try AuthSessionCoordinator.resolve("5002", in: accounts), accounts[2])
+        XCTAssertEqual(try AuthSessionCoordinator.resolve("2", in: accounts), accounts[1])
+        XCTAssertThrowsError(try AuthSessionCoordinator.resolve("5001", in: accounts)) { error in
+            guard case FeatureError.ambiguousAccount(_, let choices) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(choices, ["5001:scenic", "5001:store"])
+            XCTAssertTrue((error as? FeatureError)?.isUsage == true)
+        }
+        XCTAssertThrowsError(try AuthSessionCoordinator.resolve("5001:guide", in: accounts))
+    }
 }
