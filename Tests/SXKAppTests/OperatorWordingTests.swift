@@ -139,6 +139,24 @@ final class GoBackTests: SandboxTestCase {
         XCTAssertNotEqual(json.status, 0, "no store before 101: \(json.summary)")
     }
 
+    func testRoleDashGoesBackAndForth() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        func role() throws -> String? { try (SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])?["roleCode"] as? String }
+        let none = SXK.run(["role", "-"], in: ws, baseURL: url)
+        XCTAssertNotEqual(none.status, 0, none.summary)
+        XCTAssertEqual(none.errorLines, ["error: no previous role to go back to in this profile"], none.summary)
+        let first = try XCTUnwrap(try role())
+        XCTAssertEqual(SXK.run(["role", "photographer"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(try role(), "photographer")
+        let back = SXK.run(["role", "-"], in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertEqual(try role(), first)
+        XCTAssertNotEqual(first, "photographer")
+        XCTAssertEqual(SXK.run(["role", "-"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(try role(), "photographer")
+    }
+
     func testSwitchAccountDash() throws {
         let ws = Workspace()
         SXK.login("13800000004", in: ws, baseURL: url, account: "4001")
