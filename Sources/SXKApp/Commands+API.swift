@@ -47,8 +47,10 @@ extension AppCommands {
         var output = CommandOutput(data: data)
         output.table([
             OutputColumn("current", "", priority: 95, cuttable: false) { $0.objectValue?["current"]?.boolValue == true ? "*" : "" },
-            OutputColumn("name", priority: 90, cuttable: false), OutputColumn("baseURL", "BASE URL", priority: 60),
-            OutputColumn("profile", priority: 50),
+            OutputColumn("name", priority: 90, cuttable: false),
+            // The base URL is what tells profiles apart: kept whole, the PROFILE column (mostly the name) goes first.
+            OutputColumn("baseURL", "BASE URL", priority: 80, cuttable: false),
+            OutputColumn("profile", priority: 40),
             OutputColumn("session", priority: 85, cuttable: false) { $0.objectValue?["session"]?.boolValue == true ? "stored" : "–" },
             OutputColumn("account", priority: 70), OutputColumn("role", priority: 75),
             OutputColumn("validated", priority: 65) { row in
