@@ -29,7 +29,10 @@ public struct CurlTransport: HTTPTransport {
     /// Longer timeouts (`--timeout 1e11`) wait this long (about 31 years): libcurl takes milliseconds in a long.
     static let longestTimeout: TimeInterval = 1e9
 
-    public let trust: TrustStore
+    /// Which CAs TLS trusts, worked out on the first request (it reads the certificate folders), so
+    /// a start that sends nothing does no trust I/O.
+    public var trust: TrustStore { trustSource.value }
+    private let trustSource: LazyTrust
     public let allowPlainHTTPOffLoopback: Bool
     /// Total time allowed per request; nil means the request's own `timeout`.
     public let totalTimeout: TimeInterval?
@@ -45,8 +48,19 @@ public struct CurlTransport: HTTPTransport {
                   maxBodyBytes: maxBodyBytes, resolve: [])
     }
 
+    /// The trust is resolved by `trust` on the first request (the app passes `TrustStore.resolve`).
+    public init(resolvingTrust: @escaping @Sendable () -> TrustStore, allowPlainHTTPOffLoopback: Bool = false) {
+        self.init(source: LazyTrust(resolvingTrust), allowPlainHTTPOffLoopback: allowPlainHTTPOffLoopback, totalTimeout: nil,
+                  maxBodyBytes: CurlTransport.defaultMaxBodyBytes, resolve: [])
+    }
+
     init(trust: TrustStore, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String]) {
-        self.trust = trust
+        self.init(source: LazyTrust { trust }, allowPlainHTTPOffLoopback: allowPlainHTTPOffLoopback, totalTimeout: totalTimeout,
+                  maxBodyBytes: maxBodyBytes, resolve: resolve)
+    }
+
+    private init(source: LazyTrust, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String]) {
+        self.trustSource = source
         self.allowPlainHTTPOffLoopback = allowPlainHTTPOffLoopback
         self.totalTimeout = totalTimeout
         self.maxBodyBytes = maxBodyBytes
@@ -100,4 +114,22 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     }
 
     var description: String { "\(scheme)://\(host):\(port)" }
+}
+
+/// A trust store worked out once, when first asked for.
+private final class LazyTrust: @unchecked Sendable {
+    private let lock = NSLock()
+    private var resolved: TrustStore?
+    private let resolver: @Sendable () -> TrustStore
+
+    init(_ resolver: @escaping @Sendable () -> TrustStore) { self.resolver = resolver }
+
+    var value: TrustStore {
+        lock.withLock {
+            if let resolved { return resolved }
+            let made = resolver()
+            resolved = made
+            return made
+        }
+    }
 }

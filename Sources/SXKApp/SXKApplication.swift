@@ -51,8 +51,9 @@ public enum SXKApplication {
         }
         let settings = AppSettings(trace: options.trace, status: context.status)
         // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.
+        let caCert = options.caCert, processEnvironment = context.environment
         let transport = RecordingTransport(base: CurlTransport(
-            trust: TrustStore.resolve(caCert: options.caCert, environment: context.environment),
+            resolvingTrust: { TrustStore.resolve(caCert: caCert, environment: processEnvironment) },
             allowPlainHTTPOffLoopback: options.insecureHTTP))
         if options.harFile != nil { transport.ring.keep(atLeast: RequestRing.harCapacity) }
         let services = try AppServices(
