@@ -1,6 +1,6 @@
 # sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
 # they install libedit-dev (and pkg-config), libcurl4-openssl-dev and libjq-dev with apt-get when
-# missing; `make test` also nginx-light, openssl, zsh, fish and groff-base, which the tests run.
+# missing; `make test` also nginx-light, openssl, zsh, fish, groff-base, util-linux and bash, which the tests run.
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 BUILD_FLAGS  ?=
@@ -25,12 +25,15 @@ deps:
 	fi
 
 # What the tests run besides sxk: nginx and openssl (the https fixture), zsh and fish (they load the
-# completion scripts), groff (renders the man page).
+# completion scripts), groff (renders the man page), util-linux (flock(1) holds the state lock from a
+# second process; prlimit caps memory and file size), bash (job control for the Ctrl-Z test) and curl
+# (runs the command `curl N` prints). Tests that chown a file to another user need root and skip,
+# saying so, for an unprivileged developer; CI runs as root.
 test-deps: deps
-	@if ! [ -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null 2>&1 || ! [ -x /usr/bin/zsh ] || ! [ -x /usr/bin/fish ] || ! [ -x /usr/bin/groff ]; then \
-		echo "installing nginx-light, openssl, zsh, fish and groff-base for the tests (needs root)…"; \
+	@if ! [ -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null 2>&1 || ! [ -x /usr/bin/zsh ] || ! [ -x /usr/bin/fish ] || ! [ -x /usr/bin/groff ] || ! [ -x /usr/bin/flock ] || ! [ -x /bin/bash ] || ! [ -x /usr/bin/curl ]; then \
+		echo "installing nginx-light, openssl, zsh, fish, groff-base, util-linux, bash and curl for the tests (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light openssl zsh fish groff-base; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light openssl zsh fish groff-base util-linux bash curl; \
 	fi
 
 build: deps
