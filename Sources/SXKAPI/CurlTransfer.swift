@@ -82,6 +82,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func configure(_ options: CurlTransport, engine: CurlEngine) {
         let me = Unmanaged.passUnretained(self).toOpaque()
+        let isHTTPS = request.url.scheme?.lowercased() == "https"
         set(CURLOPT_URL, request.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_PATH_AS_IS, 1)
@@ -93,7 +94,10 @@ final class CurlTransfer: @unchecked Sendable {
         // Only what libcurl decodes before the write callback, where the decoded bytes are counted.
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        set(CURLOPT_PIPEWAIT, 1)
+        // Wait to multiplex only where the first connection's ALPN can offer it (h2 is asked for over
+        // TLS only). Over plain http it would queue a concurrent request behind the busy connection until
+        // that answer's head arrives, so the app's concurrent pairs would not overlap.
+        set(CURLOPT_PIPEWAIT, isHTTPS ? 1 : 0)
         set(CURLOPT_FOLLOWLOCATION, 0)
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_SHARE, engine.share)
         set(CURLOPT_SSL_VERIFYPEER, 1)
@@ -107,7 +111,7 @@ final class CurlTransfer: @unchecked Sendable {
             for entry in options.resolve { resolveList = sxk_curl_slist_append(resolveList, entry) }
             _ = sxk_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList)
         }
-        if request.url.scheme?.lowercased() == "http" { _ = sxk_easy_set_socket_gate(easy, gate) }
+        if !isHTTPS { _ = sxk_easy_set_socket_gate(easy, gate) }
 
         _ = sxk_easy_setopt_data_fn(easy, CURLOPT_WRITEFUNCTION, curlWrite)
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)

@@ -84,8 +84,8 @@ public struct OrdersFeature: Sendable {
         return OrdersPage(endpoint: endpoint, page: result.value, response: result.response)
     }
 
-    /// Walks every page, handing each page's rows to `onPage` as it arrives (the next page is already
-    /// being fetched meanwhile), so memory holds at most two pages. Stops at the last page, at `limit`
+    /// Walks every page, handing each page's rows to `onPage` as it arrives (the next two pages are
+    /// already being fetched meanwhile), so memory holds at most three pages. Stops at the last page, at `limit`
     /// rows, on cancellation, or when `onPage` returns false. The endpoint is resolved once, up front.
     public func walkAll(
         role: String? = nil, pageSize: Int = 500, filter: OrderFilter = OrderFilter(), limit: Int? = nil,
@@ -98,7 +98,7 @@ public struct OrdersFeature: Sendable {
         return try await sessionGuard.run("orders --all") {
             try await PageWalker.walk(limit: limit, fetch: { @Sendable page in
                 let r = try await feature.fetch(endpoint, page: page, pageSize: pageSize, filter: filter)
-                return (r.value.list, r.value.total, r.value.isLast)
+                return (r.value.list, r.value.total, r.value.isLast, r.value.pageSize)
             }, onPage: onPage)
         }
     }

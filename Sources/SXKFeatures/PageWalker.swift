@@ -34,20 +34,30 @@ public struct WalkOutcome: Sendable, Equatable {
     public var stop: WalkStop
 }
 
-/// Walks pages one at a time, handing each page's rows to the caller before asking for the next,
-/// so memory holds one page whatever the total (issue 6 `--all`).
+/// Walks pages in order, handing each page's rows to the caller before the walk moves on, so memory
+/// holds a few pages whatever the total (issue 6 `--all`).
+///
+/// While `onPage` handles page n, pages n+1 and n+2 are already being fetched: the server works on
+/// the next page while this process parses and decodes the one before, instead of waiting for it.
+/// Nothing past what the walk needs is asked for: the first page goes alone, and the pages fetched
+/// ahead stop at the last page the server's total and page size name and at the page that holds the
+/// `limit`-th row. A page the server then calls the last (an empty list, a smaller total) ends the
+/// walk, and anything still in flight is cancelled.
 enum PageWalker {
-    /// `fetch(page)` returns the rows, the total and whether that page is the last one.
-    /// `onPage` receives the rows (cut at `limit`) with progress so far; returning false stops the walk.
-    /// `fetch(page)` returns the rows, the total and whether that page is the last one. While `onPage`
-    /// handles page n, page n+1 is already being fetched; `onPage` receives the rows (cut at `limit`)
-    /// with progress so far, and returning false stops the walk.
+    /// How many pages are in flight while the caller handles one.
+    static let ahead = 2
+
+    /// One page as the walker needs it: its rows, the server's total, whether the server calls it the
+    /// last, and the page size the server used (0 when unknown; nothing is fetched ahead then).
+    typealias Answer<Row> = (rows: [Row], total: Int, isLast: Bool, pageSize: Int)
+
+    /// `fetch(page)` returns one page. `onPage` receives the rows (cut at `limit`) with progress so far;
+    /// returning false stops the walk.
     static func walk<Row: Sendable>(
         limit: Int?,
-        fetch: @escaping @Sendable (Int) async throws -> (rows: [Row], total: Int, isLast: Bool),
+        fetch: @escaping @Sendable (Int) async throws -> Answer<Row>,
         onPage: ([Row], WalkProgress) async throws -> Bool
     ) async throws -> WalkOutcome {
-        typealias Answer = (rows: [Row], total: Int, isLast: Bool)
         let started = ContinuousClock.now
         func elapsed() -> TimeInterval {
             let d = ContinuousClock.now - started
@@ -58,19 +68,20 @@ enum PageWalker {
         func cancelled(_ error: any Error) -> Bool {
             error is CancellationError || Task.isCancelled || (error as? APIError)?.kind == .cancelled
         }
-        var page = 1
-        var pending: Task<Answer, any Error>? = Task { try await fetch(1) }
-        defer { pending?.cancel() }
-        while let current = pending {
-            let answer: Answer
+        // Pages in flight, in page order; the first is the one awaited next.
+        var pending: [(page: Int, task: Task<Answer<Row>, any Error>)] = [(1, Task { try await fetch(1) })]
+        defer { for p in pending { p.task.cancel() } }
+        var nextPage = 2
+        while !pending.isEmpty {
+            let current = pending.removeFirst()
+            let answer: Answer<Row>
             do {
                 answer = try await withTaskCancellationHandler {
-                    try await current.value
+                    try await current.task.value
                 } onCancel: {
-                    current.cancel()
+                    current.task.cancel()
                 }
             } catch {
-                pending = nil
                 if cancelled(error) { return WalkOutcome(progress: progress, stop: .cancelled) }
                 throw error
             }
@@ -85,17 +96,33 @@ enum PageWalker {
             progress.total = answer.total
             progress.elapsed = elapsed()
             if hitLimit || answer.isLast {
-                pending = nil
+                for p in pending { p.task.cancel() }
+                pending = []
             } else {
-                let next = page + 1
-                pending = Task { try await fetch(next) }
+                // The last page worth asking for: the server's last page, or the one holding the
+                // limit-th row; only the next page when the page size is unknown.
+                var last = current.page + 1
+                if answer.pageSize > 0 {
+                    last = max(last, (answer.total + answer.pageSize - 1) / answer.pageSize)
+                    if let limit { last = min(last, (limit + answer.pageSize - 1) / answer.pageSize) }
+                    last = max(last, current.page + 1)
+                }
+                while nextPage <= min(last, current.page + ahead) {
+                    let page = nextPage
+                    pending.append((page, Task { try await fetch(page) }))
+                    nextPage += 1
+                }
+                if pending.isEmpty {
+                    let page = nextPage
+                    pending.append((page, Task { try await fetch(page) }))
+                    nextPage += 1
+                }
             }
             let keepGoing = try await onPage(rows, progress)
             if hitLimit { return WalkOutcome(progress: progress, stop: .limit) }
             if answer.isLast { return WalkOutcome(progress: progress, stop: .completed) }
             if Task.isCancelled { return WalkOutcome(progress: progress, stop: .cancelled) }
             if !keepGoing { return WalkOutcome(progress: progress, stop: .stoppedByCaller) }
-            page += 1
         }
         return WalkOutcome(progress: progress, stop: .completed)
     }

@@ -55,6 +55,26 @@ final class TransportIntegrationTests: XCTestCase {
         XCTAssertEqual(server.connectionCount, 1, "the second request reuses the kept-alive connection")
     }
 
+    /// The app's concurrent pairs (userinfo ∥ role-permission at start, real-name ∥ bank-card) as the
+    /// first requests to a plain-http origin: plain http cannot multiplex, so the second request takes
+    /// a connection of its own at once instead of waiting behind the first (issue 13, item 1).
+    func testConcurrentPairOverPlainHTTPOverlapsOnTwoConnections() async throws {
+        let server = try LoopbackTestServer { _ in
+            usleep(200_000)
+            return .json(Fixture.envelope("{}"))
+        }
+        defer { server.stop() }
+        let transport = makeTransport(timeout: 5)
+        let url = server.url.appendingPathComponent("api/app/config")
+        let start = Date()
+        async let a = transport.send(HTTPRequest(method: "GET", url: url, timeout: 5))
+        async let b = transport.send(HTTPRequest(method: "GET", url: url, timeout: 5))
+        _ = try await (a, b)
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertLessThan(elapsed, 0.35, "the pair ran one after the other")
+        XCTAssertEqual(server.connectionCount, 2)
+    }
+
     func testPostBodyArrivesAsJSON() async throws {
         let server = try LoopbackTestServer { _ in .json(Fixture.envelope("{\"token\":\"t-123456789\",\"accounts\":[]}")) }
         defer { server.stop() }
