@@ -75,6 +75,17 @@ final class TransportIntegrationTests: XCTestCase {
         XCTAssertEqual(server.connectionCount, 2)
     }
 
+    /// The switch that keeps GnuTLS from initialising while libcurl loads (Sources/CCurl/sxk_curl.c)
+    /// is gone again once libcurl is loaded, so no child process (the pager) inherits it.
+    func testLoadingLibcurlLeavesNoVariableBehind() async throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["GNUTLS_NO_IMPLICIT_INIT"] != nil,
+                      "GNUTLS_NO_IMPLICIT_INIT is set for this test run, so sxk leaves it as it is")
+        let server = try LoopbackTestServer { _ in .json(Fixture.envelope("{}")) }
+        defer { server.stop() }
+        _ = try await AccountAPI(client: client(server)).config()
+        XCTAssertNil(getenv("GNUTLS_NO_IMPLICIT_INIT"))
+    }
+
     func testPostBodyArrivesAsJSON() async throws {
         let server = try LoopbackTestServer { _ in .json(Fixture.envelope("{\"token\":\"t-123456789\",\"accounts\":[]}")) }
         defer { server.stop() }

@@ -24,4 +24,13 @@ final class LazyLibcurlTests: XCTestCase {
         XCTAssertEqual(request.status, 0, request.summary)
         XCTAssertTrue(loadedLibraries(request).contains { $0.hasPrefix("libcurl.so") }, "\(loadedLibraries(request))")
     }
+
+    /// Loading libcurl does not initialise GnuTLS, which Debian's libcurl pulls in (librtmp, libldap)
+    /// and sxk never calls: GnuTLS logs its initialisation when asked to, and says nothing here.
+    func testLoadingLibcurlLeavesGnuTLSUninitialised() throws {
+        let ws = Workspace()
+        let request = SXK.run(["config", "--json"], in: ws, baseURL: SharedSandbox.url, env: ["GNUTLS_DEBUG_LEVEL": "3"])
+        XCTAssertEqual(request.status, 0, request.summary)
+        XCTAssertFalse(request.stderr.contains("gnutls["), String(request.stderr.prefix(300)))
+    }
 }
