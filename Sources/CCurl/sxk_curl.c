@@ -42,11 +42,12 @@ static void load(void) {
     // initialises it on load (system priority file, p11-kit): about 0.5 ms and 0.5 MB of memory for
     // a library sxk never calls, since only http and https are enabled and they run on OpenSSL.
     // GnuTLS's documented switch skips that for this load; the variable is removed again at once,
-    // so no child process (the pager) inherits it. A value the user set is left alone.
+    // so no child process (the pager) inherits it. A value the user set is left alone. Other threads
+    // may read the environment meanwhile: sxk sets no other variable, so glibc's first setenv copies
+    // the array instead of freeing it, and unsetenv only moves entries within its own copy.
     int set_here = getenv("GNUTLS_NO_IMPLICIT_INIT") == NULL && setenv("GNUTLS_NO_IMPLICIT_INIT", "1", 0) == 0;
-    // RTLD_LAZY: most of those libraries bind at load anyway (built with -z now); the rest bind what
-    // is called, when it is first called, not all ~1,800 symbols up front (about 0.4 ms).
-    void *lib = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+    // RTLD_NOW: a library with a missing symbol fails here, as one exit-4 error, not in mid-request.
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (set_here) unsetenv("GNUTLS_NO_IMPLICIT_INIT");
 #endif
     if (!lib) {

@@ -48,11 +48,13 @@ enum PageWalker {
     static let ahead = 2
 
     /// One page as the walker needs it: its rows, the server's total, whether the server calls it the
-    /// last, and the page size the server used (0 when unknown; nothing is fetched ahead then).
+    /// last, and the page size the server used (0 when unknown: only the next page is fetched ahead then).
     typealias Answer<Row> = (rows: [Row], total: Int, isLast: Bool, pageSize: Int)
 
     /// `fetch(page)` returns one page. `onPage` receives the rows (cut at `limit`) with progress so far;
-    /// returning false stops the walk.
+    /// returning false stops the walk. When the walk returns or throws, no page task is left running:
+    /// the ones still in flight are cancelled and waited for, so nothing they report comes after the
+    /// walk's own end.
     static func walk<Row: Sendable>(
         limit: Int?,
         fetch: @escaping @Sendable (Int) async throws -> Answer<Row>,
@@ -70,9 +72,9 @@ enum PageWalker {
         }
         // Pages in flight, in page order; the first is the one awaited next.
         var pending: [(page: Int, task: Task<Answer<Row>, any Error>)] = [(1, Task { try await fetch(1) })]
-        defer { for p in pending { p.task.cancel() } }
         var nextPage = 2
-        while !pending.isEmpty {
+        var result: Result<WalkOutcome, any Error>?
+        walking: while !pending.isEmpty {
             let current = pending.removeFirst()
             let answer: Answer<Row>
             do {
@@ -82,8 +84,8 @@ enum PageWalker {
                     current.task.cancel()
                 }
             } catch {
-                if cancelled(error) { return WalkOutcome(progress: progress, stop: .cancelled) }
-                throw error
+                result = cancelled(error) ? .success(WalkOutcome(progress: progress, stop: .cancelled)) : .failure(error)
+                break walking
             }
             var rows = answer.rows
             var hitLimit = false
@@ -97,14 +99,13 @@ enum PageWalker {
             progress.elapsed = elapsed()
             if hitLimit || answer.isLast {
                 for p in pending { p.task.cancel() }
-                pending = []
-            } else {
-                // The last page worth asking for: the server's last page, or the one holding the
-                // limit-th row; only the next page when the page size is unknown.
+            } else if !Task.isCancelled {
+                // Up to the server's last page and the page holding the limit-th row; at least the next
+                // page (an answer whose numbers say it was the last, but which is not marked so, goes on).
                 var last = current.page + 1
                 if answer.pageSize > 0 {
-                    last = max(last, (answer.total + answer.pageSize - 1) / answer.pageSize)
-                    if let limit { last = min(last, (limit + answer.pageSize - 1) / answer.pageSize) }
+                    last = max(last, pageCount(rows: answer.total, pageSize: answer.pageSize))
+                    if let limit { last = min(last, pageCount(rows: limit, pageSize: answer.pageSize)) }
                     last = max(last, current.page + 1)
                 }
                 while nextPage <= min(last, current.page + ahead) {
@@ -112,18 +113,24 @@ enum PageWalker {
                     pending.append((page, Task { try await fetch(page) }))
                     nextPage += 1
                 }
-                if pending.isEmpty {
-                    let page = nextPage
-                    pending.append((page, Task { try await fetch(page) }))
-                    nextPage += 1
-                }
             }
-            let keepGoing = try await onPage(rows, progress)
-            if hitLimit { return WalkOutcome(progress: progress, stop: .limit) }
-            if answer.isLast { return WalkOutcome(progress: progress, stop: .completed) }
-            if Task.isCancelled { return WalkOutcome(progress: progress, stop: .cancelled) }
-            if !keepGoing { return WalkOutcome(progress: progress, stop: .stoppedByCaller) }
+            let keepGoing: Bool
+            do { keepGoing = try await onPage(rows, progress) } catch { result = .failure(error); break walking }
+            let stop: WalkStop? = hitLimit ? .limit : answer.isLast ? .completed : Task.isCancelled ? .cancelled : keepGoing ? nil : .stoppedByCaller
+            if let stop {
+                result = .success(WalkOutcome(progress: progress, stop: stop))
+                break walking
+            }
         }
-        return WalkOutcome(progress: progress, stop: .completed)
+        for p in pending { p.task.cancel() }
+        for p in pending { _ = try? await p.task.value }
+        return try (result ?? .success(WalkOutcome(progress: progress, stop: .completed))).get()
+    }
+
+    /// Pages needed for `rows` rows of `pageSize` (> 0), rounded up without overflowing: the total
+    /// and the page size come from the server, the limit from the command line.
+    static func pageCount(rows: Int, pageSize: Int) -> Int {
+        guard rows > 0 else { return 0 }
+        return rows / pageSize + (rows % pageSize == 0 ? 0 : 1)
     }
 }

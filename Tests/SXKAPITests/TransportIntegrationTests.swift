@@ -66,13 +66,11 @@ final class TransportIntegrationTests: XCTestCase {
         defer { server.stop() }
         let transport = makeTransport(timeout: 5)
         let url = server.url.appendingPathComponent("api/app/config")
-        let start = Date()
         async let a = transport.send(HTTPRequest(method: "GET", url: url, timeout: 5))
         async let b = transport.send(HTTPRequest(method: "GET", url: url, timeout: 5))
         _ = try await (a, b)
-        let elapsed = Date().timeIntervalSince(start)
-        XCTAssertLessThan(elapsed, 0.35, "the pair ran one after the other")
-        XCTAssertEqual(server.connectionCount, 2)
+        // Waiting behind the first would have reused its connection (one in all).
+        XCTAssertEqual(server.connectionCount, 2, "the second request waited for the first one's connection")
     }
 
     /// The switch that keeps GnuTLS from initialising while libcurl loads (Sources/CCurl/sxk_curl.c)

@@ -29,8 +29,12 @@ final class LazyLibcurlTests: XCTestCase {
     /// and sxk never calls: GnuTLS logs its initialisation when asked to, and says nothing here.
     func testLoadingLibcurlLeavesGnuTLSUninitialised() throws {
         let ws = Workspace()
-        let request = SXK.run(["config", "--json"], in: ws, baseURL: SharedSandbox.url, env: ["GNUTLS_DEBUG_LEVEL": "3"])
+        let request = SXK.run(["config", "--json"], in: ws, baseURL: SharedSandbox.url,
+                              env: ["GNUTLS_DEBUG_LEVEL": "3", "LD_DEBUG": "files"])
         XCTAssertEqual(request.status, 0, request.summary)
+        // GnuTLS is loaded (else this test would prove nothing) …
+        XCTAssertTrue(loadedLibraries(request).contains { $0.hasPrefix("libgnutls") }, "\(loadedLibraries(request))")
+        // … and, initialised, it would log that it was.
         XCTAssertFalse(request.stderr.contains("gnutls["), String(request.stderr.prefix(300)))
     }
 }

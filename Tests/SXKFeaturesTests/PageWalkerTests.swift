@@ -12,24 +12,45 @@ final class PageWalkerTests: XCTestCase {
         var endsAt: Int?
         /// 0: the answer names no page size.
         var reportedPageSize: Int?
+        /// The total the answers report (the rows served stay `total`): a list that shrinks or grows.
+        var reportedTotal: Int?
+        var ignoresCancellation = false
         private let lock = NSLock()
         private var asked: [Int] = []
         private var inFlight = 0
+        private var answered = 0
+        private var unfinished = 0
         private(set) var mostInFlight = 0
+        /// Pages asked for before any answer came back.
+        private(set) var askedBeforeFirstAnswer: [Int] = []
 
         init(total: Int, pageSize: Int, delayMs: UInt64 = 2) { self.total = total; self.pageSize = pageSize; self.delayMs = delayMs }
 
         var requested: [Int] { lock.withLock { asked } }
+        /// Fetches started and not yet returned or thrown.
+        var running: Int { lock.withLock { unfinished } }
 
         func fetch(_ page: Int) async throws -> PageWalker.Answer<Int> {
-            lock.withLock { asked.append(page); inFlight += 1; mostInFlight = max(mostInFlight, inFlight) }
-            defer { lock.withLock { inFlight -= 1 } }
-            try await Task.sleep(nanoseconds: delayMs * 1_000_000)
+            lock.withLock {
+                asked.append(page); inFlight += 1; unfinished += 1; mostInFlight = max(mostInFlight, inFlight)
+                if answered == 0 { askedBeforeFirstAnswer.append(page) }
+            }
+            defer { lock.withLock { inFlight -= 1; unfinished -= 1; answered += 1 } }
+            if ignoresCancellation {
+                // A transfer that finishes its answer even when cancelled.
+                let ms = Int(delayMs)
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) { c.resume() }
+                }
+            } else {
+                try await Task.sleep(nanoseconds: delayMs * 1_000_000)
+            }
             let first = (page - 1) * pageSize
-            var rows = Array(first..<min(first + pageSize, total))
-            var isLast = page * pageSize >= total
+            var rows = first < total ? Array(first..<min(first + pageSize, total)) : []
+            let shown = reportedTotal ?? total
+            var isLast = rows.isEmpty || page * pageSize >= shown
             if let endsAt, page >= endsAt { isLast = true; if page > endsAt { rows = [] } }
-            return (rows, total, isLast, reportedPageSize ?? pageSize)
+            return (rows, shown, isLast, reportedPageSize ?? pageSize)
         }
     }
 
@@ -57,11 +78,80 @@ final class PageWalkerTests: XCTestCase {
 
     func testFirstPageGoesAlone() async throws {
         // Before the first answer the walk knows neither the total nor the page size.
-        let server = Pages(total: 50, pageSize: 100)
-        let (rows, outcome) = try await walk(server)
-        XCTAssertEqual(rows.count, 50)
+        let server = Pages(total: 1000, pageSize: 100, delayMs: 20)
+        let (rows, _) = try await walk(server)
+        XCTAssertEqual(rows.count, 1000)
+        XCTAssertEqual(server.askedBeforeFirstAnswer, [1])
+        let small = Pages(total: 50, pageSize: 100)
+        let (few, outcome) = try await walk(small)
+        XCTAssertEqual(few.count, 50)
         XCTAssertEqual(outcome.stop, .completed)
-        XCTAssertEqual(server.requested, [1])
+        XCTAssertEqual(small.requested, [1], "one page holds it all: nothing else asked for")
+    }
+
+    func testHugeLimitAndTotalDoNotOverflow() async throws {
+        // `--limit 9223372036854775807`, or a hostile server's total: rounding up must not trap.
+        let server = Pages(total: 30, pageSize: 10)
+        let (rows, outcome) = try await walk(server, limit: Int.max)
+        XCTAssertEqual(rows, Array(0..<30))
+        XCTAssertEqual(outcome.stop, .completed)
+        let hostile = Pages(total: 30, pageSize: 10)
+        hostile.reportedTotal = Int.max
+        let (served, end) = try await walk(hostile, limit: 45)
+        XCTAssertEqual(served, Array(0..<30), "the walk ends at the first empty page")
+        XCTAssertEqual(end.stop, .completed)
+        XCTAssertLessThanOrEqual(hostile.requested.max() ?? 0, 5, "never past the page holding the limit-th row")
+        XCTAssertEqual(PageWalker.pageCount(rows: Int.max, pageSize: 1), Int.max)
+        XCTAssertEqual(PageWalker.pageCount(rows: Int.max, pageSize: 100), Int.max / 100 + 1)
+        XCTAssertEqual(PageWalker.pageCount(rows: 200, pageSize: 100), 2)
+        XCTAssertEqual(PageWalker.pageCount(rows: -5, pageSize: 100), 0)
+    }
+
+    func testAWrongPageSizeInTheAnswerStillDeliversEveryRowOnce() async throws {
+        // The server serves 10 rows a page but its answers say 20 (it looks ahead less), or 5 (it
+        // looks further, and what it asked for past the end is cancelled).
+        for said in [20, 5] {
+            let server = Pages(total: 40, pageSize: 10)
+            server.reportedPageSize = said
+            let (rows, outcome) = try await walk(server)
+            XCTAssertEqual(rows, Array(0..<40), "page size \(said)")
+            XCTAssertEqual(outcome.stop, .completed)
+            XCTAssertLessThanOrEqual(server.requested.max() ?? 0, 4 + PageWalker.ahead)
+            XCTAssertEqual(server.running, 0)
+        }
+    }
+
+    func testTotalShrinkingMidWalkEndsIt() async throws {
+        // The first answers promise 100 rows; from then on the list has 25.
+        let server = Pages(total: 25, pageSize: 10)
+        server.reportedTotal = 100
+        let (rows, outcome) = try await walk(server)
+        XCTAssertEqual(rows, Array(0..<25))
+        XCTAssertEqual(outcome.stop, .completed, "the empty page ends the walk")
+        XCTAssertLessThanOrEqual(server.requested.max() ?? 0, 4 + PageWalker.ahead)
+        XCTAssertEqual(server.running, 0, "nothing left running after the walk")
+    }
+
+    func testCancelledWalkAsksForNothingMoreAndLeavesNothingRunning() async throws {
+        // Pages that answer even when cancelled: the walk must not start new ones after the cancel,
+        // and must not return while the ones in flight still run.
+        let server = Pages(total: 100_000, pageSize: 10, delayMs: 40)
+        server.ignoresCancellation = true
+        let pagesSeen = Lines()
+        let task = Task { () throws -> WalkOutcome in
+            try await PageWalker.walk(limit: nil, fetch: { try await server.fetch($0) }) { _, _ in
+                pagesSeen.append("page")
+                return true
+            }
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while pagesSeen.all.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        let askedAtCancel = server.requested
+        task.cancel()
+        let outcome = try await task.value
+        XCTAssertEqual(outcome.stop, .cancelled)
+        XCTAssertEqual(server.running, 0, "every page task finished before the walk returned")
+        XCTAssertEqual(server.requested, askedAtCancel, "no page asked for after the cancel")
     }
 
     func testNothingFetchedPastTheLimit() async throws {
