@@ -64,6 +64,19 @@ final class PageWalkerTests: XCTestCase {
         return (rows, outcome)
     }
 
+    /// Walks to the end and checks it ended well: every row once and in order, stopped as complete, nothing
+    /// asked for past `lastPage` and what was fetched ahead of it, and no page task left running.
+    @discardableResult
+    func walkToTheEnd(_ server: Pages, rows expected: [Int], lastPage: Int, _ note: String = "",
+                      file: StaticString = #filePath, line: UInt = #line) async throws -> WalkOutcome {
+        let (rows, outcome) = try await walk(server)
+        XCTAssertEqual(rows, expected, note, file: file, line: line)
+        XCTAssertEqual(outcome.stop, .completed, note, file: file, line: line)
+        XCTAssertLessThanOrEqual(server.requested.max() ?? 0, lastPage + PageWalker.ahead, note, file: file, line: line)
+        XCTAssertEqual(server.running, 0, "page tasks left running \(note)", file: file, line: line)
+        return outcome
+    }
+
     func testEveryPageOnceInOrderWithTwoAhead() async throws {
         let server = Pages(total: 1000, pageSize: 100)
         let (rows, outcome) = try await walk(server)
@@ -113,11 +126,7 @@ final class PageWalkerTests: XCTestCase {
         for said in [20, 5] {
             let server = Pages(total: 40, pageSize: 10)
             server.reportedPageSize = said
-            let (rows, outcome) = try await walk(server)
-            XCTAssertEqual(rows, Array(0..<40), "page size \(said)")
-            XCTAssertEqual(outcome.stop, .completed)
-            XCTAssertLessThanOrEqual(server.requested.max() ?? 0, 4 + PageWalker.ahead)
-            XCTAssertEqual(server.running, 0)
+            try await walkToTheEnd(server, rows: Array(0..<40), lastPage: 4, "page size \(said)")
         }
     }
 
@@ -125,11 +134,7 @@ final class PageWalkerTests: XCTestCase {
         // The first answers promise 100 rows; from then on the list has 25.
         let server = Pages(total: 25, pageSize: 10)
         server.reportedTotal = 100
-        let (rows, outcome) = try await walk(server)
-        XCTAssertEqual(rows, Array(0..<25))
-        XCTAssertEqual(outcome.stop, .completed, "the empty page ends the walk")
-        XCTAssertLessThanOrEqual(server.requested.max() ?? 0, 4 + PageWalker.ahead)
-        XCTAssertEqual(server.running, 0, "nothing left running after the walk")
+        try await walkToTheEnd(server, rows: Array(0..<25), lastPage: 4, "the empty page ends the walk")
     }
 
     func testCancelledWalkAsksForNothingMoreAndLeavesNothingRunning() async throws {
@@ -175,11 +180,8 @@ final class PageWalkerTests: XCTestCase {
         // The total promised 10 pages; page 4 says it is the last: the walk ends there.
         let server = Pages(total: 100, pageSize: 10)
         server.endsAt = 4
-        let (rows, outcome) = try await walk(server)
-        XCTAssertEqual(rows, Array(0..<40))
-        XCTAssertEqual(outcome.stop, .completed)
+        let outcome = try await walkToTheEnd(server, rows: Array(0..<40), lastPage: 4)
         XCTAssertEqual(outcome.progress.pages, 4)
-        XCTAssertLessThanOrEqual(server.requested.max() ?? 0, 4 + PageWalker.ahead)
     }
 
     func testCallerStoppingEndsTheWalk() async throws {
