@@ -44,6 +44,8 @@ build: deps
 # with them: the position-independent binary's 1.8 MB of relocation records, read at every start,
 # become 15 KB, so each process maps ~2.5 MB less and starts sooner; the binary stays a PIE (ASLR).
 # Such a binary needs glibc 2.36 or later where it runs: `make release RELR=0` builds one for older systems.
+# No `$ORIGIN` run path (`--disable-local-rpath`): the static binary needs nothing from its own folder, so
+# a library planted beside an installed sxk is never loaded, and the loader stops probing that folder.
 RELR         ?= auto
 RELR_FLAGS := $(if $(filter 0 no off,$(RELR)),,$(shell \
 	lld="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT) 2>/dev/null || echo /nonexistent)")")/ld.lld"; \
@@ -52,7 +54,7 @@ RELR_FLAGS := $(if $(filter 0 no off,$(RELR)),,$(shell \
 		echo "-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs"; fi))
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib $(RELR_FLAGS) $(BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(BUILD_FLAGS)
 
 # Kept for scripts that call it: libcurl's development files are part of `deps` now.
 release-deps: deps
