@@ -92,6 +92,29 @@ final class OrdersFeatureTests: XCTestCase {
         XCTAssertEqual(h.requests().count, 3, "no page fetched beyond the limit")
     }
 
+    func testTokenExpiringMidWalkResetsTheSessionOnceWithPagesInFlight() async throws {
+        // Pages are fetched ahead, so several requests meet the expired token; the walk keeps the rows it
+        // delivered, fails as an expired session, and the session is reset exactly once.
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 300, latencyMs: 20))
+        _ = try await h.login("13800000001")
+        var rows = 0
+        do {
+            _ = try await h.orders.walkAll(pageSize: 10) { batch, progress in
+                rows += batch.count
+                if progress.pages == 2 { h.sandbox.expireTokens() }
+                return true
+            }
+            XCTFail("expected the session to expire")
+        } catch {
+            XCTAssertTrue(error.isSessionExpired, "\(error)")
+        }
+        XCTAssertGreaterThanOrEqual(rows, 20)
+        XCTAssertLessThan(rows, 300)
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
+        XCTAssertEqual(h.expiries.all.count, 1)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+    }
+
     func testWalkAllStopsOnCancellation() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 300, latencyMs: 30))
         _ = try await h.login("13800000001")
