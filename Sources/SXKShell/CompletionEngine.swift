@@ -53,11 +53,12 @@ public struct CompletionResult: Sendable, Equatable {
     public func insertion(for value: String, final: Bool) -> String {
         if verbatim { return final && openQuote == nil ? value + " " : value }
         if let q = openQuote {
+            // By scalar (as `Tokenizer.quote`): a quote followed by a combining mark is one Character.
             var body = ""
-            for ch in value {
-                if q == "\"" && (ch == "\"" || ch == "\\") { body.append("\\") }
-                if q == "'" && ch == "'" { body += "'\\'" }
-                body.append(ch)
+            for scalar in value.unicodeScalars {
+                if q == "\"" && (scalar == "\"" || scalar == "\\") { body.append("\\") }
+                if q == "'" && scalar == "'" { body += "'\\'" }
+                body.unicodeScalars.append(scalar)
             }
             return String(q) + body + (final ? String(q) + " " : "")
         }

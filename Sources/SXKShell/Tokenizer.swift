@@ -182,10 +182,12 @@ public enum Tokenizer {
 
     /// Quotes a word so `split` gives it back unchanged (plain words stay bare).
     public static func quote(_ word: String) -> String {
-        if !word.isEmpty && !word.unicodeScalars.contains(where: needsQuoting) && !word.hasPrefix("#") { return word }
+        if !word.isEmpty && !word.unicodeScalars.contains(where: needsQuoting) && word.unicodeScalars.first != "#" { return word }
+        // By scalar, not Character: a quote followed by a combining mark is one Character, yet `split`
+        // reads its quote byte as the end of the quoted part.
         var out = "'"
-        for ch in word {
-            if ch == "'" { out += "'\\''" } else { out.append(ch) }
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { out += "'\\''" } else { out.unicodeScalars.append(scalar) }
         }
         return out + "'"
     }

@@ -67,6 +67,18 @@ final class CompletionEngineTests: XCTestCase {
         XCTAssertEqual(r.insertion(for: "西湖 北线", final: true), "\"西湖 北线\" ")
     }
 
+    func testInsertedValueSplitsBackWhateverItsMarks() throws {
+        // A quote or backslash followed by a combining mark is one Character but still a quote byte.
+        let values = ["a'\u{0301}b", "a\"\u{0301}b", "a\\\u{0301}b", "x'y"]
+        for line in ["scenic '", "scenic \"", "scenic "] {
+            let r = complete(line)
+            for value in values {
+                let typed = String(line.dropLast(line.utf8.count - r.replaceStart)) + r.insertion(for: value, final: true)
+                XCTAssertEqual(try Tokenizer.split(typed), [["scenic", value]], "\(line.debugDescription) + \(value.debugDescription)")
+            }
+        }
+    }
+
     func testCursorInTheMiddle() {
         let line = "ord --all"
         let r = engine.complete(line: line, cursor: 3, provider: Fixtures.Scenics())
