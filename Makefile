@@ -46,8 +46,9 @@ build: deps
 # Such a binary needs glibc 2.36 or later where it runs: `make release RELR=0` builds one for older systems.
 # No `$ORIGIN` run path (`--disable-local-rpath`): the static binary needs nothing from its own folder, so
 # a library planted beside an installed sxk is never loaded, and the loader stops probing that folder.
+# `=`, not `:=`: the probe runs only when `release` uses it, not on every `make`.
 RELR         ?= auto
-RELR_FLAGS := $(if $(filter 0 no off,$(RELR)),,$(shell \
+RELR_FLAGS = $(if $(filter 0 no off,$(RELR)),,$(shell \
 	lld="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT) 2>/dev/null || echo /nonexistent)")")/ld.lld"; \
 	v="$$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')"; \
 	if [ -x "$$lld" ] && [ -n "$$v" ] && [ "$$v" -ge 36 ]; then \

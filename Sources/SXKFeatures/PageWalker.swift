@@ -104,9 +104,9 @@ enum PageWalker {
                 // page (an answer whose numbers say it was the last, but which is not marked so, goes on).
                 var last = current.page + 1
                 if answer.pageSize > 0 {
-                    last = max(last, pageCount(rows: answer.total, pageSize: answer.pageSize))
-                    if let limit { last = min(last, pageCount(rows: limit, pageSize: answer.pageSize)) }
-                    last = max(last, current.page + 1)
+                    var wanted = pageCount(rows: answer.total, pageSize: answer.pageSize)
+                    if let limit { wanted = min(wanted, pageCount(rows: limit, pageSize: answer.pageSize)) }
+                    last = max(last, wanted)
                 }
                 while nextPage <= min(last, current.page + ahead) {
                     let page = nextPage
@@ -116,7 +116,11 @@ enum PageWalker {
             }
             let keepGoing: Bool
             do { keepGoing = try await onPage(rows, progress) } catch { result = .failure(error); break walking }
-            let stop: WalkStop? = hitLimit ? .limit : answer.isLast ? .completed : Task.isCancelled ? .cancelled : keepGoing ? nil : .stoppedByCaller
+            var stop: WalkStop?
+            if hitLimit { stop = .limit }
+            else if answer.isLast { stop = .completed }
+            else if Task.isCancelled { stop = .cancelled }
+            else if !keepGoing { stop = .stoppedByCaller }
             if let stop {
                 result = .success(WalkOutcome(progress: progress, stop: stop))
                 break walking
