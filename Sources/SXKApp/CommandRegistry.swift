@@ -57,7 +57,7 @@ enum CommandRegistry {
         Entry(name: "pager") { a, c in a.toggle(c, name: "pager") { a.host.settings.pager = $0 } current: { a.host.settings.pager } },
         Entry(name: "boot") { try await $0.boot($1) },
         Entry(name: "har", watch: false) { try $0.har($1) },
-        Entry(name: "explain") { try $0.explain($1) },
+        Entry(name: "explain") { try await $0.explain($1) },
         // context diff needs a token, not a validation (that would save over the state it compares).
         Entry(name: "context") { a, c in c.subcommand == "diff" ? try await a.contextDiff(c) : try a.whoami(c) },
         Entry(name: "man") { a, _ in CommandOutput(blocks: [.lines(Manual.page.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))]) },

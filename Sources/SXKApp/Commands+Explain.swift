@@ -6,10 +6,11 @@ import SXKShell
 /// `explain` (the stored values and rules behind a menu, a dialog, the scope or a key; read-only, no
 /// call) and `context diff` (the stored state beside the server's answers now; read-only).
 extension AppCommands {
-    func explain(_ command: ParsedCommand) throws -> CommandOutput {
+    func explain(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
         let feature = ExplainFeature(store: s.storage.appStore, catalog: s.menuCatalog, clock: s.clock)
-        let explanations: [Explanation]
+        var explanations: [Explanation]
+        var dialog: JSONValue?
         switch command.subcommand {
         case "menu":
             guard let uri = command.positionals.first else { throw AppError.usage("explain menu needs a menu URI") }
@@ -23,7 +24,7 @@ extension AppCommands {
             case "location": only = .locationTimeout
             case let other?: throw AppError.usage("explain dialog: no dialog '\(other)' (permission, scenic, location)")
             }
-            explanations = try feature.dialogs(only)
+            (dialog, explanations) = try await feature.dialogs(only)
         case "scope":
             explanations = [try feature.scope()]
         case "key":
@@ -32,8 +33,8 @@ extension AppCommands {
         default:
             throw AppError.usage("explain what? menu URI | dialog [permission|scenic|location] | scope | key KEY")
         }
-        let data: JSONValue = explanations.count == 1 && command.subcommand != "dialog"
-            ? explanations[0].json : .array(explanations.map(\.json))
+        let data: JSONValue = dialog.map { ["dialog": $0, "explanations": .array(explanations.map(\.json))] }
+            ?? explanations[0].json
         var out = CommandOutput(data: data)
         out.line(Self.basisLegend)
         for explanation in explanations {
@@ -48,7 +49,8 @@ extension AppCommands {
     func contextDiff(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
         let network = try s.network()
-        let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, guard: s.sessionGuard).diff()
+        let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,
+                                                guard: s.sessionGuard, catalog: s.menuCatalog, clock: s.clock).diff()
         var out = CommandOutput(data: diff.json)
         out.table([
             OutputColumn("key", "KEY", priority: 90, cuttable: false),
@@ -57,8 +59,10 @@ extension AppCommands {
             OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
         ], diff.rows.map(\.json))
         out.line("")
-        out.line("at the app's next start:")
-        if diff.nextStart.isEmpty { out.line("   nothing changes") }
+        if diff.home.sessionExpired {
+            out.line("the server rejected the token: at its next start the app would clear the login state and show the login page  \(Rules.sessionExpiry.marker)")
+        }
+        out.line("at the app's next start (the home replayed with these answers, \(diff.home.changes.count) key\(diff.home.changes.count == 1 ? "" : "s") written):")
         for step in diff.nextStart { out.line("   " + step.line) }
         out.line("read-only: \(diff.calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ")); nothing saved")
         return out

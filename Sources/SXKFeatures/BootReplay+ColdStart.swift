@@ -23,16 +23,11 @@ extension BootReplay {
         sxk: "this replay follows seed 000 (the behavioural spec of the iOS build); the live shell starts without network like seed 000 and validates as seed 001 does, lazily, at the first command that needs the server (the shell may skip it when the session was validated within the last few minutes — the shell's choice, not the app's)",
         rule: RuleBasis(.documented, "seed 000 §7.2; seed 001 启动流程 (the disagreement is documented; sxk's choice is inferred: docs/app-behaviour.md#cold-start)"))
 
-    /// The cold start plus, for the main tab, what the home's first appearance would write: an offline
-    /// home replay on a copy of the stored state (no call is made). With `apply`, that diff is written.
+    /// The cold start plus, for the main tab, what the home's first appearance would write (the
+    /// offline home replay's key diff; no call is made). With `apply`, that diff is written.
     public func replay(apply: Bool) async throws(FeatureError) -> BootTrace {
-        var trace = try replay()
+        var trace = try await replay()
         guard trace.root.screen == .mainTab else { return trace }
-        let scratchStore = store.memoryCopy()
-        let scratch = SessionContexts(session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: scratchStore)
-        scratchStore.restoreContexts(account: scratch.account, permission: scratch.permission)
-        _ = try await HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil).replay()
-        trace.changes = KeyDiff.between(stored: store.defaults, scratch: scratchStore.defaults)
         if apply {
             do { try KeyDiff.apply(trace.changes, to: store) } catch { throw .storage(error) }
             trace.applied = true

@@ -21,8 +21,10 @@ public struct BootReplay: Sendable {
     /// Seed 000 §1 step 4.
     public static let launchNote = "no backend call at launch (seed 000 §1: 此阶段不直接调用任何业务后端接口)"
 
-    /// Replays the cold start. Fails only when a state file cannot be read.
-    public func replay() throws(FeatureError) -> BootTrace {
+    /// Replays the cold start. Fails only when a state file cannot be read. The main tab's home steps
+    /// are the app model's offline home replay (`AppModel.homeOffline`), so boot, `home --offline` and
+    /// `explain dialog` give one answer for one state.
+    public func replay() async throws(FeatureError) -> BootTrace {
         let token: String?
         do {
             try store.reload()
@@ -67,7 +69,8 @@ public struct BootReplay: Sendable {
             reads: [tokenRead])
 
         if hasToken {
-            return mainTab(sdks: sdks, root: root, tokenRead: tokenRead)
+            let home = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
+            return mainTab(sdks: sdks, root: root, tokenRead: tokenRead, home: home)
         }
         return loginPage(sdks: sdks, root: root, tokenRead: tokenRead, privacy: privacy)
     }
@@ -104,14 +107,22 @@ public struct BootReplay: Sendable {
 
     // MARK: Main tab, home first shown (seed 000 §4, §7.2)
 
-    private func mainTab(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead) -> BootTrace {
+    private func mainTab(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead, home: HomeTrace) -> BootTrace {
         let scope = store.accountCachePrefix
-        let roleCode = store.roleCode
         let permissions = store.permissionItems()
         let scenicList = store.roleScenicList()
         var steps: [BootStep] = []
         var order = 0
         func nextOrder() -> Int { order += 1; return order }
+        /// The engine's step of that name: its decision (notes, stores, skipped, basis) is boot's.
+        func decided(_ name: String, _ step: inout BootStep) {
+            guard let h = home.steps.first(where: { $0.name == name }) else { return }
+            step.notes = h.notes
+            step.stores = h.stores
+            step.skipped = h.skipped
+            step.rule = h.rule
+        }
+        func made(_ name: String) -> Bool { home.steps.first { $0.name == name }?.calls.isEmpty == false }
 
         var tabs = BootStep(name: "MainTabBarController.viewDidLoad -> configureTabs()", rule: Rules.mainTab)
         tabs.notes = [
@@ -130,9 +141,7 @@ public struct BootReplay: Sendable {
                 read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
                 read(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
             ])
-        let effects = LocationStateStore(store: store, clock: clock).predictRestore().effects(scope: scope)
-        location.stores = effects.stores
-        location.notes = [effects.note]
+        decided("locationStateStore.restoreStateIfNeeded()", &location)
         steps.append(location)
 
         // 2. refreshLocalDisplayState()
@@ -142,15 +151,7 @@ public struct BootReplay: Sendable {
                 read(StoreKey.currentScenicId), read(StoreKey.currentScenicName), read(StoreKey.roleCode),
                 read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
             ])
-        let (scenicId, clearedBecause) = predictDisplayState(scenicList: scenicList)
-        if let why = clearedBecause {
-            display.stores = ["\(StoreKey.currentScenicId) removed", "\(StoreKey.currentScenicName) removed"]
-            display.notes = ["scenic cleared: \(why)"]
-        } else if let id = scenicId {
-            display.notes = ["scenic \(id) \(store.currentScenicName ?? "") kept: a valid scenic (> 0)"]
-        } else {
-            display.notes = ["no scenic selected"]
-        }
+        decided("refreshLocalDisplayState()", &display)
         steps.append(display)
 
         // 3. loadPermissions(api:force: true): always.
@@ -164,129 +165,67 @@ public struct BootReplay: Sendable {
                 "\(scope)_\(StoreKey.permission)", "\(StoreKey.roleName) (when needed)",
             ])
         var permissionStep = BootStep(name: "loadPermissions(api:force: true)", rule: Rules.permissionLoad, calls: [rolePermission])
-        permissionStep.notes = [
-            roleCode.map { "the answer's entry for role \($0) becomes current (else its first entry)" }
-                ?? "no stored role: the answer's first entry becomes the role",
-            "stored before this launch: \(Self.count(permissions.count, "permission")), \(Self.count(scenicList.count, "scenic area")) for the role",
-        ]
+        decided("loadPermissions(api:force: true)", &permissionStep)
+        permissionStep.skipped = false
+        permissionStep.notes.insert("judged with the stored role-permission list standing in for the answer", at: 0)
+        permissionStep.notes.append("stored before this launch: \(Self.count(permissions.count, "permission")), \(Self.count(scenicList.count, "scenic area")) for the role")
         steps.append(permissionStep)
 
         // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
-        steps.append(commonMenusStep(scope: scope, roleCode: roleCode, permissions: permissions))
+        var menus = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus,
+                             reads: [read(StoreKey.scoped(StoreKey.permission, prefix: scope))])
+        if let role = store.roleCode, !role.isEmpty { menus.reads.append(read(StoreKey.commonMenuURIs(prefix: scope, roleCode: role))) }
+        decided("rebuild common menus (HomeCommonMenuStore)", &menus)
+        steps.append(menus)
 
         // 4. loadStoreListIfNeeded(api:): storeAdmin with currentScenicId > 0.
         var storeStep = BootStep(
             name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad,
             reads: [read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)])
-        let storeApplies = roleCode == RoleCode.storeAdmin && (scenicId ?? 0) > 0
-        if storeApplies {
+        decided("loadStoreListIfNeeded(api:)", &storeStep)
+        if made("loadStoreListIfNeeded(api:)") {
             storeStep.calls = [BootCall(
                 order: nextOrder(), method: "GET", path: Endpoint.storeList.path,
                 caller: "HomeViewModel.loadStoreListIfNeeded(api:) -> HomeAPI.storeList()",
                 condition: "role is storeAdmin and currentScenicId > 0",
                 reads: [tokenRead, read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)],
                 stores: ["\(StoreKey.currentStoreId) (the matched store)", "store list: HomeViewModel.storeItem, memory only"])]
-            storeStep.notes = ["stores of scenic \(scenicId ?? 0) are matched against the saved store id \(store.currentStoreId.map(String.init) ?? "nil")"]
-        } else {
-            storeStep.skipped = true
-            storeStep.notes = [roleCode != RoleCode.storeAdmin
-                ? "role \(roleCode ?? "nil") is not storeAdmin: no store request"
-                : "no current scenic (> 0): no store request"]
         }
         steps.append(storeStep)
 
         // 5. evaluateDialogs(api:): permission -> scenic -> location timeout.
-        let (dialogStep, checks) = dialogsStep(
-            scope: scope, roleCode: roleCode, permissions: permissions, scenicList: scenicList, scenicId: scenicId,
-            tokenRead: tokenRead, nextOrder: nextOrder)
-        steps.append(dialogStep)
-
-        let calls = steps.flatMap(\.calls)
-        let asksLocation = calls.contains { $0.path.hasPrefix(Endpoint.locationDetail.path) }
-        let dialog = checks.first { $0.show }.map { "the \(HomeFeature.title($0.dialog)) dialog" }
-            ?? (asksLocation ? "the location-timeout dialog only if the location detail answer calls for it" : "no dialog")
-        let verdict = "main tab, home: \(calls.count) call\(calls.count == 1 ? "" : "s") ("
-            + calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ") + "); then \(dialog)"
-        return BootTrace(sdks: sdks, root: root, firstScreen: "home", steps: steps, checks: checks, verdict: verdict)
-    }
-
-    private func commonMenusStep(scope: String, roleCode: String?, permissions: [PermissionItem]) -> BootStep {
-        var step = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus)
-        let visible = catalog.visibleMenus(permissions: permissions)
-        step.reads = [read(StoreKey.scoped(StoreKey.permission, prefix: scope))]
-        guard let role = roleCode, !role.isEmpty else {
-            step.skipped = true
-            step.notes = ["no role: nothing to rebuild"]
-            return step
-        }
-        let key = StoreKey.commonMenuURIs(prefix: scope, roleCode: role)
-        step.reads.append(read(key))
-        if let uris = store.commonMenuURIs(roleCode: role) {
-            step.notes = ["\(uris.count) common menus stored: " + (uris.isEmpty ? "(none)" : uris.joined(separator: ", "))]
-        } else if visible.isEmpty {
-            step.notes = ["no visible menus and no record: nothing written"]
-        } else {
-            let first = Array(visible.prefix(CommonMenuStore.defaultCount))
-            step.rule = Rules.commonMenuChoice
-            step.stores = ["\(key) = first \(first.count) of the permission list (default)"]
-            step.notes = ["no record: default " + first.map(\.title).joined(separator: ", ")]
-        }
-        return step
-    }
-
-    private func dialogsStep(
-        scope: String, roleCode: String?, permissions: [PermissionItem], scenicList: [ScenicRef], scenicId: Int?,
-        tokenRead: StoredRead, nextOrder: () -> Int
-    ) -> (BootStep, [DialogCheck]) {
         let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)
-        var step = BootStep(
+        var dialogStep = BootStep(
             name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)", rule: Rules.dialogPriority,
             reads: [
                 read(StoreKey.scoped(StoreKey.permission, prefix: scope)),
                 read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
                 read(StoreKey.currentScenicId), read(StoreKey.roleCode), read(reminderKey),
             ])
-        let reminder = store.locationReminderMinutes
-        var checks = DialogRules.localChecks(permissions: permissions, scenicList: scenicList, scenicId: scenicId)
-        let needPermission = checks[0].show, needScenic = checks[1].show
-
-        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: false, rule: Rules.locationTimeoutDecision)
-        if let settled = HomeFeature.locationTimeoutSettledLocally(
-            needPermission: needPermission, needScenic: needScenic, role: roleCode ?? "", reminder: reminder) {
-            location = settled
-        } else if let staffId = store.userId {
-            location.evaluated = true
-            location.reason = "decided by the location detail answer (online and last report older than \(reminder ?? 0) minutes)"
-            step.calls = [BootCall(
+        decided("evaluateDialogs(api:)", &dialogStep)
+        if made("evaluateDialogs(api:)"), let staffId = store.userId {
+            dialogStep.calls = [BootCall(
                 order: nextOrder(), method: "GET", path: Endpoint.locationDetail.path + "?staff_id=\(staffId)",
                 caller: "HomeViewModel.evaluateDialogs(api:) -> checkLocationTimeout(api:) -> HomeAPI.locationDetail(staffId:)",
                 condition: "no permission or scenic dialog, not the simplified top role, reminder minutes set",
                 reads: [tokenRead, read(StoreKey.userId), read(reminderKey),
                         read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope))],
                 stores: ["HomeViewModel.showLocationTimeoutDialog (memory only, not AppStore)"])]
-        } else {
-            location.evaluated = true
-            location.reason = "no user id: location detail not called"
         }
-        checks.append(location)
-        let asked = !step.calls.isEmpty
-        step.notes = checks.map { check in
-            let state = !check.evaluated ? "not evaluated"
-                : check.show ? "show" : check.dialog == .locationTimeout && asked ? "depends on the answer" : "no"
-            return "\(HomeFeature.title(check.dialog)): \(state) — \(check.reason) \(check.rule.marker)"
+        steps.append(dialogStep)
+
+        let calls = steps.flatMap(\.calls)
+        let dialog: String
+        switch home.dialogAnswer {
+        case .string("undecided"): dialog = "the location-timeout dialog only if the location detail answer calls for it (undecided)"
+        case .string(let name): dialog = "the \(HomeFeature.title(HomeDialog(rawValue: name) ?? .permission)) dialog"
+        default: dialog = "no dialog"
         }
-        step.notes.append("judged on the stored permissions; the role-permission answer above decides in the app")
-        return (step, checks)
-    }
-
-    // MARK: Pure predictions of the home's local steps
-
-    /// `refreshLocalDisplayState` on the stored values: the scenic id that stays and, when it is
-    /// cleared, why (same rule as `AccountContextLoader.refreshLocalDisplayState`).
-    func predictDisplayState(scenicList: [ScenicRef]) -> (scenicId: Int?, clearedBecause: String?) {
-        let id = store.currentScenicId
-        let reason = AccountContextLoader.displayStateClearReason(scenicId: id, scenicName: store.currentScenicName)
-        return reason == nil ? (id, nil) : (nil, reason)
+        let verdict = "main tab, home: \(calls.count) call\(calls.count == 1 ? "" : "s") ("
+            + calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ") + "); then \(dialog)"
+        var trace = BootTrace(sdks: sdks, root: root, firstScreen: "home", steps: steps, checks: home.checks, verdict: verdict)
+        trace.changes = home.changes
+        return trace
     }
 
     // MARK: Reading stored values

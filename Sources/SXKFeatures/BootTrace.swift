@@ -127,6 +127,9 @@ public struct BootTrace: Sendable, Equatable {
     /// True when `changes` were written (`apply`).
     public var applied = false
 
+    /// The home dialog, as every view gives it (null on the login page).
+    public var dialogAnswer: JSONValue { HomeTrace.dialogAnswer(checks: checks, expired: false) }
+
     /// The first screen's calls in the order the app makes them.
     public var calls: [BootCall] { steps.flatMap(\.calls) }
 
@@ -141,6 +144,7 @@ public struct BootTrace: Sendable, Equatable {
             "firstScreen": ["name": .string(firstScreen), "steps": .array(steps.map(\.json))],
             "calls": .array(calls.map(\.json)),
             "dialogs": .array(checks.map(\.json)),
+            "dialog": dialogAnswer,
             "verdict": .string(verdict),
             "coldStart": BootReplay.coldStartNote.json,
             "changes": .array(changes.map(\.json)),

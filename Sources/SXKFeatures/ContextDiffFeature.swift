@@ -19,106 +19,140 @@ public struct ContextDiffRow: Sendable, Equatable {
 /// at its next start. Read-only: nothing is saved and no context changes.
 public struct ContextDiff: Sendable, Equatable {
     public var rows: [ContextDiffRow]
-    /// What the next start would do with these answers, each with its basis.
+    /// What the next start would do with these answers, each with its basis: every key the home's
+    /// first appearance would write (the app model's replay with these answers), then the dialog.
     public var nextStart: [ExplainStep]
     public var calls: [CallRecord]
+    /// The replay of the next start's home with these answers (its key diff and dialog).
+    public var home: HomeTrace
 
     public var json: JSONValue {
-        ["rows": .array(rows.map(\.json)), "nextStart": .array(nextStart.map(\.json)), "calls": .array(calls.map(\.json))]
+        [
+            "dialog": home.dialogAnswer, "sessionExpired": .bool(home.sessionExpired),
+            "rows": .array(rows.map(\.json)), "nextStart": .array(nextStart.map(\.json)), "calls": .array(calls.map(\.json)),
+            "changes": .array(home.changes.map(\.json)),
+        ]
     }
 }
 
-/// `context diff`: fresh userinfo, role-permission and (for storeAdmin) the store list, compared key
-/// by key with the profile.
+/// `context diff`: fresh userinfo, role-permission and (when seed 000 §4.3's condition holds) the store
+/// list in one round trip, compared key by key with the profile; then the app model replays the next
+/// start's home with those answers (the location detail is asked only when its condition holds).
+/// A rejected token is a step of that replay: nothing is reset or saved.
 public struct ContextDiffFeature: Sendable {
     public let account: AccountAPI
     public let commerce: CommerceAPI
+    public let operation: OperationAPI
     public let sessionGuard: SessionGuard
+    public let catalog: MenuCatalog
+    public let clock: any WallClock
 
-    public init(account: AccountAPI, commerce: CommerceAPI, guard sessionGuard: SessionGuard) {
-        self.account = account; self.commerce = commerce; self.sessionGuard = sessionGuard
+    public init(account: AccountAPI, commerce: CommerceAPI, operation: OperationAPI, guard sessionGuard: SessionGuard,
+                catalog: MenuCatalog, clock: any WallClock) {
+        self.account = account; self.commerce = commerce; self.operation = operation; self.sessionGuard = sessionGuard
+        self.catalog = catalog; self.clock = clock
     }
 
     public func diff() async throws(FeatureError) -> ContextDiff {
         try sessionGuard.requireSession()
         let store = sessionGuard.contexts.store
         do { try store.reload() } catch { throw .storage(error) }
-        let timer = CallTimer(), sink = CallSink()
+        let timer = CallTimer()
         let account = self.account, commerce = self.commerce
-        let info = try await sessionGuard.run("userinfo") {
-            try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await account.userInfo().value }
+        // The store list is asked for only when the next start's home would ask (seed 000 §4.3),
+        // judged on the scenic as the display-state rule leaves it.
+        let scenic = AccountContextLoader.displayStateClearReason(scenicId: store.currentScenicId, scenicName: store.currentScenicName) == nil
+            ? store.currentScenicId : nil
+        let wantsStores = HomeReplayRun.storeLoadApplies(role: store.roleCode, scenicId: scenic)
+        async let info = Self.fetch(timer, "GET", Endpoint.userInfo.path) { try await account.userInfo().value }
+        async let roles = Self.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
+        async let stores: Prefetched<[Store]>? = wantsStores
+            ? Self.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } : nil
+        let (infoAnswer, rolesAnswer, storesAnswer) = await (info, roles, stores)
+        // A failure other than a rejected token ends the diff (the first one, in request order).
+        for case .failure(let error) in [infoAnswer.result.map { _ in () }, rolesAnswer.result.map { _ in () }, storesAnswer?.result.map { _ in () } ?? .success(())]
+            where !error.isSessionExpired {
+            throw error
         }
-        let roles = try await sessionGuard.run("role-permission") {
-            try await timer.record("GET", Endpoint.rolePermissions.path, into: sink) { try await account.rolePermissions().value }
-        }
-        let role = store.roleCode ?? ""
-        var stores: [Store]?
-        if role == RoleCode.storeAdmin {
-            stores = try await sessionGuard.run("store list") {
-                try await timer.record("GET", Endpoint.storeList.path, into: sink) { try await commerce.storeList().value }
-            }
-        }
-        var diff = ContextDiff(rows: [], nextStart: [], calls: sink.records)
-        Self.compare(store: store, info: info, roles: roles, stores: stores, into: &diff)
+        let scratch = AppModel.scratch(of: store)
+        let run = HomeReplayRun(
+            contexts: scratch, catalog: catalog, clock: clock,
+            network: HomeReplayRun.Network(account: account, commerce: commerce, operation: operation),
+            prefetchedRoles: rolesAnswer, prefetchedStores: storesAnswer)
+        var home = try await run.replay()
+        home.changes = KeyDiff.between(stored: store.defaults, scratch: scratch.store.defaults)
+        let calls = [infoAnswer.record, rolesAnswer.record] + (storesAnswer.map { [$0.record] } ?? [])
+            + home.calls.compactMap(\.record).filter { $0.path.hasPrefix(Endpoint.locationDetail.path) }
+        var diff = ContextDiff(rows: [], nextStart: [], calls: calls, home: home)
+        Self.compare(store: store, info: try? infoAnswer.result.get(), roles: try? rolesAnswer.result.get(),
+                     stores: try? storesAnswer?.result.get(), scratch: scratch.store, into: &diff)
         return diff
     }
 
-    /// The key-by-key comparison and the next-start predictions (pure, for tests).
-    static func compare(store: AppStore, info: UserInfo, roles: [RolePermission], stores: [Store]?, into diff: inout ContextDiff) {
-        let scope = store.accountCachePrefix
-        let role = store.roleCode ?? ""
-        func row(_ key: String, _ stored: String?, _ server: String?) {
-            let s = stored ?? "nil", v = server ?? "nil"
-            diff.rows.append(ContextDiffRow(key: key, stored: s, server: v, same: s == v))
-        }
-        row(StoreKey.userName, store.userName, info.userName)
-        row(StoreKey.realName, store.realName, info.realName)
-        row(StoreKey.phone, store.phone, info.phone)
-        row(StoreKey.roleName, store.roleName, info.roleName)
-        let storedRoles = store.rolePermissionList()
-        row(StoreKey.scoped(StoreKey.rolePermissionList, prefix: scope), storedRoles.map(\.roleCode).joined(separator: ","), roles.map(\.roleCode).joined(separator: ","))
-        let entry = roles.first { $0.roleCode == role }
-        let storedURIs = store.permissionItems().map(\.uri)
-        let serverURIs = entry?.permissions.map(\.uri) ?? []
-        row(StoreKey.scoped(StoreKey.permission, prefix: scope), storedURIs.joined(separator: ","), serverURIs.joined(separator: ","))
-        let storedScenics = store.roleScenicList().map(\.scenicId)
-        let serverScenics = entry?.scenicList.map(\.scenicId) ?? []
-        row(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope), storedScenics.map(String.init).joined(separator: ","), serverScenics.map(String.init).joined(separator: ","))
-
-        if entry == nil {
-            diff.nextStart.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role,
-                rule: "no entry for role \(role) in the server's list → no permissions and no scenic list at the next home (never another role's)", basis: Rules.roleMatch))
-            diff.nextStart.append(ExplainStep(key: nil, value: "permission dialog", rule: "follows: the role has no permissions", basis: Rules.permissionDialog))
-        } else {
-            let added = serverURIs.filter { !storedURIs.contains($0) }, removed = storedURIs.filter { !serverURIs.contains($0) }
-            if !added.isEmpty || !removed.isEmpty {
-                diff.nextStart.append(ExplainStep(key: StoreKey.scoped(StoreKey.permission, prefix: scope),
-                    value: (added.map { "+" + $0 } + removed.map { "-" + $0 }).joined(separator: " "),
-                    rule: "loadPermissions saves the fresh list at the next home; menus follow it", basis: Rules.permissionLoad))
-            }
-        }
-        if let scenic = store.currentScenicId {
-            if AccountContextLoader.displayStateClearReason(scenicId: scenic, scenicName: store.currentScenicName) != nil {
-                diff.nextStart.append(ExplainStep(key: StoreKey.currentScenicId, value: String(scenic),
-                    rule: "not a valid scenic → cleared at the next home" + (serverScenics.isEmpty ? "" : "; scenic dialog follows"), basis: Rules.validScenic))
-            } else if entry != nil, !serverScenics.contains(scenic) {
-                diff.nextStart.append(ExplainStep(key: StoreKey.currentScenicId, value: String(scenic),
-                    rule: "currentScenicId \(scenic) no longer in \(role)'s list → kept by refreshLocalDisplayState (it clears only an invalid scenic); requests keep scenic \(scenic)", basis: Rules.validScenic))
-            }
-        } else if !serverScenics.isEmpty, entry?.permissions.isEmpty == false {
-            diff.nextStart.append(ExplainStep(key: StoreKey.currentScenicId, value: "nil", rule: "no scenic selected and the role has \(serverScenics.count) → scenic dialog", basis: Rules.scenicDialog))
-        }
-        if let stores {
-            let inScenic = stores.filter { $0.scenicId == store.currentScenicId }
-            let saved = store.currentStoreId
-            let matched = saved.map { id in inScenic.contains { $0.storeId == id } } ?? false
-            row(StoreKey.currentStoreId, saved.map(String.init), inScenic.map { String($0.storeId) }.joined(separator: ","))
-            diff.nextStart.append(ExplainStep(key: StoreKey.currentStoreId, value: saved.map(String.init) ?? "nil",
-                rule: matched ? "matched among the scenic's stores → written again at the next home" : "no store of the scenic has it → nothing written, no store chosen", basis: Rules.storeLoad))
-        }
-        if let name = info.roleName, !name.isEmpty, name != store.roleName {
-            diff.nextStart.append(ExplainStep(key: StoreKey.roleName, value: name,
-                rule: "written when the profile tab reloads (the API's roleName is non-empty)", basis: Rules.profileReload))
+    /// One call timed on the diff's axis; its error (wrapped once) is its result, not thrown.
+    static func fetch<T: Sendable>(_ timer: CallTimer, _ method: String, _ path: String, _ body: @Sendable () async throws -> T) async -> Prefetched<T> {
+        let sink = CallSink()
+        do {
+            let value = try await timer.record(method, path, into: sink, body)
+            return Prefetched(record: sink.records[0], result: .success(value))
+        } catch {
+            let record = sink.records.first ?? CallRecord(method: method, path: path, startMs: 0, endMs: 0, ok: false, error: "\(error)")
+            return Prefetched(record: record, result: .failure(FeatureError.from(error, context: path)))
         }
     }
+
+    /// The key-by-key comparison, and the next start's writes and dialog from the replay (pure, for tests).
+    static func compare(store: AppStore, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, scratch: AppStore, into diff: inout ContextDiff) {
+        let scope = store.accountCachePrefix
+        let role = store.roleCode ?? ""
+        func row(_ key: String, _ stored: String?, _ server: String?, same: Bool? = nil) {
+            let s = stored ?? "nil", v = server ?? "nil"
+            diff.rows.append(ContextDiffRow(key: key, stored: s, server: v, same: same ?? (s == v)))
+        }
+        if let info {
+            row(StoreKey.userName, store.userName, info.userName)
+            row(StoreKey.realName, store.realName, info.realName)
+            row(StoreKey.phone, store.phone, info.phone)
+            row(StoreKey.roleName, store.roleName, info.roleName)
+        }
+        if let roles {
+            let storedRoles = store.rolePermissionList()
+            row(StoreKey.scoped(StoreKey.rolePermissionList, prefix: scope), storedRoles.map(\.roleCode).joined(separator: ","), roles.map(\.roleCode).joined(separator: ","))
+            let entry = roles.first { $0.roleCode == role }
+            row(StoreKey.scoped(StoreKey.permission, prefix: scope), store.permissionItems().map(\.uri).joined(separator: ","),
+                (entry?.permissions.map(\.uri) ?? []).joined(separator: ","))
+            row(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope), store.roleScenicList().map { String($0.scenicId) }.joined(separator: ","),
+                (entry?.scenicList.map { String($0.scenicId) } ?? []).joined(separator: ","))
+        }
+        if let stores {
+            // The verdict is the match rule's: the saved id among the current scenic's stores.
+            let inScenic = stores.filter { $0.scenicId == store.currentScenicId }.map { String($0.storeId) }.joined(separator: ",")
+            let saved = store.currentStoreId
+            let matched = saved.map { id in stores.contains { $0.scenicId == store.currentScenicId && $0.storeId == id } } ?? false
+            row(StoreKey.currentStoreId, saved.map(String.init),
+                matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)", same: matched)
+        }
+        for change in diff.home.changes {
+            let writer = diff.home.steps.first { step in step.stores.contains { $0.hasPrefix(change.key) || $0.hasPrefix(Self.shortName(change.key)) } }
+            let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
+            diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
+                rule: "written by \(writer?.name ?? "the home's first appearance")", basis: writer?.rule ?? Rules.permissionLoad))
+        }
+        diff.nextStart.append(ExplainStep(key: nil, value: "dialog: \(diff.home.dialogAnswer.stringValue ?? "none")",
+                                          rule: diff.home.verdict, basis: diff.home.verdictRule))
+        if let name = info?.roleName, !name.isEmpty, name != (scratch.roleName ?? store.roleName) {
+            diff.nextStart.append(ExplainStep(key: StoreKey.roleName, value: name,
+                rule: "written when the profile tab next reloads (the API's roleName is non-empty), not by the home", basis: Rules.profileReload))
+        }
+    }
+
+    /// `5001_store_key_in_permission` → `key_in_permission`: how a step's store line names a scoped key.
+    static func shortName(_ key: String) -> String {
+        switch StoreKey.kind(of: key) {
+        case .scoped(_, let name): return name
+        default: return key
+        }
+    }
+
+    static func clip(_ text: String) -> String { text.count > 80 ? String(text.prefix(77)) + "…" : text }
 }

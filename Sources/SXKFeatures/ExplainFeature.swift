@@ -94,47 +94,53 @@ public struct ExplainFeature: Sendable {
 
     // MARK: dialog
 
-    /// The three home dialogs in priority order (or one), judged on the stored state as the home's
-    /// first appearance finds it after the display-state rule.
-    public func dialogs(_ only: HomeDialog? = nil) throws(FeatureError) -> [Explanation] {
+    /// The three home dialogs in priority order (or one), as the app model's offline home replay
+    /// decides them: the same answer as `home --offline` and `boot` for this state.
+    public func dialogs(_ only: HomeDialog? = nil) async throws(FeatureError) -> (dialog: JSONValue, explanations: [Explanation]) {
         try reload()
         let permissionKey = StoreKey.scoped(StoreKey.permission, prefix: scopePrefix)
         let scenicListKey = StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scopePrefix)
         let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scopePrefix)
-        let permissions = store.permissionItems()
-        let scenicList = store.roleScenicList()
+        let listKey = StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix)
+        let trace = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
+        // What the forced permission load leaves, with the stored list standing in for the answer.
+        let after = AppModel.scratch(of: store)
+        if store.hasRolePermissionList { after.permission.setRolePermissions(store.rolePermissionList()) }
+        let derived = after.permission.current
+        let permissionNote = trace.steps.first { $0.name == "loadPermissions(api:force: true)" }
         let rawScenic = store.currentScenicId
-        let scenicId = AccountContextLoader.displayStateClearReason(scenicId: rawScenic, scenicName: store.currentScenicName) == nil ? rawScenic : nil
-        let checks = DialogRules.localChecks(permissions: permissions, scenicList: scenicList, scenicId: scenicId)
         let role = store.roleCode ?? ""
         let reminder = store.locationReminderMinutes
-        let location = HomeFeature.locationTimeoutSettledLocally(
-            needPermission: checks[0].show, needScenic: checks[1].show, role: role, reminder: reminder)
-            ?? DialogCheck(dialog: .locationTimeout, show: false,
-                           reason: "decided by the location detail answer (online and last report older than \(reminder ?? 0) minutes), which is never stored",
-                           evaluated: true, rule: Rules.locationTimeoutDecision)
         let priority = ExplainStep(key: nil, value: "permission → scenic → location timeout", rule: "dialog priority; the first that applies wins", basis: Rules.dialogPriority)
+        let load = ExplainStep(
+            key: listKey, value: store.hasRolePermissionList ? "\(store.rolePermissionList().count) roles\(stamp)" : "nil",
+            rule: "the home's forced loadPermissions re-derives the role's lists first; offline the stored list stands in for the answer: "
+                + (permissionNote?.notes.first ?? "no list stored, the stored permissions stay"),
+            basis: permissionNote?.rule ?? Rules.permissionLoad)
         var out: [Explanation] = []
-        for check in checks + [location] where only == nil || only == check.dialog {
+        for check in trace.checks where only == nil || only == check.dialog {
             var steps = [priority]
             switch check.dialog {
             case .permission:
-                steps.append(ExplainStep(key: permissionKey, value: "\(permissions.count) permissions\(stamp)", rule: "shown when the current role has no permissions", basis: Rules.permissionDialog))
+                steps.append(load)
+                steps.append(ExplainStep(key: permissionKey, value: "\(derived.permissions.count) permissions after the load (stored: \(store.permissionItems().count))",
+                                         rule: "shown when the current role has no permissions", basis: Rules.permissionDialog))
             case .scenic:
-                steps.append(ExplainStep(key: scenicListKey, value: "\(scenicList.count) scenic areas", rule: "the role's scenic areas to choose from", basis: Rules.permissionLoad))
+                steps.append(load)
+                steps.append(ExplainStep(key: scenicListKey, value: "\(derived.scenicList.count) scenic areas after the load", rule: "the role's scenic areas to choose from", basis: Rules.permissionLoad))
                 steps.append(ExplainStep(key: StoreKey.currentScenicId, value: rawScenic.map(String.init) ?? "nil",
                                          rule: "cleared first when not a valid scenic (> 0)", basis: Rules.validScenic))
                 steps.append(ExplainStep(key: nil, value: check.reason, rule: "shown when the role has scenic areas and none is selected", basis: Rules.scenicDialog))
             case .locationTimeout:
                 steps.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role, rule: "not for the simplified-top roles (\(HomeFeature.simplifiedTopRoles.sorted().joined(separator: ", ")))", basis: Rules.simplifiedTop))
                 steps.append(ExplainStep(key: reminderKey, value: reminder.map(String.init) ?? "nil", rule: "the location detail call is made only with reminder minutes set", basis: Rules.locationCallCondition))
-                steps.append(ExplainStep(key: nil, value: check.reason, rule: "timeout when online and the last report is older than the reminder", basis: Rules.locationTimeoutDecision))
+                steps.append(ExplainStep(key: nil, value: check.reason, rule: "timeout when online and the last report is older than the reminder; the answer is never stored", basis: Rules.locationTimeoutDecision))
             }
-            let state = !check.evaluated ? "not evaluated" : check.show ? "shown" : "not shown"
+            let state = !check.evaluated ? "not evaluated" : check.show ? "shown" : check.undecided ? "undecided" : "not shown"
             out.append(Explanation(subject: "dialog \(check.dialog.rawValue)", verdict: "\(HomeFeature.title(check.dialog)) dialog \(state): \(check.reason)",
                                    basis: verdictBasis(steps), steps: steps))
         }
-        return out
+        return (trace.dialogAnswer, out)
     }
 
     // MARK: scope
@@ -180,8 +186,15 @@ public struct ExplainFeature: Sendable {
             name = "common_uris"
             steps.append(ExplainStep(key: nil, value: "scope \(prefix), role \(role)", rule: "common menus of that scope and role", basis: Rules.commonMenus))
         case .sxk: name = key
+        case .scopedUnmodelled(let prefix, let rest):
+            steps.append(ExplainStep(key: nil, value: "scope \(prefix), name \(rest)",
+                rule: "in an account's scope, so the app's: seed 000 §6.1 lists settings of that scope (the queue-calling ones) without naming their keys",
+                basis: .seed("seed 000 §6.1")))
+            steps.append(ExplainStep(key: nil, value: "not modelled", rule: "sxk keeps it as imported and shows it, but no replay reads or writes it", basis: Rules.unmodelledKey))
+            return Explanation(subject: "key \(key)", verdict: "\(key) is in account scope \(prefix) but not modelled by sxk", basis: .inferred, steps: steps)
         case .unknown:
-            return Explanation(subject: "key \(key)", verdict: "\(key) is not a key of the app's AppStore (seed 000 §6)", basis: .documented, steps: steps)
+            steps.append(ExplainStep(key: nil, value: "outside every account scope", rule: "not among the keys seed 000 §6.1 names, and not in an account's scope", basis: Rules.unmodelledKey))
+            return Explanation(subject: "key \(key)", verdict: "\(key) is not a key sxk knows of the app's AppStore", basis: .inferred, steps: steps)
         }
         for (rule, basis) in Self.writers[name] ?? [] { steps.append(ExplainStep(key: nil, value: "written", rule: rule, basis: basis)) }
         return Explanation(subject: "key \(key)", verdict: "\(key) = \(steps[0].value)", basis: verdictBasis(steps), steps: steps)
@@ -195,15 +208,19 @@ public struct ExplainFeature: Sendable {
         StoreKey.userName: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
         StoreKey.realName: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
         StoreKey.avatar: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
-        StoreKey.phone: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
-        StoreKey.roleName: [("login completion; applyUserInfo only when empty; profile reload when the API's is non-empty; loadPermissions when matched", .seed("seed 000 §3.4, §4.2, §5.3"))],
+        StoreKey.phone: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3")),
+                         ("the login phone when the chosen account carries none", Rules.loginPhone)],
+        StoreKey.roleName: [("login completion; applyUserInfo only when empty; profile reload when the API's is non-empty; loadPermissions when needed (必要时)", .seed("seed 000 §3.4, §4.2, §5.3")),
+                            ("\"when needed\" read as: when the current role's entry matched", Rules.roleNameWrite)],
         StoreKey.currentScenicId: [("login completion; cleared by refreshLocalDisplayState when not valid", .seed("seed 000 §3.4, §4.2")), ("valid = > 0", Rules.validScenic)],
         StoreKey.currentScenicName: [("login completion; cleared with the scenic id", .seed("seed 000 §3.4, §4.2"))],
         StoreKey.currentStoreId: [("login completion; loadStoreListIfNeeded writes only a match", .seed("seed 000 §3.4, §4.3"))],
         StoreKey.userId: [("login completion", .seed("seed 000 §3.4"))],
-        StoreKey.accountType: [("login completion; no default when missing", .seed("seed 000 §3.4"))],
+        StoreKey.accountType: [("login completion", .seed("seed 000 §3.4")),
+                               ("no default when missing: without it the guest scope is used, never a guessed type", Rules.missingAccountType)],
         StoreKey.accountDisplayName: [("login completion", .seed("seed 000 §3.4"))],
-        StoreKey.roleCode: [("login completion; role switch", .seed("seed 000 §3.4"))],
+        StoreKey.roleCode: [("login completion", .seed("seed 000 §3.4")),
+                            ("sxk's role switch (`role CODE`)", Rules.roleSwitch)],
         StoreKey.roleId: [("legacy key, not written by the flows in the seeds", .seed("seed 000 §6.1"))],
         StoreKey.rolePermissionList: [("loadPermissions: the whole answer, an empty one too", .seed("seed 000 §4.2"))],
         StoreKey.permission: [("loadPermissions: the current role's entry; empty when no entry matches", .seed("seed 000 §4.2")), ("no other role's permissions", Rules.roleMatch)],
@@ -214,6 +231,9 @@ public struct ExplainFeature: Sendable {
         StoreKey.isOpenReceiveVoice: [("payment voice setting", .seed("seed 000 §6.1"))],
         "common_uris": [("home: with permissions and no record, at most 4 defaults", .seed("seed 000 §6.2")), ("which 4: the first of the permission list", Rules.commonMenuChoice)],
         StoreKey.snapshotSavedAt: [("sxk's own stamp of the last snapshot write, not the app's", .inferred("storage"))],
+        StoreKey.sessionValidatedAt: [("sxk's own stamp of the last validation, not the app's", .inferred("cold-start"))],
+        StoreKey.importedFrom: [("sxk's own mark of a device snapshot (the file it came from), not the app's", Rules.snapshot)],
+        StoreKey.importedAt: [("sxk's own mark of a device snapshot (when it was imported), not the app's", Rules.snapshot)],
     ]
 
     private func reload() throws(FeatureError) {

@@ -117,6 +117,17 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
 
     var isSessionExpired: Bool { apiError?.kind == .sessionExpired }
 
+    /// Any error of a call as this layer's error, wrapped once with `context`.
+    static func from(_ error: any Error, context: String) -> FeatureError {
+        switch error {
+        case let e as FeatureError: return e
+        case let e as APIError: return .api(e, context: context)
+        case let e as SessionError: return .storage(e)
+        case is CancellationError: return .cancelled
+        default: return .failed("\(context): \(error)")
+        }
+    }
+
     /// Wraps an API error once with context; passes a FeatureError through unchanged.
     static func wrap(_ error: any Error, _ context: String) -> any Error {
         if let e = error as? APIError { return FeatureError.api(e, context: context) }

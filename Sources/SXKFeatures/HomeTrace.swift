@@ -67,14 +67,20 @@ public struct DialogCheck: Sendable, Equatable {
     public var reason: String
     /// False when a higher-priority dialog already won, so this one was not evaluated.
     public var evaluated: Bool
+    /// True when it depends on an answer that was not had (the location detail offline, or failed).
+    public var undecided = false
     public var rule: RuleBasis
+
+    /// `show`, `no`, `not evaluated` or `undecided`.
+    public var state: String { !evaluated ? "not evaluated" : show ? "SHOW" : undecided ? "undecided" : "no" }
 
     public init(dialog: HomeDialog, show: Bool, reason: String, evaluated: Bool, rule: RuleBasis) {
         self.dialog = dialog; self.show = show; self.reason = reason; self.evaluated = evaluated; self.rule = rule
     }
 
     public var json: JSONValue {
-        rule.annotate(["dialog": .string(dialog.rawValue), "evaluated": .bool(evaluated), "show": .bool(show), "reason": .string(reason)])
+        rule.annotate(["dialog": .string(dialog.rawValue), "evaluated": .bool(evaluated), "show": .bool(show),
+                       "undecided": .bool(undecided), "reason": .string(reason)])
     }
 }
 
@@ -94,15 +100,33 @@ public struct HomeTrace: Sendable, Equatable {
     public var changes: [KeyChange]
     /// True when `changes` were written to the profile (`--apply`).
     public var applied: Bool
+    /// True when the server rejected the token during the replay: the app goes back to the login page.
+    public var sessionExpired = false
+
+    public init(steps: [HomeStep], checks: [DialogCheck], dialog: HomeDialog?, verdict: String, verdictRule: RuleBasis,
+                offline: Bool, changes: [KeyChange], applied: Bool, sessionExpired: Bool = false) {
+        self.steps = steps; self.checks = checks; self.dialog = dialog; self.verdict = verdict; self.verdictRule = verdictRule
+        self.offline = offline; self.changes = changes; self.applied = applied; self.sessionExpired = sessionExpired
+    }
 
     public var calls: [ReplayCall] { steps.flatMap(\.calls) }
 
+    /// The one answer every view gives for a state: the dialog's name, `undecided` when it rests on an
+    /// answer not had (the location detail offline), or null for none.
+    public var dialogAnswer: JSONValue { Self.dialogAnswer(checks: checks, expired: sessionExpired) }
+
+    static func dialogAnswer(checks: [DialogCheck], expired: Bool) -> JSONValue {
+        if expired { return .null }
+        if let shown = checks.first(where: { $0.show }) { return .string(shown.dialog.rawValue) }
+        return checks.contains { $0.undecided } ? .string("undecided") : .null
+    }
+
     public var json: JSONValue {
         [
+            "dialog": dialogAnswer, "sessionExpired": .bool(sessionExpired),
             "offline": .bool(offline), "applied": .bool(applied),
             "steps": .array(steps.map(\.json)), "calls": .array(calls.map(\.json)),
             "dialogs": .array(checks.map(\.json)),
-            "dialog": dialog.map { .string($0.rawValue) } ?? .null,
             "verdict": verdictRule.annotate(["text": .string(verdict)]),
             "changes": .array(changes.map(\.json)),
         ]

@@ -66,6 +66,24 @@ public enum Rules {
     public static let storage = RuleBasis.seed("seed 000 §6.1")
     public static let scopeJoiner = RuleBasis.inferred("storage")
     public static let missingAccountType = RuleBasis.inferred("storage")
+    /// "When needed" (必要时) read as: when the current role's entry matched.
+    public static let roleNameWrite = RuleBasis.inferred("permissions")
+    /// The location detail's `staff_id` is the stored user id (the seed writes `staff_id=...`).
+    public static let staffId = RuleBasis.inferred("location")
+    /// An expired token: `sessionDidExpire` clears the login state and shows the login page.
+    public static let sessionExpiry = RuleBasis.seed("seed 000 §1, §2")
+    /// The account field sxk fills from the login phone when the account carries none.
+    public static let loginPhone = RuleBasis.inferred("login")
+    /// A role switch writes the role code and name (sxk's `role`; the seeds describe no role switch).
+    public static let roleSwitch = RuleBasis.inferred("scope-switches")
+    /// A key in an account's scope that sxk does not model (the queue-calling settings).
+    public static let unmodelledKey = RuleBasis.inferred("storage")
+    /// A device snapshot inspected on a copy.
+    public static let snapshot = RuleBasis.inferred("snapshots")
+    /// `switch-account` in a new process reuses the formal token for set-user.
+    public static let switchAccountToken = RuleBasis.inferred("switch-account")
+    /// The live session validates at its first server command, loading userinfo ∥ role-permission.
+    public static let loginLoad = RuleBasis.inferred("login")
     public static let coldStart = RuleBasis.seed("seed 000 §7.2; seed 001 启动流程")
     public static let validation = RuleBasis.inferred("cold-start")
 }

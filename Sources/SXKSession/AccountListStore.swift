@@ -37,8 +37,19 @@ public final class AccountListStore: @unchecked Sendable {
         memory = list
     }
 
+    /// While held, writes and clears change memory only (a device snapshot inspected on a copy).
+    public var held: Bool {
+        get { mutex.withLock { isHeld } }
+        set { mutex.withLock { isHeld = newValue } }
+    }
+    private var isHeld = false
+    private var heldList: List??
+
+    public func discardHeld() { mutex.withLock { heldList = nil } }
+
     /// The stored list, nil when there is none (or the file is unsafe or unreadable: a warning says why).
     public func read() throws(SessionError) -> List? {
+        if let held = mutex.withLock({ heldList }) { return held }
         guard let file, let lock else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> List? in
             try file.load(path, kind: .state, decode: AccountListStore.decode)?.value
@@ -46,12 +57,14 @@ public final class AccountListStore: @unchecked Sendable {
     }
 
     public func write(_ list: List) throws(SessionError) {
+        if mutex.withLock({ isHeld }) { return mutex.withLock { heldList = .some(list) } }
         guard let file, let lock else { return mutex.withLock { memory = list } }
         let bytes = JSONWriter.bytes(AccountListStore.encode(list), style: .pretty) + [0x0A]
         try lock.withLock { () throws(SessionError) in try file.writeAtomically(path, bytes: bytes) }
     }
 
     public func clear() throws(SessionError) {
+        if mutex.withLock({ isHeld }) { return mutex.withLock { heldList = .some(nil) } }
         guard let file, let lock else { return mutex.withLock { memory = nil } }
         try lock.withLock { () throws(SessionError) in try file.remove(path) }
     }

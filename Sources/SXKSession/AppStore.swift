@@ -28,6 +28,32 @@ public final class AppStore: @unchecked Sendable {
                  accountList: AccountListStore(memory: try? accountList.read()), clock: clock)
     }
 
+    // MARK: Device snapshots (docs/app-behaviour.md#snapshots)
+
+    /// True for a profile made by `import-defaults` and not since logged into or out of: a device's
+    /// state that commands inspect on a copy.
+    public var isDeviceSnapshot: Bool { defaults[StoreKey.importedFrom] != nil }
+    public var importedFrom: String? { defaults[StoreKey.importedFrom]?.stringValue }
+    public var importedAt: Date? { date(StoreKey.importedAt) }
+
+    /// While held, no write reaches a file: the defaults, the token and the account list change in
+    /// memory only, until `discardHeld()` goes back to what is stored.
+    public var held: Bool {
+        get { defaults.held }
+        set {
+            defaults.held = newValue
+            tokens.held = newValue
+            accountList.held = newValue
+        }
+    }
+
+    /// Drops every held change: the state as stored on disk.
+    public func discardHeld() throws(SessionError) {
+        tokens.discardHeld()
+        accountList.discardHeld()
+        try defaults.discardHeld()
+    }
+
     /// The clock this store stamps `sxk_snapshot_saved_at` with.
     public var wallClock: any WallClock { clock }
 
@@ -126,6 +152,9 @@ public final class AppStore: @unchecked Sendable {
             writeAccount(account, loginPhone: phone)
             // A new token is not validated until its account context has loaded.
             defaults.set(StoreKey.sessionValidatedAt, nil)
+            // A login replaces the device's state with this shell's own: no longer a snapshot.
+            defaults.set(StoreKey.importedFrom, nil)
+            defaults.set(StoreKey.importedAt, nil)
         }
     }
 
@@ -278,9 +307,10 @@ public final class AppStore: @unchecked Sendable {
     }
 
     /// Everything stored, as UserDefaults would hold it: non-scoped keys in seed order (the token
-    /// masked), sxk's own key, then each account scope's keys in seed order with its common menus,
-    /// then keys sxk does not know.
-    public func allKeys(includeToken: Bool = true) -> [Entry] {
+    /// masked), then each account scope's keys in seed order with its common menus and the scoped
+    /// keys sxk does not model, then keys sxk does not know.
+    /// sxk's own bookkeeping keys (`sxk_…`) only with `includeSxk`: they are not the app's.
+    public func allKeys(includeToken: Bool = true, includeSxk: Bool = false) -> [Entry] {
         let stored = defaults.entries
         var out: [Entry] = []
         for key in StoreKey.nonScoped {
@@ -294,8 +324,10 @@ public final class AppStore: @unchecked Sendable {
                 out.append(Entry(key: key, value: value, kind: .nonScoped, masked: false))
             }
         }
-        for key in [StoreKey.snapshotSavedAt, StoreKey.sessionValidatedAt] {
-            if let value = defaults[key] { out.append(Entry(key: key, value: value, kind: .sxk, masked: false)) }
+        if includeSxk {
+            for (key, value) in stored where StoreKey.kind(of: key) == .sxk {
+                out.append(Entry(key: key, value: value, kind: .sxk, masked: false))
+            }
         }
         var prefixes: [String] = []
         var scoped: [String: [Entry]] = [:]
@@ -303,7 +335,7 @@ public final class AppStore: @unchecked Sendable {
         for (key, value) in stored {
             let kind = StoreKey.kind(of: key)
             switch kind {
-            case .scoped(let prefix, _), .commonMenus(let prefix, _):
+            case .scoped(let prefix, _), .commonMenus(let prefix, _), .scopedUnmodelled(let prefix, _):
                 if scoped[prefix] == nil { prefixes.append(prefix) }
                 scoped[prefix, default: []].append(Entry(key: key, value: value, kind: kind, masked: false))
             case .unknown:

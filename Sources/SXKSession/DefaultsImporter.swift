@@ -19,6 +19,8 @@ public struct DefaultsImporter: Sendable {
         /// Keys the app's AppStore does not define (system keys, other SDKs); not stored. Shown to the
         /// user, so already passed through `TerminalText.sanitize` (an export is outside text).
         public var unknownKeys: [String]
+        /// Keys in an account's scope that sxk does not model: kept.
+        public var unmodelledKeys: [String] = []
         /// Known keys whose value could not be read, with the reason; not stored.
         public var rejected: [Rejected]
         public var tokenImported: Bool
@@ -61,8 +63,21 @@ public struct DefaultsImporter: Sendable {
                 report.rejected.append(Rejected(key: key, reason: "not imported: an imported session is validated at first use"))
                 continue
             }
+            // sxk's own bookkeeping is never taken from a device.
+            if StoreKey.kind(of: key) == .sxk {
+                report.rejected.append(Rejected(key: TerminalText.sanitize(key), reason: "not imported: sxk's own key, not the app's"))
+                continue
+            }
             guard let type = StoreKey.valueType(of: key) else {
-                report.unknownKeys.append(TerminalText.sanitize(key))
+                if case .scopedUnmodelled = StoreKey.kind(of: key) {
+                    // In an account's scope, so the app's (seed 000 §6.1 names the queue-calling settings
+                    // without their keys): kept as the device had it, shown as not modelled.
+                    object[key] = raw
+                    report.importedKeys.append(key)
+                    report.unmodelledKeys.append(TerminalText.sanitize(key))
+                } else {
+                    report.unknownKeys.append(TerminalText.sanitize(key))
+                }
                 continue
             }
             switch DefaultsImporter.normalize(raw, as: type) {
@@ -79,6 +94,9 @@ public struct DefaultsImporter: Sendable {
         for (key, value) in object.entries where ordered[key] == nil { ordered[key] = value }
         if let token { try store.tokens.write(token) } else { try store.tokens.clear() }
         report.tokenImported = token != nil
+        // The mark of a device snapshot: commands inspect this profile on a copy.
+        ordered[StoreKey.importedFrom] = .string(TerminalText.sanitize(path))
+        ordered[StoreKey.importedAt] = .double((store.wallClock.now().timeIntervalSince1970 * 1000).rounded() / 1000)
         store.defaults.replaceAll(with: ordered)
         try store.defaults.save()
         return report

@@ -40,8 +40,19 @@ public final class DefaultsStore: @unchecked Sendable {
         DefaultsStore(memoryOf: mutex.withLock { values })
     }
 
-    /// True for a `memoryCopy()`.
-    public var isMemoryOnly: Bool { file == nil }
+    /// While held, `save()` keeps every change in memory and writes nothing: a device snapshot is
+    /// inspected on a copy (docs/app-behaviour.md#snapshots). `discardHeld()` drops those changes.
+    public var held: Bool {
+        get { mutex.withLock { isHeld } }
+        set { mutex.withLock { isHeld = newValue } }
+    }
+    private var isHeld = false
+
+    /// Drops every change not written to disk and reads the file again: the state as stored.
+    public func discardHeld() throws(SessionError) {
+        mutex.withLock { changed = [] }
+        try load()
+    }
 
     /// Reads the file under the lock. Pending local changes stay applied on top of what was read.
     public func load() throws(SessionError) {
@@ -73,8 +84,6 @@ public final class DefaultsStore: @unchecked Sendable {
         mutex.withLock { values.entries }
     }
 
-    public var hasUnsavedChanges: Bool { mutex.withLock { !changed.isEmpty } }
-
     /// Replaces the whole content (import into a fresh profile): every key now present or present before
     /// counts as changed.
     public func replaceAll(with object: JSONObject) {
@@ -88,6 +97,7 @@ public final class DefaultsStore: @unchecked Sendable {
     /// Merges this process's changes into the file atomically under the lock. Without changes it only
     /// refreshes from disk (and rewrites a file whose mode was loose, making it 0600 again).
     public func save() throws(SessionError) {
+        if held { return }
         guard let lock, let file else {
             mutex.withLock { changed = [] }
             return

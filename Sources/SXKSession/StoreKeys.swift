@@ -28,10 +28,11 @@ public enum StoreKey {
         accountDisplayName, roleCode, roleName, currentScenicId, currentScenicName, currentStoreId,
     ]
 
-    /// The account snapshot keys cleared at logout (the preferences — last phone, privacy — stay).
+    /// The account snapshot keys cleared at logout (the preferences — last phone, privacy — stay);
+    /// a device snapshot's import marks go with them.
     public static let accountSnapshot = [
         userId, userName, realName, avatar, phone, accountType, accountDisplayName, roleCode, roleName,
-        currentScenicId, currentScenicName, currentStoreId, snapshotSavedAt, sessionValidatedAt,
+        currentScenicId, currentScenicName, currentStoreId, snapshotSavedAt, sessionValidatedAt, importedFrom, importedAt,
     ]
 
     // Account-scoped, joined to `accountCachePrefix` with `_`.
@@ -54,6 +55,12 @@ public enum StoreKey {
     /// sxk's own key: when the server last confirmed the token with the account context (epoch
     /// seconds); one-shot commands within a short window of it skip validation (docs/session.md).
     public static let sessionValidatedAt = "sxk_session_validated_at"
+    /// sxk's own keys: the file a device snapshot was imported from, and when. A profile holding them
+    /// is a device snapshot: commands inspect it on a copy (docs/app-behaviour.md#snapshots).
+    public static let importedFrom = "sxk_imported_from"
+    public static let importedAt = "sxk_imported_at"
+    /// Every sxk key begins with it; none of them is the app's.
+    public static let sxkPrefix = "sxk_"
 
     /// The app's `accountCachePrefix`: `userId_accountType`, or `guest` without a user id (seed 000
     /// §6.1). Without an account type sxk uses `guest` too, never a guessed type (inferred:
@@ -76,13 +83,16 @@ public enum StoreKey {
         case nonScoped
         case sxk
         case scoped(prefix: String, name: String)
+        /// A key in an account's scope that sxk does not model: the app's all the same (seed 000 §6.1
+        /// lists the queue-calling settings among the scoped keys without naming them).
+        case scopedUnmodelled(prefix: String, name: String)
         case commonMenus(prefix: String, roleCode: String)
         case unknown
     }
 
     public static func kind(of key: String) -> Kind {
         if nonScoped.contains(key) { return .nonScoped }
-        if key == snapshotSavedAt || key == sessionValidatedAt { return .sxk }
+        if key.hasPrefix(sxkPrefix) { return .sxk }
         for name in scoped where key.hasSuffix("_" + name) && key.count > name.count + 1 {
             return .scoped(prefix: String(key.dropLast(name.count + 1)), name: name)
         }
@@ -94,7 +104,18 @@ public enum StoreKey {
                 return .commonMenus(prefix: String(key[..<range.lowerBound]), roleCode: String(key[roleStart..<roleEnd]))
             }
         }
+        if let (prefix, name) = accountScope(of: key) { return .scopedUnmodelled(prefix: prefix, name: name) }
         return .unknown
+    }
+
+    /// `5001_store_…` or `guest_…`: the account scope a key begins with, and the rest.
+    static func accountScope(of key: String) -> (String, String)? {
+        if key.hasPrefix("guest_"), key.count > 6 { return ("guest", String(key.dropFirst(6))) }
+        let parts = key.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+              !parts[1].isEmpty, parts[1].utf8.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }),
+              !parts[2].isEmpty else { return nil }
+        return ("\(parts[0])_\(parts[1])", String(parts[2]))
     }
 
     /// The shape a key's value must have.
@@ -110,7 +131,12 @@ public enum StoreKey {
             case userId, currentScenicId, currentStoreId: return .int
             default: return .string
             }
-        case .sxk: return .time
+        case .sxk:
+            switch key {
+            case snapshotSavedAt, sessionValidatedAt, importedAt: return .time
+            case importedFrom: return .string
+            default: return nil
+            }
         case .scoped(_, let name):
             switch name {
             case roleId: return .scalar
@@ -123,7 +149,7 @@ public enum StoreKey {
             default: return nil
             }
         case .commonMenus: return .stringArray
-        case .unknown: return nil
+        case .unknown, .scopedUnmodelled: return nil
         }
     }
 

@@ -28,8 +28,21 @@ public final class TokenStore: @unchecked Sendable {
         memory = token
     }
 
+    /// While held, writes and clears change memory only (a device snapshot inspected on a copy);
+    /// `discardHeld()` goes back to the file.
+    public var held: Bool {
+        get { mutex.withLock { isHeld } }
+        set { mutex.withLock { isHeld = newValue } }
+    }
+    private var isHeld = false
+    /// The held value: nil = none (read the file), .some(nil) = cleared in memory.
+    private var heldToken: String??
+
+    public func discardHeld() { mutex.withLock { heldToken = nil } }
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     public func read() throws(SessionError) -> String? {
+        if let held = mutex.withLock({ heldToken }) { return held }
         guard let lock, let file else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> String? in
             try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
@@ -40,6 +53,7 @@ public final class TokenStore: @unchecked Sendable {
         guard TokenStore.isWellFormed(token) else {
             throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
         }
+        if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(token) } }
         guard let lock, let file else { return mutex.withLock { memory = token } }
         try lock.withLock { () throws(SessionError) in
             try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A])
@@ -47,6 +61,7 @@ public final class TokenStore: @unchecked Sendable {
     }
 
     public func clear() throws(SessionError) {
+        if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(nil) } }
         guard let lock, let file else { return mutex.withLock { memory = nil } }
         try lock.withLock { () throws(SessionError) in try file.remove(path) }
     }

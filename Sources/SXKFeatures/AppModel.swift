@@ -1,0 +1,357 @@
+import Foundation
+import SXKCore
+import SXKAPI
+import SXKSession
+
+/// The app's model: its rules over one state snapshot, asked by every view that judges app behaviour.
+/// `home` (online and offline), `boot`, `explain dialog` and `context diff` all run the home's first
+/// appearance through `HomeReplayRun` on a copy of the stored state, so one stored state gives one
+/// answer whichever view asks (docs/app-behaviour.md). The live session's own writes use the same
+/// rule functions: `PermissionContext.setRolePermissions` (which role entry applies),
+/// `AccountContextLoader.displayStateClearReason` (a valid scenic) and `matchCurrentStore`'s rule.
+public enum AppModel {
+    /// A scratch copy of `store` with contexts restored from it: what a replay runs on.
+    static func scratch(of store: AppStore) -> SessionContexts {
+        let copy = store.memoryCopy()
+        let contexts = SessionContexts(session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: copy)
+        copy.restoreContexts(account: contexts.account, permission: contexts.permission)
+        return contexts
+    }
+
+    /// The home's first appearance offline on a copy of `store`: the stored role-permission list stands
+    /// in for the forced permission load; the store list and the location detail are unknown.
+    public static func homeOffline(store: AppStore, catalog: MenuCatalog, clock: any WallClock) async throws(FeatureError) -> HomeTrace {
+        let scratch = scratch(of: store)
+        var trace = try await HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil).replay()
+        trace.changes = KeyDiff.between(stored: store.defaults, scratch: scratch.store.defaults)
+        return trace
+    }
+}
+
+/// One answer fetched before the replay needed it (`context diff` fetches the role-permission list
+/// and the store list beside userinfo, in one round trip).
+public struct Prefetched<T: Sendable>: Sendable {
+    public var record: CallRecord
+    public var result: Result<T, FeatureError>
+
+    public init(record: CallRecord, result: Result<T, FeatureError>) {
+        self.record = record; self.result = result
+    }
+}
+
+/// Numbers the calls of one replay in the order the app makes them.
+final class CallOrder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    func take() -> Int { lock.withLock { next += 1; return next } }
+}
+
+/// Set when the server rejected the token during a replay: the replay ends there, as the app leaves home.
+final class ExpiryMark: @unchecked Sendable {
+    private let lock = NSLock()
+    private var call: ReplayCall?
+    func mark(_ call: ReplayCall) { lock.withLock { if self.call == nil { self.call = call } } }
+    var expired: ReplayCall? { lock.withLock { call } }
+}
+
+/// One replay of the home's first appearance (seed 000 §4.2–4.4) on scratch contexts (a copy of the
+/// stored state). Every rule the home applies is here, once.
+struct HomeReplayRun: Sendable {
+    struct Network: Sendable {
+        let account: AccountAPI
+        let commerce: CommerceAPI
+        let operation: OperationAPI
+    }
+
+    let contexts: SessionContexts
+    let catalog: MenuCatalog
+    let clock: any WallClock
+    /// nil: no call is made — the stored answers stand in where the app stores them.
+    let network: Network?
+    /// Answers already fetched; used instead of making that call.
+    var prefetchedRoles: Prefetched<[RolePermission]>?
+    var prefetchedStores: Prefetched<[Store]>?
+    let timer = CallTimer()
+    let order = CallOrder()
+    let expiry = ExpiryMark()
+
+    init(contexts: SessionContexts, catalog: MenuCatalog, clock: any WallClock, network: Network?,
+         prefetchedRoles: Prefetched<[RolePermission]>? = nil, prefetchedStores: Prefetched<[Store]>? = nil) {
+        self.contexts = contexts; self.catalog = catalog; self.clock = clock; self.network = network
+        self.prefetchedRoles = prefetchedRoles; self.prefetchedStores = prefetchedStores
+    }
+
+    private var store: AppStore { contexts.store }
+    private var scope: String { store.accountCachePrefix }
+    private var offline: Bool { network == nil && prefetchedRoles == nil }
+
+    func replay() async throws(FeatureError) -> HomeTrace {
+        var steps: [HomeStep] = []
+        steps.append(restoreLocationStep())
+        steps.append(displayStateStep())
+        steps.append(try await permissionStep())
+        if let call = expiry.expired { return expired(steps, call) }
+        steps.append(commonMenusStep())
+        steps.append(try await storeStep())
+        if let call = expiry.expired { return expired(steps, call) }
+        let (checks, dialogStep) = try await evaluateDialogs()
+        steps.append(dialogStep)
+        if let call = expiry.expired { return expired(steps, call) }
+        let winner = checks.first { $0.show }
+        let undecided = winner == nil && checks.contains { $0.undecided }
+        let verdict = winner.map { "the app would show the \(HomeFeature.title($0.dialog)) dialog: \($0.reason)" }
+            ?? (undecided ? "undecided: " : "no dialog: ")
+                + checks.map { "\(HomeFeature.title($0.dialog)) — \($0.reason)" }.joined(separator: "; ")
+        // The priority is documented; whether a dialog shows rests on inferred conditions.
+        let decidedBy = winner?.rule ?? checks.first { $0.rule.basis == .inferred }?.rule ?? Rules.dialogPriority
+        return HomeTrace(steps: steps, checks: checks, dialog: winner?.dialog, verdict: verdict, verdictRule: decidedBy,
+                         offline: offline, changes: [], applied: false)
+    }
+
+    /// The server rejected the token: the app broadcasts `sessionDidExpire`, clears the login state and
+    /// goes back to the login page, so no home dialog is evaluated. The scratch copy is cleared as the
+    /// app would clear it; the stored state is not touched (the diff shows it; `--apply` writes it).
+    private func expired(_ steps: [HomeStep], _ call: ReplayCall) -> HomeTrace {
+        var steps = steps
+        var step = HomeStep(name: "sessionDidExpire -> SceneDelegate: login state cleared, back to the login page", rule: Rules.sessionExpiry)
+        step.reads = ["the answer to #\(call.order) \(call.method) \(call.path): \(call.note ?? "session expired")"]
+        step.stores = ["token removed", "account snapshot keys removed (last phone and privacy flag kept)"]
+        step.notes = ["the home is left before its dialogs are evaluated: no dialog"]
+        try? store.clearAccountSnapshot()
+        contexts.account.reset()
+        contexts.permission.reset()
+        steps.append(step)
+        return HomeTrace(steps: steps, checks: [], dialog: nil,
+                         verdict: "the server rejected the token: the app clears the login state and shows the login page; no home dialog",
+                         verdictRule: Rules.sessionExpiry, offline: false, changes: [], applied: false, sessionExpired: true)
+    }
+
+    /// A call the app makes here: the prefetched answer, else made online, else listed as not made.
+    /// A failure is the call's outcome (the replay goes on as the app would); a session-expired answer
+    /// marks the replay as ended. Only a cancellation is thrown.
+    private func call<T: Sendable>(
+        _ method: String, _ path: String, offlineNote: String, prefetched: Prefetched<T>? = nil,
+        _ body: @Sendable (Network) async throws -> T
+    ) async throws(FeatureError) -> (ReplayCall, T?) {
+        let n = order.take()
+        if let prefetched {
+            switch prefetched.result {
+            case .success(let value):
+                return (ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: nil), value)
+            case .failure(let error):
+                if error == .cancelled { throw error }
+                let made = ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: "\(error)")
+                if error.isSessionExpired { expiry.mark(made) }
+                return (made, nil)
+            }
+        }
+        guard let network else {
+            return (ReplayCall(order: n, method: method, path: path, made: false, record: nil, note: offlineNote), nil)
+        }
+        let sink = CallSink()
+        let timer = self.timer
+        do {
+            let value = try await timer.record(method, path, into: sink) { try await body(network) }
+            return (ReplayCall(order: n, method: method, path: path, made: true, record: sink.records.first, note: nil), value)
+        } catch {
+            let wrapped = FeatureError.from(error, context: path)
+            if wrapped == .cancelled { throw wrapped }
+            let made = ReplayCall(order: n, method: method, path: path, made: true, record: sink.records.first, note: "\(wrapped)")
+            if wrapped.isSessionExpired { expiry.mark(made) }
+            return (made, nil)
+        }
+    }
+
+    /// 1. `locationStateStore.restoreStateIfNeeded()`: the 2-hour rule, no network (seed 000 §6.3).
+    private func restoreLocationStep() -> HomeStep {
+        var step = HomeStep(name: "locationStateStore.restoreStateIfNeeded()", rule: Rules.locationRestore)
+        step.reads = [
+            "\(scope)_key_online_status = \(store.onlineStatus.map { String($0) } ?? "nil")",
+            "\(scope)_key_last_location_report_time = \(store.lastLocationReportTime.map { LocalTime.human($0) } ?? "nil")",
+            "\(scope)_key_location_reminder_minutes = \(store.locationReminderMinutes.map(String.init) ?? "nil")",
+        ]
+        do {
+            let effects = try LocationStateStore(store: store, clock: clock).restore().effects(scope: scope)
+            step.stores = effects.stores
+            step.notes = [effects.note]
+        } catch {
+            step.notes = ["could not apply to the scratch copy: \(error)"]
+        }
+        return step
+    }
+
+    /// 2. `refreshLocalDisplayState()`: no valid scenic → id and name cleared (seed 000 §4.2; what
+    /// "valid" means is inferred).
+    private func displayStateStep() -> HomeStep {
+        let a = contexts.account.current
+        let reason = AccountContextLoader.displayStateClearReason(scenicId: a.scenicId, scenicName: a.scenicName)
+        var step = HomeStep(name: "refreshLocalDisplayState()", rule: reason == nil && a.scenicId == nil ? Rules.displayState : Rules.validScenic)
+        step.reads = [
+            "key_in_current_scenic_id = \(a.scenicId.map(String.init) ?? "nil")",
+            "key_in_current_scenic_name = \(a.scenicName ?? "nil")",
+            "key_in_role_code = \(contexts.permission.roleCode ?? "nil")",
+        ]
+        if let why = reason {
+            contexts.account.setScenic(id: nil, name: nil)
+            try? store.setCurrentScenic(id: nil, name: nil)
+            step.stores = ["key_in_current_scenic_id removed", "key_in_current_scenic_name removed"]
+            step.notes = ["scenic cleared: \(why)"]
+        } else if let id = a.scenicId {
+            step.notes = ["scenic \(id) \(a.scenicName ?? "") kept: a valid scenic (> 0); the role's list is not consulted here"]
+        } else {
+            step.notes = ["no scenic selected: nothing to clear"]
+        }
+        return step
+    }
+
+    /// 3. `loadPermissions(api:force: true)`: GET role-permission; list, scenic list, flat permissions
+    /// and the role name "when needed" saved (seed 000 §4.2). Offline the stored list is the answer.
+    private func permissionStep() async throws(FeatureError) -> HomeStep {
+        var step = HomeStep(name: "loadPermissions(api:force: true)", rule: Rules.permissionLoad)
+        step.reads = ["key_in_role_code = \(contexts.permission.roleCode ?? "nil")"]
+        let stored = store.hasRolePermissionList ? store.rolePermissionList() : nil
+        let (record, answer) = try await call("GET", Endpoint.rolePermissions.path,
+            offlineNote: stored == nil ? "offline: no stored role-permission list to stand in" : "offline: the stored role-permission list stands in",
+            prefetched: prefetchedRoles) { try await $0.account.rolePermissions().value }
+        step.calls = [record]
+        guard let roles = answer ?? (offline ? stored : nil) else {
+            step.skipped = offline
+            step.notes = [offline ? "no answer and none stored: permissions unchanged"
+                : expiry.expired != nil ? "the server rejected the token" : "call failed: stored permissions kept"]
+            return step
+        }
+        let derivation = contexts.permission.setRolePermissions(roles)
+        let p = contexts.permission.current
+        try? store.batch { () throws(SessionError) in
+            try store.saveRolePermissionList(roles)
+            try store.saveRoleScenicList(p.scenicList)
+            try store.savePermissionItems(p.permissions)
+            if derivation.matched != nil { try store.setRole(code: p.roleCode, name: p.roleName) }
+        }
+        step.stores = [
+            "\(scope)_key_role_permission_list = \(roles.count) roles",
+            "\(scope)_key_current_role_scenic_list = \(p.scenicList.count) scenic areas",
+            "\(scope)_key_in_permission = \(p.permissions.count) permissions",
+        ] + (derivation.matched != nil ? ["key_in_role_name = \(p.roleName ?? "nil")"] : [])
+        if let matched = derivation.matched, derivation.exactMatch {
+            step.notes = ["matched role \(matched.roleCode)",
+                          "key_in_role_name: the seed writes it \"when needed\" (必要时); sxk writes it when the current role's entry matched \(Rules.roleNameWrite.marker)"]
+        } else {
+            step.rule = Rules.roleMatch
+            step.notes = [derivation.reason ?? "no entry matched"]
+        }
+        return step
+    }
+
+    /// The home rebuilds its common menus from the permissions (seed 000 §4.2, §6.2): with permissions
+    /// and no record, at most 4 defaults — the first 4 of the permission list (inferred) — are written.
+    private func commonMenusStep() -> HomeStep {
+        var step = HomeStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus)
+        let visible = catalog.visibleMenus(permissions: contexts.permission.current.permissions)
+        step.reads = ["\(scope)_key_in_permission → \(visible.count) menus"]
+        guard let role = contexts.permission.roleCode, !role.isEmpty else {
+            step.skipped = true
+            step.notes = ["no role: nothing to rebuild"]
+            return step
+        }
+        let key = StoreKey.commonMenuURIs(prefix: scope, roleCode: role)
+        let existing = store.commonMenuURIs(roleCode: role)
+        step.reads.append("\(key) = \(existing.map { "\($0.count) URIs" } ?? "nil")")
+        if let existing {
+            step.notes = ["record kept: " + (existing.isEmpty ? "(none)" : existing.joined(separator: ", "))]
+            return step
+        }
+        guard let uris = try? CommonMenuStore(store: store).commonURIs(roleCode: role, visibleURIs: visible.map(\.uri)), !uris.isEmpty else {
+            step.notes = ["no permissions: nothing written"]
+            return step
+        }
+        step.rule = Rules.commonMenuChoice
+        step.stores = ["\(key) = first \(uris.count) of the permission list (default)"]
+        step.notes = ["default: " + uris.joined(separator: ", ")]
+        return step
+    }
+
+    /// Whether the store step applies (seed 000 §4.3): role storeAdmin and currentScenicId > 0, read
+    /// after the display-state step.
+    static func storeLoadApplies(role: String?, scenicId: Int?) -> Bool {
+        role == RoleCode.storeAdmin && (scenicId ?? 0) > 0
+    }
+
+    /// 4. `loadStoreListIfNeeded(api:)`: only storeAdmin with currentScenicId > 0; writes only a match (seed 000 §4.3).
+    private func storeStep() async throws(FeatureError) -> HomeStep {
+        var step = HomeStep(name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad)
+        let a = contexts.account.current
+        let role = contexts.permission.roleCode ?? "nil"
+        step.reads = ["key_in_role_code = \(role)", "key_in_current_scenic_id = \(a.scenicId.map(String.init) ?? "nil")",
+                      "key_in_current_store_id = \(a.storeId.map(String.init) ?? "nil")"]
+        guard Self.storeLoadApplies(role: role, scenicId: a.scenicId) else {
+            step.skipped = true
+            step.notes = [role != RoleCode.storeAdmin ? "role \(role) is not storeAdmin: no request" : "no current scenic (> 0): no request"]
+            return step
+        }
+        let (record, answer) = try await call("GET", Endpoint.storeList.path,
+            offlineNote: "offline: the store list is never stored (seed 000 §4.3), so the match is unknown",
+            prefetched: prefetchedStores) { try await $0.commerce.storeList().value }
+        step.calls = [record]
+        guard let stores = answer else {
+            step.notes = ["no store list: key_in_current_store_id unchanged"]
+            return step
+        }
+        contexts.account.setStores(stores)
+        let inScenic = stores.filter { $0.scenicId == a.scenicId }
+        if let saved = a.storeId, let match = inScenic.first(where: { $0.storeId == saved }) {
+            contexts.account.setStoreId(match.storeId)
+            try? store.setCurrentStoreId(match.storeId)
+            step.stores = ["key_in_current_store_id = \(match.storeId)"]
+            step.notes = ["store \(match.storeId) \(match.storeName) matched among \(inScenic.count) stores of scenic \(a.scenicId ?? 0)"]
+        } else {
+            step.notes = ["no store of scenic \(a.scenicId ?? 0) has the saved id \(a.storeId.map(String.init) ?? "nil"): nothing written, no store chosen"]
+        }
+        return step
+    }
+
+    /// 5. `evaluateDialogs(api:)`: permission → scenic → location timeout (priority and the location
+    /// call's condition: seed 000 §4.4; the dialogs' own conditions: inferred).
+    private func evaluateDialogs() async throws(FeatureError) -> ([DialogCheck], HomeStep) {
+        var step = HomeStep(name: "evaluateDialogs(api:)", rule: Rules.dialogPriority)
+        let p = contexts.permission.current
+        let a = contexts.account.current
+        let reminder = store.locationReminderMinutes
+        step.reads = [
+            "\(scope)_key_in_permission = \(p.permissions.count) permissions",
+            "\(scope)_key_current_role_scenic_list = \(p.scenicList.count) scenic areas",
+            "key_in_current_scenic_id = \(a.scenicId.map(String.init) ?? "nil")",
+            "key_in_role_code = \(p.roleCode ?? "nil")",
+            "\(scope)_key_location_reminder_minutes = \(reminder.map(String.init) ?? "nil")",
+        ]
+        var checks = DialogRules.localChecks(permissions: p.permissions, scenicList: p.scenicList, scenicId: a.scenicId)
+        let needPermission = checks[0].show, needScenic = checks[1].show
+        var location: DialogCheck
+        if let settled = HomeFeature.locationTimeoutSettledLocally(
+            needPermission: needPermission, needScenic: needScenic, role: p.roleCode ?? "", reminder: reminder) {
+            location = settled
+        } else if let staffId = a.userId, let minutes = reminder {
+            location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: true, rule: Rules.locationTimeoutDecision)
+            let (record, answer) = try await call("GET", Endpoint.locationDetail.path + "?staff_id=\(staffId)",
+                offlineNote: "offline: the location detail answer is never stored (seed 000 §4.4)") {
+                try await $0.operation.locationDetail(staffId: staffId).value
+            }
+            step.calls = [record]
+            step.notes.append("staff_id = key_in_user_id \(staffId) \(Rules.staffId.marker)")
+            if let detail = answer {
+                (location.show, location.reason) = DialogRules.decideTimeout(detail, reminderMinutes: minutes, storedLast: store.lastLocationReportTime, now: clock.now())
+            } else if !record.made {
+                location.undecided = true
+                location.reason = "undecided: the location detail answer decides, and the call is not made offline"
+            } else {
+                location.undecided = true
+                location.reason = "undecided: location detail failed: \(record.note ?? "")"
+            }
+        } else {
+            location = DialogCheck(dialog: .locationTimeout, show: false, reason: "no user id: location detail not called", evaluated: true, rule: Rules.locationCallCondition)
+        }
+        checks.append(location)
+        step.notes = checks.map { "\(HomeFeature.title($0.dialog)): \($0.state) — \($0.reason) \($0.rule.marker)" } + step.notes
+        return (checks, step)
+    }
+}
