@@ -29,10 +29,30 @@ struct AppCommands: Sendable {
             throw AppError.usage("unknown command '\(command.spec.name)'")
         }
         _ = try OutputFormat.from(command, options: io.options)
-        if declaration.needsServer { try await validateRestoredSession() }
+        // A device snapshot is inspected on a copy: each command starts from the state as imported,
+        // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
+        let snapshot = services.storage.appStore.isDeviceSnapshot
+        let writes = snapshot && Self.writesSnapshot(command)
+        if snapshot { try host.beginSnapshotCommand(writes: writes) }
+        defer { if snapshot { host.endSnapshotCommand() } }
+        // A switch on a snapshot is not validated first: that would write the server's answers too.
+        if declaration.needsServer && !writes { try await validateRestoredSession() }
         var output = try await declaration.run(self, command)
         if output.format == nil { output.format = try OutputFormat.from(command, options: io.options) }
         return output
+    }
+
+    /// What may write a device snapshot: a switch the user typed, `--apply`, and the commands that
+    /// replace the session (login, logout, switch-account, import-defaults, env use).
+    static func writesSnapshot(_ command: ParsedCommand) -> Bool {
+        if command.has("apply") { return true }
+        switch command.spec.name {
+        case "login", "logout", "switch-account", "import-defaults", "env": return true
+        case "role", "scenic", "store": return !command.positionals.isEmpty
+        case "location": return ["online", "offline", "report", "remind"].contains(command.subcommand ?? "")
+        case "menus": return command.path.count > 2
+        default: return false
+        }
     }
 
     func renderer(for command: ParsedCommand) throws -> Renderer {
@@ -59,7 +79,10 @@ struct AppCommands: Sendable {
             host.contextOrigin = "snapshot on disk, validated \(Formatting.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
             return
         }
+        let snapshot = services.storage.appStore.isDeviceSnapshot
         switch await features.bootstrapper.validate() {
+        case .loggedOut where snapshot:
+            io.warning("the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported")
         case .loggedOut(let notice): io.warning(notice)
         case .offline(let reason): io.warning("server unreachable, working from the snapshot (offline): \(reason)")
         case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"

@@ -7,6 +7,8 @@ enum CommandCatalog {
 
     /// Output flags shared by the commands that print API data.
     static let json = FlagSpec("json", summary: "print the decoded data as JSON")
+    /// `stats`: the app's first screen reads the first daily page; `--all` every page.
+    static let statsAll = FlagSpec("all", summary: "read every daily page (default: the first, as the app's first screen does)")
     static let raw = FlagSpec("raw", summary: "print the whole response envelope as received")
     static let ndjson = FlagSpec("ndjson", summary: "print one JSON object per line (lists)")
     static let columns = FlagSpec("columns", value: .string, valueName: "A,B,C", summary: "table columns to show, in order")
@@ -95,7 +97,8 @@ enum CommandCatalog {
             "whoami", summary: "the session: phase, env, account, role, scopes, token (masked)",
             flags: tableOutput
         ),
-        CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it", flags: tableOutput),
+        CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it",
+                    flags: [FlagSpec("all", summary: "also sxk's own bookkeeping keys (sxk_…), which are not the app's")] + tableOutput),
         CommandSpec(
             "import-defaults", summary: "rebuild an account context from a device's UserDefaults export",
             arguments: [ArgumentSpec("FILE", kind: .path, summary: "plist (XML or binary) or JSON")],
@@ -176,10 +179,10 @@ enum CommandCatalog {
         ),
         CommandSpec(
             "stats", summary: "statistics summary and daily rows of the current role",
-            flags: statsFlags + [chart] + dataOutput + [wide],
+            flags: statsFlags + [chart, statsAll] + dataOutput + [wide],
             subcommands: [
                 CommandSpec("summary", summary: "the summary only", flags: statsFlags + dataOutput),
-                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + [chart, limit] + listOutput),
+                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + [chart, limit, statsAll] + listOutput),
             ],
             examples: ["stats", "stats --period week --chart", "stats daily --from 2026-11-01 --to 2026-11-28 --json"]
         ),

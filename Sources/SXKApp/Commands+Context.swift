@@ -21,6 +21,7 @@ extension AppCommands {
         case .restoring: origin = "snapshot on disk (not yet validated)"
         case .loggedIn: origin = session.offline ? "snapshot on disk (server unreachable)" : host.contextOrigin
         }
+        let snapshotOrigin = store.isDeviceSnapshot ? host.contextOrigin : nil
         var rows: [(String, JSONValue)] = [
             ("phase", .string(session.phase.rawValue)),
             ("offline", .bool(session.offline)),
@@ -45,7 +46,10 @@ extension AppCommands {
         add("token", session.token.map { .string(Redaction.maskToken($0)) })
         add("snapshotAgeSeconds", age.map { .int(Int($0)) })
         add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
-        add("source", .string(origin))
+        add("source", .string(snapshotOrigin ?? origin))
+        add("deviceSnapshot", store.isDeviceSnapshot ? .string("imported from \(store.importedFrom ?? "?")"
+            + (store.importedAt.map { ", \(Formatting.duration(s.clock.now().timeIntervalSince($0))) ago" } ?? "")
+            + "; inspected on a copy") : nil)
         add("sessionResets", .int(s.sessionGuard.resetCount))
         add("stateDir", .string(s.paths.profileDir))
         let table = rows.map { row -> JSONValue in
@@ -63,7 +67,7 @@ extension AppCommands {
     }
 
     func keys(_ command: ParsedCommand) throws -> CommandOutput {
-        let entries = services.storage.appStore.allKeys()
+        let entries = services.storage.appStore.allKeys(includeSxk: command.has("all"))
         var output = CommandOutput(data: .object(JSONObject(entries.map { (key: $0.key, value: $0.value) })))
         let rows = entries.map { entry -> JSONValue in
             let text: String
@@ -92,13 +96,9 @@ extension AppCommands {
             settings: host.settings, transport: host.transport, stderr: io.stderr)
         let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
         host.replaceServices(target)
-        host.contextOrigin = "imported from \(file)"
-        let restored = try host.features().bootstrapper.restore()
-        // Without a token the bootstrapper stays logged out; the device's account context is still
-        // loaded so whoami, keys, menus and home can explain it.
-        if restored.phase == .loggedOut {
-            _ = target.storage.appStore.restoreContexts(account: target.contexts.account, permission: target.contexts.permission)
-        }
+        // A device snapshot from now on: its account context is loaded whatever its token, and every
+        // later command inspects it on a copy.
+        try host.restoreSnapshotContexts()
         for rejected in report.rejected {
             io.warning("\(rejected.key): \(rejected.reason)")
         }
@@ -107,14 +107,18 @@ extension AppCommands {
             "file": .string(file), "profile": .string(profile), "format": .string(report.format),
             "importedKeys": .array(report.importedKeys.map { .string($0) }), "tokenImported": .bool(report.tokenImported),
             "unknownKeys": .array(report.unknownKeys.map { .string($0) }),
+            "unmodelledKeys": .array(report.unmodelledKeys.map { .string($0) }),
             "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
         ])
         output.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
+        if !report.unmodelledKeys.isEmpty {
+            output.line("in an account's scope, kept but not modelled by sxk: \(report.unmodelledKeys.joined(separator: ", "))")
+        }
         if !report.unknownKeys.isEmpty {
             output.line("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
         }
-        output.line("now on profile \(profile): try whoami, keys, menus, home")
+        output.line("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try whoami, keys, home, boot, context diff")
         return output
     }
 }

@@ -35,6 +35,7 @@ extension AppCommands {
         out.line("")
         out.line("dialogs (priority order, \(Rules.dialogPriority.marker)):")
         for check in trace.checks { out.line(Self.dialogLine(check)) }
+        if trace.sessionExpired { out.line("   (not evaluated: the server rejected the token, the app leaves the home)") }
         out.line("→ \(trace.verdict)  \(trace.verdictRule.marker)")
         Self.appendChanges(trace.changes, applied: trace.applied, hint: "home --apply", to: &out)
         return out
@@ -42,7 +43,7 @@ extension AppCommands {
 
     /// One dialog of the replay: whether the app would show it, why, and the rule's basis.
     private static func dialogLine(_ check: DialogCheck) -> String {
-        let state = !check.evaluated ? "not evaluated" : (check.show ? "SHOW" : "no")
+        let state = check.state
         return "   \(check.dialog.rawValue): \(state) — \(check.reason)  \(check.rule.marker)"
     }
 

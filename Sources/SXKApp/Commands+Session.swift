@@ -133,7 +133,11 @@ extension AppCommands {
         // What `switch-account -` goes back to (one atomic save of defaults.json).
         let now = appStore.userId.map { "\($0):\(appStore.accountType ?? "")" }
         if let left, left != now { try appStore.batch { () throws(SessionError) in appStore.stagePrevious(.account, left) } }
-        return report(outcome, verb: "switched to")
+        var output = report(outcome, verb: "switched to")
+        if outcome.setUserWith == .formal {
+            output.notes.append("set-user was sent with the current formal token: the app sends the login's temporary token (seed 000 §3.3), which this process does not hold; a refusal falls back to logging in again \(Rules.switchAccountToken.marker)")
+        }
+        return output
     }
 
     /// The password for a new login when no held token can do the set-user (`switch-account`,

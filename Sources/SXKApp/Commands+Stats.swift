@@ -20,15 +20,16 @@ extension AppCommands {
             output.table(Self.summaryColumns, summaryRows(summary.value))
             return output
         case "daily":
-            let daily = try await feature.daily(role: role, range: range)
+            let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"))
             let scope = statsScope(try feature.endpoint(role: role).endpoint)
             var output = CommandOutput(data: .array(daily.rows.map(\.raw)))
             output.raw = daily.responses.map(\.bodyText)
             addDaily(daily.rows, chart: chart, to: &output)
+            Self.notePages(daily, to: &output)
             if let line = scope?.warning(outside: scope?.countOutside(daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
             return output
         default:
-            let report = try await feature.load(role: role, range: range)
+            let report = try await feature.load(role: role, range: range, allPages: command.has("all"))
             let scope = statsScope(report.endpoint)
             var output = CommandOutput(data: [
                 "role": .string(report.role), "range": report.range.json,
@@ -39,9 +40,16 @@ extension AppCommands {
             output.table(Self.summaryColumns, summaryRows(report.summary.value))
             output.line("")
             addDaily(report.daily.rows, chart: chart, to: &output)
+            Self.notePages(report.daily, to: &output)
             if let line = scope?.warning(outside: scope?.countOutside(report.daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
             return output
         }
+    }
+
+    /// The app's first screen reads the first daily page; a note says when there are more.
+    static func notePages(_ daily: DailyRows, to output: inout CommandOutput) {
+        guard !daily.lastPage else { return }
+        output.notes.append("daily rows: \(daily.pages == 1 ? "the first page" : "\(daily.pages) pages") of \(daily.total) rows, as the app's first screen loads them; --all reads every page")
     }
 
     static let summaryColumns = [OutputColumn("summary", priority: 90, cuttable: false), OutputColumn("value", alignment: .right, priority: 80, cuttable: false)]

@@ -64,6 +64,7 @@ public enum SXKApplication {
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
         let restored = try host.features().bootstrapper.restore()
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
+        if services.storage.appStore.isDeviceSnapshot { try host.restoreSnapshotContexts() }
         return host
     }
 }

@@ -63,6 +63,42 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         }
     }
 
+    // MARK: Device snapshots
+
+    /// Before a command on a device snapshot: the state as imported (held changes of the last command
+    /// dropped), contexts restored from it — its account fields whatever its token — and writes held
+    /// in memory unless `writes`.
+    func beginSnapshotCommand(writes: Bool) throws {
+        let store = services.storage.appStore
+        store.held = true
+        try store.discardHeld()
+        try restoreSnapshotContexts()
+        store.held = !writes
+    }
+
+    /// After it: back to the state as stored, still held while the profile is a snapshot.
+    func endSnapshotCommand() {
+        let store = services.storage.appStore
+        store.held = true
+        try? store.discardHeld()
+        try? restoreSnapshotContexts()
+        store.held = store.isDeviceSnapshot
+    }
+
+    /// Restores the session from the profile; a snapshot's account context is loaded even without a
+    /// token, so whoami, keys, menus and the replays can show it.
+    func restoreSnapshotContexts() throws {
+        let s = services
+        let restored = try features().bootstrapper.restore()
+        if restored.phase == .loggedOut, s.storage.appStore.isDeviceSnapshot {
+            _ = s.storage.appStore.restoreContexts(account: s.contexts.account, permission: s.contexts.permission)
+        }
+        if s.storage.appStore.isDeviceSnapshot {
+            s.storage.appStore.held = true
+            contextOrigin = "device snapshot imported from \(s.storage.appStore.importedFrom ?? "a file"), inspected on a copy"
+        }
+    }
+
     var commandSpecs: [CommandSpec] { CommandCatalog.all }
 
     // MARK: Prompt
@@ -81,11 +117,13 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         var tail = ""
         let scope: String
         let style: TextStyle
+        let snapshot = s.storage.appStore.isDeviceSnapshot
+        if snapshot { tail += " (snapshot)" }
         switch session.phase {
-        case .loggedOut:
+        case .loggedOut where !(snapshot && s.contexts.account.hasAccount):
             scope = "(logged out)"
             style = .yellow
-        case .restoring, .loggedIn:
+        case .loggedOut, .restoring, .loggedIn:
             let account = s.contexts.account.current
             var text = s.contexts.permission.roleCode ?? "?"
             if let scenic = account.scenicName ?? account.scenicId.map(String.init) { text += "@" + scenic }
@@ -96,7 +134,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
                 text += "/" + Self.storeLabel(id: store, name: known, budget: columns / 3 - TextWidth.width("sxk \(name) \(text)/\(tail) › "))
             }
             scope = text
-            style = session.offline ? .red : .green
+            style = session.offline ? .red : session.phase == .loggedOut ? .yellow : .green
         }
         let head: [PromptText.Segment] = name == "release"
             ? [.init("sxk "), .init(name, style: .red), .init(" ")] : [.init("sxk \(name) ")]

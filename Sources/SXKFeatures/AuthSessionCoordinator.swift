@@ -13,6 +13,11 @@ public struct LoginOutcome: Sendable {
     public var load: AccountLoadReport?
     /// Lines for stderr: a load that failed but did not stop the login.
     public var warnings: [String]
+    /// The token set-user was sent with: the login's temporary one (as the app does), or, in a process
+    /// that has none, the current formal one (sxk's choice, docs/app-behaviour.md#switch-account).
+    public var setUserWith: SetUserToken = .temporary
+
+    public enum SetUserToken: String, Sendable { case temporary, formal }
 }
 
 /// What `login` returns: done, or a choice the caller must make among several accounts.
@@ -250,7 +255,9 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
                 }
             }
             let privacyFlag = privacy || contexts.store.privacyAgreementAccepted
-            return .switched(try await completeLogin(result, phone: loginPhone, privacyAccepted: privacyFlag))
+            var outcome = try await completeLogin(result, phone: loginPhone, privacyAccepted: privacyFlag)
+            if token != temp { outcome.setUserWith = .formal }
+            return .switched(outcome)
         }
         return .passwordRequired(account: target, phone: loginPhone)
     }

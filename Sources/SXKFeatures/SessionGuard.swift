@@ -7,6 +7,8 @@ import SXKSession
 public final class SessionGuard: @unchecked Sendable {
     /// The one line shown when the server ends the session.
     public static let expiredNotice = "session expired — run login"
+    /// The same on a device snapshot, whose stored state stays as imported.
+    public static let snapshotExpiredNotice = "session expired: the server rejects this device snapshot's token; the snapshot stays as imported"
 
     public let contexts: SessionContexts
     private let lock = NSLock()
@@ -28,9 +30,11 @@ public final class SessionGuard: @unchecked Sendable {
         lock.withLock { resetLocked() }
     }
 
-    private func resetLocked() -> SessionError? {
+    private func resetLocked(keepStored: Bool = false) -> SessionError? {
         var failure: SessionError?
-        do { try contexts.store.clearAccountSnapshot() } catch { failure = error }
+        if !keepStored {
+            do { try contexts.store.clearAccountSnapshot() } catch { failure = error }
+        }
         contexts.account.reset()
         contexts.permission.reset()
         contexts.session.reset()
@@ -49,8 +53,11 @@ public final class SessionGuard: @unchecked Sendable {
             let phase = contexts.session.phase
             guard phase != .loggedOut || current != nil else { return nil }
             if let token, token != current { return nil }
-            _ = resetLocked()
-            return SessionGuard.expiredNotice
+            // A device snapshot is never changed by what the server says of its token: the reset is
+            // of this process's session only, and the next command starts from the import again.
+            let snapshot = contexts.store.isDeviceSnapshot
+            _ = resetLocked(keepStored: snapshot)
+            return snapshot ? SessionGuard.snapshotExpiredNotice : SessionGuard.expiredNotice
         }
     }
 

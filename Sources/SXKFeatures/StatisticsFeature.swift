@@ -26,20 +26,26 @@ public enum StatsEndpoint: Sendable, Equatable {
     }
 }
 
-/// Daily rows of a range, every page read.
+/// Daily rows of a range: the pages read (the first, or every one with `--all`).
 public struct DailyRows: Sendable {
     public var rows: [Daily]
     public var pages: Int
     public var total: Int
     /// The `data` of each page as received (for `--raw`/`--json`).
     public var responses: [APIResponse]
+    /// False when the server has pages beyond those read (`--all` reads them).
+    public var lastPage = true
+
+    public init(rows: [Daily], pages: Int, total: Int, responses: [APIResponse]) {
+        self.rows = rows; self.pages = pages; self.total = total; self.responses = responses
+    }
 
     public var orderCount: Int { rows.reduce(0) { $0 + $1.orderCount } }
     public var orderAmount: Double { rows.reduce(0) { $0 + $1.orderAmount } }
     public var refundAmount: Double { rows.reduce(0) { $0 + $1.refundAmount } }
 }
 
-/// `initStatistics`: the summary first, then the daily rows of the range.
+/// `initStatistics`: the summary and the daily rows of the range.
 public struct StatsReport: Sendable {
     public var role: String
     public var endpoint: StatsEndpoint
@@ -89,13 +95,24 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    /// Summary first, then every daily page, as `initStatistics` does.
-    public func load(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize) async throws(FeatureError) -> StatsReport {
+    /// `initStatistics` (seed 000 §5.2): the summary and the first daily page, asked together (neither
+    /// depends on the other); with `allPages` the other daily pages follow. A summary failure is
+    /// reported first, as the app loads it first.
+    public func load(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize,
+                     allPages: Bool = false) async throws(FeatureError) -> StatsReport {
         let (role, endpoint) = try endpoint(role: role)
+        try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
         let timer = CallTimer()
         let sink = CallSink()
-        let summary = try await summary(endpoint, range: range, timer: timer, sink: sink)
-        let daily = try await daily(endpoint, range: range, pageSize: pageSize, timer: timer, sink: sink)
+        async let first = firstPage(endpoint, range: range, pageSize: pageSize, timer: timer, sink: sink)
+        let summary: APIResult<Summary>
+        do { summary = try await self.summary(endpoint, range: range, timer: timer, sink: sink) } catch {
+            _ = await first
+            throw error
+        }
+        var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+        let page = try await first.get()
+        try await collect(page, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &daily)
         return StatsReport(role: role, endpoint: endpoint, range: range, summary: summary, daily: daily, calls: sink.records)
     }
 
@@ -105,10 +122,16 @@ public struct StatisticsFeature: Sendable {
         return try await summary(endpoint, range: range, timer: CallTimer(), sink: CallSink())
     }
 
-    /// The daily rows alone, every page.
-    public func daily(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize) async throws(FeatureError) -> DailyRows {
+    /// The daily rows alone: the first page, or every page with `allPages`.
+    public func daily(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize,
+                      allPages: Bool = false) async throws(FeatureError) -> DailyRows {
         let (_, endpoint) = try endpoint(role: role)
-        return try await daily(endpoint, range: range, pageSize: pageSize, timer: CallTimer(), sink: CallSink())
+        try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
+        let timer = CallTimer(), sink = CallSink()
+        var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+        let first = try await dailyPage(endpoint, range: range, page: 1, pageSize: pageSize, timer: timer, sink: sink)
+        try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
+        return out
     }
 
     private func summary(_ endpoint: StatsEndpoint, range: DateRange, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
@@ -124,33 +147,43 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    private func daily(_ endpoint: StatsEndpoint, range: DateRange, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> DailyRows {
-        try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
-        let api = operation
-        var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+    private func firstPage(_ endpoint: StatsEndpoint, range: DateRange, pageSize: Int, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
+        do { return .success(try await dailyPage(endpoint, range: range, page: 1, pageSize: pageSize, timer: timer, sink: sink)) } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Adds `first` to `out`, then, with `allPages`, the following pages until the server's last.
+    private func collect(_ first: APIResult<Page<Daily>>, _ endpoint: StatsEndpoint, range: DateRange, pageSize: Int, allPages: Bool,
+                         timer: CallTimer, sink: CallSink, into out: inout DailyRows) async throws(FeatureError) {
+        var result = first
         var page = 1
         // A range has at most a few hundred days; the page cap only guards against a server that never ends.
-        while page <= 10_000 {
-            let current = page
-            let result = try await sessionGuard.run("stats daily") {
-                try await timer.record("GET", endpoint.dailyPath + "?page=\(current)", into: sink) { () async throws -> APIResult<Page<Daily>> in
-                    switch endpoint {
-                    case .photographer:
-                        return try await api.photographerDaily(startDate: range.from, endDate: range.to, page: current, pageSize: pageSize)
-                    case .scenicAdmin(let id):
-                        return try await api.scenicAdminDaily(startDate: range.from, endDate: range.to, scenicId: id, page: current, pageSize: pageSize)
-                    case .storeAdmin(let id):
-                        return try await api.storeDaily(startDate: range.from, endDate: range.to, storeId: id, page: current, pageSize: pageSize)
-                    }
-                }
-            }
+        while true {
             out.rows += result.value.list
             out.pages += 1
             out.total = result.value.total
+            out.lastPage = result.value.isLast
             out.responses.append(result.response)
-            if result.value.isLast { break }
+            if result.value.isLast || !allPages || page >= 10_000 { break }
             page += 1
+            result = try await dailyPage(endpoint, range: range, page: page, pageSize: pageSize, timer: timer, sink: sink)
         }
-        return out
+    }
+
+    private func dailyPage(_ endpoint: StatsEndpoint, range: DateRange, page: Int, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
+        let api = operation
+        return try await sessionGuard.run("stats daily") {
+            try await timer.record("GET", endpoint.dailyPath + "?page=\(page)", into: sink) { () async throws -> APIResult<Page<Daily>> in
+                switch endpoint {
+                case .photographer:
+                    return try await api.photographerDaily(startDate: range.from, endDate: range.to, page: page, pageSize: pageSize)
+                case .scenicAdmin(let id):
+                    return try await api.scenicAdminDaily(startDate: range.from, endDate: range.to, scenicId: id, page: page, pageSize: pageSize)
+                case .storeAdmin(let id):
+                    return try await api.storeDaily(startDate: range.from, endDate: range.to, storeId: id, page: page, pageSize: pageSize)
+                }
+            }
+        }
     }
 }
