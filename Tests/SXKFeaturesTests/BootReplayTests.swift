@@ -19,8 +19,8 @@ final class BootReplayTests: XCTestCase {
         return try ProfileStorage(paths: paths, warn: { _ in }, clock: FixedClock(now)).appStore
     }
 
-    private func replay(_ store: AppStore, catalog: MenuCatalog = Harness.catalog) throws -> BootTrace {
-        try BootReplay(store: store, catalog: catalog, clock: FixedClock(now)).replay()
+    private func replay(_ store: AppStore, catalog: MenuCatalog = Harness.catalog) async throws -> BootTrace {
+        try await BootReplay(store: store, catalog: catalog, clock: FixedClock(now)).replay()
     }
 
     private func sdk(_ trace: BootTrace, _ name: String) throws -> SDKDecision {
@@ -38,8 +38,8 @@ final class BootReplayTests: XCTestCase {
         try store.saveRoleScenicList(scenic)
     }
 
-    func testFreshStateShowsLoginPageWithOnlyWeChatAndConfig() throws {
-        let trace = try replay(try makeStore())
+    func testFreshStateShowsLoginPageWithOnlyWeChatAndConfig() async throws {
+        let trace = try await replay(try makeStore())
         XCTAssertEqual(trace.sdks.map(\.name), ["Umeng", "WeChat", "AMap"], "seed §1 order")
         XCTAssertFalse(try sdk(trace, "Umeng").initialised)
         XCTAssertTrue(try sdk(trace, "WeChat").initialised)
@@ -53,11 +53,11 @@ final class BootReplayTests: XCTestCase {
         XCTAssertTrue(trace.checks.isEmpty, "the login page evaluates no home dialog")
     }
 
-    func testPrivacyAcceptedWithoutTokenInitialisesUmengButNotAMap() throws {
+    func testPrivacyAcceptedWithoutTokenInitialisesUmengButNotAMap() async throws {
         let store = try makeStore()
         try store.setPrivacyAgreementAccepted(true)
         try store.setLastLoginUsername("13800000002")
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertTrue(try sdk(trace, "Umeng").initialised)
         XCTAssertFalse(try sdk(trace, "AMap").initialised)
         XCTAssertEqual(try sdk(trace, "AMap").reason, "no token stored")
@@ -65,22 +65,22 @@ final class BootReplayTests: XCTestCase {
         XCTAssertTrue(trace.steps[0].notes.contains("phone field: filled with 13800000002"), "\(trace.steps[0].notes)")
     }
 
-    func testTokenWithoutPrivacyShowsMainTabButNeitherUmengNorAMap() throws {
+    func testTokenWithoutPrivacyShowsMainTabButNeitherUmengNorAMap() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: false)
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertEqual(trace.root.screen, .mainTab)
         XCTAssertFalse(try sdk(trace, "Umeng").initialised)
         XCTAssertFalse(try sdk(trace, "AMap").initialised, "AMap needs privacy accepted and a token")
         XCTAssertEqual(try sdk(trace, "AMap").reason, "privacy agreement not accepted")
     }
 
-    func testPrivacyAndTokenShowMainTabWithAllSDKsAndHomeSequence() throws {
+    func testPrivacyAndTokenShowMainTabWithAllSDKsAndHomeSequence() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
         try storePermissions(store, role: "photographer", scenic: [ScenicRef(scenicId: 1, scenicName: "西湖景区")])
         try store.setLocationReminderMinutes(30)
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertEqual(trace.sdks.filter(\.initialised).map(\.name), ["Umeng", "WeChat", "AMap"])
         XCTAssertEqual(trace.root.screen, .mainTab)
         XCTAssertEqual(trace.root.screen.controller, "MainTabBarController")
@@ -106,7 +106,7 @@ final class BootReplayTests: XCTestCase {
         XCTAssertTrue(json.contains(Redaction.maskToken(token)))
     }
 
-    func testStoreAdminLoadsStoresAndNeverAsksLocation() throws {
+    func testStoreAdminLoadsStoresAndNeverAsksLocation() async throws {
         let store = try makeStore()
         let admin = Account(
             userId: 3001, accountType: "store", accountDisplayName: "断桥摄影店", userName: "store3001", phone: "13800000003",
@@ -114,26 +114,27 @@ final class BootReplayTests: XCTestCase {
         try store.saveLogin(token: token, account: admin, phone: "13800000003", privacyAccepted: true)
         try storePermissions(store, role: "storeAdmin", scenic: [ScenicRef(scenicId: 1, scenicName: "西湖景区")])
         try store.setLocationReminderMinutes(10)
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertEqual(trace.calls.map(\.path), ["/api/yf-handset-app/role-permission", "/api/app/store/all"])
         XCTAssertEqual(trace.checks.last?.reason, "role storeAdmin uses the simplified top bar")
         // Without a scenic the store step does not apply (seed §4.3: currentScenicId > 0).
         try store.setCurrentScenic(id: nil, name: nil)
-        XCTAssertEqual(try replay(store).calls.map(\.path), ["/api/yf-handset-app/role-permission"])
+        let noScenic = try await replay(store)
+        XCTAssertEqual(noScenic.calls.map(\.path), ["/api/yf-handset-app/role-permission"])
     }
 
-    func testNoPermissionsStoredPredictsPermissionDialogAndNoLocationCall() throws {
+    func testNoPermissionsStoredPredictsPermissionDialogAndNoLocationCall() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
         try store.setLocationReminderMinutes(30)
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertEqual(trace.calls.map(\.path), ["/api/yf-handset-app/role-permission"])
         XCTAssertEqual(trace.checks.first { $0.show }?.dialog, .permission)
         XCTAssertFalse(trace.checks[2].evaluated)
         XCTAssertTrue(trace.verdict.hasSuffix("then the permission dialog"), trace.verdict)
     }
 
-    func testReplayChangesNothingEvenWhenHomeWouldClearState() throws {
+    func testReplayChangesNothingEvenWhenHomeWouldClearState() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
         // Scenic 9 is not in the role's list (kept: only an invalid scenic is cleared), and the last
@@ -143,9 +144,9 @@ final class BootReplayTests: XCTestCase {
         try store.setOnlineStatus(true)
         try store.setLastLocationReportTime(now.addingTimeInterval(-3 * 3600))
         let before = try XCTUnwrap(FileManager.default.contents(atPath: store.defaults.path))
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertEqual(trace.steps[1].stores, ["1001_scenic_key_online_status removed", "1001_scenic_key_last_location_report_time removed"])
-        XCTAssertEqual(trace.steps[2].notes, ["scenic 9 别处 kept: a valid scenic (> 0)"])
+        XCTAssertEqual(trace.steps[2].notes, ["scenic 9 别处 kept: a valid scenic (> 0); the role's list is not consulted here"])
         XCTAssertEqual(trace.steps[2].rule.basis, .inferred)
         XCTAssertNotEqual(trace.checks.first { $0.show }?.dialog, .scenic)
         XCTAssertEqual(FileManager.default.contents(atPath: store.defaults.path), before, "boot wrote to defaults.json")
@@ -154,12 +155,12 @@ final class BootReplayTests: XCTestCase {
         XCTAssertNil(store.commonMenuURIs(roleCode: "photographer"), "the default common menus are predicted, not written")
     }
 
-    func testOnlineWithinTwoHoursResumesCountdown() throws {
+    func testOnlineWithinTwoHoursResumesCountdown() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
         try store.setOnlineStatus(true)
         try store.setLastLocationReportTime(now.addingTimeInterval(-1800))
-        let trace = try replay(store)
+        let trace = try await replay(store)
         XCTAssertEqual(trace.steps[1].notes, ["online: countdown resumes with 1h30m left of the 2-hour limit"])
         XCTAssertTrue(trace.steps[1].stores.isEmpty)
     }
@@ -170,7 +171,7 @@ final class BootReplayTests: XCTestCase {
             let h = try Harness()
             _ = try await h.login(phone, choice: choice)
             _ = try h.home.remind(minutes: reminder)
-            let predicted = try BootReplay(store: h.storage.appStore, catalog: Harness.catalog, clock: SystemClock()).replay()
+            let predicted = try await BootReplay(store: h.storage.appStore, catalog: Harness.catalog, clock: SystemClock()).replay()
             XCTAssertEqual(predicted.root.screen, .mainTab, phone)
             h.sandbox.resetRequestLog()
             let trace = try await h.home.initializeReplay()
@@ -183,7 +184,7 @@ final class BootReplayTests: XCTestCase {
         let h = try Harness()
         _ = try await h.login("13800000001")
         h.sandbox.resetRequestLog()
-        _ = try BootReplay(store: h.storage.appStore, catalog: Harness.catalog, clock: SystemClock()).replay()
+        _ = try await BootReplay(store: h.storage.appStore, catalog: Harness.catalog, clock: SystemClock()).replay()
         XCTAssertEqual(h.requests().map(\.path), [])
     }
 }

@@ -137,7 +137,7 @@ final class AppStoreTests: XCTestCase {
             "key_in_token", "key_last_login_username", "key_privacy_agreement_accepted", "key_in_user_id",
             "key_in_user_name", "key_in_real_name", "key_in_phone", "key_in_account_type",
             "key_in_account_display_name", "key_in_role_code", "key_in_role_name", "key_in_current_scenic_id",
-            "key_in_current_scenic_name", "sxk_snapshot_saved_at",
+            "key_in_current_scenic_name",
             "1001_scenic_key_role_permission_list", "1001_scenic_key_online_status",
             "1001_scenic_role_photographer_common_uris", "some_other_key",
         ])
