@@ -116,7 +116,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'import-defaults')
             case "$prev" in
@@ -249,7 +249,7 @@ _sxk() {
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --json --raw --wide --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --all --json --raw --wide --jq --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'summary daily' -- "$cur"))
             ;;
         'stats summary')
@@ -260,7 +260,7 @@ _sxk() {
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --jq --chart --wide --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --jq --chart --all --wide --help' -- "$cur")); return; fi
             ;;
         'stats daily')
             case "$prev" in
@@ -272,7 +272,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --all --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
             ;;
         'profile')
             case "$prev" in

@@ -114,13 +114,15 @@ final class ContextDebugAppTests: SandboxTestCase {
         for dialog in ["permission", "scenic", "location"] {
             let r = SXK.run(["explain", "dialog", dialog, "--json"], in: ws, baseURL: url)
             XCTAssertEqual(r.status, 0, r.summary)
-            let list = try XCTUnwrap(try r.json() as? [[String: Any]], r.summary)
+            let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+            XCTAssertTrue(object.keys.contains("dialog"), "the one answer at the top level: \(r.summary)")
+            let list = try XCTUnwrap(object["explanations"] as? [[String: Any]], r.summary)
             XCTAssertEqual(list.count, 1, r.summary)
             let steps = try XCTUnwrap(list[0]["steps"] as? [[String: Any]])
             XCTAssertTrue(!steps.isEmpty && steps.allSatisfy { ["documented", "inferred"].contains($0["basis"] as? String ?? "") }, r.summary)
         }
-        let all = try XCTUnwrap(try SXK.run(["explain", "dialog", "--json"], in: ws, baseURL: url).json() as? [[String: Any]])
-        XCTAssertEqual(all.count, 3)
+        let all = try XCTUnwrap(try SXK.run(["explain", "dialog", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual((all["explanations"] as? [Any])?.count, 3)
         let bad = SXK.run(["explain", "dialog", "popup"], in: ws, baseURL: url)
         XCTAssertEqual(bad.status, 2, bad.summary)
         XCTAssertEqual(paths(server.requestLog()), [], "explain made requests")

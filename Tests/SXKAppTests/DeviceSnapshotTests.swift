@@ -1,0 +1,132 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// A support engineer's input as it really comes: a device export written as a binary plist (the
+/// permission lists as JSON Data, as the app stores them) whose token the server no longer accepts.
+/// Every command that only inspects leaves the imported profile byte for byte as imported.
+final class DeviceSnapshotTests: SandboxTestCase {
+    /// The app's keys for storeAdmin 3001 of 千岛湖 (scenic 1), a token the sandbox never issued, the
+    /// role-permission list without an entry for the current role's scenic list, and a queue setting.
+    private func writeExport(_ ws: Workspace) throws -> String {
+        func json(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
+        let permissions: [[String: Any]] = [["uri": "home/order", "name": "订单", "group": "home"], ["uri": "home/stats", "name": "数据", "group": "home"]]
+        let roles: [[String: Any]] = [["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]], "permissions": permissions]]
+        let device: [String: Any] = [
+            "key_in_token": "stale-device-token-0123456789abcdef",
+            "key_last_login_username": "13800000003",
+            "key_privacy_agreement_accepted": true,
+            "key_in_user_id": 3001,
+            "key_in_user_name": "store3001",
+            "key_in_real_name": "王店长",
+            "key_in_phone": "13800000003",
+            "key_in_account_type": "store",
+            "key_in_account_display_name": "湖畔影棚 · 门店管理员",
+            "key_in_role_code": "storeAdmin",
+            "key_in_role_name": "门店管理员",
+            "key_in_current_scenic_id": 1,
+            "key_in_current_scenic_name": "西湖景区",
+            "key_in_current_store_id": 301,
+            "3001_store_key_role_permission_list": try json(roles),
+            "3001_store_key_in_permission": try json(permissions),
+            "3001_store_key_current_role_scenic_list": try json([["scenicId": 1, "scenicName": "西湖景区"]]),
+            "3001_store_key_location_reminder_minutes": 30,
+            "3001_store_queue_call_voice_enabled": true,
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: device, format: .binary, options: 0)
+        XCTAssertEqual(Array(data.prefix(8)), Array("bplist00".utf8))
+        let file = ws.root + "/device.plist"
+        try data.write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    /// The profile's files, by name, as bytes (nil when absent).
+    private func files(_ ws: Workspace, profile: String) -> [String: Data?] {
+        let dir = ws.stateDir + "/" + profile
+        var out: [String: Data?] = [:]
+        for name in ["defaults.json", "token", "accounts.json"] {
+            out[name] = FileManager.default.contents(atPath: dir + "/" + name)
+        }
+        return out
+    }
+
+    func testInspectingAnImportWithARejectedTokenChangesNothing() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        let imported = SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+        XCTAssertTrue(imported.stdout.contains("3001_store_queue_call_voice_enabled") || imported.stderr.contains("3001_store_queue_call_voice_enabled"),
+                      "the queue setting is kept and named: \(imported.summary)")
+        let before = files(ws, profile: "device")
+        XCTAssertNotNil(before["defaults.json"] ?? nil)
+        XCTAssertNotNil(before["token"] ?? nil)
+        let inspecting: [[String]] = [
+            ["home"], ["home", "--offline"], ["boot"], ["explain", "dialog"], ["context", "diff"], ["whoami"], ["keys"],
+            ["location"], ["role"], ["permissions"], ["menus"], ["orders"], ["stats"], ["profile"],
+        ]
+        var changed: [String] = []
+        for args in inspecting {
+            let r = SXK.run(["--profile", "device"] + args, in: ws, baseURL: url)
+            XCTAssertFalse(r.uncaughtSignal || r.timedOut, r.summary)
+            if files(ws, profile: "device") != before { changed.append(args.joined(separator: " ")) }
+        }
+        XCTAssertEqual(changed, [], "inspecting commands changed the import")
+
+        // The same in one REPL-like process: -c runs them in turn on the same state.
+        let script = inspecting.map { $0.joined(separator: " ") }.joined(separator: "; ")
+        let one = SXK.run(["--profile", "device", "--keep-going", "-c", script], in: ws, baseURL: url)
+        XCTAssertFalse(one.uncaughtSignal || one.timedOut, one.summary)
+        XCTAssertEqual(files(ws, profile: "device"), before, "a session of inspecting commands changed the import:\n\(one.summary)")
+
+        // whoami shows the snapshot's account whatever its token, and says it is a snapshot.
+        let who = SXK.run(["--profile", "device", "whoami", "--json"], in: ws, baseURL: url)
+        let fields = try XCTUnwrap(try who.json() as? [String: Any], who.summary)
+        XCTAssertEqual(fields["userId"] as? Int, 3001)
+        XCTAssertEqual(fields["roleCode"] as? String, "storeAdmin")
+        XCTAssertEqual(fields["storeId"] as? Int, 301)
+        XCTAssertTrue((fields["deviceSnapshot"] as? String ?? "").contains("device.plist"), who.summary)
+
+        // home with the rejected token: the server's answer and what the app would do are steps.
+        let home = SXK.run(["--profile", "device", "home", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(home.status, 0, home.summary)
+        let trace = try XCTUnwrap(try home.json() as? [String: Any], home.summary)
+        XCTAssertEqual(trace["sessionExpired"] as? Bool, true, home.summary)
+        XCTAssertTrue(trace["dialog"] is NSNull, home.summary)
+        let steps = try XCTUnwrap(trace["steps"] as? [[String: Any]])
+        XCTAssertEqual(steps.last?["source"] as? String, "seed 000 §1, §2", home.summary)
+
+        // keys lists the app's keys only; sxk's bookkeeping with --all.
+        let keys = try XCTUnwrap(try SXK.run(["--profile", "device", "keys", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertFalse(keys.keys.contains { $0.hasPrefix("sxk_") }, "\(keys.keys.sorted())")
+        XCTAssertEqual(keys["3001_store_queue_call_voice_enabled"] as? Bool, true)
+        let all = try XCTUnwrap(try SXK.run(["--profile", "device", "keys", "--all", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertTrue(all.keys.contains("sxk_imported_from"))
+
+        // The unmodelled key is explained as the app's, in the account's scope.
+        let explain = SXK.run(["--profile", "device", "explain", "key", "3001_store_queue_call_voice_enabled"], in: ws, baseURL: url)
+        XCTAssertTrue(explain.stdout.contains("in account scope 3001_store but not modelled by sxk"), explain.summary)
+        XCTAssertFalse(explain.stdout.contains("not a key of the app's AppStore [documented"), explain.summary)
+
+        // A switch the user types writes; and the next inspection starts from it.
+        let scenic = SXK.run(["--profile", "device", "store", "301"], in: ws, baseURL: url)
+        XCTAssertFalse(scenic.uncaughtSignal, scenic.summary)
+        XCTAssertEqual(files(ws, profile: "device")["token"] ?? nil, before["token"] ?? nil, "a rejected token is never cleared from a snapshot")
+    }
+
+    /// The basis is true: `documented` only where the launch document says it.
+    func testExplainKeyMarksSxksOwnChoicesInferred() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        XCTAssertEqual(SXK.run(["import-defaults", file], in: ws, baseURL: url).status, 0)
+        let type = SXK.run(["--profile", "imported", "explain", "key", "key_in_account_type"], in: ws, baseURL: url)
+        XCTAssertTrue(type.stdout.contains("no default when missing"), type.summary)
+        let line = type.stdout.split(separator: "\n").first { $0.contains("no default when missing") } ?? ""
+        XCTAssertTrue(line.contains("[inferred: docs/app-behaviour.md#storage]"), String(line))
+        let role = SXK.run(["--profile", "imported", "explain", "key", "key_in_role_code"], in: ws, baseURL: url)
+        let switchLine = role.stdout.split(separator: "\n").first { $0.contains("role switch") } ?? ""
+        XCTAssertTrue(switchLine.contains("[inferred"), String(switchLine))
+        let name = SXK.run(["--profile", "imported", "explain", "key", "key_in_role_name"], in: ws, baseURL: url)
+        let matched = name.stdout.split(separator: "\n").first { $0.contains("current role's entry matched") } ?? ""
+        XCTAssertTrue(matched.contains("[inferred"), String(matched))
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import SXKCore
+import SXKModels
+import SXKSession
+import SXKSandbox
+@testable import SXKFeatures
+import XCTest
+
+/// One stored state, one answer: generated states over every branch the launch document names,
+/// asked through each view's own entry point. Offline (`home --offline`, `boot`, `explain dialog`)
+/// the views must agree with each other; online (`home`, `context diff`) too, on the dialog and on
+/// every key the next start would write; `--apply` writes exactly the diff that was shown.
+final class AppModelAgreementTests: XCTestCase {
+    /// A small deterministic generator (SplitMix64), so a failing case can be replayed by its seed.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func pick<T>(_ choices: [T]) -> T { choices[Int(next() % UInt64(choices.count))] }
+    }
+
+    enum RoleEntry: CaseIterable { case present, missing, emptyList }
+    enum Scenic: CaseIterable { case kept, invalid, outsideList, none }
+    enum StoreID: CaseIterable { case kept, unmatched, none }
+    enum Report: CaseIterable { case fresh, stale, missing }
+
+    struct Case: CustomStringConvertible {
+        var phone: String
+        var role: RoleEntry
+        var scenic: Scenic
+        var store: StoreID
+        var reminder: Int?
+        var online: Bool
+        var report: Report
+        var description: String { "\(phone) role:\(role) scenic:\(scenic) store:\(store) reminder:\(reminder.map(String.init) ?? "nil") online:\(online) report:\(report)" }
+    }
+
+    private func makeState(_ c: Case, _ h: Harness) throws {
+        let store = h.storage.appStore
+        switch c.role {
+        case .present: break
+        case .missing:
+            let others = store.rolePermissionList().filter { $0.roleCode != store.roleCode }
+            try store.saveRolePermissionList(others.isEmpty ? [RolePermission(roleCode: "otherRole", roleName: "其他", scenicList: [], permissions: [])] : others)
+        case .emptyList: try store.saveRolePermissionList([])
+        }
+        switch c.scenic {
+        case .kept: break
+        case .invalid: try store.setCurrentScenic(id: 0, name: "无效")
+        case .outsideList: try store.setCurrentScenic(id: 99, name: "别处")
+        case .none: try store.setCurrentScenic(id: nil, name: nil)
+        }
+        switch c.store {
+        case .kept: break
+        case .unmatched: try store.setCurrentStoreId(999)
+        case .none: try store.setCurrentStoreId(nil)
+        }
+        let now = Date()
+        try store.batch { () throws(SessionError) in
+            try store.setLocationReminderMinutes(c.reminder)
+            try store.setOnlineStatus(c.online)
+            switch c.report {
+            case .fresh: try store.setLastLocationReportTime(now.addingTimeInterval(-600))
+            case .stale: try store.setLastLocationReportTime(now.addingTimeInterval(-3 * 3600))
+            case .missing: try store.setLastLocationReportTime(nil)
+            }
+        }
+    }
+
+    private func cases(count: Int, seed: UInt64) -> [Case] {
+        var g = Generator(state: seed)
+        return (0..<count).map { _ in
+            Case(phone: g.pick(["13800000001", "13800000002", "13800000003"]), role: g.pick(RoleEntry.allCases),
+                 scenic: g.pick(Scenic.allCases), store: g.pick(StoreID.allCases), reminder: g.pick([nil, 30, 240]),
+                 online: g.pick([true, false]), report: g.pick(Report.allCases))
+        }
+    }
+
+    func testOfflineViewsOfOneStateAgree() async throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["SXK_MODEL_SEED"] ?? "") ?? 20_261_201
+        var seen = Set<String>()
+        for c in cases(count: 36, seed: seed) {
+            let h = try Harness()
+            _ = try await h.login(c.phone)
+            try makeState(c, h)
+            let store = h.storage.appStore
+            let before = try XCTUnwrap(FileManager.default.contents(atPath: store.defaults.path))
+            let home = try await h.home.initializeReplay(offline: true)
+            let boot = try await BootReplay(store: store, catalog: Harness.catalog, clock: SystemClock()).replay()
+            let explain = try await ExplainFeature(store: store, catalog: Harness.catalog, clock: SystemClock()).dialogs()
+            XCTAssertEqual(home.dialogAnswer, boot.dialogAnswer, "home --offline vs boot: \(c) (seed \(seed))")
+            XCTAssertEqual(home.dialogAnswer, explain.dialog, "home --offline vs explain dialog: \(c) (seed \(seed))")
+            XCTAssertEqual(boot.json.objectValue?["dialog"], home.json.objectValue?["dialog"])
+            XCTAssertEqual(home.checks.map(\.state), boot.checks.map(\.state), "\(c)")
+            XCTAssertEqual(home.changes, boot.changes, "the key diff boot shows is home's: \(c)")
+            XCTAssertEqual(FileManager.default.contents(atPath: store.defaults.path), before, "an offline view wrote: \(c)")
+            seen.insert(home.dialogAnswer.stringValue ?? "none")
+        }
+        // The generator reaches every answer the views can give offline.
+        XCTAssertEqual(seen, ["permission", "scenic", "undecided", "none"], "seed \(seed)")
+    }
+
+    func testOnlineViewsOfOneStateAndServerAgreeAndApplyWritesTheDiffShown() async throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["SXK_MODEL_SEED"] ?? "") ?? 7_771
+        for c in cases(count: 24, seed: seed) {
+            let h = try Harness()
+            _ = try await h.login(c.phone)
+            try makeState(c, h)
+            let store = h.storage.appStore
+            let diff = try await ContextDiffFeature(
+                account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
+                guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock()).diff()
+            let home = try await h.home.initializeReplay()
+            XCTAssertEqual(diff.home.dialogAnswer, home.dialogAnswer, "context diff vs home: \(c) (seed \(seed))")
+            XCTAssertEqual(diff.home.changes.map(\.key), home.changes.map(\.key), "next-start writes vs home's diff: \(c)")
+            XCTAssertEqual(diff.json.objectValue?["dialog"], home.json.objectValue?["dialog"])
+            // Every key the replay would write is in context diff's next-start list.
+            for change in home.changes { XCTAssertTrue(diff.nextStart.contains { $0.key == change.key }, "\(change.key) missing: \(c)") }
+            // A store row never says DIFFERS beside a verdict of a match.
+            if let row = diff.rows.first(where: { $0.key == StoreKey.currentStoreId }) {
+                let storeStep = try XCTUnwrap(diff.home.steps.first { $0.name == "loadStoreListIfNeeded(api:)" })
+                let verdictMatched = storeStep.notes.contains { $0.contains(" matched among ") }
+                XCTAssertEqual(row.same, verdictMatched, "store row \(row) beside the verdict \(storeStep.notes): \(c)")
+            } else {
+                XCTAssertFalse(diff.calls.contains { $0.path == Endpoint.storeList.path }, "store/all asked without a store row: \(c)")
+            }
+            // The store list is asked for only under the launch document's condition (storeAdmin, scenic > 0).
+            let asked = diff.calls.contains { $0.path == Endpoint.storeList.path }
+            let valid = (store.currentScenicId ?? 0) > 0
+            XCTAssertEqual(asked, store.roleCode == RoleCode.storeAdmin && valid, "\(c)")
+            // --apply writes exactly the diff that was shown.
+            var expected = Dictionary(store.defaults.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+            for change in home.changes { expected[change.key] = change.after }
+            let applied = try await h.home.initializeReplay(apply: true)
+            XCTAssertEqual(applied.changes, home.changes, "\(c)")
+            try store.reload()
+            var after = Dictionary(store.defaults.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+            after[StoreKey.snapshotSavedAt] = nil
+            expected[StoreKey.snapshotSavedAt] = nil
+            XCTAssertEqual(after.filter { $0.value != .null }, expected.compactMapValues { $0 }.filter { $0.value != .null }, "apply wrote other than the diff: \(c)")
+        }
+    }
+
+    /// A role without an entry in the stored list: every offline view says "permission" (the forced
+    /// load leaves it no permissions), whatever the stale flat permissions say.
+    func testRoleWithoutAnEntryGivesThePermissionDialogInEveryOfflineView() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        let store = h.storage.appStore
+        try store.saveRolePermissionList(store.rolePermissionList().filter { $0.roleCode != store.roleCode })
+        XCTAssertFalse(store.permissionItems().isEmpty, "the stale flat permissions stay stored")
+        let home = try await h.home.initializeReplay(offline: true)
+        let boot = try await BootReplay(store: store, catalog: Harness.catalog, clock: SystemClock()).replay()
+        let explain = try await ExplainFeature(store: store, catalog: Harness.catalog, clock: SystemClock()).dialogs(.permission)
+        XCTAssertEqual(home.dialogAnswer, .string("permission"))
+        XCTAssertEqual(boot.dialogAnswer, .string("permission"))
+        XCTAssertEqual(explain.dialog, .string("permission"))
+        XCTAssertTrue(explain.explanations[0].verdict.hasPrefix("permission dialog shown"), explain.explanations[0].verdict)
+        let permissionStep = try XCTUnwrap(boot.steps.first { $0.name == "loadPermissions(api:force: true)" })
+        XCTAssertFalse(permissionStep.notes.joined().contains("else its first entry"), "\(permissionStep.notes)")
+        XCTAssertEqual(permissionStep.rule, Rules.roleMatch)
+    }
+
+    /// The server rejects the token during a replay: a step of the replay, nothing reset or written.
+    func testARejectedTokenIsAStepOfTheReplayAndChangesNothing() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let store = h.storage.appStore
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: store.defaults.path))
+        h.sandbox.expireTokens()
+        let home = try await h.home.initializeReplay()
+        XCTAssertTrue(home.sessionExpired)
+        XCTAssertEqual(home.dialogAnswer, .null)
+        XCTAssertEqual(home.steps.last?.rule, Rules.sessionExpiry)
+        XCTAssertTrue(home.changes.contains { $0.key == StoreKey.userId && $0.after == nil }, "the diff shows what the app would clear")
+        let diff = try await ContextDiffFeature(
+            account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
+            guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock()).diff()
+        XCTAssertTrue(diff.home.sessionExpired)
+        XCTAssertEqual(FileManager.default.contents(atPath: store.defaults.path), before)
+        XCTAssertNotNil(try store.token(), "the token file stays")
+        XCTAssertEqual(h.sessionGuard.resetCount, 0, "a replay does not reset the session")
+    }
+}
