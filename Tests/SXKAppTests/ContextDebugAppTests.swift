@@ -159,6 +159,9 @@ final class ContextDebugAppTests: SandboxTestCase {
         let switched = SXK.run(["switch-account", "2"], in: ws, baseURL: url)
         XCTAssertEqual(switched.status, 0, switched.summary)
         XCTAssertTrue(switched.stdout.contains("user 4002"), switched.summary)
+        // The app sends set-user with the login's temporary token; this process has none and says so.
+        XCTAssertTrue(switched.stderr.contains("set-user was sent with the current formal token")
+                      && switched.stderr.contains("[inferred: docs/app-behaviour.md#switch-account]"), switched.summary)
         let compare = SXK.run(["compare", "--as", "account:1,account:3", "--json", "--", "orders", "--page-size", "3"], in: ws, baseURL: url)
         XCTAssertEqual(compare.status, 0, compare.summary)
         XCTAssertTrue(compare.stdout.contains("4001") && compare.stdout.contains("4003"), compare.summary)
@@ -176,6 +179,7 @@ final class ContextDebugAppTests: SandboxTestCase {
         let again = SXK.run(["switch-account", "3", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
         XCTAssertEqual(again.status, 0, again.summary)
         XCTAssertTrue(again.stdout.contains("user 4003"), again.summary)
+        XCTAssertFalse(again.stderr.contains("formal token"), "a fresh login's temporary token was used: \(again.summary)")
         XCTAssertFalse(again.stdout.contains(SXK.password) || again.stderr.contains(SXK.password), again.summary)
 
         // compare --as account: in a new process logs in again once with the password from stdin,

@@ -113,6 +113,27 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertEqual(files(ws, profile: "device")["token"] ?? nil, before["token"] ?? nil, "a rejected token is never cleared from a snapshot")
     }
 
+    /// Without a token the snapshot's account still shows: whoami, the prompt's scope, the replays.
+    func testAnImportWithoutATokenStillShowsItsAccount() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        var plist = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: file)), format: nil) as? [String: Any])
+        plist.removeValue(forKey: "key_in_token")
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(SXK.run(["import-defaults", file], in: ws, baseURL: url).status, 0)
+        let who = SXK.run(["--profile", "imported", "whoami", "--json"], in: ws, baseURL: url)
+        let fields = try XCTUnwrap(try who.json() as? [String: Any], who.summary)
+        XCTAssertEqual(fields["phase"] as? String, "loggedOut")
+        XCTAssertEqual(fields["userId"] as? Int, 3001, who.summary)
+        XCTAssertEqual(fields["accountType"] as? String, "store")
+        XCTAssertEqual(fields["roleCode"] as? String, "storeAdmin")
+        XCTAssertEqual(fields["scenicId"] as? Int, 1)
+        XCTAssertEqual(fields["storeId"] as? Int, 301)
+        XCTAssertEqual(fields["permissionCount"] as? Int, 2)
+        let boot = try XCTUnwrap(try SXK.run(["--profile", "imported", "boot", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertTrue(boot["dialog"] is NSNull, "the login page has no home dialog")
+    }
+
     /// The basis is true: `documented` only where the launch document says it.
     func testExplainKeyMarksSxksOwnChoicesInferred() throws {
         let ws = Workspace()

@@ -37,7 +37,8 @@ final class AppModelAgreementTests: XCTestCase {
         var reminder: Int?
         var online: Bool
         var report: Report
-        var description: String { "\(phone) role:\(role) scenic:\(scenic) store:\(store) reminder:\(reminder.map(String.init) ?? "nil") online:\(online) report:\(report)" }
+        var expired = false
+        var description: String { "\(expired ? "rejected token " : "")\(phone) role:\(role) scenic:\(scenic) store:\(store) reminder:\(reminder.map(String.init) ?? "nil") online:\(online) report:\(report)" }
     }
 
     private func makeState(_ c: Case, _ h: Harness) throws {
@@ -107,10 +108,15 @@ final class AppModelAgreementTests: XCTestCase {
 
     func testOnlineViewsOfOneStateAndServerAgreeAndApplyWritesTheDiffShown() async throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["SXK_MODEL_SEED"] ?? "") ?? 7_771
-        for c in cases(count: 24, seed: seed) {
+        var g = Generator(state: seed ^ 0xA5A5)
+        var expiredCases = 0
+        for var c in cases(count: 24, seed: seed) {
+            c.expired = g.next() % 5 == 0
+            if c.expired { expiredCases += 1 }
             let h = try Harness()
             _ = try await h.login(c.phone)
             try makeState(c, h)
+            if c.expired { h.sandbox.expireTokens() }
             let store = h.storage.appStore
             let diff = try await ContextDiffFeature(
                 account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
@@ -133,6 +139,8 @@ final class AppModelAgreementTests: XCTestCase {
             let asked = diff.calls.contains { $0.path == Endpoint.storeList.path }
             let valid = (store.currentScenicId ?? 0) > 0
             XCTAssertEqual(asked, store.roleCode == RoleCode.storeAdmin && valid, "\(c)")
+            XCTAssertEqual(diff.home.sessionExpired, c.expired, "\(c)")
+            XCTAssertEqual(home.sessionExpired, c.expired, "\(c)")
             // --apply writes exactly the diff that was shown.
             var expected = Dictionary(store.defaults.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
             for change in home.changes { expected[change.key] = change.after }
@@ -144,6 +152,7 @@ final class AppModelAgreementTests: XCTestCase {
             expected[StoreKey.snapshotSavedAt] = nil
             XCTAssertEqual(after.filter { $0.value != .null }, expected.compactMapValues { $0 }.filter { $0.value != .null }, "apply wrote other than the diff: \(c)")
         }
+        XCTAssertGreaterThan(expiredCases, 0, "the generator reaches a rejected token (seed \(seed))")
     }
 
     /// A role without an entry in the stored list: every offline view says "permission" (the forced
