@@ -26,6 +26,33 @@ public enum AppModel {
         trace.changes = KeyDiff.between(stored: store.defaults, scratch: scratch.store.defaults)
         return trace
     }
+
+    /// `ProfileViewModel.reload` (seed 000 §5.3): `AppStore.applyUserInfo` writes userName, realName,
+    /// avatar and phone when sent and roleName only when the local one is empty; then the reload writes
+    /// a non-empty roleName from the API whatever was there. Returns the fields written.
+    public static func profileReload(_ info: UserInfo, into store: AppStore) throws(SessionError) -> [String] {
+        var written: [String] = []
+        if info.userName != nil { written.append("userName") }
+        if info.realName != nil { written.append("realName") }
+        if info.avatar != nil { written.append("avatar") }
+        if info.phone != nil { written.append("phone") }
+        let localRoleEmpty = (store.roleName ?? "").isEmpty
+        try store.batch { () throws(SessionError) in
+            try store.applyUserInfo(info)
+            if let name = info.roleName, !name.isEmpty {
+                try store.setRoleName(name)
+                written.append(localRoleEmpty ? "roleName (was empty)" : "roleName (API value non-empty)")
+            }
+        }
+        return written
+    }
+
+    /// What the profile tab's next reload would write with `info`, as a key diff against `store`.
+    public static func profileReloadChanges(_ info: UserInfo, store: AppStore) -> [KeyChange] {
+        let copy = store.memoryCopy()
+        _ = try? profileReload(info, into: copy)
+        return KeyDiff.between(stored: store.defaults, scratch: copy.defaults)
+    }
 }
 
 /// One answer fetched before the replay needed it (`context diff` fetches the role-permission list

@@ -85,7 +85,7 @@ public struct ContextDiffFeature: Sendable {
             + home.calls.compactMap(\.record).filter { $0.path.hasPrefix(Endpoint.locationDetail.path) }
         var diff = ContextDiff(rows: [], nextStart: [], calls: calls, home: home)
         Self.compare(store: store, info: try? infoAnswer.result.get(), roles: try? rolesAnswer.result.get(),
-                     stores: try? storesAnswer?.result.get(), scratch: scratch.store, into: &diff)
+                     stores: try? storesAnswer?.result.get(), into: &diff)
         return diff
     }
 
@@ -102,7 +102,7 @@ public struct ContextDiffFeature: Sendable {
     }
 
     /// The key-by-key comparison, and the next start's writes and dialog from the replay (pure, for tests).
-    static func compare(store: AppStore, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, scratch: AppStore, into diff: inout ContextDiff) {
+    static func compare(store: AppStore, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, into diff: inout ContextDiff) {
         let scope = store.accountCachePrefix
         let role = store.roleCode ?? ""
         func row(_ key: String, _ stored: String?, _ server: String?, same: Bool? = nil) {
@@ -140,9 +140,13 @@ public struct ContextDiffFeature: Sendable {
         }
         diff.nextStart.append(ExplainStep(key: nil, value: "dialog: \(diff.home.dialogAnswer.stringValue ?? "none")",
                                           rule: diff.home.verdict, basis: diff.home.verdictRule))
-        if let name = info?.roleName, !name.isEmpty, name != (scratch.roleName ?? store.roleName) {
-            diff.nextStart.append(ExplainStep(key: StoreKey.roleName, value: name,
-                rule: "written when the profile tab next reloads (the API's roleName is non-empty), not by the home", basis: Rules.profileReload))
+        // Not the home's: what the profile tab writes when it is next shown, with this userinfo.
+        if let info {
+            for change in AppModel.profileReloadChanges(info, store: store) {
+                let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
+                diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
+                    rule: "written when the profile tab is next shown (ProfileViewModel.reload), not by the home", basis: Rules.profileReload))
+            }
         }
     }
 

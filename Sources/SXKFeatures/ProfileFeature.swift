@@ -69,24 +69,10 @@ public struct ProfileFeature: Sendable {
         return report
     }
 
-    /// `AppStore.applyUserInfo` (userName, realName, avatar, phone when sent; roleName when the local one
-    /// is empty), then rule 2: a non-empty roleName from the API is written whatever was there.
+    /// The profile reload's writes (`AppModel.profileReload`), then the contexts follow them.
     func writeBack(_ info: UserInfo) throws(FeatureError) -> [String] {
-        var written: [String] = []
-        if info.userName != nil { written.append("userName") }
-        if info.realName != nil { written.append("realName") }
-        if info.avatar != nil { written.append("avatar") }
-        if info.phone != nil { written.append("phone") }
-        let localRoleEmpty = (contexts.store.roleName ?? "").isEmpty
-        do {
-            try contexts.store.applyUserInfo(info)
-            if let name = info.roleName, !name.isEmpty {
-                try contexts.store.setRoleName(name)
-                written.append(localRoleEmpty ? "roleName (was empty)" : "roleName (API value non-empty)")
-            }
-        } catch {
-            throw .storage(error)
-        }
+        let written: [String]
+        do { written = try AppModel.profileReload(info, into: contexts.store) } catch { throw .storage(error) }
         contexts.account.applyUserInfo(info)
         if let name = contexts.store.roleName {
             contexts.permission.setCurrentRole(code: contexts.permission.roleCode, name: name)
