@@ -83,13 +83,29 @@ public struct ExplainFeature: Sendable {
             }
             verdict = "menu \(uri) hidden: role \(role)'s permissions (\(permissionKey)\(stamp)) lack it"
         }
+        // The home's forced permission load re-derives the role's permissions first (the app model,
+        // the stored list standing in offline): say when the next home would judge otherwise.
+        var nextHome = verdict
+        if store.hasRolePermissionList {
+            let after = AppModel.scratch(of: store)
+            after.permission.setRolePermissions(store.rolePermissionList())
+            let derived = after.permission.current.permissions
+            let holds = derived.contains { $0.uri == uri }
+            if holds != (granted != nil) {
+                steps.append(ExplainStep(key: StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix),
+                    value: "\(derived.count) permissions for role \(role) after the load",
+                    rule: "the next home's loadPermissions re-derives the flat permissions from this list (standing in for the answer offline): the menu would then be \(holds ? "shown" : "hidden")",
+                    basis: after.permission.current.roleCode == store.roleCode && derived.isEmpty ? Rules.roleMatch : Rules.permissionLoad))
+                nextHome = verdict + "; at the next home it would be \(holds ? "shown" : "hidden")"
+            }
+        }
         if role != "nil" {
             let commonKey = StoreKey.commonMenuURIs(prefix: scopePrefix, roleCode: role)
             let common = store.commonMenuURIs(roleCode: role)
             steps.append(ExplainStep(key: commonKey, value: common.map { $0.contains(uri) ? "holds it" : "does not hold it" } ?? "no record",
                                      rule: "the common menus of this scope and role", basis: Rules.commonMenus))
         }
-        return Explanation(subject: "menu \(uri)", verdict: verdict, basis: verdictBasis(steps), steps: steps)
+        return Explanation(subject: "menu \(uri)", verdict: nextHome, basis: verdictBasis(steps), steps: steps)
     }
 
     // MARK: dialog

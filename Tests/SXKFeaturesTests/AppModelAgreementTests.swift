@@ -196,3 +196,19 @@ final class AppModelAgreementTests: XCTestCase {
         XCTAssertEqual(h.sessionGuard.resetCount, 0, "a replay does not reset the session")
     }
 }
+
+extension AppModelAgreementTests {
+    /// explain menu and the next home agree: a stale flat permission whose role has no entry in the
+    /// stored list shows now but not at the next home, and explain says both.
+    func testExplainMenuSaysWhatTheNextHomeWouldShow() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        let store = h.storage.appStore
+        let uri = try XCTUnwrap(store.permissionItems().first?.uri)
+        try store.saveRolePermissionList(store.rolePermissionList().filter { $0.roleCode != store.roleCode })
+        let explained = try ExplainFeature(store: store, catalog: Harness.catalog, clock: SystemClock()).menu(uri)
+        XCTAssertTrue(explained.verdict.contains("shown") && explained.verdict.hasSuffix("at the next home it would be hidden"), explained.verdict)
+        let home = try await h.home.initializeReplay(offline: true)
+        XCTAssertTrue(home.changes.contains { $0.key.hasSuffix("key_in_permission") && $0.after == .array([]) })
+    }
+}
