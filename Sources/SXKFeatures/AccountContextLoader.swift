@@ -90,24 +90,15 @@ public struct AccountContextLoader: Sendable {
     public func refreshLocalDisplayState() -> DisplayStateCheck {
         let a = contexts.account.current
         let p = contexts.permission.current
-        let reason = Self.displayStateClearReason(scenicId: a.scenicId, scenicName: a.scenicName)
+        let reason = AppModel.scenicClearReason(scenicId: a.scenicId, scenicName: a.scenicName)
         if reason != nil { contexts.account.setScenic(id: nil, name: nil) }
         let now = contexts.account.current
         return DisplayStateCheck(roleCode: p.roleCode, scenicId: now.scenicId, scenicName: now.scenicName, clearedBecause: reason)
     }
 
-    /// Why `refreshLocalDisplayState` clears the current scenic, or nil when it stays (pure: `boot` asks
-    /// too). Valid = an id > 0 (inferred: the seed does not define "有效"); a scenic outside the role's
-    /// list is not cleared here (the seed gives no such rule).
-    public static func displayStateClearReason(scenicId: Int?, scenicName: String?) -> String? {
-        if let id = scenicId, id > 0 { return nil }
-        if let id = scenicId { return "scenic id \(id) is not a valid scenic (valid = > 0)" }
-        return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
-    }
-
-    /// Whether seed §4.3's conditions hold: role storeAdmin and currentScenicId > 0.
+    /// Whether seed §4.3's conditions hold for the contexts (the app model's rule).
     public var storeLoadApplies: Bool {
-        contexts.permission.roleCode == RoleCode.storeAdmin && (contexts.account.current.scenicId ?? 0) > 0
+        AppModel.storeLoadApplies(role: contexts.permission.roleCode, scenicId: contexts.account.current.scenicId)
     }
 
     /// Seed §4.3: only for storeAdmin with a scenic, GET store/all, then match the current store.
@@ -129,10 +120,8 @@ public struct AccountContextLoader: Sendable {
     /// match and is written; without a match nothing is written and no store is invented.
     func matchCurrentStore(in stores: [Store]) -> StoreMatch {
         let a = contexts.account.current
-        let inScenic = stores.filter { $0.scenicId == a.scenicId }
-        var matched: Store?
-        if let saved = a.storeId, let s = inScenic.first(where: { $0.storeId == saved }) { matched = s }
+        let matched = AppModel.matchStore(in: stores, scenicId: a.scenicId, savedStoreId: a.storeId)
         if let matched { contexts.account.setStoreId(matched.storeId) }
-        return StoreMatch(storesInScenic: inScenic.count, matched: matched, how: matched == nil ? nil : "saved")
+        return StoreMatch(storesInScenic: stores.filter { $0.scenicId == a.scenicId }.count, matched: matched, how: matched == nil ? nil : "saved")
     }
 }

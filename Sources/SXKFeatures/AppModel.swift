@@ -7,9 +7,32 @@ import SXKSession
 /// `home` (online and offline), `boot`, `explain dialog` and `context diff` all run the home's first
 /// appearance through `HomeReplayRun` on a copy of the stored state, so one stored state gives one
 /// answer whichever view asks (docs/app-behaviour.md). The live session's own writes use the same
-/// rule functions: `PermissionContext.setRolePermissions` (which role entry applies),
-/// `AccountContextLoader.displayStateClearReason` (a valid scenic) and `matchCurrentStore`'s rule.
+/// rules: `scenicClearReason`, `storeLoadApplies` and `matchStore` below, `profileReload`, and
+/// `PermissionContext.setRolePermissions` (which role entry applies).
 public enum AppModel {
+    // MARK: The rules, each once
+
+    /// Why `refreshLocalDisplayState` clears the current scenic, or nil when it stays (seed 000 §4.2:
+    /// "无有效景区时清空"). Valid = an id > 0 (inferred: the seed does not define "有效"); a scenic outside
+    /// the role's list is not cleared (the seed gives no such rule).
+    public static func scenicClearReason(scenicId: Int?, scenicName: String?) -> String? {
+        if let id = scenicId, id > 0 { return nil }
+        if let id = scenicId { return "scenic id \(id) is not a valid scenic (valid = > 0)" }
+        return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
+    }
+
+    /// Seed 000 §4.3: the store list is asked for only for storeAdmin with currentScenicId > 0.
+    public static func storeLoadApplies(role: String?, scenicId: Int?) -> Bool {
+        role == RoleCode.storeAdmin && (scenicId ?? 0) > 0
+    }
+
+    /// Seed 000 §4.3: the store of the current scenic whose id is the saved `currentStoreId` is the
+    /// match; without one nothing is chosen (no store is invented).
+    public static func matchStore(in stores: [Store], scenicId: Int?, savedStoreId: Int?) -> Store? {
+        guard let saved = savedStoreId else { return nil }
+        return stores.first { $0.scenicId == scenicId && $0.storeId == saved }
+    }
+
     /// A scratch copy of `store` with contexts restored from it: what a replay runs on.
     static func scratch(of store: AppStore) -> SessionContexts {
         let copy = store.memoryCopy()
@@ -211,7 +234,7 @@ struct HomeReplayRun: Sendable {
     /// "valid" means is inferred).
     private func displayStateStep() -> HomeStep {
         let a = contexts.account.current
-        let reason = AccountContextLoader.displayStateClearReason(scenicId: a.scenicId, scenicName: a.scenicName)
+        let reason = AppModel.scenicClearReason(scenicId: a.scenicId, scenicName: a.scenicName)
         var step = HomeStep(name: "refreshLocalDisplayState()", rule: reason == nil && a.scenicId == nil ? Rules.displayState : Rules.validScenic)
         step.reads = [
             "key_in_current_scenic_id = \(a.scenicId.map(String.init) ?? "nil")",
@@ -298,12 +321,6 @@ struct HomeReplayRun: Sendable {
         return step
     }
 
-    /// Whether the store step applies (seed 000 §4.3): role storeAdmin and currentScenicId > 0, read
-    /// after the display-state step.
-    static func storeLoadApplies(role: String?, scenicId: Int?) -> Bool {
-        role == RoleCode.storeAdmin && (scenicId ?? 0) > 0
-    }
-
     /// 4. `loadStoreListIfNeeded(api:)`: only storeAdmin with currentScenicId > 0; writes only a match (seed 000 §4.3).
     private func storeStep() async throws(FeatureError) -> HomeStep {
         var step = HomeStep(name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad)
@@ -311,7 +328,7 @@ struct HomeReplayRun: Sendable {
         let role = contexts.permission.roleCode ?? "nil"
         step.reads = ["key_in_role_code = \(role)", "key_in_current_scenic_id = \(a.scenicId.map(String.init) ?? "nil")",
                       "key_in_current_store_id = \(a.storeId.map(String.init) ?? "nil")"]
-        guard Self.storeLoadApplies(role: role, scenicId: a.scenicId) else {
+        guard AppModel.storeLoadApplies(role: role, scenicId: a.scenicId) else {
             step.skipped = true
             step.notes = [role != RoleCode.storeAdmin ? "role \(role) is not storeAdmin: no request" : "no current scenic (> 0): no request"]
             return step
@@ -326,7 +343,7 @@ struct HomeReplayRun: Sendable {
         }
         contexts.account.setStores(stores)
         let inScenic = stores.filter { $0.scenicId == a.scenicId }
-        if let saved = a.storeId, let match = inScenic.first(where: { $0.storeId == saved }) {
+        if let match = AppModel.matchStore(in: stores, scenicId: a.scenicId, savedStoreId: a.storeId) {
             contexts.account.setStoreId(match.storeId)
             try? store.setCurrentStoreId(match.storeId)
             step.stores = ["key_in_current_store_id = \(match.storeId)"]

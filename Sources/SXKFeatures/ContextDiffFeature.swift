@@ -61,9 +61,9 @@ public struct ContextDiffFeature: Sendable {
         let account = self.account, commerce = self.commerce
         // The store list is asked for only when the next start's home would ask (seed 000 §4.3),
         // judged on the scenic as the display-state rule leaves it.
-        let scenic = AccountContextLoader.displayStateClearReason(scenicId: store.currentScenicId, scenicName: store.currentScenicName) == nil
+        let scenic = AppModel.scenicClearReason(scenicId: store.currentScenicId, scenicName: store.currentScenicName) == nil
             ? store.currentScenicId : nil
-        let wantsStores = HomeReplayRun.storeLoadApplies(role: store.roleCode, scenicId: scenic)
+        let wantsStores = AppModel.storeLoadApplies(role: store.roleCode, scenicId: scenic)
         async let info = Self.fetch(timer, "GET", Endpoint.userInfo.path) { try await account.userInfo().value }
         async let roles = Self.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
         async let stores: Prefetched<[Store]>? = wantsStores
@@ -128,7 +128,7 @@ public struct ContextDiffFeature: Sendable {
             // The verdict is the match rule's: the saved id among the current scenic's stores.
             let inScenic = stores.filter { $0.scenicId == store.currentScenicId }.map { String($0.storeId) }.joined(separator: ",")
             let saved = store.currentStoreId
-            let matched = saved.map { id in stores.contains { $0.scenicId == store.currentScenicId && $0.storeId == id } } ?? false
+            let matched = AppModel.matchStore(in: stores, scenicId: store.currentScenicId, savedStoreId: saved) != nil
             row(StoreKey.currentStoreId, saved.map(String.init),
                 matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)", same: matched)
         }

@@ -175,7 +175,7 @@ public struct ExplainFeature: Sendable {
         steps.append(ExplainStep(key: nil, value: "\(scopePrefix)_<key>", rule: "scoped keys are joined to the scope with _", basis: Rules.scopeJoiner))
         steps.append(ExplainStep(key: StoreKey.roleCode, value: store.roleCode ?? "nil", rule: "the current role", basis: Rules.storage))
         let scenic = store.currentScenicId
-        let invalid = AccountContextLoader.displayStateClearReason(scenicId: scenic, scenicName: store.currentScenicName)
+        let invalid = AppModel.scenicClearReason(scenicId: scenic, scenicName: store.currentScenicName)
         steps.append(ExplainStep(key: StoreKey.currentScenicId, value: scenic.map(String.init) ?? "nil",
                                  rule: invalid.map { "cleared at the next home: \($0)" } ?? "kept at the next home (valid = > 0)", basis: Rules.validScenic))
         steps.append(ExplainStep(key: StoreKey.currentStoreId, value: store.currentStoreId.map(String.init) ?? "nil",
