@@ -107,6 +107,8 @@ final class ScriptInvocationTests: XCTestCase {
 
 /// `-` goes back to the scope or account before the last switch, across runs (kept per profile).
 final class GoBackTests: SandboxTestCase {
+    override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
     private func scenicId(_ ws: Workspace) throws -> Int? {
         let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
         let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
