@@ -74,7 +74,7 @@ public enum SXKApplication {
     static func sandboxSpelling(_ environment: [String: String]) throws -> SandboxSpelling {
         guard let name = environment["SXK_SANDBOX_SPELLING"], !name.isEmpty else { return .camel }
         guard let spelling = SandboxSpelling(name: name) else {
-            throw AppError.usage("SXK_SANDBOX_SPELLING must be \(SandboxSpelling.names), not '\(name)'")
+            throw UsageError("SXK_SANDBOX_SPELLING must be \(SandboxSpelling.names), not '\(name)'")
         }
         return spelling
     }

@@ -147,3 +147,56 @@ final class SpellingParityTests: XCTestCase {
         XCTAssertTrue(snake.stdout.contains(#""order_id":""#) && !snake.stdout.contains(#""orderId""#), snake.summary)
     }
 }
+
+/// The spelling option where the sandbox is started: `SXK_SANDBOX_SPELLING` for `sxk --sandbox`,
+/// `--spelling` for `sxk-sandbox`.
+final class SandboxSpellingOptionTests: XCTestCase {
+    func testSXKSandboxSpellingEnvironmentVariable() throws {
+        let ws = Workspace()
+        let script = "login 13800000001 --password-stdin --accept-privacy; get /api/yf-handset-app/userinfo --raw; whoami --json"
+        let snake = SXK.run(["--sandbox", "-c", script], in: ws, baseURL: nil, stdin: SXK.password + "\n", env: ["SXK_SANDBOX_SPELLING": "snake"])
+        XCTAssertEqual(snake.status, 0, snake.summary)
+        XCTAssertTrue(snake.stdout.contains(#""message":"success""#) && snake.stdout.contains(#""user_id":"1001""#), snake.summary)
+        XCTAssertTrue(snake.stdout.contains(#""userId":1001"#), "whoami is typed: \(snake.summary)")
+
+        let camel = SXK.run(["--sandbox", "-c", script], in: Workspace(), baseURL: nil, stdin: SXK.password + "\n", env: ["SXK_SANDBOX_SPELLING": "camel"])
+        XCTAssertTrue(camel.stdout.contains(#""msg":"success""#) && camel.stdout.contains(#""userId":1001,"#), camel.summary)
+
+        let bad = SXK.run(["--sandbox", "whoami"], in: Workspace(), baseURL: nil, env: ["SXK_SANDBOX_SPELLING": "kebab"])
+        XCTAssertEqual(bad.status, 2, bad.summary)
+        XCTAssertEqual(bad.errorLines, ["error: SXK_SANDBOX_SPELLING must be camel|snake, not 'kebab'"], bad.summary)
+    }
+
+    func testStandaloneSandboxSpellingOption() throws {
+        let binary = URL(fileURLWithPath: SXKBinary.path).deletingLastPathComponent().appendingPathComponent("sxk-sandbox").path
+        let ws = Workspace()
+        let bad = SXK.runProcess(["--spelling", "kebab"], executable: binary, env: ws.environment, stdin: Data(), timeout: 10)
+        XCTAssertEqual(bad.status, 2, bad.summary)
+        XCTAssertTrue(bad.stderr.contains("--spelling wants camel|snake, got 'kebab'"), bad.summary)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--spelling", "snake", "--orders", "5"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let drain = PipeDrain(out.fileHandleForReading)
+        let deadline = Date().addingTimeInterval(10)
+        var banner = ""
+        while Date() < deadline {
+            banner = String(decoding: drain.snapshot, as: UTF8.self)
+            if banner.contains("\n") { break }
+            usleep(20_000)
+        }
+        XCTAssertTrue(banner.contains("snake_case answers"), banner)
+        let address = try XCTUnwrap(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init), banner)
+        let config = SXK.run(["config", "--raw"], in: ws, baseURL: try XCTUnwrap(URL(string: address)))
+        XCTAssertEqual(config.status, 0, config.summary)
+        XCTAssertTrue(config.stdout.contains(#""code":"100000","message":"success""#) && config.stdout.contains(#""enable_register":"0""#), config.summary)
+    }
+}
