@@ -33,6 +33,8 @@ final class SpellingParityTests: XCTestCase {
         "orders --page-size 3 --columns orderNo,customerPhone,createTime --tsv", "stats", "stats --period week", "profile",
         "home --offline", "home", "boot", "explain dialog", "explain scope", "explain key key_in_role_name", "context diff",
         "whoami --json", "keys --json", "accounts --json", "home --json", "boot --json", "context diff --json", "explain dialog --json",
+        // An error envelope: its code and message (`msg` or `message`) in one error line.
+        "get /api/app/nope",
     ]
 
     /// What may differ between two runs whatever the spelling: ports and paths, token tails, save
@@ -134,6 +136,20 @@ final class SpellingParityTests: XCTestCase {
                 .replacingOccurrences(of: "(profile\\s+)\(profile)\\b", with: "$1P", options: .regularExpression)
         }
         assertSameLines(views["camel"] ?? "", views["snake"] ?? "", "imported")
+    }
+
+    /// A refused login says the server's message, read from `msg` or `message`.
+    func testServerMessagesAreTheSameUnderBothSpellings() throws {
+        let pair = try sandboxes()
+        var lines: [[String]] = []
+        for url in [pair.camel.url, pair.snake.url] {
+            let r = SXK.run(["login", "13800000001", "--password-stdin", "--accept-privacy"], in: Workspace(), baseURL: url, stdin: "not-the-password\n")
+            XCTAssertEqual(r.status, 1, r.summary)
+            lines.append(r.errorLines)
+        }
+        XCTAssertEqual(lines.first?.count, 1)
+        XCTAssertTrue(lines.first?.first?.contains("100010") == true && lines.first?.first?.contains("账号或密码错误") == true, "\(lines)")
+        XCTAssertEqual(lines.first, lines.last)
     }
 
     /// The views that show the payload as received do follow the spelling: that is what the user asked to see.
