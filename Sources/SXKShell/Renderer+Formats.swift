@@ -14,9 +14,14 @@ struct ColumnSelection: Sendable {
             if let column = declared.first(where: { $0.key.lowercased() == lower || $0.header.lowercased() == lower }) {
                 return column
             }
-            if let key = members.first(where: { $0.lowercased() == lower || $0 == JSONObject.snakeCase(name) }) {
+            if let key = members.first(where: { $0.lowercased() == lower }) {
                 // A member shown as received; its header is the key itself, so it never repeats a declared header.
                 return OutputColumn(key, key)
+            }
+            if members.contains(JSONObject.snakeCase(name)) {
+                // The camelCase name of a member the server spelled snake_case: named as asked, so the
+                // header is the same whichever spelling the server uses.
+                return OutputColumn(name, name)
             }
             let valid = declared.map { $0.key == $0.header.lowercased() ? $0.key : "\($0.key) (\($0.header))" }
             let more = members.filter { m in !declared.contains { $0.key == m || JSONObject.snakeCase($0.key) == m } }

@@ -30,7 +30,7 @@ final class SpellingParityTests: XCTestCase {
     private static let typedViews = [
         "whoami", "keys", "accounts", "role", "scenic", "store", "permissions", "permissions --all", "menus", "menus common",
         "location", "location detail", "orders --page-size 5", "orders --page-size 3 --csv", "orders --page-size 2 --expanded",
-        "orders --page-size 3 --columns orderNo,customerPhone,createTime --tsv", "stats", "stats --period week", "profile",
+        "orders --page-size 3 --columns orderNo,customerPhone,createTime --tsv", "orders --page-size 6 --columns orderNo,customerName,amount --csv", "stats", "stats --period week", "profile",
         "home --offline", "home", "boot", "explain dialog", "explain scope", "explain key key_in_role_name", "context diff",
         "whoami --json", "keys --json", "accounts --json", "home --json", "boot --json", "context diff --json", "explain dialog --json",
         // An error envelope: its code and message (`msg` or `message`) in one error line.

@@ -65,7 +65,7 @@ final class RendererTests: XCTestCase {
     /// column `orderNo` (the default text, CSV's member as received), `--columns` finds a member by its
     /// camelCase name, and `--json --columns` keeps the name as received.
     func testSnakeCaseRowsFillTheSameCells() throws {
-        let snakeRows: [JSONValue] = [["order_no": "SO1", "customer_name": "张三", "scenic_name": "灵隐", "amount": "12.50", "create_time": "2026-06-01 10:00:00"]]
+        let snakeRows: [JSONValue] = [["order_no": "SO1", "customer_name": "张三", "scenic_name": "灵隐", "amount": "12.50", "create_time": "2026-06-01 10:00:00", "customer_phone": "151****0083"]]
         let columns = self.columns + [OutputColumn("createTime", "CREATED") { _ in "human text" }]
         func render(_ kind: OutputFormat.Kind, _ names: [String]? = nil) throws -> String {
             let out = BufferOutput(), err = BufferOutput()
@@ -82,6 +82,8 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(table.contains("SO1") && table.contains("张三") && table.contains("12.50") && table.contains("human text"), table)
         XCTAssertEqual(try render(.json, ["orderNo", "createTime"]), "[{\"order_no\":\"SO1\",\"create_time\":\"2026-06-01 10:00:00\"}]\n")
         XCTAssertEqual(try render(.tsv, ["customerName"]), "customerName\n张三\n")
+        XCTAssertEqual(try render(.csv, ["orderNo", "customerPhone"]), "orderNo,customerPhone\nSO1,151****0083\n", "an undeclared member by its camelCase name")
+        XCTAssertEqual(try render(.csv, ["customer_phone"]), "customer_phone\n151****0083\n", "an undeclared member by its own name")
         XCTAssertThrowsError(try render(.table, ["foo"])) { error in
             let text = String(describing: error)
             XCTAssertFalse(text.contains("order_no"), "a member a declared column shows is not listed twice: \(text)")
