@@ -30,7 +30,8 @@ final class SpellingParityTests: XCTestCase {
     private static let typedViews = [
         "whoami", "keys", "accounts", "role", "scenic", "store", "permissions", "permissions --all", "menus", "menus common",
         "location", "location detail", "orders --page-size 5", "orders --page-size 3 --csv", "orders --page-size 2 --expanded",
-        "orders --page-size 3 --columns orderNo,customerPhone,createTime --tsv", "orders --page-size 6 --columns orderNo,customerName,amount --csv", "stats", "stats --period week", "profile",
+        "orders --page-size 3 --columns orderNo,customerPhone,createTime --tsv", "orders --page-size 6 --columns orderNo,customerName,amount --csv", "orders --all --limit 3",
+        "stats", "stats --period week", "stats --period month --chart", "profile",
         "home --offline", "home", "boot", "explain dialog", "explain scope", "explain key key_in_role_name", "context diff",
         "whoami --json", "keys --json", "accounts --json", "home --json", "boot --json", "context diff --json", "explain dialog --json",
         // An error envelope: its code and message (`msg` or `message`) in one error line.
@@ -38,7 +39,7 @@ final class SpellingParityTests: XCTestCase {
     ]
 
     /// What may differ between two runs whatever the spelling: ports and paths, token tails, save
-    /// times, call timings, and whether two sub-millisecond calls happened to overlap.
+    /// times and ages, call timings, and whether two sub-millisecond calls happened to overlap.
     private func normalized(_ text: String, _ ws: Workspace, _ url: URL) -> String {
         var out = text.replacingOccurrences(of: ws.stateDir, with: "STATE")
             .replacingOccurrences(of: url.absoluteString, with: "BASE")
@@ -48,6 +49,9 @@ final class SpellingParityTests: XCTestCase {
             (#"1[0-9]{9}\.[0-9]{1,3}"#, "SAVED"),
             (#""(ms|startMs|endMs)":[0-9.]+"#, #""$1":N"#),
             (#"[0-9]+(\.[0-9]+)? ms\b"#, "N ms"),
+            (#"[0-9]+\.[0-9]{2} s\b"#, "N s"),
+            (#"\b[0-9]+[0-9hms]*s ago\b"#, "AGE ago"),
+            (#""(snapshotAgeSeconds|validatedAgeSeconds)":[0-9.]+"#, #""$1":N"#),
             ("loaded (concurrently|one after the other)", "loaded"),
             (#"stored [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} [+-][0-9:]{5}"#, "stored AT"),
         ]
