@@ -29,6 +29,7 @@ enum Manual {
                 .tagged("SXK_BASE_URL", "Base URL when `--base-url` is not given."),
                 .tagged("SXK_PROFILE", "State profile when `--profile` is not given (default: the environment's name)."),
                 .tagged("SXK_STATE_DIR", "State root when `--state-dir` is not given."),
+                .tagged("SXK_SANDBOX_SPELLING", "How the `--sandbox` backend spells its answers: camel (default) or snake (snake_case members, numbers and booleans as strings, `message` for `msg`)."),
                 .tagged("XDG_STATE_HOME", "State root is $XDG_STATE_HOME/sxk (default ~/.local/state/sxk)."),
                 .tagged("XDG_CONFIG_HOME", "Config lives under $XDG_CONFIG_HOME/sxk (default ~/.config/sxk)."),
                 .tagged("NO_COLOR", "Any value turns colour off (as `--no-color`; colour is also off when standard output is not a terminal)."),

@@ -33,11 +33,13 @@ public enum SXKApplication {
         var sandbox: SandboxServer?
         let environment: APIEnvironment
         if options.sandbox {
-            let server = SandboxServer(config: SandboxConfig())
+            let spelling = try sandboxSpelling(context.environment)
+            let server = SandboxServer(config: SandboxConfig(spelling: spelling))
             environment = .sandbox(try server.start())
             sandbox = server
             if context.mode == .repl {
-                stderr.write("sandbox backend on \(environment.baseURL.absoluteString) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))\n")
+                let spelled = spelling == .snake ? " (snake_case answers)" : ""
+                stderr.write("sandbox backend on \(environment.baseURL.absoluteString)\(spelled) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))\n")
             }
         } else if let url = options.baseURL {
             environment = .custom(try APIEnvironment.validatedBaseURL(url))
@@ -66,5 +68,15 @@ public enum SXKApplication {
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
         if services.storage.appStore.isDeviceSnapshot { try host.restoreSnapshotContexts() }
         return host
+    }
+
+    /// `SXK_SANDBOX_SPELLING=camel|snake`: how the embedded sandbox spells its answers (camel when unset),
+    /// so a whole session can be run against a snake_case backend.
+    static func sandboxSpelling(_ environment: [String: String]) throws -> SandboxSpelling {
+        guard let name = environment["SXK_SANDBOX_SPELLING"], !name.isEmpty else { return .camel }
+        guard let spelling = SandboxSpelling(name: name) else {
+            throw UsageError("SXK_SANDBOX_SPELLING must be \(SandboxSpelling.names), not '\(name)'")
+        }
+        return spelling
     }
 }

@@ -14,6 +14,19 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
 /// strings, 0/1 booleans). Optional readers return nil for absent or unreadable values;
 /// `require…` readers throw a `FieldError` naming the field.
 extension JSONObject {
+    /// The member as received under `camelName`, else under its snake_case spelling, with its key;
+    /// unlike `field`, a null member is found (a cell shows it as empty, not as a derived text).
+    public func member(_ camelName: String) -> (key: String, value: JSONValue)? {
+        if let value = self[camelName] { return (camelName, value) }
+        // Compared in place, not built: this runs for every cell of a long CSV stream.
+        let snakeCount = JSONObject.snakeCaseLength(camelName)
+        guard snakeCount != camelName.utf8.count else { return nil }
+        for entry in entries.reversed() where entry.key.utf8.count == snakeCount && JSONObject.isSnakeCase(entry.key, of: camelName) {
+            return entry
+        }
+        return nil
+    }
+
     public func string(_ name: String) -> String? { field(name)?.stringValue }
     public func int(_ name: String) -> Int? { field(name)?.intValue }
     public func double(_ name: String) -> Double? { field(name)?.doubleValue }

@@ -122,6 +122,7 @@ extension SandboxServer {
             "tokenTTL": tokens.tokenTTL.map { .double($0) } ?? .null,
             "leakRows": .int(scopeLeakRows),
             "hostile": .bool(isHostile),
+            "spelling": .string(config.spelling.rawValue),
             "requests": .int(log.all.count),
             "pendingFaults": .array(faults.pending.map(SandboxServer.faultJSON)),
         ]

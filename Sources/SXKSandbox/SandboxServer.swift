@@ -118,7 +118,16 @@ public final class SandboxServer: @unchecked Sendable {
         if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
         let response = api.handle(request)
-        return hostileMode.isOn ? SandboxHostile.apply(response, to: request) : response
+        return spelled(hostileMode.isOn ? SandboxHostile.apply(response, to: request) : response)
+    }
+
+    /// The answer in the configured spelling (`SandboxSpelling`), rewritten once on the way out;
+    /// the hostile mode's raw control characters stay raw.
+    func spelled(_ response: HTTPResponse) -> HTTPResponse {
+        guard let body = config.spelling.respell(body: response.body) else { return response }
+        var out = response
+        out.body = hostileMode.isOn ? SandboxHostile.rawControls(body) : body
+        return out
     }
 
     private func sleepLatency() {
@@ -139,18 +148,20 @@ public final class SandboxServer: @unchecked Sendable {
     private func faultResponse(_ fault: SandboxFault, _ request: HTTPRequest) -> HTTPResponse {
         switch fault.kind {
         case .malformed:
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
-                                body: Array(#"{"code":100000,"msg":"success","data":{"list":[1,2,}]"#.utf8))
+            let body = config.spelling == .snake
+                ? #"{"code":"100000","message":"success","data":{"list":["1","2",}]"#
+                : #"{"code":100000,"msg":"success","data":{"list":[1,2,}]"#
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(body.utf8))
         case .empty:
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: [])
         case .truncated:
-            var response = api.handle(request)
+            var response = spelled(api.handle(request))
             response.delivery = .truncated(response.body.count / 2)
             return response
         case .html502:
             return SandboxServer.html502()
         case .status500:
-            return .envelope(code: SandboxCode.serverError, msg: "服务器内部错误", status: 500)
+            return spelled(.envelope(code: SandboxCode.serverError, msg: "服务器内部错误", status: 500))
         case .hang:
             var response = HTTPResponse(status: 200)
             response.delivery = .hang
@@ -158,7 +169,7 @@ public final class SandboxServer: @unchecked Sendable {
         case .redirect:
             return HTTPResponse(status: 302, headers: [("Location", fault.location ?? "/")], body: [])
         case .huge, .oversized:
-            var response = api.handle(request)
+            var response = spelled(api.handle(request))
             response.body = SandboxServer.padded(response.body, to: fault.kind.paddedSize ?? 0)
             return response
         case .status401:

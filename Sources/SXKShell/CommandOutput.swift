@@ -10,7 +10,8 @@ public struct OutputColumn: Sendable {
     public var priority: Int
     /// May be cut with `…` (identifiers and amounts are never cut).
     public var cuttable: Bool
-    /// The cell text for one row (a JSON record); by default the member `key` as text.
+    /// The cell text for one row (a JSON record); by default the member `key` (or its snake_case
+    /// spelling, as a server may send it) as text.
     public var text: @Sendable (JSONValue) -> String
 
     public init(_ key: String, _ header: String? = nil, alignment: TableRenderer.Alignment = .left, priority: Int = 50,
@@ -20,7 +21,7 @@ public struct OutputColumn: Sendable {
         self.alignment = alignment
         self.priority = priority
         self.cuttable = cuttable
-        self.text = text ?? { row in OutputColumn.plain(row.objectValue?[key]) }
+        self.text = text ?? { row in OutputColumn.plain(row.objectValue?.member(key)?.value) }
     }
 
     /// A member as a cell: strings as they are, numbers as written, `true`/`false`, empty for null.

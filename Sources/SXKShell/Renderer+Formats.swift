@@ -1,7 +1,8 @@
 import SXKCore
 
 /// `--columns` resolved against a table's declared columns (keys or headers, any case) and the
-/// members of its rows; an unknown name is a usage error listing the valid ones.
+/// members of its rows (also by camelCase name when a server spells them snake_case); an unknown
+/// name is a usage error listing the valid ones.
 struct ColumnSelection: Sendable {
     var columns: [OutputColumn]
 
@@ -17,16 +18,28 @@ struct ColumnSelection: Sendable {
                 // A member shown as received; its header is the key itself, so it never repeats a declared header.
                 return OutputColumn(key, key)
             }
+            if members.contains(JSONObject.snakeCase(name)) {
+                // The camelCase name of a member the server spelled snake_case: named as asked, so the
+                // header is the same whichever spelling the server uses.
+                return OutputColumn(name, name)
+            }
             let valid = declared.map { $0.key == $0.header.lowercased() ? $0.key : "\($0.key) (\($0.header))" }
-            let more = members.filter { m in !declared.contains { $0.key == m } }
+            let more = members.filter { m in !declared.contains { $0.key == m || JSONObject.snakeCase($0.key) == m } }
             throw UsageError("unknown column '\(name)'; valid: " + (valid + more).joined(separator: ", "))
         })
     }
 
-    /// A row as an object of the chosen columns (members as received, else the column's text).
+    /// A row as an object of the chosen columns (members as received, under the name received, else
+    /// the column's text).
     func record(_ row: JSONValue) -> JSONValue {
         var out = JSONObject()
-        for column in columns { out[column.key] = row.objectValue?[column.key] ?? .string(column.text(row)) }
+        for column in columns {
+            if let member = row.objectValue?.member(column.key) {
+                out[member.key] = member.value
+            } else {
+                out[column.key] = .string(column.text(row))
+            }
+        }
         return .object(out)
     }
 }

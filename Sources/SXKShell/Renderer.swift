@@ -196,7 +196,7 @@ public struct Renderer: Sendable {
 
     /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.
     static func cell(_ row: JSONValue, _ column: OutputColumn, raw: Bool = false) -> String {
-        if raw, let member = row.objectValue?[column.key] { return OutputColumn.plain(member) }
+        if raw, let member = row.objectValue?.member(column.key) { return OutputColumn.plain(member.value) }
         return column.text(row)
     }
 

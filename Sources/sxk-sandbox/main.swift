@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import SXKSandbox
 
-/// `sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile]`
-let usage = "usage: sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile]"
+/// `sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile] [--spelling camel|snake]`
+let usage = "usage: sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile] [--spelling \(SandboxSpelling.names)]"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sxk-sandbox: \(message)\n".utf8))
@@ -33,6 +33,7 @@ while !arguments.isEmpty {
     case "--latency": config.latencyMs = Int(value) ?? { fail("--latency wants milliseconds, got '\(value)'") }()
     case "--fail-rate": config.failRate = Double(value) ?? { fail("--fail-rate wants a number 0…1, got '\(value)'") }()
     case "--token-ttl": config.tokenTTL = TimeInterval(value) ?? { fail("--token-ttl wants seconds, got '\(value)'") }()
+    case "--spelling": config.spelling = SandboxSpelling(name: value) ?? { fail("--spelling wants \(SandboxSpelling.names), got '\(value)'") }()
     default: fail("unknown option '\(option)'\n\(usage)")
     }
 }
@@ -43,7 +44,7 @@ do { url = try server.start() } catch { fail(error.description) }
 /// Unbuffered, so a parent reading the pipe sees the URL at once.
 func emit(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-emit("sxk sandbox listening on \(url.absoluteString)  (seed \(config.seed), \(config.ordersPerRole) orders per role\(config.hostile ? ", hostile" : ""))")
+emit("sxk sandbox listening on \(url.absoluteString)  (seed \(config.seed), \(config.ordersPerRole) orders per role\(config.hostile ? ", hostile" : "")\(config.spelling == .snake ? ", snake_case answers" : ""))")
 emit(SandboxDemo.summary())
 emit("Control API: \(url.absoluteString)/__sandbox/status · Ctrl-C stops.")
 

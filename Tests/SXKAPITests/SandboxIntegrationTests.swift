@@ -13,12 +13,15 @@ class SandboxIntegrationTests: XCTestCase {
     private let observer = RecordingObserver()
 
     override func setUp() async throws {
-        server = SandboxServer(config: SandboxConfig(ordersPerRole: 300))
+        server = SandboxServer(config: sandboxConfig())
         let (url, transport) = try endpoint(sandbox: try server.start())
         let config = APIConfiguration(environment: .sandbox(url), timeout: 5)
         let token = self.token
         bundle = try NetworkBundle(configuration: config, transport: transport, observer: observer, tokenProvider: { token.value })
     }
+
+    /// The sandbox the tests run against (camelCase answers here).
+    func sandboxConfig() -> SandboxConfig { SandboxConfig(ordersPerRole: 300) }
 
     /// Where the tests send requests and with which transport: the sandbox itself here.
     func endpoint(sandbox url: URL) throws -> (URL, CurlTransport) { (url, CurlTransport()) }

@@ -5,6 +5,8 @@ import XCTest
 /// Account-context debugging through the real binary: replays that change nothing unless asked,
 /// every step with its basis, explain, context diff, and accounts across processes.
 final class ContextDebugAppTests: SandboxTestCase {
+    override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
     /// A storeAdmin's device export as the app would hold it, with a live token, then made awkward: a
     /// saved store that matches nothing, a scenic outside the role's list, a stale permission list and
     /// no common menus yet.

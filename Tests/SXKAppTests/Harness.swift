@@ -310,21 +310,82 @@ final class LiveSXK {
     }
 }
 
-/// One sandbox shared by the tests that do not need faults, expiry or a stopped server.
+/// One sandbox per spelling shared by the tests that do not need faults, expiry or a stopped server;
+/// `url` is the one the running test's spelling asks for (`SpellingUnderTest`).
 enum SharedSandbox {
-    static let server: SandboxServer = {
-        let s = SandboxServer(config: SandboxConfig())
+    private static let servers: [SandboxSpelling: SandboxServer] = Dictionary(uniqueKeysWithValues: SandboxSpelling.allCases.map { spelling in
+        let s = SandboxServer(config: SandboxConfig(spelling: spelling))
         _ = try? s.start()
-        return s
-    }()
+        return (spelling, s)
+    })
+    static var server: SandboxServer { servers[SpellingUnderTest.current]! }
     static var url: URL { server.baseURL! }
 }
 
+/// The spelling the sandboxes of the running test answer in (tests run one at a time).
+enum SpellingUnderTest {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var value = SandboxSpelling.camel
+    static var current: SandboxSpelling {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// Base of the end-to-end classes that run against both spellings the wire contract allows: each test
+/// runs once per entry of `spellings`, camelCase answers first, then a sandbox answering snake_case with
+/// numbers and booleans as strings and `message` for `msg` (`SandboxSpelling`); a failure names its pass.
+/// (A subclass per spelling would not do: test discovery on Linux lists only a class's own methods.)
+class BothSpellingsTestCase: XCTestCase {
+    class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
+    /// Index into `spellings` of the pass under way.
+    private var pass = 0
+
+    /// Each test method's body runs once per spelling in one test case: XCTest finalizes a case's
+    /// teardown state once, so `invokeTest` cannot simply run twice. Between passes the case is torn
+    /// down and set up again, as XCTest does around the whole test.
+    required init(name: String, testClosure: @escaping XCTestCaseClosure) {
+        super.init(name: name, testClosure: { testCase in
+            guard let both = testCase as? BothSpellingsTestCase else { return try testClosure(testCase) }
+            try both.runEveryPass { try testClosure(testCase) }
+        })
+    }
+
+    override func invokeTest() {
+        pass = 0
+        SpellingUnderTest.current = Self.spellings[0]
+        super.invokeTest()
+        SpellingUnderTest.current = .camel
+    }
+
+    private func runEveryPass(_ body: () throws -> Void) throws {
+        for index in Self.spellings.indices {
+            if index > 0 {
+                tearDown()
+                try tearDownWithError()
+                pass = index
+                SpellingUnderTest.current = Self.spellings[index]
+                try setUpWithError()
+                setUp()
+            }
+            try body()
+        }
+    }
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        let label = Self.spellings.count > 1 ? "[\(Self.spellings[pass]) answers] " : ""
+        super.recordFailure(withDescription: label + description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+}
+
 /// Base of the end-to-end classes that inject faults or read the request log: each subclass gets
-/// a sandbox of its own (started on first use, kept for the run), cleared before every test.
-class SandboxTestCase: XCTestCase {
+/// a sandbox of its own per spelling (started on first use, kept for the run), cleared before every
+/// test. camelCase only unless the class overrides `spellings`.
+class SandboxTestCase: BothSpellingsTestCase {
+    override class var spellings: [SandboxSpelling] { [.camel] }
     private static let servers = SandboxPerClass()
-    var server: SandboxServer { Self.servers.server(for: type(of: self)) }
+    var server: SandboxServer { Self.servers.server(for: type(of: self), spelling: SpellingUnderTest.current) }
     var url: URL { server.baseURL! }
 
     override func setUp() {
@@ -334,24 +395,31 @@ class SandboxTestCase: XCTestCase {
     }
 }
 
-/// One sandbox per test class, so one class's faults and log never meet another's.
+/// One sandbox per test class and spelling, so one class's faults and log never meet another's.
 private final class SandboxPerClass: @unchecked Sendable {
+    private struct Key: Hashable {
+        let type: ObjectIdentifier
+        let spelling: SandboxSpelling
+    }
     private let lock = NSLock()
-    private var servers: [ObjectIdentifier: SandboxServer] = [:]
+    private var servers: [Key: SandboxServer] = [:]
 
-    func server(for type: AnyClass) -> SandboxServer {
+    func server(for type: AnyClass, spelling: SandboxSpelling) -> SandboxServer {
         lock.withLock {
-            if let server = servers[ObjectIdentifier(type)] { return server }
-            let made = SandboxServer(config: SandboxConfig())
+            let key = Key(type: ObjectIdentifier(type), spelling: spelling)
+            if let server = servers[key] { return server }
+            let made = SandboxServer(config: SandboxConfig(spelling: spelling))
             _ = try? made.start()
-            servers[ObjectIdentifier(type)] = made
+            servers[key] = made
             return made
         }
     }
 }
 
-/// A sandbox of its own for one test.
-func startSandbox(_ config: SandboxConfig = SandboxConfig()) throws -> (SandboxServer, URL) {
+/// A sandbox of its own for one test, in the running test's spelling unless `spelling` says otherwise.
+func startSandbox(_ config: SandboxConfig = SandboxConfig(), spelling: SandboxSpelling? = nil) throws -> (SandboxServer, URL) {
+    var config = config
+    config.spelling = spelling ?? SpellingUnderTest.current
     let server = SandboxServer(config: config)
     let url = try server.start()
     return (server, url)
@@ -361,3 +429,21 @@ func startSandbox(_ config: SandboxConfig = SandboxConfig()) throws -> (SandboxS
 func paths(_ log: [SandboxRequestRecord]) -> [String] { log.map(\.path) }
 
 let longTestsEnabled = ProcessInfo.processInfo.environment["SXK_LONG_TESTS"] == "1"
+
+/// A member of `--json` / `--ndjson` / `--raw` output, which keeps the payload as received: under the
+/// camelCase name, or under its snake_case spelling with numbers as strings (the snake pass's sandbox).
+extension Dictionary where Key == String, Value == Any {
+    func wire(_ camelName: String) -> Any? {
+        if let value = self[camelName] { return value }
+        var snake = ""
+        for character in camelName {
+            if character.isUppercase { snake += "_" + character.lowercased() } else { snake.append(character) }
+        }
+        return self[snake]
+    }
+
+    func wireInt(_ camelName: String) -> Int? {
+        let value = wire(camelName)
+        return (value as? Int) ?? (value as? String).flatMap { Int($0) }
+    }
+}

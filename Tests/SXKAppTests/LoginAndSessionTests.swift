@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Login, accounts, logout and restart, against the real `sxk` binary and a loopback sandbox.
-final class LoginAndSessionTests: XCTestCase {
+final class LoginAndSessionTests: BothSpellingsTestCase {
     var url: URL { SharedSandbox.url }
 
     func testSingleAccountLoginThenWhoamiIsLoggedInWithMaskedSecrets() throws {

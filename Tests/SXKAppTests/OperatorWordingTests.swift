@@ -6,6 +6,8 @@ import XCTest
 /// What sxk says and sends where an operator could be misled: stats periods, completion of raw
 /// calls, the demo banner and counts of one.
 final class OperatorWordingTests: SandboxTestCase {
+    override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
     /// `--period week` and `--period month` send the last 7 and 30 days (today included), as
     /// `stats --help` says; a calendar month so far is a single day on the 1st.
     func testStatsPeriodsSendTheLastSevenAndThirtyDays() throws {
@@ -105,6 +107,8 @@ final class ScriptInvocationTests: XCTestCase {
 
 /// `-` goes back to the scope or account before the last switch, across runs (kept per profile).
 final class GoBackTests: SandboxTestCase {
+    override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
     private func scenicId(_ ws: Workspace) throws -> Int? {
         let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
         let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)

@@ -4,6 +4,8 @@ import XCTest
 
 /// Scope switching, orders output formats, raw calls, usage errors and scripts.
 final class ScopeOrdersAndCLITests: SandboxTestCase {
+    override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
     func testScenicSwitchSendsScenicIdOnOrders() throws {
         let ws = Workspace()
         SXK.login("13800000002", in: ws, baseURL: url)
@@ -74,7 +76,7 @@ final class ScopeOrdersAndCLITests: SandboxTestCase {
         var ids = Set<Int>()
         for line in lines {
             let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
-            if let id = row["orderId"] as? Int { ids.insert(id) }
+            if let id = row.wireInt("orderId") { ids.insert(id) }
         }
         XCTAssertEqual(ids.count, server.config.ordersPerRole, "duplicate or missing order ids")
     }

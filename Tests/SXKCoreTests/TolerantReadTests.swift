@@ -19,6 +19,16 @@ final class TolerantReadTests: XCTestCase {
         XCTAssertEqual(both.field("userId"), .int(2), "the exact name wins over the snake_case one")
     }
 
+    func testMemberKeepsNullAndTheNameReceived() throws {
+        let object: JSONObject = ["create_time": .string("t"), "store_id": .null, "orderNo": .null, "order_no": .string("s")]
+        XCTAssertEqual(object.member("createTime")?.key, "create_time")
+        XCTAssertEqual(object.member("createTime")?.value, .string("t"))
+        XCTAssertEqual(object.member("storeId")?.value, .null, "a null member is found, not skipped")
+        XCTAssertEqual(object.member("orderNo")?.key, "orderNo", "the exact name wins, null or not")
+        XCTAssertNil(object.member("status"))
+        XCTAssertNil(object.member("createTimeX"))
+    }
+
     func testBatchRedactionMatchesRowByRow() {
         let secret = "sxk_live_token_1234"
         let rows: [JSONValue] = [

@@ -4,7 +4,7 @@ import SXKAPI
 import SXKSession
 @testable import SXKFeatures
 
-final class AuthSessionCoordinatorTests: XCTestCase {
+final class AuthSessionCoordinatorTests: BothSpellingsTestCase {
     func testValidationRulesAreDistinct() {
         func check(_ phone: String, _ pw: String, _ privacy: Bool) -> FeatureError? {
             do { try AuthSessionCoordinator.validateLogin(phone: phone, password: pw, privacyAccepted: privacy); return nil } catch { return error }

@@ -7,7 +7,7 @@ import SXKSandbox
 @testable import SXKFeatures
 
 /// `boot`: seed 000 §1 and §7 replayed on stored state, and the prediction matching what `home` really calls.
-final class BootReplayTests: XCTestCase {
+final class BootReplayTests: BothSpellingsTestCase {
     private let now = Date(timeIntervalSince1970: 1_790_000_000)
     private let token = "tok_boot_replay_secret_0123456789"
 

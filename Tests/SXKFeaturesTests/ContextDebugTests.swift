@@ -7,7 +7,7 @@ import SXKSession
 
 /// Replays that change nothing unless asked, verdicts with their basis, explain, context diff and
 /// account switches across processes (docs/app-behaviour.md).
-final class ContextDebugTests: XCTestCase {
+final class ContextDebugTests: BothSpellingsTestCase {
     /// A device export for store manager 3001: a saved store that matches nothing and a scenic
     /// outside the role's list, with the session's real token so the replay's calls are made.
     private func importCraftedExport(_ h: Harness) throws -> [UInt8] {

@@ -31,7 +31,13 @@ final class Harness: @unchecked Sendable {
     /// The catalog the tests use: every sandbox permission as a menu, in the sandbox's order.
     static let catalog = MenuCatalog(SandboxCatalog.permissions.map { MenuEntry(uri: $0.uri, title: $0.name, group: $0.group) })
 
-    init(config: SandboxConfig = SandboxConfig(ordersPerRole: 120), clock: FixedClock? = nil, stateDir: String? = nil) throws {
+    /// `spelling` nil: the one the running test class asks for (`BothSpellingsTestCase`).
+    init(
+        config: SandboxConfig = SandboxConfig(ordersPerRole: 120), clock: FixedClock? = nil, stateDir: String? = nil,
+        spelling: SandboxSpelling? = nil
+    ) throws {
+        var config = config
+        config.spelling = spelling ?? SpellingUnderTest.current
         sandbox = SandboxServer(config: config)
         baseURL = try sandbox.start()
         self.clock = clock

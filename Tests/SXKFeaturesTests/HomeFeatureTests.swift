@@ -6,7 +6,7 @@ import SXKSession
 import SXKSandbox
 @testable import SXKFeatures
 
-final class HomeFeatureTests: XCTestCase {
+final class HomeFeatureTests: BothSpellingsTestCase {
     func testVisibleAndCommonMenusDefaultToFirstFour() async throws {
         let h = try Harness()
         _ = try await h.login("13800000001")

@@ -4,7 +4,7 @@ import SXKAPI
 import SXKSandbox
 @testable import SXKFeatures
 
-final class OrdersFeatureTests: XCTestCase {
+final class OrdersFeatureTests: BothSpellingsTestCase {
     func testEndpointPerRoleWithScopeId() async throws {
         let h = try Harness()
         _ = try await h.login("13800000001")

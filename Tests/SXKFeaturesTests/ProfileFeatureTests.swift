@@ -4,7 +4,7 @@ import SXKAPI
 import SXKSandbox
 @testable import SXKFeatures
 
-final class ProfileFeatureTests: XCTestCase {
+final class ProfileFeatureTests: BothSpellingsTestCase {
     func testPhotographerCallsOverlapAndAreNotPersisted() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 150))
         _ = try await h.login("13800000001")

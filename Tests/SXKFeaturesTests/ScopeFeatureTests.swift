@@ -4,7 +4,7 @@ import SXKAPI
 import SXKSandbox
 @testable import SXKFeatures
 
-final class ScopeFeatureTests: XCTestCase {
+final class ScopeFeatureTests: BothSpellingsTestCase {
     func testRolesListAndSwitchChangesPermissions() async throws {
         let h = try Harness()
         _ = try await h.login("13800000002")

@@ -6,7 +6,7 @@ import SXKSession
 import SXKSandbox
 @testable import SXKFeatures
 
-final class SessionBootstrapperTests: XCTestCase {
+final class SessionBootstrapperTests: BothSpellingsTestCase {
     func testRestoreFromSnapshotMakesNoRequestUntilValidate() async throws {
         let h = try Harness()
         _ = try await h.login("13800000003")

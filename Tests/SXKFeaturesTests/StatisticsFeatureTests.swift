@@ -5,7 +5,7 @@ import SXKAPI
 import SXKSandbox
 @testable import SXKFeatures
 
-final class StatisticsFeatureTests: XCTestCase {
+final class StatisticsFeatureTests: BothSpellingsTestCase {
     func testDateRanges() throws {
         // 2026-03-15 12:00 Shanghai.
         let now = try XCTUnwrap(WireDate.parseTimestamp("2026-03-15 12:00:00"))

@@ -61,6 +61,35 @@ final class RendererTests: XCTestCase {
         _ = io
     }
 
+    /// A server may spell members snake_case with numbers as strings: cells come from `order_no` for
+    /// column `orderNo` (the default text, CSV's member as received), `--columns` finds a member by its
+    /// camelCase name, and `--json --columns` keeps the name as received.
+    func testSnakeCaseRowsFillTheSameCells() throws {
+        let snakeRows: [JSONValue] = [["order_no": "SO1", "customer_name": "张三", "scenic_name": "灵隐", "amount": "12.50", "create_time": "2026-06-01 10:00:00", "customer_phone": "151****0083"]]
+        let columns = self.columns + [OutputColumn("createTime", "CREATED") { _ in "human text" }]
+        func render(_ kind: OutputFormat.Kind, _ names: [String]? = nil) throws -> String {
+            let out = BufferOutput(), err = BufferOutput()
+            let io = CommandIO(stdout: out, stderr: err, terminal: Terminal.plain)
+            var format = OutputFormat(kind: kind)
+            format.columns = names
+            var output = CommandOutput(data: ["list": .array(snakeRows)])
+            output.table(columns, snakeRows)
+            try Renderer(io: io, format: format, secrets: []).renderStatic(output, into: out)
+            return out.text
+        }
+        XCTAssertEqual(try render(.csv), "orderNo,customerName,scenicName,amount,createTime\nSO1,张三,灵隐,12.50,2026-06-01 10:00:00\n")
+        let table = try render(.table)
+        XCTAssertTrue(table.contains("SO1") && table.contains("张三") && table.contains("12.50") && table.contains("human text"), table)
+        XCTAssertEqual(try render(.json, ["orderNo", "createTime"]), "[{\"order_no\":\"SO1\",\"create_time\":\"2026-06-01 10:00:00\"}]\n")
+        XCTAssertEqual(try render(.tsv, ["customerName"]), "customerName\n张三\n")
+        XCTAssertEqual(try render(.csv, ["orderNo", "customerPhone"]), "orderNo,customerPhone\nSO1,151****0083\n", "an undeclared member by its camelCase name")
+        XCTAssertEqual(try render(.csv, ["customer_phone"]), "customer_phone\n151****0083\n", "an undeclared member by its own name")
+        XCTAssertThrowsError(try render(.table, ["foo"])) { error in
+            let text = String(describing: error)
+            XCTAssertFalse(text.contains("order_no"), "a member a declared column shows is not listed twice: \(text)")
+        }
+    }
+
     func testUnknownColumnIsAUsageErrorListingValidNames() {
         XCTAssertThrowsError(try render(.table, columns: ["foo"])) { error in
             XCTAssertTrue(error is UsageError)
