@@ -6,6 +6,8 @@ import XCTest
 /// permission lists as JSON Data, as the app stores them) whose token the server no longer accepts.
 /// Every command that only inspects leaves the imported profile byte for byte as imported.
 final class DeviceSnapshotTests: SandboxTestCase {
+    override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
+
     /// The app's keys for storeAdmin 3001 of 千岛湖 (scenic 1), a token the sandbox never issued, the
     /// role-permission list without an entry for the current role's scenic list, and a queue setting.
     private func writeExport(_ ws: Workspace) throws -> String {

@@ -10,7 +10,7 @@ import XCTest
 /// asked through each view's own entry point. Offline (`home --offline`, `boot`, `explain dialog`)
 /// the views must agree with each other; online (`home`, `context diff`) too, on the dialog and on
 /// every key the next start would write; `--apply` writes exactly the diff that was shown.
-final class AppModelAgreementTests: XCTestCase {
+final class AppModelAgreementTests: BothSpellingsTestCase {
     /// A small deterministic generator (SplitMix64), so a failing case can be replayed by its seed.
     struct Generator {
         var state: UInt64
