@@ -28,6 +28,20 @@ public enum Pager {
         stdout.write(page)
     }
 
+    /// The pager's environment: sxk's own, plus `LESS=FRX` when `LESS` is unset (as git does), so a
+    /// plain `PAGER=less` shows colours instead of their escape codes, quits at once when the text
+    /// fits and leaves it on the screen. A `LESS` the user set is theirs and passed as it is.
+    static func pagerEnvironment() -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            entries.append(String(cString: entry))
+            index += 1
+        }
+        if !entries.contains(where: { $0.hasPrefix("LESS=") }) { entries.append("LESS=FRX") }
+        return entries
+    }
+
     /// Runs the pager on `text`; false when it could not start (the caller prints directly).
     public static func run(command: String, text: String) -> Bool {
         var fds: [Int32] = [0, 0]
@@ -43,7 +57,9 @@ public enum Pager {
         let argv = ["/bin/sh", "-c", command]
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, environ)
+        let cEnv = pagerEnvironment().map { strdup($0) } + [nil]
+        defer { cEnv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, cEnv)
         close(readEnd)
         guard spawned == 0 else {
             close(writeEnd)
