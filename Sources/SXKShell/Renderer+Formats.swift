@@ -23,11 +23,30 @@ struct ColumnSelection: Sendable {
         })
     }
 
-    /// A row as an object of the chosen columns (members as received, else the column's text).
+    /// A row as an object of the chosen columns: the members as the server sent them, under its
+    /// own keys (`create_time` from a snake_case backend stays `create_time`, its text unconverted).
+    /// A column the row has no member for is left out: `--columns` selects, it never makes data.
     func record(_ row: JSONValue) -> JSONValue {
         var out = JSONObject()
-        for column in columns { out[column.key] = row.objectValue?[column.key] ?? .string(column.text(row)) }
+        for column in columns {
+            if let member = Self.member(row, column) { out[member.key] = member.value }
+        }
         return .object(out)
+    }
+
+    /// The CSV/TSV header: each column under the key `sample` (the first row) has for it.
+    func header(sample: JSONValue?) -> [String] {
+        columns.map { column in sample.flatMap { Self.member($0, column)?.key } ?? column.key }
+    }
+
+    /// The member of `row` a column stands for and the key it came under: the column's key as
+    /// declared, or its snake_case spelling (the tolerant read the cells use).
+    static func member(_ row: JSONValue, _ column: OutputColumn) -> (key: String, value: JSONValue)? {
+        guard let object = row.objectValue else { return nil }
+        for key in [column.key, JSONObject.snakeCase(column.key)] {
+            if let value = object[key] { return (key, value) }
+        }
+        return nil
     }
 }
 

@@ -63,7 +63,7 @@ extension Renderer {
                 case .csv, .tsv:
                     let separated = SeparatedValues(tabs: format.kind == .tsv)
                     if state.written == 0 {
-                        for (i, column) in selection.columns.enumerated() { separated.append(column.key, first: i == 0, into: &out) }
+                        for (i, key) in selection.header(sample: row).enumerated() { separated.append(key, first: i == 0, into: &out) }
                         out.append(0x0A)
                     }
                     for (i, column) in selection.columns.enumerated() {

@@ -124,7 +124,7 @@ public struct Renderer: Sendable {
             guard let table, let selection else { throw UsageError("--\(format.kind.rawValue) needs rows; this command prints none") }
             if let shaped { io.keep(shaped) }
             let separated = SeparatedValues(tabs: format.kind == .tsv)
-            sink.write(separated.line(selection.columns.map(\.key)))
+            sink.write(separated.line(selection.header(sample: table.rows.first)))
             for row in table.rows { sink.write(separated.line(selection.columns.map { Self.cell(row, $0, raw: true) })) }
         case .expanded:
             guard let table, let selection else {
@@ -196,7 +196,7 @@ public struct Renderer: Sendable {
 
     /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.
     static func cell(_ row: JSONValue, _ column: OutputColumn, raw: Bool = false) -> String {
-        if raw, let member = row.objectValue?[column.key] { return OutputColumn.plain(member) }
+        if raw, let member = ColumnSelection.member(row, column) { return OutputColumn.plain(member.value) }
         return column.text(row)
     }
 
