@@ -8,23 +8,45 @@ import Darwin
 extension Renderer {
     /// Rows as they arrive: a batch is written and flushed before the next is asked for, so memory
     /// holds one batch. The progress line (stderr, terminal only) is erased before rows are written.
+    ///
+    /// On a terminal the rows go through the pager as any long output does, written to it as they
+    /// arrive (no progress line then: it would draw over the pager's screen); quitting the pager
+    /// ends the walk as a closed pipe does.
     func renderStream(_ stream: RowStream) async throws -> Int32 {
         let state = StreamState()
         // Rows for `$_` only where a later command can read it (not in a one-shot process).
         if !io.data.isRead { state.kept = nil }
+        let pagerProcess = io.terminal.stdoutIsTerminal ? pager.flatMap(Pager.start) : nil
+        let out: any OutputSink = pagerProcess?.input ?? io.stdout
+        if pagerProcess != nil { io.stdout.flush() }
         let me = self
-        let showProgress = io.terminal.stderrIsTerminal
-        let (status, summary) = try await stream.run { batch, progress in
-            me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state)
+        let showProgress = io.terminal.stderrIsTerminal && pagerProcess == nil
+        let ran: (status: Int32, summary: [String])
+        do {
+            ran = try await stream.run { batch, progress in
+                me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state, out: out)
+            }
+        } catch {
+            _ = pagerProcess?.finish()
+            throw error
         }
-        if let error = state.error { throw error }
+        let (status, summary) = ran
+        if let error = state.error {
+            _ = pagerProcess?.finish()
+            throw error
+        }
         if state.progressShown { io.stderr.write("\r\u{1B}[K") }
         switch format.kind {
-        case .json: io.stdout.write(state.written == 0 ? "[]\n" : "\n]\n")
-        case .table where state.layout == nil: break
+        case .json: out.write(state.written == 0 ? "[]\n" : "\n]\n")
         default: break
         }
-        io.stdout.flush()
+        out.flush()
+        if let pagerProcess, !pagerProcess.finish() {
+            io.warning("the pager '\(pager ?? "")' could not start; rows were not shown (--no-pager prints them directly)")
+        }
+        if format.kind == .table, let layout = state.layout, let selection = state.selection {
+            noteHidden(layout, columns: selection.columns, held: false)
+        }
         if let kept = state.kept { io.keep(.array(kept)) }
         // Summaries are for people; JSON and NDJSON consumers get the data alone.
         for line in summary where line.hasPrefix("warning: ") || ![.json, .ndjson].contains(format.kind) {
@@ -33,7 +55,7 @@ extension Renderer {
         return status
     }
 
-    private func streamBatch(_ batch: [JSONValue], columns: [OutputColumn], progress: String?, state: StreamState) -> Bool {
+    private func streamBatch(_ batch: [JSONValue], columns: [OutputColumn], progress: String?, state: StreamState, out sink: any OutputSink) -> Bool {
         state.lock.withLock {
             if state.error != nil { return false }
             var rows = batch
@@ -79,11 +101,7 @@ extension Renderer {
                     if state.layout == nil {
                         // Widths are fixed by the first batch so later rows line up without buffering.
                         let sample = rows.map { r in selection.columns.map { text(Self.cell(r, $0)) } }
-                        let natural = selection.columns.indices.map { i in
-                            sample.reduce(TextWidth.width(selection.columns[i].header)) { max($0, TextWidth.width($1[i])) }
-                        }
-                        let layout = TableLayout.fit(natural: natural, priority: selection.columns.map(\.priority),
-                                                     cuttable: selection.columns.map(\.cuttable), maxWidth: maxWidth)
+                        let layout = fit(selection.columns, cells: sample)
                         state.layout = layout
                         state.table = TableRenderer(columns: layout.shown.map {
                             .init(selection.columns[$0].header, alignment: selection.columns[$0].alignment)
@@ -98,14 +116,14 @@ extension Renderer {
                     if state.kept!.count < Self.streamKeepLimit { state.kept!.append(value) } else { state.kept = nil }
                 }
             }
-            io.stdout.write(bytes: out)
-            io.stdout.flush()
+            sink.write(bytes: out)
+            sink.flush()
             if let progress {
                 io.stderr.write("\r\u{1B}[K" + text(progress))
                 state.progressShown = true
             }
             if let limit = format.limit, state.written >= limit { return false }
-            return !((io.stdout as? StandardOutput)?.isBroken ?? false)
+            return !((sink as? StandardOutput)?.isBroken ?? false)
         }
     }
 
