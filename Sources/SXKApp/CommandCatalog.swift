@@ -22,13 +22,19 @@ enum CommandCatalog {
 
     static let jq = FlagSpec("jq", value: .string, valueName: "EXPR", summary: "filter the data with a jq expression (strings print raw)")
 
-    /// Every command, with `--jq` beside each `--json`: whatever prints data can filter it.
+    static let noPager = FlagSpec("no-pager", summary: "print directly, not through the pager (as sxk --no-pager)")
+
+    /// Every command, with `--jq` and `--no-pager` beside each `--json`: whatever prints data can
+    /// filter it and print it unpaged.
     static let all: [CommandSpec] = declared.map(withJQ)
 
     private static func withJQ(_ spec: CommandSpec) -> CommandSpec {
         var spec = spec
         if spec.flags.contains(where: { $0.name == "json" }) && !spec.flags.contains(where: { $0.name == "jq" }) {
             spec.flags.append(jq)
+        }
+        if spec.flags.contains(where: { $0.name == "json" }) && !spec.flags.contains(where: { $0.name == "no-pager" }) {
+            spec.flags.append(noPager)
         }
         spec.subcommands = spec.subcommands.map(withJQ)
         return spec
@@ -295,7 +301,7 @@ enum CommandCatalog {
             examples: ["har save session.har", "har save last.har 1"]
         ),
         CommandSpec(
-            "pager", summary: "page output taller than the terminal ($SXK_PAGER, $PAGER or less -FRX)",
+            "pager", summary: "page output taller than the terminal ($SXK_PAGER, $PAGER or less -FRX); the same as set pager",
             arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "turn paging on or off")]
         ),
         {

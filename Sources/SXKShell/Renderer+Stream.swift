@@ -44,7 +44,7 @@ extension Renderer {
         if let pagerProcess, !pagerProcess.finish() {
             io.warning("the pager '\(pager ?? "")' could not start; rows were not shown (--no-pager prints them directly)")
         }
-        if format.kind == .table, let layout = state.layout, let selection = state.selection {
+        if format.kind == .table, !state.records, let layout = state.layout, let selection = state.selection {
             noteHidden(layout, columns: selection.columns, held: false)
         }
         if let kept = state.kept { io.keep(.array(kept)) }
@@ -71,11 +71,16 @@ extension Renderer {
             }
             if state.progressShown { io.stderr.write("\r\u{1B}[K") }
             let selection = state.selection!
+            if state.written == 0, format.kind == .table, format.expandedMode != .off {
+                // `set expanded`: decided on the first batch, as the table's widths are.
+                state.records = format.expandedMode == .on || !fitsWhole(selection.columns, rows: rows)
+            }
             var out: [UInt8] = []
             out.reserveCapacity(rows.count * 256)
+            let kind: OutputFormat.Kind = state.records ? .expanded : format.kind
             for row in rows {
                 let value = format.columns == nil ? row : selection.record(row)
-                switch format.kind {
+                switch kind {
                 case .json, .raw:
                     out.append(contentsOf: (state.written == 0 ? "[\n" : ",\n").utf8)
                     JSONWriter.write(value, into: &out)
@@ -134,7 +139,7 @@ extension Renderer {
         var framed = io.terminal
         framed.stderrIsTerminal = false
         let redraw = io.terminal.stdoutIsTerminal
-        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options)
+        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options, display: io.display)
         let inner = Renderer(io: frameIO, format: frame?.format ?? format, secrets: secrets, pager: nil)
         var status: Int32 = ExitStatus.ok
         if let frame {
@@ -168,6 +173,8 @@ final class StreamState: @unchecked Sendable {
     var layout: TableLayout?
     var table: TableRenderer?
     var progressShown = false
+    /// `set expanded` turned the table view into records for this stream.
+    var records = false
     var error: (any Error)?
     /// Rows kept for `$_`; nil once past `Renderer.streamKeepLimit`.
     var kept: [JSONValue]? = []

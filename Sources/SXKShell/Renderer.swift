@@ -31,7 +31,10 @@ public struct Renderer: Sendable {
     public func render(_ output: CommandOutput) async throws -> Int32 {
         let secrets = output.revealsSecrets ? [] : self.secrets + output.secrets
         let held = BufferOutput()
-        let me = Renderer(io: io, format: output.format ?? format, secrets: secrets, pager: pager, heldNotes: held)
+        var chosen = output.format ?? format
+        // `set format csv` on a command without rows: its table view, not an error.
+        if chosen.fromSetting, [.csv, .tsv].contains(chosen.kind), output.mainTable == nil, output.stream == nil { chosen.kind = .table }
+        let me = Renderer(io: io, format: chosen, secrets: secrets, pager: pager, heldNotes: held)
         for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") }
         var status = output.status
         if let live = output.live {
@@ -95,7 +98,7 @@ public struct Renderer: Sendable {
         if format.columns != nil && table == nil {
             throw UsageError("--columns needs rows to choose from; this command prints none")
         }
-        switch format.kind {
+        switch recordsOrTable(table, selection) {
         case .raw:
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {
@@ -171,6 +174,19 @@ public struct Renderer: Sendable {
                 }
             }
         }
+    }
+
+    /// The kind to print: the table view becomes records with `set expanded on`, and with `auto`
+    /// when the table cannot fit the terminal whole (a column hidden or cut).
+    func recordsOrTable(_ table: OutputTable?, _ selection: ColumnSelection?) -> OutputFormat.Kind {
+        guard format.kind == .table, format.expandedMode != .off, let table, let selection else { return format.kind }
+        if format.expandedMode == .on { return .expanded }
+        return fitsWhole(selection.columns, rows: table.rows) ? .table : .expanded
+    }
+
+    func fitsWhole(_ columns: [OutputColumn], rows: [JSONValue]) -> Bool {
+        let layout = fit(columns, cells: rows.map { row in columns.map { text(Self.cell(row, $0)) } })
+        return layout.dropped.isEmpty && !layout.cuts
     }
 
     /// The width tables fit: the terminal's when stdout is one, unless `--wide`.

@@ -236,7 +236,7 @@ extension Shell {
         quietTerminal.stdoutIsTerminal = false
         quietTerminal.colorEnabled = false
         let quiet = CommandIO(stdout: buffer, stderr: io.stderr, terminal: quietTerminal, options: options,
-                              isInteractive: io.isInteractive, reader: io.reader, parser: parser)
+                              isInteractive: io.isInteractive, reader: io.reader, parser: parser, display: io.display)
         let status = await runWords(words, io: quiet)
         guard status == 0 else { return (status, nil) }
         if let kept = quiet.data.value { return (0, kept) }

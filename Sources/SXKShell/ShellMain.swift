@@ -66,7 +66,7 @@ public enum ShellMain {
         let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
         let rc = rcPath.map { $0(context) } ?? StatePaths.rcFile(environment: environment)
         let shell = Shell(host: host, invocation: invocation, version: version, terminal: terminal,
-                          historyPath: path, rcPath: rc, programName: programName, status: status)
+                          historyPath: path, rcPath: rc, displayPath: StatePaths.displayFile(rcPath: rc), programName: programName, status: status)
         return await shell.run()
     }
 
@@ -111,6 +111,11 @@ public enum StatePaths {
     }
 
     /// `$XDG_CONFIG_HOME/sxk/sxkrc` (`~/.config/sxk/sxkrc` when XDG_CONFIG_HOME is unset or relative).
+    /// `set --save` keeps the display settings beside the startup file.
+    public static func displayFile(rcPath: String?) -> String? {
+        rcPath.map { ($0 as NSString).deletingLastPathComponent + "/display" }
+    }
+
     public static func rcFile(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/sxk/sxkrc" }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
