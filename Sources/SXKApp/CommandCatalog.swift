@@ -226,7 +226,7 @@ enum CommandCatalog {
         ),
         CommandSpec(
             "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
-            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status.",
+            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
             arguments: [
                 ArgumentSpec("COMMAND", kind: .provider("command"), summary: "the command to repeat"),
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
@@ -235,8 +235,9 @@ enum CommandCatalog {
                 FlagSpec("interval", short: "n", value: .double, valueName: "SECONDS", summary: "seconds between runs (default 2, at least 0.1)"),
                 FlagSpec("count", value: .int, valueName: "N", summary: "stop after N runs"),
                 FlagSpec("errexit", short: "e", summary: "stop at the first failing run"),
+                FlagSpec("differences", short: "d", summary: "highlight what changed since the last run (on a terminal)"),
             ],
-            examples: ["watch orders --page-size 5", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
+            examples: ["watch orders --page-size 5", "watch -d -n 5 whoami", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
         ).passingCommand(),
 
         // Shell

@@ -134,11 +134,14 @@ extension Renderer {
 
     /// One `watch` frame: on a terminal the screen is cleared and redrawn from a gathered frame;
     /// otherwise frames follow each other on stdout with the header on stderr.
-    func showFrame(header: String, frame: CommandOutput?, error: (any Error)?) async -> Int32 {
+    /// With `changes` (`watch -d`) and a terminal, the frame is drawn without colour and what
+    /// differs from the previous frame is marked in reverse video.
+    func showFrame(header: String, frame: CommandOutput?, error: (any Error)?, changes: FrameChanges? = nil) async -> Int32 {
         let buffer = BufferOutput()
         var framed = io.terminal
         framed.stderrIsTerminal = false
         let redraw = io.terminal.stdoutIsTerminal
+        if redraw && changes != nil { framed.colorEnabled = false }
         let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options, display: io.display)
         let inner = Renderer(io: frameIO, format: frame?.format ?? format, secrets: secrets, pager: nil)
         var status: Int32 = ExitStatus.ok
@@ -155,13 +158,49 @@ extension Renderer {
         }
         if let error { frameIO.errors.error(inner.text(ErrorPresenter.message(for: error))) }
         if redraw {
-            io.stdout.write("\u{1B}[H\u{1B}[2J" + text(header) + "\n\n" + buffer.text)
+            let body = changes.map { $0.mark(buffer.text) } ?? buffer.text
+            io.stdout.write("\u{1B}[H\u{1B}[2J" + text(header) + "\n\n" + body)
         } else {
             io.stderr.write(text(header) + "\n")
             io.stdout.write(buffer.text)
         }
         io.stdout.flush()
         return status
+    }
+}
+
+/// The previous `watch -d` frame, and the marking of what changed since it (as watch(1) does):
+/// characters that differ from the one at the same place on the same line of the previous frame,
+/// or that are new, in reverse video. The first frame has nothing marked.
+final class FrameChanges: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var previous: [[Character]]?
+
+    static let on = "\u{1B}[7m", off = "\u{1B}[27m"
+
+    func mark(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        let before = lock.withLock { () -> [[Character]]? in
+            defer { previous = lines }
+            return previous
+        }
+        guard let before else { return text }
+        var out = ""
+        for (n, line) in lines.enumerated() {
+            if n > 0 { out += "\n" }
+            let old = n < before.count ? before[n] : []
+            var marking = false
+            for (i, character) in line.enumerated() {
+                let changed = i >= old.count || old[i] != character
+                if changed != marking {
+                    out += changed ? Self.on : Self.off
+                    marking = changed
+                }
+                out.append(character)
+            }
+            if marking { out += Self.off }
+        }
+        return out
     }
 }
 

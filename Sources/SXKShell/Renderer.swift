@@ -38,7 +38,8 @@ public struct Renderer: Sendable {
         for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") }
         var status = output.status
         if let live = output.live {
-            status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error) }
+            let changes = live.highlightChanges ? FrameChanges() : nil
+            status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error, changes: changes) }
         } else if let stream = output.stream, me.format.jq != nil {
             // jq needs the whole document: the rows are gathered (as `$_` holds them) and run once.
             let page = BufferOutput()
