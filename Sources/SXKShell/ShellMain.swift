@@ -44,10 +44,11 @@ public enum ShellMain {
             return 0
         }
         if invocation.options.help {
-            // Fitted and paged as `help` is in the shell (no session yet, so no `pager off`).
+            // Fitted and paged as `help` is in the shell (a saved `set --save pager off` holds here too).
             let text = globalHelp(programName: programName, specs: specs, width: terminal.stdoutIsTerminal ? terminal.width : nil)
+            let saved = DisplaySettings.load(path: StatePaths.displayFile(rcPath: StatePaths.rcFile(environment: environment))).settings
             Pager.deliver(text, to: StandardOutput.stdout, stdoutIsTerminal: terminal.stdoutIsTerminal,
-                          command: invocation.options.noPager ? nil : Pager.command(environment: environment))
+                          command: invocation.options.noPager || !saved.pager ? nil : Pager.command(environment: environment))
             StandardOutput.stdout.flush()
             return 0
         }

@@ -100,5 +100,11 @@ final class DisplaySettingsPTYTests: SandboxPTYTestCase {
                                    environment: env, rows: 10, columns: 100)
         try again.expect("\"orderNo\"")
         XCTAssertEqual(try again.waitForExit(), 0)
+        // A saved `pager off` holds for `sxk --help` too, before any session.
+        try "pager off\n".write(to: home.appendingPathComponent("config/sxk/display"), atomically: true, encoding: .utf8)
+        let help = try PTYSession(executable: InteractiveShellTests.binary, arguments: ["--help"], environment: env, rows: 10, columns: 100)
+        try help.expect("Exit status:")
+        XCTAssertEqual(try help.waitForExit(), 0)
+        XCTAssertFalse(help.screen.contains("PAGER-RAN"), help.screen)
     }
 }
