@@ -95,6 +95,19 @@ final class RedirectedOutput {
         return fd
     }
 
+    /// `/bin/sh -c COMMAND` for `| COMMAND`: only the standard descriptors.
+    static func spawnShell(_ command: String) throws -> (Int32, pid_t) {
+        guard let child = ShellChild.spawn(command, environment: nil) else {
+            throw UsageError("cannot start '\(command)': \(String(cString: strerror(errno)))")
+        }
+        return child
+    }
+}
+
+/// A child `/bin/sh -c COMMAND` reading a pipe (the pager, `| COMMAND`). It gets stdin (the pipe),
+/// stdout and stderr only, every signal at its default and none blocked: sxk ignores SIGPIPE and
+/// blocks the others on its threads, and a pager must see SIGWINCH, `| head` end as it does in sh.
+enum ShellChild {
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Glibc hides it behind
     /// _GNU_SOURCE): every descriptor from 3 up is closed in the child, whether or not it was
@@ -104,12 +117,11 @@ final class RedirectedOutput {
         return unsafeBitCast(symbol, to: CloseFrom.self)
     }()
 
-    /// `/bin/sh -c COMMAND` reading a pipe; returns the pipe's write end and the child. The child
-    /// gets stdin (the pipe), stdout and stderr only, every signal at its default and none blocked
-    /// (sxk ignores SIGPIPE and blocks the others on its threads; `| head` must end as it does in sh).
-    static func spawnShell(_ command: String) throws -> (Int32, pid_t) {
+    /// The pipe's write end (close-on-exec) and the child; nil with errno set when it cannot start.
+    /// `environment` nil passes sxk's own.
+    static func spawn(_ command: String, environment: [String]?) -> (Int32, pid_t)? {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw UsageError("cannot start '\(command)': \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { return nil }
         let readEnd = fds[0], writeEnd = fds[1]
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -129,14 +141,18 @@ final class RedirectedOutput {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let argv = ["/bin/sh", "-c", command]
+        let argv: [String] = ["/bin/sh", "-c", command]
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArgs, environ)
+        let cEnv = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { cEnv?.forEach { free($0) } }
+        let spawned = cEnv.map { env in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArgs, env) }
+            ?? posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArgs, environ)
         close(readEnd)
         guard spawned == 0 else {
             close(writeEnd)
-            throw UsageError("cannot start '\(command)': \(String(cString: strerror(spawned)))")
+            errno = spawned
+            return nil
         }
         return (writeEnd, pid)
     }

@@ -51,28 +51,8 @@ public enum Pager {
 
     /// Starts the pager reading a pipe, for output written as it arrives (`orders --all`).
     public static func start(command: String) -> PagerProcess? {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        let readEnd = fds[0], writeEnd = fds[1]
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-        posix_spawn_file_actions_addclose(&actions, readEnd)
-        var pid: pid_t = 0
-        let argv = ["/bin/sh", "-c", command]
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        let cEnv = pagerEnvironment().map { strdup($0) } + [nil]
-        defer { cEnv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, cEnv)
-        close(readEnd)
-        guard spawned == 0 else {
-            close(writeEnd)
-            return nil
-        }
-        return PagerProcess(fd: writeEnd, pid: pid)
+        guard let (fd, pid) = ShellChild.spawn(command, environment: pagerEnvironment()) else { return nil }
+        return PagerProcess(fd: fd, pid: pid)
     }
 }
 

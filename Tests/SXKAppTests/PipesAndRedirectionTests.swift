@@ -90,4 +90,19 @@ final class PipesAndRedirectionTests: SandboxTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(r.stdout.split(separator: "\n"), ["0", "1", "2"], r.summary)
     }
+
+    /// The shell command starts with no signal blocked and SIGPIPE at its default (sxk ignores it
+    /// for itself): `| head` ends a pipeline as it does in sh.
+    func testPipeChildGetsDefaultSignals() throws {
+        let ws = Workspace()
+        let r = SXK.run(["-c", "version | cat > /dev/null && grep -E '^Sig(Blk|Ign)' /proc/$$/status"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        var masks: [String: UInt64] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { masks[parts[0]] = UInt64(parts[1], radix: 16) }
+        }
+        XCTAssertEqual(masks["SigBlk"], 0, r.summary)
+        XCTAssertEqual((masks["SigIgn"] ?? 1) & (1 << (UInt64(SIGPIPE) - 1)), 0, "SIGPIPE ignored in the child: \(r.summary)")
+    }
 }
