@@ -46,4 +46,21 @@ final class PipePTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "the pager ran for a pipe")
     }
+
+    /// Ctrl-C while a command runs into a pipe stops both (the shell command is in the terminal's
+    /// foreground group and has SIGINT at its default); the prompt comes back and the shell goes on.
+    func testCtrlCStopsAPipeAndThePromptReturns() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("watch -n 0.2 whoami | grep -c phase\r")
+        try s.expect("run 2")
+        s.send("\u{03}")
+        try s.expect("watch: stopped after", timeout: 5)
+        try s.expect("›", timeout: 5)
+        s.send("help version\r")
+        try s.expect("Print the sxk version")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
 }
