@@ -26,7 +26,7 @@ _sxk() {
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot explain context har pager help version exit quit history completion let vars unset alias unalias' -- "$cur"))
+            COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot explain context har pager help version exit quit history completion let vars unset alias unalias set' -- "$cur"))
         fi
         return
     fi
@@ -48,14 +48,14 @@ _sxk() {
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'use' -- "$cur"))
             ;;
         'env use')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'config')
@@ -63,20 +63,20 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw --json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw --json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'get')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'post')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'login')
@@ -84,7 +84,7 @@ _sxk() {
                 --account) _sxk_dynamic; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --account --accept-privacy --json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --account --accept-privacy --json --jq --no-pager --help' -- "$cur")); return; fi
             :;
             ;;
         'accounts')
@@ -92,13 +92,13 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'switch-account')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--password-stdin --json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'logout')
@@ -109,14 +109,14 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'keys')
             case "$prev" in
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'import-defaults')
             case "$prev" in
@@ -130,7 +130,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'scenic')
@@ -138,7 +138,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'store')
@@ -146,7 +146,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'permissions')
@@ -154,78 +154,78 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'menus')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'common' -- "$cur"))
             ;;
         'menus common')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'add remove' -- "$cur"))
             ;;
         'menus common add')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'menus common remove')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'home')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--offline --apply --json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--offline --apply --json --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'location')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'detail online offline report remind' -- "$cur"))
             ;;
         'location detail')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'location online')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'location offline')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'location report')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'location remind')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             :;
             ;;
         'orders')
@@ -239,7 +239,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --status --keyword --page --page-size --all --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --status --keyword --page --page-size --all --limit --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'stats')
             case "$prev" in
@@ -249,7 +249,7 @@ _sxk() {
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --all --json --raw --wide --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --all --json --raw --wide --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'summary daily' -- "$cur"))
             ;;
         'stats summary')
@@ -260,7 +260,7 @@ _sxk() {
                 --period) COMPREPLY=($(compgen -W 'today week month' -- "$cur")); return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --jq --chart --all --wide --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --json --raw --jq --no-pager --chart --all --wide --help' -- "$cur")); return; fi
             ;;
         'stats daily')
             case "$prev" in
@@ -272,13 +272,13 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --all --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--role --from --to --period --chart --limit --all --json --raw --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'profile')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'compare')
             _sxk_dynamic
@@ -287,7 +287,7 @@ _sxk() {
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--list --reveal-token --json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--list --reveal-token --json --jq --no-pager --help' -- "$cur")); return; fi
             :;
             ;;
         'watch')
@@ -306,40 +306,40 @@ _sxk() {
                 --profile) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --apply --json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --apply --json --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'explain')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'menu dialog scope key' -- "$cur"))
             ;;
         'explain menu')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'explain dialog')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'permission scenic location' -- "$cur"));
             ;;
         'explain scope')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'explain key')
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'context')
@@ -347,7 +347,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'diff' -- "$cur"))
             ;;
         'context diff')
@@ -355,7 +355,7 @@ _sxk() {
                 --columns) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'har')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -402,6 +402,10 @@ _sxk() {
         'unalias')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --help' -- "$cur")); return; fi
             _sxk_dynamic;
+            ;;
+        'set')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'expanded format pager' -- "$cur"));
             ;;
     esac
 }

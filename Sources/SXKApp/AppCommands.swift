@@ -6,8 +6,9 @@ import SXKSession
 import SXKShell
 
 extension SXKHost {
-    /// `pager on|off` and `$SXK_PAGER`/`$PAGER`/`less -FRX`: the pager for command output and help alike.
-    func pager() -> String? { settings.pager ? Pager.command(environment: shellContext.environment) : nil }
+    /// `$SXK_PAGER`/`$PAGER`/`less -FRX`: the pager for command output and help alike (whether it
+    /// is used is `CommandIO.pager`'s call: `set pager`, `--no-pager`, the terminal).
+    func pager() -> String? { Pager.command(environment: shellContext.environment) }
 }
 
 /// Runs one parsed command through its declaration in `CommandRegistry` and hands what it
@@ -28,7 +29,7 @@ struct AppCommands: Sendable {
         guard let declaration = CommandRegistry.declaration(for: command.spec.name) else {
             throw AppError.usage("unknown command '\(command.spec.name)'")
         }
-        _ = try OutputFormat.from(command, options: io.options)
+        _ = try OutputFormat.from(command, options: io.options, display: io.display)
         // A device snapshot is inspected on a copy: each command starts from the state as imported,
         // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
         let snapshot = services.storage.appStore.isDeviceSnapshot
@@ -38,7 +39,7 @@ struct AppCommands: Sendable {
         // A switch on a snapshot is not validated first: that would write the server's answers too.
         if declaration.needsServer && !writes { try await validateRestoredSession() }
         var output = try await declaration.run(self, command)
-        if output.format == nil { output.format = try OutputFormat.from(command, options: io.options) }
+        if output.format == nil { output.format = try OutputFormat.from(command, options: io.options, display: io.display) }
         return output
     }
 
@@ -56,13 +57,12 @@ struct AppCommands: Sendable {
     }
 
     func renderer(for command: ParsedCommand) throws -> Renderer {
-        // Never when stdout is not a terminal (the renderer checks that too).
-        let pager = io.options.noPager || !io.terminal.stdoutIsTerminal ? nil : host.pager()
-        return Renderer(io: io, format: try OutputFormat.from(command, options: io.options), secrets: host.secrets, pager: pager)
+        let format = try OutputFormat.from(command, options: io.options, display: io.display)
+        return Renderer(io: io, format: format, secrets: host.secrets, pager: io.pager(host.pager(), format: format))
     }
 
     /// The format this command line asked for (`stats --chart` reads it).
-    func format(_ command: ParsedCommand) throws -> OutputFormat { try OutputFormat.from(command, options: io.options) }
+    func format(_ command: ParsedCommand) throws -> OutputFormat { try OutputFormat.from(command, options: io.options, display: io.display) }
 
     // MARK: Session validation at first use
 

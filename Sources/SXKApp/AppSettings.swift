@@ -7,7 +7,6 @@ final class AppSettings: @unchecked Sendable {
     private let lock = NSLock()
     private var traceOn: Bool
     private var timingOn = false
-    private var pagerOn = true
     /// The shell's "waiting for …" line, kept here because every `AppServices` (after `env use` or
     /// `import-defaults`) shares these settings.
     let status: StatusLine
@@ -20,12 +19,6 @@ final class AppSettings: @unchecked Sendable {
     var trace: Bool {
         get { lock.withLock { traceOn } }
         set { lock.withLock { traceOn = newValue } }
-    }
-
-    /// `pager on|off`: long output on a terminal goes through the pager.
-    var pager: Bool {
-        get { lock.withLock { pagerOn } }
-        set { lock.withLock { pagerOn = newValue } }
     }
 
     var timing: Bool {

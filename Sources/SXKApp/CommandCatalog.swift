@@ -24,13 +24,19 @@ enum CommandCatalog {
 
     static let jq = FlagSpec("jq", value: .string, valueName: "EXPR", summary: "filter the data with a jq expression (strings print raw)")
 
-    /// Every command, with `--jq` beside each `--json`: whatever prints data can filter it.
+    static let noPager = FlagSpec("no-pager", summary: "print directly, not through the pager (as sxk --no-pager)")
+
+    /// Every command, with `--jq` and `--no-pager` beside each `--json`: whatever prints data can
+    /// filter it and print it unpaged.
     static let all: [CommandSpec] = declared.map(withJQ)
 
     private static func withJQ(_ spec: CommandSpec) -> CommandSpec {
         var spec = spec
         if spec.flags.contains(where: { $0.name == "json" }) && !spec.flags.contains(where: { $0.name == "jq" }) {
             spec.flags.append(jq)
+        }
+        if spec.flags.contains(where: { $0.name == "json" }) && !spec.flags.contains(where: { $0.name == "no-pager" }) {
+            spec.flags.append(noPager)
         }
         spec.subcommands = spec.subcommands.map(withJQ)
         return spec
@@ -223,7 +229,7 @@ enum CommandCatalog {
         ),
         CommandSpec(
             "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
-            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status.",
+            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
             arguments: [
                 ArgumentSpec("COMMAND", kind: .provider("command"), summary: "the command to repeat"),
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
@@ -232,8 +238,9 @@ enum CommandCatalog {
                 FlagSpec("interval", short: "n", value: .double, valueName: "SECONDS", summary: "seconds between runs (default 2, at least 0.1)"),
                 FlagSpec("count", value: .int, valueName: "N", summary: "stop after N runs"),
                 FlagSpec("errexit", short: "e", summary: "stop at the first failing run"),
+                FlagSpec("differences", short: "d", summary: "highlight what changed since the last run (on a terminal)"),
             ],
-            examples: ["watch orders --page-size 5", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
+            examples: ["watch orders --page-size 5", "watch -d -n 5 whoami", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
         ).passingCommand(),
 
         // Shell
@@ -298,7 +305,7 @@ enum CommandCatalog {
             examples: ["har save session.har", "har save last.har 1"]
         ),
         CommandSpec(
-            "pager", summary: "page output taller than the terminal ($SXK_PAGER, $PAGER or less -FRX)",
+            "pager", summary: "page output taller than the terminal ($SXK_PAGER, $PAGER or less -FRX); the same as set pager",
             arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "turn paging on or off")]
         ),
         {

@@ -54,7 +54,8 @@ enum CommandRegistry {
         Entry(name: "watch", watch: false) { try await $0.watch($1) },
         Entry(name: "trace") { a, c in a.toggle(c, name: "trace") { a.host.settings.trace = $0 } current: { a.host.settings.trace } },
         Entry(name: "timing") { a, c in a.toggle(c, name: "timing") { a.host.settings.timing = $0 } current: { a.host.settings.timing } },
-        Entry(name: "pager") { a, c in a.toggle(c, name: "pager") { a.host.settings.pager = $0 } current: { a.host.settings.pager } },
+        // The same setting as `set pager on|off`.
+        Entry(name: "pager") { a, c in a.toggle(c, name: "pager") { a.io.display.pager = $0 } current: { a.io.display.pager } },
         Entry(name: "boot") { try await $0.boot($1) },
         Entry(name: "har", watch: false) { try $0.har($1) },
         Entry(name: "explain") { try await $0.explain($1) },

@@ -81,7 +81,7 @@ final class OutsideCounter: @unchecked Sendable {
 }
 
 /// The order table's columns. Priorities: order no., status and amount stay longest; scenic and
-/// photographer go first on a narrow terminal. Identifiers and amounts are never cut.
+/// photographer go first on a narrow terminal. Identifiers, amounts, times and masked phones are never cut.
 enum OrderColumns {
     static let orderNo = OutputColumn("orderNo", "ORDER NO", priority: 100, cuttable: false) { $0.objectValue?.string("orderNo") ?? "" }
     static let status = OutputColumn("statusText", "STATUS", priority: 90) { row in
@@ -95,7 +95,8 @@ enum OrderColumns {
     static let created = OutputColumn("createTime", "CREATED", priority: 70, cuttable: false) {
         $0.objectValue?.string("createTime").map { LocalTime.human(wire: $0) } ?? ""
     }
-    static let customer = OutputColumn("customerPhone", "CUSTOMER", priority: 60) { $0.objectValue?.string("customerPhone") ?? "" }
+    // A masked phone cut mid-value (`151****00…`) reads as another number: whole or hidden.
+    static let customer = OutputColumn("customerPhone", "CUSTOMER", priority: 60, cuttable: false) { $0.objectValue?.string("customerPhone") ?? "" }
     static let scenic = OutputColumn("scenicName", "SCENIC", priority: 30) { $0.objectValue?.string("scenicName") ?? "" }
     static let photographer = OutputColumn("photographerName", "PHOTOGRAPHER", priority: 20) { $0.objectValue?.string("photographerName") ?? "" }
     static let deposit = OutputColumn("depositAmount", "DEPOSIT", alignment: .right, priority: 80, cuttable: false) {

@@ -2,8 +2,8 @@ import Foundation
 import SXKCore
 import SXKShell
 
-/// `watch [-n SECONDS] [--count N] [-e] COMMAND…` (issue 9 §5, like psql's `\watch` and watch(1)):
-/// re-runs an app command until Ctrl-C. On a terminal each run replaces the screen (the output is
+/// `watch [-n SECONDS] [--count N] [-e] [-d] COMMAND…` (like psql's `\watch` and watch(1)):
+/// re-runs an app command until Ctrl-C; `-d` marks what changed since the last run. On a terminal each run replaces the screen (the output is
 /// gathered first, so the redraw does not flicker); otherwise runs follow each other on stdout and
 /// a header line per run goes to stderr, so piped data stays clean.
 ///
@@ -39,7 +39,7 @@ extension AppCommands {
         let title = words.map(Tokenizer.quote).joined(separator: " ")
         let me = self
         var output = CommandOutput()
-        output.live = LiveOutput { show in
+        output.live = LiveOutput(highlightChanges: command.has("differences")) { show in
             var runs = 0
             var status: Int32 = ExitStatus.ok
             while true {

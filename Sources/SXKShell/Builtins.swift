@@ -37,6 +37,13 @@ public enum Builtins {
             CommandSpec("unalias", summary: "Remove aliases",
                         arguments: [ArgumentSpec("NAME", kind: .provider("alias"), optional: true, variadic: true, summary: "Alias names")],
                         flags: [FlagSpec("all", short: "a", summary: "Remove every alias")]),
+            CommandSpec("set", summary: "Show or change the display settings (expanded, format, pager), as psql's \\pset",
+                        discussion: "set alone lists them. set expanded auto|on|off: rows as records never (tables are fitted), always, or when a table cannot fit the terminal (auto). set format table|json|ndjson|csv|tsv: the format of commands given none (a command without rows prints its table view; --json, --csv… on a command win). set pager on|off: long output through the pager (pager on|off is the same). --save also keeps the current settings for this user in $XDG_CONFIG_HOME/sxk/display, read when sxk starts.",
+                        arguments: [ArgumentSpec("NAME", kind: .choice(DisplaySettings.names), optional: true, summary: "The setting"),
+                                    ArgumentSpec("VALUE", kind: .choice(["auto", "on", "off"] + DisplaySettings.formats.map(\.rawValue)), optional: true,
+                                                 summary: "Its new value")],
+                        flags: [FlagSpec("save", summary: "Also keep the settings for this user (the config folder)")],
+                        examples: ["set", "set expanded auto", "set --save format json"]),
             CommandSpec("__complete", summary: "Print completions for the words given (used by the completion scripts)",
                         arguments: [ArgumentSpec("WORDS", optional: true, variadic: true, summary: "Words typed so far; the last is completed")]),
         ]

@@ -22,15 +22,20 @@ public final class CommandIO: @unchecked Sendable {
     let status: StatusLine
     /// The shell's parser, for commands that run a command line of their own (`watch`, `compare`).
     public let parser: CommandParser?
+    /// `set expanded|format|pager`, shared by every command of the shell.
+    public let display: DisplaySettings
 
     /// For tests and embedding: prompts read the terminal on the calling thread.
     public convenience init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal = .plain,
-                            options: GlobalOptions = GlobalOptions(), isInteractive: Bool = false) {
-        self.init(stdout: stdout, stderr: stderr, terminal: terminal, options: options, isInteractive: isInteractive, reader: nil)
+                            options: GlobalOptions = GlobalOptions(), isInteractive: Bool = false,
+                            display: DisplaySettings = DisplaySettings()) {
+        self.init(stdout: stdout, stderr: stderr, terminal: terminal, options: options, isInteractive: isInteractive, reader: nil, display: display)
     }
 
     init(stdout: any OutputSink, stderr: any OutputSink, terminal: Terminal, options: GlobalOptions,
-         isInteractive: Bool, reader: ReaderThread?, parser: CommandParser? = nil, status: StatusLine = .disabled) {
+         isInteractive: Bool, reader: ReaderThread?, parser: CommandParser? = nil, status: StatusLine = .disabled,
+         display: DisplaySettings) {
+        self.display = display
         self.parser = parser
         self.status = status
         self.stdout = stdout
@@ -44,7 +49,14 @@ public final class CommandIO: @unchecked Sendable {
     /// The same IO with stdout going to `sink` (prompts, stderr and the parser unchanged).
     public func redirectingStdout(to sink: any OutputSink, terminal: Terminal? = nil) -> CommandIO {
         CommandIO(stdout: sink, stderr: stderr, terminal: terminal ?? self.terminal, options: options,
-                  isInteractive: isInteractive, reader: reader, parser: parser, status: status)
+                  isInteractive: isInteractive, reader: reader, parser: parser, status: status, display: display)
+    }
+
+    /// The one paging decision: `command` (the pager the environment names) unless stdout is not a
+    /// terminal, `--no-pager` was given (globally or on this command) or `set pager off` is on.
+    public func pager(_ command: String?, format: OutputFormat? = nil) -> String? {
+        if options.noPager || format?.noPager == true || !display.pager || !terminal.stdoutIsTerminal { return nil }
+        return command
     }
 
     public var color: Bool { terminal.colorEnabled && !options.noColor }

@@ -71,7 +71,12 @@ public struct RowStream: Sendable {
 public struct LiveOutput: Sendable {
     public typealias Show = @Sendable (_ header: String, _ frame: CommandOutput?, _ error: (any Error)?) async -> Int32
     public var run: @Sendable (_ show: @escaping Show) async throws -> Int32
-    public init(run: @escaping @Sendable (_ show: @escaping Show) async throws -> Int32) { self.run = run }
+    /// `watch -d`: on a terminal, what changed since the previous frame is shown in reverse video.
+    public var highlightChanges: Bool
+    public init(highlightChanges: Bool = false, run: @escaping @Sendable (_ show: @escaping Show) async throws -> Int32) {
+        self.run = run
+        self.highlightChanges = highlightChanges
+    }
 }
 
 /// What a command returns: its data and human view; the renderer alone prints it.

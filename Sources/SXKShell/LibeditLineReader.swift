@@ -142,6 +142,11 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
             }
             if wakeFD >= 0 && fds[1].revents != 0 {
                 switch SignalRouter.takeWakeups() {
+                case .interrupt where inIncrementalSearch():
+                    // As in bash and psql: Ctrl-C leaves the search and keeps the line being edited.
+                    // ^G is libedit's own abort key there; it puts the line back as it was before.
+                    out.pointee = 0x07
+                    return 1
                 case .interrupt:
                     out.pointee = 0
                     errno = EINTR
@@ -185,6 +190,19 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                 break
             }
         }
+    }
+
+    /// True while a Ctrl-R (or Ctrl-S) search waits for a key. libedit shows the search by writing
+    /// a newline, `bck` or `fwd`, `:` (or `?` when nothing matched) and the pattern after the end
+    /// of the line, and an edited line never holds a newline (Enter ends it).
+    private func inIncrementalSearch() -> Bool {
+        let info = el_line(el).pointee
+        guard let start = info.buffer else { return false }
+        // The search text sits past `lastchar`, up to the terminating NUL.
+        let text = String(cString: start)
+        guard let newline = text.lastIndex(of: "\n") else { return false }
+        let tail = text[text.index(after: newline)...]
+        return tail.hasPrefix("bck:") || tail.hasPrefix("bck?") || tail.hasPrefix("fwd:") || tail.hasPrefix("fwd?")
     }
 
     /// The window changed size: libedit learns the new width, the cursor goes back to where the

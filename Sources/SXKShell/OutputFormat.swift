@@ -15,20 +15,33 @@ public struct OutputFormat: Sendable, Equatable {
     public var chart = false
     /// `--jq EXPR`: compiled when the command line is read, so a bad expression stops before any request.
     public var jq: JQProgram?
+    /// `set expanded`: records instead of the table always (`on`) or when it cannot fit (`auto`).
+    public var expandedMode: ExpandedMode = .off
+    /// The kind came from `set format`, not from the command line: a command without rows then
+    /// prints its table view instead of failing as `--csv` would.
+    public var fromSetting = false
+    /// `--no-pager` on this command.
+    public var noPager = false
 
     public init(kind: Kind = .table) { self.kind = kind }
 
     /// The flags of a command line that choose a format.
     public static let formatFlags: [Kind] = [.json, .ndjson, .raw, .csv, .tsv, .expanded]
 
-    public static func from(_ command: ParsedCommand, options: GlobalOptions) throws -> OutputFormat {
+    public static func from(_ command: ParsedCommand, options: GlobalOptions, display: DisplaySettings? = nil) throws -> OutputFormat {
         var format = OutputFormat()
         let chosen = formatFlags.filter { command.has($0.rawValue) }
         if chosen.count > 1 {
             throw UsageError("choose one output format: " + chosen.map { "--" + $0.rawValue }.joined(separator: " and ") + " conflict")
         }
-        // The global --json is a default; a format flag on the command wins over it.
-        format.kind = chosen.first ?? (options.json ? .json : .table)
+        // The global --json is a default, `set format` the one below it; a format flag on the
+        // command wins over both, and a view-only flag (--chart, --wide, --jq) over the setting.
+        let setting = display?.format ?? .table
+        let viewFlags = command.has("chart") || command.has("wide") || command.has("jq")
+        format.kind = chosen.first ?? (options.json ? .json : (viewFlags ? .table : setting))
+        format.fromSetting = chosen.isEmpty && !options.json && !viewFlags && setting != .table
+        format.expandedMode = display?.expanded ?? .off
+        format.noPager = command.has("no-pager")
         if let text = command.option("columns") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).strippingSpaces }
             if names.contains(where: \.isEmpty) { throw UsageError("--columns has an empty column name") }

@@ -28,43 +28,55 @@ public enum Pager {
         stdout.write(page)
     }
 
+    /// The pager's environment: sxk's own, plus `LESS=FRX` when `LESS` is unset (as git does), so a
+    /// plain `PAGER=less` shows colours instead of their escape codes, quits at once when the text
+    /// fits and leaves it on the screen. A `LESS` the user set is theirs and passed as it is.
+    static func pagerEnvironment() -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            entries.append(String(cString: entry))
+            index += 1
+        }
+        if !entries.contains(where: { $0.hasPrefix("LESS=") }) { entries.append("LESS=FRX") }
+        return entries
+    }
+
     /// Runs the pager on `text`; false when it could not start (the caller prints directly).
     public static func run(command: String, text: String) -> Bool {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return false }
-        let readEnd = fds[0], writeEnd = fds[1]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-        posix_spawn_file_actions_addclose(&actions, writeEnd)
-        posix_spawn_file_actions_addclose(&actions, readEnd)
-        var pid: pid_t = 0
-        let argv = ["/bin/sh", "-c", command]
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, environ)
-        close(readEnd)
-        guard spawned == 0 else {
-            close(writeEnd)
-            return false
-        }
-        // The pager may quit before reading everything (q in less): EPIPE ends the write, not sxk.
-        let bytes = Array(text.utf8)
-        var offset = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = write(writeEnd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; break }
-                offset += n
-            }
-        }
-        close(writeEnd)
+        guard let pager = start(command: command) else { return false }
+        pager.input.write(text)
+        return pager.finish()
+    }
+
+    /// Starts the pager reading a pipe, for output written as it arrives (`orders --all`).
+    public static func start(command: String) -> PagerProcess? {
+        guard let (fd, pid) = ShellChild.spawn(command, environment: pagerEnvironment()) else { return nil }
+        return PagerProcess(fd: fd, pid: pid)
+    }
+}
+
+/// A running pager: what is written to `input` reaches it; `finish` closes the pipe and waits.
+/// The pager may quit before reading everything (q in less): EPIPE ends the writes, not sxk.
+public final class PagerProcess: @unchecked Sendable {
+    public let input: StandardOutput
+    private let fd: Int32
+    private let pid: pid_t
+
+    init(fd: Int32, pid: pid_t) {
+        self.fd = fd
+        self.pid = pid
+        input = StandardOutput(fd: fd)
+    }
+
+    /// Flushes, closes and waits; false when sh answered 127 (the pager's program does not exist:
+    /// nothing was shown).
+    public func finish() -> Bool {
+        input.flush()
+        close(fd)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // sh answers 127 when the pager's program does not exist: nothing was shown.
-        if (status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 127 { return false }
-        return true
+        return !((status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 127)
     }
 }
 

@@ -29,18 +29,20 @@ struct ColumnSelection: Sendable {
         })
     }
 
-    /// A row as an object of the chosen columns (members as received, under the name received, else
-    /// the column's text).
+    /// A row as an object of the chosen columns: the members as the server sent them, under its
+    /// own keys (`create_time` from a snake_case backend stays `create_time`, its text unconverted).
+    /// A column the row has no member for is left out: `--columns` selects, it never makes data.
     func record(_ row: JSONValue) -> JSONValue {
         var out = JSONObject()
         for column in columns {
-            if let member = row.objectValue?.member(column.key) {
-                out[member.key] = member.value
-            } else {
-                out[column.key] = .string(column.text(row))
-            }
+            if let member = row.objectValue?.member(column.key) { out[member.key] = member.value }
         }
         return .object(out)
+    }
+
+    /// The CSV/TSV header: each column under the key `sample` (the first row) has for it.
+    func header(sample: JSONValue?) -> [String] {
+        columns.map { column in sample.flatMap { $0.objectValue?.member(column.key)?.key } ?? column.key }
     }
 }
 

@@ -8,23 +8,45 @@ import Darwin
 extension Renderer {
     /// Rows as they arrive: a batch is written and flushed before the next is asked for, so memory
     /// holds one batch. The progress line (stderr, terminal only) is erased before rows are written.
+    ///
+    /// On a terminal the rows go through the pager as any long output does, written to it as they
+    /// arrive (no progress line then: it would draw over the pager's screen); quitting the pager
+    /// ends the walk as a closed pipe does.
     func renderStream(_ stream: RowStream) async throws -> Int32 {
         let state = StreamState()
         // Rows for `$_` only where a later command can read it (not in a one-shot process).
         if !io.data.isRead { state.kept = nil }
+        let pagerProcess = io.terminal.stdoutIsTerminal ? pager.flatMap(Pager.start) : nil
+        let out: any OutputSink = pagerProcess?.input ?? io.stdout
+        if pagerProcess != nil { io.stdout.flush() }
         let me = self
-        let showProgress = io.terminal.stderrIsTerminal
-        let (status, summary) = try await stream.run { batch, progress in
-            me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state)
+        let showProgress = io.terminal.stderrIsTerminal && pagerProcess == nil
+        let ran: (status: Int32, summary: [String])
+        do {
+            ran = try await stream.run { batch, progress in
+                me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state, out: out)
+            }
+        } catch {
+            _ = pagerProcess?.finish()
+            throw error
         }
-        if let error = state.error { throw error }
+        let (status, summary) = ran
+        if let error = state.error {
+            _ = pagerProcess?.finish()
+            throw error
+        }
         if state.progressShown { io.stderr.write("\r\u{1B}[K") }
         switch format.kind {
-        case .json: io.stdout.write(state.written == 0 ? "[]\n" : "\n]\n")
-        case .table where state.layout == nil: break
+        case .json: out.write(state.written == 0 ? "[]\n" : "\n]\n")
         default: break
         }
-        io.stdout.flush()
+        out.flush()
+        if let pagerProcess, !pagerProcess.finish() {
+            io.warning("the pager '\(pager ?? "")' could not start; rows were not shown (--no-pager prints them directly)")
+        }
+        if format.kind == .table, !state.records, let layout = state.layout, let selection = state.selection {
+            noteHidden(layout, columns: selection.columns, held: false)
+        }
         if let kept = state.kept { io.keep(.array(kept)) }
         // Summaries are for people; JSON and NDJSON consumers get the data alone.
         for line in summary where line.hasPrefix("warning: ") || ![.json, .ndjson].contains(format.kind) {
@@ -33,7 +55,7 @@ extension Renderer {
         return status
     }
 
-    private func streamBatch(_ batch: [JSONValue], columns: [OutputColumn], progress: String?, state: StreamState) -> Bool {
+    private func streamBatch(_ batch: [JSONValue], columns: [OutputColumn], progress: String?, state: StreamState, out sink: any OutputSink) -> Bool {
         state.lock.withLock {
             if state.error != nil { return false }
             var rows = batch
@@ -49,11 +71,16 @@ extension Renderer {
             }
             if state.progressShown { io.stderr.write("\r\u{1B}[K") }
             let selection = state.selection!
+            if state.written == 0, format.kind == .table, format.expandedMode != .off {
+                // `set expanded`: decided on the first batch, as the table's widths are.
+                state.records = format.expandedMode == .on || !fitsWhole(selection.columns, rows: rows)
+            }
             var out: [UInt8] = []
             out.reserveCapacity(rows.count * 256)
+            let kind: OutputFormat.Kind = state.records ? .expanded : format.kind
             for row in rows {
                 let value = format.columns == nil ? row : selection.record(row)
-                switch format.kind {
+                switch kind {
                 case .json, .raw:
                     out.append(contentsOf: (state.written == 0 ? "[\n" : ",\n").utf8)
                     JSONWriter.write(value, into: &out)
@@ -63,7 +90,7 @@ extension Renderer {
                 case .csv, .tsv:
                     let separated = SeparatedValues(tabs: format.kind == .tsv)
                     if state.written == 0 {
-                        for (i, column) in selection.columns.enumerated() { separated.append(column.key, first: i == 0, into: &out) }
+                        for (i, key) in selection.header(sample: row).enumerated() { separated.append(key, first: i == 0, into: &out) }
                         out.append(0x0A)
                     }
                     for (i, column) in selection.columns.enumerated() {
@@ -79,11 +106,7 @@ extension Renderer {
                     if state.layout == nil {
                         // Widths are fixed by the first batch so later rows line up without buffering.
                         let sample = rows.map { r in selection.columns.map { text(Self.cell(r, $0)) } }
-                        let natural = selection.columns.indices.map { i in
-                            sample.reduce(TextWidth.width(selection.columns[i].header)) { max($0, TextWidth.width($1[i])) }
-                        }
-                        let layout = TableLayout.fit(natural: natural, priority: selection.columns.map(\.priority),
-                                                     cuttable: selection.columns.map(\.cuttable), maxWidth: maxWidth)
+                        let layout = fit(selection.columns, cells: sample)
                         state.layout = layout
                         state.table = TableRenderer(columns: layout.shown.map {
                             .init(selection.columns[$0].header, alignment: selection.columns[$0].alignment)
@@ -98,25 +121,28 @@ extension Renderer {
                     if state.kept!.count < Self.streamKeepLimit { state.kept!.append(value) } else { state.kept = nil }
                 }
             }
-            io.stdout.write(bytes: out)
-            io.stdout.flush()
+            sink.write(bytes: out)
+            sink.flush()
             if let progress {
                 io.stderr.write("\r\u{1B}[K" + text(progress))
                 state.progressShown = true
             }
             if let limit = format.limit, state.written >= limit { return false }
-            return !((io.stdout as? StandardOutput)?.isBroken ?? false)
+            return !((sink as? StandardOutput)?.isBroken ?? false)
         }
     }
 
     /// One `watch` frame: on a terminal the screen is cleared and redrawn from a gathered frame;
     /// otherwise frames follow each other on stdout with the header on stderr.
-    func showFrame(header: String, frame: CommandOutput?, error: (any Error)?) async -> Int32 {
+    /// With `changes` (`watch -d`) and a terminal, the frame is drawn without colour and what
+    /// differs from the previous frame is marked in reverse video.
+    func showFrame(header: String, frame: CommandOutput?, error: (any Error)?, changes: FrameChanges? = nil) async -> Int32 {
         let buffer = BufferOutput()
         var framed = io.terminal
         framed.stderrIsTerminal = false
         let redraw = io.terminal.stdoutIsTerminal
-        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options)
+        if redraw && changes != nil { framed.colorEnabled = false }
+        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options, display: io.display)
         let inner = Renderer(io: frameIO, format: frame?.format ?? format, secrets: secrets, pager: nil)
         var status: Int32 = ExitStatus.ok
         if let frame {
@@ -132,13 +158,49 @@ extension Renderer {
         }
         if let error { frameIO.errors.error(inner.text(ErrorPresenter.message(for: error))) }
         if redraw {
-            io.stdout.write("\u{1B}[H\u{1B}[2J" + text(header) + "\n\n" + buffer.text)
+            let body = changes.map { $0.mark(buffer.text) } ?? buffer.text
+            io.stdout.write("\u{1B}[H\u{1B}[2J" + text(header) + "\n\n" + body)
         } else {
             io.stderr.write(text(header) + "\n")
             io.stdout.write(buffer.text)
         }
         io.stdout.flush()
         return status
+    }
+}
+
+/// The previous `watch -d` frame, and the marking of what changed since it (as watch(1) does):
+/// characters that differ from the one at the same place on the same line of the previous frame,
+/// or that are new, in reverse video. The first frame has nothing marked.
+final class FrameChanges: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var previous: [[Character]]?
+
+    static let on = "\u{1B}[7m", off = "\u{1B}[27m"
+
+    func mark(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        let before = lock.withLock { () -> [[Character]]? in
+            defer { previous = lines }
+            return previous
+        }
+        guard let before else { return text }
+        var out = ""
+        for (n, line) in lines.enumerated() {
+            if n > 0 { out += "\n" }
+            let old = n < before.count ? before[n] : []
+            var marking = false
+            for (i, character) in line.enumerated() {
+                let changed = i >= old.count || old[i] != character
+                if changed != marking {
+                    out += changed ? Self.on : Self.off
+                    marking = changed
+                }
+                out.append(character)
+            }
+            if marking { out += Self.off }
+        }
+        return out
     }
 }
 
@@ -150,6 +212,8 @@ final class StreamState: @unchecked Sendable {
     var layout: TableLayout?
     var table: TableRenderer?
     var progressShown = false
+    /// `set expanded` turned the table view into records for this stream.
+    var records = false
     var error: (any Error)?
     /// Rows kept for `$_`; nil once past `Renderer.streamKeepLimit`.
     var kept: [JSONValue]? = []

@@ -10,11 +10,19 @@ public struct Renderer: Sendable {
     /// The pager command when paging is on for this run (nil: never page).
     public let pager: String?
 
+    /// Notes for stderr held until the page they are about has been written (the hidden-columns note).
+    let heldNotes: BufferOutput?
+
     public init(io: CommandIO, format: OutputFormat, secrets: [String], pager: String? = nil) {
+        self.init(io: io, format: format, secrets: secrets, pager: pager, heldNotes: nil)
+    }
+
+    init(io: CommandIO, format: OutputFormat, secrets: [String], pager: String?, heldNotes: BufferOutput?) {
         self.io = io
         self.format = format
         self.secrets = secrets
         self.pager = pager
+        self.heldNotes = heldNotes
     }
 
     /// Rows kept for `$_` from a stream; beyond this `$_` is left unchanged (memory stays flat).
@@ -22,11 +30,16 @@ public struct Renderer: Sendable {
 
     public func render(_ output: CommandOutput) async throws -> Int32 {
         let secrets = output.revealsSecrets ? [] : self.secrets + output.secrets
-        let me = Renderer(io: io, format: output.format ?? format, secrets: secrets, pager: pager)
+        let held = BufferOutput()
+        var chosen = output.format ?? format
+        // `set format csv` on a command without rows: its table view, not an error.
+        if chosen.fromSetting, [.csv, .tsv].contains(chosen.kind), output.mainTable == nil, output.stream == nil { chosen.kind = .table }
+        let me = Renderer(io: io, format: chosen, secrets: secrets, pager: pager, heldNotes: held)
         for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") }
         var status = output.status
         if let live = output.live {
-            status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error) }
+            let changes = live.highlightChanges ? FrameChanges() : nil
+            status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error, changes: changes) }
         } else if let stream = output.stream, me.format.jq != nil {
             // jq needs the whole document: the rows are gathered (as `$_` holds them) and run once.
             let page = BufferOutput()
@@ -40,6 +53,7 @@ public struct Renderer: Sendable {
             me.deliver(page.text)
         }
         io.stdout.flush()
+        io.stderr.write(held.text)
         for warning in output.warnings { io.warning(me.text(warning)) }
         return status
     }
@@ -85,7 +99,7 @@ public struct Renderer: Sendable {
         if format.columns != nil && table == nil {
             throw UsageError("--columns needs rows to choose from; this command prints none")
         }
-        switch format.kind {
+        switch recordsOrTable(table, selection) {
         case .raw:
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {
@@ -124,7 +138,7 @@ public struct Renderer: Sendable {
             guard let table, let selection else { throw UsageError("--\(format.kind.rawValue) needs rows; this command prints none") }
             if let shaped { io.keep(shaped) }
             let separated = SeparatedValues(tabs: format.kind == .tsv)
-            sink.write(separated.line(selection.columns.map(\.key)))
+            sink.write(separated.line(selection.header(sample: table.rows.first)))
             for row in table.rows { sink.write(separated.line(selection.columns.map { Self.cell(row, $0, raw: true) })) }
         case .expanded:
             guard let table, let selection else {
@@ -133,7 +147,16 @@ public struct Renderer: Sendable {
                 return
             }
             if let shaped { io.keep(shaped) }
-            sink.write(RecordView(width: maxWidth, wide: format.wide).render(table.rows, columns: selection.columns) { self.text(Self.cell($0, $1)) })
+            // The first table as records; the rest of the view (a paging footer) as in the table view.
+            var first = true
+            for block in output.blocks {
+                if case .table = block, first {
+                    first = false
+                    sink.write(RecordView(width: maxWidth, wide: format.wide).render(table.rows, columns: selection.columns) { self.text(Self.cell($0, $1)) })
+                } else {
+                    writeBlock(block, into: sink)
+                }
+            }
         case .table:
             if let shaped { io.keep(shaped) }
             var first = true
@@ -154,6 +177,19 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// The kind to print: the table view becomes records with `set expanded on`, and with `auto`
+    /// when the table cannot fit the terminal whole (a column hidden or cut).
+    func recordsOrTable(_ table: OutputTable?, _ selection: ColumnSelection?) -> OutputFormat.Kind {
+        guard format.kind == .table, format.expandedMode != .off, let table, let selection else { return format.kind }
+        if format.expandedMode == .on { return .expanded }
+        return fitsWhole(selection.columns, rows: table.rows) ? .table : .expanded
+    }
+
+    func fitsWhole(_ columns: [OutputColumn], rows: [JSONValue]) -> Bool {
+        let layout = fit(columns, cells: rows.map { row in columns.map { text(Self.cell(row, $0)) } })
+        return layout.dropped.isEmpty && !layout.cuts
+    }
+
     /// The width tables fit: the terminal's when stdout is one, unless `--wide`.
     var maxWidth: Int? { io.terminal.stdoutIsTerminal && !format.wide ? io.terminal.width : nil }
 
@@ -165,15 +201,11 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// A fitted table; a single row that cannot fit becomes a record view.
+    /// A fitted table; a single row that cannot fit even with columns hidden becomes a record view.
     func writeTable(_ table: OutputTable, into sink: any OutputSink) {
         let cells = table.rows.map { row in table.columns.map { text(Self.cell(row, $0)) } }
-        let natural = table.columns.indices.map { i in
-            cells.reduce(TextWidth.width(table.columns[i].header)) { max($0, TextWidth.width($1[i])) }
-        }
-        let layout = TableLayout.fit(natural: natural, priority: table.columns.map(\.priority),
-                                     cuttable: table.columns.map(\.cuttable), maxWidth: maxWidth)
-        if table.rows.count == 1 && (layout.cuts || !layout.dropped.isEmpty) {
+        let layout = fit(table.columns, cells: cells)
+        if table.rows.count == 1 && layout.overflows {
             sink.write(RecordView(width: maxWidth, wide: format.wide).render(table.rows, columns: table.columns) { self.text(Self.cell($0, $1)) })
             return
         }
@@ -182,10 +214,30 @@ public struct Renderer: Sendable {
         }, color: io.color)
         sink.write(renderer.renderLine(layout.shown.map { table.columns[$0].header }, widths: layout.widths, header: true))
         for row in cells { sink.write(renderer.renderLine(layout.shown.map { row[$0] }, widths: layout.widths)) }
-        if !layout.dropped.isEmpty && io.terminal.stderrIsTerminal {
-            let names = layout.dropped.map { table.columns[$0].header }.joined(separator: ", ")
-            io.stderr.write(stderrLine("(\(layout.dropped.count) column\(layout.dropped.count == 1 ? "" : "s") hidden to fit: \(names) — --wide shows them)") + "\n")
+        noteHidden(layout, columns: table.columns)
+    }
+
+    /// The layout of `columns` for these cells (rows of display text) at this run's width.
+    func fit(_ columns: [OutputColumn], cells: [[String]]) -> TableLayout {
+        let natural = columns.indices.map { i in
+            cells.reduce(TextWidth.width(columns[i].header)) { max($0, TextWidth.width($1[i])) }
         }
+        return TableLayout.fit(natural: natural, priority: columns.map(\.priority), cuttable: columns.map(\.cuttable),
+                               headers: columns.map { TextWidth.width($0.header) }, maxWidth: maxWidth)
+    }
+
+    /// The note naming the columns hidden to fit (stderr, terminal only), whole: wrapped at spaces
+    /// to the width rather than cut, so the `--wide` hint is always there.
+    func noteHidden(_ layout: TableLayout, columns: [OutputColumn], held: Bool = true) {
+        guard !layout.dropped.isEmpty && io.terminal.stderrIsTerminal else { return }
+        let names = layout.dropped.map { text(columns[$0].header) }
+        let head = "(\(layout.dropped.count) column\(layout.dropped.count == 1 ? "" : "s") hidden to fit:"
+        // The hint is one unbreakable piece, so a wrapped note never splits it.
+        let words = head.split(separator: " ").map(String.init)
+            + names.enumerated().map { $0.offset == names.count - 1 ? $0.element : $0.element + "," }
+            + ["— --wide shows them)"]
+        let sink: any OutputSink = held ? heldNotes ?? io.stderr : io.stderr
+        for line in HelpRenderer.wrap(words, width: io.terminal.width, first: "", rest: "  ") { sink.write(line + "\n") }
     }
 
     /// A line for stderr, cut to the terminal's width when stderr is one.

@@ -17,15 +17,64 @@ extension Shell {
         return worst
     }
 
-    private func runExpanded(_ tokens: [Token], io: CommandIO) async -> Int32 {
-        guard let first = tokens.first else { return 0 }
-        if first.text == "let" && !first.quoted && first.parts.isEmpty { return await runLet(tokens, io: io) }
+    private func runExpanded(_ expanded: [Token], io: CommandIO) async -> Int32 {
+        let tokens: [Token]
+        let target: OutputTarget?
+        do {
+            let split = try OutputTarget.split(expanded)
+            tokens = split.words
+            switch split.target {
+            case nil: target = nil
+            case (.pipe, let command?)?: target = .pipe(command: command.text)
+            case (.file(let append), let path?)?: target = .file(path: try expandVariables(path), append: append)
+            default: target = nil
+            }
+        } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        guard let first = tokens.first else {
+            if target != nil { errors.error("a command is needed before '|' or '>'") }
+            return target != nil ? ExitStatus.usage : 0
+        }
+        if first.text == "let" && !first.quoted && first.parts.isEmpty {
+            if target != nil {
+                errors.error("let keeps the data in a variable; its command cannot be piped or redirected")
+                return ExitStatus.usage
+            }
+            return await runLet(tokens, io: io)
+        }
+        if let target { return await runRedirected(tokens, to: target, io: io) }
         let words: [String]
         do { words = try tokens.map(expandVariables) } catch {
             errors.error(error)
             return ExitStatus.usage
         }
         return await runWords(words, io: io)
+    }
+
+    /// Runs one command with its output going to `target` (`| CMD`, `> FILE`, `>> FILE`): what a
+    /// pipe or file gets is the output sxk gives when stdout is not a terminal (no colour, no pager,
+    /// JSON on one line, tables at full width). The status is the command's when it failed, else
+    /// the shell command's.
+    private func runRedirected(_ tokens: [Token], to target: OutputTarget, io: CommandIO) async -> Int32 {
+        let words: [String]
+        do { words = try tokens.map(expandVariables) } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        io.stdout.flush()
+        let output: RedirectedOutput
+        do { output = try RedirectedOutput.start(target) } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        var plain = io.terminal
+        plain.stdoutIsTerminal = false
+        plain.colorEnabled = false
+        let status = await runWords(words, io: io.redirectingStdout(to: output.sink, terminal: plain))
+        let piped = output.finish()
+        return status != 0 ? status : piped
     }
 
     /// The word with each `$name` / `${name}` replaced by the variable's text.
@@ -187,7 +236,7 @@ extension Shell {
         quietTerminal.stdoutIsTerminal = false
         quietTerminal.colorEnabled = false
         let quiet = CommandIO(stdout: buffer, stderr: io.stderr, terminal: quietTerminal, options: options,
-                              isInteractive: io.isInteractive, reader: io.reader, parser: parser)
+                              isInteractive: io.isInteractive, reader: io.reader, parser: parser, display: io.display)
         let status = await runWords(words, io: quiet)
         guard status == 0 else { return (status, nil) }
         if let kept = quiet.data.value { return (0, kept) }

@@ -28,6 +28,10 @@ public final class Shell: @unchecked Sendable {
     let parser: CommandParser
     let engine: CompletionEngine
     let status: StatusLine
+    /// `set expanded|format|pager`, loaded from `displayPath` (what `set --save` wrote).
+    public let display: DisplaySettings
+    /// Lines of the saved display settings that did not parse, warned about once at start.
+    private let displayProblems: [String]
     private let running = RunningCommand()
     var exitRequest: Int32?
     private var reader: ReaderThread?
@@ -37,7 +41,7 @@ public final class Shell: @unchecked Sendable {
     private var haveTermios = false
 
     public init(host: any ShellHost, invocation: Invocation, version: String, terminal: Terminal,
-                historyPath: String?, rcPath: String? = nil, programName: String = "sxk",
+                historyPath: String?, rcPath: String? = nil, displayPath: String? = nil, programName: String = "sxk",
                 stdout: any OutputSink = StandardOutput.stdout, stderr: any OutputSink = StandardOutput.stderr,
                 status: StatusLine = .disabled) {
         self.status = status
@@ -54,6 +58,7 @@ public final class Shell: @unchecked Sendable {
         self.specs = Builtins.merged(with: host.commandSpecs)
         self.parser = CommandParser(specs: specs)
         self.engine = CompletionEngine(specs: specs)
+        (display, displayProblems) = DisplaySettings.load(path: displayPath)
     }
 
     var errors: ErrorPresenter {
@@ -69,6 +74,7 @@ public final class Shell: @unchecked Sendable {
         self.reader = reader
         haveTermios = tcgetattr(0, &savedTermios) == 0
         startWatcher(pipeFD)
+        for problem in displayProblems { errors.warning("display settings: \(problem)") }
         let status: Int32
         switch mode {
         case .repl: status = await runREPL(reader)
@@ -290,6 +296,7 @@ public final class Shell: @unchecked Sendable {
         case "history":
             let records = lineReader?.historyRecords ?? history?.records ?? HistoryStore.readEntries(path: historyPath ?? "")
             return showHistory(records, command, io: io)
+        case "set": return runSet(command, io: io)
         case "vars": return showVariables(command, io: io)
         case "unset": return unsetVariables(command)
         case "unalias": return removeAliases(command)
@@ -306,11 +313,40 @@ public final class Shell: @unchecked Sendable {
         }
     }
 
+    /// `set [--save] [NAME VALUE]`: lists the display settings, or changes one; `--save` keeps them.
+    /// The listing is data (stdout); a change is confirmed on stderr.
+    private func runSet(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+        let words = command.positionals
+        if words.count == 1 {
+            errors.error("set \(words[0]) needs a value (now: \(display.value(words[0])))")
+            return ExitStatus.usage
+        }
+        if words.count == 2 {
+            do { try display.set(words[0], words[1]) } catch {
+                errors.error(error)
+                return ExitStatus.usage
+            }
+        }
+        if command.has("save") {
+            do { try display.save() } catch {
+                errors.error(error)
+                return ExitStatus.failure
+            }
+        }
+        if words.isEmpty {
+            for line in display.lines { io.stdout.line(line) }
+        } else {
+            io.stderr.line("\(words[0]) \(display.value(words[0]))" + (command.has("save") ? " (saved)" : ""))
+        }
+        if command.has("save") && words.isEmpty, let path = display.path { io.stderr.line("saved to \(path)") }
+        return 0
+    }
+
     /// Help goes out the way command output does: fitted to the terminal and paged when taller
     /// than it (stdout a terminal only; `--no-pager` and `pager off` print it directly).
     func writeHelp(_ io: CommandIO, _ text: (HelpRenderer) -> String) {
         let renderer = HelpRenderer(specs: specs, programName: programName, width: io.terminal.stdoutIsTerminal ? io.terminal.width : nil)
-        io.deliver(text(renderer), pager: io.options.noPager ? nil : host.pager())
+        io.deliver(text(renderer), pager: io.pager(host.pager()))
     }
 
     /// `help stats daily` → the spec chain.
@@ -362,7 +398,8 @@ public final class Shell: @unchecked Sendable {
     // MARK: plumbing
 
     func makeIO(interactive: Bool) -> CommandIO {
-        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader, parser: parser, status: status)
+        CommandIO(stdout: stdout, stderr: stderr, terminal: currentTerminal, options: options, isInteractive: interactive, reader: reader,
+                  parser: parser, status: status, display: display)
     }
 
     /// The terminal as it is now: a window resized since start-up gives its new width to the next

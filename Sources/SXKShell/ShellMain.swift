@@ -44,10 +44,11 @@ public enum ShellMain {
             return 0
         }
         if invocation.options.help {
-            // Fitted and paged as `help` is in the shell (no session yet, so no `pager off`).
+            // Fitted and paged as `help` is in the shell (a saved `set --save pager off` holds here too).
             let text = globalHelp(programName: programName, specs: specs, width: terminal.stdoutIsTerminal ? terminal.width : nil)
+            let saved = DisplaySettings.load(path: StatePaths.displayFile(rcPath: StatePaths.rcFile(environment: environment))).settings
             Pager.deliver(text, to: StandardOutput.stdout, stdoutIsTerminal: terminal.stdoutIsTerminal,
-                          command: invocation.options.noPager ? nil : Pager.command(environment: environment))
+                          command: invocation.options.noPager || !saved.pager ? nil : Pager.command(environment: environment))
             StandardOutput.stdout.flush()
             return 0
         }
@@ -66,7 +67,7 @@ public enum ShellMain {
         let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
         let rc = rcPath.map { $0(context) } ?? StatePaths.rcFile(environment: environment)
         let shell = Shell(host: host, invocation: invocation, version: version, terminal: terminal,
-                          historyPath: path, rcPath: rc, programName: programName, status: status)
+                          historyPath: path, rcPath: rc, displayPath: StatePaths.displayFile(rcPath: rc), programName: programName, status: status)
         return await shell.run()
     }
 
@@ -111,6 +112,11 @@ public enum StatePaths {
     }
 
     /// `$XDG_CONFIG_HOME/sxk/sxkrc` (`~/.config/sxk/sxkrc` when XDG_CONFIG_HOME is unset or relative).
+    /// `set --save` keeps the display settings beside the startup file.
+    public static func displayFile(rcPath: String?) -> String? {
+        rcPath.map { ($0 as NSString).deletingLastPathComponent + "/display" }
+    }
+
     public static func rcFile(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/sxk/sxkrc" }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }

@@ -1,6 +1,8 @@
-/// Fits a table into a width: cuttable columns shrink to a readable floor, then whole columns go,
-/// lowest priority first, and what is left is cut at character boundaries so no line is wider
-/// than the terminal.
+/// Fits a table into a width as a person would: the most important columns are placed first, each
+/// at the narrowest it may be (a cuttable column down to a readable floor, never below its
+/// header; identifiers, amounts and masked phones whole), every column that still fits is shown,
+/// and the room left goes back to the shown columns, most important first, up to their natural
+/// widths. What is still narrower than its text is cut with `…`.
 public struct TableLayout: Sendable, Equatable {
     /// Indexes of the columns shown, in table order.
     public var shown: [Int]
@@ -10,48 +12,56 @@ public struct TableLayout: Sendable, Equatable {
     public var dropped: [Int]
     /// Whether any cell or header will be cut with `…`.
     public var cuts: Bool
+    /// Not even the most important column fits whole at its narrowest: it is cut to the width.
+    /// (A single row is then better read as a record.)
+    public var overflows = false
 
     public static let separator = 2
     /// A cuttable column is not shrunk below this (or its natural width) before a column is dropped.
     public static let floor = 10
 
-    /// `natural[i]` is the widest cell or header of column i; `priority` and `cuttable` per column.
-    public static func fit(natural: [Int], priority: [Int], cuttable: [Bool], maxWidth: Int?) -> TableLayout {
-        var shown = Array(natural.indices)
+    /// `natural[i]` is the widest cell or header of column i; `priority` and `cuttable` per column;
+    /// `headers[i]` the width of its header (a cuttable column is never cut narrower than it).
+    public static func fit(natural: [Int], priority: [Int], cuttable: [Bool], headers: [Int] = [], maxWidth: Int?) -> TableLayout {
+        let all = Array(natural.indices)
         guard let maxWidth, !natural.isEmpty else {
-            return TableLayout(shown: shown, widths: natural, dropped: [], cuts: false)
+            return TableLayout(shown: all, widths: natural, dropped: [], cuts: false)
         }
-        var dropped: [Int] = []
-        while true {
-            var widths = shown.map { natural[$0] }
-            if shrink(&widths, shown.map { cuttable[$0] }, to: maxWidth) {
-                let cut = zip(widths, shown).contains { $0 < natural[$1] }
-                return TableLayout(shown: shown, widths: widths, dropped: dropped.sorted(), cuts: cut)
+        if natural.reduce(0, +) + separator * (natural.count - 1) <= maxWidth {
+            return TableLayout(shown: all, widths: natural, dropped: [], cuts: false)
+        }
+        func narrowest(_ i: Int) -> Int {
+            guard cuttable[i] else { return natural[i] }
+            let header = i < headers.count ? headers[i] : 0
+            return min(natural[i], max(floor, header))
+        }
+        // Most important first; among equals the leftmost.
+        let ranked = all.sorted { priority[$0] != priority[$1] ? priority[$0] > priority[$1] : $0 < $1 }
+        var chosen: Set<Int> = []
+        var used = 0
+        for i in ranked {
+            let need = narrowest(i) + (chosen.isEmpty ? 0 : separator)
+            if used + need <= maxWidth {
+                chosen.insert(i)
+                used += need
             }
-            if shown.count == 1 {
-                // One column left: it is cut to the width, cuttable or not.
-                return TableLayout(shown: shown, widths: [max(1, maxWidth)], dropped: dropped.sorted(), cuts: true)
-            }
-            // Lowest priority goes first; among equals the rightmost.
-            let victim = shown.enumerated().min { a, b in
-                priority[a.element] != priority[b.element] ? priority[a.element] < priority[b.element] : a.offset > b.offset
-            }!.offset
-            dropped.append(shown.remove(at: victim))
         }
-    }
-
-    /// Shrinks cuttable columns, widest first, to fit; false when they cannot reach it above the floor.
-    private static func shrink(_ widths: inout [Int], _ cuttable: [Bool], to maxWidth: Int) -> Bool {
-        var excess = widths.reduce(0, +) + separator * (widths.count - 1) - maxWidth
-        while excess > 0 {
-            let candidates = widths.indices.filter { cuttable[$0] && widths[$0] > floor }
-            guard let i = candidates.max(by: { widths[$0] < widths[$1] }) else { return false }
-            let next = candidates.filter { $0 != i }.map { widths[$0] }.max() ?? floor
-            let cut = min(excess, max(1, widths[i] - max(next, floor)), widths[i] - floor)
-            widths[i] -= cut
-            excess -= cut
+        // The most important column (the order number, the identity) is never given up for lesser ones.
+        guard chosen.contains(ranked[0]) else {
+            let top = ranked[0]
+            return TableLayout(shown: [top], widths: [max(1, maxWidth)], dropped: all.filter { $0 != top }, cuts: true, overflows: true)
         }
-        return true
+        var width: [Int: Int] = [:]
+        for i in chosen { width[i] = narrowest(i) }
+        var room = maxWidth - used
+        for i in ranked where chosen.contains(i) && room > 0 {
+            let grow = min(room, natural[i] - width[i]!)
+            width[i]! += grow
+            room -= grow
+        }
+        let shown = all.filter { chosen.contains($0) }
+        return TableLayout(shown: shown, widths: shown.map { width[$0]! }, dropped: all.filter { !chosen.contains($0) },
+                           cuts: shown.contains { width[$0]! < natural[$0] })
     }
 
     /// Total line width of this layout.

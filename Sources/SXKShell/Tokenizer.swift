@@ -10,12 +10,24 @@ public struct Token: Sendable, Equatable {
     public var parts: [WordPart] = []
     /// A quote or backslash appeared in the word (such a first word is never an alias).
     public var quoted = false
+    /// Set on the token an unquoted `|`, `>` or `>>` made (strict mode only): for a pipe `text` is
+    /// the shell command, the rest of the line as typed; for `>`/`>>` it is the operator and the
+    /// target is the next word.
+    public var output: OutputOperator?
     public init(text: String, start: Int, end: Int, openQuote: Character? = nil) {
         self.text = text
         self.start = start
         self.end = end
         self.openQuote = openQuote
     }
+}
+
+/// What an unquoted `|`, `>` or `>>` in a command line asks for.
+public enum OutputOperator: Sendable, Equatable {
+    /// `| SHELL COMMAND`: the output feeds `/bin/sh -c` with the rest of the line.
+    case pipe
+    /// `> FILE` (`append` false) or `>> FILE`.
+    case file(append: Bool)
 }
 
 /// A piece of a word: text as typed, or a `$name` / `${name}` reference expanded when the command runs.
@@ -87,6 +99,29 @@ public enum Tokenizer {
                 finishWord(at: i)
                 finishCommand()
                 i += 1
+            case UInt8(ascii: "|") where !lenient:
+                // The shell command runs to the next `;` or newline outside quotes, as a pipeline
+                // does in sh; its text goes to sh as typed (its own quotes, `$` and pipes are sh's).
+                finishWord(at: i)
+                let end = shellCommandEnd(bytes, from: i + 1)
+                guard end <= n else { throw UsageError("unterminated quote in the shell command after '|'") }
+                var from = i + 1, to = end
+                while from < to && (bytes[from] == UInt8(ascii: " ") || bytes[from] == UInt8(ascii: "\t")) { from += 1 }
+                while to > from && [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")].contains(bytes[to - 1]) { to -= 1 }
+                let command = String(decoding: bytes[from..<to], as: UTF8.self)
+                guard !command.isEmpty else { throw UsageError("nothing after '|': name a shell command to read the output") }
+                var token = Token(text: command, start: i, end: end)
+                token.output = .pipe
+                current.append(token)
+                i = end
+                continue
+            case UInt8(ascii: ">") where !lenient:
+                finishWord(at: i)
+                let append = i + 1 < n && bytes[i + 1] == UInt8(ascii: ">")
+                var token = Token(text: append ? ">>" : ">", start: i, end: i + (append ? 2 : 1))
+                token.output = .file(append: append)
+                current.append(token)
+                i += append ? 2 : 1
             case UInt8(ascii: "#") where !inWord:
                 // Comment to end of line.
                 while i < n && bytes[i] != UInt8(ascii: "\n") { i += 1 }
@@ -145,6 +180,34 @@ public enum Tokenizer {
         finishWord(at: n)
         finishCommand()
         return commands
+    }
+
+    /// Where the shell command after a `|` ends: the offset of the first `;` or newline outside
+    /// sh's quotes (single, double, backslash), or the end of the text; past the end (n + 1) when
+    /// a quote is left open.
+    static func shellCommandEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        let n = bytes.count
+        var i = start
+        while i < n {
+            switch bytes[i] {
+            case UInt8(ascii: ";"), UInt8(ascii: "\n"): return i
+            case UInt8(ascii: "\\"): i += 2
+            case UInt8(ascii: "'"):
+                i += 1
+                while i < n && bytes[i] != UInt8(ascii: "'") { i += 1 }
+                if i >= n { return n + 1 }
+                i += 1
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < n && bytes[i] != UInt8(ascii: "\"") {
+                    i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                if i >= n { return n + 1 }
+                i += 1
+            default: i += 1
+            }
+        }
+        return min(i, n)
     }
 
     /// `$name` or `${name}` starting at `i` (a `$`): the name and the raw length. Nil when the `$`

@@ -66,3 +66,34 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 }
+
+/// Ctrl-C inside a Ctrl-R history search, as in bash and psql.
+final class HistorySearchPTYTests: SandboxPTYTestCase {
+    /// Ctrl-C ends the search and keeps the line typed before it; the shell keeps running, and a
+    /// Ctrl-C outside a search still drops the line.
+    func testCtrlCInHistorySearchCancelsTheSearchAndKeepsTheLine() throws {
+        let s = try start()
+        s.send("help version\r")
+        try s.expect("Print the sxk version")
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("keptword")
+        try s.expect("keptword")
+        s.send("\u{12}help")
+        try s.expect("help version")
+        s.send("\u{03}")
+        // The line typed before the search is drawn again (the signal, not a key, so wait for it).
+        try s.expect("keptword")
+        // Still editing: Enter runs that line, not the one the search found.
+        s.send("\r")
+        let ran = try s.expect("›")
+        XCTAssertTrue(ran.contains("unknown command 'keptword'"), ran)
+        XCTAssertFalse(ran.contains("Print the sxk version"), "the found line did not run:\n\(ran)")
+
+        s.send("dropped\u{03}")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        XCTAssertFalse(s.screen.contains("unknown command 'dropped'"), s.screen)
+    }
+}

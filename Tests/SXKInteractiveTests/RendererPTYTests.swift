@@ -67,6 +67,59 @@ final class RendererPTYTests: SandboxPTYTestCase {
         _ = try s.waitForExit()
     }
 
+    /// `orders --all` on a terminal goes through the pager like any other long output, the rows
+    /// written to it as they arrive; the summary follows on stderr once the pager is done.
+    func testOrdersAllIsPagedOnATerminal() throws {
+        let record = home.appendingPathComponent("paged.txt")
+        let script = home.appendingPathComponent("pager.sh")
+        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        try logIn("13800000001")
+        var env = environment
+        env["SXK_PAGER"] = script.path
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("orders --all --limit 30\r")
+        try s.expect("PAGER-RAN")
+        try s.expect("30 of ")
+        try s.expect("›")
+        let paged = try String(contentsOf: record, encoding: .utf8)
+        XCTAssertTrue(paged.split(separator: "\n").first?.contains("ORDER NO") == true, paged)
+        XCTAssertEqual(paged.split(separator: "\n").count, 31, "the header and 30 rows: \(paged)")
+        s.send("exit\r")
+        _ = try s.waitForExit()
+    }
+
+    /// `PAGER=less` with `LESS` unset: the pager runs with `LESS=FRX` (as git's does), so colours
+    /// arrive as colours; a `LESS` the user set is passed unchanged. A stand-in `less` on PATH
+    /// records what it was given.
+    func testLessGetsFRXWhenLESSIsUnset() throws {
+        let bin = home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let record = home.appendingPathComponent("less-env.txt")
+        try "#!/bin/sh\nprintf 'LESS=[%s]\\n' \"${LESS-unset}\" >> '\(record.path)'\ncat > /dev/null\necho LESS-RAN\n"
+            .write(to: bin.appendingPathComponent("less"), atomically: true, encoding: .utf8)
+        chmod(bin.appendingPathComponent("less").path, 0o755)
+        var env = environment
+        env["SXK_PAGER"] = nil
+        env["PAGER"] = "less"
+        env["PATH"] = bin.path + ":/usr/bin:/bin"
+        for (userLESS, expected) in [(nil, "LESS=[FRX]"), ("-S", "LESS=[-S]")] as [(String?, String)] {
+            env["LESS"] = userLESS
+            let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 60)
+            try s.expect("›")
+            try s.waitForEditor()
+            s.send("help\r")
+            try s.expect("LESS-RAN")
+            try s.expect("›")
+            s.send("exit\r")
+            _ = try s.waitForExit()
+            let seen = try String(contentsOf: record, encoding: .utf8)
+            XCTAssertEqual(seen.split(separator: "\n").last.map(String.init), expected, seen)
+        }
+    }
+
     /// Help taller than the screen goes through $SXK_PAGER as command output does, fitted to the
     /// window; `pager off` and `--no-pager` print it directly, and a pipe is never paged.
     func testLongHelpGoesThroughThePager() throws {

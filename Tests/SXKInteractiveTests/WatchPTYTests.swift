@@ -35,4 +35,34 @@ final class WatchPTYTests: SandboxPTYTestCase {
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
+
+    /// `watch -d` marks, in reverse video, what changed since the previous run: nothing in the first
+    /// frame, the ticking session age in the second; without `-d` nothing is marked.
+    func testDifferencesAreHighlighted() throws {
+        try logIn("13800000001")
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 60, columns: 100)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("watch -d --count 2 -n 1.1 whoami\r")
+        try s.expect("run 2/2")
+        try s.expect("›")
+        let raw = String(decoding: s.raw, as: UTF8.self)
+        let frames = raw.components(separatedBy: "\u{1B}[H\u{1B}[2J").dropFirst()
+        XCTAssertEqual(frames.count, 2, raw)
+        XCTAssertFalse(frames.first!.contains("\u{1B}[7m"), "the first frame has nothing to compare with")
+        let second = frames.last!
+        let marked = second.components(separatedBy: "\u{1B}[7m").dropFirst().map { $0.components(separatedBy: "\u{1B}[27m")[0] }
+        XCTAssertFalse(marked.isEmpty, "nothing marked in the second frame:\n\(second)")
+        // Only what changed: the ages (digits), never a whole unchanged line such as the account.
+        XCTAssertTrue(marked.allSatisfy { $0.count <= 8 }, "\(marked)")
+        XCTAssertTrue(second.contains("accountType"), second)
+
+        s.send("watch --count 2 -n 0.2 whoami\r")
+        try s.expect("run 2/2")
+        try s.expect("›")
+        let plain = String(decoding: s.raw, as: UTF8.self).components(separatedBy: "\u{1B}[H\u{1B}[2J").dropFirst(3)
+        XCTAssertFalse(plain.joined().contains("\u{1B}[7m"), "marked without -d")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
 }

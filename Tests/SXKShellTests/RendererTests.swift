@@ -120,12 +120,18 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(text.contains("-[ RECORD 2 ]"), text)
     }
 
-    func testSingleRowTooWideBecomesARecord() throws {
-        let io = CommandIO(stdout: BufferOutput(), stderr: BufferOutput(),
-                           terminal: Terminal(stdinIsTerminal: false, stdoutIsTerminal: true, stderrIsTerminal: false, width: 30, colorEnabled: false))
-        let out = BufferOutput()
-        Renderer(io: io, format: OutputFormat(), secrets: []).writeTable(OutputTable(columns: columns, rows: [rows[0]]), into: out)
-        XCTAssertTrue(out.text.hasPrefix("-[ RECORD 1 ]"), out.text)
+    /// A single row is a table with columns hidden while its most important column fits; a record
+    /// view only when not even that fits.
+    func testSingleRowBecomesARecordOnlyWhenItCannotFitWithColumnsHidden() throws {
+        func one(width: Int) -> String {
+            let io = CommandIO(stdout: BufferOutput(), stderr: BufferOutput(),
+                               terminal: Terminal(stdinIsTerminal: false, stdoutIsTerminal: true, stderrIsTerminal: false, width: width, colorEnabled: false))
+            let out = BufferOutput()
+            Renderer(io: io, format: OutputFormat(), secrets: []).writeTable(OutputTable(columns: columns, rows: [rows[0]]), into: out)
+            return out.text
+        }
+        XCTAssertTrue(one(width: 30).hasPrefix("ORDER NO"), one(width: 30))
+        XCTAssertTrue(one(width: 7).hasPrefix("-[ RECORD 1 ]"), one(width: 7))
     }
 
     func testConflictingFormatFlags() throws {

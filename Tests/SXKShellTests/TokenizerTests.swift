@@ -49,4 +49,37 @@ final class TokenizerTests: XCTestCase {
         }
         XCTAssertEqual(Tokenizer.quote("西湖景区"), "西湖景区")
     }
+
+    /// Unquoted `|`, `>` and `>>` are operators; the shell command after `|` runs to the next
+    /// `;` or newline outside sh's quotes and is kept as typed; quoted, they are text.
+    func testPipeAndRedirectOperators() throws {
+        func shape(_ line: String) throws -> [[String]] {
+            try Tokenizer.tokenize(line, lenient: false).map { command in
+                command.map { token in
+                    switch token.output {
+                    case .pipe?: return "PIPE(" + token.text + ")"
+                    case .file(let append)?: return append ? "APPEND" : "WRITE"
+                    case nil: return token.text
+                    }
+                }
+            }
+        }
+        let cases: [(String, [[String]])] = [
+            ("orders --ndjson | jq .orderNo", [["orders", "--ndjson", "PIPE(jq .orderNo)"]]),
+            ("a|b", [["a", "PIPE(b)"]]),
+            ("a | jq '.x; .y' | head -2; b", [["a", "PIPE(jq '.x; .y' | head -2)"], ["b"]]),
+            ("a | sed \"s/;/x/\" a\\;b\nc", [["a", "PIPE(sed \"s/;/x/\" a\\;b)"], ["c"]]),
+            ("a > out.txt", [["a", "WRITE", "out.txt"]]),
+            ("a>>'my file'", [["a", "APPEND", "my file"]]),
+            ("a '|' \"> x\" \\>", [["a", "|", "> x", ">"]]),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(try shape(line), expected, line)
+        }
+        XCTAssertThrowsError(try Tokenizer.tokenize("a |", lenient: false))
+        XCTAssertThrowsError(try Tokenizer.tokenize("a | ;b", lenient: false))
+        XCTAssertThrowsError(try Tokenizer.tokenize("a | jq 'x", lenient: false))
+        // Completion reads a line being typed: there the operators stay words.
+        XCTAssertEqual(try Tokenizer.tokenize("a | b", lenient: true).map { $0.map(\.text) }, [["a", "|", "b"]])
+    }
 }

@@ -47,7 +47,7 @@ final class VariableCompletionTests: XCTestCase {
     }
 
     func testAliasesCompleteAsCommandsAndAsWhatTheyStandFor() {
-        XCTAssertEqual(complete("s").candidates.map(\.value), ["stats", "scenic", "so", "sc"])
+        XCTAssertEqual(complete("s").candidates.map(\.value), ["stats", "scenic", "set", "so", "sc"])
         XCTAssertEqual(complete("so --a").candidates.map(\.value), ["--all"])
         XCTAssertEqual(complete("sc 西").candidates.map(\.value), ["1", "西湖 北线"])
         XCTAssertEqual(complete("unalias ").candidates.map(\.value), ["so", "sc"])

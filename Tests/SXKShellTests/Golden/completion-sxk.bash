@@ -26,7 +26,7 @@ _sxk() {
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'orders o stats scenic login get help version exit quit history completion let vars unset alias unalias' -- "$cur"))
+            COMPREPLY=($(compgen -W 'orders o stats scenic login get help version exit quit history completion let vars unset alias unalias set' -- "$cur"))
         fi
         return
     fi
@@ -124,6 +124,10 @@ _sxk() {
         'unalias')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--all --help' -- "$cur")); return; fi
             _sxk_dynamic;
+            ;;
+        'set')
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --help' -- "$cur")); return; fi
+            COMPREPLY=($(compgen -W 'expanded format pager' -- "$cur"));
             ;;
     esac
 }

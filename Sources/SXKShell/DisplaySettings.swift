@@ -1,0 +1,115 @@
+import Foundation
+
+/// How tables become records (psql's `\x`): `off` never (tables are fitted), `on` always, `auto`
+/// when a table cannot fit the terminal whole.
+public enum ExpandedMode: String, Sendable, CaseIterable {
+    case off, on, auto
+}
+
+/// The shell's display settings, as psql's `\pset`: `set expanded auto|on|off`, `set format
+/// table|json|ndjson|csv|tsv`, `set pager on|off` (also `pager on|off`). A command's own flags
+/// win over them (`--json`, `-x`, `--no-pager`). `set --save` keeps them for this user in the
+/// config folder (`$XDG_CONFIG_HOME/sxk/display`, one `name value` per line), read at start.
+public final class DisplaySettings: @unchecked Sendable {
+    public static let names = ["expanded", "format", "pager"]
+    /// The formats `set format` takes: every one a command can fall back from when it has no rows.
+    public static let formats: [OutputFormat.Kind] = [.table, .json, .ndjson, .csv, .tsv]
+
+    private let lock = NSLock()
+    private var expandedMode = ExpandedMode.off
+    private var formatKind = OutputFormat.Kind.table
+    private var pagerOn = true
+    /// Where `set --save` writes; nil when there is no config folder (no HOME).
+    public let path: String?
+
+    public init(path: String? = nil) {
+        self.path = path
+    }
+
+    /// The settings saved at `path`, or the defaults. A line that does not parse is skipped with a
+    /// warning in `problems` (a hand-edited file must not stop the shell).
+    public static func load(path: String?) -> (settings: DisplaySettings, problems: [String]) {
+        let settings = DisplaySettings(path: path)
+        guard let path, let data = FileManager.default.contents(atPath: path) else { return (settings, []) }
+        var problems: [String] = []
+        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let words = line.split(separator: " ").map(String.init)
+            if words.isEmpty || words[0].hasPrefix("#") { continue }
+            do {
+                guard words.count == 2 else { throw UsageError("expected 'NAME VALUE'") }
+                try settings.set(words[0], words[1])
+            } catch {
+                problems.append("\(path):\(number + 1): \(error)")
+            }
+        }
+        return (settings, problems)
+    }
+
+    public var expanded: ExpandedMode {
+        get { lock.withLock { expandedMode } }
+        set { lock.withLock { expandedMode = newValue } }
+    }
+
+    public var format: OutputFormat.Kind {
+        get { lock.withLock { formatKind } }
+        set { lock.withLock { formatKind = newValue } }
+    }
+
+    public var pager: Bool {
+        get { lock.withLock { pagerOn } }
+        set { lock.withLock { pagerOn = newValue } }
+    }
+
+    /// `set NAME VALUE`; an unknown name or value is a usage error naming the valid ones.
+    public func set(_ name: String, _ value: String) throws {
+        switch name {
+        case "expanded":
+            guard let mode = ExpandedMode(rawValue: value) else { throw UsageError("expanded is auto, on or off (got '\(value)')") }
+            expanded = mode
+        case "format":
+            guard let kind = OutputFormat.Kind(rawValue: value), Self.formats.contains(kind) else {
+                throw UsageError("format is " + Self.formats.map(\.rawValue).joined(separator: ", ") + " (got '\(value)')")
+            }
+            format = kind
+        case "pager":
+            guard value == "on" || value == "off" else { throw UsageError("pager is on or off (got '\(value)')") }
+            pager = value == "on"
+        default:
+            throw UsageError("unknown setting '\(name)'\(Suggestion.hint(name, Self.names)); settings: " + Self.names.joined(separator: ", "))
+        }
+    }
+
+    public func value(_ name: String) -> String {
+        switch name {
+        case "expanded": return expanded.rawValue
+        case "format": return format.rawValue
+        default: return pager ? "on" : "off"
+        }
+    }
+
+    /// `name value` per setting, as `set` lists them and the saved file holds them.
+    public var lines: [String] { Self.names.map { "\($0) \(value($0))" } }
+
+    /// Writes every setting to `path` (folder made 0700, file 0600, replaced atomically).
+    public func save() throws {
+        guard let path else { throw UsageError("no config folder to save into (HOME and XDG_CONFIG_HOME are unset)") }
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let temporary = path + ".tmp-\(getpid())"
+            let text = lines.joined(separator: "\n") + "\n"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw UsageError("cannot write '\(temporary)'")
+            }
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw UsageError("cannot save to '\(path)': \(reason)")
+            }
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("cannot save to '\(path)': \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Pipes and redirection typed at the REPL: the pipe or file gets the output for a non-terminal
+/// (no colour, no pager, no fitting to the window, JSON on one line), and the shell goes on.
+final class PipePTYTests: SandboxPTYTestCase {
+    func testPipeAndRedirectInTheREPL() throws {
+        let record = home.appendingPathComponent("paged.txt")
+        let pager = home.appendingPathComponent("pager.sh")
+        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: pager, atomically: true, encoding: .utf8)
+        chmod(pager.path, 0o755)
+        try logIn("13800000001")
+        var env = environment
+        env["SXK_PAGER"] = pager.path
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 60)
+        try s.expect("›")
+        try s.waitForEditor()
+
+        // Taller than the window and wider than it: into the file whole, unpaged and uncoloured.
+        let table = home.appendingPathComponent("table.txt")
+        // `help version` after `;` marks the end (the redirect itself shows nothing).
+        s.send("orders --page-size 20 > '\(table.path)'; help version\r")
+        try s.expect("Print the sxk version")
+        try s.expect("›")
+        let text = try String(contentsOf: table, encoding: .utf8)
+        XCTAssertTrue(text.contains("ORDER NO") && text.contains("PHOTOGRAPHER"), text)
+        XCTAssertFalse(text.contains("\u{1B}"), "no escape codes in the file:\n\(text)")
+        XCTAssertTrue(text.split(separator: "\n").contains { $0.count > 60 }, "not fitted to 60 columns:\n\(text)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "the pager ran for a redirect")
+
+        // JSON through a pipe is one line, as `sxk … | cmd` gives it; `>>` appends.
+        let json = home.appendingPathComponent("json.txt")
+        s.send("orders --page-size 2 --json | cat > '\(json.path)'; version >> '\(json.path)'; help version\r")
+        try s.expect("Print the sxk version")
+        try s.expect("›")
+        let lines = try String(contentsOf: json, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "\(lines)")
+        XCTAssertTrue(lines.first?.hasPrefix("{") == true && lines.last?.hasPrefix("sxk ") == true, "\(lines)")
+        XCTAssertFalse(lines.joined().contains("\u{1B}"))
+
+        // The shell command's own output reaches the terminal; the REPL goes on.
+        s.send("version | tr a-z A-Z\r")
+        try s.expect("SXK ")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "the pager ran for a pipe")
+    }
+
+    /// Ctrl-C while a command runs into a pipe stops both (the shell command is in the terminal's
+    /// foreground group and has SIGINT at its default); the prompt comes back and the shell goes on.
+    func testCtrlCStopsAPipeAndThePromptReturns() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("watch -n 0.2 whoami | grep -c phase\r")
+        try s.expect("run 2")
+        s.send("\u{03}")
+        try s.expect("watch: stopped after", timeout: 5)
+        try s.expect("›", timeout: 5)
+        s.send("help version\r")
+        try s.expect("Print the sxk version")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+}
