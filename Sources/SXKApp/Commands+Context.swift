@@ -75,7 +75,7 @@ extension AppCommands {
             return ["field": .string(entry.key), "value": .string(text)]
         }
         if rows.isEmpty {
-            output.line("(no keys stored in profile \(services.paths.profile))")
+            output.notes.append("(no keys stored in profile \(services.paths.profile))")
         } else {
             output.table(Self.fieldColumns("KEY"), rows)
         }
@@ -109,12 +109,12 @@ extension AppCommands {
             "unknownKeys": .array(report.unknownKeys.map { .string($0) }),
             "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
         ])
-        output.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(profile)"
+        output.notes.append("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
         if !report.unknownKeys.isEmpty {
-            output.line("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
+            output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
         }
-        output.line("now on profile \(profile): try whoami, keys, menus, home")
+        output.notes.append("now on profile \(profile): try whoami, keys, menus, home")
         return output
     }
 }

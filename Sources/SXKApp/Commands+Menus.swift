@@ -13,7 +13,7 @@ extension AppCommands {
             let records = menus.map(\.json)
             var output = CommandOutput(data: .array(records))
             if menus.isEmpty {
-                output.line("(no visible menus: no permissions for the current role)")
+                output.notes.append("(no visible menus: no permissions for the current role)")
             } else {
                 output.table(Self.menuColumns, records)
             }

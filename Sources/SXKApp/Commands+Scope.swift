@@ -37,7 +37,7 @@ extension AppCommands {
             ["scenicId": .int($0.scenic.scenicId), "scenicName": .string($0.scenic.scenicName), "current": .bool($0.isCurrent)]
         }
         var output = CommandOutput(data: .array(rows))
-        if rows.isEmpty { output.line("(no scenic areas for this role)"); return output }
+        if rows.isEmpty { output.notes.append("(no scenic areas for this role)"); return output }
         output.table([Self.currentColumn, OutputColumn("scenicId", "ID", alignment: .right, priority: 90, cuttable: false),
                       OutputColumn("scenicName", "SCENIC", priority: 80)], rows)
         return output
@@ -57,7 +57,7 @@ extension AppCommands {
             return .object(o)
         }
         var output = CommandOutput(data: .array(rows))
-        if rows.isEmpty { output.line("(no stores in the current scenic)"); return output }
+        if rows.isEmpty { output.notes.append("(no stores in the current scenic)"); return output }
         output.table([Self.currentColumn, OutputColumn("storeId", "ID", alignment: .right, priority: 90, cuttable: false),
                       OutputColumn("storeName", "STORE", priority: 80), OutputColumn("address", priority: 30)], rows)
         return output
@@ -75,7 +75,10 @@ extension AppCommands {
         if let role = change.roleCode { parts.append("role \(role)" + (change.roleName.map { " (\($0))" } ?? "")) }
         parts.append(change.scenic.map { "scenic \($0.scenicId) \($0.scenicName)" } ?? "no scenic")
         parts.append(change.storeId.map { "store \($0)" + (change.storeName.map { " \(TerminalText.sanitize($0))" } ?? "") } ?? "no store")
-        return CommandOutput(data: .object(o), blocks: [.lines(["now " + parts.joined(separator: " · ")] + change.notes.map { "  " + $0 })])
+        // A confirmation, not data: stderr, so `store 302; orders --ndjson` pipes rows only.
+        var output = CommandOutput(data: .object(o))
+        output.notes = ["now " + parts.joined(separator: " · ")] + change.notes.map { "  " + $0 }
+        return output
     }
 
     func permissions(_ command: ParsedCommand) throws -> CommandOutput {
@@ -95,7 +98,7 @@ extension AppCommands {
             return output
         }
         var output = CommandOutput(data: .array(permission.permissions.map(\.json)))
-        if permission.permissions.isEmpty { output.line("(no permissions for role \(permission.roleCode ?? "–"))"); return output }
+        if permission.permissions.isEmpty { output.notes.append("(no permissions for role \(permission.roleCode ?? "–"))"); return output }
         output.table([uri, name, group], permission.permissions.map {
             ["uri": .string($0.uri), "name": .string($0.name), "group": .string($0.group ?? "")]
         })

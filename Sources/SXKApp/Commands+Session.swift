@@ -70,13 +70,14 @@ extension AppCommands {
         }
     }
 
-    /// The account a login or switch ended on: `--json` prints the record, the table view one line.
+    /// The account a login or switch ended on: `--json` prints the record; the confirmation line is
+    /// a status, so it goes to stderr and stdout stays data (`login …; orders --ndjson | jq` works).
     private func report(_ outcome: LoginOutcome, verb: String) -> CommandOutput {
         for warning in outcome.warnings { io.warning(warning) }
         let account = outcome.account
         var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
         let role = services.contexts.permission.current.roleCode ?? account.roleCode
-        output.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
+        output.notes.append("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
         return output
     }
 
@@ -90,7 +91,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: .array(records))
         guard !rows.isEmpty else {
-            output.line("(no account list — the list exists after `login` in this shell)")
+            output.notes.append("(no account list — the list exists after `login` in this shell)")
             return output
         }
         output.table([
@@ -152,7 +153,7 @@ extension AppCommands {
     func logout(_ command: ParsedCommand) throws -> CommandOutput {
         try host.features().auth.logout()
         var output = CommandOutput(data: ["loggedOut": true, "kept": ["lastPhone", "privacyAccepted"]])
-        output.line("logged out (last phone and privacy choice kept)")
+        output.notes.append("logged out (last phone and privacy choice kept)")
         return output
     }
 }

@@ -96,9 +96,9 @@ extension AppCommands {
         case nil: break
         }
         output.table(Self.fieldColumns("PROFILE"), rows.map { ["field": .string($0[0]), "value": .string($0[1])] })
-        if !report.writtenBack.isEmpty { output.line("written back: \(report.writtenBack.joined(separator: ", "))") }
+        if !report.writtenBack.isEmpty { output.notes.append("written back: \(report.writtenBack.joined(separator: ", "))") }
         if report.isPhotographer {
-            output.line("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
+            output.notes.append("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
         }
         return output
     }

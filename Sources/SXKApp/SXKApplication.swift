@@ -2,6 +2,7 @@ import Foundation
 import SXKAPI
 import SXKCore
 import SXKSandbox
+import SXKSession
 import SXKShell
 
 /// The `sxk` program: builds the host from the global options and hands it to the shell.
@@ -33,7 +34,11 @@ public enum SXKApplication {
         var sandbox: SandboxServer?
         let environment: APIEnvironment
         if options.sandbox {
-            let server = SandboxServer(config: SandboxConfig())
+            // Its tokens live beside the profile it serves, so a stored login survives the next run.
+            let paths = try SXKSession.StatePaths.resolve(
+                stateDir: options.stateDir, profile: options.profile, envName: "sandbox", environment: context.environment)
+            let keeper = SandboxSessionFile(profileDir: paths.profileDir) { stderr.write("warning: \(TerminalText.sanitize($0))\n") }
+            let server = SandboxServer(config: SandboxConfig(tokenKeeper: keeper))
             environment = .sandbox(try server.start())
             sandbox = server
             if context.mode == .repl {

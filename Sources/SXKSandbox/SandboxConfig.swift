@@ -31,12 +31,15 @@ public struct SandboxConfig: Sendable {
     /// Answers carry terminal escapes in names, texts, messages and a header, and `userinfo` echoes
     /// the caller's token (see `SandboxHostile`).
     public var hostile: Bool
+    /// Keeps formal tokens across runs (nil: they live as long as the server).
+    public var tokenKeeper: (any SandboxTokenKeeper)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, seed: UInt64 = 42, ordersPerRole: Int = 2000,
         latencyMs: Int = 0, failRate: Double = 0, tokenTTL: TimeInterval? = nil, referenceDate: Date? = nil,
         clock: any WallClock = SystemClock(), maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 32 * 1024,
-        maxConnections: Int = 256, idleTimeout: TimeInterval = 120, hostile: Bool = false
+        maxConnections: Int = 256, idleTimeout: TimeInterval = 120, hostile: Bool = false,
+        tokenKeeper: (any SandboxTokenKeeper)? = nil
     ) {
         self.host = host
         self.port = port
@@ -52,6 +55,7 @@ public struct SandboxConfig: Sendable {
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
         self.hostile = hostile
+        self.tokenKeeper = tokenKeeper
     }
 
     /// The checks `SandboxServer.start()` applies, as one error.

@@ -217,7 +217,7 @@ extension Shell {
             return ExitStatus.ok
         }
         if all.isEmpty {
-            io.stdout.line("(no variables — let NAME = COMMAND… PATH)")
+            io.stderr.line("(no variables — let NAME = COMMAND… PATH)")
             return ExitStatus.ok
         }
         let rows = all.map { ["$" + $0.name, Variables.preview($0.value, width: 60), $0.source] }

@@ -1,0 +1,89 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// What a new operator meets on the first day, through the real binary: stdout is data alone in
+/// every mode, the embedded sandbox keeps a login across runs, profiles remember their backend.
+final class FirstDayTests: XCTestCase {
+    /// Every non-empty stdout line parsed as one JSON value (what `| jq` needs of NDJSON or compact JSON).
+    private func jsonLines(_ r: RunResult, file: StaticString = #filePath, line: UInt = #line) -> [Any] {
+        r.stdout.split(separator: "\n").compactMap { text in
+            let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+            XCTAssertNotNil(parsed, "stdout line is not JSON: \(text)\n\(r.summary)", file: file, line: line)
+            return parsed
+        }
+    }
+
+    // MARK: stdout carries data only
+
+    /// The README's own pipeline: `login …; orders --all --ndjson` into jq.
+    func testLoginThenOrdersNDJSONIsDataOnlyOnStdout() {
+        let ws = Workspace()
+        let r = SXK.run(["--sandbox", "-c", "login 13800000001 --password-stdin --accept-privacy; orders --all --limit 5 --ndjson"],
+                        in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        let rows = jsonLines(r)
+        XCTAssertEqual(rows.count, 5, r.summary)
+        XCTAssertTrue(rows.allSatisfy { ($0 as? [String: Any])?["orderNo"] is String }, r.summary)
+        XCTAssertTrue(r.stderrLines.contains { $0.hasPrefix("logged in as 西湖景区 · 摄影师") }, r.summary)
+    }
+
+    /// Every command that logs in, switches or confirms: its line is on stderr, stdout holds rows only.
+    func testSwitchesAndConfirmationsGoToStderr() {
+        let ws = Workspace()
+        let script = [
+            "login 13800000004 --password-stdin --accept-privacy --account 4003", "orders --limit 2 --ndjson",
+            "store 301", "switch-account 4002", "role scenicAdmin", "scenic 3", "store 302", "orders --limit 1 --ndjson",
+            "trace on", "trace off", "timing off", "location online --json", "logout",
+        ].joined(separator: "; ")
+        let r = SXK.run(["--sandbox", "-c", script], in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(jsonLines(r).count, 4, r.summary)
+        for expected in ["logged in as 千岛湖湖畔影棚", "now role storeAdmin", "switched to 千岛湖 · 景区管理员", "now role scenicAdmin",
+                         "trace on", "trace off", "logged out", "online: stored locally only"] {
+            XCTAssertTrue(r.stderrLines.contains { $0.hasPrefix(expected) }, "no '\(expected)' on stderr: \(r.summary)")
+        }
+    }
+
+    /// `import-defaults`'s report and "now on profile" are a status: stdout is empty, or JSON with --json.
+    func testImportDefaultsReportsOnStderr() throws {
+        let ws = Workspace()
+        let export = ws.root + "/device.json"
+        let device: [String: Any] = ["key_last_login_username": "13800000004", "key_privacy_agreement_accepted": true,
+                                     "key_in_user_id": 4001, "key_in_account_type": "scenic", "key_in_role_code": "photographer"]
+        try JSONSerialization.data(withJSONObject: device).write(to: URL(fileURLWithPath: export))
+        let plain = SXK.run(["import-defaults", export, "--profile", "dev"], in: ws, baseURL: nil)
+        XCTAssertEqual(plain.status, 0, plain.summary)
+        XCTAssertEqual(plain.stdout, "", plain.summary)
+        XCTAssertTrue(plain.stderrLines.contains { $0.hasPrefix("now on profile dev") }, plain.summary)
+        let json = SXK.run(["--json", "import-defaults", export, "--profile", "dev2"], in: ws, baseURL: nil)
+        XCTAssertEqual(json.status, 0, json.summary)
+        XCTAssertEqual((try json.json() as? [String: Any])?["profile"] as? String, "dev2", json.summary)
+    }
+
+    // MARK: the embedded sandbox keeps logins across runs
+
+    func testSandboxLoginSurvivesARestartOnTheSameStateFolder() throws {
+        let ws = Workspace()
+        let login = SXK.run(["--sandbox", "login", "13800000003", "--password-stdin", "--accept-privacy"], in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(login.status, 0, login.summary)
+        let kept = ws.stateDir + "/sandbox/sandbox-tokens.json"
+        XCTAssertEqual(modeOf(kept), 0o600, "the sandbox's tokens file")
+        XCTAssertEqual(modeOf(ws.stateDir + "/sandbox"), 0o700)
+        // A second sandbox (a new port, a new process) still knows the token: validated, not wiped.
+        let again = SXK.run(["--sandbox", "--revalidate", "-c", "orders --limit 1 --json; whoami --json"], in: ws, baseURL: nil)
+        XCTAssertEqual(again.status, 0, again.summary)
+        let docs = jsonLines(again)
+        XCTAssertEqual(docs.count, 2, again.summary)
+        XCTAssertEqual((docs.last as? [String: Any])?["phase"] as? String, "loggedIn", again.summary)
+        XCTAssertEqual((docs.last as? [String: Any])?["userId"] as? Int, 3001, again.summary)
+        XCTAssertFalse(again.stderr.contains("expired"), again.summary)
+        // The same token both times (the session continued; nothing logged in again).
+        let token = try XCTUnwrap(ws.read(ws.stateDir + "/sandbox/token")).trimmingCharacters()
+        XCTAssertTrue(String(decoding: try XCTUnwrap(ws.read(kept)), as: UTF8.self).contains(token))
+    }
+}
+
+private extension Data {
+    func trimmingCharacters() -> String { String(decoding: self, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+}
