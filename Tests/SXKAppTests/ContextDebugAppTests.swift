@@ -156,7 +156,7 @@ final class ContextDebugAppTests: SandboxTestCase {
         // A new process: the account list comes from the profile.
         let switched = SXK.run(["switch-account", "2"], in: ws, baseURL: url)
         XCTAssertEqual(switched.status, 0, switched.summary)
-        XCTAssertTrue(switched.stdout.contains("user 4002"), switched.summary)
+        XCTAssertTrue(switched.stderr.contains("user 4002"), switched.summary)
         let compare = SXK.run(["compare", "--as", "account:1,account:3", "--json", "--", "orders", "--page-size", "3"], in: ws, baseURL: url)
         XCTAssertEqual(compare.status, 0, compare.summary)
         XCTAssertTrue(compare.stdout.contains("4001") && compare.stdout.contains("4003"), compare.summary)
@@ -173,7 +173,7 @@ final class ContextDebugAppTests: SandboxTestCase {
         XCTAssertFalse(wrong.stdout.contains("wrong") || wrong.stderr.contains("wrong\n"), wrong.summary)
         let again = SXK.run(["switch-account", "3", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
         XCTAssertEqual(again.status, 0, again.summary)
-        XCTAssertTrue(again.stdout.contains("user 4003"), again.summary)
+        XCTAssertTrue(again.stderr.contains("user 4003"), again.summary)
         XCTAssertFalse(again.stdout.contains(SXK.password) || again.stderr.contains(SXK.password), again.summary)
 
         // compare --as account: in a new process logs in again once with the password from stdin,

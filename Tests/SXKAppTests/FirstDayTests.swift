@@ -87,3 +87,48 @@ final class FirstDayTests: XCTestCase {
 private extension Data {
     func trimmingCharacters() -> String { String(decoding: self, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
 }
+
+/// `store` against a sandbox of this class's own (its request log is read).
+final class StoreScopeTests: SandboxTestCase {
+    func testStoreListMarksTheAccountsOwnStoreAndASwitchElsewhereWarns() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "3")
+        let list = SXK.run(["store", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(list.status, 0, list.summary)
+        let rows = try XCTUnwrap(try list.json() as? [[String: Any]], list.summary)
+        XCTAssertEqual(rows.map { $0["storeId"] as? Int }, [301, 302])
+        XCTAssertEqual(rows.map { $0["own"] as? Bool }, [true, false])
+        let table = SXK.run(["store"], in: ws, baseURL: url)
+        XCTAssertTrue(table.stdout.split(separator: "\n").first?.contains("OWN") ?? false, table.summary)
+
+        let elsewhere = SXK.run(["store", "302"], in: ws, baseURL: url)
+        XCTAssertEqual(elsewhere.status, 0, elsewhere.summary)
+        XCTAssertEqual(elsewhere.stdout, "", elsewhere.summary)
+        XCTAssertTrue(elsewhere.stderrLines.contains { $0.hasPrefix("warning: store 302 is not this account's own store (301 千岛湖湖畔影棚)") },
+                      elsewhere.summary)
+        // What the warning says: the server refuses that store for this account.
+        XCTAssertEqual(SXK.run(["orders", "--limit", "1"], in: ws, baseURL: url).status, 1)
+        let back = SXK.run(["store", "-"], in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertFalse(back.stderr.contains("warning:"), back.summary)
+
+        // A scenic account has no store of its own: no OWN column, no warning.
+        let admin = Workspace()
+        SXK.login("13800000002", in: admin, baseURL: url)
+        let adminList = SXK.run(["store", "--json"], in: admin, baseURL: url)
+        XCTAssertNil((try adminList.json() as? [[String: Any]])?.first?["own"], adminList.summary)
+        let adminSwitch = SXK.run(["store", "102"], in: admin, baseURL: url)
+        XCTAssertEqual(adminSwitch.status, 0, adminSwitch.summary)
+        XCTAssertFalse(adminSwitch.stderr.contains("warning:"), adminSwitch.summary)
+    }
+
+    /// `store ID` fetches the list afresh, so a name the server changed since the last list is the one shown.
+    func testStoreSwitchRefreshesTheCachedList() {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        server.resetRequestLog()
+        let r = SXK.run(["-c", "store; store 102"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(paths(server.requestLog()).filter { $0 == "/api/app/store/all" }.count, 2, "\(paths(server.requestLog()))")
+    }
+}
