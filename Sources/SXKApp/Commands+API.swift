@@ -34,6 +34,7 @@ extension AppCommands {
             try next.network().configuration.validate()
             let left = services.environment
             host.replaceServices(next)
+            next.rememberBackend()
             host.previousEnvironment = left
             _ = try host.features().bootstrapper.restore()
         }
@@ -61,33 +62,44 @@ extension AppCommands {
         return output
     }
 
-    /// test, release, sandbox and every base-URL profile on disk, each with its stored session as
-    /// its own files say (read only: no network, no lock, nothing written).
+    /// test, release, sandbox, the current profile and every other profile on disk (imported ones
+    /// too), each with its backend (`backend.json`, else what its name says) and its stored session
+    /// as its own files say (read only: no network, no lock, nothing written).
     private func environmentRows() -> [JSONValue] {
         let s = services
         let now = s.clock.now()
+        let sandboxURL = host.sandbox?.baseURL?.absoluteString ?? "(start sxk with --sandbox)"
         var entries: [(name: String, baseURL: String, profile: String)] = [
             ("test", APIEnvironment.testURL.absoluteString, "test"),
             ("release", APIEnvironment.releaseURL.absoluteString, "release"),
-            ("sandbox", host.sandbox?.baseURL?.absoluteString ?? "(start sxk with --sandbox)", "sandbox"),
+            ("sandbox", sandboxURL, "sandbox"),
         ]
-        if case .custom(let url) = s.environment, !entries.contains(where: { $0.profile == s.environment.defaultProfile }) {
-            entries.append(("custom", url.absoluteString, s.environment.defaultProfile))
+        if !entries.contains(where: { $0.profile == s.paths.profile && $0.name == s.environment.name }) {
+            entries.append((s.environment.name, s.environment.baseURL.absoluteString, s.paths.profile))
         }
-        // Other base-URL profiles are named host-port (StatePaths.defaultProfile); the scheme is not kept.
         for profile in ProfileSummary.profiles(root: s.paths.root) where !entries.contains(where: { $0.profile == profile }) {
-            guard let dash = profile.lastIndex(of: "-"), let port = Int(profile[profile.index(after: dash)...]),
-                  dash != profile.startIndex else { continue }
-            entries.append(("custom", "\(profile[..<dash]):\(port)", profile))
+            if let backend = ProfileBackend.read(root: s.paths.root, profile: profile) {
+                let url: String
+                switch backend.environment {
+                case "test": url = APIEnvironment.testURL.absoluteString
+                case "release": url = APIEnvironment.releaseURL.absoluteString
+                case "sandbox": url = sandboxURL
+                default: url = backend.baseURL ?? "(unknown)"
+                }
+                entries.append((backend.environment, url, profile))
+            } else if let dash = profile.lastIndex(of: "-"), dash != profile.startIndex,
+                      let port = Int(profile[profile.index(after: dash)...]) {
+                // A base-URL profile from before profiles kept their backend: named host-port (the scheme is not kept).
+                entries.append(("custom", "\(profile[..<dash]):\(port)", profile))
+            } else {
+                entries.append(("?", "(unknown: use it once with --env or --base-url)", profile))
+            }
         }
         return entries.map { entry in
-            // With --profile every environment shares that one folder.
-            let profile = host.shellContext.options.profile ?? entry.profile
-            let summary = ProfileSummary.read(root: s.paths.root, profile: profile)
+            let summary = ProfileSummary.read(root: s.paths.root, profile: entry.profile)
             var o: JSONObject = [
-                "name": .string(entry.name), "baseURL": .string(entry.baseURL), "profile": .string(profile),
-                "current": .bool(entry.name == s.environment.name
-                    && (entry.name != "custom" || entry.profile == s.environment.defaultProfile)),
+                "name": .string(entry.name), "baseURL": .string(entry.baseURL), "profile": .string(entry.profile),
+                "current": .bool(entry.name == s.environment.name && entry.profile == s.paths.profile),
                 "session": .bool(summary.sessionStored),
             ]
             o["account"] = summary.account.map { .string($0) } ?? .null

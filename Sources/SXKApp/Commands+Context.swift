@@ -91,6 +91,8 @@ extension AppCommands {
             environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
             settings: host.settings, transport: host.transport, stderr: io.stderr)
         let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
+        // The imported profile talks to the backend it was imported under (`--profile NAME` alone).
+        target.rememberBackend()
         host.replaceServices(target)
         host.contextOrigin = "imported from \(file)"
         let restored = try host.features().bootstrapper.restore()

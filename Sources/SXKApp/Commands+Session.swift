@@ -32,6 +32,8 @@ extension AppCommands {
             outcome = try await auth.chooseAccount(choice)
         }
         host.contextOrigin = "login in this shell"
+        // The session belongs to this backend: `--profile NAME` alone comes back to it.
+        services.rememberBackend()
         return report(outcome, verb: "logged in as")
     }
 

@@ -51,6 +51,11 @@ public enum SXKApplication {
                 throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
             }
             environment = try APIEnvironment.parse(name)
+        } else if let named = options.profile, let backend = ProfileBackend.read(
+            root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
+            profile: named) {
+            // Only the profile named: the backend it was last used with, not the default `test`.
+            environment = try APIEnvironment.remembered(backend, profile: named)
         } else {
             environment = .test
         }
@@ -64,6 +69,8 @@ public enum SXKApplication {
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)
+        // A backend chosen on the command line is the profile's from now on.
+        if options.sandbox || options.baseURL != nil || options.env != nil { services.rememberBackend() }
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.

@@ -82,10 +82,53 @@ final class FirstDayTests: XCTestCase {
         let token = try XCTUnwrap(ws.read(ws.stateDir + "/sandbox/token")).trimmingCharacters()
         XCTAssertTrue(String(decoding: try XCTUnwrap(ws.read(kept)), as: UTF8.self).contains(token))
     }
-}
 
-private extension Data {
-    func trimmingCharacters() -> String { String(decoding: self, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+    // MARK: a profile remembers its backend
+
+    /// `import-defaults … --profile dev` under `--base-url`: `--profile dev` alone reaches that URL again.
+    func testProfileAloneUsesTheBackendItWasImportedUnder() throws {
+        let ws = Workspace()
+        let export = ws.root + "/device.json"
+        try JSONSerialization.data(withJSONObject: ["key_in_user_id": 3001, "key_in_account_type": "store", "key_in_role_code": "storeAdmin"])
+            .write(to: URL(fileURLWithPath: export))
+        let url = SharedSandbox.url
+        let imported = SXK.run(["--base-url", url.absoluteString, "import-defaults", export, "--profile", "dev"], in: ws, baseURL: nil)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+        XCTAssertEqual(modeOf(ws.stateDir + "/dev/backend.json"), 0o600)
+
+        let who = SXK.run(["--profile", "dev", "whoami", "--json"], in: ws, baseURL: nil)
+        XCTAssertEqual(who.status, 0, who.summary)
+        let record = try XCTUnwrap(try who.json() as? [String: Any], who.summary)
+        XCTAssertEqual(record["baseURL"] as? String, url.absoluteString, who.summary)
+        XCTAssertEqual(record["environment"] as? String, "custom", who.summary)
+        // A login there is a login to that server (the sandbox answers it).
+        let login = SXK.run(["--profile", "dev", "login", "13800000003", "--password-stdin", "--accept-privacy"], in: ws, baseURL: nil,
+                            stdin: "sandbox123\n")
+        XCTAssertEqual(login.status, 0, login.summary)
+
+        // env lists every profile on disk, the imported ones with the backend they remember.
+        let env = SXK.run(["env", "--json"], in: ws, baseURL: nil)
+        let rows = try XCTUnwrap((try env.json() as? [String: Any])?["environments"] as? [[String: Any]], env.summary)
+        let dev = try XCTUnwrap(rows.first { $0["profile"] as? String == "dev" }, env.summary)
+        XCTAssertEqual(dev["baseURL"] as? String, url.absoluteString)
+        XCTAssertEqual(dev["session"] as? Bool, true)
+        XCTAssertEqual(rows.filter { $0["current"] as? Bool == true }.map { $0["profile"] as? String }, ["test"], env.summary)
+
+        // An explicit backend still wins, and becomes the profile's.
+        let release = SXK.run(["--profile", "dev", "--env", "release", "whoami", "--json"], in: ws, baseURL: nil)
+        XCTAssertEqual((try release.json() as? [String: Any])?["environment"] as? String, "release", release.summary)
+        let after = SXK.run(["--profile", "dev", "whoami", "--json"], in: ws, baseURL: nil)
+        XCTAssertEqual((try after.json() as? [String: Any])?["environment"] as? String, "release", after.summary)
+    }
+
+    /// A sandbox profile alone cannot reach its backend (a new port each run): one usage line says what to add.
+    func testSandboxProfileAloneAsksForSandbox() {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.run(["--sandbox", "whoami"], in: ws, baseURL: nil).status, 0)
+        let r = SXK.run(["--profile", "sandbox", "whoami"], in: ws, baseURL: nil)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: profile 'sandbox' belongs to the embedded sandbox — add --sandbox"], r.summary)
+    }
 }
 
 /// `store` against a sandbox of this class's own (its request log is read).
@@ -131,4 +174,8 @@ final class StoreScopeTests: SandboxTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(paths(server.requestLog()).filter { $0 == "/api/app/store/all" }.count, 2, "\(paths(server.requestLog()))")
     }
+}
+
+private extension Data {
+    func trimmingCharacters() -> String { String(decoding: self, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
 }
