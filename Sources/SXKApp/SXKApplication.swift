@@ -33,7 +33,12 @@ public enum SXKApplication {
         let options = context.options
         var sandbox: SandboxServer?
         let environment: APIEnvironment
-        if options.sandbox {
+        // Completion reads the profile's cache only: no sandbox is started, nothing is written.
+        let completing: Bool
+        if case .oneShot(let words) = context.mode, words.first == "__complete" { completing = true } else { completing = false }
+        if options.sandbox && completing {
+            environment = .sandbox(URL(string: "http://127.0.0.1")!)
+        } else if options.sandbox {
             // Its tokens live beside the profile it serves, so a stored login survives the next run.
             let paths = try SXKSession.StatePaths.resolve(
                 stateDir: options.stateDir, profile: options.profile, envName: "sandbox", environment: context.environment)
@@ -55,7 +60,8 @@ public enum SXKApplication {
             root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
             profile: named) {
             // Only the profile named: the backend it was last used with, not the default `test`.
-            environment = try APIEnvironment.remembered(backend, profile: named)
+            environment = completing && backend.environment == "sandbox"
+                ? .sandbox(URL(string: "http://127.0.0.1")!) : try APIEnvironment.remembered(backend, profile: named)
         } else {
             environment = .test
         }
@@ -70,7 +76,7 @@ public enum SXKApplication {
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)
         // A backend chosen on the command line is the profile's from now on.
-        if options.sandbox || options.baseURL != nil || options.env != nil { services.rememberBackend() }
+        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil) { services.rememberBackend() }
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.

@@ -83,6 +83,37 @@ final class FirstDayTests: XCTestCase {
         XCTAssertTrue(String(decoding: try XCTUnwrap(ws.read(kept)), as: UTF8.self).contains(token))
     }
 
+    // MARK: completion scripts honour the backend options on the line
+
+    /// The scripts pass the whole line to `__complete`: `--profile`, `--base-url`, `--state-dir` typed
+    /// before the command pick the cache that completes it.
+    func testCompleteUsesTheProfileAndBaseURLOnTheLine() throws {
+        let ws = Workspace()
+        let url = SharedSandbox.url.absoluteString
+        let login = SXK.run(["--base-url", url, "--profile", "P", "login", "13800000002", "--password-stdin", "--accept-privacy"],
+                            in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(login.status, 0, login.summary)
+        let env = ["SXK_STATE_DIR": ws.stateDir]
+        func complete(_ words: [String]) -> [String] {
+            let r = SXK.runProcess(["__complete", "--"] + words, env: ws.environment.merging(env) { $1 }, stdin: Data(), timeout: 20)
+            XCTAssertEqual(r.status, 0, r.summary)
+            return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        XCTAssertEqual(complete(["scenic", ""]), [], "the test profile has no session")
+        XCTAssertEqual(complete(["--profile", "P", "scenic", ""]), ["1", "2", "西湖景区", "灵隐寺"])
+        XCTAssertEqual(complete(["--profile=P", "role", ""]), ["scenicAdmin", "photographer"])
+        XCTAssertEqual(complete(["--state-dir", ws.stateDir, "--profile", "P", "scenic", "灵"]), ["灵隐寺"])
+        // The value being typed is not taken for the option's value.
+        XCTAssertEqual(complete(["--profile", "P"]), [])
+
+        // --base-url alone: the profile named from its host and port.
+        let other = Workspace()
+        SXK.login("13800000003", in: other, baseURL: SharedSandbox.url)
+        let r = SXK.runProcess(["__complete", "--", "--base-url", url, "--state-dir", other.stateDir, "role", ""],
+                               env: other.environment, stdin: Data(), timeout: 20)
+        XCTAssertEqual(r.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }, ["storeAdmin"], r.summary)
+    }
+
     // MARK: a profile remembers its backend
 
     /// `import-defaults … --profile dev` under `--base-url`: `--profile dev` alone reaches that URL again.
