@@ -105,17 +105,23 @@ enum CommandCatalog {
         // Account context and scopes
         CommandSpec(
             "role", summary: "list roles (current marked) or switch role",
-            arguments: [ArgumentSpec("CODE", kind: roles, optional: true, summary: "role code")], flags: tableOutput
+            discussion: "- goes back to the role before the last switch (kept per profile, so also in a later process).",
+            arguments: [ArgumentSpec("CODE|-", kind: roles, optional: true, summary: "role code, or - for the one before")], flags: tableOutput,
+            examples: ["role", "role photographer", "role -"]
         ),
         CommandSpec(
             "scenic", summary: "list the role's scenic areas or switch scenic scope",
-            arguments: [ArgumentSpec("ID|NAME", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix")],
-            flags: tableOutput
+            discussion: "- goes back to the scenic area before the last switch (kept per profile).",
+            arguments: [ArgumentSpec("ID|NAME|-", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix, or - for the one before")],
+            flags: tableOutput,
+            examples: ["scenic", "scenic 2", "scenic 灵隐", "scenic -"]
         ),
         CommandSpec(
             "store", summary: "list stores of the current scenic or switch store scope",
-            arguments: [ArgumentSpec("ID|NAME", kind: .provider("store"), optional: true, summary: "store id or unique name prefix")],
-            flags: tableOutput
+            discussion: "The list is fetched afresh each time. A store account's own store is marked OWN; switching to another one is done but warns, since the server refuses it that store's orders and statistics. - goes back to the store before the last switch (kept per profile).",
+            arguments: [ArgumentSpec("ID|NAME|-", kind: .provider("store"), optional: true, summary: "store id or unique name prefix, or - for the one before")],
+            flags: tableOutput,
+            examples: ["store", "store 302", "store 梅峰", "store -"]
         ),
         CommandSpec(
             "permissions", summary: "flat permission URIs of the current role",

@@ -55,12 +55,21 @@ extension AppCommands {
             case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
             case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
             }
-            return ["field": .string(row.0), "value": .string(value)]
+            return ["field": .string(Self.whoamiLabels[row.0] ?? row.0), "value": .string(value)]
         }
         var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
         output.table(Self.fieldColumns(), table)
         return output
     }
+
+    /// What the table view calls each `whoami` member (`--json` keeps the data keys).
+    static let whoamiLabels: [String: String] = [
+        "baseURL": "base URL", "userId": "user id", "accountType": "account type", "accountDisplayName": "account",
+        "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
+        "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
+        "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
+        "sessionResets": "session resets", "stateDir": "state folder",
+    ]
 
     func keys(_ command: ParsedCommand) throws -> CommandOutput {
         let entries = services.storage.appStore.allKeys()
@@ -70,7 +79,7 @@ extension AppCommands {
             switch entry.value {
             case .string(let s): text = s
             case .null: text = "–"
-            default: text = JSONWriter.string(entry.value)
+            default: text = KeyValueText.human(entry.value, key: entry.key)
             }
             return ["field": .string(entry.key), "value": .string(text)]
         }
@@ -111,7 +120,7 @@ extension AppCommands {
             "unknownKeys": .array(report.unknownKeys.map { .string($0) }),
             "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
         ])
-        output.notes.append("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(profile)"
+        output.notes.append("imported \(Formatting.count(report.importedKeys.count, "key")) (\(report.format)) into profile \(profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
         if !report.unknownKeys.isEmpty {
             output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")

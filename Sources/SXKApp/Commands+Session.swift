@@ -14,6 +14,10 @@ extension AppCommands {
         guard let phone = command.positionals.first ?? prefs.lastPhone else {
             throw AppError.usage("login needs a PHONE (no last phone stored)")
         }
+        if command.positionals.isEmpty {
+            // The login page fills in the last phone; say which one before the password is asked.
+            io.stderr.write(TerminalText.sanitize("phone \(Redaction.maskPhone(phone)) (the last login's; `login PHONE` for another)") + "\n")
+        }
         let privacy = prefs.privacyAccepted || command.has("accept-privacy")
         // Local checks first (seed 000 §3.3), then the password, then the network: a password typed
         // ahead of the prompt is read with echo off instead of meeting a terminal still echoing.
@@ -122,6 +126,16 @@ extension AppCommands {
             let rows = auth.accounts()
             guard !rows.isEmpty else { throw FeatureError.noAccountList }
             selector = try await chooseAccount(rows.map(\.account))
+        }
+        // The account already current: nothing to switch, and the role chosen in it stays (set-user
+        // would load the account's own role again).
+        let known = auth.knownAccounts()
+        if services.contexts.session.token != nil, let target = try? AuthSessionCoordinator.resolve(selector, in: known),
+           target.userId == appStore.userId, target.accountType == appStore.accountType {
+            let role = services.contexts.permission.current.roleCode ?? target.roleCode
+            var output = CommandOutput(data: ["account": target.json, "accounts": .int(known.count), "switched": false])
+            output.notes.append("already on \(target.accountDisplayName) (user \(target.userId), \(target.accountType), role \(role)): nothing switched")
+            return output
         }
         // A new process holds no temporary token: the password is asked once (or read from stdin).
         let asked = PasswordFailure()
