@@ -155,7 +155,8 @@ final class FileSafetyTests: XCTestCase {
         func assertUntouched(_ label: String, file: StaticString = #filePath, line: UInt = #line) {
             XCTAssertEqual(ws.read(ws.defaultsFile), before, "\(label): defaults.json changed", file: file, line: line)
             XCTAssertEqual(ws.read(ws.tokenFile), token, "\(label): token file changed", file: file, line: line)
-            let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock", ws.profileDir + "/accounts.json"]
+            let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock", ws.profileDir + "/accounts.json",
+                                      ws.profileDir + "/backend.json"]
             XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { !known.contains($0) }, [], "\(label): temp files left", file: file, line: line)
         }
 
@@ -255,7 +256,8 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual((try? r.json() as? [String: Any])?["userId"] as? Int, 2001, r.summary)
         // The login's account list (ids, names, types; never a token) is a file of its own since issue 15.
-        let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock", ws.profileDir + "/accounts.json"]
+        let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock", ws.profileDir + "/accounts.json",
+                                      ws.profileDir + "/backend.json"]
         XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { !known.contains($0) }, [], "leftover temp files after a clean start")
     }
 }
