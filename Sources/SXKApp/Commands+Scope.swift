@@ -48,6 +48,7 @@ extension AppCommands {
         // The list is fetched afresh each time, a switch too: a store renamed on the server shows
         // its new name in the confirmation and the prompt, not the one a list fetched earlier had.
         let rows = try await scope.stores(refresh: true)
+        StoreListCache.remember(services.contexts.account.current.stores, in: services.storage)
         let own = ownStoreId()
         if var query = command.positionals.first {
             if query == "-" { query = try scope.previous(.store) }

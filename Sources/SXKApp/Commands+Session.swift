@@ -80,6 +80,7 @@ extension AppCommands {
     /// a status, so it goes to stderr and stdout stays data (`login …; orders --ndjson | jq` works).
     private func report(_ outcome: LoginOutcome, verb: String) -> CommandOutput {
         for warning in outcome.warnings { io.warning(warning) }
+        StoreListCache.remember(services.contexts.account.current.stores, in: services.storage)
         let account = outcome.account
         var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
         let role = services.contexts.permission.current.roleCode ?? account.roleCode

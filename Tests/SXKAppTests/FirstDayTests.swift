@@ -114,6 +114,18 @@ final class FirstDayTests: XCTestCase {
         XCTAssertEqual(r.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }, ["storeAdmin"], r.summary)
     }
 
+    /// Store names complete in a new process too: the login kept the list it fetched for completion.
+    func testCompleteStoreNamesFromTheProfileOnTheLine() {
+        let ws = Workspace()
+        let login = SXK.run(["--base-url", SharedSandbox.url.absoluteString, "--profile", "shop", "login", "13800000003", "--password-stdin",
+                             "--accept-privacy"], in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(login.status, 0, login.summary)
+        XCTAssertEqual(modeOf(ws.stateDir + "/shop/stores.json"), 0o600)
+        let r = SXK.runProcess(["__complete", "--", "--state-dir", ws.stateDir, "--profile", "shop", "store", "雷"], env: ws.environment,
+                               stdin: Data(), timeout: 20)
+        XCTAssertEqual(r.stdout, "雷峰塔影像馆\t103\n", r.summary)
+    }
+
     // MARK: a profile remembers its backend
 
     /// `import-defaults … --profile dev` under `--base-url`: `--profile dev` alone reaches that URL again.
