@@ -33,7 +33,7 @@ public enum SXKApplication {
         let options = context.options
         var sandbox: SandboxServer?
         let environment: APIEnvironment
-        // Completion reads the profile's cache only: no sandbox is started, nothing is written.
+        // Completion reads the profile's cache only: no sandbox is started, no backend remembered.
         let completing: Bool
         if case .oneShot(let words) = context.mode, words.first == "__complete" { completing = true } else { completing = false }
         if options.sandbox && completing {
