@@ -85,13 +85,13 @@ public final class APIClient: Sendable {
             ("X-APP-VERSION", configuration.appVersion), ("X-OS-TYPE", configuration.osType),
         ])
         if let token { headers.append("token", token) }
+        for (name, value) in extra { headers[name] = value }
+        // A secret-named header the caller added is masked by value as well, wherever it is echoed.
+        let extraSecrets = extra.filter { SecretScrubber.isSecretHeader($0.0) && !$0.1.isEmpty }.map(\.1)
+
         let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
-        var secrets = [sessionToken, tokenOverride].compactMap { $0 }
+        var secrets = [sessionToken, tokenOverride].compactMap { $0 } + extraSecrets
         if let body { secrets += SecretScrubber.secretValues(in: body) }
-        for (name, value) in extra {
-            headers[name] = value
-            if SecretScrubber.isSecretHeader(name), !value.isEmpty { secrets.append(value) }
-        }
 
         let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
         let tracing = observer.isTracing

@@ -69,15 +69,11 @@ public enum SecretScrubber {
         return out
     }
 
-    /// The headers whose whole value is a secret.
-    public static func isSecretHeader(_ name: String) -> Bool {
-        ["token", "authorization", "proxy-authorization", "cookie", "set-cookie"].contains(name.lowercased())
-    }
-
     /// Headers with `token` (and any authorization or cookie header) shown as `***`.
     public static func headers(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
         HTTPHeaders(headers.fields.map { field in
-            if isSecretHeader(field.name) {
+            let lower = field.name.lowercased()
+            if lower == "token" || lower == "authorization" || lower == "cookie" || lower == "set-cookie" {
                 return HTTPField(name: field.name, value: "***")
             }
             return HTTPField(name: field.name, value: Redaction.redact(field.value, secrets: secrets))

@@ -75,10 +75,10 @@ public enum SXKApplication {
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)
-        // A backend chosen on the command line is the profile's from now on.
-        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil) { services.rememberBackend() }
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
+        // A backend chosen on the command line is the profile's from now on.
+        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil) { services.rememberBackend() }
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
         let restored = try host.features().bootstrapper.restore()
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
