@@ -46,6 +46,10 @@ extension AppCommands {
             "environments": .array(rows),
         ]
         var output = CommandOutput(data: data)
+        if command.subcommand == "use" {
+            // The switch's confirmation, on stderr like every other; the table stays the data.
+            output.notes.append("now on \(s.environment.name) \(s.environment.baseURL.absoluteString) (profile \(s.paths.profile))")
+        }
         output.table([
             OutputColumn("current", "", priority: 95, cuttable: false) { $0.objectValue?["current"]?.boolValue == true ? "*" : "" },
             OutputColumn("name", priority: 90, cuttable: false),

@@ -34,13 +34,14 @@ final class FirstDayTests: XCTestCase {
         let script = [
             "login 13800000004 --password-stdin --accept-privacy --account 4003", "orders --limit 2 --ndjson",
             "store 301", "switch-account 4002", "role scenicAdmin", "scenic 3", "store 302", "orders --limit 1 --ndjson",
-            "trace on", "trace off", "timing off", "location online --json", "logout",
+            "trace on", "trace off", "timing off", "location online --json", "env use sandbox --json", "logout",
         ].joined(separator: "; ")
         let r = SXK.run(["--sandbox", "-c", script], in: ws, baseURL: nil, stdin: "sandbox123\n")
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(jsonLines(r).count, 4, r.summary)
+        XCTAssertEqual(jsonLines(r).count, 5, r.summary)
         for expected in ["logged in as 千岛湖湖畔影棚", "now role storeAdmin", "switched to 千岛湖 · 景区管理员", "now role scenicAdmin",
-                         "trace on", "trace off", "logged out", "online: stored locally only"] {
+                         "trace on", "trace off", "logged out", "online: stored locally only",
+                         "now on sandbox http://127.0.0.1:"] {
             XCTAssertTrue(r.stderrLines.contains { $0.hasPrefix(expected) }, "no '\(expected)' on stderr: \(r.summary)")
         }
     }
