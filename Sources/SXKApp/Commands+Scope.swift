@@ -47,8 +47,20 @@ extension AppCommands {
         let scope = try host.features().scope
         // The list is fetched afresh each time, a switch too: a store renamed on the server shows
         // its new name in the confirmation and the prompt, not the one a list fetched earlier had.
-        let rows = try await scope.stores(refresh: true)
-        StoreListCache.remember(services.contexts.account.current.stores, in: services.storage)
+        let rows: [StoreRow]
+        let hadList = !services.contexts.account.current.stores.isEmpty
+        var fresh: [StoreRow]?
+        var failure: FeatureError?
+        do { fresh = try await scope.stores(refresh: true) } catch { failure = error }
+        if let fresh {
+            rows = fresh
+            StoreListCache.remember(services.contexts.account.current.stores, in: services.storage)
+        } else {
+            // Unreachable: the list this shell fetched last still serves, said once.
+            guard let failure, failure.apiError?.kind == .network, hadList else { throw failure ?? FeatureError.notLoggedIn }
+            io.warning("store list not refreshed (\(failure)); using the one fetched earlier in this shell")
+            rows = try await scope.stores(refresh: false)
+        }
         let own = ownStoreId()
         if var query = command.positionals.first {
             if query == "-" { query = try scope.previous(.store) }

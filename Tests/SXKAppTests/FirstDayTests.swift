@@ -209,6 +209,23 @@ final class StoreScopeTests: SandboxTestCase {
         XCTAssertFalse(adminSwitch.stderr.contains("warning:"), adminSwitch.summary)
     }
 
+    /// The server unreachable: `store ID` switches from the list this shell fetched, with one warning.
+    func testStoreSwitchFallsBackToTheShellsListWhenTheServerIsUnreachable() throws {
+        let (own, ownURL) = try startSandbox()
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: ownURL)
+        let live = try LiveSXK(["--keep-going"], in: ws, baseURL: ownURL)
+        live.send("store --json\n")
+        XCTAssertTrue(live.waitForStdout { $0.contains("雷峰塔影像馆") })
+        own.stop()
+        live.send("store 102 --json\n")
+        XCTAssertTrue(live.waitForStdout { $0.contains(#""storeId":102"#) })
+        XCTAssertEqual(live.finish(), 0)
+        let stderr = String(decoding: live.err.finish(), as: UTF8.self)
+        XCTAssertTrue(stderr.contains("warning: store list not refreshed ("), stderr)
+        XCTAssertTrue(stderr.contains("now role scenicAdmin"), stderr)
+    }
+
     /// `store ID` fetches the list afresh, so a name the server changed since the last list is the one shown.
     func testStoreSwitchRefreshesTheCachedList() {
         let ws = Workspace()
