@@ -67,16 +67,18 @@ _sxk() {
             ;;
         'get')
             case "$prev" in
+                --print) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --no-pager --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--print --verbose --paginate --json --raw --ndjson --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'post')
             case "$prev" in
+                --print) :; return ;;
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --raw --jq --no-pager --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--print --verbose --paginate --json --raw --ndjson --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'login')

@@ -27,13 +27,13 @@ public final class APIClient: Sendable {
     // MARK: - Raw calls (the `get` / `post` commands)
 
     /// GET `path` with `query` as a percent-encoded query string.
-    public func get(_ path: String, query: [(String, String)] = [], tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
-        try await send(method: "GET", path: path, query: query, body: nil, tokenOverride: tokenOverride)
+    public func get(_ path: String, query: [(String, String)] = [], headers: [(String, String)] = [], tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+        try await send(method: "GET", path: path, query: query, body: nil, headers: headers, tokenOverride: tokenOverride)
     }
 
     /// POST `path` with `body` as JSON (an empty object when nil).
-    public func post(_ path: String, body: JSONValue? = nil, query: [(String, String)] = [], tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
-        try await send(method: "POST", path: path, query: query, body: body ?? .object(JSONObject()), tokenOverride: tokenOverride)
+    public func post(_ path: String, body: JSONValue? = nil, query: [(String, String)] = [], headers: [(String, String)] = [], tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+        try await send(method: "POST", path: path, query: query, body: body ?? .object(JSONObject()), headers: headers, tokenOverride: tokenOverride)
     }
 
     /// Calls an endpoint and reads its `data` with `decode`.
@@ -64,7 +64,10 @@ public final class APIClient: Sendable {
     static func nextActivityID() -> UInt64 { activityCounter.withLock { $0 += 1; return $0 } }
 
     /// Sends one request and returns the success envelope, or throws the one `APIError` describing why not.
-    public func send(method: String, path: String, query: [(String, String)] = [], body: JSONValue?, tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+    /// `headers` (a raw call's `Name:value` words) replace the common headers of the same name; a
+    /// secret-named one's value is masked like the token wherever the request is shown.
+    public func send(method: String, path: String, query: [(String, String)] = [], body: JSONValue?, headers extra: [(String, String)] = [],
+                     tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
         let method = method.uppercased()
         var label = RequestLabel(method: method, path: path)
         guard path.hasPrefix("/") else { throw APIError.invalidURL(path, reason: "a request path must start with /") }
@@ -82,8 +85,12 @@ public final class APIClient: Sendable {
             ("X-APP-VERSION", configuration.appVersion), ("X-OS-TYPE", configuration.osType),
         ])
         if let token { headers.append("token", token) }
+        for (name, value) in extra { headers[name] = value }
+        // A secret-named header the caller added is masked by value as well, wherever it is echoed.
+        let extraSecrets = extra.filter { SecretScrubber.isSecretHeader($0.0) && !$0.1.isEmpty }.map(\.1)
+
         let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
-        var secrets = [sessionToken, tokenOverride].compactMap { $0 }
+        var secrets = [sessionToken, tokenOverride].compactMap { $0 } + extraSecrets
         if let body { secrets += SecretScrubber.secretValues(in: body) }
 
         let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)

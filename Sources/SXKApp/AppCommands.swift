@@ -96,7 +96,13 @@ struct AppCommands: Sendable {
     // MARK: Shell switches
 
     func toggle(_ command: ParsedCommand, name: String, set: (Bool) -> Void, current: () -> Bool) -> CommandOutput {
-        if let value = command.positionals.first { set(value == "on") }
-        return CommandOutput(blocks: [.lines(["\(name) \(current() ? "on" : "off")"])])
+        // Asked, the state is what the command prints (stdout); set, the line confirms it (stderr).
+        guard let value = command.positionals.first else {
+            return CommandOutput(blocks: [.lines(["\(name) \(current() ? "on" : "off")"])])
+        }
+        set(value == "on")
+        var output = CommandOutput()
+        output.notes = ["\(name) \(current() ? "on" : "off")"]
+        return output
     }
 }

@@ -50,6 +50,16 @@ final class AppServices: @unchecked Sendable {
 
     var paths: SXKSession.StatePaths { storage.paths }
 
+    /// Keeps this backend in the profile (`ProfileBackend`), so `--profile NAME` alone comes back
+    /// to it; a failure costs only that (one warning).
+    func rememberBackend() {
+        let url: String?
+        if case .custom(let base) = environment { url = base.absoluteString } else { url = nil }
+        do { try ProfileBackend(environment: environment.name, baseURL: url).remember(in: storage) } catch {
+            stderr.write("warning: \(TerminalText.sanitize("cannot remember the backend of profile \(paths.profile): \(error)"))\n")
+        }
+    }
+
     /// The one client of this shell, built on first use from the environment and global options.
     func network() throws -> NetworkBundle {
         try lock.withLock {
@@ -124,6 +134,20 @@ struct TraceObserver: APIObserver {
 }
 
 extension APIEnvironment {
+    /// The backend a profile remembers (`ProfileBackend`), for a start that names only the profile.
+    static func remembered(_ backend: ProfileBackend, profile: String) throws -> APIEnvironment {
+        switch backend.environment {
+        case "test": return .test
+        case "release": return .release
+        case "sandbox":
+            // Its port changes with every run: only a new embedded sandbox can serve the profile.
+            throw UsageError("profile '\(profile)' belongs to the embedded sandbox — add --sandbox")
+        default:
+            guard let url = backend.baseURL else { throw UsageError("profile '\(profile)' names no base URL — add --base-url or --env") }
+            return .custom(try APIEnvironment.validatedBaseURL(url))
+        }
+    }
+
     /// The state profile this environment uses unless `--profile` names one (`StatePaths.defaultProfile`).
     var defaultProfile: String {
         if case .custom(let url) = self { return StatePaths.defaultProfile(environmentName: name, customURL: url) }

@@ -5,6 +5,13 @@ import SXKShell
 enum CommandCatalog {
     static let roles: ValueKind = .provider("role")
 
+    /// `get` / `post`'s request flags, as HTTPie and `gh api` have them.
+    static let rawRequest = [
+        FlagSpec("print", value: .string, valueName: "HBhb", summary: "what to show: H request headers, B request body, h response headers (stderr), b response body (default b)"),
+        FlagSpec("verbose", short: "v", summary: "show the request and the response headers too (--print HBhb)"),
+        FlagSpec("paginate", summary: "walk every page of a list endpoint (page, list, total) into one list"),
+    ]
+
     /// Output flags shared by the commands that print API data.
     static let json = FlagSpec("json", summary: "print the decoded data as JSON")
     /// `stats`: the app's first screen reads the first daily page; `--all` every page.
@@ -57,21 +64,24 @@ enum CommandCatalog {
         CommandSpec("config", summary: "GET /api/app/config (the login page's first call)", flags: [raw] + tableOutput),
         CommandSpec(
             "get", summary: "raw GET through the session's client: status, code, timing, data",
+            discussion: "Items as in HTTPie: k=v a query parameter, k:=1 one from a JSON scalar, Name:value a request header (no CR or LF). The status line and, with --print or -v, the headers go to stderr; stdout is the data.",
             arguments: [
                 ArgumentSpec("PATH", kind: .provider("get-endpoint"), summary: "API path, e.g. /api/app/store/all"),
-                ArgumentSpec("k=v", optional: true, variadic: true, summary: "query parameters"),
+                ArgumentSpec("ITEM", optional: true, variadic: true, summary: "k=v, k:=JSON or Header:value"),
             ],
-            flags: dataOutput,
-            examples: ["get /api/app/store/all", "get /api/yf-handset-app/photog/order/listv2 page=2 pageSize=5 --json"]
+            flags: rawRequest + dataOutput + [ndjson],
+            examples: ["get /api/app/store/all", "get /api/yf-handset-app/photog/order/listv2 page:=2 pageSize:=5 --json",
+                       "get /api/app/store/order/list storeId=301 --paginate --ndjson", "get /api/app/config X-Trace-Id:abc -v"]
         ),
         CommandSpec(
             "post", summary: "raw POST through the session's client",
+            discussion: "The body is one JSON argument, or items made into one object as in HTTPie: k=v a string, k:=JSON any JSON value (k:=1, k:=true, k:='[1,2]'); Name:value is a request header. The status line and, with --print or -v, the headers go to stderr.",
             arguments: [
                 ArgumentSpec("PATH", kind: .provider("post-endpoint"), summary: "API path"),
-                ArgumentSpec("JSON|k=v", optional: true, variadic: true, summary: "a JSON body, or k=v pairs made into one"),
+                ArgumentSpec("JSON|ITEM", optional: true, variadic: true, summary: "a JSON body, or k=v, k:=JSON, Header:value"),
             ],
-            flags: dataOutput,
-            examples: [#"post /api/app/v9/set-user '{"userId":1001,"accountType":"scenic"}'"#]
+            flags: rawRequest + dataOutput + [ndjson],
+            examples: [#"post /api/app/v9/set-user '{"userId":1001,"accountType":"scenic"}'"#, "post /api/app/v9/set-user userId:=1001 accountType=scenic -v"]
         ),
 
         // Session
@@ -114,17 +124,23 @@ enum CommandCatalog {
         // Account context and scopes
         CommandSpec(
             "role", summary: "list roles (current marked) or switch role",
-            arguments: [ArgumentSpec("CODE", kind: roles, optional: true, summary: "role code")], flags: tableOutput
+            discussion: "- goes back to the role before the last switch (kept per profile, so also in a later process).",
+            arguments: [ArgumentSpec("CODE|-", kind: roles, optional: true, summary: "role code, or - for the one before")], flags: tableOutput,
+            examples: ["role", "role photographer", "role -"]
         ),
         CommandSpec(
             "scenic", summary: "list the role's scenic areas or switch scenic scope",
-            arguments: [ArgumentSpec("ID|NAME", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix")],
-            flags: tableOutput
+            discussion: "- goes back to the scenic area before the last switch (kept per profile).",
+            arguments: [ArgumentSpec("ID|NAME|-", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix, or - for the one before")],
+            flags: tableOutput,
+            examples: ["scenic", "scenic 2", "scenic 灵隐", "scenic -"]
         ),
         CommandSpec(
             "store", summary: "list stores of the current scenic or switch store scope",
-            arguments: [ArgumentSpec("ID|NAME", kind: .provider("store"), optional: true, summary: "store id or unique name prefix")],
-            flags: tableOutput
+            discussion: "The list is fetched afresh each time. A store account's own store is marked OWN; switching to another one is done but warns, since the server refuses it that store's orders and statistics. - goes back to the store before the last switch (kept per profile).",
+            arguments: [ArgumentSpec("ID|NAME|-", kind: .provider("store"), optional: true, summary: "store id or unique name prefix, or - for the one before")],
+            flags: tableOutput,
+            examples: ["store", "store 302", "store 梅峰", "store -"]
         ),
         CommandSpec(
             "permissions", summary: "flat permission URIs of the current role",

@@ -59,12 +59,21 @@ extension AppCommands {
             case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
             case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
             }
-            return ["field": .string(row.0), "value": .string(value)]
+            return ["field": .string(Self.whoamiLabels[row.0] ?? row.0), "value": .string(value)]
         }
         var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
         output.table(Self.fieldColumns(), table)
         return output
     }
+
+    /// What the table view calls each `whoami` member (`--json` keeps the data keys).
+    static let whoamiLabels: [String: String] = [
+        "baseURL": "base URL", "userId": "user id", "accountType": "account type", "accountDisplayName": "account",
+        "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
+        "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
+        "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
+        "sessionResets": "session resets", "stateDir": "state folder",
+    ]
 
     func keys(_ command: ParsedCommand) throws -> CommandOutput {
         let entries = services.storage.appStore.allKeys(includeSxk: command.has("all"))
@@ -74,12 +83,12 @@ extension AppCommands {
             switch entry.value {
             case .string(let s): text = s
             case .null: text = "–"
-            default: text = JSONWriter.string(entry.value)
+            default: text = KeyValueText.human(entry.value, key: entry.key)
             }
             return ["field": .string(entry.key), "value": .string(text)]
         }
         if rows.isEmpty {
-            output.line("(no keys stored in profile \(services.paths.profile))")
+            output.notes.append("(no keys stored in profile \(services.paths.profile))")
         } else {
             output.table(Self.fieldColumns("KEY"), rows)
         }
@@ -95,6 +104,8 @@ extension AppCommands {
             environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
             settings: host.settings, transport: host.transport, stderr: io.stderr)
         let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
+        // The imported profile talks to the backend it was imported under (`--profile NAME` alone).
+        target.rememberBackend()
         host.replaceServices(target)
         // A device snapshot from now on: its account context is loaded whatever its token, and every
         // later command inspects it on a copy.
@@ -110,15 +121,15 @@ extension AppCommands {
             "unmodelledKeys": .array(report.unmodelledKeys.map { .string($0) }),
             "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
         ])
-        output.line("imported \(report.importedKeys.count) keys (\(report.format)) into profile \(profile)"
+        output.notes.append("imported \(Formatting.count(report.importedKeys.count, "key")) (\(report.format)) into profile \(profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
         if !report.unmodelledKeys.isEmpty {
-            output.line("in an account's scope, kept but not modelled by sxk: \(report.unmodelledKeys.joined(separator: ", "))")
+            output.notes.append("in an account's scope, kept but not modelled by sxk: \(report.unmodelledKeys.joined(separator: ", "))")
         }
         if !report.unknownKeys.isEmpty {
-            output.line("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
+            output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
         }
-        output.line("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try whoami, keys, home, boot, context diff")
+        output.notes.append("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try whoami, keys, home, boot, context diff")
         return output
     }
 }

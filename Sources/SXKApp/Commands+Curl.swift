@@ -68,7 +68,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: .array(records))
         if entries.isEmpty {
-            output.line("(no request sent yet in this shell)")
+            output.notes.append("(no request sent yet in this shell)")
             return output
         }
         // The table's rows add what it shows beside the record: the time sent, path, outcome.

@@ -40,6 +40,11 @@ extension AppCommands {
             ("reminder", state.reminderMinutes.map { "\($0) min" } ?? "off"),
         ]
         var output = CommandOutput(data: state.json)
+        // The app keeps these on the device (the 2-hour timer); no endpoint takes them, so say so
+        // rather than let a changed table read as a report the server received.
+        if let change = command.subcommand, ["online", "offline", "report", "remind"].contains(change) {
+            output.notes.append("\(change): stored locally only (as the app keeps it on the device); nothing was sent to the server")
+        }
         output.table(Self.fieldColumns("LOCATION"), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
         return output
     }

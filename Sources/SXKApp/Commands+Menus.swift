@@ -13,7 +13,7 @@ extension AppCommands {
             let records = menus.map(\.json)
             var output = CommandOutput(data: .array(records))
             if menus.isEmpty {
-                output.line("(no visible menus: no permissions for the current role)")
+                output.notes.append("(no visible menus: no permissions for the current role)")
             } else {
                 output.table(Self.menuColumns, records)
             }
@@ -26,7 +26,9 @@ extension AppCommands {
         default: common = try home.commonMenus()
         }
         var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
-        output.line("\(common.key)\(common.defaulted ? "  (default: first \(CommonMenuStore.defaultCount) visible menus, now stored)" : "")")
+        output.line(common.key)
+        // What this call did to the profile is a status, not part of the list.
+        if common.defaulted { output.notes.append("(no common menus were stored: the first \(CommonMenuStore.defaultCount) visible menus, as the app defaults them, are stored now)") }
         output.table(Self.menuColumns, common.menus.map(\.json))
         return output
     }

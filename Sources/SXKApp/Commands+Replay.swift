@@ -61,7 +61,8 @@ extension AppCommands {
             out.line("stored keys: no change")
             return
         }
-        out.line(applied ? "written (\(changes.count) keys):" : "the app would write (\(changes.count) keys, not saved — `\(hint)` writes them):")
+        let keys = Formatting.count(changes.count, "key")
+        out.line(applied ? "written (\(keys)):" : "the app would write (\(keys), not saved — `\(hint)` writes them):")
         for change in changes { out.line("   " + change.line) }
     }
 

@@ -14,6 +14,10 @@ extension AppCommands {
         guard let phone = command.positionals.first ?? prefs.lastPhone else {
             throw AppError.usage("login needs a PHONE (no last phone stored)")
         }
+        if command.positionals.isEmpty {
+            // The login page fills in the last phone; say which one before the password is asked.
+            io.stderr.write(TerminalText.sanitize("phone \(Redaction.maskPhone(phone)) (the last login's; `login PHONE` for another)") + "\n")
+        }
         let privacy = prefs.privacyAccepted || command.has("accept-privacy")
         // Local checks first (seed 000 §3.3), then the password, then the network: a password typed
         // ahead of the prompt is read with echo off instead of meeting a terminal still echoing.
@@ -32,6 +36,8 @@ extension AppCommands {
             outcome = try await auth.chooseAccount(choice)
         }
         host.contextOrigin = "login in this shell"
+        // The session belongs to this backend: `--profile NAME` alone comes back to it.
+        services.rememberBackend()
         return report(outcome, verb: "logged in as")
     }
 
@@ -70,13 +76,15 @@ extension AppCommands {
         }
     }
 
-    /// The account a login or switch ended on: `--json` prints the record, the table view one line.
+    /// The account a login or switch ended on: `--json` prints the record; the confirmation line is
+    /// a status, so it goes to stderr and stdout stays data (`login …; orders --ndjson | jq` works).
     private func report(_ outcome: LoginOutcome, verb: String) -> CommandOutput {
         for warning in outcome.warnings { io.warning(warning) }
+        StoreListCache.remember(services.contexts.account.current.stores, in: services.storage)
         let account = outcome.account
         var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
         let role = services.contexts.permission.current.roleCode ?? account.roleCode
-        output.line("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
+        output.notes.append("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
         return output
     }
 
@@ -90,7 +98,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: .array(records))
         guard !rows.isEmpty else {
-            output.line("(no account list — the list exists after `login` in this shell)")
+            output.notes.append("(no account list — the list exists after `login` in this shell)")
             return output
         }
         output.table([
@@ -119,6 +127,16 @@ extension AppCommands {
             let rows = auth.accounts()
             guard !rows.isEmpty else { throw FeatureError.noAccountList }
             selector = try await chooseAccount(rows.map(\.account))
+        }
+        // The account already current: nothing to switch, and the role chosen in it stays (set-user
+        // would load the account's own role again).
+        let known = auth.knownAccounts()
+        if services.contexts.session.token != nil, let target = try? AuthSessionCoordinator.resolve(selector, in: known),
+           target.userId == appStore.userId, target.accountType == appStore.accountType {
+            let role = services.contexts.permission.current.roleCode ?? target.roleCode
+            var output = CommandOutput(data: ["account": target.json, "accounts": .int(known.count), "switched": false])
+            output.notes.append("already on \(target.accountDisplayName) (user \(target.userId), \(target.accountType), role \(role)): nothing switched")
+            return output
         }
         // A new process holds no temporary token: the password is asked once (or read from stdin).
         let asked = PasswordFailure()
@@ -156,7 +174,7 @@ extension AppCommands {
     func logout(_ command: ParsedCommand) throws -> CommandOutput {
         try host.features().auth.logout()
         var output = CommandOutput(data: ["loggedOut": true, "kept": ["lastPhone", "privacyAccepted"]])
-        output.line("logged out (last phone and privacy choice kept)")
+        output.notes.append("logged out (last phone and privacy choice kept)")
         return output
     }
 }

@@ -15,8 +15,12 @@ extension AppCommands {
         let chart = try format(command).chart
         switch command.subcommand {
         case "summary":
+            // The summary has no daily rows to draw: --chart asked for something this view cannot show.
+            if chart { throw AppError.usage("--chart draws the daily rows: use it with `stats` or `stats daily`, not `stats summary`") }
             let summary = try await feature.summary(role: role, range: range)
             var output = dataOutput(summary.response)
+            // Which days the numbers cover, as `stats` says it (a period is resolved to dates here).
+            output.line("\(try feature.endpoint(role: role).role) · \(range.from) → \(range.to)")
             output.table(Self.summaryColumns, summaryRows(summary.value))
             return output
         case "daily":
@@ -104,9 +108,9 @@ extension AppCommands {
         case nil: break
         }
         output.table(Self.fieldColumns("PROFILE"), rows.map { ["field": .string($0[0]), "value": .string($0[1])] })
-        if !report.writtenBack.isEmpty { output.line("written back: \(report.writtenBack.joined(separator: ", "))") }
+        if !report.writtenBack.isEmpty { output.notes.append("written back: \(report.writtenBack.joined(separator: ", "))") }
         if report.isPhotographer {
-            output.line("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
+            output.notes.append("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
         }
         return output
     }
@@ -137,7 +141,8 @@ struct BarChart {
         for (row, label) in zip(rows, amountLabels) {
             let countBar = bar(Double(row.orderCount) / Double(maxCount), barWidth)
             let amountBar = bar(row.orderAmount / maxAmount, barWidth)
-            out += "\(row.date)  \(pad(countBar, barWidth)) \(pad(String(row.orderCount), countWidth, right: true))  \(pad(amountBar, barWidth)) \(label)\n"
+            // Numbers right-aligned, as in the tables: the digits of each amount line up.
+            out += "\(row.date)  \(pad(countBar, barWidth)) \(pad(String(row.orderCount), countWidth, right: true))  \(pad(amountBar, barWidth)) \(pad(label, amountWidth, right: true))\n"
         }
         return out
     }

@@ -41,7 +41,7 @@ enum CompareRequest {
             if !path.hasPrefix("/") { path = "/" + path }
             let rest = Array(command.positionals.dropFirst())
             if spec.name == "get" {
-                return (.raw(method: "GET", path: path, query: try rest.map(AppCommands.keyValue), body: nil), json)
+                return (.raw(method: "GET", path: path, query: try AppCommands.queryItems(rest), body: nil), json)
             }
             return (.raw(method: "POST", path: path, query: [], body: try AppCommands.postBody(rest)), json)
         }

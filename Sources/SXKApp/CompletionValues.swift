@@ -22,7 +22,9 @@ struct CompletionValues {
             return services.scenicCompletion.candidates(from: list, prefix: prefix) { (String($0.scenicId), $0.scenicName) }
         case "store":
             let account = services.contexts.account.current
-            return services.storeCompletion.candidates(from: account.stores, discriminator: account.scenicId, prefix: prefix) {
+            // A new process (the completion scripts) has fetched none: the list the last one kept.
+            let stores = account.stores.isEmpty ? StoreListCache.read(services.storage) : account.stores
+            return services.storeCompletion.candidates(from: stores, discriminator: account.scenicId, prefix: prefix) {
                 account.isInScenic($0) ? (String($0.storeId), $0.storeName) : nil
             }
         case "account", "login-account":

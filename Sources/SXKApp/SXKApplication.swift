@@ -2,6 +2,7 @@ import Foundation
 import SXKAPI
 import SXKCore
 import SXKSandbox
+import SXKSession
 import SXKShell
 
 /// The `sxk` program: builds the host from the global options and hands it to the shell.
@@ -32,9 +33,18 @@ public enum SXKApplication {
         let options = context.options
         var sandbox: SandboxServer?
         let environment: APIEnvironment
-        if options.sandbox {
+        // Completion reads the profile's cache only: no sandbox is started, no backend remembered.
+        let completing: Bool
+        if case .oneShot(let words) = context.mode, words.first == "__complete" { completing = true } else { completing = false }
+        if options.sandbox && completing {
+            environment = .sandbox(URL(string: "http://127.0.0.1")!)
+        } else if options.sandbox {
+            // Its tokens live beside the profile it serves, so a stored login survives the next run.
+            let paths = try SXKSession.StatePaths.resolve(
+                stateDir: options.stateDir, profile: options.profile, envName: "sandbox", environment: context.environment)
+            let keeper = SandboxSessionFile(profileDir: paths.profileDir) { stderr.write("warning: \(TerminalText.sanitize($0))\n") }
             let spelling = try sandboxSpelling(context.environment)
-            let server = SandboxServer(config: SandboxConfig(spelling: spelling))
+            let server = SandboxServer(config: SandboxConfig(spelling: spelling, tokenKeeper: keeper))
             environment = .sandbox(try server.start())
             sandbox = server
             if context.mode == .repl {
@@ -48,6 +58,12 @@ public enum SXKApplication {
                 throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
             }
             environment = try APIEnvironment.parse(name)
+        } else if let named = options.profile, let backend = ProfileBackend.read(
+            root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
+            profile: named) {
+            // Only the profile named: the backend it was last used with, not the default `test`.
+            environment = completing && backend.environment == "sandbox"
+                ? .sandbox(URL(string: "http://127.0.0.1")!) : try APIEnvironment.remembered(backend, profile: named)
         } else {
             environment = .test
         }
@@ -63,6 +79,8 @@ public enum SXKApplication {
             settings: settings, transport: transport, stderr: stderr)
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
+        // A backend chosen on the command line is the profile's from now on.
+        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil) { services.rememberBackend() }
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
         let restored = try host.features().bootstrapper.restore()
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }

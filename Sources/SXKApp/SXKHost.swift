@@ -113,6 +113,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     func prompt(columns: Int) -> PromptText {
         let s = services
         let session = s.contexts.session.current
+        // A profile other than the environment's own is named beside it (`sxk custom:dev …`).
+        let profile = s.paths.profile == s.environment.defaultProfile ? "" : ":" + s.paths.profile
         let name = s.environment.name
         var tail = ""
         let scope: String
@@ -131,13 +133,13 @@ final class SXKHost: ShellHost, @unchecked Sendable {
             if session.offline { tail += " (offline)" }
             if let store = account.storeId {
                 let known = account.stores.first { $0.storeId == store }?.storeName
-                text += "/" + Self.storeLabel(id: store, name: known, budget: columns / 3 - TextWidth.width("sxk \(name) \(text)/\(tail) › "))
+                text += "/" + Self.storeLabel(id: store, name: known, budget: columns / 3 - TextWidth.width("sxk \(name)\(profile) \(text)/\(tail) › "))
             }
             scope = text
             style = session.offline ? .red : session.phase == .loggedOut ? .yellow : .green
         }
         let head: [PromptText.Segment] = name == "release"
-            ? [.init("sxk "), .init(name, style: .red), .init(" ")] : [.init("sxk \(name) ")]
+            ? [.init("sxk "), .init(name, style: .red), .init(profile + " ")] : [.init("sxk \(name)\(profile) ")]
         return PromptText(head + [.init(scope, style: style), .init(tail + " › ")])
     }
 

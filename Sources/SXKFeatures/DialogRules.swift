@@ -11,16 +11,17 @@ enum DialogRules {
         let needPermission = permissions.isEmpty
         let permission = DialogCheck(
             dialog: .permission, show: needPermission,
-            reason: needPermission ? "the role has no permissions" : "\(permissions.count) permissions",
+            reason: needPermission ? "the role has no permissions" : permissions.count == 1 ? "1 permission" : "\(permissions.count) permissions",
             evaluated: true, rule: Rules.permissionDialog)
         let hasScenic = (scenicId ?? 0) > 0
         let needScenic = !needPermission && !scenicList.isEmpty && !hasScenic
         let scenic = DialogCheck(
             dialog: .scenic, show: needScenic,
-            reason: needPermission ? "not evaluated: permission dialog first"
+            // Every view prefixes "not evaluated" itself; the reason says only why.
+            reason: needPermission ? "permission dialog first"
                 : scenicList.isEmpty ? "the role has no scenic areas to choose"
                 : hasScenic ? "scenic \(scenicId ?? 0) selected"
-                : "the role has \(scenicList.count) scenic areas and none is selected",
+                : "the role has \(scenicList.count == 1 ? "1 scenic area" : "\(scenicList.count) scenic areas") and none is selected",
             evaluated: !needPermission, rule: needPermission ? Rules.dialogPriority : Rules.scenicDialog)
         return [permission, scenic]
     }

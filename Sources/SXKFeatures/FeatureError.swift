@@ -90,7 +90,11 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidReminderMinutes(let m): return "reminder minutes must be between 1 and 1440 (got \(m))"
         case .menuNotVisible(let uri): return "menu '\(safe(uri))' is not visible for this role's permissions"
         case .invalidPageArguments(let why): return safe(why)
-        case .api(let error, let context): return context.isEmpty ? error.description : "\(context): \(error)"
+        case .api(let error, let context):
+            // A context that only repeats the path the error names already adds nothing
+            // (`GET /api/x: …`, never `/api/x: GET /api/x: …`).
+            let redundant = context.isEmpty || context == error.request?.path || context == error.request?.description
+            return redundant ? error.description : "\(context): \(error)"
         case .storageFailed(let line): return safe(line)
         case .cancelled: return "cancelled"
         case .failed(let line): return safe(line)

@@ -31,7 +31,7 @@ public struct HomeFeature: Sendable {
         if needPermission || needScenic {
             location.evaluated = false
             location.rule = Rules.dialogPriority
-            location.reason = "not evaluated: \(needPermission ? "permission" : "scenic") dialog first"
+            location.reason = "\(needPermission ? "permission" : "scenic") dialog first"
         } else if simplifiedTopRoles.contains(role) {
             location.rule = Rules.simplifiedTop
             location.reason = "role \(role) uses the simplified top bar"

@@ -1,3 +1,4 @@
+import Foundation
 import SXKCore
 import SXKSession
 
@@ -15,9 +16,9 @@ public struct KeyChange: Sendable, Equatable {
         ["key": .string(key), "before": before ?? .null, "after": after ?? .null]
     }
 
-    /// `key: 1 → nil`
+    /// `key: 1 → nil`; a time key's epoch seconds read as a local time (`KeyValueText`).
     public var line: String {
-        func text(_ v: JSONValue?) -> String { v.map { JSONWriter.string($0) } ?? "nil" }
+        func text(_ v: JSONValue?) -> String { v.map { KeyValueText.human($0, key: key) } ?? "nil" }
         return "\(key): \(text(before)) → \(text(after))"
     }
 }
@@ -47,5 +48,15 @@ public enum KeyDiff {
             for change in changes { store.defaults.set(change.key, change.after) }
             store.defaults.set(StoreKey.snapshotSavedAt, .double((store.wallClock.now().timeIntervalSince1970 * 1000).rounded() / 1000))
         }
+    }
+}
+
+/// A stored key's value as a person reads it: JSON as stored, except that a time key (epoch seconds,
+/// as the app stores them) shows the local time with its offset and the stored number after it.
+public enum KeyValueText {
+    public static func human(_ value: JSONValue, key: String) -> String {
+        let stored = JSONWriter.string(value)
+        guard StoreKey.valueType(of: key) == .time, let seconds = value.doubleValue else { return stored }
+        return "\(LocalTime.human(Date(timeIntervalSince1970: seconds))) (\(stored))"
     }
 }

@@ -33,13 +33,16 @@ public struct SandboxConfig: Sendable {
     public var hostile: Bool
     /// How answers spell their members, numbers, booleans and message (`SandboxSpelling`).
     public var spelling: SandboxSpelling
+    /// Keeps formal tokens across runs (nil: they live as long as the server).
+    public var tokenKeeper: (any SandboxTokenKeeper)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, seed: UInt64 = 42, ordersPerRole: Int = 2000,
         latencyMs: Int = 0, failRate: Double = 0, tokenTTL: TimeInterval? = nil, referenceDate: Date? = nil,
         clock: any WallClock = SystemClock(), maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 32 * 1024,
         maxConnections: Int = 256, idleTimeout: TimeInterval = 120, hostile: Bool = false,
-        spelling: SandboxSpelling = .camel
+        spelling: SandboxSpelling = .camel,
+        tokenKeeper: (any SandboxTokenKeeper)? = nil
     ) {
         self.host = host
         self.port = port
@@ -56,6 +59,7 @@ public struct SandboxConfig: Sendable {
         self.idleTimeout = idleTimeout
         self.hostile = hostile
         self.spelling = spelling
+        self.tokenKeeper = tokenKeeper
     }
 
     /// The checks `SandboxServer.start()` applies, as one error.

@@ -23,7 +23,7 @@ public final class SandboxServer: @unchecked Sendable {
         let reference = config.referenceDate ?? config.clock.now()
         let referenceUnix = Int(reference.timeIntervalSince1970)
         self.referenceDate = Date(timeIntervalSince1970: TimeInterval(referenceUnix))
-        tokens = SandboxTokens(ttl: config.tokenTTL, clock: config.clock)
+        tokens = SandboxTokens(ttl: config.tokenTTL, clock: config.clock, keeper: config.tokenKeeper)
         faults = SandboxFaultBook(seed: config.seed, latencyMs: config.latencyMs, failRate: config.failRate)
         api = SandboxAPI(config: config, tokens: tokens, referenceUnix: referenceUnix)
         hostileMode = HostileSwitch(config.hostile)

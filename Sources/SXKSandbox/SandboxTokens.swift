@@ -21,10 +21,16 @@ final class SandboxTokens: @unchecked Sendable {
     private var formal: [String: Formal] = [:]
     private var ttl: TimeInterval?
     private let clock: any WallClock
+    private let keeper: (any SandboxTokenKeeper)?
 
-    init(ttl: TimeInterval?, clock: any WallClock) {
+    /// Formal tokens kept across runs at most (the oldest go first): every login adds one.
+    static let keptLimit = 64
+
+    init(ttl: TimeInterval?, clock: any WallClock, keeper: (any SandboxTokenKeeper)? = nil) {
         self.ttl = ttl
         self.clock = clock
+        self.keeper = keeper
+        for record in keeper?.load() ?? [] { formal[record.token] = Formal(userId: record.userId, issued: record.issued) }
     }
 
     var tokenTTL: TimeInterval? {
@@ -46,8 +52,26 @@ final class SandboxTokens: @unchecked Sendable {
 
     func issueFormal(userId: Int) -> String {
         let token = SandboxTokens.random(prefix: "sxk_")
-        lock.withLock { formal[token] = Formal(userId: userId, issued: clock.now()) }
+        lock.withLock {
+            // Tokens another run kept since this one started stay valid too (two shells on one state folder).
+            if let keeper {
+                for record in keeper.load() where formal[record.token] == nil {
+                    formal[record.token] = Formal(userId: record.userId, issued: record.issued)
+                }
+            }
+            formal[token] = Formal(userId: userId, issued: clock.now())
+            persist()
+        }
         return token
+    }
+
+    /// Writes the formal tokens to the keeper, newest `keptLimit` only; called with the lock held.
+    private func persist() {
+        guard let keeper else { return }
+        let records = formal.map { SandboxTokenRecord(token: $0.key, userId: $0.value.userId, issued: $0.value.issued) }
+            .sorted { ($0.issued, $0.token) > ($1.issued, $1.token) }
+            .prefix(SandboxTokens.keptLimit)
+        keeper.save(Array(records))
     }
 
     /// The account behind a live formal token.
@@ -80,6 +104,7 @@ final class SandboxTokens: @unchecked Sendable {
         lock.withLock {
             temporary.removeAll()
             formal.removeAll()
+            persist()
         }
     }
 }

@@ -159,7 +159,10 @@ public struct Invocation: Sendable, Equatable {
         guard let first = rest.first else {
             return Invocation(options: o, mode: stdinIsTerminal ? .repl : .stdin)
         }
-        if isCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }
+        if isCommand(first) {
+            if first == "__complete" { adoptCompletionLine(Array(rest.dropFirst()), into: &o) }
+            return Invocation(options: o, mode: .oneShot(rest))
+        }
         let isFile = FileManager.default.fileExists(atPath: first)
         // A mistyped command (`sxk ordrs --json`) runs as one, so the runner suggests the right name.
         if !isFile && looksLikeCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }
@@ -168,6 +171,41 @@ public struct Invocation: Sendable, Equatable {
             throw UsageError("unexpected argument '\(rest[1])' after script '\(first)'")
         }
         return Invocation(options: o, mode: .script(first))
+    }
+
+    /// The completion scripts pass the whole line (`sxk __complete -- --profile dev scenic ""`): the
+    /// backend and state options typed before its command pick the profile whose cache completes it,
+    /// as they would for the command itself. The last word is the one being completed, never a value.
+    /// A malformed option is left to the command line itself; completion stays quiet.
+    static func adoptCompletionLine(_ words: [String], into o: inout GlobalOptions) {
+        var line = words
+        if line.first == "--" { line.removeFirst() }
+        guard !line.isEmpty else { return }
+        line.removeLast()
+        var i = 0
+        while i < line.count, line[i].hasPrefix("-"), line[i] != "-" {
+            var name = line[i], inline: String?
+            if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            i += 1
+            let takesValue = name == "-c" || GlobalOptions.flags.contains { "--" + $0.name == name && !$0.isSwitch }
+            var value = inline
+            if takesValue && inline == nil {
+                guard i < line.count else { return }
+                value = line[i]
+                i += 1
+            }
+            switch (name, value) {
+            case ("--env", let v?): o.env = v
+            case ("--base-url", let v?): o.baseURL = v
+            case ("--profile", let v?): o.profile = v
+            case ("--state-dir", let v?): o.stateDir = v
+            case ("--sandbox", _): o.sandbox = true
+            default: break
+            }
+        }
     }
 
     /// A word that is no file and has no `/` or `.` is taken for a command name, not a script path.

@@ -6,7 +6,17 @@ extension Shell {
     /// Runs one command as typed: its alias expanded, then `let`, or its variables and the command.
     func runTokens(_ tokens: [Token], io: CommandIO, stopOnFailure: Bool) async -> Int32 {
         var worst: Int32 = 0
-        for command in aliases.expand(tokens) {
+        let commands = aliases.expand(tokens)
+        // An alias whose body starts with no command names the alias, not only the word it ran.
+        if let head = tokens.first, !head.quoted, head.parts.isEmpty, let alias = aliases.alias(head.text) {
+            for command in commands {
+                guard let word = command.first, word.parts.isEmpty, parser.command(named: word.text) == nil else { continue }
+                let names = parser.specs.filter { !$0.isHidden }.flatMap { [$0.name] + $0.aliases }
+                errors.error(TerminalText.sanitize("\(AliasTable.definition(alias)): unknown command '\(word.text)'") + Suggestion.hint(word.text, names))
+                return ExitStatus.usage
+            }
+        }
+        for command in commands {
             let status = await runExpanded(command, io: io)
             if status != 0 {
                 worst = status
@@ -266,7 +276,7 @@ extension Shell {
             return ExitStatus.ok
         }
         if all.isEmpty {
-            io.stdout.line("(no variables — let NAME = COMMAND… PATH)")
+            io.stderr.line("(no variables — let NAME = COMMAND… PATH)")
             return ExitStatus.ok
         }
         let rows = all.map { ["$" + $0.name, Variables.preview($0.value, width: 60), $0.source] }

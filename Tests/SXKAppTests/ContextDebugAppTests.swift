@@ -160,7 +160,7 @@ final class ContextDebugAppTests: SandboxTestCase {
         // A new process: the account list comes from the profile.
         let switched = SXK.run(["switch-account", "2"], in: ws, baseURL: url)
         XCTAssertEqual(switched.status, 0, switched.summary)
-        XCTAssertTrue(switched.stdout.contains("user 4002"), switched.summary)
+        XCTAssertTrue(switched.stderr.contains("user 4002"), switched.summary)
         // The app sends set-user with the login's temporary token; this process has none and says so.
         XCTAssertTrue(switched.stderr.contains("set-user was sent with the current formal token")
                       && switched.stderr.contains("[inferred: docs/app-behaviour.md#switch-account]"), switched.summary)
@@ -180,7 +180,7 @@ final class ContextDebugAppTests: SandboxTestCase {
         XCTAssertFalse(wrong.stdout.contains("wrong") || wrong.stderr.contains("wrong\n"), wrong.summary)
         let again = SXK.run(["switch-account", "3", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
         XCTAssertEqual(again.status, 0, again.summary)
-        XCTAssertTrue(again.stdout.contains("user 4003"), again.summary)
+        XCTAssertTrue(again.stderr.contains("user 4003"), again.summary)
         XCTAssertFalse(again.stderr.contains("formal token"), "a fresh login's temporary token was used: \(again.summary)")
         XCTAssertFalse(again.stdout.contains(SXK.password) || again.stderr.contains(SXK.password), again.summary)
 

@@ -56,7 +56,7 @@ final class ImportBombTests: XCTestCase {
         let ws = Workspace()
         let r = try importFile(Self.sharedArrayPlist(levels: 3, fan: 6), in: ws)
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertTrue(r.stdout.contains("(binary plist)"), r.summary)
+        XCTAssertTrue(r.stderr.contains("(binary plist)"), r.summary)
     }
 
     /// An array that holds itself: refused as malformed, without a loop.

@@ -136,7 +136,9 @@ final class GoBackTests: SandboxTestCase {
         SXK.login("13800000002", in: ws, baseURL: url)
         let r = SXK.run(["store", "101"], in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
-        let line = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("now ") }, r.summary)
+        // A confirmation: on stderr, stdout stays data.
+        XCTAssertEqual(r.stdout, "", r.summary)
+        let line = try XCTUnwrap(r.stderrLines.first { $0.hasPrefix("now ") }, r.summary)
         XCTAssertTrue(line.contains("store 101 "), r.summary)  // followed by the store's name
         XCTAssertFalse(line.hasSuffix("store 101"), r.summary)
         let json = SXK.run(["store", "-", "--json"], in: ws, baseURL: url)

@@ -73,7 +73,7 @@ final class ValidationWindowTests: SandboxTestCase {
         try setValidatedAt(ws, Date().addingTimeInterval(-125))
         let text = SXK.run(["-c", "get \(config) --json; whoami"], in: ws, baseURL: url)
         XCTAssertTrue(text.stdout.contains("validated 2m0"), "whoami source does not say when: \(text.summary)")
-        let row = text.stdout.split(separator: "\n").first { $0.hasPrefix("validatedAgeSeconds") }
+        let row = text.stdout.split(separator: "\n").first { $0.hasPrefix("validated ") }
         XCTAssertEqual(row.map { $0.contains("2m0") && $0.hasSuffix("ago") }, true, text.summary)
         XCTAssertEqual(paths(server.requestLog()).filter { $0 == userinfo }, [], "a request validated inside the window")
     }

@@ -37,7 +37,7 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("灵隐寺")
         try s.expect("›")
         s.send("whoami\r")
-        try s.expect("scenicName")
+        try s.expect("state folder")
         try s.expect("›")
         s.send("orders --limit 9")  // typed, never entered: must not reach the history
         try s.expect("orders --limit 9")

@@ -1,0 +1,32 @@
+import SXKCore
+import SXKModels
+import SXKSession
+
+/// The last store list the server sent, kept in the profile (`stores.json`, 0600) for Tab
+/// completion only. The app keeps no store list (it fetches one when it needs it), so a one-shot
+/// `sxk __complete` has no other source for store names; nothing else reads this file: `store` and
+/// home always fetch the list afresh.
+enum StoreListCache {
+    static func path(_ paths: StatePaths) -> String { paths.profileDir + "/stores.json" }
+
+    /// Keeps `stores` when they differ from what is kept; a failure costs only completion (no warning).
+    static func remember(_ stores: [Store], in storage: ProfileStorage) {
+        guard !stores.isEmpty, read(storage) != stores else { return }
+        let value: JSONValue = ["stores": .array(stores.map { store in
+            var o: JSONObject = ["storeId": .int(store.storeId), "storeName": .string(store.storeName)]
+            if let scenicId = store.scenicId { o["scenicId"] = .int(scenicId) }
+            return .object(o)
+        })]
+        let file = storage.file, target = path(storage.paths)
+        try? storage.lock.withLock { () throws(SessionError) in
+            try file.writeAtomically(target, bytes: JSONWriter.bytes(value) + [0x0A])
+        }
+    }
+
+    /// What is kept; empty when there is nothing (or it is unreadable: completion just has less).
+    static func read(_ storage: ProfileStorage) -> [Store] {
+        guard case .loaded(let bytes, _)? = try? storage.file.read(path(storage.paths), kind: .state),
+              let items = (try? JSONParser.parse(bytes, maxDepth: 6))?.objectValue?["stores"]?.arrayValue else { return [] }
+        return items.compactMap { try? Store(json: $0) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// `get` / `post` as an API explorer expects them (HTTPie, `gh api`): typed items, headers,
+/// headers shown on stderr on request, every page of a list.
+final class RawRequestTests: SandboxTestCase {
+    private func loggedIn(_ phone: String = "13800000004", account: String? = "3") -> Workspace {
+        let ws = Workspace()
+        SXK.login(phone, in: ws, baseURL: url, account: account)
+        server.resetRequestLog()
+        return ws
+    }
+
+    func testItemsAreStringsJSONValuesAndHeaders() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["post", "/api/app/v9/set-user", "userId:=4003", "accountType=store", "note=12", "flags:=[1,true]", "X-Trace-Id:abc 1",
+                         "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let sent = try XCTUnwrap(server.requestLog().last)
+        XCTAssertEqual(sent.path, "/api/app/v9/set-user")
+        let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(sent.body.utf8)) as? [String: Any])
+        XCTAssertEqual(body["userId"] as? Int, 4003)
+        XCTAssertEqual(body["note"] as? String, "12", "k=v sends a string, as HTTPie does")
+        XCTAssertTrue(sent.body.contains(#""flags":[1,true]"#), sent.body)
+        XCTAssertEqual(sent.header("X-Trace-Id"), "abc 1")
+
+        server.resetRequestLog()
+        let get = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "pageSize:=2", "keyword=a:b"], in: ws, baseURL: url)
+        XCTAssertEqual(get.status, 0, get.summary)
+        let query = try XCTUnwrap(server.requestLog().last)
+        XCTAssertEqual(query.queryValue("storeId"), "301")
+        XCTAssertEqual(query.queryValue("keyword"), "a:b", "the separator that comes first decides")
+    }
+
+    func testBadItemsAreOneUsageLine() {
+        let ws = loggedIn()
+        for (words, message) in [
+            (["X-A:b\r\nX-Evil: 1"], "error: header X-A: a value must not hold CR, LF or NUL"),
+            (["n:=nope"], "error: n:= takes a JSON value (1, true, null, \"text\", [..], {..}), got 'nope'"),
+            (["ids:=[1,2]"], "error: ids: a query parameter takes a string or a scalar, not [1,2]"),
+            (["bare"], "error: expected key=value, key:=JSON or Header:value, got 'bare'"),
+        ] {
+            let r = SXK.run(["get", "/api/app/config"] + words, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.errorLines, [message], r.summary)
+        }
+        XCTAssertEqual(paths(server.requestLog()), [], "a refused item sent a request")
+    }
+
+    /// `-v` / `--print`: headers on stderr, masked; stdout stays the data.
+    func testVerboseShowsHeadersOnStderrAndKeepsStdoutData() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["get", "/api/app/config", "X-Trace-Id:abc", "-v"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertNotNil(try? r.json() as? [String: Any], "stdout is not the data: \(r.summary)")
+        XCTAssertTrue(r.stderrLines.contains("> GET /api/app/config"), r.summary)
+        XCTAssertTrue(r.stderrLines.contains("> X-Trace-Id: abc"), r.summary)
+        XCTAssertTrue(r.stderrLines.contains("> token: ***"), r.summary)
+        XCTAssertTrue(r.stderrLines.contains("< HTTP 200"), r.summary)
+        XCTAssertTrue(r.stderrLines.contains { $0.hasPrefix("< Content-Type: application/json") }, r.summary)
+        let token = try XCTUnwrap(ws.token())
+        XCTAssertFalse(r.stderr.contains(token) || r.stdout.contains(token), r.summary)
+
+        let headersOnly = SXK.run(["get", "/api/app/config", "--print", "h"], in: ws, baseURL: url)
+        XCTAssertEqual(headersOnly.status, 0, headersOnly.summary)
+        XCTAssertEqual(headersOnly.stdout, "", headersOnly.summary)
+        XCTAssertTrue(headersOnly.stderrLines.contains("< HTTP 200"), headersOnly.summary)
+        XCTAssertEqual(SXK.run(["get", "/api/app/config", "--print", "x"], in: ws, baseURL: url).status, 2)
+    }
+
+    func testPaginateWalksEveryPageOfAListEndpoint() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "pageSize:=100", "--paginate", "--ndjson"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let rows = r.stdout.split(separator: "\n")
+        XCTAssertEqual(rows.count, 2000, r.summary.prefix(500).description)
+        XCTAssertEqual(Set(rows).count, 2000, "a page came twice")
+        XCTAssertTrue(r.stderrLines.contains("20 pages · 2,000 rows"), r.summary.suffix(500).description)
+        let pages = server.requestLog().map { $0.queryValue("page") }
+        XCTAssertEqual(pages, (1...20).map { String($0) })
+
+        let json = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "page:=19", "pageSize:=100", "--paginate", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual((try json.json() as? [Any])?.count, 200, "from page 19 on")
+        let notAList = SXK.run(["get", "/api/app/config", "--paginate"], in: ws, baseURL: url)
+        XCTAssertEqual(notAList.status, 2, notAList.summary)
+        XCTAssertEqual(notAList.errorLines, ["error: --paginate: /api/app/config answered no page (a data object with list and total)"])
+    }
+}
