@@ -44,11 +44,12 @@ final class PapercutTests: SandboxTestCase {
 
     func testKeysShowStoredTimesAsLocalTimes() throws {
         let ws = loggedIn()
-        let r = SXK.run(["keys"], in: ws, baseURL: url, env: ["TZ": "Asia/Shanghai"])
+        // sxk's own time keys are listed with --all (plain `keys` shows the app's keys only).
+        let r = SXK.run(["keys", "--all"], in: ws, baseURL: url, env: ["TZ": "Asia/Shanghai"])
         let line = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("sxk_session_validated_at") }, r.summary)
         XCTAssertNotNil(line.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+08:00 \(\d+(\.\d+)?\)$"#, options: .regularExpression), String(line))
         // The data stays as stored.
-        let json = try XCTUnwrap(try SXK.run(["keys", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        let json = try XCTUnwrap(try SXK.run(["keys", "--all", "--json"], in: ws, baseURL: url).json() as? [String: Any])
         XCTAssertTrue(json["sxk_session_validated_at"] is NSNumber)
     }
 

@@ -55,7 +55,7 @@ final class WatchPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(marked.isEmpty, "nothing marked in the second frame:\n\(second)")
         // Only what changed: the ages (digits), never a whole unchanged line such as the account.
         XCTAssertTrue(marked.allSatisfy { $0.count <= 8 }, "\(marked)")
-        XCTAssertTrue(second.contains("accountType"), second)
+        XCTAssertTrue(second.contains("account type"), second)
 
         s.send("watch --count 2 -n 0.2 whoami\r")
         try s.expect("run 2/2")

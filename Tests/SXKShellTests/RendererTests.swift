@@ -77,12 +77,13 @@ final class RendererTests: XCTestCase {
             try Renderer(io: io, format: format, secrets: []).renderStatic(output, into: out)
             return out.text
         }
-        XCTAssertEqual(try render(.csv), "orderNo,customerName,scenicName,amount,createTime\nSO1,张三,灵隐,12.50,2026-06-01 10:00:00\n")
+        // The header is the key the server sent (`--columns` selects, never renames).
+        XCTAssertEqual(try render(.csv), "order_no,customer_name,scenic_name,amount,create_time\nSO1,张三,灵隐,12.50,2026-06-01 10:00:00\n")
         let table = try render(.table)
         XCTAssertTrue(table.contains("SO1") && table.contains("张三") && table.contains("12.50") && table.contains("human text"), table)
         XCTAssertEqual(try render(.json, ["orderNo", "createTime"]), "[{\"order_no\":\"SO1\",\"create_time\":\"2026-06-01 10:00:00\"}]\n")
-        XCTAssertEqual(try render(.tsv, ["customerName"]), "customerName\n张三\n")
-        XCTAssertEqual(try render(.csv, ["orderNo", "customerPhone"]), "orderNo,customerPhone\nSO1,151****0083\n", "an undeclared member by its camelCase name")
+        XCTAssertEqual(try render(.tsv, ["customerName"]), "customer_name\n张三\n")
+        XCTAssertEqual(try render(.csv, ["orderNo", "customerPhone"]), "order_no,customer_phone\nSO1,151****0083\n", "an undeclared member by its camelCase name")
         XCTAssertEqual(try render(.csv, ["customer_phone"]), "customer_phone\n151****0083\n", "an undeclared member by its own name")
         XCTAssertThrowsError(try render(.table, ["foo"])) { error in
             let text = String(describing: error)
