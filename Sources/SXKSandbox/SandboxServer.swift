@@ -117,8 +117,9 @@ public final class SandboxServer: @unchecked Sendable {
         sleepLatency()
         if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
-        let response = api.handle(request)
-        return hostileMode.isOn ? SandboxHostile.apply(response, to: request) : response
+        guard hostileMode.isOn else { return api.handle(request) }
+        let response = request.path == SandboxHostile.echoPath ? SandboxHostile.echo(request) : api.handle(request)
+        return SandboxHostile.apply(response, to: request)
     }
 
     private func sleepLatency() {

@@ -34,11 +34,13 @@ final class SandboxHostileTests: SandboxTestCase {
     func testUserinfoEchoesTheCallersTokenInNestedMembers() throws {
         let token = try formalToken("13800000001", 1001)
         let data = expectCode(try get("/api/yf-handset-app/userinfo", token: token), 100000)
-        XCTAssertEqual(data[field: "debug"]?[field: "session"]?[field: "echo"]?.stringValue, token)
+        XCTAssertEqual(data[field: "debug"]?[field: "state"]?[field: "echo"]?.stringValue, token)
         XCTAssertEqual(data[field: "debug"]?[field: "trail"]?.arrayValue?.last?.stringValue, token)
         XCTAssertTrue(data[field: "realName"]?.stringValue?.hasSuffix(SandboxHostile.payload) == true)
         // The names are not secret-looking: only masking by the live token value catches them.
-        for name in ["debug", "session", "echo", "trail"] { XCTAssertFalse(Redaction.isSecretKey(name), name) }
+        XCTAssertEqual(data[field: "debug"]?[field: "shout"]?.stringValue, token.uppercased())
+        XCTAssertEqual(data[field: "debug"]?[field: "head"]?.stringValue, String(token.prefix(20)))
+        for name in ["debug", "state", "echo", "trail", "shout", "wire", "head"] { XCTAssertFalse(Redaction.isSecretName(name), name) }
     }
 
     func testControlRouteTurnsTheModeOff() throws {
