@@ -14,10 +14,7 @@ public enum SecretScrubber {
         // starts inside it (an unterminated one is redacted to the end of the head). Scrubbing a whole
         // 8 MiB body of secret members took minutes.
         let head = body.count > limit * 4 + 4096 ? body.prefix(limit * 4 + 4096) : body[...]
-        let text = String(decoding: head, as: UTF8.self)
-        // A form body (`a=1&password=x`) by its fields, anything else (cut-off JSON, HTML) by member names.
-        let fields = Redaction.isFormLike(text) ? Redaction.scrubPairs(Substring(text)) : Redaction.scrubMembers(text)
-        let scrubbed = Redaction.redact(fields, secrets: secrets)
+        let scrubbed = Redaction.redact(Redaction.scrubText(String(decoding: head, as: UTF8.self)), secrets: secrets)
         return Redaction.excerpt(Array(scrubbed.utf8), limit: limit, secrets: secrets)
     }
 

@@ -203,6 +203,42 @@ public enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Free text (a server message, the head of a body that is not JSON): the value of each
+    /// secret-named JSON member (`scrubMembers`) and of each secret-named `name=value` pair masked
+    /// (`password=x`, `a=1&refresh_token=y`, `X-Api-Key=z;`), the pair ending at a space, `&`, `;`,
+    /// `,`, a quote or a bracket.
+    public static func scrubText(_ text: String) -> String {
+        let members = scrubMembers(text)
+        guard members.utf8.contains(UInt8(ascii: "=")) else { return members }
+        let bytes = Array(members.utf8)
+        func isNameByte(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "%")
+        }
+        let stops = Set(" \t\r\n&;,\"'<>()[]{}".utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "=") else { i += 1; continue }
+            var start = i
+            while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+            var end = i + 1
+            while end < bytes.count, !stops.contains(bytes[end]) { end += 1 }
+            let name = String(decoding: bytes[start..<i], as: UTF8.self)
+            if start < i, end > i + 1, isSecretName(percentDecoded(Substring(name))),
+               !bytes[(i + 1)..<end].elementsEqual("***".utf8) {
+                out.append(contentsOf: bytes[copied...i])
+                out.append(contentsOf: "***".utf8)
+                copied = end
+            }
+            i = end
+        }
+        guard copied > 0 else { return members }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// `name=value&…` text (a query, a form body) with the value of each secret-named field
     /// replaced; a name is read percent-decoded (`X%2DApi%2DKey`).
     public static func scrubPairs(_ text: Substring) -> String {
@@ -225,11 +261,6 @@ public enum Redaction {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `name=value&…` with no space, brace or newline: how a form body or a query looks.
-    public static func isFormLike(_ text: String) -> Bool {
-        text.contains("=") && !text.utf8.contains { $0 == 0x20 || $0 == 0x0A || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
