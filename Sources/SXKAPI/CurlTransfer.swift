@@ -111,7 +111,10 @@ final class CurlTransfer: @unchecked Sendable {
             for entry in options.resolve { resolveList = sxk_curl_slist_append(resolveList, entry) }
             _ = sxk_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList)
         }
-        if !isHTTPS { _ = sxk_easy_set_socket_gate(easy, gate) }
+        // Every socket through the gate, so every one is close-on-exec; over https any address may be
+        // used (TLS verifies where the bytes go), over plain http only loopback unless allowed.
+        if isHTTPS { gate.pointee.allow_any = 1 }
+        _ = sxk_easy_set_socket_gate(easy, gate)
 
         _ = sxk_easy_setopt_data_fn(easy, CURLOPT_WRITEFUNCTION, curlWrite)
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)

@@ -1,3 +1,4 @@
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,6 +34,8 @@ public enum Pager {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return false }
         let readEnd = fds[0], writeEnd = fds[1]
+        // The pager gets the pipe as stdin, and stdout and stderr: nothing else sxk holds open.
+        Descriptors.markCloseOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
