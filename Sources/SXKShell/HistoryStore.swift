@@ -189,10 +189,13 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// A history file is read only when it is a regular file of this user, not a link to another file
-    /// (libedit's loader follows links); the next save replaces anything else.
+    /// (libedit's loader follows links), that no one else could have written (the state files' rule);
+    /// one only readable by others is made 0600. The next save replaces anything refused.
     static func isOwnRegularFile(_ path: String) -> Bool {
         var st = stat()
-        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == geteuid()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(), st.st_mode & 0o022 == 0 else { return false }
+        if st.st_mode & 0o044 != 0 { _ = chmod(path, 0o600) }
+        return true
     }
 
     static func makeDirectory(_ dir: String) throws {

@@ -172,6 +172,21 @@ final class HistoryStoreTests: XCTestCase {
         try s.save()
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
+
+    /// The state files' rule: a history file others could have written is not read (its lines
+    /// could be planted); one they could only read is made private.
+    func testALooseHistoryFileIsRefusedOrTightened() throws {
+        let path = dir + "/history"
+        let s = HistoryStore(path: path)
+        s.add("orders --all", persist: true)
+        try s.save()
+        chmod(path, 0o644)
+        XCTAssertEqual(HistoryStore.read(path: path), ["orders --all"])
+        XCTAssertEqual(try mode(path), 0o600)
+        chmod(path, 0o666)
+        XCTAssertEqual(HistoryStore.read(path: path), [])
+        XCTAssertEqual(try mode(path), 0o666, "refused, left for the next save to replace")
+    }
 }
 
 /// History lines with where they ran: stored in libedit's own file, stripped for recall.
