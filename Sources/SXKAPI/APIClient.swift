@@ -225,6 +225,8 @@ public final class APIClient: Sendable {
                 return .notJSON(status: status, reason: "body larger than the \(limit >> 20) MiB limit, not read", excerpt: "", request: labelled)
             case .plainHTTPRefused(let host, let address):
                 return .insecureURL(url: "http://\(host) resolves to \(address)")
+            case .proxyRefused(let proxy, let address):
+                return .insecureURL(url: "the proxy \(proxy) resolves to \(address)")
             }
         }
         if let e = error as? APIError { return e }

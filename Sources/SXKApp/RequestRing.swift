@@ -148,6 +148,7 @@ final class RequestRing: @unchecked Sendable {
             case .truncatedBody(let status, _): return "\(status), body cut off"
             case .bodyTooLarge(let status, let limit): return "\(status), body over the \(limit >> 20) MiB limit"
             case .plainHTTPRefused: return "plain http off loopback refused"
+            case .proxyRefused: return "plain http to a proxy off loopback refused"
             }
         }
         if error is CancellationError { return "cancelled" }
