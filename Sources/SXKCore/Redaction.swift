@@ -92,11 +92,11 @@ public enum Redaction {
 
     /// The words reversed, lowercased, grouped by their last byte (a name's last letter picks the few
     /// to compare; most names are turned away by it).
-    private static let wordsByLastByte: [UInt8: [[UInt8]]] = {
-        var out: [UInt8: [[UInt8]]] = [:]
+    private static let wordsByLastByte: [[[UInt8]]] = {
+        var out = [[[UInt8]]](repeating: [], count: 256)
         for word in secretWords {
             let reversed = Array(word.utf8.reversed())
-            out[reversed[0], default: []].append(reversed)
+            out[Int(reversed[0])].append(reversed)
         }
         return out
     }()
@@ -121,8 +121,8 @@ public enum Redaction {
         var end = bytes.count
         // The last letter, past trailing separators.
         while end > 0, bytes[end - 1] == UInt8(ascii: "-") || bytes[end - 1] == UInt8(ascii: "_") { end -= 1 }
-        guard end > 0, let words = wordsByLastByte[lower(bytes[end - 1])] else { return false }
-        for word in words {
+        guard end > 0 else { return false }
+        for word in wordsByLastByte[Int(lower(bytes[end - 1]))] {
             var i = end
             var matched = 0
             while matched < word.count, i > 0 {

@@ -15,6 +15,11 @@ public struct SecretMatcher: Sendable {
     private let short: [[UInt8]]
     /// Lowercased `window`-byte runs of long secrets, by rolling hash.
     private let runs: [UInt64: [[UInt8]]]
+    /// One bit per possible value of a run hash's low 16 bits, set for the runs' hashes: almost every
+    /// position of a text is turned away by one bit test instead of a dictionary lookup.
+    private let runFilter: [UInt64]
+    /// The bytes (both cases) that occur in some run.
+    private let alphabet: [Bool]
     /// No text shorter than this can hold a secret.
     private let minLength: Int
 
@@ -58,6 +63,15 @@ public struct SecretMatcher: Sendable {
         }
         self.short = Array(short)
         self.runs = runs
+        var filter = [UInt64](repeating: 0, count: 1024)
+        for hash in runs.keys { filter[Int(hash & 0xFFFF) >> 6] |= 1 << (hash & 63) }
+        self.runFilter = filter
+        var alphabet = [Bool](repeating: false, count: 256)
+        for run in runs.values.joined().joined() {
+            alphabet[Int(run)] = true
+            if run >= UInt8(ascii: "a"), run <= UInt8(ascii: "z") { alphabet[Int(run - 0x20)] = true }
+        }
+        self.alphabet = alphabet
         self.minLength = min(short.map(\.count).min() ?? Self.window, runs.isEmpty ? Int.max : Self.window)
     }
 
@@ -150,16 +164,35 @@ public struct SecretMatcher: Sendable {
         }
         let w = Self.window
         guard !runs.isEmpty, n >= w else { return }
-        var hash: UInt64 = 0
-        for i in 0..<w { hash = hash &* Self.base &+ UInt64(Redaction.lower(bytes[i])) }
-        var start = 0
-        while true {
-            if let candidates = runs[hash], candidates.contains(where: { run in
-                (0..<w).allSatisfy { Redaction.lower(bytes[start + $0]) == run[$0] }
-            }) {
-                if !found(start..<(start + w)) { return }
+        alphabet.withUnsafeBufferPointer { alphabet in
+            runFilter.withUnsafeBufferPointer { filter in
+                // Only stretches of at least `window` bytes that can occur in a secret's runs are hashed:
+                // a space, punctuation or a CJK byte ends every run, so most text costs one lookup per byte.
+                var i = 0
+                while i + w <= n {
+                    guard alphabet[Int(bytes[i])] else { i += 1; continue }
+                    var end = i + 1
+                    while end < n, alphabet[Int(bytes[end])] { end += 1 }
+                    if end - i >= w, !roll(bytes, from: i, to: end, filter, found) { return }
+                    i = end + 1
+                }
             }
-            guard start + w < n else { return }
+        }
+    }
+
+    /// The rolling hash over `bytes[from..<to]` (every byte in the alphabet); false when `found` said stop.
+    private func roll(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, _ filter: UnsafeBufferPointer<UInt64>,
+                      _ found: (Range<Int>) -> Bool) -> Bool {
+        let w = Self.window
+        var hash: UInt64 = 0
+        for i in from..<(from + w) { hash = hash &* Self.base &+ UInt64(Redaction.lower(bytes[i])) }
+        var start = from
+        while true {
+            if filter[Int(hash & 0xFFFF) >> 6] & (1 << (hash & 63)) != 0, let candidates = runs[hash],
+               candidates.contains(where: { run in (0..<w).allSatisfy { Redaction.lower(bytes[start + $0]) == run[$0] } }) {
+                if !found(start..<(start + w)) { return false }
+            }
+            guard start + w < to else { return true }
             hash = (hash &- UInt64(Redaction.lower(bytes[start])) &* Self.topPower) &* Self.base
                 &+ UInt64(Redaction.lower(bytes[start + w]))
             start += 1

@@ -81,11 +81,15 @@ public enum TerminalText {
         }
     }
 
-    /// Whether a zero-width joiner between `before` and `after` is part of an emoji sequence
+    /// Whether a zero-width joiner between `before` (an emoji or its variation selector U+FE0F) and
+    /// `after` (an emoji) is part of an emoji sequence
     /// (👩‍💻, ❤️‍🔥, 👍🏽‍…), where it draws one picture instead of hiding anything.
     @usableFromInline
     static func joinsEmoji(_ before: Unicode.Scalar, _ after: Unicode.Scalar) -> Bool {
-        func pictographic(_ s: Unicode.Scalar) -> Bool { s.value > 0xFF && s.properties.isEmoji }
+        // The emoji blocks (U+1F000–U+1FAFF), or a symbol of U+2190–U+2BFF that is an emoji (❤, ♂, ⭐).
+        func pictographic(_ s: Unicode.Scalar) -> Bool {
+            (0x1F000...0x1FAFF).contains(s.value) || ((0x2190...0x2BFF).contains(s.value) && s.properties.isEmoji)
+        }
         return (pictographic(before) || before.value == 0xFE0F) && pictographic(after)
     }
 
@@ -132,6 +136,32 @@ public enum TerminalText {
         if b0 == 0xC2 {
             // U+0080–U+009F (C2 80 … C2 9F) and U+00AD SOFT HYPHEN (C2 AD).
             return (b1 >= 0x80 && b1 <= 0x9F) || b1 == 0xAD ? (UInt32(b1), 2) : nil
+        }
+        // Most scalars under these leads are ordinary (emoji under F0 9F, Devanagari under E0 A4…): the
+        // second byte rules them out before the scalar is decoded and looked up.
+        switch b0 {
+        case 0xD8: guard b1 <= 0x85 || b1 == 0x9C else { return nil }
+        case 0xDB: guard b1 == 0x9D else { return nil }
+        case 0xDC: guard b1 == 0x8F else { return nil }
+        case 0xE0: guard b1 == 0xA2 || b1 == 0xA3 else { return nil }
+        case 0xE1: guard b1 == 0xA0 else { return nil }
+        case 0xE2:
+            // U+200B–U+200F, U+2028–U+202E (E2 80 8B–8F, A8–AE), U+2060–U+2064, U+2066–U+206F (E2 81 A0–AF).
+            guard i + 2 < n else { return nil }
+            let b2 = bytes[i + 2]
+            if b1 == 0x80, (b2 >= 0x8B && b2 <= 0x8F) || (b2 >= 0xA8 && b2 <= 0xAE) {
+                if b2 == 0x8D, let after = decode(bytes, at: i + 3).flatMap({ Unicode.Scalar($0.value) }),
+                   let before = scalarBefore(bytes, i), joinsEmoji(before, after) {
+                    return nil
+                }
+                return (0x2000 + UInt32(b2 & 0x3F), 3)
+            }
+            if b1 == 0x81, b2 >= 0xA0 && b2 <= 0xAF, b2 != 0xA5 { return (0x2040 + UInt32(b2 & 0x3F), 3) }
+            return nil
+        case 0xEF: guard b1 == 0xBB || b1 == 0xBF else { return nil }
+        case 0xF0: guard b1 == 0x91 || b1 == 0x93 || b1 == 0x9B || b1 == 0x9D else { return nil }
+        case 0xF3: guard b1 == 0xA0 else { return nil }
+        default: return nil
         }
         guard let (value, length) = decode(bytes, at: i), let scalar = Unicode.Scalar(value) else { return nil }
         guard isControl(scalar) else { return nil }

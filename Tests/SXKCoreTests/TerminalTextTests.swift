@@ -44,7 +44,9 @@ final class TerminalTextTests: XCTestCase {
 
     /// A zero-width joiner after an emoji (or its variation selector U+FE0F) and before one.
     static func joinsEmoji(_ scalars: [Unicode.Scalar], _ i: Int) -> Bool {
-        func emoji(_ s: Unicode.Scalar) -> Bool { s.value > 0xFF && s.properties.isEmoji }
+        func emoji(_ s: Unicode.Scalar) -> Bool {
+            (0x1F000...0x1FAFF).contains(s.value) || ((0x2190...0x2BFF).contains(s.value) && s.properties.isEmoji)
+        }
         return scalars[i] == "\u{200D}" && i > 0 && i + 1 < scalars.count
             && (emoji(scalars[i - 1]) || scalars[i - 1] == "\u{FE0F}") && emoji(scalars[i + 1])
     }
