@@ -203,6 +203,19 @@ public enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a
+    /// secret-named `NAME=value` as `NAME=***`, a JSON word with its secret members masked.
+    public static func maskWord(_ word: String) -> String {
+        if let eq = word.firstIndex(of: "="), eq != word.startIndex, isSecretName(word[..<eq]) {
+            return word[...eq] + "***"
+        }
+        if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
+            let masked = redact(value)
+            return masked == value ? word : JSONWriter.string(masked)
+        }
+        return word
+    }
+
     /// Free text (a server message, the head of a body that is not JSON): the value of each
     /// secret-named JSON member (`scrubMembers`) and of each secret-named `name=value` pair masked
     /// (`password=x`, `a=1&refresh_token=y`, `X-Api-Key=z;`), the pair ending at a space, `&`, `;`,

@@ -29,7 +29,8 @@ extension Shell {
         let renderer = Renderer(io: io, format: OutputFormat(), secrets: host.secrets)
         if command.has("json") || io.options.json {
             io.json.print(renderer.shape(.array(shown.map { item in
-                var o: JSONObject = ["n": .int(item.number), "line": .string(item.entry.line)]
+                // A line of this session may hold a secret word (it stays out of the file, not out of recall).
+                var o: JSONObject = ["n": .int(item.number), "line": .string(Redaction.scrubText(item.entry.line))]
                 if let c = item.entry.context {
                     o["profile"] = .string(c.profile)
                     o["env"] = c.environment.map { .string($0) } ?? .null
@@ -50,7 +51,7 @@ extension Shell {
         for (item, label) in zip(shown, labels) {
             var line = TextWidth.pad(String(item.number), to: width, alignRight: true) + "  "
             if scopeWidth > 0 { line += TextWidth.pad(label ?? "-", to: scopeWidth) + "  " }
-            io.stdout.line(line + renderer.text(item.entry.line))
+            io.stdout.line(line + renderer.text(Redaction.scrubText(item.entry.line)))
         }
         return ExitStatus.ok
     }

@@ -62,6 +62,20 @@ final class SecretSinksTests: XCTestCase {
         XCTAssertTrue(file.contains("E1234567"), "visible members kept in the HAR")
     }
 
+    /// `watch` and `compare` print through the same rule.
+    func testWatchAndCompare() throws {
+        let (ws, token) = try loggedIn()
+        let query = ["Password=PW-CAP1", "refresh_token=RT-3333", "X-Api-Key=AK-QUERY"]
+        for args in [["watch", "--count", "1", "get", SandboxHostile.echoPath] + query,
+                     ["compare", "--as", "current", "get", SandboxHostile.echoPath] + query + ["--json"],
+                     ["compare", "--as", "current", "get", SandboxHostile.echoPath] + query] {
+            let r = SXK.run(args, in: ws, baseURL: url, timeout: 20)
+            XCTAssertEqual(r.status, 0, "\(args) \(r.summary)")
+            assertClean(r.stdout, "\(args.prefix(2)) stdout", extra: [token])
+            assertClean(r.stderr, "\(args.prefix(2)) stderr", extra: [token])
+        }
+    }
+
     /// A server message quoting what it was sent: masked by name and by value in the error line.
     func testAnErrorMessageQuotingItsInput() throws {
         let (ws, token) = try loggedIn()
