@@ -255,7 +255,8 @@ final class HARFileTests: XCTestCase {
             var st = stat()
             return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
         }
-        for (target, reason) in [(fifo, "it is a FIFO"), (link, "it is a device"), (ws.root, "it is a directory"), ("/dev/null", "it is a device")] {
+        for (target, reason) in [(fifo, "it is a FIFO"), (link, "it is a device"), (ws.root, "it is a directory"), ("/dev/null", "it is a device"),
+                                 ("/proc/self/fd/1", "it is a FIFO")] {
             let saved = SXK.run(["-c", "get /api/app/config; har save \(target)"], in: ws, baseURL: url, timeout: 10)
             XCTAssertFalse(saved.timedOut, "har save \(target) hung")
             XCTAssertEqual(saved.status, 2, saved.summary)
