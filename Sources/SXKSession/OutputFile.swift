@@ -39,12 +39,12 @@ public struct OutputFile: ~Copyable {
         if path == "-" { return OutputFile(fd: STDOUT_FILENO, isStandardOutput: true, path: path) }
         if let reason = refusal(path) { throw OutputFileError(path: path, reason: reason) }
         // A new name: created here, never through a link.
-        var fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        var fd = posixOpen(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { return OutputFile(fd: fd, isStandardOutput: false, path: path) }
         guard errno == EEXIST else { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
         // An existing name: opened without blocking (a FIFO put there since the check fails with
         // ENXIO instead of waiting for a reader) and without taking a terminal, then checked again.
-        fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        fd = posixOpen(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             throw OutputFileError(path: path, reason: code == ENXIO ? "it is a FIFO or a device" : String(cString: strerror(code)))
@@ -52,14 +52,14 @@ public struct OutputFile: ~Copyable {
         var st = stat()
         if fstat(fd, &st) != 0 || kindRefusal(st) != nil {
             let reason = kindRefusal(st) ?? String(cString: strerror(errno))
-            _ = Glibc.close(fd)
+            _ = posixClose(fd)
             throw OutputFileError(path: path, reason: reason)
         }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         guard ftruncate(fd, 0) == 0 else {
             let code = errno
-            _ = Glibc.close(fd)
+            _ = posixClose(fd)
             throw OutputFileError(path: path, reason: String(cString: strerror(code)))
         }
         return OutputFile(fd: fd, isStandardOutput: false, path: path)
@@ -69,7 +69,7 @@ public struct OutputFile: ~Copyable {
     public func write(_ bytes: [UInt8]) throws(OutputFileError) {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw OutputFileError(path: path, reason: String(cString: strerror(errno)))
@@ -84,7 +84,7 @@ public struct OutputFile: ~Copyable {
         if isStandardOutput { return }
         let synced = fsync(fd) == 0 || errno == EINVAL
         let code = errno
-        let closed = Glibc.close(fd) == 0
+        let closed = posixClose(fd) == 0
         if !synced { throw OutputFileError(path: path, reason: String(cString: strerror(code))) }
         if !closed { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
     }
@@ -119,3 +119,13 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     public var reason: String
     public var description: String { "refusing to write \(path): \(reason)" }
 }
+
+#if canImport(Glibc)
+private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { Glibc.open(path, flags, mode) }
+private let posixWrite = Glibc.write
+private let posixClose = Glibc.close
+#elseif canImport(Darwin)
+private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { Darwin.open(path, flags, mode) }
+private let posixWrite = Darwin.write
+private let posixClose = Darwin.close
+#endif
