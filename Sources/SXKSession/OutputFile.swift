@@ -10,12 +10,22 @@ import Darwin
 /// opened for writing — a FIFO (a reader could be waiting on it, or none: a hang), a device
 /// (`/dev/full`, a terminal), a socket, a directory, or a link to one of them — so sxk never turns
 /// a special file into a regular one nor blocks on it.
-public struct OutputFile: ~Copyable {
+public final class OutputFile: @unchecked Sendable {
     /// The open descriptor (close-on-exec); `STDOUT_FILENO` for `-`.
     public let fd: Int32
     /// Whether this is standard output (not closed by `close`).
     public let isStandardOutput: Bool
     public let path: String
+    private var closed = false
+
+    private init(fd: Int32, isStandardOutput: Bool, path: String) {
+        self.fd = fd
+        self.isStandardOutput = isStandardOutput
+        self.path = path
+    }
+
+    /// A file never closed (an error on the way) is closed here, unsynced.
+    deinit { if !closed && !isStandardOutput { _ = posixClose(fd) } }
 
     /// Why `path` cannot be written, as one phrase (`it is a FIFO`), or nil when it may be: a new
     /// name, a regular file, a link to one, or `-`. Checks without creating or opening anything.
@@ -33,18 +43,20 @@ public struct OutputFile: ~Copyable {
         return kindRefusal(st)
     }
 
-    /// Checks `path` (as `refusal`) and opens it for writing, truncated. The check is repeated on
-    /// the open descriptor, so a file swapped in between is refused too.
-    public static func open(_ path: String) throws(OutputFileError) -> OutputFile {
+    /// Checks `path` (as `refusal`) and opens it for writing: truncated, or with `append` (`>> FILE`)
+    /// added to at its end. The check is repeated on the open descriptor, so a file swapped in
+    /// between is refused too.
+    public static func open(_ path: String, append: Bool = false) throws(OutputFileError) -> OutputFile {
         if path == "-" { return OutputFile(fd: STDOUT_FILENO, isStandardOutput: true, path: path) }
         if let reason = refusal(path) { throw OutputFileError(path: path, reason: reason) }
         // A new name: created here, never through a link.
-        var fd = posixOpen(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let appending = append ? O_APPEND : 0
+        var fd = posixOpen(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | appending, 0o600)
         if fd >= 0 { return OutputFile(fd: fd, isStandardOutput: false, path: path) }
         guard errno == EEXIST else { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
         // An existing name: opened without blocking (a FIFO put there since the check fails with
         // ENXIO instead of waiting for a reader) and without taking a terminal, then checked again.
-        fd = posixOpen(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        fd = posixOpen(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | appending)
         guard fd >= 0 else {
             let code = errno
             throw OutputFileError(path: path, reason: code == ENXIO ? "it is a FIFO or a device" : String(cString: strerror(code)))
@@ -57,7 +69,7 @@ public struct OutputFile: ~Copyable {
         }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        guard ftruncate(fd, 0) == 0 else {
+        guard append || ftruncate(fd, 0) == 0 else {
             let code = errno
             _ = posixClose(fd)
             throw OutputFileError(path: path, reason: String(cString: strerror(code)))
@@ -79,9 +91,10 @@ public struct OutputFile: ~Copyable {
         }
     }
 
-    /// Flushes a file to disk and closes it (standard output stays open).
-    public consuming func close() throws(OutputFileError) {
-        if isStandardOutput { return }
+    /// Flushes a file to disk and closes it (standard output stays open); a second call does nothing.
+    public func close() throws(OutputFileError) {
+        if isStandardOutput || closed { return }
+        closed = true
         let synced = fsync(fd) == 0 || errno == EINVAL
         let code = errno
         let closed = posixClose(fd) == 0

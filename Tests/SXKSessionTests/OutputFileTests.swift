@@ -32,6 +32,12 @@ final class OutputFileTests: XCTestCase {
         XCTAssertEqual(kind(link), S_IFLNK)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "three\n")
         XCTAssertNil(OutputFile.refusal("-"))
+        // `append` adds at the end (a `>> FILE` redirection), through the same checks.
+        let more = try OutputFile.open(path, append: true)
+        try more.write(Array("four\n".utf8))
+        try more.close()
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "three\nfour\n")
+        XCTAssertThrowsError(try OutputFile.open(dir, append: true))
     }
 
     func testSpecialFilesAreRefusedAndLeftAsTheyAre() throws {
