@@ -1,4 +1,5 @@
 // See include/sxk_curl.h: libcurl resolved with dlopen/dlsym on first use.
+#include <fcntl.h>
 #include "sxk_curl.h"
 #include <dlfcn.h>
 #include <pthread.h>
@@ -160,7 +161,13 @@ static curl_socket_t gate_open_socket(void *clientp, curlsocktype purpose, struc
         if (!inet_ntop(a->family, raw, gate->address, sizeof gate->address)) strcpy(gate->address, "?");
         return CURL_SOCKET_BAD;
     }
-    return socket(a->family, a->socktype, a->protocol);
+#ifdef SOCK_CLOEXEC
+    return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+#else
+    curl_socket_t fd = socket(a->family, a->socktype, a->protocol);
+    if (fd != CURL_SOCKET_BAD) (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+#endif
 }
 
 CURLcode sxk_easy_set_socket_gate(CURL *h, sxk_socket_gate *gate) {

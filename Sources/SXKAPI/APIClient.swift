@@ -92,6 +92,8 @@ public final class APIClient: Sendable {
         let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
         var secrets = [sessionToken, tokenOverride].compactMap { $0 } + extraSecrets
         if let body { secrets += SecretScrubber.secretValues(in: body) }
+        // A secret-named query value (`get /x password=…`) is masked wherever the server repeats it.
+        secrets += query.filter { Redaction.isSecretName($0.0) && !$0.1.isEmpty }.map(\.1)
 
         let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
         let tracing = observer.isTracing
@@ -172,7 +174,8 @@ public final class APIClient: Sendable {
             if ok { throw APIError.decoding(FieldError(field: "code", reason: "is missing: the body is not an envelope"), request: label) }
             throw APIError.http(status: status, excerpt: excerpt(), request: label)
         }
-        let msg = APIClient.clip(Redaction.redact(object.string("msg") ?? object.string("message") ?? "", secrets: secrets), limit: 200)
+        // A message may quote what it was sent: masked by the rule for names as well as by value.
+        let msg = APIClient.clip(Redaction.redact(Redaction.scrubText(object.string("msg") ?? object.string("message") ?? ""), secrets: secrets), limit: 200)
         let code = codeValue.intValue
         let codeText = APIClient.clip(Redaction.redact(rawCode, secrets: secrets), limit: 32)
         if let code, configuration.authExpiredCodes.contains(code) {
@@ -229,6 +232,8 @@ public final class APIClient: Sendable {
                 return .notJSON(status: status, reason: "body larger than the \(limit >> 20) MiB limit, not read", excerpt: "", request: labelled)
             case .plainHTTPRefused(let host, let address):
                 return .insecureURL(url: "http://\(host) resolves to \(address)")
+            case .proxyRefused(let proxy, let address):
+                return .insecureURL(url: "the proxy \(proxy) resolves to \(address)")
             }
         }
         if let e = error as? APIError { return e }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SXKCore
 
 /// The process's one libcurl multi handle, driven by one dedicated thread (never the Swift
 /// cooperative pool). Every transfer of every `CurlTransport` runs here, so the multi handle's
@@ -43,6 +44,8 @@ final class CurlEngine: @unchecked Sendable {
         _ = sxk_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = sxk_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         _ = sxk_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        // libcurl's wake-up socket pair (made by the multi handle) is not close-on-exec in every version.
+        Descriptors.markCloseOnExec()
         let thread = Thread { [unowned self] in self.loop() }
         thread.name = "sxk.curl"
         thread.start()

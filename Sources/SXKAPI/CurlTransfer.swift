@@ -28,6 +28,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     private let cancelLock = NSLock()
     private var cancelFlag = false
+    /// The backend is loopback, so no proxy is used.
+    private var direct: Bool { APIEnvironment.isLoopback(host: request.url.host) }
 
     /// Refuses a header field holding CR or LF (it would smuggle another header or request onto
     /// the wire) before anything is set up; the message names the field, never its value.
@@ -111,7 +113,13 @@ final class CurlTransfer: @unchecked Sendable {
             for entry in options.resolve { resolveList = sxk_curl_slist_append(resolveList, entry) }
             _ = sxk_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList)
         }
-        if !isHTTPS { _ = sxk_easy_set_socket_gate(easy, gate) }
+        // A loopback backend (the sandbox, a local terminator) is never reached through a proxy: the
+        // token would go to whatever listens on the proxy's port. Others use libcurl's own choice.
+        if direct { set(CURLOPT_PROXY, "") }
+        // Every socket through the gate, so every one is close-on-exec; over https any address may be
+        // used (TLS verifies where the bytes go), over plain http only loopback unless allowed.
+        if isHTTPS { gate.pointee.allow_any = 1 }
+        _ = sxk_easy_set_socket_gate(easy, gate)
 
         _ = sxk_easy_setopt_data_fn(easy, CURLOPT_WRITEFUNCTION, curlWrite)
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
@@ -242,7 +250,15 @@ final class CurlTransfer: @unchecked Sendable {
         if headOverLimit { return .network(.other("bad server response (head, 1xx answers or trailers over \(headLimit >> 10) KiB)")) }
         if gate.pointee.refused != 0 {
             let address = withUnsafeBytes(of: gate.pointee.address) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Through a proxy the refused address is the proxy's: the message names it, not the backend.
+            if !direct, let proxy = ProxyChoice.proxy(for: request.url) { return .proxyRefused(proxy: proxy, address: address) }
             return .plainHTTPRefused(host: host, address: address)
+        }
+        // A failure at the proxy names the proxy, not the backend it was to reach.
+        if !direct, let proxy = ProxyChoice.proxy(for: request.url) {
+            if code == CURLE_COULDNT_RESOLVE_PROXY { return .network(.other("the proxy \(proxy) was not found")) }
+            if code == CURLE_COULDNT_CONNECT { return .network(.other("the proxy \(proxy) refused the connection")) }
+            if detail.contains("CONNECT tunnel") { return .network(.other("the proxy \(proxy) refused the tunnel (\(detail))")) }
         }
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return .network(.timedOut(seconds: seconds))

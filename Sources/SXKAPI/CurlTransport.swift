@@ -14,7 +14,10 @@ import Foundation
 /// - redirects are followed here, not by libcurl (it would send our `token` header along):
 ///   same origin only, anything else fails with `.redirectRefused` before a byte goes there;
 /// - a header value holding CR or LF is refused before sending;
-/// - proxies come from `http_proxy` / `https_proxy` / `no_proxy` (libcurl reads them);
+/// - a loopback backend (the sandbox, a local TLS terminator) is reached directly, never through a
+///   proxy; others use the proxies libcurl reads from `http_proxy` / `https_proxy` / `all_proxy` /
+///   `no_proxy`, and a failure at the proxy names the proxy (`ProxyChoice`);
+/// - every socket is opened close-on-exec, so no child inherits a connection;
 /// - plain `http://` connects only to a loopback **address**, checked on the resolved address
 ///   before the socket is opened (unless `allowPlainHTTPOffLoopback`, i.e. `--insecure-http`).
 ///   Through a proxy the check applies to the proxy's address, where the plain bytes go; the

@@ -115,6 +115,8 @@ public enum TransportError: Error, Sendable, Equatable {
     case bodyTooLarge(status: Int, limit: Int)
     /// Plain http whose host resolved to `address`, off loopback, without `--insecure-http`: nothing was sent.
     case plainHTTPRefused(host: String, address: String)
+    /// The same through a proxy: the proxy (from the environment) resolved to `address`, off loopback.
+    case proxyRefused(proxy: String, address: String)
 }
 
 /// What kind of network failure happened, so the message can say which.

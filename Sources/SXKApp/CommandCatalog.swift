@@ -312,10 +312,10 @@ enum CommandCatalog {
         ),
         CommandSpec(
             "har", summary: "write the requests this shell sent as an HTTP Archive 1.2 file (secrets masked)",
-            discussion: "har save FILE writes every kept request, N the last N only. The file opens in browser devtools, Charles and Postman: method, URL, headers and bodies, status, response headers and the first 16 KiB of each body, and the phase timings where the transport measured them (-1 where unknown). Secrets are masked exactly as --trace masks them: the token header, passwords and secret members are ***. Written atomically with mode 0600. The last 20 requests are kept; sxk --har FILE keeps the run's requests (up to 1000) and writes them at exit.",
+            discussion: "har save FILE writes every kept request, N the last N only. The file opens in browser devtools, Charles and Postman: method, URL, headers and bodies, status, response headers and the first 16 KiB of each body, and the phase timings where the transport measured them (-1 where unknown). Secrets are masked exactly as --trace masks them: the token header, passwords and every secret-named header, parameter and member are ***. FILE is a new file (created with mode 0600) or a regular file, written over; - writes to stdout; a FIFO, device, socket or directory (or a link to one) is refused. The last 20 requests are kept; sxk --har FILE keeps the run's requests (up to 1000) and writes them at exit.",
             arguments: [
                 ArgumentSpec("save", kind: .choice(["save"]), summary: "write the file"),
-                ArgumentSpec("FILE", kind: .path, summary: "the .har file to write (replaced)"),
+                ArgumentSpec("FILE", kind: .path, summary: "the .har file to write (a new or regular file, - for stdout)"),
                 ArgumentSpec("N", kind: .int, optional: true, summary: "only the last N requests"),
             ],
             examples: ["har save session.har", "har save last.har 1"]

@@ -4,7 +4,7 @@ import SXKSession
 import SXKShell
 
 /// `har save FILE [N]` and `--har FILE`: the requests this shell sent as an HTTP Archive
-/// (`HARExport`), written like the session's own files: atomically, mode 0600.
+/// (`HARExport`), written where the user points (`OutputFile`: a regular file or a new one, or `-`).
 extension AppCommands {
     func har(_ command: ParsedCommand) throws -> CommandOutput {
         let args = command.positionals
@@ -16,6 +16,7 @@ extension AppCommands {
         }
         guard !entries.isEmpty else { throw AppError.failed("no request sent yet in this shell") }
         try host.writeHAR(entries, to: args[1])
+        if args[1] == "-" { return CommandOutput() }
         // The file is the output: stdout stays empty (`--json` prints the record), the confirmation
         // goes to stderr whole (a path cut to the terminal's width would be no confirmation).
         io.stderr.write(TerminalText.sanitize("wrote \(Formatting.count(entries.count, "request")) to \(args[1]) (HAR 1.2, secrets masked)") + "\n")
@@ -25,22 +26,24 @@ extension AppCommands {
 }
 
 extension SXKHost {
-    /// Writes `entries` as HAR to `path` (0600, atomic: a reader never sees half a file).
+    /// Writes `entries` as HAR to `path` through `OutputFile`: `-` is stdout, a new file is 0600, a
+    /// regular file is written over; a FIFO, device, socket or directory is refused (a usage error).
     func writeHAR(_ entries: [RecordedRequest], to path: String) throws {
         let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
-        let sink = stderr
-        let file = SecureFile(warn: { sink.write("warning: \($0)\n") })
         var bytes = JSONWriter.bytes(document, style: .pretty)
         bytes.append(0x0A)
+        if path == "-" { StandardOutput.stdout.flush() }
         do {
-            try file.writeAtomically(path, bytes: bytes)
+            try OutputFile.write(bytes, to: path)
+        } catch let error as OutputFileError where OutputFile.refusal(path) != nil {
+            throw AppError.usage(TerminalText.sanitize(error.description))
         } catch {
-            throw AppError.failed("cannot write HAR file: \(error)")
+            throw AppError.failed(TerminalText.sanitize("cannot write HAR file: \(error)"))
         }
     }
 
     /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line; the run's
-    /// exit status is already decided).
+    /// exit status is already decided). The name was checked at start (`checkHARTarget`).
     func writeHARAtExit() {
         guard let path = shellContext.options.harFile else { return }
         do {

@@ -36,7 +36,7 @@ extension AppCommands {
             throw AppError.usage("watch cannot repeat '\(inner.spec.name)': it reads input or replaces the session")
         }
         _ = try format(inner)
-        let title = words.map(Tokenizer.quote).joined(separator: " ")
+        let title = words.map { Tokenizer.quote(Redaction.maskWord($0)) }.joined(separator: " ")
         let me = self
         var output = CommandOutput()
         output.live = LiveOutput(highlightChanges: command.has("differences")) { show in

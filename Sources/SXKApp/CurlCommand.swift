@@ -19,6 +19,8 @@ struct CurlCommand {
         for field in request.headers {
             if field.name.lowercased() == "token" {
                 lines.append("-H " + (revealToken ? CurlCommand.quote("\(field.name): \(field.value)") : "\"\(field.name): $SXK_TOKEN\""))
+            } else if Redaction.isSecretName(field.name) {
+                lines.append("-H " + CurlCommand.quote("\(field.name): ***"))
             } else {
                 lines.append("-H " + CurlCommand.quote("\(field.name): \(field.value)"))
             }

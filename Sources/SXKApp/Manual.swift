@@ -34,7 +34,7 @@ enum Manual {
                 .tagged("XDG_CONFIG_HOME", "Config lives under $XDG_CONFIG_HOME/sxk (default ~/.config/sxk)."),
                 .tagged("NO_COLOR", "Any value turns colour off (as `--no-color`; colour is also off when standard output is not a terminal)."),
                 .tagged("SSL_CERT_FILE, SSL_CERT_DIR", "CA file and hashed CA directory for https, as OpenSSL reads them (default: the system's hashed directory); `--cacert` / `SXK_CACERT` wins."),
-                .tagged("https_proxy, http_proxy, NO_PROXY", "Proxies, as libcurl reads them."),
+                .tagged("https_proxy, http_proxy, NO_PROXY", "Proxies, as libcurl reads them; never used for a loopback backend."),
             ]),
             ManPage.Section("Files", [
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/token", "The formal token, and nothing else."),
@@ -47,7 +47,9 @@ enum Manual {
             ManPage.Section("Security", [
                 .bullet("The password is read with echo off, or from standard input with `--password-stdin`; it is never taken as an argument and never written anywhere."),
                 .bullet("The token lives only in the `token` file; traces, errors, `--raw`, `whoami`, `keys` and `boot` show it masked."),
-                .bullet("State folders are 0700 and files 0600 from creation whatever the umask; every write is atomic (temporary file, fsync, rename) under the profile lock. A token file with a loose mode, a symlink, a FIFO or a foreign owner is refused."),
+                .bullet("A name is secret when it is or ends in password, passwd, pwd, token, secret, apikey, authorization, cookie, session, credential, privatekey and a few more (case, `-` and `_` ignored): `newPassword`, `refresh_token`, `X-Api-Key` are, `passport` and `tokenCount` are not. Such members, parameters, fields and headers are shown as *** in every format, trace, `curl N`, HAR file, error line and history; the token is also masked upper-cased, as base64 and by any 16 of its characters."),
+                .bullet("`--har FILE` and `har save FILE` write a new or regular file only (`-` is standard output); a FIFO, device, socket or directory, or a link to one, is refused with exit 2."),
+                .bullet("State folders are 0700 and files 0600 from creation whatever the umask; every write is atomic (temporary file, fsync, rename) under the profile lock. A token file with a loose mode, a symlink, a FIFO or a foreign owner is refused; another state file others could write is refused, one they could read is made 0600 with one warning."),
                 .bullet("TLS is always verified (`--cacert FILE` for a private CA); a self-signed, expired, wrong-name or unknown-CA certificate fails with exit 4. Plain http is allowed only to loopback hosts unless `--insecure-http`. A redirect to another origin is refused, so the token never leaves for another host. `--timeout` is a total limit per request."),
             ]),
             ManPage.Section("Examples", [

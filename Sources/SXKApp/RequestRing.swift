@@ -135,14 +135,7 @@ final class RequestRing: @unchecked Sendable {
     /// Query values of secret-named parameters (`password=…`, `token=…`) become `***`.
     static func maskQuery(_ url: String) -> String {
         guard let q = url.firstIndex(of: "?") else { return url }
-        let pairs = url[url.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let raw = String(parts[0])
-            let name = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
-            if parts.count == 2, Redaction.isSecretKey(name) { return "\(parts[0])=***" }
-            return String(pair)
-        }
-        return String(url[...q]) + pairs.joined(separator: "&")
+        return String(url[...q]) + Redaction.scrubPairs(url[url.index(after: q)...])
     }
 
     /// A failure's one line for `curl --list` (no URL, no secret).
@@ -155,6 +148,7 @@ final class RequestRing: @unchecked Sendable {
             case .truncatedBody(let status, _): return "\(status), body cut off"
             case .bodyTooLarge(let status, let limit): return "\(status), body over the \(limit >> 20) MiB limit"
             case .plainHTTPRefused: return "plain http off loopback refused"
+            case .proxyRefused: return "plain http to a proxy off loopback refused"
             }
         }
         if error is CancellationError { return "cancelled" }

@@ -73,7 +73,11 @@ public enum SXKApplication {
         let transport = RecordingTransport(base: CurlTransport(
             resolvingTrust: { TrustStore.resolve(caCert: caCert, environment: processEnvironment) },
             allowPlainHTTPOffLoopback: options.insecureHTTP))
-        if options.harFile != nil { transport.ring.keep(atLeast: RequestRing.harCapacity) }
+        if let har = options.harFile {
+            // Refused before anything runs, not at exit after the work is done.
+            if let reason = OutputFile.refusal(har) { throw UsageError(TerminalText.sanitize("--har: refusing to write \(har): \(reason)")) }
+            transport.ring.keep(atLeast: RequestRing.harCapacity)
+        }
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)

@@ -59,8 +59,9 @@ public enum JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// A JSON string literal. Besides what JSON requires (quote, backslash, C0), DEL, C1 and the bidi
-    /// controls are written as `\uXXXX` (see `TerminalText`): the same data, but inert on a terminal.
+    /// A JSON string literal. Besides what JSON requires (quote, backslash, C0), every other scalar
+    /// `TerminalText` escapes (DEL, C1, format and separator characters) is written as `\uXXXX`:
+    /// the same data, but inert on a terminal.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(0x22)
         // Most strings need no escape: copy them whole instead of byte by byte.
@@ -81,7 +82,7 @@ public enum JSONWriter {
                 case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
                 case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
                 case 0x00..<0x20, 0x7F: unicodeEscape(UInt32(byte), into: &out)
-                case 0xC2, 0xD8, 0xE2:
+                case 0xC2, 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3:
                     if let control = TerminalText.controlScalar(in: bytes, at: i) {
                         unicodeEscape(control.value, into: &out)
                         i += control.length
@@ -104,13 +105,20 @@ public enum JSONWriter {
         while i < n {
             let b = bytes[i]
             if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { return i }
-            if b >= 0xC2, b == 0xC2 || b == 0xD8 || b == 0xE2, TerminalText.controlScalar(in: bytes, at: i) != nil { return i }
+            if b >= 0xC2, TerminalText.mayLeadControl(b), TerminalText.controlScalar(in: bytes, at: i) != nil { return i }
             i &+= 1
         }
         return nil
     }
 
     private static func unicodeEscape(_ value: UInt32, into out: inout [UInt8]) {
+        if value > 0xFFFF {
+            // Outside the BMP JSON spells a scalar as its UTF-16 surrogate pair.
+            let v = value - 0x10000
+            unicodeEscape(0xD800 + (v >> 10), into: &out)
+            unicodeEscape(0xDC00 + (v & 0x3FF), into: &out)
+            return
+        }
         out.append(0x5C)
         out.append(UInt8(ascii: "u"))
         for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }

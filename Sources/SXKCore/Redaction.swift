@@ -19,41 +19,37 @@ public enum Redaction {
         return String(digits[0..<3]) + "****" + String(digits[7..<11])
     }
 
-    /// Replaces every occurrence of each secret with `***`. Secrets shorter than 4 characters are
-    /// ignored, since masking them would garble ordinary text.
+    /// Replaces every live secret in `text` with `***`, in each form `SecretMatcher` knows (as
+    /// sent, in another case, base64, any run of 16 of its characters). Secrets shorter than 4
+    /// characters are ignored, since masking them would garble ordinary text.
     public static func redact(_ text: String, secrets: [String]) -> String {
-        var out = text
-        for secret in secrets where secret.utf8.count >= 4 {
-            out = out.replacingAll(secret, with: "***")
-        }
-        return out
+        SecretMatcher.shared(secrets).mask(text)
     }
 
-    /// `redact(value)`, and every occurrence of a live secret in any key or string replaced by `***`.
+    /// `redact(value)`, and every live secret in any key or string replaced by `***`.
     public static func redact(_ value: JSONValue, secrets: [String]) -> JSONValue {
-        let live = secrets.filter { $0.utf8.count >= 4 }
-        return changed(value, live, live.map { Array($0.utf8) }) ?? value
+        let matcher = SecretMatcher.shared(secrets)
+        return changed(value, matcher) ?? value
     }
 
     /// `redact(_:secrets:)` over each row of a batch, the secrets prepared once (a stream masks
     /// 100,000 rows).
     public static func redact(rows: [JSONValue], secrets: [String]) -> [JSONValue] {
-        let live = secrets.filter { $0.utf8.count >= 4 }
-        let needles = live.map { Array($0.utf8) }
-        return rows.map { changed($0, live, needles) ?? $0 }
+        let matcher = SecretMatcher.shared(secrets)
+        return rows.map { changed($0, matcher) ?? $0 }
     }
 
     /// One walk for both rules; nil when nothing changes, so a clean answer (the usual case) is
     /// handed back without copying a node. Runs on every command's data.
-    private static func changed(_ value: JSONValue, _ secrets: [String], _ needles: [[UInt8]]) -> JSONValue? {
+    private static func changed(_ value: JSONValue, _ matcher: SecretMatcher) -> JSONValue? {
         switch value {
         case .string(let text):
-            guard !needles.isEmpty, holds(text, needles) else { return nil }
-            return .string(redact(text, secrets: secrets))
+            guard matcher.holds(text) else { return nil }
+            return .string(matcher.mask(text))
         case .array(let items):
             var out: [JSONValue]?
             for (i, item) in items.enumerated() {
-                guard let new = changed(item, secrets, needles) else { continue }
+                guard let new = changed(item, matcher) else { continue }
                 if out == nil { out = items }
                 out![i] = new
             }
@@ -61,10 +57,17 @@ public enum Redaction {
         case .object(let object):
             var out: [(key: String, value: JSONValue)]?
             for (i, entry) in object.entries.enumerated() {
-                let key = !needles.isEmpty && holds(entry.key, needles) ? redact(entry.key, secrets: secrets) : nil
-                let member: JSONValue? = isSecretKey(entry.key) && entry.value != .null
-                    ? (entry.value == .string("***") ? nil : .string("***"))
-                    : changed(entry.value, secrets, needles)
+                let key = matcher.holds(entry.key) ? matcher.mask(entry.key) : nil
+                let member: JSONValue?
+                if isSecretName(entry.key) {
+                    // null and true/false carry no secret (`"session": true` says one is stored).
+                    switch entry.value {
+                    case .null, .bool, .string("***"): member = nil
+                    default: member = .string("***")
+                    }
+                } else {
+                    member = changed(entry.value, matcher)
+                }
                 guard key != nil || member != nil else { continue }
                 if out == nil { out = object.entries }
                 out![i] = (key: key ?? entry.key, value: member ?? entry.value)
@@ -75,31 +78,205 @@ public enum Redaction {
         }
     }
 
-    private static func holds(_ text: String, _ needles: [[UInt8]]) -> Bool {
-        // Most keys and cells are shorter than any token: no scan (utf8.count is O(1) on native strings).
-        let count = text.utf8.count
-        guard needles.contains(where: { $0.count <= count }) else { return false }
-        var text = text
-        return text.withUTF8 { hay in needles.contains { String.find($0, in: hay, from: 0) != nil } }
+    /// The words a secret name is or ends in, compared with ASCII case and `-` `_` ignored: each is
+    /// something that lets its holder in (a password, a key, a token, a session). A name only
+    /// containing one elsewhere stays visible: `passport`, `tokenCount`, `sessionTimeout`, `passwordHint`.
+    public static let secretWords: [String] = [
+        "password", "passwd", "passphrase", "pwd", "pin", "otp", "token", "secret", "secretkey", "apikey",
+        "accesskey", "privatekey", "signingkey", "authorization", "auth", "cookie", "session", "sessionid",
+        "credential", "credentials",
+    ]
+
+    /// Words of `secretWords` that count only at a word boundary of the name (reversed, lowercased).
+    private static let boundaryWords: Set<[UInt8]> = Set(["pin", "otp", "auth"].map { Array($0.utf8.reversed()) })
+
+    /// The words reversed, lowercased, grouped by their last byte (a name's last letter picks the few
+    /// to compare; most names are turned away by it).
+    private static let wordsByLastByte: [[[UInt8]]] = {
+        var out = [[[UInt8]]](repeating: [], count: 256)
+        for word in secretWords {
+            let reversed = Array(word.utf8.reversed())
+            out[Int(reversed[0])].append(reversed)
+        }
+        return out
+    }()
+
+    /// Whether a name (JSON member, query parameter, form field, header, `NAME=value` word) names a
+    /// secret: it is, or ends in, one of `secretWords`, ignoring ASCII case, `-` and `_`
+    /// (`newPassword`, `refresh_token`, `X-Api-Key`, `client-secret`, `Set-Cookie`). Every key of
+    /// every row passes here, so it reads the name backwards in place and allocates nothing.
+    public static func isSecretName(_ name: String) -> Bool {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ isSecretName(bytes: $0) }) { return found }
+        var copy = name
+        return copy.withUTF8 { isSecretName(bytes: $0) }
     }
 
-    /// JSON member names whose values are secrets wherever they appear in a body.
-    public static let secretKeys: Set<String> = ["password", "token", "tempToken", "temp_token", "formalToken", "accessToken", "access_token", "pwd"]
-
-    /// Whether a member name is one of `secretKeys`. Every key of every row passes here, so names
-    /// that cannot be one (by first byte and length) are turned away before hashing.
-    public static func isSecretKey(_ name: String) -> Bool {
-        let utf8 = name.utf8
-        guard let first = utf8.first, (3...12).contains(utf8.count),
-              first == UInt8(ascii: "p") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "a")
-        else { return false }
-        return secretKeys.contains(name)
+    public static func isSecretName(_ name: Substring) -> Bool {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ isSecretName(bytes: $0) }) { return found }
+        var copy = name
+        return copy.withUTF8 { isSecretName(bytes: $0) }
     }
+
+    static func isSecretName(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = bytes.count
+        // The last letter, past trailing separators.
+        while end > 0, bytes[end - 1] == UInt8(ascii: "-") || bytes[end - 1] == UInt8(ascii: "_") { end -= 1 }
+        guard end > 0 else { return false }
+        for word in wordsByLastByte[Int(lower(bytes[end - 1]))] {
+            var i = end
+            var matched = 0
+            while matched < word.count, i > 0 {
+                i -= 1
+                let b = bytes[i]
+                if b == UInt8(ascii: "-") || b == UInt8(ascii: "_") { continue }
+                guard lower(b) == word[matched] else { break }
+                matched += 1
+            }
+            guard matched == word.count else { continue }
+            // `xToken`, `x_token`, `x-token` and `xtoken` all end in `token`. The short words that
+            // end ordinary ones (`spin`, `oauth`) count only as a word of their own: the whole name,
+            // after a separator or at a case change (`userPin`, `X-Auth`).
+            if !boundaryWords.contains(word) || i == 0 { return true }
+            let first = bytes[i], before = bytes[i - 1]
+            let separated = before == UInt8(ascii: "-") || before == UInt8(ascii: "_")
+            let upper = { (b: UInt8) in b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
+            if separated || (upper(first) && !upper(before)) { return true }
+        }
+        return false
+    }
+
+    @inline(__always)
+    static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
 
     /// A copy of a JSON value with every secret member's value replaced by `"***"`.
     public static func redact(_ value: JSONValue) -> JSONValue {
-        changed(value, [], []) ?? value
+        changed(value, SecretMatcher.none) ?? value
     }
+
+    /// Replaces the value of every secret-named member in raw text (`"password":"x"` →
+    /// `"password":"***"`, `"pin": 1234` → `"pin": "***"`), by `Redaction.isSecretName`. One pass:
+    /// each string followed by `:` is a member name.
+    public static func scrubMembers(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        var i = 0
+        let quote = UInt8(ascii: "\"")
+        func stringEnd(from start: Int) -> Int {
+            var j = start
+            while j < bytes.count, bytes[j] != quote { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
+            return min(j, bytes.count)
+        }
+        while i < bytes.count {
+            guard bytes[i] == quote else { i += 1; continue }
+            let nameEnd = stringEnd(from: i + 1)
+            var k = nameEnd + 1
+            while k < bytes.count, isSpace(bytes[k]) { k += 1 }
+            guard k < bytes.count, bytes[k] == UInt8(ascii: ":"),
+                  Redaction.isSecretName(String(decoding: bytes[(i + 1)..<nameEnd], as: UTF8.self)) else {
+                i = nameEnd + 1
+                continue
+            }
+            k += 1
+            while k < bytes.count, isSpace(bytes[k]) { k += 1 }
+            if k < bytes.count, bytes[k] == quote {
+                let valueEnd = stringEnd(from: k + 1)
+                if bytes[(k + 1)..<valueEnd].elementsEqual("***".utf8) { i = valueEnd + 1; continue }
+                out.append(contentsOf: bytes[copied...k])
+                out.append(contentsOf: "***".utf8)
+                copied = valueEnd
+                i = valueEnd + 1
+            } else if k < bytes.count, bytes[k] == UInt8(ascii: "-") || (bytes[k] >= 0x30 && bytes[k] <= 0x39) {
+                // A number: every digit, sign, point and exponent of it.
+                var e = k
+                while e < bytes.count, "+-.eE0123456789".utf8.contains(bytes[e]) { e += 1 }
+                out.append(contentsOf: bytes[copied..<k])
+                out.append(contentsOf: "\"***\"".utf8)
+                copied = e
+                i = e
+            } else {
+                i = k
+            }
+        }
+        guard copied > 0 else { return text }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a
+    /// secret-named `NAME=value` as `NAME=***`, a JSON word with its secret members masked.
+    public static func maskWord(_ word: String) -> String {
+        if let eq = word.firstIndex(of: "="), eq != word.startIndex, isSecretName(word[..<eq]) {
+            return word[...eq] + "***"
+        }
+        if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
+            let masked = redact(value)
+            return masked == value ? word : JSONWriter.string(masked)
+        }
+        return word
+    }
+
+    /// Free text (a server message, the head of a body that is not JSON): the value of each
+    /// secret-named JSON member (`scrubMembers`) and of each secret-named `name=value` pair masked
+    /// (`password=x`, `a=1&refresh_token=y`, `X-Api-Key=z;`), the pair ending at a space, `&`, `;`,
+    /// `,`, a quote or a bracket.
+    public static func scrubText(_ text: String) -> String {
+        let members = scrubMembers(text)
+        guard members.utf8.contains(UInt8(ascii: "=")) else { return members }
+        let bytes = Array(members.utf8)
+        func isNameByte(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "%")
+        }
+        let stops = Set(" \t\r\n&;,\"'<>()[]{}".utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "=") else { i += 1; continue }
+            var start = i
+            while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+            var end = i + 1
+            while end < bytes.count, !stops.contains(bytes[end]) { end += 1 }
+            let name = String(decoding: bytes[start..<i], as: UTF8.self)
+            if start < i, end > i + 1, isSecretName(percentDecoded(Substring(name))),
+               !bytes[(i + 1)..<end].elementsEqual("***".utf8) {
+                out.append(contentsOf: bytes[copied...i])
+                out.append(contentsOf: "***".utf8)
+                copied = end
+            }
+            i = end
+        }
+        guard copied > 0 else { return members }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `name=value&…` text (a query, a form body) with the value of each secret-named field
+    /// replaced; a name is read percent-decoded (`X%2DApi%2DKey`).
+    public static func scrubPairs(_ text: Substring) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let eq = pair.firstIndex(of: "="), Redaction.isSecretName(percentDecoded(pair[..<eq])) else { return String(pair) }
+            return pair[..<eq] + "=***"
+        }.joined(separator: "&")
+    }
+
+    public static func percentDecoded(_ text: Substring) -> String {
+        guard text.contains("%") || text.contains("+") else { return String(text) }
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let b = bytes.popFirst() {
+            if b == UInt8(ascii: "%"), bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(v)
+                bytes = bytes.dropFirst(2)
+            } else {
+                out.append(b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
     /// The first `limit` bytes of a body as text, secrets removed, for error messages.
     public static func excerpt(_ body: [UInt8], limit: Int = 200, secrets: [String]) -> String {

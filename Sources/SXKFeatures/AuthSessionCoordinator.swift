@@ -381,11 +381,9 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         if text.isEmpty { return .cancel }
         let range = "1-\(accounts.count)"
         if let chosen = try? resolve(text, in: accounts) { return .chosen(chosen) }
-        // What the person typed, shown printable and short.
-        let shown = String(text.unicodeScalars.prefix(20).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
-            + (text.unicodeScalars.count > 20 ? "…" : "")
-        if Int(text) != nil { return .invalid("no account \(shown) — type a number \(range), or an empty line to cancel") }
-        return .invalid("'\(shown)' is not a number — type a number \(range), or an empty line to cancel")
+        // What was typed is never repeated: it may be a password typed one prompt too late.
+        if Int(text) != nil { return .invalid("that number is not in the list — type a number \(range), or an empty line to cancel") }
+        return .invalid("that is not a number from the list — type a number \(range), or an empty line to cancel")
     }
 
     /// A user id, else a 1-based index into `accounts`.

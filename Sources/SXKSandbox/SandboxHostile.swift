@@ -6,9 +6,24 @@ import SXKCore
 /// under harmless-looking names. The shell's terminal sanitizer and live-secret masking are tested
 /// against it (`sxk-sandbox --hostile`, `POST /__sandbox/config {"hostile":true}`).
 public enum SandboxHostile {
-    /// OSC 52 (a clipboard write), CSI 2 J (clear screen), 8-bit CSI and OSC (U+009B, U+009D) and the
-    /// bidi override U+202E, in one piece appended to every tainted text.
-    public static let payload = "\u{1B}]52;c;aGk=\u{07}\u{1B}[2J\u{9B}31m\u{9D}0;t\u{07}\u{202E}"
+    /// OSC 52 (a clipboard write), CSI 2 J (clear screen), 8-bit CSI and OSC (U+009B, U+009D), the
+    /// bidi override U+202E, and the invisible ones: zero-width space U+200B, line separator U+2028,
+    /// byte order mark U+FEFF, word joiner U+2060; in one piece appended to every tainted text.
+    public static let payload = "\u{1B}]52;c;aGk=\u{07}\u{1B}[2J\u{9B}31m\u{9D}0;t\u{07}\u{202E}\u{200B}\u{2028}\u{FEFF}\u{2060}"
+
+    /// The echo route (hostile mode only): any method; answers with what it was sent (query, body,
+    /// headers) beside members named by every secret family and some visible look-alikes. With
+    /// `fail=1` in the query it fails instead, its message quoting the query and body it got.
+    public static let echoPath = "/api/x/echo"
+
+    /// Values planted under secret names in the echo answer; none may reach a client's output.
+    public static let plantedSecrets: [(name: String, value: String)] = [
+        ("refresh_token", "RT-PLANT-1"), ("apiKey", "AK-PLANT-2"), ("client_secret", "CS-PLANT-3"),
+        ("Authorization", "Bearer AZ-PLANT-4"), ("sessionId", "SI-PLANT-5"), ("privateKey", "PK-PLANT-6"),
+    ]
+
+    /// Values under names that only look like secret ones; they must stay visible.
+    public static let plantedVisible: [(name: String, value: String)] = [("passport", "E1234567"), ("tokenCount", "42")]
 
     /// Name of the response header carrying `payload` on every contract answer.
     public static let headerName = "X-Sandbox-Note"
@@ -20,10 +35,38 @@ public enum SandboxHostile {
         "customerName", "holderName", "bankName", "address",
     ]
 
-    /// Where `userinfo` echoes the caller's token: `data.debug.session.echo` and `data.debug.trail[1]`.
+    /// Where `userinfo` echoes the caller's token, under names no secret rule knows: as sent
+    /// (`data.debug.state.echo`, `data.debug.trail[1]`), upper-cased, base64 and its first 20 characters.
     static func echo(token: String) -> JSONValue {
-        ["session": ["echo": .string(token)], "trail": [.string("seen"), .string(token)]]
+        ["state": ["echo": .string(token)], "trail": [.string("seen"), .string(token)],
+         "shout": .string(token.uppercased()), "wire": .string(base64(token)), "head": .string(String(token.prefix(20)))]
     }
+
+    /// The echo route's answer to `request`.
+    static func echo(_ request: HTTPRequest) -> HTTPResponse {
+        let bodyText = String(decoding: request.body, as: UTF8.self)
+        if request.query.contains(where: { $0.name == "fail" && $0.value == "1" }) {
+            return .envelope(code: SandboxCode.badRequest, msg: "rejected \(request.rawQuery) \(bodyText)" + payload, status: 200)
+        }
+        var query = JSONObject()
+        for pair in request.query { query[pair.name] = .string(pair.value) }
+        var headers = JSONObject()
+        for header in request.headers { headers[header.name] = .string(header.value) }
+        var data: JSONObject = [
+            "method": .string(request.method), "query": .object(query), "headers": .object(headers),
+            "body": request.body.isEmpty ? .null : ((try? JSONParser.parse(request.body)) ?? .string(bodyText)),
+            // A name with zero-width and separator characters in it, and in its value.
+            "scenic\u{200B}Name\u{2028}": .string("西湖\u{FEFF}景区\u{2029}\u{2063}"),
+        ]
+        var nested = JSONObject()
+        for (name, value) in plantedSecrets { data[name] = .string(value) }
+        nested["deep"] = .array([.object(["new_password": "NP-PLANT-7", "X-API-KEY": "XK-PLANT-8"])])
+        data["nested"] = .object(nested)
+        for (name, value) in plantedVisible { data[name] = .string(value) }
+        return .success(.object(data))
+    }
+
+    static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 
     /// The hostile version of a contract answer to `request`.
     static func apply(_ response: HTTPResponse, to request: HTTPRequest) -> HTTPResponse {

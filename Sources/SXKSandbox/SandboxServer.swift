@@ -117,8 +117,14 @@ public final class SandboxServer: @unchecked Sendable {
         sleepLatency()
         if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
-        let response = api.handle(request)
-        return spelled(hostileMode.isOn ? SandboxHostile.apply(response, to: request) : response)
+        let response: HTTPResponse
+        if hostileMode.isOn {
+            let answer = request.path == SandboxHostile.echoPath ? SandboxHostile.echo(request) : api.handle(request)
+            response = SandboxHostile.apply(answer, to: request)
+        } else {
+            response = api.handle(request)
+        }
+        return spelled(response)
     }
 
     /// The answer in the configured spelling (`SandboxSpelling`), rewritten once on the way out;

@@ -14,7 +14,9 @@ public struct SecureFile: Sendable {
     public enum Kind: Sendable {
         /// The token: a group/world-readable mode is refused as well.
         case secret
-        /// Any other state file: a loose mode is reported and fixed at the next save.
+        /// Any other state file (defaults, accounts, …): one another user could have written
+        /// (group or world-writable) is refused; one only they could read is made 0600 at once,
+        /// with one warning.
         case state
     }
 
@@ -102,9 +104,19 @@ public struct SecureFile: Sendable {
         guard fstat(fd, &st) == 0 else { throw .io(path: path, op: "inspect", errno: errno) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .refused("it is not a regular file") }
         guard st.st_uid == geteuid() else { return .refused("it is owned by another user (uid \(st.st_uid))") }
-        let loose = (st.st_mode & 0o077) != 0
+        var loose = (st.st_mode & 0o077) != 0
+        let mode = String(st.st_mode & 0o777, radix: 8)
         if loose && kind == .secret {
-            return .refused("it is readable by group or others (mode \(String(st.st_mode & 0o777, radix: 8)))")
+            return .refused("it is readable by group or others (mode \(mode))")
+        }
+        if loose && (st.st_mode & 0o022) != 0 {
+            return .refused("others could have written it (mode \(mode))")
+        }
+        if loose {
+            // Only readable by others: what they could read is out already; make it private now.
+            if fchmod(fd, 0o600) != 0 { throw .io(path: path, op: "restrict", errno: errno) }
+            warn("\(path) was readable by group or others (mode \(mode)); made private (0600)")
+            loose = false
         }
         if Int(st.st_size) > maxBytes { return .oversized(Int(st.st_size)) }
         var bytes: [UInt8] = []

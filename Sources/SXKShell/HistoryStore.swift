@@ -41,9 +41,9 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Whether a typed line may be written to the file. Aliases and `let NAME =` are looked
     /// through, so `let x = login …` or an alias for `login` stays out as well; so does a line
-    /// with a secret-named `k=v` word or JSON member (any case), an `alias` whose body would be
-    /// kept out, and a line the parser would reject as an unknown command (a password typed on
-    /// its own line after a failed `login`). Recall in this session still offers every line.
+    /// with a secret-named `k=v` word or JSON member (`Redaction.isSecretName`), an `alias` whose
+    /// body would be kept out, and a line the parser rejects (an unknown command: a password typed
+    /// on its own line after a failed `login`; a usage error). Recall in this session still offers every line.
     public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
         let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
@@ -63,6 +63,14 @@ public final class HistoryStore: @unchecked Sendable {
                 if !isVariable && !isPath && !specs.contains(where: { $0.matches(head.text) }) { return false }
             }
             if !isSafe(checked, specs: specs, aliases: aliases, depth: 0) { return false }
+            // A line the parser rejects (a usage error: perhaps a password typed where a word was
+            // expected) stays out. A word made by a variable is only known when the line runs.
+            var words = checked
+            // `let x = COMMAND … .path`: the path is the shell's, not the command's.
+            if checked.count < command.count, let last = words.last, last.text.hasPrefix(".") || last.text.hasPrefix("[") { words.removeLast() }
+            if let head = words.first, specs.contains(where: { $0.matches(head.text) }), words.allSatisfy({ $0.parts.isEmpty }) {
+                guard (try? CommandParser(specs: specs).parse(words.map(\.text))) != nil else { return false }
+            }
         }
         return true
     }
@@ -181,10 +189,13 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// A history file is read only when it is a regular file of this user, not a link to another file
-    /// (libedit's loader follows links); the next save replaces anything else.
+    /// (libedit's loader follows links), that no one else could have written (the state files' rule);
+    /// one only readable by others is made 0600. The next save replaces anything refused.
     static func isOwnRegularFile(_ path: String) -> Bool {
         var st = stat()
-        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == geteuid()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(), st.st_mode & 0o022 == 0 else { return false }
+        if st.st_mode & 0o044 != 0 { _ = chmod(path, 0o600) }
+        return true
     }
 
     static func makeDirectory(_ dir: String) throws {

@@ -1,3 +1,4 @@
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -75,24 +76,14 @@ final class RedirectedOutput {
     }
 
     /// The one place a redirect target is opened: an existing regular file (emptied, or appended
-    /// to with `>>`) or a new name. A directory, FIFO, device or socket, also behind a symlink, is
-    /// refused: sxk would block on it or write where no file is. O_NONBLOCK keeps a FIFO swapped in
-    /// after the check from blocking the open; the type is checked again on what was opened.
+    /// to with `>>`) or a new name; a directory, FIFO, device or socket, also behind a symlink, is
+    /// refused (exit 2), by `OutputFile`'s rule, the same as `--har`'s.
     static func openOutputFile(_ path: String, append: Bool) throws -> Int32 {
         guard !path.isEmpty else { throw UsageError("'>' needs a file name after it") }
-        var info = stat()
-        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
-            throw UsageError("cannot write to '\(path)': not a regular file")
+        // The one rule for files the user names (`OutputFile`): a regular file or a new name.
+        do { return try OutputFile.open(path, append: append).detach() } catch {
+            throw UsageError(TerminalText.sanitize(error.description))
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0o666)
-        guard fd >= 0 else { throw UsageError("cannot write to '\(path)': \(String(cString: strerror(errno)))") }
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw UsageError("cannot write to '\(path)': not a regular file")
-        }
-        if !append { _ = ftruncate(fd, 0) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return fd
     }
 
     /// `/bin/sh -c COMMAND` for `| COMMAND`: only the standard descriptors.
@@ -120,6 +111,8 @@ enum ShellChild {
     /// The pipe's write end (close-on-exec) and the child; nil with errno set when it cannot start.
     /// `environment` nil passes sxk's own.
     static func spawn(_ command: String, environment: [String]?) -> (Int32, pid_t)? {
+        // Whatever else sxk holds open (sockets, pipes) is close-on-exec first, as a second guard.
+        Descriptors.markCloseOnExec()
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
         let readEnd = fds[0], writeEnd = fds[1]

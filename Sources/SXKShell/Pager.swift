@@ -1,3 +1,4 @@
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,15 +1,11 @@
 import SXKCore
 
 /// Words that could carry a secret, for the history filter and the masked command text: a
-/// `NAME=value` word or a JSON member whose name is a secret name in any case (`Token=…`,
-/// `PASSWORD=…`, `{"Pwd": …}`), since a typed name is not held to the wire's spelling.
+/// `NAME=value` word or a JSON member whose name is a secret name (`Token=…`, `new_password=…`,
+/// `{"Pwd": …}`), by the same rule as every other sink.
 enum SecretWord {
-    private static let names = Set(Redaction.secretKeys.map { $0.lowercased() })
-
-    /// Whether `name` is one of `Redaction.secretKeys`, ignoring case.
-    static func isSecretName(_ name: Substring) -> Bool {
-        name.utf8.count <= 16 && names.contains(name.lowercased())
-    }
+    /// Whether `name` names a secret by the one rule (`Redaction.isSecretName`).
+    static func isSecretName(_ name: Substring) -> Bool { Redaction.isSecretName(name) }
 
     /// `password=…` (any case), or JSON with a secret-named member at any depth.
     static func carriesSecret(_ word: String) -> Bool {

@@ -131,16 +131,7 @@ extension Shell {
         Redaction.redact(words.map { Tokenizer.quote(Self.maskedWord($0)) }.joined(separator: " "), secrets: host.secrets)
     }
 
-    static func maskedWord(_ word: String) -> String {
-        if let eq = word.firstIndex(of: "="), eq != word.startIndex, SecretWord.isSecretName(word[..<eq]) {
-            return word[...eq] + "***"
-        }
-        if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
-            let masked = Redaction.redact(value)
-            return masked == value ? word : JSONWriter.string(masked)
-        }
-        return word
-    }
+    static func maskedWord(_ word: String) -> String { Redaction.maskWord(word) }
 
     // MARK: let
 

@@ -47,9 +47,9 @@ final class ConfigurationAndEndpointTests: XCTestCase {
     }
 
     func testScrubberHandlesEscapesAndSpacing() {
-        XCTAssertEqual(SecretScrubber.scrubMembers("{\"password\" : \"a\\\"b\", \"x\":1}"), "{\"password\" : \"***\", \"x\":1}")
-        XCTAssertEqual(SecretScrubber.scrubMembers("{\"token\":\"abc"), "{\"token\":\"***")
-        XCTAssertEqual(SecretScrubber.scrubMembers("{\"token\":null}"), "{\"token\":null}")
+        XCTAssertEqual(Redaction.scrubMembers("{\"password\" : \"a\\\"b\", \"x\":1}"), "{\"password\" : \"***\", \"x\":1}")
+        XCTAssertEqual(Redaction.scrubMembers("{\"token\":\"abc"), "{\"token\":\"***")
+        XCTAssertEqual(Redaction.scrubMembers("{\"token\":null}"), "{\"token\":null}")
     }
 }
 

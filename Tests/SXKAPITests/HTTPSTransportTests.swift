@@ -143,7 +143,7 @@ final class HTTPSTransportTests: XCTestCase {
         let second = try await get(transport, .h1)
         XCTAssertEqual(first.metrics?.connectionReused, false)
         XCTAssertEqual(second.metrics?.connectionReused, true)
-        let lines = tls.log().filter { $0.port == tls.ports[.h1] }
+        let lines = tls.log(atLeast: 2, port: tls.ports[.h1]).filter { $0.port == tls.ports[.h1] }
         XCTAssertEqual(lines.count, 2)
         XCTAssertEqual(Set(lines.map(\.connection)).count, 1, "\(lines)")
         XCTAssertEqual(lines.map(\.connectionRequests), [1, 2])
@@ -160,7 +160,7 @@ final class HTTPSTransportTests: XCTestCase {
         let (one, two) = try await (a, b)
         XCTAssertEqual(one.metrics?.httpVersion, "h2")
         XCTAssertEqual(two.metrics?.httpVersion, "h2")
-        let lines = tls.log().filter { $0.port == tls.ports[.h2] }
+        let lines = tls.log(atLeast: 2, port: tls.ports[.h2]).filter { $0.port == tls.ports[.h2] }
         XCTAssertEqual(lines.count, 2)
         XCTAssertEqual(Set(lines.map(\.connection)).count, 1, "two connections: \(lines)")
         XCTAssertTrue(lines.allSatisfy { $0.proto == "HTTP/2.0" }, "\(lines)")
@@ -174,7 +174,7 @@ final class HTTPSTransportTests: XCTestCase {
         async let a = transport.send(HTTPRequest(method: "GET", url: url, timeout: 5))
         async let b = transport.send(HTTPRequest(method: "GET", url: url, timeout: 5))
         _ = try await (a, b)
-        let lines = tls.log().filter { $0.port == tls.ports[.h1] }
+        let lines = tls.log(atLeast: 2, port: tls.ports[.h1]).filter { $0.port == tls.ports[.h1] }
         XCTAssertEqual(lines.count, 2)
         XCTAssertEqual(Set(lines.map(\.connection)).count, 2, "\(lines)")
         XCTAssertEqual(lines.filter { $0.sessionReused == "." }.count, 1, "one full handshake only: \(lines)")

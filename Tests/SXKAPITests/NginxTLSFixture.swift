@@ -69,6 +69,17 @@ final class NginxTLSFixture {
     }
 
     /// The access log so far (nginx writes each line when the request ends).
+    /// The log once it holds at least `count` lines for `port`: nginx writes a line after the answer
+    /// has gone out, so the client can read it before the line is there (at most 2 s of waiting).
+    func log(atLeast count: Int, port: UInt16?) -> [LogLine] {
+        let deadline = Date().addingTimeInterval(2)
+        while true {
+            let lines = log()
+            if lines.filter({ $0.port == port }).count >= count || Date() > deadline { return lines }
+            usleep(10_000)
+        }
+    }
+
     func log() -> [LogLine] {
         let text = (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in

@@ -242,4 +242,36 @@ final class HARFileTests: XCTestCase {
         let none = SXK.run(["har", "save", path], in: ws, baseURL: url)
         XCTAssertEqual(none.status, 1, none.summary)
     }
+
+    /// A FIFO, a device, a directory or a link to one is never replaced by a file: one line, exit 2,
+    /// left as it was (`--har` checks before the run); `-` writes the document to stdout.
+    func testSpecialTargetsAreRefusedWithExit2() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let fifo = ws.root + "/pipe.har", link = ws.root + "/to-null.har"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertEqual(symlink("/dev/null", link), 0)
+        func kind(_ path: String) -> mode_t {
+            var st = stat()
+            return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
+        }
+        for (target, reason) in [(fifo, "it is a FIFO"), (link, "it is a device"), (ws.root, "it is a directory"), ("/dev/null", "it is a device"),
+                                 ("/proc/self/fd/1", "it is a FIFO")] {
+            let saved = SXK.run(["-c", "get /api/app/config; har save \(target)"], in: ws, baseURL: url, timeout: 10)
+            XCTAssertFalse(saved.timedOut, "har save \(target) hung")
+            XCTAssertEqual(saved.status, 2, saved.summary)
+            XCTAssertEqual(saved.errorLines, ["error: refusing to write \(target): \(reason)"], saved.summary)
+            let run = SXK.run(["--har", target, "get", "/api/app/config"], in: ws, baseURL: url, timeout: 10)
+            XCTAssertFalse(run.timedOut, "--har \(target) hung")
+            XCTAssertEqual(run.status, 2, run.summary)
+            XCTAssertEqual(run.errorLines.count, 1, run.summary)
+            XCTAssertTrue(run.stderr.contains("refusing to write \(target): \(reason)"), run.summary)
+        }
+        XCTAssertEqual(kind(fifo), S_IFIFO)
+        XCTAssertEqual(kind(link), S_IFLNK)
+        XCTAssertEqual(kind("/dev/null"), S_IFCHR)
+        let out = SXK.run(["-c", "get /api/app/config --json; har save -"], in: ws, baseURL: url)
+        XCTAssertEqual(out.status, 0, out.summary)
+        XCTAssertTrue(out.stdout.contains("\"creator\""), out.stdout)
+    }
 }

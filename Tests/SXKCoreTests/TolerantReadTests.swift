@@ -44,8 +44,8 @@ final class TolerantReadTests: XCTestCase {
     }
 
     func testTheSecretKeyPrefilterLetsEverySecretKeyThrough() {
-        for key in Redaction.secretKeys { XCTAssertTrue(Redaction.isSecretKey(key), key) }
-        for key in ["photographerName", "amount", "tokens", "orderNo", "", "passwordHint"] { XCTAssertFalse(Redaction.isSecretKey(key), key) }
+        for key in Redaction.secretWords { XCTAssertTrue(Redaction.isSecretName(key), key) }
+        for key in ["photographerName", "amount", "tokens", "orderNo", "", "passwordHint"] { XCTAssertFalse(Redaction.isSecretName(key), key) }
     }
 
     func testByteReplacementAndLiveSecretScrubbing() {

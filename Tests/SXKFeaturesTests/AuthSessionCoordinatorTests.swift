@@ -97,9 +97,15 @@ final class AuthSessionCoordinatorTests: BothSpellingsTestCase {
               case .invalid(let text) = AuthSessionCoordinator.accountChoice("x\u{1B}[2J", in: accounts) else {
             return XCTFail("9 and text are not accounts")
         }
-        XCTAssertTrue(nine.hasPrefix("no account 9"), nine)
+        XCTAssertTrue(nine.hasPrefix("that number is not in the list"), nine)
         XCTAssertFalse(text.contains("\u{1B}"), "a control character reached the terminal: \(text.debugDescription)")
-        XCTAssertEqual(AuthSessionCoordinator.accountChoice("0", in: []), .invalid("no account 0 — type a number 1-0, or an empty line to cancel"))
+        XCTAssertEqual(AuthSessionCoordinator.accountChoice("0", in: []), .invalid("that number is not in the list — type a number 1-0, or an empty line to cancel"))
+        // What was typed is never repeated (a password typed at the wrong prompt).
+        for typed in ["Shadow!pass-7Q", "123456789", "sandbox123"] {
+            guard case .invalid(let why) = AuthSessionCoordinator.accountChoice(typed, in: accounts) else { return XCTFail(typed) }
+            XCTAssertFalse(why.contains(typed), why)
+            XCTAssertFalse(why.contains(String(typed.prefix(6))), why)
+        }
     }
 
     func testMultiAccountLoginWithChoiceArgument() async throws {

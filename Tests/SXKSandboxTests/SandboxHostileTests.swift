@@ -34,11 +34,35 @@ final class SandboxHostileTests: SandboxTestCase {
     func testUserinfoEchoesTheCallersTokenInNestedMembers() throws {
         let token = try formalToken("13800000001", 1001)
         let data = expectCode(try get("/api/yf-handset-app/userinfo", token: token), 100000)
-        XCTAssertEqual(data[field: "debug"]?[field: "session"]?[field: "echo"]?.stringValue, token)
+        XCTAssertEqual(data[field: "debug"]?[field: "state"]?[field: "echo"]?.stringValue, token)
         XCTAssertEqual(data[field: "debug"]?[field: "trail"]?.arrayValue?.last?.stringValue, token)
         XCTAssertTrue(data[field: "realName"]?.stringValue?.hasSuffix(SandboxHostile.payload) == true)
         // The names are not secret-looking: only masking by the live token value catches them.
-        for name in ["debug", "session", "echo", "trail"] { XCTAssertFalse(Redaction.isSecretKey(name), name) }
+        XCTAssertEqual(data[field: "debug"]?[field: "shout"]?.stringValue, token.uppercased())
+        XCTAssertEqual(data[field: "debug"]?[field: "head"]?.stringValue, String(token.prefix(20)))
+        for name in ["debug", "state", "echo", "trail", "shout", "wire", "head"] { XCTAssertFalse(Redaction.isSecretName(name), name) }
+    }
+
+    /// The echo route: what it was sent back, members of every secret family planted, look-alikes
+    /// visible, a name and a value with zero-width and separator characters; `fail=1` quotes its input.
+    func testEchoRouteAnswersWithItsInputAndPlantedSecrets() throws {
+        let token = try formalToken("13800000001", 1001)
+        let echo = try call("POST", SandboxHostile.echoPath + "?Password=PW-1&x=2", token: token, body: #"{"newPassword":"NP-2"}"#)
+        let data = expectCode(echo, 100000)
+        XCTAssertEqual(data[field: "query"]?[field: "Password"]?.stringValue, "PW-1")
+        XCTAssertEqual(data[field: "body"]?[field: "newPassword"]?.stringValue, "NP-2")
+        XCTAssertEqual(data[field: "headers"]?[field: "token"]?.stringValue, token)
+        for (name, value) in SandboxHostile.plantedSecrets + SandboxHostile.plantedVisible {
+            XCTAssertEqual(data[field: name]?.stringValue, value, name)
+        }
+        XCTAssertTrue(echo.text.contains("scenic\u{200B}Name\u{2028}"), "raw zero-width and separator characters in a name")
+        XCTAssertTrue(echo.text.contains("\u{FEFF}"))
+        let failed = try call("POST", SandboxHostile.echoPath + "?fail=1&api_key=AK-3", token: token, body: #"{"newPassword":"NP-2"}"#)
+        XCTAssertEqual(failed.code, SandboxCode.badRequest)
+        XCTAssertTrue(failed.msg?.contains("api_key=AK-3") == true && failed.msg?.contains("NP-2") == true, failed.text)
+        // Off the hostile mode the route does not exist.
+        _ = try call("POST", "/__sandbox/config", body: #"{"hostile":false}"#)
+        XCTAssertEqual(try get(SandboxHostile.echoPath, token: token).code, SandboxCode.notFound)
     }
 
     func testControlRouteTurnsTheModeOff() throws {

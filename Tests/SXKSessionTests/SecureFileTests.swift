@@ -75,7 +75,9 @@ final class SecureFileTests: XCTestCase {
         }
     }
 
-    func testLooseStateFileFixedAtNextSave() throws {
+    /// A state file held to the token file's rule: readable by others → made 0600 at once with one
+    /// warning; writable by others (they could have written what it says) → refused, not read.
+    func testLooseStateFilesAreTightenedOrRefused() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)
         let first = try ProfileStorage(paths: paths, warn: { _ in })
@@ -83,15 +85,22 @@ final class SecureFileTests: XCTestCase {
         chmod(paths.defaultsFile, 0o644)
         let warnings = WarningRecorder()
         let second = try ProfileStorage(paths: paths, warn: warnings.sink)
-        XCTAssertEqual(second.appStore.lastLoginUsername, "13800000001", "a loose state file is still read")
-        XCTAssertEqual(mode(paths.defaultsFile), 0o644)
-        try second.appStore.setPrivacyAgreementAccepted(true)
-        XCTAssertEqual(mode(paths.defaultsFile), 0o600)
-        XCTAssertEqual(warnings.messages, [])
-        // Even a save with nothing changed rewrites a loose file.
-        chmod(paths.defaultsFile, 0o666)
-        try second.defaults.save()
-        XCTAssertEqual(mode(paths.defaultsFile), 0o600)
+        XCTAssertEqual(second.appStore.lastLoginUsername, "13800000001", "a readable-only state file is still read")
+        XCTAssertEqual(mode(paths.defaultsFile), 0o600, "tightened when read")
+        XCTAssertEqual(warnings.messages.count, 1, "\(warnings.messages)")
+        XCTAssertTrue(warnings.messages.first?.contains("made private (0600)") == true, "\(warnings.messages)")
+
+        for loose: mode_t in [0o666, 0o620, 0o602] {
+            chmod(paths.defaultsFile, loose)
+            let refused = WarningRecorder()
+            let third = try ProfileStorage(paths: paths, warn: refused.sink)
+            XCTAssertNil(third.appStore.lastLoginUsername, "a file others could write is not read (\(String(loose, radix: 8)))")
+            XCTAssertEqual(refused.messages.count, 1, "\(refused.messages)")
+            XCTAssertTrue(refused.messages.first?.contains("others could have written it") == true, "\(refused.messages)")
+            // The next save replaces it with a private file.
+            try third.appStore.setPrivacyAgreementAccepted(true)
+            XCTAssertEqual(mode(paths.defaultsFile), 0o600)
+        }
     }
 
     func testTokenWithLooseModeRefused() throws {

@@ -58,6 +58,21 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertTrue(HistoryStore.shouldPersist("so --all", specs: specs, aliases: aliases))
     }
 
+    /// A line the parser rejects for its words (a usage error, perhaps a password typed in the
+    /// wrong place) stays out, and names are secret by the one rule: any name ending in a secret word.
+    func testUsageErrorsAndEverySecretFamilyStayOut() {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        XCTAssertFalse(HistoryStore.shouldPersist("orders Shadow!pass-7Q", specs: specs))
+        XCTAssertFalse(HistoryStore.shouldPersist("orders --no-such-flag", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("orders --all", specs: specs))
+        for line in [#"post /api/x '{"oldPassword":"OLD-1","newPassword":"NEW-2"}'"#, "get /api/x refresh_token=RT-3333",
+                     "get /api/x X-Api-Key=AK-QUERY", "get /api/x pass_word=x", "get /api/x client-secret=y",
+                     #"post /api/x '{"a":[{"sessionId":"s"}]}'"#] {
+            XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
+        }
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/x passport=E1 tokenCount=2", specs: specs))
+    }
+
     /// Secret names match in any case, as a `k=v` word or a JSON member at any depth.
     func testSecretNamesMatchInAnyCase() {
         let specs = Builtins.merged(with: Fixtures.specs)
@@ -156,6 +171,21 @@ final class HistoryStoreTests: XCTestCase {
         s.add(" hidden", persist: false)
         try s.save()
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// The state files' rule: a history file others could have written is not read (its lines
+    /// could be planted); one they could only read is made private.
+    func testALooseHistoryFileIsRefusedOrTightened() throws {
+        let path = dir + "/history"
+        let s = HistoryStore(path: path)
+        s.add("orders --all", persist: true)
+        try s.save()
+        chmod(path, 0o644)
+        XCTAssertEqual(HistoryStore.read(path: path), ["orders --all"])
+        XCTAssertEqual(try mode(path), 0o600)
+        chmod(path, 0o666)
+        XCTAssertEqual(HistoryStore.read(path: path), [])
+        XCTAssertEqual(try mode(path), 0o666, "refused, left for the next save to replace")
     }
 }
 

@@ -64,7 +64,8 @@ typedef struct {
 int sxk_sockaddr_is_loopback(const struct sockaddr *a);
 
 /// Installs CURLOPT_OPENSOCKETFUNCTION: the socket is opened only for a loopback address (unless
-/// allowed), so nothing is sent, not even a SYN, to an address a name resolved to off this machine.
+/// allowed), so nothing is sent, not even a SYN, to an address a name resolved to off this machine;
+/// and always close-on-exec (SOCK_CLOEXEC), so no child sxk starts inherits a connection.
 CURLcode sxk_easy_set_socket_gate(CURL *h, sxk_socket_gate *gate);
 
 #endif

@@ -1,0 +1,71 @@
+import XCTest
+@testable import SXKCore
+
+/// The one rule for what names a secret, and the forms a live secret is found in.
+final class SecretRuleTests: XCTestCase {
+    /// Where the line is drawn: a name that is or ends in a secret word (case, `-`, `_` ignored) is
+    /// secret; one that only holds such a word elsewhere is not.
+    func testTheRuleOverNames() {
+        let secret = [
+            "Password", "password", "PASSWORD", "pass_word", "pass-word", "oldPassword", "newPassword", "new_password",
+            "passwd", "pwd", "newPwd", "userPwd", "X-API-KEY", "X-Api-Key", "apiKey", "api_key", "refreshToken",
+            "refresh_token", "access_token", "accessToken", "tempToken", "formalToken", "token", "Token", "TOKEN",
+            "key_in_token", "client-secret", "client_secret", "clientSecret", "Authorization", "Proxy-Authorization",
+            "authorization", "cookie", "Cookie", "set-cookie", "Set-Cookie", "session", "sessionId", "JSESSIONID",
+            "credential", "credentials", "privateKey", "private_key", "secretKey", "aws_secret_access_key",
+            "pin", "PIN", "userPin", "card_pin", "otp", "smsOtp", "X-Auth", "auth", "token_", "passphrase",
+        ]
+        for name in secret { XCTAssertTrue(Redaction.isSecretName(name), name) }
+        let visible = [
+            "passport", "passportNo", "tokenCount", "tokens", "token_type", "tokenExpiresIn", "passwordHint",
+            "passwordPolicy", "sessionTimeout", "sessionCount", "cookiePolicy", "secretary", "authorName", "author",
+            "spin", "oauth", "OAUTH", "shotp", "photographerName", "amount", "orderNo", "", "-", "keyboard",
+            "monkey", "apikeyCount", "userName", "scenicName", "debug", "echo", "trail", "key", "id",
+        ]
+        for name in visible { XCTAssertFalse(Redaction.isSecretName(name), name) }
+        XCTAssertTrue(Redaction.isSecretName(Substring("x-refresh-token")))
+    }
+
+    func testMembersAtAnyDepthAreMaskedButFlagsAndNullsKept() {
+        let body: JSONValue = .object([
+            "user": .object(["name": "a", "newPassword": "NEW-2", "pin": .int(1234)]),
+            "list": .array([.object(["client_secret": "CS-1", "tokenCount": .int(3)])]),
+            "session": .bool(true), "refresh_token": .null, "passport": "E123",
+            "credentials": .object(["user": "u", "key": "k"]),
+        ])
+        let out = JSONWriter.string(Redaction.redact(body))
+        for hidden in ["NEW-2", "1234", "CS-1", "\"u\""] { XCTAssertFalse(out.contains(hidden), out) }
+        XCTAssertTrue(out.contains(#""session":true"#), out)
+        XCTAssertTrue(out.contains(#""refresh_token":null"#), out)
+        XCTAssertTrue(out.contains(#""passport":"E123""#), out)
+        XCTAssertTrue(out.contains(#""tokenCount":3"#), out)
+    }
+
+    /// The forms a server echoes a token back in: another case, base64 at any alignment (standard
+    /// and URL alphabet), a prefix or any run of 16 characters.
+    func testLiveSecretsInEchoedForms() {
+        let token = "sxk_0123456789abcdef0123456789abcdef"
+        let b64 = Base64.encode(Array(token.utf8)[...])
+        let inside = Base64.encode(Array(("user:" + token).utf8)[...])
+        let forms = [
+            token, token.uppercased(), b64, b64.replacingAll("=", with: ""), inside,
+            String(token.prefix(20)), String(token.dropFirst(7).prefix(16)), String(token.suffix(17)).uppercased(),
+        ]
+        for form in forms {
+            let text = "echo: [" + form + "] done"
+            let masked = Redaction.redact(text, secrets: [token])
+            XCTAssertTrue(masked.hasPrefix("echo: ["), masked)
+            XCTAssertTrue(masked.hasSuffix("] done"), masked)
+            XCTAssertFalse(masked.contains(String(form.dropFirst(2).prefix(14))), "\(form) → \(masked)")
+            XCTAssertTrue(Redaction.redact(.string(text), secrets: [token]) == .string(masked))
+        }
+        // 15 characters of it, or text sharing only a prefix, are left alone.
+        let near = "x " + String(token.prefix(15)) + " y"
+        XCTAssertEqual(Redaction.redact(near, secrets: [token]), near)
+        // A short secret (a password) is matched whole in any case and as base64, not by pieces.
+        XCTAssertEqual(Redaction.redact("sent pw-cap1 / PW-CAP1 / UFctQ0FQMQ==", secrets: ["PW-CAP1"]), "sent *** / *** / ***")
+        XCTAssertEqual(Redaction.redact("PW-CA here", secrets: ["PW-CAP1"]), "PW-CA here")
+        // Multi-byte text around a match survives whole.
+        XCTAssertEqual(Redaction.redact("西湖" + token + "景区", secrets: [token]), "西湖***景区")
+    }
+}
