@@ -17,7 +17,7 @@ final class HostileHistoryPTYTests: SandboxPTYTestCase {
         try logIn("13800000001")
         let s = try start()
         s.send("whoami\r")
-        try s.expect("stateDir")
+        try s.expect("state folder")
         try s.expect("›")
         let before = s.raw.count
         s.send("history\r")
