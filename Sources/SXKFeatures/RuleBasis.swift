@@ -82,8 +82,4 @@ public enum Rules {
     public static let snapshot = RuleBasis.inferred("snapshots")
     /// `switch-account` in a new process reuses the formal token for set-user.
     public static let switchAccountToken = RuleBasis.inferred("switch-account")
-    /// The live session validates at its first server command, loading userinfo ∥ role-permission.
-    public static let loginLoad = RuleBasis.inferred("login")
-    public static let coldStart = RuleBasis.seed("seed 000 §7.2; seed 001 启动流程")
-    public static let validation = RuleBasis.inferred("cold-start")
 }
