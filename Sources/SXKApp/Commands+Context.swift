@@ -72,7 +72,7 @@ extension AppCommands {
         "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
         "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
         "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
-        "sessionResets": "session resets", "stateDir": "state folder",
+        "sessionResets": "session resets", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
     ]
 
     func keys(_ command: ParsedCommand) throws -> CommandOutput {

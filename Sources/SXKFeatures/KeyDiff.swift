@@ -26,16 +26,16 @@ public struct KeyChange: Sendable, Equatable {
 /// The difference between the stored state and a replay's scratch copy, and writing it back.
 public enum KeyDiff {
     /// Keys whose value differs, in the scratch copy's order, then keys it removed. sxk's own
-    /// `sxk_snapshot_saved_at` is not the app's and is left out.
+    /// `sxk_…` keys are not the app's and are left out.
     public static func between(stored: DefaultsStore, scratch: DefaultsStore) -> [KeyChange] {
         let before = stored.entries
         let after = scratch.entries
         var out: [KeyChange] = []
-        for (key, value) in after where key != StoreKey.snapshotSavedAt {
+        for (key, value) in after where StoreKey.kind(of: key) != .sxk {
             let old = before.first { $0.key == key }?.value
             if old != value { out.append(KeyChange(key: key, before: old, after: value)) }
         }
-        for (key, value) in before where key != StoreKey.snapshotSavedAt && !after.contains(where: { $0.key == key }) {
+        for (key, value) in before where StoreKey.kind(of: key) != .sxk && !after.contains(where: { $0.key == key }) {
             out.append(KeyChange(key: key, before: value, after: nil))
         }
         return out
