@@ -113,7 +113,8 @@ public final class SandboxServer: @unchecked Sendable {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path.hasPrefix("/__sandbox/") { return control(request) }
-        log.append(request, time: config.clock.now())
+        let entry = log.append(request, time: config.clock.now())
+        defer { log.answered(entry) }
         sleepLatency()
         if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
