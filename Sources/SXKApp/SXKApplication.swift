@@ -2,6 +2,7 @@ import Foundation
 import SXKAPI
 import SXKCore
 import SXKSandbox
+import SXKSession
 import SXKShell
 
 /// The `sxk` program: builds the host from the global options and hands it to the shell.
@@ -14,6 +15,9 @@ public enum SXKApplication {
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
+        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
+            return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
+        }
         var built: AppServices?
         return await ShellMain.run(
             version: version, commandSpecs: CommandCatalog.all, environment: environment,
@@ -59,11 +63,31 @@ public enum SXKApplication {
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)
+        keepConnections(options: options, mode: context.mode, environment: context.environment, paths: services.paths,
+                        transport: transport, settings: settings, stderr: stderr)
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
         let restored = try host.features().bootstrapper.restore()
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
         return host
+    }
+
+    /// `--persist SECONDS` / `SXK_PERSIST`: a one-shot (or `-c`, a script) sends through the profile's
+    /// connection holder, starting one when there is none; 0 stops a running holder. The REPL keeps
+    /// its own connections and never uses one.
+    static func keepConnections(options: GlobalOptions, mode: RunMode, environment: [String: String], paths: SXKSession.StatePaths,
+                                transport: RecordingTransport, settings: AppSettings, stderr: any OutputSink) {
+        guard let seconds = options.persist, mode != .repl, options.harFile == nil else { return }
+        let socket = paths.profileDir + "/" + KeptConnection.socketName
+        let identity = KeptConnection.identity(version: version, environment: environment)
+        if seconds == 0 {
+            var st = stat()
+            if lstat(socket, &st) == 0 { _ = KeptConnectionTransport.stopHolder(socketPath: socket, identity: identity) }
+            return
+        }
+        transport.keepConnections(KeptConnectionTransport(
+            direct: transport.base, socketPath: socket, seconds: seconds, identity: identity,
+            trace: { line in if settings.trace { stderr.write(TerminalText.sanitize(line) + "\n") } }))
     }
 }
