@@ -58,7 +58,7 @@ def measure(c):
     port = start_sandbox(c.sandbox, c.started)
     relay = tls_lab.start_relay(port, c.started)
     origin = "http://127.0.0.1:%d" % relay
-    env = dict(c.env, SXK_PERSIST="0")
+    env = dict(c.env)
     start = c.ms(bench.time_command([c.sxk, "-c", "version"], runs=c.runs, env=env))
     startup = c.med(start)
     c.log("13 sandbox :%d through relay :%d; start-up %.1f ms" % (port, relay, startup))
