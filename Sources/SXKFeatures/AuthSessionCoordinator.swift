@@ -187,9 +187,16 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// expiry keeps the login (a warning says so).
     public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginOutcome {
         let accounts = contexts.account.current.accounts
+        // The context pair needs only the new token, not the files: it goes out while the token and
+        // the snapshot are written (durably, which takes a while), carrying that token explicitly.
+        let loader = self.loader, token = result.token
+        let timer = CallTimer(), sink = CallSink()
+        let pair = Task { try await loader.loadProfileAndPermissions(timer: timer, sink: sink, token: token) }
         do {
             try contexts.store.saveLogin(token: result.token, account: result.user, phone: phone, privacyAccepted: privacyAccepted)
         } catch {
+            pair.cancel()
+            _ = try? await pair.value
             throw .storage(error)
         }
         contexts.account.reset()
@@ -204,7 +211,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var warnings: [String] = []
         var report: AccountLoadReport?
         do {
-            report = try await loader.loadAll()
+            report = try await loader.loadAll(timer: timer, sink: sink, prefetched: pair)
         } catch let error as APIError where error.kind == .sessionExpired {
             sessionGuard.sessionExpired(token: result.token)
             throw FeatureError.api(error, context: "login")

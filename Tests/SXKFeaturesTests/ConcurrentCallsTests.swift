@@ -58,6 +58,30 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.contexts.session.phase, .loggedIn)
     }
 
+    func testTheContextPairCarriesTheNewTokenAndAFailedTokenWriteEndsTheLogin() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 60))
+        _ = try await h.login("13800000001")
+        // Sent while the token was being written, so it carries the set-user token itself.
+        let token = try XCTUnwrap(h.contexts.session.token)
+        XCTAssertEqual(try record(h, Self.userInfo).header("token"), token)
+        XCTAssertEqual(try record(h, "/api/yf-handset-app/role-permission").header("token"), token)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+
+        // A token that cannot be written ends the login as a storage error, with nothing logged in.
+        try h.auth.logout()
+        let tokenFile = h.stateDir + "/state/sandbox/token"
+        try? FileManager.default.removeItem(atPath: tokenFile)
+        try FileManager.default.createDirectory(atPath: tokenFile + "/blocked", withIntermediateDirectories: true)
+        do {
+            _ = try await h.login("13800000001")
+            XCTFail("a login whose token cannot be written succeeded")
+        } catch let error as FeatureError {
+            guard case .storageFailed = error else { return XCTFail("expected a storage error, got \(error)") }
+        }
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        XCTAssertNil(h.contexts.session.token)
+    }
+
     // MARK: profile
 
     func testProfileSendsRealNameAndBankCardBesideUserInfo() async throws {
