@@ -445,8 +445,10 @@ extension KeptConnection {
         do {
             listener = try HolderSocket.listen(socketPath)
         } catch {
-            // Something is at the path but nobody answered our connect: a stale socket. Remove it once
-            // (only a socket: never a file someone put there) and bind again.
+            // Another one-shot may have just started a holder there: use it.
+            if let fd = try? HolderSocket.connect(socketPath) { close(fd); return true }
+            // Something is at the path but nobody answered: a stale socket. Remove it once (only a
+            // socket: never a file someone put there) and bind again.
             var st = stat()
             guard lstat(socketPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK, unlink(socketPath) == 0,
                   let again = try? HolderSocket.listen(socketPath) else { return false }
@@ -511,6 +513,8 @@ public enum ConnectionHolder {
         // Listening again makes the socket's credentials this process's (the one-shot that bound it
         // has exited): what a client checks, and how a test finds the holder.
         guard listen(listener, 64) == 0 else { return 2 }
+        // No folder kept busy (a mount the one-shot ran in) for as long as it lives.
+        _ = chdir("/")
         signal(SIGPIPE, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
