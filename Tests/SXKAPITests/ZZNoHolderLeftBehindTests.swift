@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 @testable import SXKAPI
 
-/// Runs after the other test classes (the runner takes classes in name order, and this module's
-/// tests come last): fails when any test left a connection holder (`sxk __hold-connections`) running.
-/// The tests that start holders stop them in their tearDown; this catches one that did not.
+/// Fails when any test left a connection holder (`sxk __hold-connections`) running. The tests that
+/// start holders (SXKAppTests' `KeptConnectionTests`) stop them in their tearDown; this catches one
+/// that did not. The runner takes this module after SXKAppTests, and classes in name order.
 final class ZZNoHolderLeftBehindTests: XCTestCase {
     func testNoConnectionHolderIsLeftRunning() {
         var left: [String] = []
