@@ -35,6 +35,26 @@ final class ConcurrentCompareTests: XCTestCase {
         }
     }
 
+    func testCtrlCWithTheIdentitiesRequestsInFlightEndsTheCompareAtOnce() throws {
+        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 3_000))
+        defer { server.stop() }
+        let ws = Workspace()
+        server.setLatency(milliseconds: 0)
+        SXK.login("13800000002", in: ws, baseURL: url)
+        server.setLatency(milliseconds: 3_000)
+        server.resetRequestLog()
+        let running = try LiveSXK(["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"], in: ws, baseURL: url)
+        let deadline = Date().addingTimeInterval(10)
+        while server.requestLog().count < 2 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(server.requestLog().count, 2, "the two requests were not both in flight")
+        let interrupted = Date()
+        kill(running.pid, SIGINT)
+        XCTAssertEqual(running.finish(timeout: 10), 130)
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 2.0, "Ctrl-C waited for the answers")
+        XCTAssertEqual(String(decoding: running.out.finish(), as: UTF8.self), "", "a cancelled compare printed rows")
+        server.setLatency(milliseconds: 0)
+    }
+
     func testOneIdentityFailingKeepsTheOthersRowsInPlace() throws {
         let (server, url) = try startSandbox(SandboxConfig(latencyMs: 80))
         defer { server.stop() }
