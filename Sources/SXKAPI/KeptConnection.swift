@@ -595,7 +595,7 @@ public enum ConnectionHolder {
             let transport = self.transport(for: held)
             let box = AnswerBox()
             let done = DispatchSemaphore(value: 0)
-            Task.detached {
+            let task = Task.detached {
                 do { box.answer = .response(try await transport.send(held.request)) } catch let error as TransportError {
                     box.answer = .failure(error)
                 } catch {
@@ -603,9 +603,21 @@ public enum ConnectionHolder {
                 }
                 done.signal()
             }
-            done.wait()
+            // A client that goes away (Ctrl-C, killed) cancels its transfer here too.
+            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if Self.peerHungUp(client) { task.cancel() }
+            }
             let answer = box.answer ?? .refused("no answer")
             _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
+        }
+
+        /// True when the client closed its end (it sends nothing more after its request).
+        static func peerHungUp(_ fd: Int32) -> Bool {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { return false }
+            if p.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+            var byte: UInt8 = 0
+            return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
         }
 
         private func transport(for held: HeldRequest) -> CurlTransport {

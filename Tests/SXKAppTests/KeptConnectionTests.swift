@@ -174,6 +174,26 @@ final class KeptConnectionTests: SandboxTestCase {
         unlink(socket(ws))
     }
 
+    func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertNotNil(holderPID(ws))
+        server.setLatency(milliseconds: 2_000)
+        server.resetRequestLog()
+        let running = try LiveSXK(["get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(waitUntil(10) { self.server.requestLog().count >= 1 }, "the holder never sent the request")
+        let interrupted = Date()
+        kill(running.pid, SIGINT)
+        XCTAssertEqual(running.finish(timeout: 10), 130)
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 1.5)
+        // Once the server would have answered: a transfer that ran on would have handed its connection
+        // back to the holder's pool; a cancelled one closed it, so the next request opens a new one.
+        usleep(2_500_000)
+        server.setLatency(milliseconds: 0)
+        let next = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(next.stderr.contains("kept connection, opened now"), next.summary)
+    }
+
     func testAnIdleHolderExitsByItselfAndTakesItsSocket() throws {
         let ws = workspace()
         let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("1"))
