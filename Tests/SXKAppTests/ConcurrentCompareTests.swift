@@ -12,7 +12,7 @@ final class ConcurrentCompareTests: XCTestCase {
     }
 
     func testSetUserCallsGoTogetherThenTheRequestsTogetherInTheOrderAsked() throws {
-        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 150))
+        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 300))
         defer { server.stop() }
         let ws = Workspace()
         let script = "login 13800000004 --password-stdin --accept-privacy --account 1; compare --as account:4003,account:4002,account:4001 orders --page-size 5 --json"

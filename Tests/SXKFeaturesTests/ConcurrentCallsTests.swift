@@ -6,7 +6,8 @@ import SXKSandbox
 
 /// Calls that do not depend on each other are in flight together. Proved by what the sandbox saw
 /// (each request's arrival and answer), not by how long anything took: with the sandbox holding
-/// every request for a while, calls sent one after another can never overlap.
+/// every request for a while, calls sent one after another can never overlap. The hold is long
+/// (a quarter second or more) so a loaded machine starting a task late still overlaps.
 final class ConcurrentCallsTests: XCTestCase {
     private static let config = "/api/app/config"
     private static let login = "/api/app/v9/login"
@@ -22,7 +23,7 @@ final class ConcurrentCallsTests: XCTestCase {
     // MARK: login
 
     func testLoginPageSendsTheConfigBesideTheLogin() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 150))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
         let step = try await h.auth.loginFromLoginPage(phone: "13800000001", password: Harness.password, privacyAccepted: true)
         guard case .completed(let outcome) = step else { return XCTFail("expected one account") }
         XCTAssertEqual(outcome.account.userId, 1001)
@@ -34,7 +35,7 @@ final class ConcurrentCallsTests: XCTestCase {
     }
 
     func testLoginFailureWithTheConfigInFlightIsTheLoginsAndTheConfigStillCounts() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 120))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 250))
         do {
             _ = try await h.auth.loginFromLoginPage(phone: "13800000001", password: "wrong-password", privacyAccepted: true)
             XCTFail("a wrong password logged in")
@@ -85,7 +86,7 @@ final class ConcurrentCallsTests: XCTestCase {
     // MARK: profile
 
     func testProfileSendsRealNameAndBankCardBesideUserInfo() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 150))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
         _ = try await h.login("13800000001")
         h.sandbox.resetRequestLog()
         let report = try await h.profile.reload()
@@ -117,7 +118,7 @@ final class ConcurrentCallsTests: XCTestCase {
     }
 
     func testProfileExpiryWithThreeCallsInFlightResetsTheSessionOnce() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 100))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 400))
         _ = try await h.login("13800000001")
         h.sandbox.resetRequestLog()
         h.sandbox.expireTokens()
@@ -162,7 +163,7 @@ final class ConcurrentCallsTests: XCTestCase {
     // MARK: orders --all
 
     func testWalkSendsPageOneAloneThenTheOtherFourTogether() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 600, latencyMs: 120))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 600, latencyMs: 250))
         _ = try await h.login("13800000001")
         h.sandbox.resetRequestLog()
         var pages: [Int] = []
