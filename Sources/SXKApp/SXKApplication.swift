@@ -78,7 +78,13 @@ public enum SXKApplication {
     /// its own connections and never uses one.
     static func keepConnections(options: GlobalOptions, mode: RunMode, environment: [String: String], paths: SXKSession.StatePaths,
                                 transport: RecordingTransport, settings: AppSettings, stderr: any OutputSink) {
-        guard let seconds = options.persist, mode != .repl, options.harFile == nil else { return }
+        guard mode != .repl, options.harFile == nil else { return }
+        // The flag and SXK_PERSIST win over the startup file's `persist SECONDS` line.
+        var setting = options.persist
+        if setting == nil, let text = StartupFile.persistSetting(paths.configDir + "/sxkrc") {
+            setting = try? Invocation.persistSeconds(text, "sxkrc persist")
+        }
+        guard let seconds = setting else { return }
         let socket = paths.profileDir + "/" + KeptConnection.socketName
         let identity = KeptConnection.identity(version: version, environment: environment)
         if seconds == 0 {

@@ -184,7 +184,7 @@ public struct Invocation: Sendable, Equatable {
     private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }
 
     /// A persist time: 0 (stop) or a positive number of seconds up to a day.
-    private static func persistSeconds(_ text: String, _ name: String) throws -> Double {
+    public static func persistSeconds(_ text: String, _ name: String) throws -> Double {
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
             throw UsageError("\(name) expects seconds from 0 to 86400, got '\(text)'")
         }

@@ -92,6 +92,21 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)))
     }
 
+    func testAPersistLineInTheStartupFileKeepsConnectionsAndTheVariableWins() throws {
+        let ws = workspace()
+        try FileManager.default.createDirectory(atPath: ws.configHome + "/sxk", withIntermediateDirectories: true)
+        let rc = ws.configHome + "/sxk/sxkrc"
+        try "persist 30\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        chmod(rc, 0o600)
+        // SXK_PERSIST=0 wins: nothing is started.
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
+        XCTAssertNil(holderPID(ws))
+        let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("kept connection"), r.summary)
+        XCTAssertNotNil(holderPID(ws))
+    }
+
     func testAStaleSocketIsReplacedWithoutAWord() throws {
         let ws = workspace()
         // A socket file nobody listens on, as a holder killed with -9 leaves it.
