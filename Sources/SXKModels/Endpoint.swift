@@ -5,16 +5,14 @@ import SXKCore
 @dynamicMemberLookup
 public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public enum Method: String, Sendable { case get = "GET", post = "POST" }
-    public enum Group: String, Sendable, CaseIterable { case account, commerce, operation }
 
-    public var group: Group
     public var method: Method
     public var path: String
     public var parameters: [Parameter]
     public var summary: String
 
-    public init(_ group: Group, _ method: Method, _ path: String, _ parameters: [Parameter] = [], summary: String) {
-        self.group = group; self.method = method; self.path = path; self.parameters = parameters; self.summary = summary
+    public init(_ method: Method, _ path: String, _ parameters: [Parameter] = [], summary: String) {
+        self.method = method; self.path = path; self.parameters = parameters; self.summary = summary
     }
 
     public var description: String { "\(method.rawValue) \(path)" }
@@ -24,7 +22,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(method.rawValue); hasher.combine(path) }
 
     /// The parameter that selects the role's scope (`scenicId`, `storeId`), if any.
-    public var scopeParameter: Parameter? { parameters.first { $0.scope != nil } }
+    public var scopeParameter: Parameter? { parameters.first(where: \.isScope) }
 }
 
 // MARK: - Parameters
@@ -33,17 +31,16 @@ extension Endpoint {
     /// A parameter an endpoint takes; its wire name is spelled only here, so a call names it as `.startDate`.
     public struct Parameter: Sendable, Hashable, CustomStringConvertible {
         public enum Location: String, Sendable { case query, body, header }
-        /// The role scope a parameter's value selects: the server checks it against the account.
-        public enum Scope: String, Sendable { case scenic, store }
 
         public let name: String
         public let location: Location
-        public let scope: Scope?
+        /// Whether the value selects the role's scope (a scenic area, a store): the server checks it against the account.
+        public let isScope: Bool
         /// Whether the endpoint needs it (an optional one that is nil or empty is not sent).
         public private(set) var required = true
 
-        public init(_ name: String, _ location: Location = .query, scope: Scope? = nil) {
-            self.name = name; self.location = location; self.scope = scope
+        public init(_ name: String, _ location: Location = .query, isScope: Bool = false) {
+            self.name = name; self.location = location; self.isScope = isScope
         }
 
         /// The same parameter, not required.
@@ -61,8 +58,8 @@ extension Endpoint {
         public static let keyword = Parameter("keyword")
         public static let startDate = Parameter("startDate")
         public static let endDate = Parameter("endDate")
-        public static let scenicId = Parameter("scenicId", scope: .scenic)
-        public static let storeId = Parameter("storeId", scope: .store)
+        public static let scenicId = Parameter("scenicId", isScope: true)
+        public static let storeId = Parameter("storeId", isScope: true)
         public static let staffId = Parameter("staff_id")
         public static let username = Parameter("username", .body)
         public static let password = Parameter("password", .body)
@@ -125,9 +122,9 @@ public struct TypedEndpoint<Value: Sendable>: Sendable {
     public let endpoint: Endpoint
     public let decode: @Sendable (JSONValue) throws(FieldError) -> Value
 
-    public init(_ group: Endpoint.Group, _ method: Endpoint.Method, _ path: String, _ parameters: [Endpoint.Parameter] = [],
+    public init(_ method: Endpoint.Method, _ path: String, _ parameters: [Endpoint.Parameter] = [],
                 summary: String, decode: @escaping @Sendable (JSONValue) throws(FieldError) -> Value) {
-        endpoint = Endpoint(group, method, path, parameters, summary: summary)
+        endpoint = Endpoint(method, path, parameters, summary: summary)
         self.decode = decode
     }
 
@@ -152,47 +149,47 @@ private typealias P = Endpoint.Parameter
 /// member here (its model beside the others, its handler in the sandbox); `Endpoint.all`, the typed
 /// client, completion and the sandbox's routing follow from it.
 public struct EndpointCatalog: Sendable {
-    // Account
-    public let config = TypedEndpoint(.account, .get, "/api/app/config",
+    // Account (`AccountAPI`)
+    public let config = TypedEndpoint(.get, "/api/app/config",
         summary: "app configuration (enableRegister)", decode: { v in AppConfig(json: v) })
-    public let login = TypedEndpoint(.account, .post, "/api/app/v9/login", [P.username, P.password],
+    public let login = TypedEndpoint(.post, "/api/app/v9/login", [P.username, P.password],
         summary: "password login: temporary token and accounts", decode: LoginResult.init(json:))
-    public let setUser = TypedEndpoint(.account, .post, "/api/app/v9/set-user", [P.userId, P.accountType, P.token],
+    public let setUser = TypedEndpoint(.post, "/api/app/v9/set-user", [P.userId, P.accountType, P.token],
         summary: "choose an account: formal token", decode: SetUserResult.init(json:))
-    public let userInfo = TypedEndpoint(.account, .get, "/api/yf-handset-app/userinfo",
+    public let userInfo = TypedEndpoint(.get, "/api/yf-handset-app/userinfo",
         summary: "profile of the current account", decode: UserInfo.init(json:))
-    public let rolePermissions = TypedEndpoint(.account, .get, "/api/yf-handset-app/role-permission",
+    public let rolePermissions = TypedEndpoint(.get, "/api/yf-handset-app/role-permission",
         summary: "roles with scenic areas and permissions", decode: RolePermission.list(json:))
-    public let realNameInfo = TypedEndpoint(.account, .get, "/api/yf-handset-app/photog/real-name/info",
+    public let realNameInfo = TypedEndpoint(.get, "/api/yf-handset-app/photog/real-name/info",
         summary: "real-name verification", decode: RealNameInfo.init(json:))
-    public let bankCardInfo = TypedEndpoint(.account, .get, "/api/yf-handset-app/photog/wallet/bank-card/info",
+    public let bankCardInfo = TypedEndpoint(.get, "/api/yf-handset-app/photog/wallet/bank-card/info",
         summary: "bound bank card", decode: BankCardInfo.init(json:))
 
-    // Commerce
-    public let storeList = TypedEndpoint(.commerce, .get, "/api/app/store/all",
+    // Commerce (`CommerceAPI`)
+    public let storeList = TypedEndpoint(.get, "/api/app/store/all",
         summary: "all stores", decode: Store.list(json:))
-    public let photographerOrders = TypedEndpoint(.commerce, .get, "/api/yf-handset-app/photog/order/listv2", EndpointCatalog.paging,
+    public let photographerOrders = TypedEndpoint(.get, "/api/yf-handset-app/photog/order/listv2", EndpointCatalog.paging,
         summary: "photographer orders", decode: EndpointCatalog.orders)
-    public let scenicAdminOrders = TypedEndpoint(.commerce, .get, "/api/app/scenic-admin/order/list", EndpointCatalog.paging + [P.scenicId],
+    public let scenicAdminOrders = TypedEndpoint(.get, "/api/app/scenic-admin/order/list", EndpointCatalog.paging + [P.scenicId],
         summary: "scenic-area orders", decode: EndpointCatalog.orders)
-    public let storeOrders = TypedEndpoint(.commerce, .get, "/api/app/store/order/list", EndpointCatalog.paging + [P.storeId],
+    public let storeOrders = TypedEndpoint(.get, "/api/app/store/order/list", EndpointCatalog.paging + [P.storeId],
         summary: "store deposit orders", decode: EndpointCatalog.orders)
 
-    // Operation
-    public let photographerSummary = TypedEndpoint(.operation, .get, "/api/yf-handset-app/photog/analyse/user", EndpointCatalog.range,
+    // Operation (`OperationAPI`)
+    public let photographerSummary = TypedEndpoint(.get, "/api/yf-handset-app/photog/analyse/user", EndpointCatalog.range,
         summary: "photographer statistics", decode: Summary.init(json:))
-    public let photographerDaily = TypedEndpoint(.operation, .get, "/api/yf-handset-app/photog/analyse/user/daily", EndpointCatalog.range + [P.page, P.pageSize],
+    public let photographerDaily = TypedEndpoint(.get, "/api/yf-handset-app/photog/analyse/user/daily", EndpointCatalog.range + [P.page, P.pageSize],
         summary: "photographer statistics by day", decode: EndpointCatalog.days)
-    public let scenicAdminSummary = TypedEndpoint(.operation, .get, "/api/app/scenic-admin/analyse", EndpointCatalog.range + [P.scenicId],
+    public let scenicAdminSummary = TypedEndpoint(.get, "/api/app/scenic-admin/analyse", EndpointCatalog.range + [P.scenicId],
         summary: "scenic-area statistics", decode: Summary.init(json:))
-    public let scenicAdminDaily = TypedEndpoint(.operation, .get, "/api/app/scenic-admin/analyse/daily", EndpointCatalog.range + [P.scenicId, P.page, P.pageSize],
+    public let scenicAdminDaily = TypedEndpoint(.get, "/api/app/scenic-admin/analyse/daily", EndpointCatalog.range + [P.scenicId, P.page, P.pageSize],
         summary: "scenic-area statistics by day", decode: EndpointCatalog.days)
-    public let storeSummary = TypedEndpoint(.operation, .get, "/api/app/store/analyse", EndpointCatalog.range + [P.storeId],
+    public let storeSummary = TypedEndpoint(.get, "/api/app/store/analyse", EndpointCatalog.range + [P.storeId],
         summary: "store statistics", decode: Summary.init(json:))
-    public let storeDaily = TypedEndpoint(.operation, .get, "/api/app/store/analyse/daily", EndpointCatalog.range + [P.storeId, P.page, P.pageSize],
+    public let storeDaily = TypedEndpoint(.get, "/api/app/store/analyse/daily", EndpointCatalog.range + [P.storeId, P.page, P.pageSize],
         summary: "store statistics by day", decode: EndpointCatalog.days)
     /// The path's spelling `loacation` is the real backend's and must be kept.
-    public let locationDetail = TypedEndpoint(.operation, .get, "/api/yf-handset-app/photog/loacation/detail", [P.staffId],
+    public let locationDetail = TypedEndpoint(.get, "/api/yf-handset-app/photog/loacation/detail", [P.staffId],
         summary: "last location report of a staff member", decode: LocationDetail.init(json:))
 
     static let paging = [P.page, P.pageSize, P.status.optional, P.keyword.optional]
