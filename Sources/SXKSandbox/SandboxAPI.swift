@@ -72,10 +72,11 @@ final class SandboxAPI: @unchecked Sendable {
     /// `Endpoint.all` missing here is answered 501 naming it (and the every-endpoint test fails on it).
     static let handlers: [Endpoint: Handler] = Dictionary(accountRoutes + orderRoutes) { first, _ in first }
 
-    /// The route of each declared endpoint, keyed by path.
-    static let routes: [String: Route] = Dictionary(uniqueKeysWithValues: Endpoint.all.map { endpoint in
+    /// The route of each declared endpoint, keyed by path (a second declaration of a path is not
+    /// served: the every-endpoint test names it).
+    static let routes: [String: Route] = Dictionary(Endpoint.all.map { endpoint in
         (endpoint.path, Route(method: endpoint.method.rawValue, handler: handler(for: endpoint)))
-    })
+    }) { first, _ in first }
 
     static func handler(for endpoint: Endpoint) -> Handler {
         if let handler = handlers[endpoint] { return handler }
