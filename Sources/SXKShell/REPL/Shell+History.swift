@@ -15,7 +15,10 @@ extension Shell {
         return context
     }
 
-    func showHistory(_ records: [HistoryEntry], _ command: ParsedCommand, io: CommandIO) -> Int32 {
+    /// The columns of `history --csv`/`--tsv`: the members of `history --json`.
+    static let historyColumns = ["n", "line", "profile", "env", "role", "scenicId", "scenicName", "storeId", "at"].map { OutputColumn($0) }
+
+    func showHistory(_ records: [HistoryEntry], _ command: ParsedCommand, io: CommandIO) async -> Int32 {
         var shown = records.enumerated().map { (number: $0.offset + 1, entry: $0.element) }
         if command.has("here") {
             guard let here = host.historyContext() else {
@@ -25,12 +28,12 @@ extension Shell {
             shown = shown.filter { $0.entry.context?.sameScope(as: here) ?? false }
         }
         if let n = command.positionals.first.flatMap({ Int($0) }) { shown = Array(shown.suffix(max(0, n))) }
-        // A stored context holds server text (scenic and store names): masked and escaped like any.
-        let renderer = Renderer(io: io, format: OutputFormat(), secrets: host.secrets)
-        if command.has("json") || io.options.json {
-            io.json.print(renderer.shape(.array(shown.map { item in
-                // A line of this session may hold a secret word (it stays out of the file, not out of recall).
-                var o: JSONObject = ["n": .int(item.number), "line": .string(Redaction.scrubText(item.entry.line))]
+        let secrets = host.secrets
+        return await render(command, io: io) { _ in
+            // A line may hold a secret word (it stays out of the file, not out of recall).
+            let lines = shown.map { Redaction.scrubText($0.entry.line) }
+            let rows: [JSONValue] = zip(shown, lines).map { item, line in
+                var o: JSONObject = ["n": .int(item.number), "line": .string(line)]
                 if let c = item.entry.context {
                     o["profile"] = .string(c.profile)
                     o["env"] = c.environment.map { .string($0) } ?? .null
@@ -41,18 +44,21 @@ extension Shell {
                     o["at"] = c.time.map { .string(LocalTime.iso(Date(timeIntervalSince1970: TimeInterval($0)))) } ?? .null
                 }
                 return .object(o)
-            })))
-            return ExitStatus.ok
+            }
+            var output = CommandOutput(data: .array(rows))
+            output.rows = OutputTable(columns: Self.historyColumns, rows: rows)
+            // The numbered lines are the view. A stored context holds server text (scenic and store
+            // names): the label is made inert before it is measured, so the padding fits what is shown.
+            let width = String(records.count).count  // numbers align over the whole history
+            let labels = shown.map { $0.entry.context.map { Renderer.cell(Redaction.redact($0.label, secrets: secrets)) } }
+            // The scope column appears once any shown line has a context (old files have none).
+            let scopeWidth = labels.contains { $0 != nil } ? labels.map { TextWidth.width($0 ?? "-") }.max() ?? 1 : 0
+            for ((item, line), label) in zip(zip(shown, lines), labels) {
+                var text = TextWidth.pad(String(item.number), to: width, alignRight: true) + "  "
+                if scopeWidth > 0 { text += TextWidth.pad(label ?? "-", to: scopeWidth) + "  " }
+                output.line(text + line)
+            }
+            return output
         }
-        let width = String(records.count).count
-        // The scope column appears once any shown line has a context (old files have none).
-        let labels = shown.map { $0.entry.context.map { renderer.text($0.label) } }
-        let scopeWidth = labels.contains { $0 != nil } ? labels.map { TextWidth.width($0 ?? "-") }.max() ?? 1 : 0
-        for (item, label) in zip(shown, labels) {
-            var line = TextWidth.pad(String(item.number), to: width, alignRight: true) + "  "
-            if scopeWidth > 0 { line += TextWidth.pad(label ?? "-", to: scopeWidth) + "  " }
-            io.stdout.line(line + renderer.text(Redaction.scrubText(item.entry.line)))
-        }
-        return ExitStatus.ok
     }
 }
