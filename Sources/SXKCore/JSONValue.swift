@@ -141,7 +141,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 extension JSONValue {
     public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
-    public var isNull: Bool { self == .null }
 
     /// Object member by tolerant name, nil for non-objects.
     public subscript(field name: String) -> JSONValue? { objectValue?.field(name) }
