@@ -50,7 +50,7 @@ public struct ScopeExpectation: Sendable, Equatable {
     }
 }
 
-/// Builds the expectation of a list request from the session's contexts (issue 9 §3 scope guard).
+/// Builds the expectation of a list request from the session's contexts (the scope guard).
 public enum ScopeGuard {
     /// For an order list: the photographer role's scenic areas, the scenic sent, or the store sent.
     public static func expectation(for endpoint: OrdersEndpoint, contexts: SessionContexts) -> ScopeExpectation? {

@@ -4,7 +4,7 @@ import XCTest
 
 /// Issue 7, checks 11, 13, 14: bad bodies, timeouts, cross-origin redirects.
 final class NetworkFaultTests: SandboxTestCase {
-    /// server/bad data → 1; transport → 4 (BRIEF exit codes). A cut-off body is a transport failure.
+    /// server/bad data → 1; transport → 4 (README.md, Exit codes). A cut-off body is a transport failure.
     static let expectedExit: [SandboxFaultKind: Set<Int32>] = [
         .malformed: [1], .empty: [1], .html502: [1], .status500: [1], .truncated: [1, 4],
         .oversized: [1], .deepNesting: [1],

@@ -101,7 +101,7 @@ final class SecretsTests: XCTestCase {
         XCTAssertFalse(String(decoding: live.out.snapshot + live.err.snapshot, as: UTF8.self).contains(token))
     }
 
-    /// BRIEF: with stdin not a terminal, sxk reads commands line by line; `login --password-stdin`
+    /// With stdin not a terminal, sxk reads commands line by line; `login --password-stdin`
     /// there takes the next line as the password (and keeps it out of cmdline/environ and output).
     func testPipedLoginTakesPasswordFromNextStdinLine() throws {
         let ws = Workspace()

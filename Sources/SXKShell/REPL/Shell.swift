@@ -18,7 +18,7 @@ public final class Shell: @unchecked Sendable {
     let historyPath: String?
     /// The startup file run before the first prompt (REPL only).
     let rcPath: String?
-    /// `let` variables and `$_`, for this session only.
+    /// `let` variables and `$_`, for the life of this shell only.
     public let variables = VariableStore()
     public let aliases = AliasTable()
     /// `FILE:LINE` while the startup file runs, for error messages.
@@ -443,7 +443,7 @@ public final class Shell: @unchecked Sendable {
         thread.start()
     }
 
-    /// Writes this session's lines; a failure (disk full, read-only) is one warning, not silence.
+    /// Writes the lines typed in this shell; a failure (disk full, read-only) is one warning, not silence.
     private func saveHistory() {
         do { try history?.save() } catch { errors.warning("\(error)") }
     }
