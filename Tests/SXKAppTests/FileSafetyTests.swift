@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 7, checks 5–10: modes, unsafe token files, kill -9, disk full, two shells at once, corrupt state.
+/// Modes, unsafe token files, kill -9, disk full, two shells at once, corrupt state.
 final class FileSafetyTests: XCTestCase {
     var url: URL { SharedSandbox.url }
 

@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 7, checks 1, 3, 4: passwords and tokens stay out of output, files, argv and environment.
+/// Passwords and tokens stay out of output, files, argv and environment.
 final class SecretsTests: XCTestCase {
     var url: URL { SharedSandbox.url }
 

@@ -2,7 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Issue 9, items 1, 6, 7 through the real binary against a sandbox: `let` over real order data,
+/// Variables, aliases and history through the real binary against a sandbox: `let` over real order data,
 /// `$_` without a second request, aliases, the startup file staying out of non-interactive runs,
 /// and `history --here` matching the app's profile and scope.
 final class VariablesAndAliasesTests: SandboxTestCase {
