@@ -68,11 +68,6 @@ public final class CommandIO: @unchecked Sendable {
     /// it should be what the command prints with `--json`.
     public func keep(_ value: JSONValue) { data.keep(value) }
 
-    /// A table fitted to the terminal width when stdout is a terminal.
-    public func table(_ columns: [TableRenderer.Column]) -> TableRenderer {
-        TableRenderer(columns: columns, maxWidth: terminal.stdoutIsTerminal ? terminal.width : nil, color: color)
-    }
-
     public func warning(_ message: String) { errors.warning(message) }
 
     /// Asks for a line on the terminal (echo on). Nil when there is no terminal or on Ctrl-D.
