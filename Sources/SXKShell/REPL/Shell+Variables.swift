@@ -315,9 +315,10 @@ extension Shell {
             guard let eq = word.firstIndex(of: "=") else { return false }
             return eq != word.startIndex && !word.hasPrefix("-")
         }
+        let defines = words.contains(where: isDefinition)
         let command: ParsedCommand
         do {
-            guard case .run(let parsed) = try parser.parse(["alias"] + (words.contains(where: isDefinition) ? [] : words)) else {
+            guard case .run(let parsed) = try parser.parse(["alias"] + (defines ? [] : words)) else {
                 return showHelp(for: "alias", io: io)
             }
             command = parsed
@@ -327,7 +328,7 @@ extension Shell {
         }
         var status = ExitStatus.ok
         var shown: [AliasTable.Alias] = []
-        if !words.contains(where: isDefinition) {
+        if !defines {
             if command.positionals.isEmpty { shown = aliases.all }
             for name in command.positionals { status = lookUpAlias(name, into: &shown) ?? status }
         } else {
