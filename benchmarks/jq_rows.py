@@ -15,7 +15,7 @@ def safety_bench(rel, tmp):
     objs = []
     for mod in ("SXKCore", "SXKShell"):
         d = os.path.join(rel, mod + ".build")
-        objs += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".o")]
+        objs += sorted(os.path.join(top, f) for top, _, files in os.walk(d) for f in files if f.endswith(".o"))
     exe = os.path.join(tmp, "safety-bench")
     subprocess.run(["swiftc", "-O", "-static-stdlib", "-swift-version", "5", "-module-name", "SafetyBench", "-o", exe,
                     os.path.join(HERE, "SafetyBench.swift"), "-I", os.path.join(rel, "Modules"),

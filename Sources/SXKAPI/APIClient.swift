@@ -3,7 +3,7 @@ import Synchronization
 import SXKCore
 
 /// Builds requests with the common headers, sends them through a transport, reads the envelope
-/// and maps every failure to one `APIError` (seed 000 §2, CONTRACT §1–2). Shared by all endpoint groups.
+/// and maps every failure to one `APIError` (seed 000 §2). Shared by all endpoint groups.
 public final class APIClient: Sendable {
     public let configuration: APIConfiguration
     public let transport: any HTTPTransport

@@ -20,7 +20,7 @@ enum AppError: Error, CustomStringConvertible {
     }
 }
 
-/// The one place where an error becomes an exit status (BRIEF: 1 failed, 2 usage, 3 not logged in
+/// The one place where an error becomes an exit status (README.md, Exit codes: 1 failed, 2 usage, 3 not logged in
 /// or expired, 4 network, 130 interrupted).
 enum ExitCodes {
     static func status(for error: any Error) -> Int32 {

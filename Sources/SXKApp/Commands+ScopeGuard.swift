@@ -8,11 +8,4 @@ extension AppCommands {
     func roleScope(_ endpoint: RoleEndpoints) -> ScopeExpectation? {
         ScopeGuard.expectation(for: endpoint, contexts: services.contexts)
     }
-
-    /// `warning: 3 rows outside the current scope (scenic 1 西湖景区): server-side authorization bug?`
-    func warnOutOfScope(_ count: Int, _ expectation: ScopeExpectation?) {
-        guard let expectation, let line = expectation.warning(outside: count) else { return }
-        io.stdout.flush()  // after the rows it is about, on a terminal too
-        io.warning(line)
-    }
 }

@@ -21,7 +21,7 @@ public final class FixedClock: WallClock, @unchecked Sendable {
     public func advance(by seconds: TimeInterval) { lock.withLock { instant = instant.addingTimeInterval(seconds) } }
 }
 
-/// Dates on the wire: `yyyy-MM-dd` and `yyyy-MM-dd HH:mm:ss` in Asia/Shanghai (CONTRACT §2).
+/// Dates on the wire: `yyyy-MM-dd` and `yyyy-MM-dd HH:mm:ss` in Asia/Shanghai.
 public enum WireDate {
     public static let timeZone = TimeZone(identifier: "Asia/Shanghai") ?? TimeZone(secondsFromGMT: 8 * 3600)!
 

@@ -1,6 +1,6 @@
 /// A JSON document exactly as received: object keys keep their order and numbers keep their
 /// literal text, so `--json` / `--raw` can show a payload without losing or reformatting fields
-/// the typed models ignore (CONTRACT §1).
+/// the typed models ignore.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -48,7 +48,7 @@ public struct JSONObject: Sendable, Equatable {
         }
     }
 
-    /// Tolerant lookup: `field("userId")` also finds `user_id` (CONTRACT §1). Null counts as absent.
+    /// Tolerant lookup: `field("userId")` also finds `user_id` (a backend may answer in snake_case). Null counts as absent.
     public func field(_ camelName: String) -> JSONValue? {
         // One pass, no allocation: this runs for every field of every row of a 100,000-row walk.
         // snake_case adds one underscore per inner capital, so only a key of exactly that length can
@@ -141,7 +141,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 extension JSONValue {
     public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
-    public var isNull: Bool { self == .null }
 
     /// Object member by tolerant name, nil for non-objects.
     public subscript(field name: String) -> JSONValue? { objectValue?.field(name) }

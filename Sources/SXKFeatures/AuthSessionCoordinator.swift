@@ -423,7 +423,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     /// A user id, else a 1-based index into `accounts`.
     /// `ID`, `ID:TYPE` or the list's 1-based `INDEX`. Scenic and store accounts are kept in separate
-    /// tables (the scope prefix is `userId_accountType`, CONTRACT §5), so one id can be both: then the
+    /// tables (the scope prefix is `userId_accountType`, `StoreKey`), so one id can be both: then the
     /// bare id is ambiguous and `ID:TYPE` says which.
     public static func resolve(_ selector: String, in accounts: [Account]) throws(FeatureError) -> Account {
         let text = selector.trimmingCharacters(in: .whitespaces)

@@ -35,7 +35,7 @@ public struct WalkOutcome: Sendable, Equatable {
 }
 
 /// Walks pages in order, handing each page's rows to the caller before the walk moves on, so memory
-/// holds a few pages whatever the total (issue 6 `--all`).
+/// holds a few pages whatever the total (`--all`).
 ///
 /// While `onPage` handles page n, pages n+1 … n+4 are already being fetched: the server works on the
 /// next pages while this process parses and decodes the one before, and on a slow link the pages the

@@ -35,7 +35,7 @@ public struct ScopeChange: Sendable, Equatable {
     public var notes: [String]
 }
 
-/// Role, scenic and store scope (issue 5 §1–3): lists with the current one marked, and switches that
+/// Role, scenic and store scope: lists with the current one marked, and switches that
 /// re-derive permissions as `HomeViewModel.loadPermissions` does. Every switch is persisted through the
 /// AppStore; a switch that fails (e.g. the store load) leaves the old scope as it was.
 public struct ScopeFeature: Sendable {

@@ -50,7 +50,7 @@ public struct ScopeExpectation: Sendable, Equatable {
     }
 }
 
-/// Builds the expectation of a list request from the session's contexts (issue 9 §3 scope guard).
+/// Builds the expectation of a list request from the session's contexts (the scope guard).
 public enum ScopeGuard {
     /// For a role's order list or statistics daily rows (daily rows are checked only where they say
     /// which scope they belong to): the photographer role's scenic areas, the scenic sent, or the store sent.

@@ -1,6 +1,6 @@
 import SXKCore
 
-// Typed views of the payloads in CONTRACT §3–4. Each is read tolerantly from a `JSONValue`
+// Typed views of the backend's payloads. Each is read tolerantly from a `JSONValue`
 // (camelCase or snake_case, numbers or numeric strings) and keeps the object it came from in
 // `raw`, so `--json` shows fields the model does not know.
 

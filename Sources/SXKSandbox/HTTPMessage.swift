@@ -119,7 +119,7 @@ struct HTTPResponse: Sendable {
     }
 }
 
-/// Business codes the sandbox answers with (CONTRACT §2; the error codes are our choice).
+/// Business codes the sandbox answers with (the envelope's `code`: 100000 success; the error codes are the sandbox's choice).
 public enum SandboxCode {
     public static let success = 100000
     public static let badCredentials = 100010

@@ -79,9 +79,6 @@ final class HTTPRequestReader {
         return bytes
     }
 
-    /// True when no unread bytes are buffered (so a waiting request cannot be lost).
-    var isDrained: Bool { available == 0 }
-
     /// Discards whatever arrives until the peer closes (the `hang` fault).
     func drainUntilClosed() {
         while true {

@@ -42,7 +42,7 @@ struct SandboxAccount: Sendable {
     func hasRole(_ code: String) -> Bool { roles.contains { $0.roleCode == code } }
 }
 
-/// The fixed demo directory (COMMON.md): scenic areas, stores, phones and their accounts.
+/// The fixed demo directory (README.md, Sandbox): scenic areas, stores, phones and their accounts.
 enum SandboxDirectory {
     static let password = "sandbox123"
 

@@ -7,9 +7,6 @@ enum ShanghaiCalendar {
 
     static func dayNumber(unix: Int) -> Int { floorDiv(unix + offset, 86400) }
 
-    /// Unix seconds of 00:00 Shanghai on the given day.
-    static func startOfDay(_ day: Int) -> Int { day * 86400 - offset }
-
     /// `yyyy-MM-dd`.
     static func dateText(day: Int) -> String {
         let (y, m, d) = civil(day)

@@ -2,7 +2,7 @@ import Foundation
 import SXKCore
 import SXKModels
 
-/// The app's UserDefaults key names (seed 000 §6.1, CONTRACT §5), exactly as the app spells them,
+/// The app's UserDefaults key names (seed 000 §6.1), exactly as the app spells them,
 /// plus the one key sxk adds for itself.
 public enum StoreKey {
     // Non-scoped, in seed order.

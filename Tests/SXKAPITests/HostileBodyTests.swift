@@ -3,7 +3,7 @@ import XCTest
 import SXKCore
 @testable import SXKAPI
 
-/// Issue 7, item 11: bodies built to be expensive (huge, many secret members, deep) cost about what a
+/// Bodies built to be expensive (huge, many secret members, deep) cost about what a
 /// small one does, and still give one short, redacted line.
 final class HostileBodyTests: XCTestCase {
     /// 8 MiB of `{"token":"…"}` members that is not JSON: the error excerpt must not scrub the whole body

@@ -3,7 +3,7 @@ import XCTest
 import SXKCore
 @testable import SXKAPI
 
-/// CONTRACT §1 through the endpoint functions: snake_case, numeric strings, 0/1 booleans, for every model.
+/// The tolerant reads through the endpoint functions: snake_case, numeric strings, 0/1 booleans, for every model.
 final class ToleranceTests: XCTestCase {
     private func api(_ data: String) -> NetworkBundle {
         NetworkBundle(client: Fixture.client { _ in Fixture.ok(data) })

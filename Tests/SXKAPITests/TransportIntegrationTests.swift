@@ -57,7 +57,7 @@ final class TransportIntegrationTests: XCTestCase {
 
     /// The app's concurrent pairs (userinfo ∥ role-permission at start, real-name ∥ bank-card) as the
     /// first requests to a plain-http origin: plain http cannot multiplex, so the second request takes
-    /// a connection of its own at once instead of waiting behind the first (issue 13, item 1).
+    /// a connection of its own at once instead of waiting behind the first.
     func testConcurrentPairOverPlainHTTPOverlapsOnTwoConnections() async throws {
         let server = try LoopbackTestServer { _ in
             usleep(200_000)

@@ -4,7 +4,7 @@ import SXKTestSupport
 import XCTest
 @testable import SXKApp
 
-/// Issue 7, item 12: seeded fuzz of what a typed line goes through — the tokenizer (strict and the
+/// Seeded fuzz of what a typed line goes through — the tokenizer (strict and the
 /// completion's lenient mode), the parser with the app's real command table, completion at any
 /// cursor and the history filter. Corpus: every command, subcommand and flag of the table (with
 /// sample values) plus the help examples and quoting cases; then byte mutations.

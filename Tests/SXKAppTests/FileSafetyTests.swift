@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 7, checks 5–10: modes, unsafe token files, kill -9, disk full, two shells at once, corrupt state.
+/// Modes, unsafe token files, kill -9, disk full, two shells at once, corrupt state.
 final class FileSafetyTests: XCTestCase {
     var url: URL { SharedSandbox.url }
 
@@ -255,7 +255,7 @@ final class FileSafetyTests: XCTestCase {
         let r = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual((try? r.json() as? [String: Any])?["userId"] as? Int, 2001, r.summary)
-        // The login's account list (ids, names, types; never a token) is a file of its own since issue 15.
+        // The login's account list (ids, names, types; never a token) is a file of its own.
         let known: Set<String> = [ws.tokenFile, ws.defaultsFile, ws.profileDir + "/.lock", ws.profileDir + "/accounts.json",
                                       ws.profileDir + "/backend.json"]
         XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { !known.contains($0) }, [], "leftover temp files after a clean start")

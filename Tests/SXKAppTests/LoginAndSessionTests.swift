@@ -167,7 +167,7 @@ final class LoginAndSessionTests: BothSpellingsTestCase {
         XCTAssertEqual((try? who.json() as? [String: Any])?["phase"] as? String, "loggedOut", who.summary)
     }
 
-    /// Item 15 at app level: the token expires while `profile`'s real-name and bank-card calls are both
+    /// At app level: the token expires while `profile`'s real-name and bank-card calls are both
     /// in flight (the sandbox holds each request 1 s; the tokens are expired once both have arrived).
     /// Both calls see the expiry; the shell prints one line about it, resets once (the token file is
     /// removed once and the snapshot cleared in one save) and ends logged out with exit 3.

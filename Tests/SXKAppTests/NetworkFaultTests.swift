@@ -2,9 +2,9 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Issue 7, checks 11, 13, 14: bad bodies, timeouts, cross-origin redirects.
+/// Bad bodies, timeouts, cross-origin redirects.
 final class NetworkFaultTests: SandboxTestCase {
-    /// server/bad data → 1; transport → 4 (BRIEF exit codes). A cut-off body is a transport failure.
+    /// server/bad data → 1; transport → 4 (README.md, Exit codes). A cut-off body is a transport failure.
     static let expectedExit: [SandboxFaultKind: Set<Int32>] = [
         .malformed: [1], .empty: [1], .html502: [1], .status500: [1], .truncated: [1, 4],
         .oversized: [1], .deepNesting: [1],
@@ -74,7 +74,7 @@ final class NetworkFaultTests: SandboxTestCase {
         }
     }
 
-    /// Item 11, hostile sizes: 100,000 nested `[` and a 48 MiB body (past the 32 MiB read limit) each
+    /// Hostile sizes: 100,000 nested `[` and a 48 MiB body (past the 32 MiB read limit) each
     /// give one error line with endpoint and status; the session and the next commands are unaffected.
     func testDeepNestingAndOversizedBodies() {
         let ws = Workspace()

@@ -2,7 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Issue 9 §2–5 end to end: `compare`, the scope guard, `curl` and `watch`, the real binary against
+/// End to end: `compare`, the scope guard, `curl` and `watch`, the real binary against
 /// a loopback sandbox.
 final class PowerFeaturesTests: SandboxTestCase {
     override func tearDown() {

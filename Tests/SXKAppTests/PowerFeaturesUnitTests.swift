@@ -5,7 +5,7 @@ import SXKShell
 import XCTest
 @testable import SXKApp
 
-/// The pieces of issue 9 §2 and §4 that need no process: curl quoting, the request ring's masking,
+/// The pieces of `compare` and `curl` that need no process: curl quoting, the request ring's masking,
 /// the body diff, identity and request parsing.
 final class PowerFeaturesUnitTests: XCTestCase {
     func request(_ method: String, _ url: String, body: String? = nil, token: String? = "sxk_0123456789abcdef") -> HTTPRequest {

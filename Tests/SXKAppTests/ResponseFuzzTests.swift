@@ -4,7 +4,7 @@ import SXKCore
 import SXKTestSupport
 import XCTest
 
-/// Issue 7, item 12: seeded fuzz of the response path: JSONParser, the client's envelope reading and
+/// Seeded fuzz of the response path: JSONParser, the client's envelope reading and
 /// every model decoder, through the real endpoint groups over a transport that answers with mutated
 /// copies of real sandbox bodies. Whatever arrives, the call returns or throws one short, redacted
 /// `APIError` naming its endpoint, quickly.

@@ -21,7 +21,7 @@ final class ScopeOrdersAndCLITests: SandboxTestCase {
         XCTAssertEqual(server.requestLog().last { $0.path == "/api/app/scenic-admin/order/list" }?.queryValue("scenicId"), "2")
     }
 
-    /// Item 16 at app level: `scenic 2` with a store selected must load the store list first; when that
+    /// At app level: `scenic 2` with a store selected must load the store list first; when that
     /// fails (HTTP 500) the switch changes nothing, in this run and on disk.
     func testFailedScenicSwitchLeavesTheOldScope() throws {
         let ws = Workspace()

@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 7, checks 1, 3, 4: passwords and tokens stay out of output, files, argv and environment.
+/// Passwords and tokens stay out of output, files, argv and environment.
 final class SecretsTests: XCTestCase {
     var url: URL { SharedSandbox.url }
 
@@ -101,7 +101,7 @@ final class SecretsTests: XCTestCase {
         XCTAssertFalse(String(decoding: live.out.snapshot + live.err.snapshot, as: UTF8.self).contains(token))
     }
 
-    /// BRIEF: with stdin not a terminal, sxk reads commands line by line; `login --password-stdin`
+    /// With stdin not a terminal, sxk reads commands line by line; `login --password-stdin`
     /// there takes the next line as the password (and keeps it out of cmdline/environ and output).
     func testPipedLoginTakesPasswordFromNextStdinLine() throws {
         let ws = Workspace()

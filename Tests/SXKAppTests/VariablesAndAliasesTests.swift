@@ -2,7 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Issue 9, items 1, 6, 7 through the real binary against a sandbox: `let` over real order data,
+/// Variables, aliases and history through the real binary against a sandbox: `let` over real order data,
 /// `$_` without a second request, aliases, the startup file staying out of non-interactive runs,
 /// and `history --here` matching the app's profile and scope.
 final class VariablesAndAliasesTests: SandboxTestCase {
@@ -140,5 +140,39 @@ final class VariablesAndAliasesTests: SandboxTestCase {
         let all = SXK.run(["history"], in: ws, baseURL: url)
         XCTAssertTrue(all.stdout.contains("\(ws.profile) storeAdmin@西湖景区/102  orders --limit 2"), all.summary)
         XCTAssertEqual(server.requestLog().count, 0, "history asked the server")
+    }
+
+    /// `vars`, `alias` and `history` print through the renderer in the real binary: `--csv`, `--jq`,
+    /// and the session's live token masked in an alias's words.
+    func testBuiltinsPrintCSVAndJQWithTheTokenMasked() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let token = try XCTUnwrap(ws.token(), "no token after login")
+        let r = SXK.run(["-c", """
+            let no = orders --limit 1 .list[0].orderNo
+            unset _
+            vars --csv
+            vars --jq .no
+            alias so='orders --role storeAdmin' t='echo \(token)'
+            alias --csv
+            alias so --jq .so
+            alias t --json
+            """], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 8, r.summary)
+        XCTAssertEqual(lines[0], "name,value,from")
+        XCTAssertTrue(lines[1].hasPrefix("no,") && lines[1].hasSuffix(",orders --limit 1 .list[0].orderNo"), r.summary)
+        let orderNo = String(lines[1].dropFirst(3).prefix { $0 != "," })
+        XCTAssertEqual(lines[2], orderNo)
+        XCTAssertEqual(Array(lines[3...6]), ["name,words", "so,orders --role storeAdmin", "t,echo ***", "orders --role storeAdmin"])
+        XCTAssertEqual(lines[7], #"{"t":"echo ***"}"#)
+        XCTAssertFalse(r.stdout.contains(token) || r.stderr.contains(token), r.summary)
+
+        let history = SXK.run(["history", "--csv"], in: ws, baseURL: url)
+        XCTAssertEqual(history.status, 0, history.summary)
+        XCTAssertEqual(history.stdout, "n,line,profile,env,role,scenicId,scenicName,storeId,at\n", "-c runs keep no history: \(history.summary)")
+        let none = SXK.run(["history", "--jq", "length"], in: ws, baseURL: url)
+        XCTAssertEqual(none.stdout, "0\n", none.summary)
     }
 }

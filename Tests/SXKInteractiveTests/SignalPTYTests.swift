@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 7, check 17: SIGTERM and SIGHUP (sent, or a closed terminal) end the REPL with 128 + the
+/// SIGTERM and SIGHUP (sent, or a closed terminal) end the REPL with 128 + the
 /// signal after the typed lines reached the history file and the scope reached `defaults.json`.
 final class SignalPTYTests: SandboxPTYTestCase {
     var historyPath: String { profileDir.appendingPathComponent("history").path }
@@ -122,7 +122,7 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("done-0")
     }
 
-    /// Item 8 for the history file: when it cannot be written (a file-size limit stands in for a full
+    /// The history file: when it cannot be written (a file-size limit stands in for a full
     /// disk) the shell says so in one warning line, exits normally and leaves the old file as it was.
     func testHistoryThatCannotBeSavedWarnsOnceAndKeepsTheOldFile() throws {
         let prlimit = "/usr/bin/prlimit"

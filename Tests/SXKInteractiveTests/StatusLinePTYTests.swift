@@ -2,7 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Issue 16 item 8: a request still running after ~300 ms shows one "waiting for …" line on stderr,
+/// A request still running after ~300 ms shows one "waiting for …" line on stderr,
 /// erased before any output; fast calls, scripts and pipes show none.
 final class StatusLinePTYTests: SandboxPTYTestCase {
     func testSlowProfileShowsTheWaitThenCleanOutput() throws {

@@ -2,7 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 
-/// Issue 9, items 1, 6, 7 as a person meets them: the startup file runs before the first prompt,
+/// Variables, aliases and history as a person meets them: the startup file runs before the first prompt,
 /// `$<Tab>` completes a variable, and `history --here` shows this scope's lines, across restarts.
 final class VariablesPTYTests: SandboxPTYTestCase {
     var historyFile: URL { profileDir.appendingPathComponent("history") }

@@ -297,4 +297,76 @@ final class ShellVariablesTests: XCTestCase {
         await norc.runStartupFile(io: norc.makeIO(interactive: true))
         XCTAssertEqual(skipped.text, "")
     }
+    /// `vars` prints through the renderer: the row formats and `--jq` beside `--json`.
+    func testVarsPrintsEveryFormatThroughTheRenderer() async throws {
+        let r = await run("let id = orders .list[0].orderId; let no = $_ .list[0].orderNo; unset _; vars --csv; vars --tsv; vars --jq .id; vars --ndjson; vars --json")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, """
+            name,value,from
+            id,7001,orders .list[0].orderId
+            no,SX1,$_ .list[0].orderNo
+            name\tvalue\tfrom
+            id\t7001\torders .list[0].orderId
+            no\tSX1\t$_ .list[0].orderNo
+            7001
+            {"name":"id","value":7001,"from":"orders .list[0].orderId"}
+            {"name":"no","value":"SX1","from":"$_ .list[0].orderNo"}
+            {"id":7001,"no":"SX1"}
+
+            """)
+        XCTAssertEqual(r.err, "")
+        // No variables: the hint on stderr for the table view only; the row formats print their header.
+        let empty = await run("vars; vars --csv; vars --json")
+        XCTAssertEqual(empty.out, "name,value,from\n{}\n")
+        XCTAssertEqual(empty.err, "(no variables — let NAME = COMMAND… PATH)\n")
+        // Server text kept in a variable is made inert in every format.
+        let hostile = await run(#"let id = echo '{"n":"a\u001b]0;pwn\u0007b"}' .n; vars; vars --csv"#)
+        XCTAssertEqual(hostile.status, 0, hostile.err)
+        XCTAssertFalse(hostile.out.contains("\u{1B}") || hostile.out.contains("\u{07}"), hostile.out)
+        XCTAssertTrue(hostile.out.contains("id,a\\x1b]0;pwn\\x07b,"), hostile.out)
+    }
+
+    /// `alias` lists through the renderer: `--json`, `--csv`, `--jq`, with the session's secrets masked.
+    func testAliasListsEveryFormatMaskedThroughTheRenderer() async throws {
+        let r = await run("alias lo='orders --limit 1' t='echo \(Self.token)'; alias; alias --json; alias --csv; alias lo --jq .lo")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, """
+            alias lo='orders --limit 1'
+            alias t='echo ***'
+            {"lo":"orders --limit 1","t":"echo ***"}
+            name,words
+            lo,orders --limit 1
+            t,echo ***
+            orders --limit 1
+
+            """)
+        XCTAssertFalse(r.out.contains(Self.token), r.out)
+        // A missing name is an error; the ones found still print.
+        let some = await run("alias lo='orders --limit 1'; alias nope lo --json")
+        XCTAssertEqual(some.status, 2)
+        XCTAssertEqual(some.out, #"{"lo":"orders --limit 1"}"# + "\n")
+        XCTAssertEqual(some.err, "error: no alias 'nope'\n")
+    }
+
+    /// `history` prints through the renderer: `--csv` and `--jq` over the records `--json` prints.
+    func testHistoryPrintsEveryFormatThroughTheRenderer() async throws {
+        let dir = NSTemporaryDirectory() + "sxk-history-formats-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/history"
+        let store = HistoryStore(path: path)
+        let here = HistoryContext(profile: "test", environment: "test", role: "storeAdmin", scenicId: "1", scenicName: "西湖\u{1B}]0;pwn\u{07}", storeId: "101", time: 1_700_000_000)
+        store.add("orders --limit 1", persist: true, context: here)
+        store.add("whoami", persist: true, context: nil)
+        try store.save()
+        let r = await run("history --csv; history --jq '.[1].line'; history --jq '.[0].scenicName'; history", historyPath: path)
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines[0], "n,line,profile,env,role,scenicId,scenicName,storeId,at")
+        XCTAssertTrue(lines[1].hasPrefix("1,orders --limit 1,test,test,storeAdmin,1,西湖\\x1b]0;pwn\\x07,101,"), lines[1])
+        XCTAssertEqual(lines[2], "2,whoami,,,,,,,")
+        XCTAssertEqual(lines[3], "whoami")
+        XCTAssertEqual(lines[4], "西湖\\x1b]0;pwn\\x07")
+        XCTAssertTrue(lines[5].hasPrefix("1  test storeAdmin@西湖\\x1b]0;pwn\\x07/101  orders --limit 1"), lines[5])
+        XCTAssertFalse(r.out.contains("\u{1B}") || r.out.contains("\u{07}"), r.out)
+    }
 }

@@ -99,7 +99,10 @@ _sxk() {
             :;
             ;;
         'history')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--here --json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--here --json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
             :;
             ;;
         'completion')
@@ -111,14 +114,20 @@ _sxk() {
             :;
             ;;
         'vars')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'unset')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'alias')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
         'unalias')

@@ -86,6 +86,9 @@ public struct CommandOutput: Sendable {
     /// The default (table) view, in order. The first table is the one `--csv`, `--tsv`,
     /// `--ndjson`, `--expanded` and `--columns` work on.
     public var blocks: [OutputBlock] = []
+    /// The rows `--csv`, `--tsv` and `--ndjson` print when the view shows them as lines rather than
+    /// as a table (`history`'s numbered lines, `alias`'s definitions).
+    public var rows: OutputTable?
     /// Bodies as received, for `--raw`.
     public var raw: [String]?
     public var stream: RowStream?
@@ -122,8 +125,11 @@ public struct CommandOutput: Sendable {
         blocks.append(.table(OutputTable(columns: columns, rows: rows)))
     }
 
-    /// The first table of the view, the one row formats work on.
-    public var mainTable: OutputTable? {
+    /// The first table of the view, else `rows`: the one row formats work on.
+    public var mainTable: OutputTable? { viewTable ?? rows }
+
+    /// The first table of the view (what `set expanded` may show as records).
+    var viewTable: OutputTable? {
         for block in blocks { if case .table(let t) = block { return t } }
         return nil
     }

@@ -7,7 +7,7 @@ import SXKCore
 public struct StatusLineState: Sendable {
     /// Carriage return and erase to the end of the line: leaves the cursor at column 0 of an empty line.
     public static let erase = "\r\u{1B}[K"
-    /// A request running shorter than this shows nothing (issue 16: "after ~300 ms").
+    /// A request running shorter than this shows nothing (a quick answer never flickers).
     public var threshold: UInt64 = 300_000_000
     /// What is on the screen now, nil when nothing is.
     public private(set) var shown: String?

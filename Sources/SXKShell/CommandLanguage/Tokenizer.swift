@@ -46,19 +46,70 @@ public enum Tokenizer {
     /// Commands with token positions. Lenient mode (for completion) accepts an unterminated quote
     /// and marks it on the last token.
     public static func tokenize(_ line: String, lenient: Bool) throws -> [[Token]] {
-        let bytes = Array(line.utf8)
+        var scan = Scanner(bytes: Array(line.utf8), lenient: lenient)
+        let bytes = scan.bytes, n = bytes.count
+        while scan.i < n {
+            let c = bytes[scan.i]
+            switch c {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                scan.finishWord(at: scan.i)
+                scan.i += 1
+            case UInt8(ascii: ";"), UInt8(ascii: "\n"):
+                scan.finishWord(at: scan.i)
+                scan.finishCommand()
+                scan.i += 1
+            case UInt8(ascii: "|") where !lenient:
+                try scan.pipe()
+            case UInt8(ascii: ">") where !lenient:
+                scan.redirect()
+            case UInt8(ascii: "#") where !scan.inWord:
+                // Comment to end of line.
+                while scan.i < n && bytes[scan.i] != UInt8(ascii: "\n") { scan.i += 1 }
+            case UInt8(ascii: "\\"):
+                try scan.escape()
+            case UInt8(ascii: "'"), UInt8(ascii: "\""):
+                // Lenient, an unterminated quote ends the input: its word is the last.
+                if try !scan.quoted(by: c) { return scan.commands }
+            case UInt8(ascii: "$"):
+                scan.beginWord()
+                if try scan.takeVariable() { continue }
+                scan.word.append(c)
+                scan.i += 1
+            default:
+                scan.beginWord()
+                scan.word.append(c)
+                scan.i += 1
+            }
+        }
+        scan.finishWord(at: n)
+        scan.finishCommand()
+        return scan.commands
+    }
+
+    /// The state of one `tokenize` pass: the position, the word being built and the commands so far.
+    private struct Scanner {
+        let bytes: [UInt8]
+        let lenient: Bool
+        var i = 0
         var commands: [[Token]] = []
         var current: [Token] = []
         var word: [UInt8] = []
         var inWord = false
         var start = 0
-        var i = 0
-        let n = bytes.count
         var parts: [WordPart] = []
         var literalStart = 0
         var quoted = false
 
-        func finishWord(at end: Int, openQuote: Character? = nil) {
+        init(bytes: [UInt8], lenient: Bool) {
+            self.bytes = bytes
+            self.lenient = lenient
+        }
+
+        mutating func beginWord() {
+            if !inWord { inWord = true; start = i }
+        }
+
+        mutating func finishWord(at end: Int, openQuote: Character? = nil) {
             if inWord {
                 var token = Token(text: String(decoding: word, as: UTF8.self), start: start, end: end, openQuote: openQuote)
                 if !parts.isEmpty {
@@ -74,8 +125,14 @@ public enum Tokenizer {
             literalStart = 0
             quoted = false
         }
+
+        mutating func finishCommand() {
+            if !current.isEmpty { commands.append(current) }
+            current = []
+        }
+
         /// A `$name` / `${name}` at `i`: records it as a part, keeps its raw text in the word, moves past it.
-        func takeVariable() throws -> Bool {
+        mutating func takeVariable() throws -> Bool {
             guard let ref = try variableReference(bytes, i, lenient: lenient) else { return false }
             if literalStart < word.count { parts.append(.literal(String(decoding: word[literalStart...], as: UTF8.self))) }
             parts.append(.variable(ref.name))
@@ -84,102 +141,83 @@ public enum Tokenizer {
             i += ref.length
             return true
         }
-        func finishCommand() {
-            if !current.isEmpty { commands.append(current) }
-            current = []
+
+        /// `| COMMAND`: the shell command runs to the next `;` or newline outside quotes, as a
+        /// pipeline does in sh; its text goes to sh as typed (its own quotes, `$` and pipes are sh's).
+        mutating func pipe() throws {
+            let n = bytes.count
+            finishWord(at: i)
+            let end = shellCommandEnd(bytes, from: i + 1)
+            guard end <= n else { throw UsageError("unterminated quote in the shell command after '|'") }
+            var from = i + 1, to = end
+            while from < to && (bytes[from] == UInt8(ascii: " ") || bytes[from] == UInt8(ascii: "\t")) { from += 1 }
+            while to > from && [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")].contains(bytes[to - 1]) { to -= 1 }
+            let command = String(decoding: bytes[from..<to], as: UTF8.self)
+            guard !command.isEmpty else { throw UsageError("nothing after '|': name a shell command to read the output") }
+            var token = Token(text: command, start: i, end: end)
+            token.output = .pipe
+            current.append(token)
+            i = end
         }
 
-        while i < n {
-            let c = bytes[i]
-            switch c {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                finishWord(at: i)
-                i += 1
-            case UInt8(ascii: ";"), UInt8(ascii: "\n"):
-                finishWord(at: i)
-                finishCommand()
-                i += 1
-            case UInt8(ascii: "|") where !lenient:
-                // The shell command runs to the next `;` or newline outside quotes, as a pipeline
-                // does in sh; its text goes to sh as typed (its own quotes, `$` and pipes are sh's).
-                finishWord(at: i)
-                let end = shellCommandEnd(bytes, from: i + 1)
-                guard end <= n else { throw UsageError("unterminated quote in the shell command after '|'") }
-                var from = i + 1, to = end
-                while from < to && (bytes[from] == UInt8(ascii: " ") || bytes[from] == UInt8(ascii: "\t")) { from += 1 }
-                while to > from && [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")].contains(bytes[to - 1]) { to -= 1 }
-                let command = String(decoding: bytes[from..<to], as: UTF8.self)
-                guard !command.isEmpty else { throw UsageError("nothing after '|': name a shell command to read the output") }
-                var token = Token(text: command, start: i, end: end)
-                token.output = .pipe
-                current.append(token)
-                i = end
-                continue
-            case UInt8(ascii: ">") where !lenient:
-                finishWord(at: i)
-                let append = i + 1 < n && bytes[i + 1] == UInt8(ascii: ">")
-                var token = Token(text: append ? ">>" : ">", start: i, end: i + (append ? 2 : 1))
-                token.output = .file(append: append)
-                current.append(token)
-                i += append ? 2 : 1
-            case UInt8(ascii: "#") where !inWord:
-                // Comment to end of line.
-                while i < n && bytes[i] != UInt8(ascii: "\n") { i += 1 }
-            case UInt8(ascii: "\\"):
-                // Line continuation: removed as in sh, so it never starts a word of its own.
-                if i + 1 < n && bytes[i + 1] == UInt8(ascii: "\n") { i += 2; continue }
-                if !inWord { inWord = true; start = i }
-                quoted = true
-                if i + 1 >= n {
-                    if lenient { i += 1; continue }
-                    throw UsageError("unfinished escape at end of line")
-                }
-                i += 1
-                let len = scalarLength(bytes[i])
-                word.append(contentsOf: bytes[i..<min(n, i + len)])
-                i += len
-            case UInt8(ascii: "'"), UInt8(ascii: "\""):
-                if !inWord { inWord = true; start = i }
-                quoted = true
-                let quote = c
-                i += 1
-                var closed = false
-                while i < n {
-                    let d = bytes[i]
-                    if d == quote { closed = true; i += 1; break }
-                    if quote == UInt8(ascii: "\"") && d == UInt8(ascii: "\\") && i + 1 < n {
-                        let e = bytes[i + 1]
-                        if e == UInt8(ascii: "\"") || e == UInt8(ascii: "\\") || e == UInt8(ascii: "$") || e == UInt8(ascii: "`") {
-                            word.append(e); i += 2; continue
-                        }
-                        if e == UInt8(ascii: "\n") { i += 2; continue }
+        /// `>` or `>>`: an operator token; the target is the next word.
+        mutating func redirect() {
+            finishWord(at: i)
+            let append = i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ">")
+            var token = Token(text: append ? ">>" : ">", start: i, end: i + (append ? 2 : 1))
+            token.output = .file(append: append)
+            current.append(token)
+            i += append ? 2 : 1
+        }
+
+        /// A backslash: the next character as itself; before a newline, a line continuation.
+        mutating func escape() throws {
+            let n = bytes.count
+            // Line continuation: removed as in sh, so it never starts a word of its own.
+            if i + 1 < n && bytes[i + 1] == UInt8(ascii: "\n") { i += 2; return }
+            beginWord()
+            quoted = true
+            if i + 1 >= n {
+                if lenient { i += 1; return }
+                throw UsageError("unfinished escape at end of line")
+            }
+            i += 1
+            let len = scalarLength(bytes[i])
+            word.append(contentsOf: bytes[i..<min(n, i + len)])
+            i += len
+        }
+
+        /// A quoted run: nothing special inside single quotes; `\"`, `\\`, `\$`, `` \` ``, a line
+        /// continuation and `$name` inside double quotes. False when lenient mode met the end of the
+        /// input inside it (the word and its command are then finished).
+        mutating func quoted(by quote: UInt8) throws -> Bool {
+            let n = bytes.count
+            beginWord()
+            quoted = true
+            i += 1
+            var closed = false
+            while i < n {
+                let d = bytes[i]
+                if d == quote { closed = true; i += 1; break }
+                if quote == UInt8(ascii: "\"") && d == UInt8(ascii: "\\") && i + 1 < n {
+                    let e = bytes[i + 1]
+                    if e == UInt8(ascii: "\"") || e == UInt8(ascii: "\\") || e == UInt8(ascii: "$") || e == UInt8(ascii: "`") {
+                        word.append(e); i += 2; continue
                     }
-                    if quote == UInt8(ascii: "\"") && d == UInt8(ascii: "$"), try takeVariable() { continue }
-                    word.append(d)
-                    i += 1
+                    if e == UInt8(ascii: "\n") { i += 2; continue }
                 }
-                if !closed {
-                    if lenient {
-                        finishWord(at: n, openQuote: Character(UnicodeScalar(quote)))
-                        finishCommand()
-                        return commands
-                    }
-                    throw UsageError("unterminated \(quote == UInt8(ascii: "'") ? "single" : "double") quote")
-                }
-            case UInt8(ascii: "$"):
-                if !inWord { inWord = true; start = i }
-                if try takeVariable() { continue }
-                word.append(c)
-                i += 1
-            default:
-                if !inWord { inWord = true; start = i }
-                word.append(c)
+                if quote == UInt8(ascii: "\"") && d == UInt8(ascii: "$"), try takeVariable() { continue }
+                word.append(d)
                 i += 1
             }
+            if closed { return true }
+            if lenient {
+                finishWord(at: n, openQuote: Character(UnicodeScalar(quote)))
+                finishCommand()
+                return false
+            }
+            throw UsageError("unterminated \(quote == UInt8(ascii: "'") ? "single" : "double") quote")
         }
-        finishWord(at: n)
-        finishCommand()
-        return commands
     }
 
     /// Where the shell command after a `|` ends: the offset of the first `;` or newline outside

@@ -6,7 +6,7 @@ import Glibc
 
 /// The history file in libedit's format: loaded at start, merged with what other shells wrote
 /// and saved atomically (0600 temp file, fsync, rename, under flock). Lines marked not to persist
-/// (space-prefixed, `neverInHistory` commands) stay in this session's memory only. Each line may
+/// (space-prefixed, `neverInHistory` commands) stay in this shell's memory only. Each line may
 /// carry where it ran (`HistoryEntry.stored`); recall sees the command alone.
 public final class HistoryStore: @unchecked Sendable {
     public let path: String?
@@ -28,7 +28,7 @@ public final class HistoryStore: @unchecked Sendable {
         lock.withLock { loaded = lines }
     }
 
-    /// Adds a line typed in this session; `persist == false` keeps it out of the file.
+    /// Adds a line typed in this shell; `persist == false` keeps it out of the file.
     public func add(_ line: String, persist: Bool, context: HistoryContext? = nil) {
         lock.withLock { session.append((HistoryEntry(line: line, context: context), persist)) }
     }
@@ -43,7 +43,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// through, so `let x = login …` or an alias for `login` stays out as well; so does a line
     /// with a secret-named `k=v` word or JSON member (`Redaction.isSecretName`), an `alias` whose
     /// body would be kept out, and a line the parser rejects (an unknown command: a password typed
-    /// on its own line after a failed `login`; a usage error). Recall in this session still offers every line.
+    /// on its own line after a failed `login`; a usage error). Recall in this shell still offers every line.
     public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
         let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
@@ -103,7 +103,7 @@ public final class HistoryStore: @unchecked Sendable {
         return true
     }
 
-    /// Appends this session's unsaved persistable lines to what is on disk now and replaces the file.
+    /// Appends this shell's unsaved persistable lines to what is on disk now and replaces the file.
     public func save() throws {
         guard let path else { return }
         let pending: [String] = lock.withLock {

@@ -2,6 +2,17 @@
 public enum Builtins {
     public static let group = "Shell"
 
+    /// The renderer's formats for the builtins that list data (`history`, `vars`, `alias`), after
+    /// each one's `--json`: they print through the same renderer as every command.
+    static func output(json: String) -> [FlagSpec] {
+        [FlagSpec("json", summary: json),
+         FlagSpec("ndjson", summary: "print one JSON object per line"),
+         FlagSpec("csv", summary: "print the rows as CSV (header of data keys)"),
+         FlagSpec("tsv", summary: "print the rows as tab-separated values"),
+         FlagSpec("jq", value: .string, valueName: "EXPR", summary: "filter the data with a jq expression (strings print raw)"),
+         FlagSpec("no-pager", summary: "print directly, not through the pager (as sxk --no-pager)")]
+    }
+
     public static let specs: [CommandSpec] = {
         var specs = [
             CommandSpec("help", summary: "Show the commands, or the help page of one command",
@@ -13,13 +24,13 @@ public enum Builtins {
             CommandSpec("history", summary: "Show the command history with where each line ran",
                         discussion: "Each line remembers the profile, role, scenic area and store it ran in (shown as in the prompt). Lines starting with a space and login lines are never saved.",
                         arguments: [ArgumentSpec("N", kind: .int, optional: true, summary: "Show only the last N lines")],
-                        flags: [FlagSpec("here", summary: "Only lines run in this profile, role, scenic area and store"),
-                                FlagSpec("json", summary: "Print the lines and their context as JSON")],
-                        examples: ["history 20", "history --here"]),
+                        flags: [FlagSpec("here", summary: "Only lines run in this profile, role, scenic area and store")]
+                            + output(json: "Print the lines and their context as JSON"),
+                        examples: ["history 20", "history --here", "history --csv"]),
             CommandSpec("completion", summary: "Print a shell completion script",
                         arguments: [ArgumentSpec("SHELL", kind: .choice(["bash", "zsh", "fish"]), summary: "Target shell")],
                         examples: ["completion bash > /etc/bash_completion.d/sxk", "completion zsh > ~/.zfunc/_sxk", "completion fish > ~/.config/fish/completions/sxk.fish"]),
-            // Variables and aliases (issue 9, items 1 and 6)
+            // Variables and aliases
             CommandSpec("let", summary: "Keep a value from a command's data in a variable",
                         discussion: "let NAME = COMMAND… [PATH] runs the command without printing and keeps the value at PATH of its data (what the command prints with --json). let NAME = $VAR [PATH] and let NAME = PATH (over $_, the last command's data) read data already kept. Paths: .list[0].orderId, .a.b, [2], [-1] (from the end), .list[].orderId (every element), [\"odd key\"], or . for everything. Use $NAME or ${NAME} in later commands; write \\$ or single quotes for a literal dollar sign.",
                         arguments: [ArgumentSpec("NAME", summary: "Letters, digits and _"),
@@ -27,13 +38,14 @@ public enum Builtins {
                                     ArgumentSpec("COMMAND", kind: .provider("command"), variadic: true, summary: "The command, then an optional PATH")],
                         examples: ["let id = orders --limit 1 .list[0].orderId", "let no = $_ .list[0].orderNo", "let total = .total"]),
             CommandSpec("vars", summary: "List the variables and $_ with their values",
-                        flags: [FlagSpec("json", summary: "Print the variables as one JSON object")]),
+                        flags: output(json: "Print the variables as one JSON object")),
             CommandSpec("unset", summary: "Forget variables ('_' forgets the last command's data)",
                         arguments: [ArgumentSpec("NAME", kind: .provider("variable"), variadic: true, summary: "Variable names")]),
             CommandSpec("alias", summary: "List aliases, or define one: alias NAME='WORDS…'",
                         discussion: "An alias replaces the first word of a command: alias so='orders --role storeAdmin' makes 'so --json' run 'orders --role storeAdmin --json'. Aliases last for the session; put them in $XDG_CONFIG_HOME/sxk/sxkrc to have them in every REPL. Shell commands (help, exit, history, let…) cannot be aliased; a quoted or escaped first word (\\orders) is never an alias; a loop is refused.",
                         arguments: [ArgumentSpec("NAME[=WORDS]", kind: .provider("alias"), optional: true, variadic: true, summary: "Show this alias, or define it")],
-                        examples: ["alias so='orders --role storeAdmin'", "alias"]),
+                        flags: output(json: "Print the aliases as one JSON object (name: words)"),
+                        examples: ["alias so='orders --role storeAdmin'", "alias", "alias --json"]),
             CommandSpec("unalias", summary: "Remove aliases",
                         arguments: [ArgumentSpec("NAME", kind: .provider("alias"), optional: true, variadic: true, summary: "Alias names")],
                         flags: [FlagSpec("all", short: "a", summary: "Remove every alias")]),

@@ -166,120 +166,80 @@ public struct CompletionEngine: Sendable {
                 return (words.count == 2 && "=".hasPrefix(current) ? [CompletionCandidate("=")] : [], nil)
             }
         }
-        // An alias completes as what it stands for (`so --j` → `orders --role storeAdmin --j`).
+        words = Self.expandingAliases(words, provider: provider)
+        guard let first = words.first else { return (commandNames(current, provider: provider), nil) }
+        guard let top = specs.first(where: { $0.matches(first) }) else { return ([], nil) }
+        var typed = TypedWords(top: top)
+        // `watch -n 5 orders --st…`: from the inner command on, its own spec completes.
+        if let inner = typed.read(words) {
+            return candidatesFor(words: Array(words[inner...]), current: current, provider: provider)
+        }
+        if let flag = typed.pendingFlag, let kind = flag.value {
+            return (values(of: kind, prefix: current, provider: provider), nil)
+        }
+        if !typed.onlyPositionals && current.hasPrefix("-") { return flagCandidates(current, typed, provider: provider) }
+        return (argumentCandidates(current, typed, provider: provider), nil)
+    }
+
+    /// An alias completes as what it stands for (`so --j` → `orders --role storeAdmin --j`).
+    static func expandingAliases(_ words: [String], provider: any CompletionValueProvider) -> [String] {
+        var words = words
         var expanded: Set<String> = []
         while let first = words.first, !expanded.contains(first), let expansion = provider.aliasWords(first), !expansion.isEmpty {
             expanded.insert(first)
             words = expansion + words.dropFirst()
         }
-        guard let first = words.first else {
-            var out: [CompletionCandidate] = []
-            for spec in specs where !spec.isHidden {
-                if spec.name.hasPrefix(current) { out.append(CompletionCandidate(spec.name, description: spec.summary)) }
-                for alias in spec.aliases where alias.hasPrefix(current) && !spec.name.hasPrefix(current) {
-                    out.append(CompletionCandidate(alias, description: spec.summary))
-                }
-            }
-            let taken = Set(out.map(\.value))
-            out += provider.completions(for: "alias", prefix: current).filter { !taken.contains($0.value) }
-            return (out, nil)
-        }
-        guard let top = specs.first(where: { $0.matches(first) }) else { return ([], nil) }
-        var chain = [top]
-        var positionalCount = 0
-        var usedFlags: Set<String> = []
-        var pendingFlag: FlagSpec?
-        var onlyPositionals = false
+        return words
+    }
 
-        func findFlag(_ name: String) -> FlagSpec? {
-            for s in chain.reversed() { if let f = s.flag(named: name) { return f } }
-            return nil
+    /// The first word: commands, their aliases, then the user's aliases.
+    private func commandNames(_ current: String, provider: any CompletionValueProvider) -> [CompletionCandidate] {
+        var out: [CompletionCandidate] = []
+        for spec in specs where !spec.isHidden {
+            if spec.name.hasPrefix(current) { out.append(CompletionCandidate(spec.name, description: spec.summary)) }
+            for alias in spec.aliases where alias.hasPrefix(current) && !spec.name.hasPrefix(current) {
+                out.append(CompletionCandidate(alias, description: spec.summary))
+            }
         }
-        func findShort(_ c: Character) -> FlagSpec? {
-            for s in chain.reversed() { if let f = s.flags.first(where: { $0.short == c }) { return f } }
-            return nil
-        }
+        let taken = Set(out.map(\.value))
+        return out + provider.completions(for: "alias", prefix: current).filter { !taken.contains($0.value) }
+    }
 
-        for (index, word) in words.enumerated().dropFirst() {
-            if let flag = pendingFlag {
-                _ = flag
-                pendingFlag = nil
-                continue
-            }
-            // `watch -n 5 orders --st…`: from the inner command on, its own spec completes.
-            let passesOn = chain[chain.count - 1].passesCommand && positionalCount == 0
-            if passesOn && (onlyPositionals || !word.hasPrefix("-") || word == "-") {
-                return candidatesFor(words: Array(words[index...]), current: current, provider: provider)
-            }
-            if onlyPositionals { positionalCount += 1; continue }
-            if word == "--" { onlyPositionals = true; continue }
-            if word.hasPrefix("--") {
-                let body = word.dropFirst(2)
-                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                if let f = findFlag(name) {
-                    usedFlags.insert(f.name)
-                    if !f.isSwitch && !body.contains("=") { pendingFlag = f }
-                }
-                continue
-            }
-            if word.hasPrefix("-") && word.count > 1 && Double(word) == nil {
-                var rest = Substring(word.dropFirst())
-                while let c = rest.first {
-                    rest = rest.dropFirst()
-                    if let f = findShort(c) {
-                        usedFlags.insert(f.name)
-                        if !f.isSwitch {
-                            if rest.isEmpty { pendingFlag = f }
-                            break
-                        }
-                    }
-                }
-                continue
-            }
-            let spec = chain[chain.count - 1]
-            if positionalCount == 0, let sub = spec.subcommand(word) {
-                chain.append(sub)
-                continue
-            }
-            positionalCount += 1
-        }
-
-        let spec = chain[chain.count - 1]
-        if let flag = pendingFlag, let kind = flag.value {
-            return (values(of: kind, prefix: current, provider: provider), nil)
-        }
-        if !onlyPositionals && current.hasPrefix("-") {
-            if current.hasPrefix("--"), let eq = current.firstIndex(of: "=") {
-                let name = String(current[current.index(current.startIndex, offsetBy: 2)..<eq])
-                guard let f = findFlag(name), let kind = f.value else { return ([], nil) }
-                let valuePrefix = String(current[current.index(after: eq)...])
-                return (values(of: kind, prefix: valuePrefix, provider: provider), current[...eq].utf8.count)
-            }
-            var out: [CompletionCandidate] = []
-            var seen: Set<String> = []
-            for s in chain.reversed() {
-                for f in s.flags where !seen.contains(f.name) {
-                    seen.insert(f.name)
-                    if usedFlags.contains(f.name) && f.isSwitch { continue }
-                    let text = "--" + f.name
-                    if text.hasPrefix(current) { out.append(CompletionCandidate(text, description: f.summary)) }
-                }
-            }
-            if "--help".hasPrefix(current) && !seen.contains("help") { out.append(CompletionCandidate("--help", description: "Show help for this command")) }
-            return (out, nil)
+    /// `--fl…` (flags not used yet, switches once) or `--flag=va…` (the flag's values, after the `=`).
+    private func flagCandidates(_ current: String, _ typed: TypedWords, provider: any CompletionValueProvider) -> (values: [CompletionCandidate], valueOffset: Int?) {
+        if current.hasPrefix("--"), let eq = current.firstIndex(of: "=") {
+            let name = String(current[current.index(current.startIndex, offsetBy: 2)..<eq])
+            guard let f = typed.findFlag(name), let kind = f.value else { return ([], nil) }
+            let valuePrefix = String(current[current.index(after: eq)...])
+            return (values(of: kind, prefix: valuePrefix, provider: provider), current[...eq].utf8.count)
         }
         var out: [CompletionCandidate] = []
-        if positionalCount == 0 && !onlyPositionals {
+        var seen: Set<String> = []
+        for s in typed.chain.reversed() {
+            for f in s.flags where !seen.contains(f.name) {
+                seen.insert(f.name)
+                if typed.usedFlags.contains(f.name) && f.isSwitch { continue }
+                let text = "--" + f.name
+                if text.hasPrefix(current) { out.append(CompletionCandidate(text, description: f.summary)) }
+            }
+        }
+        if "--help".hasPrefix(current) && !seen.contains("help") { out.append(CompletionCandidate("--help", description: "Show help for this command")) }
+        return (out, nil)
+    }
+
+    /// A subcommand before any positional, and the values of the argument at this position.
+    private func argumentCandidates(_ current: String, _ typed: TypedWords, provider: any CompletionValueProvider) -> [CompletionCandidate] {
+        let spec = typed.current
+        var out: [CompletionCandidate] = []
+        if typed.positionalCount == 0 && !typed.onlyPositionals {
             for sub in spec.subcommands where !sub.isHidden && sub.name.hasPrefix(current) {
                 out.append(CompletionCandidate(sub.name, description: sub.summary))
             }
         }
         let args = spec.arguments
-        let arg: ArgumentSpec? = positionalCount < args.count ? args[positionalCount] : args.last(where: { $0.isVariadic })
-        if let arg {
-            out += values(of: arg.kind, prefix: current, provider: provider)
-        }
-        return (out, nil)
+        let arg: ArgumentSpec? = typed.positionalCount < args.count ? args[typed.positionalCount] : args.last(where: { $0.isVariadic })
+        if let arg { out += values(of: arg.kind, prefix: current, provider: provider) }
+        return out
     }
 
     private func values(of kind: ValueKind, prefix: String, provider: any CompletionValueProvider) -> [CompletionCandidate] {
@@ -292,6 +252,77 @@ public struct CompletionEngine: Sendable {
             return provider.completions(for: name, prefix: prefix)
         case .string, .int, .double, .date, .path:
             return []
+        }
+    }
+}
+
+/// What the complete words before the cursor have given, read leniently (completion never fails):
+/// the subcommand chain, how many positionals, the flags used, and a flag still waiting for its value.
+private struct TypedWords {
+    var chain: [CommandSpec]
+    var positionalCount = 0
+    var usedFlags: Set<String> = []
+    var pendingFlag: FlagSpec?
+    var onlyPositionals = false
+
+    init(top: CommandSpec) { chain = [top] }
+
+    var current: CommandSpec { chain[chain.count - 1] }
+
+    func findFlag(_ name: String) -> FlagSpec? {
+        for s in chain.reversed() { if let f = s.flag(named: name) { return f } }
+        return nil
+    }
+
+    func findShort(_ c: Character) -> FlagSpec? {
+        for s in chain.reversed() { if let f = s.flags.first(where: { $0.short == c }) { return f } }
+        return nil
+    }
+
+    /// Reads the words after the command; the index of a passed-on command's first word, if one starts.
+    mutating func read(_ words: [String]) -> Int? {
+        for (index, word) in words.enumerated().dropFirst() {
+            if pendingFlag != nil {
+                pendingFlag = nil
+                continue
+            }
+            let passesOn = current.passesCommand && positionalCount == 0
+            if passesOn && (onlyPositionals || !word.hasPrefix("-") || word == "-") { return index }
+            if onlyPositionals { positionalCount += 1; continue }
+            if word == "--" { onlyPositionals = true; continue }
+            if word.hasPrefix("--") {
+                let body = word.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                if let f = findFlag(name) {
+                    usedFlags.insert(f.name)
+                    if !f.isSwitch && !body.contains("=") { pendingFlag = f }
+                }
+                continue
+            }
+            if word.hasPrefix("-") && word.count > 1 && Double(word) == nil {
+                readShorts(word)
+                continue
+            }
+            if positionalCount == 0, let sub = current.subcommand(word) {
+                chain.append(sub)
+                continue
+            }
+            positionalCount += 1
+        }
+        return nil
+    }
+
+    /// `-abc`: switches until a flag that takes a value (the rest of the word, else the next word).
+    mutating func readShorts(_ word: String) {
+        var rest = Substring(word.dropFirst())
+        while let c = rest.first {
+            rest = rest.dropFirst()
+            guard let f = findShort(c) else { continue }
+            usedFlags.insert(f.name)
+            if !f.isSwitch {
+                if rest.isEmpty { pendingFlag = f }
+                return
+            }
         }
     }
 }

@@ -259,20 +259,26 @@ extension Shell {
 
     // MARK: vars, unset
 
-    func showVariables(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+    /// `vars`: the variables as one object (`--json`), one row each in the table and row formats.
+    func showVariables(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
         let secrets = host.secrets
         let all = variables.all.map { (name: $0.name, value: Variables.sanitize($0.entry.value, secrets: secrets), source: $0.entry.source) }
-        if command.has("json") || io.options.json {
-            io.json.print(.object(JSONObject(all.map { (key: $0.name, value: $0.value) })))
-            return ExitStatus.ok
+        return await render(command, io: io) { format in
+            var output = CommandOutput(data: .object(JSONObject(all.map { (key: $0.name, value: $0.value) })))
+            let rows: [JSONValue] = all.map { .object(["name": .string($0.name), "value": $0.value, "from": .string($0.source)]) }
+            let columns = [
+                OutputColumn("name", "NAME", priority: 90, cuttable: false) { "$" + OutputColumn.plain($0.objectValue?["name"]) },
+                OutputColumn("value", "VALUE") { Variables.preview($0.objectValue?["value"] ?? .null, width: 60) },
+                OutputColumn("from", "FROM"),
+            ]
+            if all.isEmpty {
+                output.rows = OutputTable(columns: columns, rows: [])
+                if format.kind == .table && format.jq == nil { output.notes = ["(no variables — let NAME = COMMAND… PATH)"] }
+            } else {
+                output.table(columns, rows)
+            }
+            return output
         }
-        if all.isEmpty {
-            io.stderr.line("(no variables — let NAME = COMMAND… PATH)")
-            return ExitStatus.ok
-        }
-        let rows = all.map { ["$" + $0.name, Variables.preview($0.value, width: 60), $0.source] }
-        io.stdout.write(io.table([.init("NAME", truncatable: false), .init("VALUE"), .init("FROM")]).render(rows))
-        return ExitStatus.ok
     }
 
     func unsetVariables(_ command: ParsedCommand) -> Int32 {
@@ -291,12 +297,9 @@ extension Shell {
     // MARK: alias, unalias
 
     /// `alias` lists, `alias NAME` shows one, `alias NAME='WORDS…'` defines (several at once are fine).
-    func runAlias(_ words: [String], io: CommandIO) -> Int32 {
+    /// Listing and showing print through the renderer (`alias --json`, `alias lo --csv`).
+    func runAlias(_ words: [String], io: CommandIO) async -> Int32 {
         if words.count == 1, words[0] == "--help" || words[0] == "-h" { return showHelp(for: "alias", io: io) }
-        if words.isEmpty {
-            for alias in aliases.all { io.stdout.line(TerminalText.sanitize(AliasTable.definition(alias))) }
-            return ExitStatus.ok
-        }
         // `alias so=orders --role storeAdmin`: the value needs quotes; say so before defining anything.
         for (i, word) in words.enumerated() {
             guard let eq = word.firstIndex(of: "="), eq != word.startIndex, i + 1 < words.count,
@@ -307,26 +310,63 @@ extension Shell {
             errors.error("alias \(name): quote the whole value, e.g. alias \(name)=\(Tokenizer.quote(whole))")
             return ExitStatus.usage
         }
-        var status = ExitStatus.ok
-        for word in words {
-            if let eq = word.firstIndex(of: "="), eq != word.startIndex {
-                let name = String(word[..<eq])
-                let text = String(word[word.index(after: eq)...])
-                do {
-                    try aliases.define(name, as: text) { [parser] in parser.command(named: $0) != nil }
-                } catch {
-                    errors.error(error)
-                    status = ExitStatus.usage
-                }
-            } else if let alias = aliases.alias(word) {
-                io.stdout.line(TerminalText.sanitize(AliasTable.definition(alias)))
-            } else {
-                let near = Suggestion.nearest(to: word, in: aliases.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                errors.error("no alias '\(word)'\(near)")
-                status = ExitStatus.usage
-            }
+        // Without a definition the words are names and output flags, read as every command's are.
+        let isDefinition: (String) -> Bool = { word in
+            guard let eq = word.firstIndex(of: "=") else { return false }
+            return eq != word.startIndex && !word.hasPrefix("-")
         }
-        return status
+        let defines = words.contains(where: isDefinition)
+        let command: ParsedCommand
+        do {
+            guard case .run(let parsed) = try parser.parse(["alias"] + (defines ? [] : words)) else {
+                return showHelp(for: "alias", io: io)
+            }
+            command = parsed
+        } catch {
+            errors.error(error)
+            return ExitStatus.usage
+        }
+        var status = ExitStatus.ok
+        var shown: [AliasTable.Alias] = []
+        if !defines {
+            if command.positionals.isEmpty { shown = aliases.all }
+            for name in command.positionals { status = lookUpAlias(name, into: &shown) ?? status }
+        } else {
+            for word in words {
+                if let eq = word.firstIndex(of: "="), eq != word.startIndex {
+                    let name = String(word[..<eq])
+                    let text = String(word[word.index(after: eq)...])
+                    do {
+                        try aliases.define(name, as: text) { [parser] in parser.command(named: $0) != nil }
+                    } catch {
+                        errors.error(error)
+                        status = ExitStatus.usage
+                    }
+                } else {
+                    status = lookUpAlias(word, into: &shown) ?? status
+                }
+            }
+            if shown.isEmpty { return status }
+        }
+        let rendered = await render(command, io: io) { _ in
+            var output = CommandOutput(data: .object(JSONObject(shown.map { (key: $0.name, value: .string($0.text)) })))
+            output.rows = OutputTable(columns: [OutputColumn("name", "NAME"), OutputColumn("words", "WORDS")],
+                                      rows: shown.map { .object(["name": .string($0.name), "words": .string($0.text)]) })
+            for alias in shown { output.line(AliasTable.definition(alias)) }
+            return output
+        }
+        return status != ExitStatus.ok ? status : rendered
+    }
+
+    /// Adds the alias `name` to `shown`; a usage status (after its error line) when there is none.
+    private func lookUpAlias(_ name: String, into shown: inout [AliasTable.Alias]) -> Int32? {
+        if let alias = aliases.alias(name) {
+            shown.append(alias)
+            return nil
+        }
+        let near = Suggestion.nearest(to: name, in: aliases.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        errors.error("no alias '\(name)'\(near)")
+        return ExitStatus.usage
     }
 
     func removeAliases(_ command: ParsedCommand) -> Int32 {

@@ -18,7 +18,7 @@ public final class Shell: @unchecked Sendable {
     let historyPath: String?
     /// The startup file run before the first prompt (REPL only).
     let rcPath: String?
-    /// `let` variables and `$_`, for this session only.
+    /// `let` variables and `$_`, for the life of this shell only.
     public let variables = VariableStore()
     public let aliases = AliasTable()
     /// `FILE:LINE` while the startup file runs, for error messages.
@@ -236,7 +236,7 @@ public final class Shell: @unchecked Sendable {
         }
         // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
         if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
-        if first == "alias" { return runAlias(Array(words.dropFirst()), io: io) }
+        if first == "alias" { return await runAlias(Array(words.dropFirst()), io: io) }
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
             errors.error(error)
@@ -248,7 +248,7 @@ public final class Shell: @unchecked Sendable {
             return 0
         case .run(let command):
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
-                return runBuiltin(command, io: io)
+                return await runBuiltin(command, io: io)
             }
             return await runHost(command, io: io, source: words)
         }
@@ -273,7 +273,20 @@ public final class Shell: @unchecked Sendable {
 
     // MARK: builtins
 
-    private func runBuiltin(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+    /// Prints a builtin's output through the one renderer, in the format its command line chose:
+    /// the same formats, `--jq`, masking, sanitizing and paging as every command.
+    func render(_ command: ParsedCommand, io: CommandIO, _ make: (OutputFormat) throws -> CommandOutput) async -> Int32 {
+        do {
+            let format = try OutputFormat.from(command, options: io.options, display: io.display)
+            let output = try make(format)
+            return try await Renderer(io: io, format: format, secrets: host.secrets, pager: io.pager(host.pager(), format: format)).render(output)
+        } catch {
+            errors.error(ErrorPresenter.message(for: error))
+            return host.status(forThrown: error)
+        }
+    }
+
+    private func runBuiltin(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
         switch command.spec.name {
         case "help":
             if command.positionals.isEmpty {
@@ -295,9 +308,9 @@ public final class Shell: @unchecked Sendable {
             return 0
         case "history":
             let records = lineReader?.historyRecords ?? history?.records ?? HistoryStore.readEntries(path: historyPath ?? "")
-            return showHistory(records, command, io: io)
+            return await showHistory(records, command, io: io)
         case "set": return runSet(command, io: io)
-        case "vars": return showVariables(command, io: io)
+        case "vars": return await showVariables(command, io: io)
         case "unset": return unsetVariables(command)
         case "unalias": return removeAliases(command)
         case "completion":
@@ -430,7 +443,7 @@ public final class Shell: @unchecked Sendable {
         thread.start()
     }
 
-    /// Writes this session's lines; a failure (disk full, read-only) is one warning, not silence.
+    /// Writes the lines typed in this shell; a failure (disk full, read-only) is one warning, not silence.
     private func saveHistory() {
         do { try history?.save() } catch { errors.warning("\(error)") }
     }

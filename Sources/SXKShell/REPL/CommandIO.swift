@@ -68,36 +68,13 @@ public final class CommandIO: @unchecked Sendable {
     /// it should be what the command prints with `--json`.
     public func keep(_ value: JSONValue) { data.keep(value) }
 
-    /// A table fitted to the terminal width when stdout is a terminal.
-    public func table(_ columns: [TableRenderer.Column]) -> TableRenderer {
-        TableRenderer(columns: columns, maxWidth: terminal.stdoutIsTerminal ? terminal.width : nil, color: color)
-    }
-
     public func warning(_ message: String) { errors.warning(message) }
 
     /// Asks for a line on the terminal (echo on). Nil when there is no terminal or on Ctrl-D.
     /// Throws `CancellationError` on Ctrl-C.
     public func readLine(prompt: String) async throws -> String? {
-        try await ask(prompt: prompt, secret: false)
-    }
-
-    /// Asks for a secret on the terminal with echo off. Nil when there is no terminal.
-    /// Throws `CancellationError` on Ctrl-C. The value is never echoed, logged or kept.
-    public func readSecret(prompt: String) async throws -> String? {
-        try await ask(prompt: prompt, secret: true)
-    }
-
-    private func ask(prompt: String, secret: Bool) async throws -> String? {
-        stdout.flush()
-        let work: @Sendable () -> TerminalPrompt.Outcome = { TerminalPrompt.ask(prompt: prompt, secret: secret) }
-        let outcome: TerminalPrompt.Outcome = await status.holding { [reader] in
-            if let reader { return await reader.run(work) } else { return work() }
-        }
-        switch outcome {
-        case .answer(let text): return text
-        case .noTerminal, .eof: return nil
-        case .interrupted: throw CancellationError()
-        }
+        if case .answer(let text) = try await readReply(prompt: prompt) { return text }
+        return nil
     }
 }
 

@@ -62,31 +62,29 @@ enum SignalRouter {
             editorWakeWrite.store(wake[1], ordering: .sequentiallyConsistent)
         }
 
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = signalHandler
-            #else
-            action.__sigaction_u.__sa_handler = signalHandler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0  // no SA_RESTART: a blocked read returns EINTR
-            sigaction(sig, &action, nil)
-        }
+        // No SA_RESTART: a blocked read returns EINTR.
+        for sig in [SIGINT, SIGTERM, SIGHUP] { setAction(sig, signalHandler, restart: false) }
         // SIGWINCH: SA_RESTART, so a resize never breaks a read elsewhere (a password prompt); the
         // editor's poll still wakes on the pipe.
-        var winch = sigaction()
-        #if canImport(Glibc)
-        winch.__sigaction_handler.sa_handler = resizeHandler
-        #else
-        winch.__sigaction_u.__sa_handler = resizeHandler
-        #endif
-        sigemptyset(&winch.sa_mask)
-        winch.sa_flags = Int32(SA_RESTART)
-        sigaction(SIGWINCH, &winch, nil)
+        setAction(SIGWINCH, resizeHandler, restart: true)
         signal(SIGPIPE, SIG_IGN)
         installStopHandler()
         return fds[0]
+    }
+
+    /// The one place a handler is set: `handler` for `sig`, no other signal blocked while it runs;
+    /// `restart` is SA_RESTART. Async-signal-safe (the stop handler calls it).
+    static func setAction(_ sig: Int32, _ handler: (@convention(c) (Int32) -> Void)?, restart: Bool,
+                          previous: UnsafeMutablePointer<sigaction>? = nil) {
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = handler
+        #else
+        action.__sigaction_u.__sa_handler = handler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = restart ? Int32(SA_RESTART) : 0
+        sigaction(sig, &action, previous)
     }
 
     /// The terminal mode at start, put back while the process is stopped by Ctrl-Z.
@@ -98,15 +96,7 @@ enum SignalRouter {
     /// SA_RESTART: the editor's read simply goes on with the line as it was.
     static func installStopHandler() {
         haveStartTermios.store(tcgetattr(0, &startTermios) == 0, ordering: .sequentiallyConsistent)
-        var action = sigaction()
-        #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = stopHandler
-        #else
-        action.__sigaction_u.__sa_handler = stopHandler
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = Int32(SA_RESTART)
-        sigaction(SIGTSTP, &action, nil)
+        setAction(SIGTSTP, stopHandler, restart: true)
     }
 }
 
@@ -165,15 +155,8 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
         tcsetattr(0, TCSADRAIN, &start)
     }
     // Stop for real: default action, unblocked (a handler runs with its own signal blocked).
-    var dfl = sigaction()
-    #if canImport(Glibc)
-    dfl.__sigaction_handler.sa_handler = SIG_DFL
-    #else
-    dfl.__sigaction_u.__sa_handler = SIG_DFL
-    #endif
-    sigemptyset(&dfl.sa_mask)
     var previous = sigaction()
-    sigaction(SIGTSTP, &dfl, &previous)
+    SignalRouter.setAction(SIGTSTP, SIG_DFL, restart: false, previous: &previous)
     var set = sigset_t()
     sigemptyset(&set)
     sigaddset(&set, SIGTSTP)

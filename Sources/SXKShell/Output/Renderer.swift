@@ -99,7 +99,8 @@ public struct Renderer: Sendable {
         if format.columns != nil && table == nil {
             throw UsageError("--columns needs rows to choose from; this command prints none")
         }
-        switch recordsOrTable(table, selection) {
+        // `set expanded` turns a table of the view into records, not lines that only stand for rows.
+        switch recordsOrTable(output.viewTable == nil ? nil : table, selection) {
         case .raw:
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {

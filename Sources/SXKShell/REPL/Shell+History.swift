@@ -1,0 +1,64 @@
+import Foundation
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `history [N] [--here] [--json]`: lines with where each ran.
+extension Shell {
+    /// Where a line typed now runs, stamped with the time; nil when the host keeps no context.
+    func currentContext() -> HistoryContext? {
+        guard var context = host.historyContext() else { return nil }
+        context.time = Int(Date().timeIntervalSince1970)
+        return context
+    }
+
+    /// The columns of `history --csv`/`--tsv`: the members of `history --json`.
+    static let historyColumns = ["n", "line", "profile", "env", "role", "scenicId", "scenicName", "storeId", "at"].map { OutputColumn($0) }
+
+    func showHistory(_ records: [HistoryEntry], _ command: ParsedCommand, io: CommandIO) async -> Int32 {
+        var shown = records.enumerated().map { (number: $0.offset + 1, entry: $0.element) }
+        if command.has("here") {
+            guard let here = host.historyContext() else {
+                errors.error("history --here: this shell has no profile or scope to compare with")
+                return ExitStatus.usage
+            }
+            shown = shown.filter { $0.entry.context?.sameScope(as: here) ?? false }
+        }
+        if let n = command.positionals.first.flatMap({ Int($0) }) { shown = Array(shown.suffix(max(0, n))) }
+        let secrets = host.secrets
+        return await render(command, io: io) { _ in
+            // A line may hold a secret word (it stays out of the file, not out of recall).
+            let lines = shown.map { Redaction.scrubText($0.entry.line) }
+            let rows: [JSONValue] = zip(shown, lines).map { item, line in
+                var o: JSONObject = ["n": .int(item.number), "line": .string(line)]
+                if let c = item.entry.context {
+                    o["profile"] = .string(c.profile)
+                    o["env"] = c.environment.map { .string($0) } ?? .null
+                    o["role"] = c.role.map { .string($0) } ?? .null
+                    o["scenicId"] = c.scenicId.map { .string($0) } ?? .null
+                    o["scenicName"] = c.scenicName.map { .string($0) } ?? .null
+                    o["storeId"] = c.storeId.map { .string($0) } ?? .null
+                    o["at"] = c.time.map { .string(LocalTime.iso(Date(timeIntervalSince1970: TimeInterval($0)))) } ?? .null
+                }
+                return .object(o)
+            }
+            var output = CommandOutput(data: .array(rows))
+            output.rows = OutputTable(columns: Self.historyColumns, rows: rows)
+            // The numbered lines are the view. A stored context holds server text (scenic and store
+            // names): the label is made inert before it is measured, so the padding fits what is shown.
+            let width = String(records.count).count  // numbers align over the whole history
+            let labels = shown.map { $0.entry.context.map { Renderer.cell(Redaction.redact($0.label, secrets: secrets)) } }
+            // The scope column appears once any shown line has a context (old files have none).
+            let scopeWidth = labels.contains { $0 != nil } ? labels.map { TextWidth.width($0 ?? "-") }.max() ?? 1 : 0
+            for ((item, line), label) in zip(zip(shown, lines), labels) {
+                var text = TextWidth.pad(String(item.number), to: width, alignRight: true) + "  "
+                if scopeWidth > 0 { text += TextWidth.pad(label ?? "-", to: scopeWidth) + "  " }
+                output.line(text + line)
+            }
+            return output
+        }
+    }
+}
