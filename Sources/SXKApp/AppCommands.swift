@@ -105,4 +105,24 @@ struct AppCommands: Sendable {
         output.notes = ["\(name) \(current() ? "on" : "off")"]
         return output
     }
+
+    // MARK: API calls outside a facade
+
+    /// A response's `data` member (for `--json`, `$_`) and its body as received (for `--raw`).
+    func dataOutput(_ responses: APIResponse...) -> CommandOutput {
+        var output = CommandOutput(data: responses.first?.data)
+        output.raw = responses.map(\.bodyText)
+        return output
+    }
+
+    /// Runs an API call outside a facade; a session-expired answer resets the session once.
+    func guarded<T>(_ body: () async throws -> T) async throws -> T {
+        let token = services.contexts.session.token
+        do {
+            return try await body()
+        } catch let error as APIError where error.kind == .sessionExpired {
+            services.sessionGuard.sessionExpired(token: token)
+            throw error
+        }
+    }
 }

@@ -2,18 +2,37 @@ import Foundation
 import SXKCore
 import SXKShell
 
-/// `watch [-n SECONDS] [--count N] [-e] [-d] COMMAND…` (like psql's `\watch` and watch(1)):
-/// re-runs an app command until Ctrl-C; `-d` marks what changed since the last run. On a terminal each run replaces the screen (the output is
-/// gathered first, so the redraw does not flicker); otherwise runs follow each other on stdout and
-/// a header line per run goes to stderr, so piped data stays clean.
-///
-/// A failing run is shown and watching goes on (servers and networks recover, which is often what
-/// one watches for) — except a usage error (2) or a lost login (3), which no retry can fix, and any
-/// failure with `--errexit`. Ctrl-C ends with 130; `--count N` ends after N runs with the last run's status.
+extension Commands {
+    enum Watch: AppCommand {
+        static let spec = CommandSpec(
+            "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
+            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
+            arguments: [
+                ArgumentSpec("COMMAND", kind: .provider("command"), summary: "the command to repeat"),
+                ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
+            ],
+            flags: [
+                FlagSpec("interval", short: "n", value: .double, valueName: "SECONDS", summary: "seconds between runs (default 2, at least 0.1)"),
+                FlagSpec("count", value: .int, valueName: "N", summary: "stop after N runs"),
+                FlagSpec("errexit", short: "e", summary: "stop at the first failing run"),
+                FlagSpec("differences", short: "d", summary: "highlight what changed since the last run (on a terminal)"),
+            ],
+            examples: ["watch orders --page-size 5", "watch -d -n 5 whoami", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
+        ).passingCommand()
+        static let watchable = false
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.watch(command)
+        }
+    }
+}
+
 extension AppCommands {
     static let watchMinimumInterval = 0.1
+
     /// A day; longer waits would overflow the nanoseconds of the sleep (and the header's number).
     static let watchMaximumInterval = 86_400.0
+
     func watch(_ command: ParsedCommand) async throws -> CommandOutput {
         let interval = try Self.watchInterval(command.option("interval"))
         let count = try Self.number(command, "count", in: 1...Int.max)

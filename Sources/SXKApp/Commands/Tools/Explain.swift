@@ -3,8 +3,31 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `explain` (the stored values and rules behind a menu, a dialog, the scope or a key; read-only, no
-/// call) and `context diff` (the stored state beside the server's answers now; read-only).
+extension Commands {
+    enum Explain: AppCommand {
+        static let spec = CommandSpec(
+            "explain", summary: "the stored values and rules behind a menu, a dialog, the scope or a key, each with its basis",
+            discussion: "Read from the profile as stored; nothing is called or written. Each step names the key it read, the rule applied and whether the app's documents state it ([documented: seed …]) or sxk inferred it ([inferred: docs/app-behaviour.md#…]).",
+            flags: [json],
+            subcommands: [
+                CommandSpec("menu", summary: "why a menu is shown or hidden",
+                            arguments: [ArgumentSpec("URI", kind: .provider("explain-menu"), summary: "menu URI")], flags: [json]),
+                CommandSpec("dialog", summary: "the home dialogs in priority order (or one)",
+                            arguments: [ArgumentSpec("DIALOG", kind: .choice(["permission", "scenic", "location"]), optional: true, summary: "permission, scenic or location")],
+                            flags: [json]),
+                CommandSpec("scope", summary: "the account scope, role, scenic and store the scoped keys use", flags: [json]),
+                CommandSpec("key", summary: "one UserDefaults key: its value and who writes it",
+                            arguments: [ArgumentSpec("KEY", kind: .provider("stored-key"), summary: "key name")], flags: [json]),
+            ],
+            examples: ["explain menu /scenic/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key currentStoreId"]
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.explain(command)
+        }
+    }
+}
+
 extension AppCommands {
     func explain(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
@@ -42,29 +65,6 @@ extension AppCommands {
             out.line("\(explanation.verdict)  [\(explanation.basis.rawValue)]")
             for (i, step) in explanation.steps.enumerated() { out.line("   \(i + 1). " + step.line) }
         }
-        return out
-    }
-
-    /// `context diff`: needs a token, not a validation first (that would save over the state it compares).
-    func contextDiff(_ command: ParsedCommand) async throws -> CommandOutput {
-        let s = services
-        let network = try s.network()
-        let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,
-                                                guard: s.sessionGuard, catalog: s.menuCatalog, clock: s.clock).diff()
-        var out = CommandOutput(data: diff.json)
-        out.table([
-            OutputColumn("key", "KEY", priority: 90, cuttable: false),
-            OutputColumn("stored", "STORED", priority: 70),
-            OutputColumn("server", "SERVER NOW", priority: 70),
-            OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
-        ], diff.rows.map(\.json))
-        out.line("")
-        if diff.home.sessionExpired {
-            out.line("the server rejected the token: at its next start the app would clear the login state and show the login page  \(Rules.sessionExpiry.marker)")
-        }
-        out.line("at the app's next start (the home replayed with these answers, \(diff.home.changes.count) key\(diff.home.changes.count == 1 ? "" : "s") written):")
-        for step in diff.nextStart { out.line("   " + step.line) }
-        out.line("read-only: \(diff.calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ")); nothing saved")
         return out
     }
 }

@@ -2,7 +2,26 @@ import Foundation
 import SXKCore
 import SXKShell
 
-/// `curl [N] [--list] [--reveal-token]`: a request this shell sent, as a runnable curl command.
+extension Commands {
+    enum Curl: AppCommand {
+        static let spec = CommandSpec(
+            "curl", summary: "print a request this shell sent as a runnable curl command",
+            discussion: "Without N: the last request. N is a number from `curl --list`; -1 is the last, -2 the one before. The last 20 requests are kept, in memory only. The token header is written \"token: $SXK_TOKEN\" unless --reveal-token; a password in a body is always ***, and is never kept.",
+            arguments: [ArgumentSpec("N", kind: .int, optional: true, summary: "request number, or -1, -2… counting back")],
+            flags: [
+                FlagSpec("list", summary: "list the kept requests with their numbers"),
+                FlagSpec("reveal-token", summary: "write the token itself instead of $SXK_TOKEN"),
+                FlagSpec("json", summary: "with --list: the list as JSON"),
+            ],
+            examples: ["curl", "curl --list", "curl 12", "curl -2 --reveal-token"]
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try app.curl(command)
+        }
+    }
+}
+
 extension AppCommands {
     func curl(_ command: ParsedCommand) throws -> CommandOutput {
         let ring = host.transport.ring

@@ -5,7 +5,28 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `location`: the home screen's location state (`home` is in Commands+Replay.swift, `menus` in Commands+Menus.swift).
+extension Commands {
+    enum Location: AppCommand {
+        static let spec = CommandSpec(
+            "location", summary: "location state and the 2-hour report timer",
+            flags: [json],
+            subcommands: [
+                CommandSpec("detail", summary: "GET photog/loacation/detail for this account", flags: dataOutput),
+                CommandSpec("online", summary: "go online (starts the 2-hour timer)"),
+                CommandSpec("offline", summary: "go offline"),
+                CommandSpec("report", summary: "record a location report now"),
+                CommandSpec("remind", summary: "set the reminder minutes",
+                            arguments: [ArgumentSpec("MINUTES", kind: .int, summary: "minutes, 0 turns it off")]),
+            ]
+        )
+        static let needsServer = true
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.location(command)
+        }
+    }
+}
+
 extension AppCommands {
     /// `location [detail|online|offline|report|remind MINUTES]`: the stored location state and its
     /// 2-hour timer, or the server's detail (times by the README "Times" rule).

@@ -5,7 +5,34 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `stats` and `profile`: the data and "mine" tabs (seed 000 §5.2, §5.3).
+extension Commands {
+    enum Stats: AppCommand {
+        /// The app's first screen reads the first daily page; `--all` every page.
+        static let statsAll = FlagSpec("all", summary: "read every daily page (default: the first, as the app's first screen does)")
+        static let chart = FlagSpec("chart", summary: "draw daily orders and amounts as bars")
+        static let statsFlags: [FlagSpec] = [
+            FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoints to use (default: current)"),
+            FlagSpec("from", value: .date, valueName: "DATE", summary: "first day, yyyy-MM-dd"),
+            FlagSpec("to", value: .date, valueName: "DATE", summary: "last day, yyyy-MM-dd"),
+            FlagSpec("period", value: .choice(["today", "week", "month"]), valueName: "P", summary: "today, week (7 days) or month (30 days)"),
+        ]
+        static let spec = CommandSpec(
+            "stats", summary: "statistics summary and daily rows of the current role",
+            flags: statsFlags + [chart, statsAll] + dataOutput + [wide],
+            subcommands: [
+                CommandSpec("summary", summary: "the summary only", flags: statsFlags + dataOutput),
+                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + [chart, limit, statsAll] + listOutput),
+            ],
+            examples: ["stats", "stats --period week --chart", "stats daily --from 2026-11-01 --to 2026-11-28 --json"]
+        )
+        static let needsServer = true
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.stats(command)
+        }
+    }
+}
+
 extension AppCommands {
     func stats(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().statistics
@@ -79,83 +106,5 @@ extension AppCommands {
         } else {
             output.table(Self.dailyColumns, rows.map(\.raw))
         }
-    }
-
-    func profile(_ command: ParsedCommand) async throws -> CommandOutput {
-        let report = try await host.features().profile.reload()
-        var o: JSONObject = ["userInfo": report.userInfo.response.data, "writtenBack": .array(report.writtenBack.map { .string($0) })]
-        if let r = report.realName { o["realName"] = (try? r.get().response.data) ?? .null }
-        if let b = report.bankCard { o["bankCard"] = (try? b.get().response.data) ?? .null }
-        o["calls"] = .array(report.calls.map(\.json))
-        var output = CommandOutput(data: .object(o))
-        output.raw = [report.userInfo.response.bodyText]
-        if case .success(let r)? = report.realName { output.raw?.append(r.response.bodyText) }
-        if case .success(let r)? = report.bankCard { output.raw?.append(r.response.bodyText) }
-        let u = report.userInfo.value
-        var rows: [[String]] = [
-            ["userName", u.userName ?? "–"], ["realName", u.realName ?? "–"],
-            ["phone", u.phone.map(Redaction.maskPhone) ?? "–"], ["roleName", u.roleName ?? "–"], ["avatar", u.avatar ?? "–"],
-        ]
-        switch report.realName {
-        case .success(let r)?: rows.append(["real-name", "\(r.value.statusText)\(r.value.idCardNo.map { " · \($0)" } ?? "")"])
-        case .failure(let e)?: rows.append(["real-name", "error: \(e)"])
-        case nil: break
-        }
-        switch report.bankCard {
-        case .success(let b)?:
-            rows.append(["bank card", b.value.bound ? "\(b.value.bankName ?? "") \(b.value.cardNo ?? "")" : "not bound"])
-        case .failure(let e)?: rows.append(["bank card", "error: \(e)"])
-        case nil: break
-        }
-        output.table(Self.fieldColumns("PROFILE"), rows.map { ["field": .string($0[0]), "value": .string($0[1])] })
-        if !report.writtenBack.isEmpty { output.notes.append("written back: \(report.writtenBack.joined(separator: ", "))") }
-        if report.isPhotographer {
-            output.notes.append("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
-        }
-        return output
-    }
-}
-
-extension AppCommands {
-    /// A two-column FIELD / VALUE table (whoami, profile, keys).
-    static func fieldColumns(_ header: String = "FIELD") -> [OutputColumn] {
-        [OutputColumn("field", header, priority: 90, cuttable: false), OutputColumn("value", "VALUE", priority: 80)]
-    }
-}
-
-/// Horizontal bars of daily orders and amounts, scaled to the terminal width (`#` when not UTF-8).
-struct BarChart {
-    let width: Int
-    let unicode: Bool
-
-    func render(_ rows: [Daily]) -> String {
-        guard !rows.isEmpty else { return "(no daily rows)\n" }
-        let maxCount = max(1, rows.map(\.orderCount).max() ?? 1)
-        let maxAmount = max(0.01, rows.map(\.orderAmount).max() ?? 0.01)
-        let amountLabels = rows.map { Formatting.yuan($0.orderAmount) }
-        let countWidth = rows.map { String($0.orderCount).count }.max() ?? 1
-        let amountWidth = amountLabels.map(\.count).max() ?? 1
-        // date, two labels and separators take the rest; each bar gets half of what remains.
-        let barWidth = max(4, (max(width, 40) - 10 - countWidth - amountWidth - 8) / 2)
-        var out = "DATE        \(pad("ORDERS", barWidth + countWidth + 1))  AMOUNT\n"
-        for (row, label) in zip(rows, amountLabels) {
-            let countBar = bar(Double(row.orderCount) / Double(maxCount), barWidth)
-            let amountBar = bar(row.orderAmount / maxAmount, barWidth)
-            // Numbers right-aligned, as in the tables: the digits of each amount line up.
-            out += "\(row.date)  \(pad(countBar, barWidth)) \(pad(String(row.orderCount), countWidth, right: true))  \(pad(amountBar, barWidth)) \(pad(label, amountWidth, right: true))\n"
-        }
-        return out
-    }
-
-    private func bar(_ fraction: Double, _ width: Int) -> String {
-        let eighths = Int((max(0, min(1, fraction)) * Double(width * 8)).rounded())
-        guard unicode else { return String(repeating: "#", count: (eighths + 4) / 8) }
-        let blocks = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-        return String(repeating: "█", count: eighths / 8) + blocks[eighths % 8]
-    }
-
-    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let gap = max(0, width - text.count)
-        return right ? String(repeating: " ", count: gap) + text : text + String(repeating: " ", count: gap)
     }
 }

@@ -3,8 +3,31 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `menus`, `menus common [add|remove URI]`: the home menus the permissions show, and the common
-/// menus stored per scope and role (CONTRACT §5).
+extension Commands {
+    enum Menus: AppCommand {
+        static let spec = CommandSpec(
+            "menus", summary: "home menus visible with the current permissions",
+            flags: [json],
+            subcommands: [
+                CommandSpec(
+                    "common", summary: "common menus of this account and role (default: first 4)",
+                    flags: [json],
+                    subcommands: [
+                        CommandSpec("add", summary: "add a visible menu to the common menus",
+                                    arguments: [ArgumentSpec("URI", kind: .provider("menu"), summary: "menu URI")]),
+                        CommandSpec("remove", summary: "remove a menu from the common menus",
+                                    arguments: [ArgumentSpec("URI", kind: .provider("common-menu"), summary: "menu URI")]),
+                    ]
+                ),
+            ]
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try app.menus(command)
+        }
+    }
+}
+
 extension AppCommands {
     func menus(_ command: ParsedCommand) throws -> CommandOutput {
         let home = try host.features().home

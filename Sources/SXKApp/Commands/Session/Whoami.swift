@@ -5,7 +5,19 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `whoami`, `keys`, `import-defaults`: the local account context, read without the network.
+extension Commands {
+    enum Whoami: AppCommand {
+        static let spec = CommandSpec(
+            "whoami", summary: "the session: phase, env, account, role, scopes, token (masked)",
+            flags: tableOutput
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try app.whoami(command)
+        }
+    }
+}
+
 extension AppCommands {
     func whoami(_ command: ParsedCommand) throws -> CommandOutput {
         let s = services
@@ -74,62 +86,4 @@ extension AppCommands {
         "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
         "sessionResets": "session resets", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
     ]
-
-    func keys(_ command: ParsedCommand) throws -> CommandOutput {
-        let entries = services.storage.appStore.allKeys(includeSxk: command.has("all"))
-        var output = CommandOutput(data: .object(JSONObject(entries.map { (key: $0.key, value: $0.value) })))
-        let rows = entries.map { entry -> JSONValue in
-            let text: String
-            switch entry.value {
-            case .string(let s): text = s
-            case .null: text = "–"
-            default: text = KeyValueText.human(entry.value, key: entry.key)
-            }
-            return ["field": .string(entry.key), "value": .string(text)]
-        }
-        if rows.isEmpty {
-            output.notes.append("(no keys stored in profile \(services.paths.profile))")
-        } else {
-            output.table(Self.fieldColumns("KEY"), rows)
-        }
-        return output
-    }
-
-    /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
-    func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
-        guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
-        var options = services.options
-        options.profile = command.option("profile") ?? "imported"
-        let target = try AppServices(
-            environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
-            settings: host.settings, transport: host.transport, stderr: io.stderr)
-        let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
-        // The imported profile talks to the backend it was imported under (`--profile NAME` alone).
-        target.rememberBackend()
-        host.replaceServices(target)
-        // A device snapshot from now on: its account context is loaded whatever its token, and every
-        // later command inspects it on a copy.
-        try host.restoreSnapshotContexts()
-        for rejected in report.rejected {
-            io.warning("\(rejected.key): \(rejected.reason)")
-        }
-        let profile = target.paths.profile
-        var output = CommandOutput(data: [
-            "file": .string(file), "profile": .string(profile), "format": .string(report.format),
-            "importedKeys": .array(report.importedKeys.map { .string($0) }), "tokenImported": .bool(report.tokenImported),
-            "unknownKeys": .array(report.unknownKeys.map { .string($0) }),
-            "unmodelledKeys": .array(report.unmodelledKeys.map { .string($0) }),
-            "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
-        ])
-        output.notes.append("imported \(Formatting.count(report.importedKeys.count, "key")) (\(report.format)) into profile \(profile)"
-            + (report.tokenImported ? ", token included" : ", no token"))
-        if !report.unmodelledKeys.isEmpty {
-            output.notes.append("in an account's scope, kept but not modelled by sxk: \(report.unmodelledKeys.joined(separator: ", "))")
-        }
-        if !report.unknownKeys.isEmpty {
-            output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
-        }
-        output.notes.append("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try whoami, keys, home, boot, context diff")
-        return output
-    }
 }

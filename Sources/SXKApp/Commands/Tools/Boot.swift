@@ -4,68 +4,26 @@ import SXKFeatures
 import SXKSession
 import SXKShell
 
-/// `home` and `boot`: the app's home initialisation and cold start replayed on a copy of the stored
-/// state (docs/app-behaviour.md#replays). Every step names its basis; the key diff shows what the app
-/// would write, and `--apply` writes exactly that.
+extension Commands {
+    enum Boot: AppCommand {
+        static let spec = CommandSpec(
+            "boot", summary: "replay the app's cold start on the stored state: SDKs, root screen, first screen's calls",
+            discussion: "Seed 000 §1 and §7 applied to the profile's stored token and UserDefaults keys, without any request: which SDKs the app initialises at launch and why (Umeng with the privacy agreement accepted, WeChat always, AMap with privacy accepted and a token), whether it shows the login page or the main tab, and the first screen's API calls in order (login page: config; main tab: home's sequence), each with what it reads from storage. After import-defaults it answers what happens when that user opens the app.",
+            flags: [
+                FlagSpec("profile", value: .string, valueName: "NAME", summary: "replay this profile's stored state (default: the current profile)"),
+                FlagSpec("apply", summary: "write what the home's first appearance would write (the key diff)"),
+                json,
+            ],
+            examples: ["boot", "boot --json", "boot --profile imported", "boot --apply"]
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.boot(command)
+        }
+    }
+}
+
 extension AppCommands {
-    /// Names the two markers every step carries.
-    static let basisLegend = "basis: [documented: …] the app's documents state it; [inferred: docs/app-behaviour.md#…] sxk's choice where they are silent"
-
-    func home(_ command: ParsedCommand) async throws -> CommandOutput {
-        let apply = command.has("apply")
-        let trace = try await host.features().home.initializeReplay(offline: command.has("offline"), apply: apply)
-        if apply { host.contextOrigin = "home --apply" }
-        var out = CommandOutput(data: trace.json)
-        out.line(trace.offline
-            ? "HomeViewModel.initialize replayed on a copy of the stored state, offline: no call made, stored answers used"
-            : "HomeViewModel.initialize replayed on a copy of the stored state: the app's calls made, nothing saved")
-        out.line(Self.basisLegend)
-        out.line("")
-        for (i, step) in trace.steps.enumerated() {
-            out.line("\(i + 1). \(step.name)\(step.skipped ? "  (skipped)" : "")  \(step.rule.marker)")
-            for read in step.reads { out.line("   read   \(read)") }
-            for call in step.calls { out.line("   call   " + Self.callText(call)) }
-            for stored in step.stores { out.line("   store  \(stored)") }
-            for note in step.notes { out.line("   note   \(note)") }
-        }
-        out.line("")
-        out.line("calls in order:")
-        if trace.calls.isEmpty { out.line("   (none)") }
-        for call in trace.calls.sorted(by: { $0.order < $1.order }) { out.line("   " + Self.callText(call)) }
-        out.line("")
-        out.line("dialogs (priority order, \(Rules.dialogPriority.marker)):")
-        for check in trace.checks { out.line(Self.dialogLine(check)) }
-        if trace.sessionExpired { out.line("   (not evaluated: the server rejected the token, the app leaves the home)") }
-        out.line("→ \(trace.verdict)  \(trace.verdictRule.marker)")
-        Self.appendChanges(trace.changes, applied: trace.applied, hint: "home --apply", to: &out)
-        return out
-    }
-
-    /// One dialog of the replay: whether the app would show it, why, and the rule's basis.
-    private static func dialogLine(_ check: DialogCheck) -> String {
-        let state = check.state
-        return "   \(check.dialog.rawValue): \(state) — \(check.reason)  \(check.rule.marker)"
-    }
-
-    private static func callText(_ call: ReplayCall) -> String {
-        let head = "#\(call.order) \(call.method) \(call.path)"
-        guard call.made else { return "\(head)  not made" + (call.note.map { ": \($0)" } ?? "") }
-        let status = call.ok ? "ok" : "failed: \(call.error ?? "")"
-        return "\(head)  \(String(format: "%.0f", call.ms)) ms  \(status)"
-    }
-
-    /// The key diff as `key: before → after` lines, and whether it was written.
-    static func appendChanges(_ changes: [KeyChange], applied: Bool, hint: String, to out: inout CommandOutput) {
-        out.line("")
-        guard !changes.isEmpty else {
-            out.line("stored keys: no change")
-            return
-        }
-        let keys = Formatting.count(changes.count, "key")
-        out.line(applied ? "written (\(keys)):" : "the app would write (\(keys), not saved — `\(hint)` writes them):")
-        for change in changes { out.line("   " + change.line) }
-    }
-
     func boot(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
         let storage = try bootStorage(profile: command.option("profile"))
