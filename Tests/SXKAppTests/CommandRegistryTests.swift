@@ -36,7 +36,7 @@ final class CommandRegistryTests: XCTestCase {
     func testNoCommandHandlerWritesToStdout() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SXKApp")
         let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
-        XCTAssertTrue(files.contains("CommandRegistry.swift"), "the sources were not found at \(folder.path)")
+        XCTAssertTrue(files.contains("Commands/CommandRegistry.swift"), "the sources were not found at \(folder.path)")
         // io.stdout/io.json writes, a bare print(, the process's stdout handle, or the old gathering wrapper.
         let pattern = try NSRegularExpression(pattern: #"io\.(stdout|json)\.(write|line|print)\(|(^|[^.\w])print\(|FileHandle\.standardOutput|\blegacy\("#)
         var found: [String] = []
