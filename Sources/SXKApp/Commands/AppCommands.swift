@@ -82,13 +82,13 @@ struct AppCommands: Sendable {
         let snapshot = services.storage.appStore.isDeviceSnapshot
         switch await features.bootstrapper.validate() {
         case .loggedOut where snapshot:
-            io.warning("the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported")
-        case .loggedOut(let notice): io.warning(notice)
-        case .offline(let reason): io.warning("server unreachable, working from the snapshot (offline): \(reason)")
+            diagnostics.warning("the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported")
+        case .loggedOut(let notice): diagnostics.warning(notice)
+        case .offline(let reason): diagnostics.warning("server unreachable, working from the snapshot (offline): \(reason)")
         case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
         case .loggedInUnsaved(_, let reason):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"
-            io.warning("session validated but not saved: \(reason)")
+            diagnostics.warning("session validated but not saved: \(reason)")
         case .notLoggedIn: break
         }
     }

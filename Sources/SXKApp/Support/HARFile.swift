@@ -27,7 +27,7 @@ extension SXKHost {
         do {
             try writeHAR(transport.ring.all, to: path)
         } catch {
-            stderr.write("error: --har: \(error)\n")
+            diagnostics.error("--har: \(error)")
         }
     }
 }

@@ -31,6 +31,7 @@ extension AppCommands {
         let hadList = !services.contexts.account.current.stores.isEmpty
         var fresh: [StoreRow]?
         var failure: FeatureError?
+        var stale: [String] = []
         do { fresh = try await scope.stores(refresh: true) } catch { failure = error }
         if let fresh {
             rows = fresh
@@ -38,13 +39,14 @@ extension AppCommands {
         } else {
             // Unreachable: the list this shell fetched last still serves, said once.
             guard let failure, failure.apiError?.kind == .network, hadList else { throw failure ?? FeatureError.notLoggedIn }
-            io.warning("store list not refreshed (\(failure)); using the one fetched earlier in this shell")
+            stale = ["store list not refreshed (\(failure)); using the one fetched earlier in this shell"]
             rows = try await scope.stores(refresh: false)
         }
         let own = ownStoreId()
         if var query = command.positionals.first {
             if query == "-" { query = try scope.previous(.store) }
             var output = change(try await scope.selectStore(query))
+            output.warnings = stale + output.warnings
             // Taken (the app's store picker would offer it), but said at once: the server answers
             // this account's requests for any other store with 无权限访问该门店.
             if let own, let chosen = services.contexts.account.current.storeId, chosen != own {
@@ -62,6 +64,7 @@ extension AppCommands {
             return .object(o)
         }
         var output = CommandOutput(data: .array(records))
+        output.warnings = stale
         if records.isEmpty { output.notes.append("(no stores in the current scenic)"); return output }
         var columns = [Self.currentColumn, OutputColumn("storeId", "ID", alignment: .right, priority: 90, cuttable: false),
                        OutputColumn("storeName", "STORE", priority: 80)]

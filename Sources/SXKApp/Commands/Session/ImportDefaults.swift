@@ -36,9 +36,6 @@ extension AppCommands {
         // A device snapshot from now on: its account context is loaded whatever its token, and every
         // later command inspects it on a copy.
         try host.restoreSnapshotContexts()
-        for rejected in report.rejected {
-            io.warning("\(rejected.key): \(rejected.reason)")
-        }
         let profile = target.paths.profile
         var output = CommandOutput(data: [
             "file": .string(file), "profile": .string(profile), "format": .string(report.format),
@@ -55,6 +52,7 @@ extension AppCommands {
         if !report.unknownKeys.isEmpty {
             output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
         }
+        output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
         output.notes.append("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try whoami, keys, home, boot, context diff")
         return output
     }

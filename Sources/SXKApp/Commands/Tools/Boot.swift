@@ -101,7 +101,7 @@ extension AppCommands {
         guard FileManager.default.fileExists(atPath: paths.profileDir, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw AppError.usage("no profile '\(profile)' under \(paths.root)")
         }
-        let stderr = io.stderr
-        return try ProfileStorage(paths: paths, warn: { stderr.write("warning: \($0)\n") }, clock: services.clock)
+        let diagnostics = self.diagnostics
+        return try ProfileStorage(paths: paths, warn: { diagnostics.warning($0) }, clock: services.clock)
     }
 }

@@ -50,31 +50,34 @@ extension AppCommands {
         }
         let reveal = command.has("reveal-token")
         let text = CurlCommand(request: chosen, revealToken: reveal).render()
-        notes(for: chosen, reveal: reveal)
+        let warnings = warnings(for: chosen, reveal: reveal)
         var output = CommandOutput(data: ["number": .int(chosen.number), "method": .string(chosen.method),
                                           "url": .string(chosen.url), "command": .string(text)])
         output.blocks = [.lines(text.split(separator: "\n").map(String.init))]
         output.revealsSecrets = reveal
+        output.warnings = warnings
         return output
     }
 
-    /// What the printed command needs to run as the request did, on stderr.
-    private func notes(for request: RecordedRequest, reveal: Bool) {
-        if request.bodyOmitted { io.warning("the body was not JSON and is not kept; the command has no body") }
+    /// What the printed command needs to run as the request did: warnings for the output, and the
+    /// notes said at once and whole (each names what to do; a terminal-width cut would lose it).
+    private func warnings(for request: RecordedRequest, reveal: Bool) -> [String] {
+        var warnings: [String] = []
+        if request.bodyOmitted { warnings.append("the body was not JSON and is not kept; the command has no body") }
         if let body = request.body, body.contains("\"***\"") {
-            io.stderr.write("note: secret fields (password) are shown as *** and never kept — fill them in before running\n")
+            diagnostics.note("note: secret fields (password) are shown as *** and never kept — fill them in before running")
         }
-        guard let token = request.token else { return }
+        guard let token = request.token else { return warnings }
         if reveal {
-            io.warning("the command holds the live token: keep it out of shell history, tickets and chats")
-            return
+            return warnings + ["the command holds the live token: keep it out of shell history, tickets and chats"]
         }
         let session = services.contexts.session.token
         if token != session {
-            io.stderr.write("note: this request carried another token than the session's (a login's temporary token, another account, or an earlier session); $SXK_TOKEN must hold that one — --reveal-token prints it\n")
+            diagnostics.note("note: this request carried another token than the session's (a login's temporary token, another account, or an earlier session); $SXK_TOKEN must hold that one — --reveal-token prints it")
         } else if io.isInteractive {
-            io.stderr.write("note: export SXK_TOKEN=\"$(cat \(CurlCommand.quote(services.paths.tokenFile)))\" first\n")
+            diagnostics.note("note: export SXK_TOKEN=\"$(cat \(CurlCommand.quote(services.paths.tokenFile)))\" first")
         }
+        return warnings
     }
 
     private func curlList(_ entries: [RecordedRequest]) -> CommandOutput {

@@ -37,7 +37,7 @@ extension AppCommands {
         if args[1] == "-" { return CommandOutput() }
         // The file is the output: stdout stays empty (`--json` prints the record), the confirmation
         // goes to stderr whole (a path cut to the terminal's width would be no confirmation).
-        io.stderr.write(TerminalText.sanitize("wrote \(Formatting.count(entries.count, "request")) to \(args[1]) (HAR 1.2, secrets masked)") + "\n")
+        diagnostics.note("wrote \(Formatting.count(entries.count, "request")) to \(args[1]) (HAR 1.2, secrets masked)")
         return CommandOutput(data: ["file": .string(args[1]), "requests": .int(entries.count), "format": "HAR 1.2",
                                     "numbers": .array(entries.map { .int($0.number) })])
     }

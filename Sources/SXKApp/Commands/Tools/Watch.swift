@@ -75,13 +75,13 @@ extension AppCommands {
                 }
                 if Task.isCancelled { break }
                 if status == ExitStatus.usage || status == ExitStatus.notLoggedIn || (stopOnFailure && status != ExitStatus.ok) {
-                    me.io.stderr.write("watch: stopped after run \(runs) (exit \(status))\n")
+                    me.diagnostics.note("watch: stopped after run \(runs) (exit \(status))")
                     return status
                 }
                 if let count, runs >= count { return status }
                 do { try await Task.sleep(nanoseconds: UInt64(interval * 1e9)) } catch { break }
             }
-            me.io.stderr.write("\nwatch: stopped after \(runs) run\(runs == 1 ? "" : "s")\n")
+            me.diagnostics.lines("\nwatch: stopped after \(runs) run\(runs == 1 ? "" : "s")\n")
             return ExitStatus.interrupted
         }
         return output
