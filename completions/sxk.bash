@@ -13,7 +13,7 @@ _sxk() {
     while [[ $i -lt $COMP_CWORD ]]; do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --env|--base-url|--profile|--state-dir|--timeout|--har|--cacert|-c) i=$((i+2)) ;;
+            --env|--base-url|--profile|--state-dir|--timeout|--har|--cacert|--persist|-c) i=$((i+2)) ;;
             -*) i=$((i+1)) ;;
             *) break ;;
         esac
@@ -21,10 +21,10 @@ _sxk() {
     if [[ $i -ge $COMP_CWORD ]]; then
         case "$prev" in
             --state-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-            --env|--base-url|--profile|--timeout|--har|--cacert|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
+            --env|--base-url|--profile|--timeout|--har|--cacert|--persist|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
+            COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --persist --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
         else
             COMPREPLY=($(compgen -W 'env config get post login accounts switch-account logout whoami keys import-defaults role scenic store permissions menus home location orders stats profile compare curl watch trace timing boot explain context har pager help version exit quit history completion let vars unset alias unalias set' -- "$cur"))
         fi

@@ -6,7 +6,7 @@ function __sxk_path
     set -l i 1
     while test $i -le $n
         switch $tokens[$i]
-            case --env --base-url --profile --state-dir --timeout --har --cacert -c
+            case --env --base-url --profile --state-dir --timeout --har --cacert --persist -c
                 set i (math $i + 2)
             case '-*'
                 set i (math $i + 1)
@@ -69,6 +69,7 @@ complete -c sxk -n '__sxk_at ""' -l revalidate -d 'Validate the session first ev
 complete -c sxk -n '__sxk_at ""' -l har -r -F -d 'At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)'
 complete -c sxk -n '__sxk_at ""' -l no-pager -d 'Print long output directly, not through $SXK_PAGER / $PAGER / less'
 complete -c sxk -n '__sxk_at ""' -l cacert -r -F -d 'Trust the CA certificates in FILE for https instead of the system'\''s (SXK_CACERT)'
+complete -c sxk -n '__sxk_at ""' -l persist -x -d 'Keep connections open for later one-shots that long after last use; 0 stops (SXK_PERSIST)'
 complete -c sxk -n '__sxk_at ""' -s c -x -d 'Run commands and exit'
 complete -c sxk -n '__sxk_at ""' -a 'env' -d 'show the environment, or switch to another'
 complete -c sxk -n '__sxk_at ""' -a 'config' -d 'GET /api/app/config (the login page'\''s first call)'

@@ -20,14 +20,14 @@ public struct AccountAPI: Sendable {
         try await client.call(.setUser, body: ["userId": .int(userId), "accountType": .string(accountType)], tokenOverride: tempToken, decode: SetUserResult.init(json:))
     }
 
-    /// GET /api/yf-handset-app/userinfo
-    public func userInfo() async throws(APIError) -> APIResult<UserInfo> {
-        try await client.call(.userInfo, decode: UserInfo.init(json:))
+    /// GET /api/yf-handset-app/userinfo (with `token`, that token instead of the session's).
+    public func userInfo(token: String? = nil) async throws(APIError) -> APIResult<UserInfo> {
+        try await client.call(.userInfo, tokenOverride: token, decode: UserInfo.init(json:))
     }
 
-    /// GET /api/yf-handset-app/role-permission
-    public func rolePermissions() async throws(APIError) -> APIResult<[RolePermission]> {
-        try await client.call(.rolePermissions, decode: RolePermission.list(json:))
+    /// GET /api/yf-handset-app/role-permission (with `token`, that token instead of the session's).
+    public func rolePermissions(token: String? = nil) async throws(APIError) -> APIResult<[RolePermission]> {
+        try await client.call(.rolePermissions, tokenOverride: token, decode: RolePermission.list(json:))
     }
 
     /// GET /api/yf-handset-app/photog/real-name/info

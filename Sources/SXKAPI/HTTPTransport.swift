@@ -86,6 +86,9 @@ public struct TransferMetrics: Sendable, Equatable {
     /// Bytes of the request as sent (head and body) and of the response body as decoded.
     public var requestBytes: Int
     public var responseBodyBytes: Int
+    /// True when the request went through the profile's connection holder (`KeptConnection`):
+    /// the other fields are the holder's transfer.
+    public var keptConnection = false
 
     public init(
         httpVersion: String, connectionReused: Bool, remoteAddress: String? = nil, dnsDone: Double, connected: Double,
@@ -104,7 +107,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// Why a request got no usable response. The client wraps it once into `APIError` with method and path.
-public enum TransportError: Error, Sendable, Equatable {
+public enum TransportError: Error, Sendable, Equatable, Codable {
     case network(NetworkFailure)
     case cancelled
     /// A redirect to another origin (scheme, host or port) was refused so the token would not follow it.
@@ -120,7 +123,7 @@ public enum TransportError: Error, Sendable, Equatable {
 }
 
 /// What kind of network failure happened, so the message can say which.
-public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
+public enum NetworkFailure: Sendable, Equatable, Codable, CustomStringConvertible {
     case timedOut(seconds: Double)
     case connectionRefused
     case hostNotFound
@@ -146,7 +149,7 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why the server's certificate was refused, from OpenSSL's verify result (one line says which).
-public enum CertificateProblem: Sendable, Equatable, CustomStringConvertible {
+public enum CertificateProblem: Sendable, Equatable, Codable, CustomStringConvertible {
     case selfSigned
     case expired
     case notYetValid

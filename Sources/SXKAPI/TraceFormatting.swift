@@ -32,7 +32,8 @@ extension TransferMetrics {
     /// `h2, reused connection` or `http/1.1, new connection, TLS 8.1 ms` (TLS only when a handshake
     /// was made: a reused or plain connection has none).
     public var connectionSummary: String {
-        var parts = [httpVersion, connectionReused ? "reused connection" : "new connection"]
+        var parts = [httpVersion, keptConnection ? (connectionReused ? "kept connection" : "kept connection, opened now")
+                                                 : connectionReused ? "reused connection" : "new connection"]
         if let tls = tlsHandshakeMs { parts.append("TLS " + String(format: "%.1f ms", tls)) }
         return parts.joined(separator: ", ")
     }

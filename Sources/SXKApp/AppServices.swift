@@ -81,13 +81,19 @@ final class AppServices: @unchecked Sendable {
 /// The shell's transport (`CurlTransport`, for http and https) with a memory of what it sent: every
 /// request is kept in `ring` for `curl`, with its status or failure and its time.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    private let base: CurlTransport
+    let base: CurlTransport
     let ring = RequestRing()
+    private let lock = NSLock()
+    private var kept: KeptConnectionTransport?
 
     init(base: CurlTransport) { self.base = base }
 
+    /// From now on requests go through the profile's connection holder (`--persist`), falling back to `base`.
+    func keepConnections(_ transport: KeptConnectionTransport) { lock.withLock { kept = transport } }
+
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (number, bodySecrets) = ring.begin(request)
+        let base: any HTTPTransport = lock.withLock { kept } ?? self.base
         let started = DispatchTime.now().uptimeNanoseconds
         func ms() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 }
         do {

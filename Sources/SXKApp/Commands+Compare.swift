@@ -55,13 +55,9 @@ extension AppCommands {
         let client = try services.network().client
 
         let asked = PasswordFailure()
-        var results: [CompareResult] = []
-        for target in targets {
-            if Task.isCancelled { throw CancellationError() }
-            results.append(try await probe(target, request: request, sessionToken: sessionToken, auth: features.auth, client: client,
-                                           password: passwordSource(fromStdin: command.has("password-stdin"), failure: asked)))
-            if let error = asked.error { throw error }
-        }
+        let password = passwordSource(fromStdin: command.has("password-stdin"), failure: asked)
+        var results = try await probeAll(targets, request: request, sessionToken: sessionToken, auth: features.auth,
+                                         client: client, password: password, asked: asked)
         if let base = results.first {
             for i in results.indices.dropFirst() { results[i].diff = CompareDiff.between(base.data, results[i].data) }
         }
@@ -75,48 +71,100 @@ extension AppCommands {
         return output
     }
 
-    private func probe(_ target: CompareTarget, request: CompareRequest, sessionToken: String,
-                       auth: AuthSessionCoordinator, client: APIClient,
-                       password: @escaping AuthSessionCoordinator.PasswordSource) async throws -> CompareResult {
-        var result = CompareResult(target: target, tokenSource: target.probeAccount == nil ? "session" : "set-user")
-        let token: String
-        if let account = target.probeAccount {
-            do {
-                token = try await auth.probeToken(for: account, password: password)
-                result.probeToken = token
-            } catch {
-                if error.apiError?.kind == .cancelled || error == .cancelled { throw CancellationError() }
-                if let api = error.apiError { fill(&result, with: api) }
-                result.problem = "set-user refused: \(error.apiError.map(Self.shortMessage) ?? error.description)"
-                result.noAnswer = error.apiError?.kind == .network
-                return result
+    /// Every identity's token, then every identity's request, each step side by side: the set-user calls
+    /// go out together, then the requests together, and the rows come back in the order of `--as`. A
+    /// token that needs the password is asked for afterwards, one identity at a time, as the prompt
+    /// asks once. Ctrl-C cancels whatever is in flight.
+    private func probeAll(_ targets: [CompareTarget], request: CompareRequest, sessionToken: String,
+                          auth: AuthSessionCoordinator, client: APIClient,
+                          password: @escaping AuthSessionCoordinator.PasswordSource, asked: PasswordFailure) async throws -> [CompareResult] {
+        var results = targets.map { CompareResult(target: $0, tokenSource: $0.probeAccount == nil ? "session" : "set-user") }
+        var tokens: [String?] = targets.map { $0.probeAccount == nil ? sessionToken : nil }
+        let accounts = targets.map(\.probeAccount)
+        let probes = try await Self.sideBySide(targets.indices.filter { accounts[$0] != nil }) { i -> Result<String, FeatureError> in
+            do throws(FeatureError) { return .success(try await auth.probeToken(for: accounts[i]!)) } catch { return .failure(error) }
+        }
+        var reloggedIn = false
+        for (i, probe) in probes {
+            guard let account = accounts[i] else { continue }
+            var refusal: FeatureError
+            switch probe {
+            case .success(let token):
+                tokens[i] = token
+                continue
+            case .failure(let error):
+                refusal = error
             }
-        } else {
-            token = sessionToken
+            if Task.isCancelled { throw CancellationError() }
+            if auth.asksPassword(after: refusal) {
+                do throws(FeatureError) {
+                    // After one login again the new temporary token is tried first, as `switch-account` does.
+                    tokens[i] = reloggedIn ? try await auth.probeToken(for: account, password: password)
+                                           : try await auth.probeTokenWithPassword(for: account, password: password)
+                    reloggedIn = true
+                    continue
+                } catch {
+                    refusal = error
+                }
+                if let error = asked.error { throw error }
+            }
+            if refusal.apiError?.kind == .cancelled || refusal == .cancelled { throw CancellationError() }
+            if let api = refusal.apiError { fill(&results[i], with: api) }
+            results[i].problem = "set-user refused: \(refusal.apiError.map(Self.shortMessage) ?? refusal.description)"
+            results[i].noAnswer = refusal.apiError?.kind == .network
         }
-        let concrete: (method: String, path: String, query: [(String, String)], body: JSONValue?)
-        switch request.concrete(for: target) {
-        case .success(let made): concrete = made
-        case .failure(let problem):
-            result.problem = problem.message
-            return result
+        var sends: [Int: (method: String, path: String, query: [(String, String)], body: JSONValue?)] = [:]
+        for i in targets.indices {
+            if let token = tokens[i] {
+                if targets[i].probeAccount != nil { results[i].probeToken = token }
+            } else {
+                continue
+            }
+            switch request.concrete(for: targets[i]) {
+            case .success(let made):
+                results[i].method = made.method
+                results[i].path = made.path
+                results[i].query = made.query
+                sends[i] = made
+            case .failure(let problem):
+                results[i].problem = problem.message
+            }
         }
-        result.method = concrete.method
-        result.path = concrete.path
-        result.query = concrete.query
-        do {
-            let response = try await client.send(
-                method: concrete.method, path: concrete.path, query: concrete.query, body: concrete.body, tokenOverride: token)
-            result.status = response.status
-            result.code = response.code
-            result.msg = response.msg
-            result.data = response.data
-            result.elapsedMs = response.elapsedMs
-        } catch {
-            if error.kind == .cancelled { throw CancellationError() }
-            fill(&result, with: error)
+        let (sent, held) = (sends, tokens)
+        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> Result<APIResponse, APIError> in
+            let made = sent[i]!
+            do throws(APIError) {
+                return .success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i]))
+            } catch {
+                return .failure(error)
+            }
         }
-        return result
+        for (i, answer) in answers {
+            switch answer {
+            case .success(let response):
+                results[i].status = response.status
+                results[i].code = response.code
+                results[i].msg = response.msg
+                results[i].data = response.data
+                results[i].elapsedMs = response.elapsedMs
+            case .failure(let error):
+                if error.kind == .cancelled { throw CancellationError() }
+                fill(&results[i], with: error)
+            }
+        }
+        return results
+    }
+
+    /// Runs `body` for every index at once and returns the results in index order; cancelled as a whole.
+    private static func sideBySide<T: Sendable>(_ indices: [Int], _ body: @escaping @Sendable (Int) async -> T) async throws -> [(Int, T)] {
+        let gathered = await withTaskGroup(of: (Int, T).self) { group in
+            for i in indices { group.addTask { (i, await body(i)) } }
+            var out: [(Int, T)] = []
+            for await item in group { out.append(item) }
+            return out
+        }
+        if Task.isCancelled { throw CancellationError() }
+        return gathered.sorted { $0.0 < $1.0 }
     }
 
     /// Status, code and message of a failed answer; no answer at all is marked as such.

@@ -46,7 +46,7 @@ extension AppCommands {
     }
 
     /// `--all`: rows reach the renderer as each page arrives; memory holds the page being printed and the
-    /// two fetched ahead of it, whatever the total.
+    /// four fetched ahead of it, whatever the total.
     private func streamOrders(_ feature: OrdersFeature, role: String?, filter: OrderFilter, pageSize: Int, limit: Int?) throws -> CommandOutput {
         let endpoint = try feature.endpoint(role: role)
         let scope = orderScope(endpoint)

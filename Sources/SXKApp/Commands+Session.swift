@@ -23,9 +23,8 @@ extension AppCommands {
         // ahead of the prompt is read with echo off instead of meeting a terminal still echoing.
         try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
         let password = try await readPassword(fromStdin: command.has("password-stdin"))
-        // The login page loads the config before v9/login; a failure is ignored (seed 000 §3.2).
-        _ = await auth.fetchConfig()
-        let step = try await auth.login(phone: phone, password: password, privacyAccepted: privacy, choice: command.option("account"))
+        // The login page loads the config as it appears, beside v9/login; a failure is ignored (seed 000 §3.2).
+        let step = try await auth.loginFromLoginPage(phone: phone, password: password, privacyAccepted: privacy, choice: command.option("account"))
         let outcome: LoginOutcome
         switch step {
         case .completed(let done):

@@ -15,6 +15,9 @@ public enum SXKApplication {
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
+        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
+            return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
+        }
         var built: AppServices?
         return await ShellMain.run(
             version: version, commandSpecs: CommandCatalog.all, environment: environment,
@@ -81,6 +84,8 @@ public enum SXKApplication {
         let services = try AppServices(
             environment: environment, options: options, processEnvironment: context.environment,
             settings: settings, transport: transport, stderr: stderr)
+        keepConnections(options: options, mode: context.mode, environment: context.environment, paths: services.paths,
+                        transport: transport, settings: settings, stderr: stderr)
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
         // A backend chosen on the command line is the profile's from now on.
@@ -100,5 +105,29 @@ public enum SXKApplication {
             throw UsageError("SXK_SANDBOX_SPELLING must be \(SandboxSpelling.names), not '\(name)'")
         }
         return spelling
+    }
+
+    /// `--persist SECONDS` / `SXK_PERSIST`: a one-shot (or `-c`, a script) sends through the profile's
+    /// connection holder, starting one when there is none; 0 stops a running holder. The REPL keeps
+    /// its own connections and never uses one.
+    static func keepConnections(options: GlobalOptions, mode: RunMode, environment: [String: String], paths: SXKSession.StatePaths,
+                                transport: RecordingTransport, settings: AppSettings, stderr: any OutputSink) {
+        guard mode != .repl, options.harFile == nil else { return }
+        // The flag and SXK_PERSIST win over the startup file's `persist SECONDS` line.
+        var setting = options.persist
+        if setting == nil, let text = StartupFile.persistSetting(paths.configDir + "/sxkrc") {
+            setting = try? Invocation.persistSeconds(text, "sxkrc persist")
+        }
+        guard let seconds = setting else { return }
+        let socket = paths.profileDir + "/" + KeptConnection.socketName
+        let identity = KeptConnection.identity(version: version, environment: environment)
+        if seconds == 0 {
+            var st = stat()
+            if lstat(socket, &st) == 0 { _ = KeptConnectionTransport.stopHolder(socketPath: socket, identity: identity) }
+            return
+        }
+        transport.keepConnections(KeptConnectionTransport(
+            direct: transport.base, socketPath: socket, seconds: seconds, identity: identity,
+            trace: { line in if settings.trace { stderr.write(TerminalText.sanitize(line) + "\n") } }))
     }
 }

@@ -44,8 +44,16 @@ public struct AccountContextLoader: Sendable {
     }
 
     /// The whole load. Errors are the API's (session expired, network…), unwrapped, for the caller to classify.
-    func loadAll(timer: CallTimer = CallTimer(), sink: CallSink = CallSink()) async throws -> AccountLoadReport {
-        let (info, roles) = try await loadProfileAndPermissions(timer: timer, sink: sink)
+    /// `prefetched`: the userinfo ∥ role-permission pair already sent (a login sends it while it writes
+    /// the token); it is awaited instead of being sent again.
+    func loadAll(timer: CallTimer = CallTimer(), sink: CallSink = CallSink(),
+                 prefetched: Task<(UserInfo, [RolePermission]), any Error>? = nil) async throws -> AccountLoadReport {
+        let (info, roles): (UserInfo, [RolePermission])
+        if let prefetched {
+            (info, roles) = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
+        } else {
+            (info, roles) = try await loadProfileAndPermissions(timer: timer, sink: sink)
+        }
         applyUserInfo(info)
         let derivation = contexts.permission.setRolePermissions(roles)
         let display = refreshLocalDisplayState()
@@ -54,11 +62,11 @@ public struct AccountContextLoader: Sendable {
             userInfo: info, roles: roles, derivation: derivation, display: display, store: store, calls: sink.records)
     }
 
-    /// GET userinfo and GET role-permission at the same time.
-    func loadProfileAndPermissions(timer: CallTimer, sink: CallSink) async throws -> (UserInfo, [RolePermission]) {
+    /// GET userinfo and GET role-permission at the same time (with `token`, carrying that token).
+    func loadProfileAndPermissions(timer: CallTimer, sink: CallSink, token: String? = nil) async throws -> (UserInfo, [RolePermission]) {
         let api = account
-        async let info = timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo().value }
-        async let roles = timer.record("GET", Endpoint.rolePermissions.path, into: sink) { try await api.rolePermissions().value }
+        async let info = timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo(token: token).value }
+        async let roles = timer.record("GET", Endpoint.rolePermissions.path, into: sink) { try await api.rolePermissions(token: token).value }
         // Await both so neither is left running; report session expiry before other failures.
         let infoResult: Result<UserInfo, any Error>
         let rolesResult: Result<[RolePermission], any Error>

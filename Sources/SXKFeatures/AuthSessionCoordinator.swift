@@ -140,6 +140,23 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         return .chooseAccount(result.accounts)
     }
 
+    /// The login page's requests: app/config goes out beside v9/login instead of before it (the page
+    /// loads the config when it appears and ignores its failure, so v9/login never waits for it).
+    /// The config is awaited whatever the login's outcome, so its answer is kept as it was when it
+    /// went first; a cancelled login cancels it too.
+    public func loginFromLoginPage(phone: String, password: String, privacyAccepted: Bool, choice: String? = nil) async throws(FeatureError) -> LoginStep {
+        async let config = fetchConfig()
+        let step: LoginStep
+        do {
+            step = try await login(phone: phone, password: password, privacyAccepted: privacyAccepted, choice: choice)
+        } catch {
+            _ = await config
+            throw error
+        }
+        _ = await config
+        return step
+    }
+
     /// The multi-account choice (`LoginViewModel.selectAccount`): set-user with the temporary token, then complete.
     public func chooseAccount(_ selector: String) async throws(FeatureError) -> LoginOutcome {
         guard let pending = lock.withLock({ memory.pending }) else { throw .noAccountList }
@@ -175,9 +192,16 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// expiry keeps the login (a warning says so).
     public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginOutcome {
         let accounts = contexts.account.current.accounts
+        // The context pair needs only the new token, not the files: it goes out while the token and
+        // the snapshot are written (durably, which takes a while), carrying that token explicitly.
+        let loader = self.loader, token = result.token
+        let timer = CallTimer(), sink = CallSink()
+        let pair = Task { try await loader.loadProfileAndPermissions(timer: timer, sink: sink, token: token) }
         do {
             try contexts.store.saveLogin(token: result.token, account: result.user, phone: phone, privacyAccepted: privacyAccepted)
         } catch {
+            pair.cancel()
+            _ = try? await pair.value
             throw .storage(error)
         }
         contexts.account.reset()
@@ -192,7 +216,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var warnings: [String] = []
         var report: AccountLoadReport?
         do {
-            report = try await loader.loadAll()
+            report = try await loader.loadAll(timer: timer, sink: sink, prefetched: pair)
         } catch let error as APIError where error.kind == .sessionExpired {
             sessionGuard.sessionExpired(token: result.token)
             throw FeatureError.api(error, context: "login")
@@ -334,26 +358,37 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     public func probeToken(for target: Account, password: PasswordSource) async throws(FeatureError) -> String {
         do {
             return try await probeToken(for: target)
-        } catch let error where error.isSessionExpired || lock.withLock({ memory.tempToken == nil }) {
-            let phone = lock.withLock { memory.phone } ?? (try? contexts.store.accountList.read())?.phone
-                ?? contexts.store.lastLoginUsername ?? target.phone
-            let secret: String
-            do { secret = try await password(phone, target) } catch {
-                throw (error as? FeatureError) ?? (error is CancellationError ? .cancelled : .failed("password: \(error)"))
-            }
-            let result: LoginResult
-            do { result = try await account.login(username: phone, password: secret).value } catch {
-                throw FeatureError.api(error, context: "login")
-            }
-            lock.withLock {
-                memory.tempToken = result.tempToken
-                memory.phone = phone
-            }
-            do {
-                return try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: result.tempToken).value.token
-            } catch {
-                throw FeatureError.api(error, context: "set-user for account \(target.userId)")
-            }
+        } catch let error where asksPassword(after: error) {
+            return try await probeTokenWithPassword(for: target, password: password)
+        }
+    }
+
+    /// Whether `probeToken(for:password:)` asks for the password after `probeToken(for:)` failed with
+    /// `error`: the session's token was refused, or this process holds no temporary token to try.
+    public func asksPassword(after error: FeatureError) -> Bool {
+        error.isSessionExpired || lock.withLock { memory.tempToken == nil }
+    }
+
+    /// The password half of `probeToken(for:password:)`: v9/login again, then set-user.
+    public func probeTokenWithPassword(for target: Account, password: PasswordSource) async throws(FeatureError) -> String {
+        let phone = lock.withLock { memory.phone } ?? (try? contexts.store.accountList.read())?.phone
+            ?? contexts.store.lastLoginUsername ?? target.phone
+        let secret: String
+        do { secret = try await password(phone, target) } catch {
+            throw (error as? FeatureError) ?? (error is CancellationError ? .cancelled : .failed("password: \(error)"))
+        }
+        let result: LoginResult
+        do { result = try await account.login(username: phone, password: secret).value } catch {
+            throw FeatureError.api(error, context: "login")
+        }
+        lock.withLock {
+            memory.tempToken = result.tempToken
+            memory.phone = phone
+        }
+        do {
+            return try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: result.tempToken).value.token
+        } catch {
+            throw FeatureError.api(error, context: "set-user for account \(target.userId)")
         }
     }
 

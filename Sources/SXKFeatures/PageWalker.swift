@@ -37,15 +37,18 @@ public struct WalkOutcome: Sendable, Equatable {
 /// Walks pages in order, handing each page's rows to the caller before the walk moves on, so memory
 /// holds a few pages whatever the total (issue 6 `--all`).
 ///
-/// While `onPage` handles page n, pages n+1 and n+2 are already being fetched: the server works on
-/// the next page while this process parses and decodes the one before, instead of waiting for it.
+/// While `onPage` handles page n, pages n+1 … n+4 are already being fetched: the server works on the
+/// next pages while this process parses and decodes the one before, and on a slow link the pages the
+/// first answer makes known go out together (page 1, then up to four at once: two round trips for five
+/// pages) instead of one round trip each.
 /// Nothing past what the walk needs is asked for: the first page goes alone, and the pages fetched
 /// ahead stop at the last page the server's total and page size name and at the page that holds the
 /// `limit`-th row. A page the server then calls the last (an empty list, a smaller total) ends the
 /// walk, and anything still in flight is cancelled.
 enum PageWalker {
-    /// How many pages are in flight while the caller handles one.
-    static let ahead = 2
+    /// How many pages are in flight while the caller handles one: the bound on what memory holds
+    /// (the page being handled and these) whatever the total.
+    static let ahead = 4
 
     /// One page as the walker needs it: its rows, the server's total, whether the server calls it the
     /// last, and the page size the server used (0 when unknown: only the next page is fetched ahead then).

@@ -23,7 +23,7 @@ public struct ProfileReport: Sendable {
 }
 
 /// Seed 001 `profileFeatureServices` reload: userinfo written back into the account context and the
-/// AppStore, then, for photographers, real-name and bank-card info concurrently (`async let`).
+/// AppStore; for photographers real-name and bank-card info, fetched at the same time as userinfo.
 public struct ProfileFeature: Sendable {
     public let account: AccountAPI
     public let sessionGuard: SessionGuard
@@ -39,27 +39,51 @@ public struct ProfileFeature: Sendable {
         let timer = CallTimer()
         let sink = CallSink()
         let api = account
-        let info = try await sessionGuard.run("userinfo") {
-            try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
-        }
-        let written = try writeBack(info.value)
-
+        let g = sessionGuard
+        // The role is the session's before userinfo answers (its write-back never changes the code), so
+        // a photographer's real-name and bank-card calls go out beside userinfo instead of after it.
         let photographer = contexts.permission.roleCode == RoleCode.photographer
-        var report = ProfileReport(userInfo: info, writtenBack: written, isPhotographer: photographer, realName: nil, bankCard: nil, calls: [])
-        if photographer {
-            let g = sessionGuard
-            async let realName = ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
+        let realName: Task<Result<APIResult<RealNameInfo>, FeatureError>, Never>? = photographer ? Task {
+            await ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
                 try await g.run("real-name info") {
                     try await timer.record("GET", Endpoint.realNameInfo.path, into: sink) { try await api.realNameInfo() }
                 }
             }
-            async let bankCard = ProfileFeature.capture { () async throws(FeatureError) -> APIResult<BankCardInfo> in
+        } : nil
+        let bankCard: Task<Result<APIResult<BankCardInfo>, FeatureError>, Never>? = photographer ? Task {
+            await ProfileFeature.capture { () async throws(FeatureError) -> APIResult<BankCardInfo> in
                 try await g.run("bank-card info") {
                     try await timer.record("GET", Endpoint.bankCardInfo.path, into: sink) { try await api.bankCardInfo() }
                 }
             }
-            report.realName = await realName
-            report.bankCard = await bankCard
+        } : nil
+        // Neither side call outlives the reload: a failed userinfo (or a cancel) cancels them and waits.
+        func settle(cancelling: Bool) async -> (Result<APIResult<RealNameInfo>, FeatureError>?, Result<APIResult<BankCardInfo>, FeatureError>?) {
+            if cancelling { realName?.cancel(); bankCard?.cancel() }
+            return (await realName?.value, await bankCard?.value)
+        }
+        let fetched = await withTaskCancellationHandler {
+            await ProfileFeature.capture { () async throws(FeatureError) -> APIResult<UserInfo> in
+                try await g.run("userinfo") {
+                    try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
+                }
+            }
+        } onCancel: {
+            realName?.cancel(); bankCard?.cancel()
+        }
+        let info: APIResult<UserInfo>
+        let written: [String]
+        do {
+            info = try fetched.get()
+            written = try writeBack(info.value)
+        } catch {
+            _ = await settle(cancelling: true)
+            throw error
+        }
+
+        var report = ProfileReport(userInfo: info, writtenBack: written, isPhotographer: photographer, realName: nil, bankCard: nil, calls: [])
+        if photographer {
+            (report.realName, report.bankCard) = await settle(cancelling: false)
             for case .failure(let error) in [report.realName?.map { _ in () }, report.bankCard?.map { _ in () }].compactMap({ $0 })
             where error.isSessionExpired {
                 throw error

@@ -113,7 +113,8 @@ public final class SandboxServer: @unchecked Sendable {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path.hasPrefix("/__sandbox/") { return control(request) }
-        log.append(request, time: config.clock.now())
+        let entry = log.append(request, time: config.clock.now())
+        defer { log.answered(entry) }
         sleepLatency()
         if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
@@ -140,9 +141,13 @@ public final class SandboxServer: @unchecked Sendable {
         let latency = faults.latency
         guard latency > 0 else { return }
         let deadline = DispatchTime.now() + .milliseconds(latency)
-        while DispatchTime.now() < deadline {
+        while true {
             if lock.withLock({ listener?.isStopping ?? true }) { return }
-            usleep(UInt32(min(5_000, max(1, Int(deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1000))))
+            // Read the clock once: the deadline passing between two reads made the unsigned difference
+            // wrap, and converting that to Int trapped the whole process.
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline.uptimeNanoseconds else { return }
+            usleep(UInt32(min(5_000, max(1, (deadline.uptimeNanoseconds - now) / 1000))))
         }
     }
 

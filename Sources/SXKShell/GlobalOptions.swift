@@ -28,6 +28,9 @@ public struct GlobalOptions: Sendable, Equatable {
     public var harFile: String?
     /// `--cacert FILE` (`SXK_CACERT`): trust exactly the CA certificates in FILE for https.
     public var caCert: String?
+    /// `--persist SECONDS` (`SXK_PERSIST`): keep connections open in a holder process for the next
+    /// one-shots, that long after the last use; 0 stops a running holder.
+    public var persist: Double?
 
     public init() {}
 
@@ -52,6 +55,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("har", value: .path, valueName: "FILE", summary: "At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)"),
         FlagSpec("no-pager", summary: "Print long output directly, not through $SXK_PAGER / $PAGER / less"),
         FlagSpec("cacert", value: .path, valueName: "FILE", summary: "Trust the CA certificates in FILE for https instead of the system's (SXK_CACERT)"),
+        FlagSpec("persist", value: .double, valueName: "SECONDS", summary: "Keep connections open for later one-shots that long after last use; 0 stops (SXK_PERSIST)"),
     ]
 }
 
@@ -92,6 +96,7 @@ public struct Invocation: Sendable, Equatable {
         o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
         o.noColor = environment["NO_COLOR"] != nil
         o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
+        if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) { o.persist = try persistSeconds(text, "SXK_PERSIST") }
         var commandText: String?
         var i = 0
 
@@ -119,6 +124,7 @@ public struct Invocation: Sendable, Equatable {
             case "--profile": o.profile = try value(name, inline: inline)
             case "--state-dir": o.stateDir = try value(name, inline: inline)
             case "--cacert": o.caCert = try value(name, inline: inline)
+            case "--persist": o.persist = try persistSeconds(try value(name, inline: inline), "--persist")
             case "--timeout":
                 let text = try value(name, inline: inline)
                 guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
@@ -214,4 +220,12 @@ public struct Invocation: Sendable, Equatable {
     }
 
     private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }
+
+    /// A persist time: 0 (stop) or a positive number of seconds up to a day.
+    public static func persistSeconds(_ text: String, _ name: String) throws -> Double {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw UsageError("\(name) expects seconds from 0 to 86400, got '\(text)'")
+        }
+        return seconds
+    }
 }

@@ -12,6 +12,8 @@ extension Shell {
         case .lines(let lines):
             defer { errorLocation = nil }
             for line in lines {
+                // `persist SECONDS` is read by one-shots (kept connections); the REPL keeps its own.
+                if StartupFile.persistValue(line) != nil { continue }
                 errorLocation = "\(path):\(line.number)"
                 let status = await runLine(line.text, io: io, stopOnFailure: false)
                 if status == ExitStatus.interrupted {

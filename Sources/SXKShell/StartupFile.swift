@@ -6,7 +6,7 @@ import Darwin
 
 /// The startup file (`sxkrc`) read safely: a file another user could have written is refused,
 /// and opening never blocks on a FIFO or device.
-enum StartupFile {
+public enum StartupFile {
     enum Outcome: Equatable {
         /// No file: nothing to run.
         case missing
@@ -49,6 +49,20 @@ enum StartupFile {
             bytes.append(contentsOf: chunk[0..<n])
         }
         return .lines(split(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// The value of a `persist SECONDS` line: a setting for one-shots (which run no startup file)
+    /// that the REPL skips. nil without such a line, or when the file is missing or refused.
+    public static func persistSetting(_ path: String) -> String? {
+        guard case .lines(let lines) = load(path) else { return nil }
+        return lines.compactMap(persistValue).last
+    }
+
+    /// `SECONDS` of a `persist SECONDS` line, nil for any other line.
+    static func persistValue(_ line: Line) -> String? {
+        let words = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 2, words[0] == "persist" else { return nil }
+        return String(words[1])
     }
 
     /// Why a folder above the file (its real path, up to /) lets someone else replace it, or nil:

@@ -258,13 +258,13 @@ final class LiveSXK {
     let err: PipeDrain
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ args: [String], in ws: Workspace, baseURL: URL) throws {
+    init(_ args: [String], in ws: Workspace, baseURL: URL, env extra: [String: String] = [:]) throws {
         var full: [String] = ["--base-url", baseURL.absoluteString, "--state-dir", ws.stateDir]
         ws.baseURL = baseURL
         full += args
         process.executableURL = URL(fileURLWithPath: SXKBinary.path)
         process.arguments = full
-        process.environment = ws.environment
+        process.environment = ws.environment.merging(extra) { $1 }
         let o = Pipe(), e = Pipe()
         process.standardInput = input
         process.standardOutput = o

@@ -233,6 +233,24 @@ final class ShellVariablesTests: XCTestCase {
         XCTAssertEqual(rows[0].objectValue?["role"], .string("storeAdmin"))
     }
 
+    func testStartupFilePersistLineIsLeftToOneShots() async throws {
+        let dir = NSTemporaryDirectory() + "sxk-rc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rc = dir + "/sxkrc"
+        try "persist 600\necho rc-done\npersist  30\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        chmod(rc, 0o600)
+        let out = BufferOutput(), err = BufferOutput()
+        let shell = Shell(host: DataHost(), invocation: Invocation(options: GlobalOptions(), mode: .repl), version: "9.9", terminal: .plain,
+                          historyPath: nil, rcPath: rc, stdout: out, stderr: err)
+        await shell.runStartupFile(io: shell.makeIO(interactive: true))
+        // The REPL skips it without a word; a one-shot reads the last one.
+        XCTAssertEqual(out.text, "rc-done\n")
+        XCTAssertEqual(err.text, "")
+        XCTAssertEqual(StartupFile.persistSetting(rc), "30")
+        XCTAssertNil(StartupFile.persistSetting(dir + "/none"))
+    }
+
     func testStartupFileRunsWithFileLineErrorsAndKeepsGoing() async throws {
         let dir = NSTemporaryDirectory() + "sxk-rc-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -1,0 +1,640 @@
+import Foundation
+
+/// Connections kept for the next process, as ssh's ControlPersist keeps one.
+///
+/// With a persist time set, a one-shot sends its requests through a small holder process of the same
+/// user, found by a unix socket in the profile's 0700 state folder. The holder runs the same libcurl
+/// transport as any sxk, so its connections (TLS done) stay open between one-shots, and a later one
+/// pays one round trip instead of TCP, TLS and the request. The holder:
+/// - serves only peers of its own uid (`SO_PEERCRED`), and only a client of the same build and the
+///   same proxy and trust environment (the hello says which; anything else is refused);
+/// - holds nothing but connections: no token, no file; the socket it listens on is made by the
+///   one-shot that starts it and handed over as a descriptor;
+/// - exits once it has been idle for its persist time, or when asked to (`SXK_PERSIST=0`).
+///
+/// Whatever goes wrong on the way to it — no socket, a stale one, a holder of another build, one that
+/// dies mid-request — the request is sent directly by this process, and only `--trace` says so.
+public enum KeptConnection {
+    /// The socket's name in the profile's state folder.
+    public static let socketName = "connections.sock"
+    /// The argument that makes `sxk` a holder (never typed by a person: the one-shot passes it).
+    public static let holderArgument = "__hold-connections"
+    static let magic: [UInt8] = Array("SXKH".utf8)
+    static let protocolVersion: UInt32 = 1
+
+    /// What a client and a holder must share to talk: the build (version and the executable's size and
+    /// time) and every environment variable that changes what libcurl does (proxies, CA files).
+    public static func identity(version: String, environment: [String: String]) -> String {
+        var st = stat()
+        let exe = stat("/proc/self/exe", &st) == 0 ? "\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)" : "?"
+        let keys = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+                    "SSL_CERT_FILE", "SSL_CERT_DIR"]
+        let env = keys.map { "\($0)=\(environment[$0] ?? "")" }.joined(separator: "\u{1}")
+        return "\(version)/\(protocolVersion)/\(exe)/\(env)"
+    }
+}
+
+// MARK: - Frames
+
+/// Length-prefixed fields, little-endian: what goes over the holder's socket.
+struct FrameWriter {
+    var bytes: [UInt8] = []
+    mutating func u8(_ v: UInt8) { bytes.append(v) }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+    mutating func f64(_ v: Double) { i64(Int64(bitPattern: v.bitPattern)) }
+    mutating func blob(_ b: [UInt8]) { u32(UInt32(b.count)); bytes += b }
+    mutating func string(_ s: String) { blob(Array(s.utf8)) }
+    mutating func optional(_ s: String?) { u8(s == nil ? 0 : 1); string(s ?? "") }
+    mutating func headers(_ h: HTTPHeaders) {
+        u32(UInt32(h.fields.count))
+        for f in h.fields { string(f.name); string(f.value) }
+    }
+}
+
+struct FrameReader {
+    struct Short: Error {}
+    let bytes: [UInt8]
+    var at = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
+        guard n >= 0, bytes.count - at >= n else { throw Short() }
+        defer { at += n }
+        return bytes[at..<(at + n)]
+    }
+    mutating func u8() throws -> UInt8 { try take(1).first! }
+    mutating func u32() throws -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+    mutating func i64() throws -> Int64 { Int64(bitPattern: try take(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) }
+    mutating func f64() throws -> Double { Double(bitPattern: UInt64(bitPattern: try i64())) }
+    mutating func blob() throws -> [UInt8] { Array(try take(Int(try u32()))) }
+    mutating func string() throws -> String { String(decoding: try blob(), as: UTF8.self) }
+    mutating func optional() throws -> String? { let has = try u8(); let s = try string(); return has == 1 ? s : nil }
+    mutating func headers() throws -> HTTPHeaders {
+        let n = Int(try u32())
+        guard n <= 10_000 else { throw Short() }
+        var fields: [HTTPField] = []
+        for _ in 0..<n { fields.append(HTTPField(name: try string(), value: try string())) }
+        return HTTPHeaders(fields)
+    }
+}
+
+/// One request to the holder: the hello, the transport's options and the request itself.
+struct HeldRequest {
+    enum Kind: UInt8 { case send = 1, stop = 2 }
+    var kind: Kind
+    var identity: String
+    var request: HTTPRequest
+    var caFile: String?
+    var caDirectory: String?
+    var allowPlainHTTPOffLoopback: Bool
+    var totalTimeout: Double?
+    var maxBodyBytes: Int
+
+    func encoded() -> [UInt8] {
+        var w = FrameWriter()
+        w.bytes += KeptConnection.magic
+        w.u32(KeptConnection.protocolVersion)
+        w.u8(kind.rawValue)
+        w.string(identity)
+        w.string(request.method)
+        w.string(request.url.absoluteString)
+        w.headers(request.headers)
+        w.blob(request.body)
+        w.f64(request.timeout)
+        w.optional(caFile)
+        w.optional(caDirectory)
+        w.u8(allowPlainHTTPOffLoopback ? 1 : 0)
+        w.u8(totalTimeout == nil ? 0 : 1)
+        w.f64(totalTimeout ?? 0)
+        w.i64(Int64(maxBodyBytes))
+        return w.bytes
+    }
+
+    /// nil when the bytes are not this protocol (another build, garbage).
+    static func decode(_ bytes: [UInt8]) -> (kind: Kind, identity: String, rest: FrameReader)? {
+        var r = FrameReader(bytes)
+        guard (try? r.take(4)).map(Array.init) == KeptConnection.magic, (try? r.u32()) == KeptConnection.protocolVersion,
+              let kind = (try? r.u8()).flatMap(Kind.init(rawValue:)), let identity = try? r.string() else { return nil }
+        return (kind, identity, r)
+    }
+
+    static func decodeSend(kind: Kind, identity: String, _ r: inout FrameReader) throws -> HeldRequest {
+        let method = try r.string()
+        guard let url = URL(string: try r.string()) else { throw FrameReader.Short() }
+        let headers = try r.headers()
+        let body = try r.blob()
+        let timeout = try r.f64()
+        let caFile = try r.optional(), caDirectory = try r.optional()
+        let plain = try r.u8() == 1
+        let hasTotal = try r.u8() == 1
+        let total = try r.f64()
+        let maxBody = Int(try r.i64())
+        return HeldRequest(kind: kind, identity: identity, request: HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout),
+                           caFile: caFile, caDirectory: caDirectory, allowPlainHTTPOffLoopback: plain,
+                           totalTimeout: hasTotal ? total : nil, maxBodyBytes: maxBody)
+    }
+}
+
+/// The holder's answer: a response, the transport's error, or a refusal (the client then goes direct).
+enum HeldAnswer {
+    case response(HTTPResponse)
+    case failure(TransportError)
+    case refused(String)
+
+    func encoded() -> [UInt8] {
+        var w = FrameWriter()
+        switch self {
+        case .response(let r):
+            w.u8(0)
+            w.u32(UInt32(clamping: r.status))
+            w.headers(r.headers)
+            w.blob(r.body)
+            if let m = r.metrics {
+                w.u8(1)
+                w.string(m.httpVersion); w.u8(m.connectionReused ? 1 : 0); w.optional(m.remoteAddress)
+                for t in [m.dnsDone, m.connected, m.tlsDone, m.firstByte, m.total] { w.f64(t) }
+                w.i64(Int64(m.requestBytes)); w.i64(Int64(m.responseBodyBytes))
+            } else {
+                w.u8(0)
+            }
+        case .failure(let error):
+            w.u8(1)
+            w.blob((try? JSONEncoder().encode(error)).map(Array.init) ?? [])
+        case .refused(let why):
+            w.u8(2)
+            w.string(why)
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> HeldAnswer {
+        var r = FrameReader(bytes)
+        switch try r.u8() {
+        case 0:
+            let status = Int(try r.u32())
+            let headers = try r.headers()
+            let body = try r.blob()
+            var metrics: TransferMetrics?
+            if try r.u8() == 1 {
+                let version = try r.string(), reused = try r.u8() == 1, address = try r.optional()
+                let t = try (0..<5).map { _ in try r.f64() }
+                let sent = Int(try r.i64()), received = Int(try r.i64())
+                metrics = TransferMetrics(httpVersion: version, connectionReused: reused, remoteAddress: address, dnsDone: t[0], connected: t[1],
+                                          tlsDone: t[2], firstByte: t[3], total: t[4], requestBytes: sent, responseBodyBytes: received)
+                metrics?.keptConnection = true
+            }
+            return .response(HTTPResponse(status: status, headers: headers, body: body, metrics: metrics))
+        case 1:
+            let error = try JSONDecoder().decode(TransportError.self, from: Data(try r.blob()))
+            return .failure(error)
+        case 2:
+            return .refused(try r.string())
+        default:
+            throw FrameReader.Short()
+        }
+    }
+}
+
+// MARK: - Sockets
+
+/// Blocking unix-socket I/O with a cancel descriptor: every wait is a `poll` on the socket and the
+/// cancel pipe, so Ctrl-C ends a request to the holder at once.
+enum HolderSocket {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+        static func errno(_ what: String) -> Failure { Failure("\(what): \(String(cString: strerror(Glibc.errno)))") }
+    }
+
+    /// A `sockaddr_un` for `path`; a path too long for one goes through the folder's descriptor
+    /// (`/proc/self/fd/N/name`), which `folderFD` must hold open meanwhile.
+    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T? {
+        var folderFD: Int32 = -1
+        defer { if folderFD >= 0 { close(folderFD) } }
+        var target = path
+        if path.utf8.count >= 100 {
+            let folder = (path as NSString).deletingLastPathComponent
+            folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard folderFD >= 0 else { return nil }
+            target = "/proc/self/fd/\(folderFD)/" + (path as NSString).lastPathComponent
+        }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(target.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    static func connect(_ path: String) throws(Failure) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .errno("socket") }
+        let rc = withAddress(path) { Glibc.connect(fd, $0, $1) }
+        guard rc == 0 else {
+            let e = Failure.errno("connect")
+            close(fd)
+            throw e
+        }
+        return fd
+    }
+
+    /// A listening socket bound at `path` (fails when one is there already).
+    static func listen(_ path: String) throws(Failure) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .errno("socket") }
+        let rc = withAddress(path) { Glibc.bind(fd, $0, $1) }
+        guard rc == 0, Glibc.listen(fd, 64) == 0 else {
+            let e = Failure.errno("bind")
+            close(fd)
+            throw e
+        }
+        return fd
+    }
+
+    /// The process id and uid at the other end, as the kernel took them at connect/listen time.
+    static func peer(_ fd: Int32) -> (pid: pid_t, uid: uid_t)? {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
+        var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
+        var len = socklen_t(MemoryLayout.size(ofValue: cred))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 else { return nil }
+        return (cred.0, cred.1)
+    }
+
+    /// Waits until `fd` is ready for `events` or `cancel` is readable; false when cancelled.
+    static func wait(_ fd: Int32, _ events: Int16, cancel: Int32, deadline: Double) throws(Failure) -> Bool {
+        while true {
+            var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: cancel, events: Int16(POLLIN), revents: 0)]
+            let left = deadline - Date().timeIntervalSince1970
+            guard left > 0 else { throw Failure("timed out") }
+            let rc = poll(&fds, nfds_t(cancel >= 0 ? 2 : 1), Int32(min(left * 1000 + 1, 1e9)))
+            if rc < 0 { if errno == EINTR { continue }; throw .errno("poll") }
+            if cancel >= 0 && fds[1].revents != 0 { return false }
+            if fds[0].revents != 0 { return true }
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], cancel: Int32 = -1, deadline: Double) throws(Failure) -> Bool {
+        var framed = FrameWriter()
+        framed.blob(bytes)
+        var at = 0
+        let all = framed.bytes
+        while at < all.count {
+            guard try wait(fd, Int16(POLLOUT), cancel: cancel, deadline: deadline) else { return false }
+            let n = all.withUnsafeBytes { send(fd, $0.baseAddress! + at, all.count - at, Int32(MSG_NOSIGNAL)) }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; throw .errno("send") }
+            at += n
+        }
+        return true
+    }
+
+    /// One length-prefixed frame; nil when cancelled. `limit` bounds what a peer can make us hold.
+    static func readFrame(_ fd: Int32, cancel: Int32 = -1, deadline: Double, limit: Int) throws(Failure) -> [UInt8]? {
+        func read(_ count: Int) throws(Failure) -> [UInt8]? {
+            var out = [UInt8](repeating: 0, count: count)
+            var at = 0
+            while at < count {
+                guard try wait(fd, Int16(POLLIN), cancel: cancel, deadline: deadline) else { return nil }
+                let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + at, count - at, 0) }
+                if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; throw .errno("recv") }
+                if n == 0 { throw Failure("the holder closed the connection") }
+                at += n
+            }
+            return out
+        }
+        guard let head = try read(4) else { return nil }
+        let length = Int(head.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        guard length <= limit else { throw Failure("frame of \(length) bytes") }
+        return try read(length)
+    }
+}
+
+// MARK: - The client side
+
+/// A transport that sends through the profile's holder and falls back to `direct` on anything that
+/// goes wrong on the way; the first request of a process with no holder starts one.
+public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
+    public let direct: CurlTransport
+    public let socketPath: String
+    public let seconds: Double
+    let identity: String
+    let trace: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var startedHolder = false
+
+    /// `seconds` is the persist time; `trace` receives a line for each fallback (shown by `--trace` only).
+    public init(direct: CurlTransport, socketPath: String, seconds: Double, identity: String, trace: @escaping @Sendable (String) -> Void) {
+        self.direct = direct
+        self.socketPath = socketPath
+        self.seconds = seconds
+        self.identity = identity
+        self.trace = trace
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if Task.isCancelled { throw TransportError.cancelled }
+        switch await throughHolder(request) {
+        case .answered(let response): return response
+        case .failed(let error): throw error
+        case .cancelled: throw TransportError.cancelled
+        case .unavailable(let why):
+            trace("* kept connection not used (\(why)): sending directly")
+            return try await direct.send(request)
+        }
+    }
+
+    enum Outcome {
+        case answered(HTTPResponse)
+        case failed(TransportError)
+        case cancelled
+        case unavailable(String)
+    }
+
+    private func held(_ request: HTTPRequest) -> HeldRequest {
+        let trust = direct.trust
+        return HeldRequest(kind: .send, identity: identity, request: request, caFile: trust.caFile, caDirectory: trust.caDirectory,
+                           allowPlainHTTPOffLoopback: direct.allowPlainHTTPOffLoopback, totalTimeout: direct.totalTimeout,
+                           maxBodyBytes: direct.maxBodyBytes)
+    }
+
+    func throughHolder(_ request: HTTPRequest) async -> Outcome {
+        let frame = held(request).encoded()
+        let limit = direct.maxBodyBytes + CurlTransport.maxHeadBytes + (1 << 16)
+        let path = socketPath, seconds = self.seconds
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else { return .unavailable("pipe: \(String(cString: strerror(errno)))") }
+        for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let (cancelRead, cancelWrite) = (pipeFDs[0], pipeFDs[1])
+        defer { close(cancelRead); close(cancelWrite) }
+        let start: @Sendable () -> Bool = { [weak self] in self?.startHolderOnce() ?? false }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
+                // A thread of its own: the waits block, and the cooperative pool must not.
+                let thread = Thread {
+                    done.resume(returning: Self.exchange(frame, path: path, cancel: cancelRead, timeout: request.timeout, limit: limit,
+                                                         seconds: seconds, start: start))
+                }
+                thread.stackSize = 256 << 10
+                thread.start()
+            }
+        } onCancel: {
+            var one: UInt8 = 1
+            _ = write(cancelWrite, &one, 1)
+        }
+    }
+
+    /// Connects (starting a holder when there is none), sends, and reads the answer.
+    static func exchange(_ frame: [UInt8], path: String, cancel: Int32, timeout: Double, limit: Int, seconds: Double,
+                         start: () -> Bool) -> Outcome {
+        let fd: Int32
+        do {
+            fd = try HolderSocket.connect(path)
+        } catch {
+            guard start() else { return .unavailable("no holder: \(error)") }
+            do { fd = try HolderSocket.connect(path) } catch { return .unavailable("holder just started: \(error)") }
+        }
+        defer { close(fd) }
+        // Whoever listens there must be this user too.
+        guard HolderSocket.peer(fd)?.uid == getuid() else { return .unavailable("the socket's listener is another user") }
+        // A holder answers its own peer check and hello at once; the request itself has the request's time.
+        let deadline = Date().timeIntervalSince1970 + timeout + 5
+        do {
+            guard try HolderSocket.writeAll(fd, frame, cancel: cancel, deadline: deadline) else { return .cancelled }
+            guard let bytes = try HolderSocket.readFrame(fd, cancel: cancel, deadline: deadline, limit: limit) else { return .cancelled }
+            switch try HeldAnswer.decode(bytes) {
+            case .response(let response): return .answered(response)
+            case .failure(let error): return .failed(error)
+            case .refused(let why): return .unavailable("holder refused: \(why)")
+            }
+        } catch {
+            return .unavailable("\(error)")
+        }
+    }
+
+    /// Starts a holder on the socket path, once per process. A stale socket (no one listening) is
+    /// removed first; a path another process bound meanwhile is left to it.
+    func startHolderOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if startedHolder { return true }
+        startedHolder = true
+        return KeptConnection.startHolder(socketPath: socketPath, seconds: seconds)
+    }
+
+    /// Asks the holder on `socketPath` to exit (`SXK_PERSIST=0`); true when one answered.
+    public static func stopHolder(socketPath: String, identity: String) -> Bool {
+        guard let fd = try? HolderSocket.connect(socketPath) else { return false }
+        defer { close(fd) }
+        let frame = HeldRequest(kind: .stop, identity: identity, request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
+                                caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()
+        let deadline = Date().timeIntervalSince1970 + 2
+        guard (try? HolderSocket.writeAll(fd, frame, deadline: deadline)) == true else { return false }
+        return (try? HolderSocket.readFrame(fd, deadline: deadline, limit: 1 << 16)) != nil
+    }
+}
+
+extension KeptConnection {
+    /// Binds the socket and starts `sxk __hold-connections SECONDS` with it as descriptor 3, in a
+    /// session of its own, stdio on /dev/null. The holder is this very executable.
+    static func startHolder(socketPath: String, seconds: Double) -> Bool {
+        var listener: Int32
+        do {
+            listener = try HolderSocket.listen(socketPath)
+        } catch {
+            // Another one-shot may have just started a holder there: use it.
+            if let fd = try? HolderSocket.connect(socketPath) { close(fd); return true }
+            // Something is at the path but nobody answered: a stale socket. Remove it once (only a
+            // socket: never a file someone put there) and bind again.
+            var st = stat()
+            guard lstat(socketPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK, unlink(socketPath) == 0,
+                  let again = try? HolderSocket.listen(socketPath) else { return false }
+            listener = again
+        }
+        defer { close(listener) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, listener, 3)
+        // Nothing else of this process goes along: a pipe the one-shot's caller reads to its end
+        // (its stdout held open by the holder) would wait for the holder's idle exit.
+        for fd in openDescriptors() where fd > 3 { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID: not in the shell's process group, so its Ctrl-C does not reach the holder.
+        posix_spawnattr_setflags(&attributes, Int16(0x80))
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK))
+        let args = ["sxk", holderArgument, String(seconds)]
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &argv, environ)
+        if rc != 0 { unlink(socketPath); return false }
+        return true
+    }
+}
+
+extension KeptConnection {
+    /// The descriptors open in this process now.
+    static func openDescriptors() -> [Int32] {
+        guard let dir = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(dir) }
+        let own = dirfd(dir)
+        var out: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name), fd != own { out.append(fd) }
+        }
+        return out
+    }
+}
+
+// MARK: - The holder
+
+/// `sxk __hold-connections SECONDS`, listening on descriptor 3: answers requests with one libcurl
+/// engine for its whole life, and exits once idle for SECONDS (or when told to stop).
+public enum ConnectionHolder {
+    public static func run(arguments: [String], identity: String) -> Int32 {
+        guard arguments.count >= 3, let seconds = Double(arguments[2]), seconds > 0, seconds.isFinite else { return 2 }
+        let listener: Int32 = 3
+        var st = stat()
+        guard fstat(listener, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK else { return 2 }
+        _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
+        // Listening again makes the socket's credentials this process's (the one-shot that bound it
+        // has exited): what a client checks, and how a test finds the holder.
+        guard listen(listener, 64) == 0 else { return 2 }
+        // No folder kept busy (a mount the one-shot ran in) for as long as it lives.
+        _ = chdir("/")
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        let holder = Holder(identity: identity, idle: seconds)
+        return holder.serve(listener)
+    }
+
+    final class Holder: @unchecked Sendable {
+        let identity: String
+        let idle: Double
+        let uid = getuid()
+        private let lock = NSLock()
+        private var active = 0
+        private var lastUse = Date().timeIntervalSince1970
+        private var stopping = false
+        private var transports: [String: CurlTransport] = [:]
+
+        init(identity: String, idle: Double) { self.identity = identity; self.idle = idle }
+
+        /// Where the socket is, to remove it at exit (the listener's own bound name).
+        func boundPath(_ fd: Int32) -> String? {
+            var addr = sockaddr_un()
+            var len = socklen_t(MemoryLayout<sockaddr_un>.size)
+            let rc = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+            guard rc == 0 else { return nil }
+            return withUnsafeBytes(of: addr.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+
+        func serve(_ listener: Int32) -> Int32 {
+            let path = boundPath(listener)
+            var st = stat()
+            let bound = path.flatMap { stat($0, &st) == 0 ? (st.st_dev, st.st_ino) : nil }
+            while true {
+                var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 1, 200)
+                let (quit, now) = lock.withLock { () -> (Bool, Double) in
+                    let now = Date().timeIntervalSince1970
+                    return (stopping || (active == 0 && now - lastUse >= idle), now)
+                }
+                _ = now
+                if quit { break }
+                guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { continue }
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                // Only the same user; anyone else is closed on without a byte.
+                guard HolderSocket.peer(client)?.uid == uid else { close(client); continue }
+                lock.withLock { active += 1 }
+                let thread = Thread { [self] in
+                    handle(client)
+                    close(client)
+                    lock.withLock { active -= 1; lastUse = Date().timeIntervalSince1970 }
+                }
+                thread.stackSize = 512 << 10
+                thread.start()
+            }
+            // The socket goes with the holder, unless another holder took the name since.
+            if let path, let bound, stat(path, &st) == 0, st.st_dev == bound.0, st.st_ino == bound.1 { unlink(path) }
+            return 0
+        }
+
+        func handle(_ client: Int32) {
+            let deadline = Date().timeIntervalSince1970 + 10
+            guard let bytes = try? HolderSocket.readFrame(client, deadline: deadline, limit: 64 << 20),
+                  let hello = HeldRequest.decode(bytes) else { return }
+            // Any sxk of this user may stop it, whatever its build.
+            if hello.kind == .stop {
+                lock.withLock { stopping = true }
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("stopping").encoded(), deadline: deadline)
+                return
+            }
+            guard hello.identity == identity else {
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("another build or environment").encoded(), deadline: deadline)
+                return
+            }
+            var rest = hello.rest
+            guard let held = try? HeldRequest.decodeSend(kind: hello.kind, identity: hello.identity, &rest) else { return }
+            let transport = self.transport(for: held)
+            let box = AnswerBox()
+            let done = DispatchSemaphore(value: 0)
+            let task = Task.detached {
+                do { box.answer = .response(try await transport.send(held.request)) } catch let error as TransportError {
+                    box.answer = .failure(error)
+                } catch {
+                    box.answer = .failure(.network(.other("\(error)")))
+                }
+                done.signal()
+            }
+            // A client that goes away (Ctrl-C, killed) cancels its transfer here too.
+            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if Self.peerHungUp(client) { task.cancel() }
+            }
+            let answer = box.answer ?? .refused("no answer")
+            _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
+        }
+
+        /// True when the client closed its end (it sends nothing more after its request).
+        static func peerHungUp(_ fd: Int32) -> Bool {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { return false }
+            if p.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+            var byte: UInt8 = 0
+            return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+        }
+
+        private func transport(for held: HeldRequest) -> CurlTransport {
+            let key = [held.caFile ?? "-", held.caDirectory ?? "-", held.allowPlainHTTPOffLoopback ? "1" : "0",
+                       held.totalTimeout.map { "\($0)" } ?? "-", "\(held.maxBodyBytes)"].joined(separator: "\u{1}")
+            return lock.withLock {
+                if let t = transports[key] { return t }
+                let made = CurlTransport(trust: TrustStore(caFile: held.caFile, caDirectory: held.caDirectory),
+                                         allowPlainHTTPOffLoopback: held.allowPlainHTTPOffLoopback, totalTimeout: held.totalTimeout,
+                                         maxBodyBytes: held.maxBodyBytes)
+                transports[key] = made
+                return made
+            }
+        }
+    }
+
+    final class AnswerBox: @unchecked Sendable {
+        var answer: HeldAnswer?
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import SXKSandbox
+import XCTest
+@testable import SXKAPI
+
+/// Every `sxk __hold-connections` process on the machine, by pid (zombies waiting for a reaper are gone).
+func connectionHolders() -> [pid_t] {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    return entries.compactMap { name -> pid_t? in
+        guard let pid = pid_t(name), let cmdline = procFile("/proc/\(name)/cmdline") else { return nil }
+        let args = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard args.count > 1, args[1] == KeptConnection.holderArgument else { return nil }
+        let stat = String(decoding: procFile("/proc/\(name)/stat") ?? Data(), as: UTF8.self)
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+        return state == "Z" ? nil : pid
+    }
+}
+
+/// A /proc file's bytes (they report size 0, so read to the end).
+func procFile(_ path: String) -> Data? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    return try? handle.readToEnd()
+}
+
+/// `--persist`: one-shots send through a holder process that keeps the connections open, and
+/// fall back to a direct request, silently, whenever the holder cannot serve.
+final class KeptConnectionTests: SandboxTestCase {
+    private var workspaces: [Workspace] = []
+
+    override func tearDown() {
+        server.setLatency(milliseconds: 0)
+        // Every holder a test started is stopped here, and must be gone.
+        for ws in workspaces {
+            _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: ["SXK_PERSIST": "0"])
+            XCTAssertTrue(waitUntil(5) { self.holderPID(ws) == nil }, "a holder was left running")
+        }
+        workspaces = []
+        super.tearDown()
+    }
+
+    private func workspace() -> Workspace {
+        let ws = Workspace()
+        workspaces.append(ws)
+        SXK.login("13800000001", in: ws, baseURL: url)
+        return ws
+    }
+
+    private func socket(_ ws: Workspace) -> String { ws.profileDir + "/" + KeptConnection.socketName }
+
+    /// The pid of the holder answering on the workspace's socket (from its peer credentials).
+    private func holderPID(_ ws: Workspace) -> pid_t? {
+        guard let fd = try? HolderSocket.connect(socket(ws)) else { return nil }
+        defer { close(fd) }
+        guard let pid = HolderSocket.peer(fd)?.pid, connectionHolders().contains(pid) else { return nil }
+        return pid
+    }
+
+    private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    private func persist(_ seconds: String = "30") -> [String: String] { ["SXK_PERSIST": seconds] }
+
+    func testLaterOneShotsGoThroughTheKeptConnectionAndTheHolderWritesNothing() throws {
+        let ws = workspace()
+        let first = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(first.status, 0, first.summary)
+        XCTAssertTrue(first.stderr.contains("kept connection, opened now"), first.summary)
+        let pid = try XCTUnwrap(holderPID(ws), "no holder after the first one-shot")
+        let files = Set(ws.allFiles())
+        server.resetRequestLog()
+        let second = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(second.status, 0, second.summary)
+        XCTAssertTrue(second.stderr.contains("(http/1.1, kept connection)"), second.summary)
+        XCTAssertTrue(second.stdout.contains("enableRegister"), second.summary)
+        XCTAssertEqual(server.requestLog().count, 1)
+        let timing = SXK.run(["-c", "timing on; get /api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(timing.stderr.contains("kept connection"), timing.summary)
+        XCTAssertEqual(holderPID(ws), pid, "a second holder was started")
+        // The holder keeps connections only: not a file more in the state, the socket aside.
+        XCTAssertEqual(Set(ws.allFiles()), files)
+        XCTAssertFalse(files.contains { $0.hasSuffix(KeptConnection.socketName) && !$0.hasPrefix(ws.profileDir) })
+        // SXK_PERSIST=0 stops it, and its socket goes with it.
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) }, "SXK_PERSIST=0 did not stop the holder")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)))
+    }
+
+    func testAPersistLineInTheStartupFileKeepsConnectionsAndTheVariableWins() throws {
+        let ws = workspace()
+        try FileManager.default.createDirectory(atPath: ws.configHome + "/sxk", withIntermediateDirectories: true)
+        let rc = ws.configHome + "/sxk/sxkrc"
+        try "persist 30\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        chmod(rc, 0o600)
+        // SXK_PERSIST=0 wins: nothing is started.
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
+        XCTAssertNil(holderPID(ws))
+        let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("kept connection"), r.summary)
+        XCTAssertNotNil(holderPID(ws))
+    }
+
+    func testAStaleSocketIsReplacedWithoutAWord() throws {
+        let ws = workspace()
+        // A socket file nobody listens on, as a holder killed with -9 leaves it.
+        let fd = try HolderSocket.listen(socket(ws))
+        close(fd)
+        let plain = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url)
+        let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.stdout, plain.stdout)
+        XCTAssertEqual(r.stderrLines.count, plain.stderrLines.count, r.summary)
+        XCTAssertFalse(r.stderr.contains("kept") || r.stderr.contains("holder"), r.summary)
+        XCTAssertNotNil(holderPID(ws), "no holder took the stale socket's place")
+    }
+
+    /// A fake holder on the workspace's socket answering every connection with `reply` (nil: close
+    /// after reading the request, as a holder killed mid-request does).
+    private func fakeHolder(_ ws: Workspace, reply: [UInt8]?) throws -> (stop: () -> Void, served: () -> Int) {
+        let listener = try HolderSocket.listen(socket(ws))
+        let count = Counter()
+        let thread = Thread {
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 { return }
+                count.increment()
+                let deadline = Date().timeIntervalSince1970 + 5
+                _ = try? HolderSocket.readFrame(client, deadline: deadline, limit: 1 << 24)
+                if let reply { _ = try? HolderSocket.writeAll(client, reply, deadline: deadline) }
+                close(client)
+            }
+        }
+        thread.start()
+        let path = socket(ws)
+        return ({ shutdown(listener, Int32(SHUT_RDWR)); close(listener); unlink(path) }, { count.value })
+    }
+
+    func testAHolderOfAnotherBuildIsNotUsedAndOnlyTheTraceSaysSo() throws {
+        let ws = workspace()
+        for reply in [HeldAnswer.refused("another build or environment").encoded(), Array("not this protocol".utf8)] {
+            let fake = try fakeHolder(ws, reply: reply)
+            defer { fake.stop() }
+            server.resetRequestLog()
+            let quiet = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+            XCTAssertEqual(quiet.status, 0, quiet.summary)
+            XCTAssertTrue(quiet.stdout.contains("enableRegister"), quiet.summary)
+            XCTAssertFalse(quiet.stderr.contains("kept"), quiet.summary)
+            let traced = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+            XCTAssertTrue(traced.stderr.contains("kept connection not used"), traced.summary)
+            XCTAssertTrue(traced.stderr.contains("(http/1.1, new connection)"), traced.summary)
+            // Both asked the fake, both were answered directly.
+            XCTAssertEqual(fake.served(), 2)
+            XCTAssertEqual(server.requestLog().count, 2)
+        }
+        XCTAssertNil(holderPID(ws))
+    }
+
+    func testAHolderThatDiesMidRequestStillGetsTheRequestAnsweredDirectly() throws {
+        let ws = workspace()
+        let fake = try fakeHolder(ws, reply: nil)
+        let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        fake.stop()
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("enableRegister"), r.summary)
+        XCTAssertEqual(fake.served(), 1)
+
+        // A real holder killed with -9 while the server holds its request.
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let pid = try XCTUnwrap(holderPID(ws))
+        server.setLatency(milliseconds: 1_500)
+        server.resetRequestLog()
+        let running = try LiveSXK(["get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(waitUntil(10) { self.server.requestLog().count >= 1 }, "the holder never sent the request")
+        kill(pid, SIGKILL)
+        let status = running.finish(timeout: 20)
+        XCTAssertEqual(status, 0)
+        let output = String(decoding: running.out.finish(), as: UTF8.self)
+        XCTAssertTrue(output.contains("13800000001"), output)
+        // The holder's copy and the direct one.
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/yf-handset-app/userinfo" }.count, 2)
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) })
+        unlink(socket(ws))
+    }
+
+    func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertNotNil(holderPID(ws))
+        server.setLatency(milliseconds: 2_000)
+        server.resetRequestLog()
+        let running = try LiveSXK(["get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(waitUntil(10) { self.server.requestLog().count >= 1 }, "the holder never sent the request")
+        let interrupted = Date()
+        kill(running.pid, SIGINT)
+        XCTAssertEqual(running.finish(timeout: 10), 130)
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 1.5)
+        // Once the server would have answered: a transfer that ran on would have handed its connection
+        // back to the holder's pool; a cancelled one closed it, so the next request opens a new one.
+        usleep(2_500_000)
+        server.setLatency(milliseconds: 0)
+        let next = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(next.stderr.contains("kept connection, opened now"), next.summary)
+    }
+
+    func testAnIdleHolderExitsByItselfAndTakesItsSocket() throws {
+        let ws = workspace()
+        let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("1"))
+        XCTAssertEqual(r.status, 0, r.summary)
+        let pid = try XCTUnwrap(holderPID(ws))
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) }, "the holder outlived its second of idleness")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)))
+    }
+
+    func testOnlyTheSameUserIsServed() throws {
+        // Needs another uid to connect from: root (to switch with setpriv) and a python3 the other user can run.
+        guard getuid() == 0 else { throw XCTSkip("needs root to connect as another user") }
+        let python = "/usr/bin/python3", setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("needs /usr/bin/python3 and setpriv to connect as another user")
+        }
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertNotNil(holderPID(ws))
+        // The state folder is 0700; a second name for the socket in an open folder lets another user try.
+        let open = NSTemporaryDirectory() + "sxk-peer-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        defer { try? FileManager.default.removeItem(atPath: open) }
+        chmod(open, 0o777)
+        XCTAssertEqual(link(socket(ws), open + "/s"), 0, String(cString: strerror(errno)))
+        chmod(open + "/s", 0o777)
+        // Connects and waits for a byte: the holder closes at once on a stranger, and waits for the request of its own user.
+        let probe = "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\ns.settimeout(3)\n" +
+            "try:\n  print('closed' if s.recv(1)==b'' else 'data')\nexcept socket.timeout:\n  print('waiting')\n"
+        let stranger = SXK.runProcessAt(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", probe, open + "/s"], env: [:])
+        XCTAssertEqual(stranger.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "closed", stranger.summary)
+        let same = SXK.runProcessAt(python, ["-c", probe, open + "/s"], env: [:])
+        XCTAssertEqual(same.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "waiting", same.summary)
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func increment() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import XCTest
+import SXKAPI
+import SXKSandbox
+@testable import SXKFeatures
+
+/// Calls that do not depend on each other are in flight together. Proved by what the sandbox saw
+/// (each request's arrival and answer), not by how long anything took: with the sandbox holding
+/// every request for a while, calls sent one after another can never overlap. The hold is long
+/// (a quarter second or more) so a loaded machine starting a task late still overlaps.
+final class ConcurrentCallsTests: XCTestCase {
+    private static let config = "/api/app/config"
+    private static let login = "/api/app/v9/login"
+    private static let userInfo = "/api/yf-handset-app/userinfo"
+    private static let realName = "/api/yf-handset-app/photog/real-name/info"
+    private static let bankCard = "/api/yf-handset-app/photog/wallet/bank-card/info"
+    private static let orders = "/api/yf-handset-app/photog/order/listv2"
+
+    private func record(_ h: Harness, _ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> SandboxRequestRecord {
+        try XCTUnwrap(h.requests(path).last, "no \(path) request", file: file, line: line)
+    }
+
+    // MARK: login
+
+    func testLoginPageSendsTheConfigBesideTheLogin() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        let step = try await h.auth.loginFromLoginPage(phone: "13800000001", password: Harness.password, privacyAccepted: true)
+        guard case .completed(let outcome) = step else { return XCTFail("expected one account") }
+        XCTAssertEqual(outcome.account.userId, 1001)
+        let config = try record(h, Self.config), login = try record(h, Self.login)
+        XCTAssertTrue(config.overlaps(login), "config and v9/login were not in flight together")
+        // What it answered is kept, as when it went first.
+        XCTAssertNotNil(h.auth.enableRegister)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    func testLoginFailureWithTheConfigInFlightIsTheLoginsAndTheConfigStillCounts() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 250))
+        do {
+            _ = try await h.auth.loginFromLoginPage(phone: "13800000001", password: "wrong-password", privacyAccepted: true)
+            XCTFail("a wrong password logged in")
+        } catch {
+            XCTAssertTrue("\(error)".contains("login"), "\(error)")
+        }
+        let config = try record(h, Self.config), login = try record(h, Self.login)
+        XCTAssertTrue(config.overlaps(login))
+        // The config was waited for, not dropped: its answer is there and nothing is still in flight.
+        XCTAssertNotNil(config.answered)
+        XCTAssertNotNil(h.auth.enableRegister)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+    }
+
+    func testAFailingConfigBesideTheLoginIsIgnored() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 100))
+        h.sandbox.injectFault(path: Self.config, kind: .status500)
+        let step = try await h.auth.loginFromLoginPage(phone: "13800000001", password: Harness.password, privacyAccepted: true)
+        guard case .completed = step else { return XCTFail("expected one account") }
+        XCTAssertNil(h.auth.enableRegister)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    func testTheContextPairCarriesTheNewTokenAndAFailedTokenWriteEndsTheLogin() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 60))
+        _ = try await h.login("13800000001")
+        // Sent while the token was being written, so it carries the set-user token itself.
+        let token = try XCTUnwrap(h.contexts.session.token)
+        XCTAssertEqual(try record(h, Self.userInfo).header("token"), token)
+        XCTAssertEqual(try record(h, "/api/yf-handset-app/role-permission").header("token"), token)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+
+        // A token that cannot be written ends the login as a storage error, with nothing logged in.
+        try h.auth.logout()
+        let tokenFile = h.stateDir + "/state/sandbox/token"
+        try? FileManager.default.removeItem(atPath: tokenFile)
+        try FileManager.default.createDirectory(atPath: tokenFile + "/blocked", withIntermediateDirectories: true)
+        do {
+            _ = try await h.login("13800000001")
+            XCTFail("a login whose token cannot be written succeeded")
+        } catch let error as FeatureError {
+            guard case .storageFailed = error else { return XCTFail("expected a storage error, got \(error)") }
+        }
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        XCTAssertNil(h.contexts.session.token)
+    }
+
+    // MARK: profile
+
+    func testProfileSendsRealNameAndBankCardBesideUserInfo() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        let report = try await h.profile.reload()
+        XCTAssertNotNil(try report.realName?.get().value)
+        XCTAssertNotNil(try report.bankCard?.get().value)
+        let info = try record(h, Self.userInfo), real = try record(h, Self.realName), bank = try record(h, Self.bankCard)
+        XCTAssertTrue(info.overlaps(real) && info.overlaps(bank) && real.overlaps(bank),
+                      "userinfo, real-name and bank-card were not all in flight together")
+        XCTAssertEqual(h.requests().count, 3)
+        // userinfo is still written back.
+        XCTAssertEqual(h.contexts.store.userName, report.userInfo.value.userName)
+    }
+
+    func testProfileReportsTheUserInfoFailureFirstWhenEveryCallFails() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
+        _ = try await h.login("13800000001")
+        let before = h.contexts.store.userName
+        h.sandbox.injectFault(path: Self.userInfo, kind: .status500)
+        h.sandbox.injectFault(path: Self.bankCard, kind: .status500)
+        h.sandbox.injectFault(path: Self.realName, kind: .status500)
+        do {
+            _ = try await h.profile.reload()
+            XCTFail("a failed userinfo gave a profile")
+        } catch {
+            XCTAssertTrue("\(error)".hasPrefix("userinfo"), "the first failure is userinfo's, got: \(error)")
+        }
+        XCTAssertEqual(h.contexts.store.userName, before)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    func testProfileExpiryWithThreeCallsInFlightResetsTheSessionOnce() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 400))
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        h.sandbox.expireTokens()
+        do {
+            _ = try await h.profile.reload()
+            XCTFail("expected the session to expire")
+        } catch {
+            XCTAssertTrue(error.isSessionExpired, "\(error)")
+        }
+        // All three met the expired token while in flight together; one reset, one notice.
+        let info = try record(h, Self.userInfo), real = try record(h, Self.realName)
+        XCTAssertTrue(info.overlaps(real))
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
+        XCTAssertEqual(h.expiries.all.count, 1)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+    }
+
+    func testCancellingTheProfileWithCallsInFlightEndsThemAll() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 1_000))
+        _ = try await h.login("13800000001")
+        let before = h.contexts.store.userName
+        h.sandbox.resetRequestLog()
+        let profile = h.profile!
+        let task = Task { try await profile.reload() }
+        let deadline = Date().addingTimeInterval(5)
+        while h.requests().count < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertEqual(h.requests().count, 3, "the three calls were not all sent")
+        let cancelled = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled reload returned a profile")
+        } catch let error as FeatureError {
+            XCTAssertTrue(error == .cancelled || error.apiError?.kind == .cancelled, "\(error)")
+        }
+        // Returned without waiting for the sandbox's answers, none of which arrived.
+        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5)
+        XCTAssertEqual(h.contexts.store.userName, before)
+        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+    }
+
+    // MARK: orders --all
+
+    func testWalkSendsPageOneAloneThenTheOtherFourTogether() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 600, latencyMs: 250))
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        var pages: [Int] = []
+        var first: [String] = []
+        let outcome = try await h.orders.walkAll(pageSize: 100, limit: 500) { rows, progress in
+            pages.append(progress.pages)
+            first.append(rows.first?.orderNo ?? "")
+            return true
+        }
+        XCTAssertEqual(outcome.stop, .limit)
+        XCTAssertEqual(outcome.progress.rows, 500)
+        XCTAssertEqual(pages, [1, 2, 3, 4, 5])
+        let log = h.requests(Self.orders)
+        // Five pages, never the sixth (the limit's page is the last asked for).
+        XCTAssertEqual(log.compactMap { $0.queryValue("page") }.sorted(), ["1", "2", "3", "4", "5"])
+        let byPage = Dictionary(uniqueKeysWithValues: log.map { ($0.queryValue("page") ?? "", $0) })
+        let one = try XCTUnwrap(byPage["1"])
+        for p in 2...5 {
+            let page = try XCTUnwrap(byPage["\(p)"])
+            XCTAssertFalse(one.overlaps(page), "page \(p) went out before page 1 answered")
+            for q in (p + 1)..<6 where q <= 5 {
+                XCTAssertTrue(page.overlaps(try XCTUnwrap(byPage["\(q)"])), "pages \(p) and \(q) were not in flight together")
+            }
+        }
+        // Rows in page order: the first order of each page is the one the sandbox put first on that page.
+        var expected: [String] = []
+        for p in 1...5 {
+            let page = try await h.orders.fetchPage(page: p, pageSize: 100)
+            expected.append(page.page.list.first?.orderNo ?? "")
+        }
+        XCTAssertEqual(first, expected)
+    }
+}

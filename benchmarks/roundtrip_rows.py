@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Row 13 of the benchmark run: commands that make more than one call, through relay.py at 15 ms each way
+(a 30 ms round trip) to a sandbox of their own over plain http, so a request costs one round trip and the
+figure counts only what the calls wait for each other.
+
+Each figure is a one-shot's wall time less the process start (`sxk -c version`, timed in the same run),
+in milliseconds and in round trips, beside the floor: the round trips the command cannot avoid, from what
+depends on what (written next to each case). Target: within the floor + 20 ms.
+
+Imported by benchmarks/run, which passes its helpers in `ctx`.
+"""
+import os, subprocess, sys
+import bench, tls_lab
+
+RTT_MS = 30.0
+LIMIT = 120
+PASSWORD = "sandbox123"
+
+# (label, phone, login --account, argv, floor in round trips, why)
+CASES = (
+    ("`login 13800000004 --account 2` (scenicAdmin)", "13800000004", None,
+     ["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "2"], 3,
+     "config ∥ v9/login → set-user → userinfo ∥ role-permission"),
+    ("`stats` (photographer)", "13800000001", None, ["stats"], 1, "summary ∥ first daily page"),
+    ("`context diff` (storeAdmin)", "13800000003", None, ["context", "diff"], 1,
+     "userinfo ∥ role-permission ∥ store list"),
+    ("`compare --as role:photographer,role:scenicAdmin -- orders`", "13800000002", None,
+     ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"], 1, "one request per identity, side by side"),
+    ("`orders --all --limit 500 --page-size 100 --ndjson`", "13800000001", None,
+     ["orders", "--all", "--limit", "500", "--page-size", "100", "--ndjson"], 2, "page 1 gives the total, then pages 2–5 at once"),
+    ("`profile` (storeAdmin)", "13800000003", None, ["profile"], 1, "userinfo"),
+    ("`profile` (photographer)", "13800000001", None, ["profile"], 1, "userinfo ∥ real-name ∥ bank-card"),
+    ("`compare --as account:4001,account:4002,account:4003 -- orders` (a new process)", "13800000004", "1",
+     ["compare", "--as", "account:4001,account:4002,account:4003", "--", "orders"], 2,
+     "set-user ×2 side by side → one request per identity, side by side"),
+)
+
+
+def start_sandbox(sandbox, started, orders=1000):
+    p = subprocess.Popen([sandbox, "--port", "0", "--seed", "42", "--orders", str(orders)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    started.append(p)
+    line = p.stdout.readline().decode()
+    if "listening on" not in line:
+        raise RuntimeError("sandbox did not start: %r" % line)
+    started.append(subprocess.Popen(["cat"], stdin=p.stdout, stdout=subprocess.DEVNULL))
+    return int(line.split("listening on", 1)[1].split()[0].rsplit(":", 1)[1])
+
+
+def requests_seen(port):
+    import json, urllib.request
+    with urllib.request.urlopen("http://127.0.0.1:%d/__sandbox/status" % port, timeout=5) as r:
+        return json.load(r)["data"]["requests"]
+
+
+def measure(c):
+    """c: namespace with sxk, sandbox, tmp, env, started, runs, add, med, ms, fmt, log."""
+    port = start_sandbox(c.sandbox, c.started)
+    relay = tls_lab.start_relay(port, c.started)
+    origin = "http://127.0.0.1:%d" % relay
+    env = dict(c.env)
+    start = c.ms(bench.time_command([c.sxk, "-c", "version"], runs=c.runs, env=env))
+    startup = c.med(start)
+    c.log("13 sandbox :%d through relay :%d; start-up %.1f ms" % (port, relay, startup))
+    runs = max(10, c.runs // 2)
+    for i, (label, phone, account, argv, floor, why) in enumerate(CASES):
+        state = os.path.join(c.tmp, "rt-%d" % i)
+        base = [c.sxk, "--base-url", origin, "--state-dir", state]
+        login = base + ["login", phone, "--password-stdin", "--accept-privacy"] + (["--account", account] if account else [])
+        if argv[0] != "login":
+            r = subprocess.run(login, input=(PASSWORD + "\n").encode(), capture_output=True, env=env, timeout=LIMIT)
+            if r.returncode != 0:
+                raise RuntimeError("login for %s failed: %s" % (label, r.stderr.decode(errors="replace")[-300:]))
+        stdin = (PASSWORD + "\n").encode() if "--password-stdin" in argv else None
+        r = subprocess.run(base + argv, input=stdin or b"", capture_output=True, env=env, timeout=LIMIT)
+        if r.returncode != 0:
+            raise RuntimeError("%s failed (exit %d): %s" % (label, r.returncode, r.stderr.decode(errors="replace")[-300:]))
+        before = requests_seen(port)
+        subprocess.run(base + argv, input=stdin or b"", capture_output=True, env=env, timeout=LIMIT)
+        calls = requests_seen(port) - before
+        samples = []
+        for _ in range(runs):
+            if stdin is None:
+                samples += bench.time_command(base + argv, runs=1, env=env, timeout=LIMIT)
+            else:
+                path = os.path.join(c.tmp, "password.txt")
+                with open(path, "wb") as f:
+                    f.write(stdin)
+                samples += bench.time_with_stdin_file(base + argv, path, runs=1, env=env, timeout=LIMIT)
+        less = [x - startup for x in c.ms(samples)]
+        m = c.med(less)
+        c.add("13", "%s through relay.py, 15 ms each way; %d calls; floor: %s" % (label, calls, why), m, min(less), max(less),
+              "ms", "floor %d round trips =" % floor, floor * RTT_MS, "%.1f round trips" % (m / RTT_MS),
+              "≤ floor + 20 ms (%s ms)" % c.fmt(floor * RTT_MS + 20), m <= floor * RTT_MS + 20)
+
+
+if __name__ == "__main__":
+    sys.exit("import this module from benchmarks/run")
