@@ -1,6 +1,6 @@
 import SXKShell
 
-/// The order statuses the backend uses (the sandbox's `OrderNames.statusTexts`, seed 000 orders):
+/// The order statuses the backend uses (the sandbox's `OrderNames.statusTexts`):
 /// `--status` takes the code, the label the app shows or an English name.
 enum OrderStatus {
     static let all: [(code: Int, label: String, name: String)] = [

@@ -1,3 +1,4 @@
+import Foundation
 import SXKAPI
 import SXKFeatures
 import SXKShell
@@ -12,4 +13,12 @@ extension AppCommands {
     func statsScope(_ endpoint: StatsEndpoint) -> ScopeExpectation? {
         ScopeGuard.expectation(for: endpoint, contexts: services.contexts)
     }
+}
+
+/// Rows outside the expected scope, counted across pages.
+final class OutsideCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add(_ n: Int) { lock.withLock { count += n } }
+    var value: Int { lock.withLock { count } }
 }

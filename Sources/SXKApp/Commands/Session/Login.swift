@@ -1,3 +1,8 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSession
 import SXKShell
 
 extension Commands {
@@ -20,5 +25,40 @@ extension Commands {
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.login(command)
         }
+    }
+}
+
+extension AppCommands {
+    func login(_ command: ParsedCommand) async throws -> CommandOutput {
+        let features = try host.features()
+        let auth = features.auth
+        let prefs = auth.storedPreferences
+        guard let phone = command.positionals.first ?? prefs.lastPhone else {
+            throw AppError.usage("login needs a PHONE (no last phone stored)")
+        }
+        if command.positionals.isEmpty {
+            // The login page fills in the last phone; say which one before the password is asked.
+            diagnostics.note("phone \(Redaction.maskPhone(phone)) (the last login's; `login PHONE` for another)")
+        }
+        let privacy = prefs.privacyAccepted || command.has("accept-privacy")
+        // Local checks first (as the login page does), then the password, then the network: a password typed
+        // ahead of the prompt is read with echo off instead of meeting a terminal still echoing.
+        try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
+        let password = try await readPassword(fromStdin: command.has("password-stdin"))
+        // The login page loads the config as it appears, beside v9/login; a failure is ignored.
+        let step = try await auth.loginFromLoginPage(phone: phone, password: password, privacyAccepted: privacy, choice: command.option("account"))
+        let outcome: LoginOutcome
+        switch step {
+        case .completed(let done):
+            outcome = done
+        case .chooseAccount(let accounts):
+            let choice: String
+            do { choice = try await chooseAccount(accounts) } catch { auth.cancelAccountChoice(); throw error }
+            outcome = try await auth.chooseAccount(choice)
+        }
+        host.contextOrigin = "login in this shell"
+        // The session belongs to this backend: `--profile NAME` alone comes back to it.
+        services.rememberBackend()
+        return report(outcome, verb: "logged in as")
     }
 }

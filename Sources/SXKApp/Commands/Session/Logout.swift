@@ -1,3 +1,8 @@
+import Foundation
+import SXKAPI
+import SXKCore
+import SXKFeatures
+import SXKSession
 import SXKShell
 
 extension Commands {
@@ -8,5 +13,14 @@ extension Commands {
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try app.logout(command)
         }
+    }
+}
+
+extension AppCommands {
+    func logout(_ command: ParsedCommand) throws -> CommandOutput {
+        try host.features().auth.logout()
+        var output = CommandOutput(data: ["loggedOut": true, "kept": ["lastPhone", "privacyAccepted"]])
+        output.notes.append("logged out (last phone and privacy choice kept)")
+        return output
     }
 }
