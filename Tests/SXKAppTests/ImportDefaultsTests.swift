@@ -3,7 +3,7 @@ import XCTest
 
 /// `import-defaults` on hostile binary plists, run as the real binary under an address-space limit
 /// (`prlimit --as`) and a deadline: a file of a few hundred bytes must not expand into gigabytes.
-final class ImportBombTests: XCTestCase {
+final class ImportDefaultsTests: XCTestCase {
     /// `bplist00` with a top dictionary `{"a": L}`, where L is `levels` nested arrays, each holding
     /// `fan` references to the same array below it, ending in the string "x". Written byte by byte
     /// so the test does not depend on Foundation's writer (which would expand the shared array).

@@ -4,7 +4,7 @@ import XCTest
 
 /// `compare` sends its identities' calls side by side: the set-user calls together, then the requests
 /// together, and prints the rows in the order of `--as`. Proved by what the sandbox saw.
-final class ConcurrentCompareTests: XCTestCase {
+final class CompareTests: XCTestCase {
     private func results(_ r: RunResult) throws -> [[String: Any]] {
         let line = try XCTUnwrap(r.stdout.split(separator: "\n").last { $0.hasPrefix("{") }, r.summary)
         let matrix = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
