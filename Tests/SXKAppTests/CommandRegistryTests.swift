@@ -31,6 +31,24 @@ final class CommandRegistryTests: XCTestCase {
         XCTAssertEqual(Set(CommandRegistry.all.filter(\.comparable).map(\.spec.name)), ["get", "post", "orders"])
     }
 
+    /// On a device snapshot only a switch the user typed, `--apply` or a command that replaces the
+    /// session writes; each command's type says which of its runs do.
+    func testSnapshotWritersAreTheSwitchesAndSessionCommands() throws {
+        let parser = CommandParser(specs: CommandCatalog.all)
+        func writes(_ words: [String]) throws -> Bool {
+            guard case .run(let command) = try parser.parse(words) else { XCTFail("\(words) is help"); return false }
+            let declaration = try XCTUnwrap(CommandRegistry.declaration(for: command.spec.name))
+            return AppCommands.writesSnapshot(command, declaration)
+        }
+        for line in [["login"], ["logout"], ["switch-account", "2"], ["env"], ["role", "photographer"], ["scenic", "2"],
+                     ["store", "101"], ["location", "online"], ["menus", "common", "add", "/x"], ["home", "--apply"]] {
+            XCTAssertTrue(try writes(line), "\(line)")
+        }
+        for line in [["role"], ["scenic"], ["store"], ["location"], ["menus"], ["menus", "common"], ["home"], ["whoami"], ["orders"]] {
+            XCTAssertFalse(try writes(line), "\(line)")
+        }
+    }
+
     /// Run functions return data and the renderer prints it: no command handler in SXKApp writes to
     /// stdout itself. Read from the sources, since a run function's writes cannot be inspected.
     func testNoCommandHandlerWritesToStdout() throws {

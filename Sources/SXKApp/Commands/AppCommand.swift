@@ -11,6 +11,9 @@ protocol AppCommand {
     static var watchable: Bool { get }
     /// `compare` may send it under several identities.
     static var comparable: Bool { get }
+    /// Whether this run may write a device snapshot (docs/app-behaviour.md#snapshots): a switch the
+    /// user typed, or a command that replaces the session. `--apply` always may.
+    static func writesSnapshot(_ command: ParsedCommand) -> Bool
     static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput
 }
 
@@ -18,6 +21,7 @@ extension AppCommand {
     static var needsServer: Bool { false }
     static var watchable: Bool { true }
     static var comparable: Bool { false }
+    static func writesSnapshot(_ command: ParsedCommand) -> Bool { false }
 }
 
 /// The namespace of the command types (`Commands.Orders`, `Commands.Stats` …), listed in `CommandRegistry`.

@@ -33,7 +33,7 @@ struct AppCommands: Sendable {
         // A device snapshot is inspected on a copy: each command starts from the state as imported,
         // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
         let snapshot = services.storage.appStore.isDeviceSnapshot
-        let writes = snapshot && Self.writesSnapshot(command)
+        let writes = snapshot && Self.writesSnapshot(command, declaration)
         if snapshot { try host.beginSnapshotCommand(writes: writes) }
         defer { if snapshot { host.endSnapshotCommand() } }
         // A switch on a snapshot is not validated first: that would write the server's answers too.
@@ -43,17 +43,10 @@ struct AppCommands: Sendable {
         return output
     }
 
-    /// What may write a device snapshot: a switch the user typed, `--apply`, and the commands that
-    /// replace the session (login, logout, switch-account, import-defaults, env use).
-    static func writesSnapshot(_ command: ParsedCommand) -> Bool {
-        if command.has("apply") { return true }
-        switch command.spec.name {
-        case "login", "logout", "switch-account", "import-defaults", "env": return true
-        case "role", "scenic", "store": return !command.positionals.isEmpty
-        case "location": return ["online", "offline", "report", "remind"].contains(command.subcommand ?? "")
-        case "menus": return command.path.count > 2
-        default: return false
-        }
+    /// What may write a device snapshot: `--apply`, and what the command's type says (a switch the
+    /// user typed, a command that replaces the session).
+    static func writesSnapshot(_ command: ParsedCommand, _ declaration: CommandDeclaration) -> Bool {
+        command.has("apply") || declaration.writesSnapshot(command)
     }
 
     func renderer(for command: ParsedCommand) throws -> Renderer {

@@ -7,6 +7,7 @@ struct CommandDeclaration: Sendable {
     let needsServer: Bool
     let watchable: Bool
     let comparable: Bool
+    let writesSnapshot: @Sendable (ParsedCommand) -> Bool
     let run: Run
 }
 
@@ -50,7 +51,8 @@ enum CommandRegistry {
     /// The declarations, with `--jq` and `--no-pager` beside each `--json` (`CommandCatalog`).
     static let all: [CommandDeclaration] = commands.map { type in
         CommandDeclaration(spec: CommandCatalog.withJQ(type.spec), needsServer: type.needsServer,
-                           watchable: type.watchable, comparable: type.comparable) { app, command in
+                           watchable: type.watchable, comparable: type.comparable,
+                           writesSnapshot: { type.writesSnapshot($0) }) { app, command in
             try await type.run(command, app)
         }
     }

@@ -19,6 +19,8 @@ extension Commands {
         )
         static let watchable = false
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.env(command)
         }

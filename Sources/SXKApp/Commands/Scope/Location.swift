@@ -21,6 +21,8 @@ extension Commands {
         )
         static let needsServer = true
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { ["online", "offline", "report", "remind"].contains(command.subcommand ?? "") }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.location(command)
         }

@@ -22,6 +22,8 @@ extension Commands {
             ]
         )
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { command.path.count > 2 }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try app.menus(command)
         }

@@ -14,6 +14,8 @@ extension Commands {
             examples: ["role", "role photographer", "role -"]
         )
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { !command.positionals.isEmpty }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.role(command)
         }

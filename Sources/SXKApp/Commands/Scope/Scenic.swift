@@ -15,6 +15,8 @@ extension Commands {
             examples: ["scenic", "scenic 2", "scenic 灵隐", "scenic -"]
         )
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { !command.positionals.isEmpty }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.scenic(command)
         }

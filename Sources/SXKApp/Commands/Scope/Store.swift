@@ -16,6 +16,8 @@ extension Commands {
         )
         static let needsServer = true
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { !command.positionals.isEmpty }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.store(command)
         }

@@ -14,6 +14,8 @@ extension Commands {
         )
         static let watchable = false
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try app.importDefaults(command)
         }

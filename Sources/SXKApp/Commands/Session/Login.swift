@@ -22,6 +22,8 @@ extension Commands {
         )
         static let watchable = false
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.login(command)
         }

@@ -10,6 +10,8 @@ extension Commands {
         static let spec = CommandSpec("logout", summary: "clear token, snapshot and contexts; keep last phone and privacy flag")
         static let watchable = false
 
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try app.logout(command)
         }
