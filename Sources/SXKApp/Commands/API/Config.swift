@@ -16,7 +16,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func config(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func config(_ command: ParsedCommand) async throws -> CommandOutput {
         let result = try await guarded { try await services.network().account.config() }
         var output = dataOutput(result.response)
         let rows: [JSONValue] = result.response.data.objectValue?.entries.map {

@@ -28,7 +28,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func env(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func env(_ command: ParsedCommand) async throws -> CommandOutput {
         if command.subcommand == "use", let target = command.positionals.first {
             let environment: APIEnvironment
             if target == "-" {

@@ -33,7 +33,7 @@ extension AppCommands {
     /// Page sizes the backend serves (the sandbox clamps to 100; the app asks for 20).
     static let pageSizes = 1...100
 
-    func orders(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func orders(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().orders
         let role = command.option("role")
         let filter = OrderFilter(status: try command.option("status").map(OrderStatus.code), keyword: command.option("keyword"))

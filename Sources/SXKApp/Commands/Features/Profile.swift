@@ -20,7 +20,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func profile(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func profile(_ command: ParsedCommand) async throws -> CommandOutput {
         let report = try await host.features().profile.reload()
         var o: JSONObject = ["userInfo": report.userInfo.response.data, "writtenBack": .array(report.writtenBack.map { .string($0) })]
         if let r = report.realName { o["realName"] = (try? r.get().response.data) ?? .null }

@@ -34,7 +34,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func stats(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func stats(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().statistics
         let range = try feature.range(
             from: command.option("from"), to: command.option("to"), period: command.option("period").flatMap(StatsPeriod.init(rawValue:)))

@@ -25,7 +25,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func home(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func home(_ command: ParsedCommand) async throws -> CommandOutput {
         let apply = command.has("apply")
         let trace = try await host.features().home.initializeReplay(offline: command.has("offline"), apply: apply)
         if apply { host.contextOrigin = "home --apply" }

@@ -32,7 +32,7 @@ extension Commands {
 extension AppCommands {
     /// `location [detail|online|offline|report|remind MINUTES]`: the stored location state and its
     /// 2-hour timer, or the server's detail (times by the README "Times" rule).
-    func location(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func location(_ command: ParsedCommand) async throws -> CommandOutput {
         let home = try host.features().home
         let state: LocationStateStore.State
         switch command.subcommand {

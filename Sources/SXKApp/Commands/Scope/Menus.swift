@@ -31,7 +31,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func menus(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func menus(_ command: ParsedCommand) throws -> CommandOutput {
         let home = try host.features().home
         guard command.subcommand == "common" else {
             let menus = home.visibleMenus()

@@ -19,7 +19,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func permissions(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func permissions(_ command: ParsedCommand) throws -> CommandOutput {
         let permission = services.contexts.permission.current
         guard services.contexts.session.token != nil || !permission.roles.isEmpty else { throw FeatureError.notLoggedIn }
         let uri = OutputColumn("uri", priority: 90), name = OutputColumn("name", priority: 70), group = OutputColumn("group", priority: 30)

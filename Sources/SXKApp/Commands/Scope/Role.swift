@@ -23,7 +23,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func role(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func role(_ command: ParsedCommand) async throws -> CommandOutput {
         let scope = try host.features().scope
         if var code = command.positionals.first {
             if code == "-" { code = try scope.previous(.role) }

@@ -24,7 +24,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func scenic(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func scenic(_ command: ParsedCommand) async throws -> CommandOutput {
         let scope = try host.features().scope
         if var query = command.positionals.first {
             if query == "-" { query = try scope.previous(.scenic) }

@@ -25,7 +25,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func store(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func store(_ command: ParsedCommand) async throws -> CommandOutput {
         let scope = try host.features().scope
         // The list is fetched afresh each time, a switch too: a store renamed on the server shows
         // its new name in the confirmation and the prompt, not the one a list fetched earlier had.

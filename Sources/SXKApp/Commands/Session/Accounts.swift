@@ -16,7 +16,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func accounts(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func accounts(_ command: ParsedCommand) throws -> CommandOutput {
         let rows = try host.features().auth.accounts()
         let records: [JSONValue] = rows.map { row in
             var o = row.account.json.objectValue ?? JSONObject()

@@ -27,7 +27,7 @@ extension Commands {
 
 extension AppCommands {
     /// `context diff`: needs a token, not a validation first (that would save over the state it compares).
-    func contextDiff(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func contextDiff(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
         let network = try s.network()
         let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,

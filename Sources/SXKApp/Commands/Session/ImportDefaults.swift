@@ -24,7 +24,7 @@ extension Commands {
 
 extension AppCommands {
     /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
-    func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
         guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
         var options = services.options
         options.profile = command.option("profile") ?? "imported"

@@ -17,7 +17,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func keys(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func keys(_ command: ParsedCommand) throws -> CommandOutput {
         let entries = services.storage.appStore.allKeys(includeSxk: command.has("all"))
         var output = CommandOutput(data: .object(JSONObject(entries.map { (key: $0.key, value: $0.value) })))
         let rows = entries.map { entry -> JSONValue in

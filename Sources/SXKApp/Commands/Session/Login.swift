@@ -31,7 +31,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func login(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func login(_ command: ParsedCommand) async throws -> CommandOutput {
         let features = try host.features()
         let auth = features.auth
         let prefs = auth.storedPreferences

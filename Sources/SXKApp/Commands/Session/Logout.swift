@@ -19,7 +19,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func logout(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func logout(_ command: ParsedCommand) throws -> CommandOutput {
         try host.features().auth.logout()
         var output = CommandOutput(data: ["loggedOut": true, "kept": ["lastPhone", "privacyAccepted"]])
         output.notes.append("logged out (last phone and privacy choice kept)")

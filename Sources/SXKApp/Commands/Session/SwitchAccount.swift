@@ -27,7 +27,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func switchAccount(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func switchAccount(_ command: ParsedCommand) async throws -> CommandOutput {
         let auth = try host.features().auth
         let selector: String
         let appStore = services.storage.appStore

@@ -24,7 +24,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func boot(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func boot(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
         let storage = try bootStorage(profile: command.option("profile"))
         let apply = command.has("apply")

@@ -35,7 +35,7 @@ extension Commands {
 /// never changed: other accounts' tokens come from set-user for this command only and every probe
 /// carries its token explicitly, so no answer (not even "session expired") ends the shell's session.
 extension AppCommands {
-    func compare(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func compare(_ command: ParsedCommand) async throws -> CommandOutput {
         let identities = try CompareIdentity.parseList(command.options["as"] ?? [])
         guard let parser = io.parser else { throw AppError.usage("compare runs inside the shell only") }
         let (request, innerJSON) = try CompareRequest.parse(parser: parser, command.positionals)

@@ -23,7 +23,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func curl(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func curl(_ command: ParsedCommand) throws -> CommandOutput {
         let ring = host.transport.ring
         let entries = ring.all
         if command.has("list") {

@@ -29,7 +29,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func explain(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func explain(_ command: ParsedCommand) async throws -> CommandOutput {
         let s = services
         let feature = ExplainFeature(store: s.storage.appStore, catalog: s.menuCatalog, clock: s.clock)
         var explanations: [Explanation]

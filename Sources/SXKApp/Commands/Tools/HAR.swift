@@ -24,7 +24,7 @@ extension Commands {
 }
 
 extension AppCommands {
-    func har(_ command: ParsedCommand) throws -> CommandOutput {
+    fileprivate func har(_ command: ParsedCommand) throws -> CommandOutput {
         let args = command.positionals
         guard args.first == "save", args.count >= 2 else { throw AppError.usage("usage: har save FILE [N]") }
         var entries = host.transport.ring.all

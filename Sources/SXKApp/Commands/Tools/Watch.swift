@@ -33,7 +33,7 @@ extension AppCommands {
     /// A day; longer waits would overflow the nanoseconds of the sleep (and the header's number).
     static let watchMaximumInterval = 86_400.0
 
-    func watch(_ command: ParsedCommand) async throws -> CommandOutput {
+    fileprivate func watch(_ command: ParsedCommand) async throws -> CommandOutput {
         let interval = try Self.watchInterval(command.option("interval"))
         let count = try Self.number(command, "count", in: 1...Int.max)
         let stopOnFailure = command.has("errexit")
