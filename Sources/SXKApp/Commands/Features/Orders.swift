@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `orders`: one page as a table with a paging footer, or `--all` streamed page by page.
     enum Orders: AppCommand {
         static let spec = CommandSpec(
             "orders", summary: "orders of the current role (photographer, scenic admin, store deposit orders)",

@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `profile`: the "mine" tab.
     enum Profile: AppCommand {
         static let spec = CommandSpec(
             "profile", summary: "userinfo written back; photographers also get real-name and bank card, concurrently",

@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `stats`: the data tab's summary and daily rows.
     enum Stats: AppCommand {
         /// The app's first screen reads the first daily page; `--all` every page.
         static let statsAll = FlagSpec("all", summary: "read every daily page (default: the first, as the app's first screen does)")

@@ -6,6 +6,9 @@ import SXKShell
 
 extension Commands {
     // Not validated first: that would save over an imported state before the replay reads it.
+    /// `home`: the app's home initialisation replayed on a copy of the stored state
+    /// (docs/app-behaviour.md#replays). Every step names its basis; the key diff shows what the app
+    /// would write, and `--apply` writes exactly that.
     enum Home: AppCommand {
         static let spec = CommandSpec(
             "home", summary: "replay HomeViewModel.initialize on a copy: steps with their basis, calls, key diff, the dialog",

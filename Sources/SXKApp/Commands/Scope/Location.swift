@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `location`: the home screen's location state.
     enum Location: AppCommand {
         static let spec = CommandSpec(
             "location", summary: "location state and the 2-hour report timer",

@@ -4,6 +4,8 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `menus`, `menus common [add|remove URI]`: the home menus the permissions show, and the common
+    /// menus stored per scope and role.
     enum Menus: AppCommand {
         static let spec = CommandSpec(
             "menus", summary: "home menus visible with the current permissions",

@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `import-defaults`: a device's UserDefaults export rebuilt as an account context.
     enum ImportDefaults: AppCommand {
         static let spec = CommandSpec(
             "import-defaults", summary: "rebuild an account context from a device's UserDefaults export",

@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `keys`: the state as the iOS app's UserDefaults would hold it, read without the network.
     enum Keys: AppCommand {
         static let spec = CommandSpec("keys", summary: "the state as the iOS app's UserDefaults would hold it",
                     flags: [FlagSpec("all", summary: "also sxk's own bookkeeping keys (sxk_…), which are not the app's")] + tableOutput)

@@ -6,6 +6,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `whoami`: the local account context, read without the network.
     enum Whoami: AppCommand {
         static let spec = CommandSpec(
             "whoami", summary: "the session: phase, env, account, role, scopes, token (masked)",

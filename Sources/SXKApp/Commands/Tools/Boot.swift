@@ -5,6 +5,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `boot`: the app's cold start replayed on a copy of the stored state (docs/app-behaviour.md#replays).
     enum Boot: AppCommand {
         static let spec = CommandSpec(
             "boot", summary: "replay the app's cold start on the stored state: SDKs, root screen, first screen's calls",

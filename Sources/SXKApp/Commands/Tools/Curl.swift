@@ -3,6 +3,7 @@ import SXKCore
 import SXKShell
 
 extension Commands {
+    /// `curl [N] [--list] [--reveal-token]`: a request this shell sent, as a runnable curl command.
     enum Curl: AppCommand {
         static let spec = CommandSpec(
             "curl", summary: "print a request this shell sent as a runnable curl command",

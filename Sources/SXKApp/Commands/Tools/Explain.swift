@@ -4,6 +4,7 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `explain`: the stored values and rules behind a menu, a dialog, the scope or a key; read-only, no call.
     enum Explain: AppCommand {
         static let spec = CommandSpec(
             "explain", summary: "the stored values and rules behind a menu, a dialog, the scope or a key, each with its basis",

@@ -4,6 +4,8 @@ import SXKSession
 import SXKShell
 
 extension Commands {
+    /// `har save FILE [N]`: the requests this shell sent as an HTTP Archive (`HARExport`), written
+    /// where the user points (`OutputFile`: a regular file or a new one, or `-`).
     enum Har: AppCommand {
         static let spec = CommandSpec(
             "har", summary: "write the requests this shell sent as an HTTP Archive 1.2 file (secrets masked)",

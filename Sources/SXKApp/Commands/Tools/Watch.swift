@@ -3,6 +3,14 @@ import SXKCore
 import SXKShell
 
 extension Commands {
+    /// `watch [-n SECONDS] [--count N] [-e] [-d] COMMAND…` (like psql's `\watch` and watch(1)):
+    /// re-runs an app command until Ctrl-C; `-d` marks what changed since the last run. On a terminal each run
+    /// replaces the screen (the output is gathered first, so the redraw does not flicker); otherwise runs
+    /// follow each other on stdout and a header line per run goes to stderr, so piped data stays clean.
+    ///
+    /// A failing run is shown and watching goes on (servers and networks recover, which is often what
+    /// one watches for) — except a usage error (2) or a lost login (3), which no retry can fix, and any
+    /// failure with `--errexit`. Ctrl-C ends with 130; `--count N` ends after N runs with the last run's status.
     enum Watch: AppCommand {
         static let spec = CommandSpec(
             "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
