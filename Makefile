@@ -54,8 +54,10 @@ RELR_FLAGS = $(if $(filter 0 no off,$(RELR)),,$(shell \
 	if [ -x "$$lld" ] && [ -n "$$v" ] && [ "$$v" -ge 36 ]; then \
 		echo "-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs"; fi))
 
+# The two products only: the test-support target imports XCTest, which a release toolchain build lacks.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(BUILD_FLAGS) --product sxk
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(BUILD_FLAGS) --product sxk-sandbox
 
 # Kept for scripts that call it: libcurl's development files are part of `deps` now.
 release-deps: deps

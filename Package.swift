@@ -40,13 +40,15 @@ let package = Package(
         .executableTarget(name: "sxk", dependencies: ["SXKApp"]),
         .executableTarget(name: "sxk-sandbox", dependencies: ["SXKSandbox"]),
 
-        .testTarget(name: "SXKCoreTests", dependencies: ["SXKCore"]),
+        // Shared by the test targets: the two-spelling test base and the seeded generator.
+        .target(name: "SXKTestSupport", dependencies: ["SXKSandbox"], path: "Tests/SXKTestSupport"),
+        .testTarget(name: "SXKCoreTests", dependencies: ["SXKCore", "SXKTestSupport"]),
         .testTarget(name: "SXKAPITests", dependencies: ["SXKAPI", "SXKSandbox"]),
         .testTarget(name: "SXKSandboxTests", dependencies: ["SXKSandbox", "SXKCore", "SXKModels"]),
         .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession", "SXKModels"]),
-        .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox"]),
+        .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox", "SXKTestSupport"]),
         .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"], exclude: ["Golden"]),
-        .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "sxk", "sxk-sandbox"]),
+        .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "SXKTestSupport", "sxk", "sxk-sandbox"]),
         .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore", "SXKShell"]),
     ]
 )

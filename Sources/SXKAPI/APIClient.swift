@@ -36,15 +36,13 @@ public final class APIClient: Sendable {
         try await send(method: "POST", path: path, query: query, body: body ?? .object(JSONObject()), headers: headers, tokenOverride: tokenOverride)
     }
 
-    /// Calls an endpoint and reads its `data` with `decode`.
-    public func call<Value: Sendable>(
-        _ endpoint: Endpoint, query: [(String, String)] = [], body: JSONValue? = nil, tokenOverride: String? = nil,
-        decode: (JSONValue) throws(FieldError) -> Value
-    ) async throws(APIError) -> APIResult<Value> {
+    /// Calls a declared endpoint with values for its parameters and reads `data` into its model. The
+    /// method, path and parameter names come from the declaration (`EndpointCatalog`).
+    public func call<Value: Sendable>(_ endpoint: TypedEndpoint<Value>, _ arguments: Endpoint.Arguments = [:]) async throws(APIError) -> APIResult<Value> {
+        let wire = endpoint.endpoint.wire(arguments)
         let response = try await send(
-            method: endpoint.method.rawValue, path: endpoint.path, query: query,
-            body: endpoint.method == .post ? (body ?? .object(JSONObject())) : body, tokenOverride: tokenOverride)
-        return try APIClient.decode(response, decode)
+            method: endpoint.method.rawValue, path: endpoint.path, query: wire.query, body: wire.body, tokenOverride: wire.token)
+        return try APIClient.decode(response, endpoint.decode)
     }
 
     /// Reads a response's `data` into a model; a `FieldError` becomes `.decoding` naming endpoint and field.

@@ -2,35 +2,9 @@ import Foundation
 import SXKAPI
 import SXKSession
 
-/// Which order list a role reads (seed 000 §5.1), with the scope id it sends.
-public enum OrdersEndpoint: Sendable, Equatable {
-    case photographer
-    case scenicAdmin(scenicId: Int)
-    case storeAdmin(storeId: Int)
-
-    public var path: String {
-        switch self {
-        case .photographer: return Endpoint.photographerOrders.path
-        case .scenicAdmin: return Endpoint.scenicAdminOrders.path
-        case .storeAdmin: return Endpoint.storeOrders.path
-        }
-    }
-
-    public var roleCode: String {
-        switch self {
-        case .photographer: return RoleCode.photographer
-        case .scenicAdmin: return RoleCode.scenicAdmin
-        case .storeAdmin: return RoleCode.storeAdmin
-        }
-    }
-
-    /// Store lists are deposit orders (extra columns).
-    public var isDeposit: Bool { if case .storeAdmin = self { return true } else { return false } }
-}
-
 /// One page of orders with the endpoint it came from and the response (for `--raw`).
 public struct OrdersPage: Sendable {
-    public var endpoint: OrdersEndpoint
+    public var endpoint: RoleEndpoints
     public var page: Page<Order>
     public var response: APIResponse
 }
@@ -58,22 +32,9 @@ public struct OrdersFeature: Sendable {
 
     /// The endpoint for `role` (default: the session's role), refused when the account does not hold
     /// that role, or when the scope it needs is not selected.
-    public func endpoint(role requested: String? = nil) throws(FeatureError) -> OrdersEndpoint {
+    public func endpoint(role requested: String? = nil) throws(FeatureError) -> RoleEndpoints {
         try sessionGuard.requireSession()
-        let role = try RoleScope.resolve(requested, permission: contexts.permission.current)
-        let a = contexts.account.current
-        switch role {
-        case RoleCode.photographer:
-            return .photographer
-        case RoleCode.scenicAdmin:
-            guard let id = a.scenicId, id > 0 else { throw .noScenicSelected }
-            return .scenicAdmin(scenicId: id)
-        case RoleCode.storeAdmin:
-            guard let id = a.storeId, id > 0 else { throw .noStoreSelected }
-            return .storeAdmin(storeId: id)
-        default:
-            throw .unsupportedRole(role, feature: "orders")
-        }
+        return try RoleEndpoints.resolve(requested, contexts: contexts, feature: "orders").endpoints
     }
 
     /// One page (1-based) of the role's orders.
@@ -103,15 +64,11 @@ public struct OrdersFeature: Sendable {
         }
     }
 
-    func fetch(_ endpoint: OrdersEndpoint, page: Int, pageSize: Int, filter: OrderFilter) async throws(APIError) -> APIResult<Page<Order>> {
-        switch endpoint {
-        case .photographer:
-            return try await commerce.photographerOrders(page: page, pageSize: pageSize, status: filter.status, keyword: filter.keyword)
-        case .scenicAdmin(let id):
-            return try await commerce.scenicAdminOrders(page: page, pageSize: pageSize, status: filter.status, keyword: filter.keyword, scenicId: id)
-        case .storeAdmin(let id):
-            return try await commerce.storeOrders(page: page, pageSize: pageSize, status: filter.status, keyword: filter.keyword, storeId: id)
-        }
+    func fetch(_ endpoint: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) async throws(APIError) -> APIResult<Page<Order>> {
+        let orders = endpoint.orders
+        return try await commerce.client.call(orders, endpoint.arguments(for: orders, [
+            .page: page, .pageSize: pageSize, .status: filter.status, .keyword: filter.keyword,
+        ]))
     }
 
     static func checkPaging(page: Int, pageSize: Int) throws(FeatureError) {

@@ -52,17 +52,9 @@ public struct ScopeExpectation: Sendable, Equatable {
 
 /// Builds the expectation of a list request from the session's contexts (issue 9 §3 scope guard).
 public enum ScopeGuard {
-    /// For an order list: the photographer role's scenic areas, the scenic sent, or the store sent.
-    public static func expectation(for endpoint: OrdersEndpoint, contexts: SessionContexts) -> ScopeExpectation? {
-        switch endpoint {
-        case .photographer: return photographer(contexts)
-        case .scenicAdmin(let id): return scenic(id, contexts)
-        case .storeAdmin(let id): return store(id, contexts)
-        }
-    }
-
-    /// For statistics daily rows (checked only where rows say which scope they belong to).
-    public static func expectation(for endpoint: StatsEndpoint, contexts: SessionContexts) -> ScopeExpectation? {
+    /// For a role's order list or statistics daily rows (daily rows are checked only where they say
+    /// which scope they belong to): the photographer role's scenic areas, the scenic sent, or the store sent.
+    public static func expectation(for endpoint: RoleEndpoints, contexts: SessionContexts) -> ScopeExpectation? {
         switch endpoint {
         case .photographer: return photographer(contexts)
         case .scenicAdmin(let id): return scenic(id, contexts)

@@ -3,29 +3,6 @@ import SXKCore
 import SXKAPI
 import SXKSession
 
-/// The summary and daily endpoints of a role (seed 000 §5.2), with the scope id they send.
-public enum StatsEndpoint: Sendable, Equatable {
-    case photographer
-    case scenicAdmin(scenicId: Int)
-    case storeAdmin(storeId: Int)
-
-    public var summaryPath: String {
-        switch self {
-        case .photographer: return Endpoint.photographerSummary.path
-        case .scenicAdmin: return Endpoint.scenicAdminSummary.path
-        case .storeAdmin: return Endpoint.storeSummary.path
-        }
-    }
-
-    public var dailyPath: String {
-        switch self {
-        case .photographer: return Endpoint.photographerDaily.path
-        case .scenicAdmin: return Endpoint.scenicAdminDaily.path
-        case .storeAdmin: return Endpoint.storeDaily.path
-        }
-    }
-}
-
 /// Daily rows of a range: the pages read (the first, or every one with `--all`).
 public struct DailyRows: Sendable {
     public var rows: [Daily]
@@ -48,7 +25,7 @@ public struct DailyRows: Sendable {
 /// `initStatistics`: the summary and the daily rows of the range.
 public struct StatsReport: Sendable {
     public var role: String
-    public var endpoint: StatsEndpoint
+    public var endpoint: RoleEndpoints
     public var range: DateRange
     public var summary: APIResult<Summary>
     public var daily: DailyRows
@@ -77,22 +54,10 @@ public struct StatisticsFeature: Sendable {
     }
 
     /// The role's endpoints (default the session's role; refused when not held or the scope is missing).
-    public func endpoint(role requested: String? = nil) throws(FeatureError) -> (role: String, endpoint: StatsEndpoint) {
+    public func endpoint(role requested: String? = nil) throws(FeatureError) -> (role: String, endpoint: RoleEndpoints) {
         try sessionGuard.requireSession()
-        let role = try RoleScope.resolve(requested, permission: contexts.permission.current)
-        let a = contexts.account.current
-        switch role {
-        case RoleCode.photographer:
-            return (role, .photographer)
-        case RoleCode.scenicAdmin:
-            guard let id = a.scenicId, id > 0 else { throw .noScenicSelected }
-            return (role, .scenicAdmin(scenicId: id))
-        case RoleCode.storeAdmin:
-            guard let id = a.storeId, id > 0 else { throw .noStoreSelected }
-            return (role, .storeAdmin(storeId: id))
-        default:
-            throw .unsupportedRole(role, feature: "stats")
-        }
+        let (role, endpoints) = try RoleEndpoints.resolve(requested, contexts: contexts, feature: "stats")
+        return (role, endpoints)
     }
 
     /// `initStatistics` (seed 000 §5.2): the summary and the first daily page, asked together (neither
@@ -134,27 +99,23 @@ public struct StatisticsFeature: Sendable {
         return out
     }
 
-    private func summary(_ endpoint: StatsEndpoint, range: DateRange, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
+    private func summary(_ endpoint: RoleEndpoints, range: DateRange, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
         let api = operation
         return try await sessionGuard.run("stats summary") {
-            try await timer.record("GET", endpoint.summaryPath, into: sink) { () async throws -> APIResult<Summary> in
-                switch endpoint {
-                case .photographer: return try await api.photographerSummary(startDate: range.from, endDate: range.to)
-                case .scenicAdmin(let id): return try await api.scenicAdminSummary(startDate: range.from, endDate: range.to, scenicId: id)
-                case .storeAdmin(let id): return try await api.storeSummary(startDate: range.from, endDate: range.to, storeId: id)
-                }
+            try await timer.record("GET", endpoint.summary.path, into: sink) { () async throws -> APIResult<Summary> in
+                try await api.client.call(endpoint.summary, endpoint.arguments(for: endpoint.summary, [.startDate: range.from, .endDate: range.to]))
             }
         }
     }
 
-    private func firstPage(_ endpoint: StatsEndpoint, range: DateRange, pageSize: Int, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
+    private func firstPage(_ endpoint: RoleEndpoints, range: DateRange, pageSize: Int, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
         do { return .success(try await dailyPage(endpoint, range: range, page: 1, pageSize: pageSize, timer: timer, sink: sink)) } catch {
             return .failure(error)
         }
     }
 
     /// Adds `first` to `out`, then, with `allPages`, the following pages until the server's last.
-    private func collect(_ first: APIResult<Page<Daily>>, _ endpoint: StatsEndpoint, range: DateRange, pageSize: Int, allPages: Bool,
+    private func collect(_ first: APIResult<Page<Daily>>, _ endpoint: RoleEndpoints, range: DateRange, pageSize: Int, allPages: Bool,
                          timer: CallTimer, sink: CallSink, into out: inout DailyRows) async throws(FeatureError) {
         var result = first
         var page = 1
@@ -171,18 +132,13 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    private func dailyPage(_ endpoint: StatsEndpoint, range: DateRange, page: Int, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
+    private func dailyPage(_ endpoint: RoleEndpoints, range: DateRange, page: Int, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
         return try await sessionGuard.run("stats daily") {
-            try await timer.record("GET", endpoint.dailyPath + "?page=\(page)", into: sink) { () async throws -> APIResult<Page<Daily>> in
-                switch endpoint {
-                case .photographer:
-                    return try await api.photographerDaily(startDate: range.from, endDate: range.to, page: page, pageSize: pageSize)
-                case .scenicAdmin(let id):
-                    return try await api.scenicAdminDaily(startDate: range.from, endDate: range.to, scenicId: id, page: page, pageSize: pageSize)
-                case .storeAdmin(let id):
-                    return try await api.storeDaily(startDate: range.from, endDate: range.to, storeId: id, page: page, pageSize: pageSize)
-                }
+            try await timer.record("GET", endpoint.daily.path + "?page=\(page)", into: sink) { () async throws -> APIResult<Page<Daily>> in
+                try await api.client.call(endpoint.daily, endpoint.arguments(for: endpoint.daily, [
+                    .startDate: range.from, .endDate: range.to, .page: page, .pageSize: pageSize,
+                ]))
             }
         }
     }

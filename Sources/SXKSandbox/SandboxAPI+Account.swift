@@ -1,8 +1,21 @@
 import Foundation
 import SXKCore
+import SXKModels
 
 /// Account group: config, login, set-user, user info, roles, real name, bank card, stores, location.
 extension SandboxAPI {
+    static let accountRoutes = [
+        route(Endpoint.config) { api, request throws(APIFailure) in try api.appConfig(request) },
+        route(Endpoint.login) { api, request throws(APIFailure) in try api.login(request) },
+        route(Endpoint.setUser) { api, request throws(APIFailure) in try api.setUser(request) },
+        route(Endpoint.userInfo) { api, request throws(APIFailure) in try api.userInfo(request) },
+        route(Endpoint.rolePermissions) { api, request throws(APIFailure) in try api.rolePermission(request) },
+        route(Endpoint.realNameInfo) { api, request throws(APIFailure) in try api.realNameInfo(request) },
+        route(Endpoint.bankCardInfo) { api, request throws(APIFailure) in try api.bankCardInfo(request) },
+        route(Endpoint.storeList) { api, request throws(APIFailure) in try api.storeAll(request) },
+        route(Endpoint.locationDetail) { api, request throws(APIFailure) in try api.locationDetail(request) },
+    ]
+
     func appConfig(_ request: HTTPRequest) throws(APIFailure) -> JSONValue {
         [
             "enableRegister": false,

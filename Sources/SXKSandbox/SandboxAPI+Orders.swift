@@ -1,7 +1,20 @@
 import SXKCore
+import SXKModels
 
 /// Commerce and operation groups: order pages and statistics over an order scope.
 extension SandboxAPI {
+    static let orderRoutes = [
+        route(Endpoint.photographerOrders) { api, request throws(APIFailure) in try api.orderList(request, scope: api.photographerScope(request)) },
+        route(Endpoint.scenicAdminOrders) { api, request throws(APIFailure) in try api.orderList(request, scope: api.scenicScope(request)) },
+        route(Endpoint.storeOrders) { api, request throws(APIFailure) in try api.orderList(request, scope: api.storeScope(request)) },
+        route(Endpoint.photographerSummary) { api, request throws(APIFailure) in try api.summary(request, scope: api.photographerScope(request)) },
+        route(Endpoint.photographerDaily) { api, request throws(APIFailure) in try api.daily(request, scope: api.photographerScope(request)) },
+        route(Endpoint.scenicAdminSummary) { api, request throws(APIFailure) in try api.summary(request, scope: api.scenicScope(request)) },
+        route(Endpoint.scenicAdminDaily) { api, request throws(APIFailure) in try api.daily(request, scope: api.scenicScope(request)) },
+        route(Endpoint.storeSummary) { api, request throws(APIFailure) in try api.summary(request, scope: api.storeScope(request)) },
+        route(Endpoint.storeDaily) { api, request throws(APIFailure) in try api.daily(request, scope: api.storeScope(request)) },
+    ]
+
     static let defaultPageSize = 20
     static let maxPageSize = 100
     /// Longest statistics range accepted, in days.

@@ -106,9 +106,6 @@ public final class SandboxServer: @unchecked Sendable {
         api.roleOverrides.set(roles?.map { SandboxRole(roleCode: $0.roleCode, scenicIds: $0.scenicIds) }, userId: userId)
     }
 
-    /// Every contract path served, with its method.
-    public static var servedEndpoints: [(method: String, path: String)] { SandboxAPI.servedPaths }
-
     // MARK: - Request pipeline
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -34,16 +34,23 @@ final class ConfigurationAndEndpointTests: XCTestCase {
         for host in ["128.0.0.1", "127.0.0", "example.com", "10.0.0.1", "127.0.0.1.example.com", "::2"] { XCTAssertFalse(APIEnvironment.isLoopback(host: host), host) }
     }
 
-    func testEndpointListCoversTheContract() {
-        XCTAssertEqual(Endpoint.all.count, 18)
-        XCTAssertEqual(Set(Endpoint.all.map(\.path)).count, 18)
-        XCTAssertEqual(Endpoint.all.filter { $0.method == .post }.map(\.path), ["/api/app/v9/login", "/api/app/v9/set-user"])
-        XCTAssertEqual(Endpoint.all.filter { $0.group == .account }.count, 7)
-        XCTAssertEqual(Endpoint.all.filter { $0.group == .commerce }.count, 4)
-        XCTAssertEqual(Endpoint.all.filter { $0.group == .operation }.count, 7)
-        XCTAssertEqual(Endpoint.find(path: "/api/yf-handset-app/photog/loacation/detail?staff_id=1")?.parameters.map(\.name), ["staff_id"])
-        XCTAssertNil(Endpoint.find(path: "/api/app/config", method: .post))
-        XCTAssertTrue(Endpoint.all.allSatisfy { $0.path.hasPrefix("/api/") })
+    /// A call's values go where the declaration says, in its order: query, JSON body of a POST, header token;
+    /// an optional parameter left nil or empty is not sent.
+    func testArgumentsAreSentAsTheDeclarationSays() {
+        let orders = Endpoint.scenicAdminOrders.endpoint.wire([.scenicId: 1, .keyword: "", .status: nil, .pageSize: 20, .page: 2])
+        XCTAssertEqual(orders.query.map { "\($0.0)=\($0.1)" }, ["page=2", "pageSize=20", "scenicId=1"])
+        XCTAssertNil(orders.body)
+        XCTAssertNil(orders.token)
+        XCTAssertEqual(Endpoint.scenicAdminOrders.endpoint.wire([.page: 1, .pageSize: 3, .keyword: "西湖", .status: 2, .scenicId: 1]).query.map(\.0),
+                       ["page", "pageSize", "status", "keyword", "scenicId"])
+        XCTAssertEqual(Endpoint.locationDetail.endpoint.wire([.staffId: 1001]).query.map { "\($0.0)=\($0.1)" }, ["staff_id=1001"])
+        let setUser = Endpoint.setUser.endpoint.wire([.token: "tmp_x", .accountType: "scenic", .userId: 1001])
+        XCTAssertTrue(setUser.query.isEmpty)
+        XCTAssertEqual(setUser.body.map { String(decoding: JSONWriter.bytes($0), as: UTF8.self) }, #"{"userId":1001,"accountType":"scenic"}"#)
+        XCTAssertEqual(setUser.token, "tmp_x")
+        XCTAssertEqual(Endpoint.config.endpoint.wire([:]).query.count, 0)
+        XCTAssertEqual(Endpoint.storeOrders.endpoint.scopeParameter, .storeId)
+        XCTAssertNil(Endpoint.photographerOrders.endpoint.scopeParameter)
     }
 
     func testScrubberHandlesEscapesAndSpacing() {

@@ -123,6 +123,62 @@ class SandboxIntegrationTests: XCTestCase {
         XCTAssertEqual(daily.value.list.reduce(0) { $0 + $1.orderCount }, summary.value.orderCount)
     }
 
+    /// Every endpoint of the catalog (`Endpoint.typed`), called through the typed client as every demo
+    /// account: each must be answered with success for at least one account and its `data` read into its
+    /// model. A failure names each endpoint that was not, with what each account got.
+    func testEveryDeclaredEndpointIsServedAndDecoded() async throws {
+        var served: Set<String> = []
+        var failures: [String: [String]] = [:]
+        for phone in ["13800000001", "13800000002", "13800000003", "13800000004"] {
+            token.value = nil
+            let login = try await bundle.account.login(username: phone, password: "sandbox123")
+            for account in login.value.accounts {
+                let user = try await logIn(phone, userId: account.userId)
+                let values = values(phone: phone, user: user)
+                for (name, declaration) in Endpoint.typed {
+                    let endpoint = declaration.endpoint
+                    var arguments: Endpoint.Arguments = [:]
+                    var missing: [String] = []
+                    for parameter in endpoint.parameters where parameter.required {
+                        if let value = values[parameter] { arguments[parameter] = value } else { missing.append(parameter.name) }
+                    }
+                    guard missing.isEmpty else {
+                        failures[name, default: []].append("\(user.userId): no value for \(missing.joined(separator: ", "))")
+                        continue
+                    }
+                    do {
+                        try await call(declaration, arguments)
+                        served.insert(name)
+                    } catch {
+                        failures[name, default: []].append("\(user.userId): \(error)")
+                    }
+                }
+            }
+        }
+        for (name, declaration) in Endpoint.typed where !served.contains(name) {
+            XCTFail("\(name) (\(declaration.endpoint)) is not served and decoded for any demo account: "
+                + (failures[name] ?? []).joined(separator: "; "))
+        }
+    }
+
+    /// Calls one declared endpoint through the typed client (its model recovered from the declaration).
+    private func call<Declared: AnyTypedEndpoint>(_ declaration: Declared, _ arguments: Endpoint.Arguments) async throws(APIError) {
+        _ = try await bundle.client.call(declaration.typed, arguments)
+    }
+
+    /// A value for each parameter the catalog declares, for `user` logged in with `phone`; a scope the
+    /// account has none of is left out (that account cannot call the endpoint).
+    private func values(phone: String, user: Account) -> Endpoint.Arguments {
+        let (start, end) = range
+        var values: Endpoint.Arguments = [
+            .username: phone, .password: "sandbox123", .userId: user.userId, .accountType: user.accountType,
+            .token: token.value, .page: 1, .pageSize: 3, .startDate: start, .endDate: end, .staffId: user.userId,
+        ]
+        if let scenic = user.scenicId, scenic > 0 { values[.scenicId] = scenic }
+        if let store = user.storeId { values[.storeId] = store }
+        return values
+    }
+
     func testRawGetAndPost() async throws {
         let config = try await bundle.client.get("/api/app/config")
         XCTAssertEqual(config.code, "100000")

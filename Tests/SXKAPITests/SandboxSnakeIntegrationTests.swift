@@ -13,6 +13,7 @@ final class SandboxSnakeIntegrationTests: SandboxIntegrationTests {
     override func testCommerceAndOperationAsPhotographer() async throws { try await super.testCommerceAndOperationAsPhotographer() }
     override func testScenicAdminGroups() async throws { try await super.testScenicAdminGroups() }
     override func testStoreAdminGroups() async throws { try await super.testStoreAdminGroups() }
+    override func testEveryDeclaredEndpointIsServedAndDecoded() async throws { try await super.testEveryDeclaredEndpointIsServedAndDecoded() }
     override func testRawGetAndPost() async throws { try await super.testRawGetAndPost() }
     override func testUnknownTokenIsSessionExpiredAndNotifiesOnce() async throws { try await super.testUnknownTokenIsSessionExpiredAndNotifiesOnce() }
     override func testExpiredFormalTokenIsSessionExpired() async throws { try await super.testExpiredFormalTokenIsSessionExpired() }

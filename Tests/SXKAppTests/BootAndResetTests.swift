@@ -1,4 +1,5 @@
 import Foundation
+import SXKTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import SXKShell
+import SXKTestSupport
 import XCTest
 @testable import SXKApp
 

@@ -1,25 +1,10 @@
 import Foundation
 import SXKCore
+import SXKTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// SplitMix64: a tiny seeded generator, so a failing fuzz run repeats exactly from its printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
 
 /// How a fuzz run is sized and seeded: a few thousand cases in `make test`, many more with
 /// `SXK_LONG_TESTS=1`; the seed is `SXK_FUZZ_SEED` when set (to replay a failure), else fresh.

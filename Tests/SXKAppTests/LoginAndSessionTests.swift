@@ -1,5 +1,6 @@
 import Foundation
 import SXKSandbox
+import SXKTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

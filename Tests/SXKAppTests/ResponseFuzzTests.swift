@@ -1,6 +1,7 @@
 import Foundation
 import SXKAPI
 import SXKCore
+import SXKTestSupport
 import XCTest
 
 /// Issue 7, item 12: seeded fuzz of the response path: JSONParser, the client's envelope reading and

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SXKCore
+import SXKTestSupport
 
 final class JSONTests: XCTestCase {
     func testRoundTripKeepsKeyOrderAndNumberText() throws {
@@ -54,7 +55,7 @@ final class JSONTests: XCTestCase {
             #"{"code":100000,"msg":"success","data":{"list":[{"orderId":"1","amount":12.5}],"total":1}}"#,
             #"[1,"2",true,null,{"a":[{}]},-1.5e-3]"#, #"{"user_id":"7","name":"\u4e2d\u6587"}"#,
         ].map { Array($0.utf8) }
-        var rng = SplitMix(seed: 20261129)
+        var rng = SplitMix64(seed: 20261129)
         let alphabet = Array("{}[]\":,\\u0123456789.eE+-tfnrl \n\t\u{00}".utf8) + [0xE4, 0xB8, 0xAD, 0xFF]
         for _ in 0..<5_000 {
             var bytes = corpus[Int(rng.next() % UInt64(corpus.count))]
@@ -75,15 +76,3 @@ final class JSONTests: XCTestCase {
     }
 }
 
-/// A tiny deterministic generator so fuzz runs repeat exactly.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -4,6 +4,7 @@ import SXKModels
 import SXKSession
 import SXKSandbox
 @testable import SXKFeatures
+import SXKTestSupport
 import XCTest
 
 /// One stored state, one answer: generated states over every branch the launch document names,
@@ -11,19 +12,6 @@ import XCTest
 /// the views must agree with each other; online (`home`, `context diff`) too, on the dialog and on
 /// every key the next start would write; `--apply` writes exactly the diff that was shown.
 final class AppModelAgreementTests: BothSpellingsTestCase {
-    /// A small deterministic generator (SplitMix64), so a failing case can be replayed by its seed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func pick<T>(_ choices: [T]) -> T { choices[Int(next() % UInt64(choices.count))] }
-    }
-
     enum RoleEntry: CaseIterable { case present, missing, emptyList }
     enum Scenic: CaseIterable { case kept, invalid, outsideList, none }
     enum StoreID: CaseIterable { case kept, unmatched, none }
@@ -74,7 +62,7 @@ final class AppModelAgreementTests: BothSpellingsTestCase {
     }
 
     private func cases(count: Int, seed: UInt64) -> [Case] {
-        var g = Generator(state: seed)
+        var g = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             Case(phone: g.pick(["13800000001", "13800000002", "13800000003"]), role: g.pick(RoleEntry.allCases),
                  scenic: g.pick(Scenic.allCases), store: g.pick(StoreID.allCases), reminder: g.pick([nil, 30, 240]),
@@ -108,7 +96,7 @@ final class AppModelAgreementTests: BothSpellingsTestCase {
 
     func testOnlineViewsOfOneStateAndServerAgreeAndApplyWritesTheDiffShown() async throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["SXK_MODEL_SEED"] ?? "") ?? 7_771
-        var g = Generator(state: seed ^ 0xA5A5)
+        var g = SplitMix64(seed: seed ^ 0xA5A5)
         var expiredCases = 0
         for var c in cases(count: 24, seed: seed) {
             c.expired = g.next() % 5 == 0

@@ -1,4 +1,5 @@
 import Foundation
+import SXKTestSupport
 import XCTest
 import SXKCore
 import SXKAPI

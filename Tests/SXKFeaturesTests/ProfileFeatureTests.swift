@@ -1,4 +1,5 @@
 import Foundation
+import SXKTestSupport
 import XCTest
 import SXKAPI
 import SXKSandbox

@@ -42,9 +42,9 @@ final class ScopeGuardTests: XCTestCase {
             RolePermission(roleCode: "scenicAdmin", roleName: "景区管理员", scenicList: [westLake, ScenicRef(scenicId: 2, scenicName: "灵隐寺")], permissions: []),
             RolePermission(roleCode: "photographer", roleName: "摄影师", scenicList: [westLake], permissions: []),
         ])
-        XCTAssertEqual(ScopeGuard.expectation(for: OrdersEndpoint.photographer, contexts: contexts), ScopeExpectation(scenics: [westLake]))
-        XCTAssertEqual(ScopeGuard.expectation(for: OrdersEndpoint.scenicAdmin(scenicId: 2), contexts: contexts)?.label, "scenic 2 灵隐寺")
-        let store = try XCTUnwrap(ScopeGuard.expectation(for: StatsEndpoint.storeAdmin(storeId: 201), contexts: contexts))
+        XCTAssertEqual(ScopeGuard.expectation(for: RoleEndpoints.photographer, contexts: contexts), ScopeExpectation(scenics: [westLake]))
+        XCTAssertEqual(ScopeGuard.expectation(for: RoleEndpoints.scenicAdmin(scenicId: 2), contexts: contexts)?.label, "scenic 2 灵隐寺")
+        let store = try XCTUnwrap(ScopeGuard.expectation(for: RoleEndpoints.storeAdmin(storeId: 201), contexts: contexts))
         XCTAssertEqual(store.label, "store 201 灵隐禅心摄影")
         XCTAssertEqual(store.scenics.map(\.scenicId), [2], "the store's own scenic, not the current one")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SXKTestSupport
 import XCTest
 import SXKCore
 import SXKAPI
@@ -38,17 +39,17 @@ final class StatisticsFeatureTests: BothSpellingsTestCase {
             let first = try await h.stats.load(range: wide, pageSize: 7)
             XCTAssertEqual(first.daily.pages, 1, "only the first daily page")
             XCTAssertFalse(first.daily.lastPage)
-            XCTAssertEqual(Set(h.requests().map(\.path)), [path, first.endpoint.dailyPath])
+            XCTAssertEqual(Set(h.requests().map(\.path)), [path, first.endpoint.daily.path])
             XCTAssertEqual(h.requests().count, 2)
             h.sandbox.resetRequestLog()
             let report = try await h.stats.load(range: wide, pageSize: 7, allPages: true)
-            XCTAssertEqual(report.endpoint.summaryPath, path)
+            XCTAssertEqual(report.endpoint.summary.path, path)
             XCTAssertGreaterThan(report.daily.pages, 1, "daily rows paged through")
             XCTAssertEqual(report.daily.rows.count, report.daily.total)
             XCTAssertGreaterThan(report.summary.value.orderCount, 0)
             XCTAssertEqual(report.daily.orderCount, report.summary.value.orderCount)
             XCTAssertEqual(report.daily.orderAmount, report.summary.value.orderAmount, accuracy: 0.01)
-            let dailyRequests = h.requests(report.endpoint.dailyPath)
+            let dailyRequests = h.requests(report.endpoint.daily.path)
             XCTAssertEqual(dailyRequests.count, report.daily.pages)
             XCTAssertEqual(dailyRequests.first?.queryValue("startDate"), wide.from)
             if case .scenicAdmin(let id) = report.endpoint { XCTAssertEqual(dailyRequests.first?.queryValue("scenicId"), String(id)) }

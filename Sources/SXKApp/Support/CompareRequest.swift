@@ -77,26 +77,23 @@ enum CompareRequest {
             }
             return .success((method, path, query, body))
         case .orders(let page, let pageSize, let status, let keyword):
-            var query = [("page", String(page)), ("pageSize", String(pageSize))]
-            if let status { query.append(("status", String(status))) }
-            if let keyword, !keyword.isEmpty { query.append(("keyword", keyword)) }
-            let path: String
+            let role: RoleEndpoints
             switch target.roleCode {
             case RoleCode.photographer?:
-                path = Endpoint.photographerOrders.path
+                role = .photographer
             case RoleCode.scenicAdmin?:
                 guard let id = target.scenicId else { return .failure(CompareProblem("no scenic for \(target.label)")) }
-                path = Endpoint.scenicAdminOrders.path
-                query.append(("scenicId", String(id)))
+                role = .scenicAdmin(scenicId: id)
             case RoleCode.storeAdmin?:
                 guard let id = target.storeId else { return .failure(CompareProblem("no store for \(target.label)")) }
-                path = Endpoint.storeOrders.path
-                query.append(("storeId", String(id)))
+                role = .storeAdmin(storeId: id)
             default:
                 return .failure(CompareProblem("orders has no endpoint for role '\(target.roleCode ?? "none")'"))
             }
+            let arguments = role.arguments(for: role.orders, [.page: page, .pageSize: pageSize, .status: status, .keyword: keyword])
+            var query = role.orders.endpoint.wire(arguments).query
             if let (name, value) = target.override { CompareRequest.set(name, String(value), in: &query) }
-            return .success(("GET", path, query, nil))
+            return .success(("GET", role.orders.path, query, nil))
         }
     }
 

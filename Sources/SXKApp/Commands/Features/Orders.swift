@@ -46,7 +46,7 @@ extension AppCommands {
             return try streamOrders(feature, role: role, filter: filter, pageSize: pageSize ?? 100, limit: limit)
         }
         let result = try await feature.fetchPage(role: role, page: page, pageSize: pageSize ?? OrdersFeature.defaultPageSize, filter: filter)
-        let scope = orderScope(result.endpoint)
+        let scope = roleScope(result.endpoint)
         let p = result.page
         var output = dataOutput(result.response)
         output.table(OrderColumns.columns(deposit: result.endpoint.isDeposit), p.list.map(\.raw))
@@ -63,7 +63,7 @@ extension AppCommands {
     /// four fetched ahead of it, whatever the total.
     private func streamOrders(_ feature: OrdersFeature, role: String?, filter: OrderFilter, pageSize: Int, limit: Int?) throws -> CommandOutput {
         let endpoint = try feature.endpoint(role: role)
-        let scope = orderScope(endpoint)
+        let scope = roleScope(endpoint)
         let counter = OutsideCounter()
         var output = CommandOutput()
         output.stream = RowStream(columns: OrderColumns.columns(deposit: endpoint.isDeposit)) { emit in

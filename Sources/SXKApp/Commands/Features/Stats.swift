@@ -53,7 +53,7 @@ extension AppCommands {
             return output
         case "daily":
             let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"))
-            let scope = statsScope(try feature.endpoint(role: role).endpoint)
+            let scope = roleScope(try feature.endpoint(role: role).endpoint)
             var output = CommandOutput(data: .array(daily.rows.map(\.raw)))
             output.raw = daily.responses.map(\.bodyText)
             addDaily(daily.rows, chart: chart, to: &output)
@@ -62,7 +62,7 @@ extension AppCommands {
             return output
         default:
             let report = try await feature.load(role: role, range: range, allPages: command.has("all"))
-            let scope = statsScope(report.endpoint)
+            let scope = roleScope(report.endpoint)
             var output = CommandOutput(data: [
                 "role": .string(report.role), "range": report.range.json,
                 "summary": report.summary.response.data, "daily": .array(report.daily.rows.map(\.raw)),
