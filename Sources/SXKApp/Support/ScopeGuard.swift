@@ -6,11 +6,7 @@ import SXKShell
 /// The scope guard: list rows of another scenic area or store than the one asked for
 /// are counted and reported once, on stderr, after the command's output.
 extension AppCommands {
-    func orderScope(_ endpoint: OrdersEndpoint) -> ScopeExpectation? {
-        ScopeGuard.expectation(for: endpoint, contexts: services.contexts)
-    }
-
-    func statsScope(_ endpoint: StatsEndpoint) -> ScopeExpectation? {
+    func roleScope(_ endpoint: RoleEndpoints) -> ScopeExpectation? {
         ScopeGuard.expectation(for: endpoint, contexts: services.contexts)
     }
 }
