@@ -1,8 +1,5 @@
-import Foundation
-import SXKAPI
-import SXKCore
 import SXKFeatures
-import SXKSession
+import SXKModels
 import SXKShell
 
 /// What `login` and `switch-account` share: the numbered account choice and the account they end on.

@@ -1,4 +1,3 @@
-import Foundation
 import SXKModels
 
 /// Horizontal bars of daily orders and amounts, scaled to the terminal width (`#` when not UTF-8).

@@ -1,4 +1,3 @@
-import SXKAPI
 import SXKCore
 
 /// A recorded request as a `curl` command line a POSIX shell runs as is: every word single-quoted,

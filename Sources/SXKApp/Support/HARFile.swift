@@ -1,6 +1,4 @@
-import Foundation
 import SXKCore
-import SXKSession
 import SXKShell
 
 extension SXKHost {

@@ -1,8 +1,5 @@
 import Foundation
-import SXKAPI
-import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 /// The password of a login, never an argument: `--password-stdin`'s first line or a no-echo prompt.
@@ -55,4 +52,3 @@ enum StdinLine {
         }
     }
 }
-

@@ -1,7 +1,4 @@
-import Foundation
-import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 /// What `home`, `boot` and `explain` print alike: the basis legend, dialogs, calls and the key diff of a replay.

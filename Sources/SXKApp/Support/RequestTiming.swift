@@ -1,5 +1,3 @@
-import Foundation
-import SXKAPI
 import SXKCore
 
 /// One request's line under `time:` while `timing on`: what it was, how it ended and, when the

@@ -1,5 +1,4 @@
 import Foundation
-import SXKAPI
 import SXKFeatures
 import SXKShell
 

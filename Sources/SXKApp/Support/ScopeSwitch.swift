@@ -1,8 +1,5 @@
-import Foundation
-import SXKAPI
 import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 /// `role`, `scenic`, `store`: the current-row marker and the confirmation of a switch; `-` goes

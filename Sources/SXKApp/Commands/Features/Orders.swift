@@ -1,8 +1,5 @@
-import Foundation
-import SXKAPI
 import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 extension Commands {
@@ -120,4 +117,3 @@ enum OrderColumns {
             : [orderNo, status, amount, created, customer, scenic, photographer]
     }
 }
-

@@ -1,8 +1,6 @@
-import Foundation
-import SXKAPI
 import SXKCore
 import SXKFeatures
-import SXKSession
+import SXKModels
 import SXKShell
 
 extension Commands {

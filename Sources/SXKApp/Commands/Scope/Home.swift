@@ -1,7 +1,4 @@
-import Foundation
-import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 extension Commands {

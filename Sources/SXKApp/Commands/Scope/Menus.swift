@@ -1,4 +1,3 @@
-import SXKCore
 import SXKFeatures
 import SXKSession
 import SXKShell

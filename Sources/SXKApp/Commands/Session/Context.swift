@@ -1,6 +1,4 @@
-import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 extension Commands {

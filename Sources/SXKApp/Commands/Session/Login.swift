@@ -1,8 +1,5 @@
-import Foundation
-import SXKAPI
 import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 extension Commands {

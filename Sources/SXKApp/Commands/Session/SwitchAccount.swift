@@ -1,6 +1,3 @@
-import Foundation
-import SXKAPI
-import SXKCore
 import SXKFeatures
 import SXKSession
 import SXKShell

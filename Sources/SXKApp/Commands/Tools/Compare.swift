@@ -1,4 +1,3 @@
-import Foundation
 import SXKAPI
 import SXKCore
 import SXKFeatures

@@ -1,6 +1,5 @@
 import SXKCore
 import SXKFeatures
-import SXKSession
 import SXKShell
 
 extension Commands {

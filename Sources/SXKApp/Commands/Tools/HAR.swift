@@ -1,6 +1,3 @@
-import Foundation
-import SXKCore
-import SXKSession
 import SXKShell
 
 extension Commands {

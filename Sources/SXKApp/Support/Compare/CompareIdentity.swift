@@ -1,6 +1,5 @@
-import SXKAPI
 import SXKFeatures
-import SXKSession
+import SXKModels
 
 /// One `--as` entry of `compare`: whose token, which role and which scope a request is sent with.
 enum CompareIdentity: Equatable {

@@ -1,6 +1,6 @@
-import SXKAPI
 import SXKCore
 import SXKFeatures
+import SXKModels
 import SXKShell
 
 /// What `compare` sends under each identity: a raw `get`/`post` as typed, or one page of `orders`

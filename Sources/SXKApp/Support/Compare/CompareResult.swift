@@ -1,7 +1,4 @@
-import Foundation
-import SXKAPI
 import SXKCore
-import SXKFeatures
 import SXKShell
 
 /// One row of the compare matrix.

@@ -1,4 +1,3 @@
-import SXKSession
 import SXKShell
 
 extension CompletionValues {

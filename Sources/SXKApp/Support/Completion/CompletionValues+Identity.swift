@@ -1,4 +1,4 @@
-import SXKAPI
+import SXKModels
 import SXKShell
 
 /// `compare --as` values: `current`, the login's accounts and roles, the role's scenic areas and the

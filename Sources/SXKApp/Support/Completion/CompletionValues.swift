@@ -1,5 +1,5 @@
 import SXKAPI
-import SXKSession
+import SXKModels
 import SXKShell
 
 /// Values for the specs' named providers, read from the in-memory contexts only: the keystroke
