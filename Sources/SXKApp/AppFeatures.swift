@@ -1,7 +1,7 @@
 import SXKAPI
 import SXKFeatures
 
-/// The feature facades of one `AppServices` (seed 001 `AppFeatureServices`): each gets the API
+/// The feature facades of one `AppServices` (the app's `AppFeatureServices`): each gets the API
 /// group and the contexts it needs, nothing global.
 struct AppFeatures: Sendable {
     let auth: AuthSessionCoordinator

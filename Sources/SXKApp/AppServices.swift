@@ -6,9 +6,9 @@ import SXKSandbox
 import SXKSession
 import SXKShell
 
-/// The composition root (seed 001 `AppServices`): one profile's storage, the session contexts,
+/// The composition root (the app's `AppServices`): one profile's storage, the session contexts,
 /// one API client shared by every endpoint group, and the feature facades. Nothing here touches
-/// the network at construction; the client is built on the first call (seed 000 §2: lazy).
+/// the network at construction; the client is built on the first call (lazily, as the app does).
 final class AppServices: @unchecked Sendable {
     let environment: APIEnvironment
     let options: GlobalOptions
@@ -40,7 +40,8 @@ final class AppServices: @unchecked Sendable {
         let paths = try SXKSession.StatePaths.resolve(
             stateDir: options.stateDir, profile: options.profile,
             envName: environment.defaultProfile, environment: processEnvironment)
-        let warn: WarningSink = { message in stderr.write("warning: \(TerminalText.sanitize(message))\n") }
+        let diagnostics = Diagnostics(sink: stderr)
+        let warn: WarningSink = { message in diagnostics.warning(message) }
         storage = try ProfileStorage(paths: paths, warn: warn, clock: clock)
         contexts = SessionContexts(
             session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: storage.appStore)
@@ -56,7 +57,7 @@ final class AppServices: @unchecked Sendable {
         let url: String?
         if case .custom(let base) = environment { url = base.absoluteString } else { url = nil }
         do { try ProfileBackend(environment: environment.name, baseURL: url).remember(in: storage) } catch {
-            stderr.write("warning: \(TerminalText.sanitize("cannot remember the backend of profile \(paths.profile): \(error)"))\n")
+            Diagnostics(sink: stderr).warning("cannot remember the backend of profile \(paths.profile): \(error)")
         }
     }
 
@@ -118,16 +119,16 @@ struct TraceObserver: APIObserver {
 
     func requestWillSend(_ request: TraceRequest) {
         guard settings.trace else { return }
-        sink.write(request.description + "\n")
+        Diagnostics(sink: sink).lines(request.description + "\n")
     }
 
     func responseReceived(_ response: TraceResponse) {
         guard settings.trace else { return }
-        sink.write(response.description + "\n")
+        Diagnostics(sink: sink).lines(response.description + "\n")
     }
 
     func warning(_ message: String) {
-        sink.write("warning: \(TerminalText.sanitize(message))\n")
+        Diagnostics(sink: sink).warning(message)
     }
 
     func requestStarted(_ activity: RequestActivity) {

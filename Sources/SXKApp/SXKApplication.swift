@@ -6,7 +6,7 @@ import SXKSession
 import SXKShell
 
 /// The `sxk` program: builds the host from the global options and hands it to the shell.
-/// Start-up does no network and no work the first prompt does not need (seed 004).
+/// Start-up does no network and no work the first prompt does not need.
 public enum SXKApplication {
     public static let version = "0.1.0"
 
@@ -45,14 +45,14 @@ public enum SXKApplication {
             // Its tokens live beside the profile it serves, so a stored login survives the next run.
             let paths = try SXKSession.StatePaths.resolve(
                 stateDir: options.stateDir, profile: options.profile, envName: "sandbox", environment: context.environment)
-            let keeper = SandboxSessionFile(profileDir: paths.profileDir) { stderr.write("warning: \(TerminalText.sanitize($0))\n") }
+            let keeper = SandboxSessionFile(profileDir: paths.profileDir) { Diagnostics(sink: stderr).warning($0) }
             let spelling = try sandboxSpelling(context.environment)
             let server = SandboxServer(config: SandboxConfig(spelling: spelling, tokenKeeper: keeper))
             environment = .sandbox(try server.start())
             sandbox = server
             if context.mode == .repl {
                 let spelled = spelling == .snake ? " (snake_case answers)" : ""
-                stderr.write("sandbox backend on \(environment.baseURL.absoluteString)\(spelled) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))\n")
+                Diagnostics(sink: stderr).note("sandbox backend on \(environment.baseURL.absoluteString)\(spelled) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))")
             }
         } else if let url = options.baseURL {
             environment = .custom(try APIEnvironment.validatedBaseURL(url))
@@ -128,6 +128,6 @@ public enum SXKApplication {
         }
         transport.keepConnections(KeptConnectionTransport(
             direct: transport.base, socketPath: socket, seconds: seconds, identity: identity,
-            trace: { line in if settings.trace { stderr.write(TerminalText.sanitize(line) + "\n") } }))
+            trace: { line in if settings.trace { Diagnostics(sink: stderr).note(line) } }))
     }
 }

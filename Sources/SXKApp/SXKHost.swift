@@ -167,7 +167,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
                 for entry in transport.ring.all where entry.number >= firstRequest {
                     text += "  " + RequestTiming.line(entry, secrets: secrets) + "\n"
                 }
-                io.stderr.write(text)
+                Diagnostics(sink: io.stderr, secrets: secrets).lines(text)
             }
         }
         let commands = AppCommands(host: self, io: io)

@@ -17,7 +17,7 @@ enum StateReset {
         let reset = ProfileReset(paths: paths)
         let stderr = StandardOutput.stderr
         guard !reset.storedFiles.isEmpty else {
-            stderr.write("reset-state: profile '\(paths.profile)' holds no token, snapshot or preferences; nothing to clear\n")
+            Diagnostics(sink: stderr).note("reset-state: profile '\(paths.profile)' holds no token, snapshot or preferences; nothing to clear")
             return
         }
         if context.terminal.stdinIsTerminal {
@@ -33,7 +33,7 @@ enum StateReset {
         }
         let removed = try reset.run()
         let names = removed.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " and ")
-        stderr.write("reset-state: profile '\(paths.profile)' cleared (\(names) removed)\n")
+        Diagnostics(sink: stderr).note("reset-state: profile '\(paths.profile)' cleared (\(names) removed)")
     }
 
     /// The environment's name, which names the default profile; nil when the options name no valid

@@ -2,18 +2,17 @@ import XCTest
 @testable import SXKApp
 import SXKShell
 
-/// Every spec has exactly one declaration and the reverse; commands that call the server say so.
+/// Every command type is listed once; commands that call the server say so.
 final class CommandRegistryTests: XCTestCase {
-    func testEverySpecHasOneDeclarationAndEveryDeclarationASpec() {
+    func testEveryCommandIsListedOnce() {
         let specNames = CommandCatalog.all.map(\.name)
-        let entryNames = CommandRegistry.entries.map(\.name)
-        XCTAssertEqual(Set(specNames), Set(entryNames))
-        XCTAssertEqual(entryNames.count, Set(entryNames).count, "a command declared twice")
+        let typeNames = CommandRegistry.commands.map { $0.spec.name }
+        XCTAssertEqual(typeNames.count, Set(typeNames).count, "a command listed twice")
         XCTAssertEqual(CommandRegistry.all.map(\.spec.name), specNames)
     }
 
     /// The commands whose handlers send a request (read from the sandbox's request log in
-    /// `ScopeOrdersAndCLITests`); a declaration that forgets `server: true` fails here.
+    /// `ScopeOrdersAndCLITests`); a command that forgets `needsServer` fails here.
     func testServerCommandsAreDeclared() {
         let server = Set(CommandRegistry.all.filter(\.needsServer).map(\.spec.name))
         for name in ["get", "post", "orders", "stats", "profile", "store", "location"] {
@@ -32,12 +31,30 @@ final class CommandRegistryTests: XCTestCase {
         XCTAssertEqual(Set(CommandRegistry.all.filter(\.comparable).map(\.spec.name)), ["get", "post", "orders"])
     }
 
+    /// On a device snapshot only a switch the user typed, `--apply` or a command that replaces the
+    /// session writes; each command's type says which of its runs do.
+    func testSnapshotWritersAreTheSwitchesAndSessionCommands() throws {
+        let parser = CommandParser(specs: CommandCatalog.all)
+        func writes(_ words: [String]) throws -> Bool {
+            guard case .run(let command) = try parser.parse(words) else { XCTFail("\(words) is help"); return false }
+            let declaration = try XCTUnwrap(CommandRegistry.declaration(for: command.spec.name))
+            return AppCommands.writesSnapshot(command, declaration)
+        }
+        for line in [["login"], ["logout"], ["switch-account", "2"], ["env"], ["role", "photographer"], ["scenic", "2"],
+                     ["store", "101"], ["location", "online"], ["menus", "common", "add", "/x"], ["home", "--apply"]] {
+            XCTAssertTrue(try writes(line), "\(line)")
+        }
+        for line in [["role"], ["scenic"], ["store"], ["location"], ["menus"], ["menus", "common"], ["home"], ["whoami"], ["orders"]] {
+            XCTAssertFalse(try writes(line), "\(line)")
+        }
+    }
+
     /// Run functions return data and the renderer prints it: no command handler in SXKApp writes to
     /// stdout itself. Read from the sources, since a run function's writes cannot be inspected.
     func testNoCommandHandlerWritesToStdout() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SXKApp")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        XCTAssertTrue(files.contains("CommandRegistry.swift"), "the sources were not found at \(folder.path)")
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+        XCTAssertTrue(files.contains("Commands/CommandRegistry.swift"), "the sources were not found at \(folder.path)")
         // io.stdout/io.json writes, a bare print(, the process's stdout handle, or the old gathering wrapper.
         let pattern = try NSRegularExpression(pattern: #"io\.(stdout|json)\.(write|line|print)\(|(^|[^.\w])print\(|FileHandle\.standardOutput|\blegacy\("#)
         var found: [String] = []

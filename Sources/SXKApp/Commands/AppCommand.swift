@@ -1,0 +1,28 @@
+import SXKShell
+
+/// One app command, declared in one file named after it (`Commands/<group>/<Name>.swift`): its spec
+/// (parsing, help, completion and the manual page all read it), whether it calls the server (a
+/// restored session is then validated first), whether `watch` may repeat it and `compare` send it,
+/// and its run function, which returns data and notes for the renderer and never prints.
+protocol AppCommand {
+    static var spec: CommandSpec { get }
+    static var needsServer: Bool { get }
+    /// `watch` may repeat it (commands that read input or replace the session may not).
+    static var watchable: Bool { get }
+    /// `compare` may send it under several identities.
+    static var comparable: Bool { get }
+    /// Whether this run may write a device snapshot (docs/app-behaviour.md#snapshots): a switch the
+    /// user typed, or a command that replaces the session. `--apply` always may.
+    static func writesSnapshot(_ command: ParsedCommand) -> Bool
+    static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput
+}
+
+extension AppCommand {
+    static var needsServer: Bool { false }
+    static var watchable: Bool { true }
+    static var comparable: Bool { false }
+    static func writesSnapshot(_ command: ParsedCommand) -> Bool { false }
+}
+
+/// The namespace of the command types (`Commands.Orders`, `Commands.Stats` …), listed in `CommandRegistry`.
+enum Commands {}

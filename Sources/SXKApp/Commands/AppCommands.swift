@@ -1,0 +1,118 @@
+import Foundation
+import SXKAPI
+import SXKShell
+
+extension SXKHost {
+    /// `$SXK_PAGER`/`$PAGER`/`less -FRX`: the pager for command output and help alike (whether it
+    /// is used is `CommandIO.pager`'s call: `set pager`, `--no-pager`, the terminal).
+    func pager() -> String? { Pager.command(environment: shellContext.environment) }
+}
+
+/// Runs one parsed command through its declaration in `CommandRegistry` and hands what it
+/// returns to the renderer; errors propagate to the shell, which prints them once.
+struct AppCommands: Sendable {
+    let host: SXKHost
+    let io: CommandIO
+
+    var services: AppServices { host.services }
+
+    func run(_ command: ParsedCommand) async throws -> Int32 {
+        let output = try await produce(command)
+        return try await renderer(for: command).render(output)
+    }
+
+    /// The command's output without printing it (also what `watch` shows each run).
+    func produce(_ command: ParsedCommand) async throws -> CommandOutput {
+        guard let declaration = CommandRegistry.declaration(for: command.spec.name) else {
+            throw AppError.usage("unknown command '\(command.spec.name)'")
+        }
+        _ = try OutputFormat.from(command, options: io.options, display: io.display)
+        // A device snapshot is inspected on a copy: each command starts from the state as imported,
+        // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
+        let snapshot = services.storage.appStore.isDeviceSnapshot
+        let writes = snapshot && Self.writesSnapshot(command, declaration)
+        if snapshot { try host.beginSnapshotCommand(writes: writes) }
+        defer { if snapshot { host.endSnapshotCommand() } }
+        // A switch on a snapshot is not validated first: that would write the server's answers too.
+        if declaration.needsServer && !writes { try await validateRestoredSession() }
+        var output = try await declaration.run(self, command)
+        if output.format == nil { output.format = try OutputFormat.from(command, options: io.options, display: io.display) }
+        return output
+    }
+
+    /// What may write a device snapshot: `--apply`, and what the command's type says (a switch the
+    /// user typed, a command that replaces the session).
+    static func writesSnapshot(_ command: ParsedCommand, _ declaration: CommandDeclaration) -> Bool {
+        command.has("apply") || declaration.writesSnapshot(command)
+    }
+
+    func renderer(for command: ParsedCommand) throws -> Renderer {
+        let format = try OutputFormat.from(command, options: io.options, display: io.display)
+        return Renderer(io: io, format: format, secrets: host.secrets, pager: io.pager(host.pager(), format: format))
+    }
+
+    /// The format this command line asked for (`stats --chart` reads it).
+    func format(_ command: ParsedCommand) throws -> OutputFormat { try OutputFormat.from(command, options: io.options, display: io.display) }
+
+    // MARK: Session validation at first use
+
+    /// How long after a validation a one-shot command trusts the session without one (docs/session.md).
+    static let validationWindow: TimeInterval = 5 * 60
+
+    func validateRestoredSession() async throws {
+        let features = try host.features()
+        guard features.bootstrapper.needsValidation else { return }
+        // One-shots, -c and scripts send only their own request on a recently validated session; an
+        // expired token then shows in that request's answer (exit 3, same reset). The REPL validates.
+        if host.shellContext.mode != .repl, !io.options.revalidate,
+           let at = features.bootstrapper.trustRecentValidation(window: Self.validationWindow, now: services.clock.now()) {
+            host.contextOrigin = "snapshot on disk, validated \(Formatting.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
+            return
+        }
+        let snapshot = services.storage.appStore.isDeviceSnapshot
+        switch await features.bootstrapper.validate() {
+        case .loggedOut where snapshot:
+            diagnostics.warning("the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported")
+        case .loggedOut(let notice): diagnostics.warning(notice)
+        case .offline(let reason): diagnostics.warning("server unreachable, working from the snapshot (offline): \(reason)")
+        case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
+        case .loggedInUnsaved(_, let reason):
+            host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"
+            diagnostics.warning("session validated but not saved: \(reason)")
+        case .notLoggedIn: break
+        }
+    }
+
+    // MARK: Shell switches
+
+    func toggle(_ command: ParsedCommand, name: String, set: (Bool) -> Void, current: () -> Bool) -> CommandOutput {
+        // Asked, the state is what the command prints (stdout); set, the line confirms it (stderr).
+        guard let value = command.positionals.first else {
+            return CommandOutput(blocks: [.lines(["\(name) \(current() ? "on" : "off")"])])
+        }
+        set(value == "on")
+        var output = CommandOutput()
+        output.notes = ["\(name) \(current() ? "on" : "off")"]
+        return output
+    }
+
+    // MARK: API calls outside a facade
+
+    /// A response's `data` member (for `--json`, `$_`) and its body as received (for `--raw`).
+    func dataOutput(_ responses: APIResponse...) -> CommandOutput {
+        var output = CommandOutput(data: responses.first?.data)
+        output.raw = responses.map(\.bodyText)
+        return output
+    }
+
+    /// Runs an API call outside a facade; a session-expired answer resets the session once.
+    func guarded<T>(_ body: () async throws -> T) async throws -> T {
+        let token = services.contexts.session.token
+        do {
+            return try await body()
+        } catch let error as APIError where error.kind == .sessionExpired {
+            services.sessionGuard.sessionExpired(token: token)
+            throw error
+        }
+    }
+}

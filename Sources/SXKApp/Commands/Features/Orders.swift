@@ -1,0 +1,119 @@
+import SXKCore
+import SXKFeatures
+import SXKShell
+
+extension Commands {
+    /// `orders`: one page as a table with a paging footer, or `--all` streamed page by page.
+    enum Orders: AppCommand {
+        static let spec = CommandSpec(
+            "orders", summary: "orders of the current role (photographer, scenic admin, store deposit orders)",
+            flags: [
+                FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoint to use (default: current)"),
+                FlagSpec("status", value: .provider("order-status"), valueName: "S", summary: "order status: code, label (已完成) or name (completed)"),
+                FlagSpec("keyword", value: .string, valueName: "Q", summary: "search order no., customer or photographer"),
+                FlagSpec("page", value: .int, valueName: "N", summary: "page number (from 1)"),
+                FlagSpec("page-size", value: .int, valueName: "N", summary: "rows per page (1-100)"),
+                FlagSpec("all", summary: "walk every page, streaming rows"),
+                limit,
+            ] + listOutput,
+            examples: ["orders", "orders --role storeAdmin --status 2", "orders --all --ndjson | jq .orderNo"]
+        )
+        static let needsServer = true
+        static let comparable = true
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.orders(command)
+        }
+    }
+}
+
+extension AppCommands {
+    /// Page sizes the backend serves (the sandbox clamps to 100; the app asks for 20).
+    static let pageSizes = 1...100
+
+    fileprivate func orders(_ command: ParsedCommand) async throws -> CommandOutput {
+        let feature = try host.features().orders
+        let role = command.option("role")
+        let filter = OrderFilter(status: try command.option("status").map(OrderStatus.code), keyword: command.option("keyword"))
+        let page = try Self.number(command, "page", in: 1...Int.max) ?? 1
+        let pageSize = try Self.number(command, "page-size", in: Self.pageSizes)
+        let limit = try format(command).limit
+        if command.has("all") {
+            if command.option("page") != nil { throw AppError.usage("--all walks every page; --page does not apply") }
+            return try streamOrders(feature, role: role, filter: filter, pageSize: pageSize ?? 100, limit: limit)
+        }
+        let result = try await feature.fetchPage(role: role, page: page, pageSize: pageSize ?? OrdersFeature.defaultPageSize, filter: filter)
+        let scope = roleScope(result.endpoint)
+        let p = result.page
+        var output = dataOutput(result.response)
+        output.table(OrderColumns.columns(deposit: result.endpoint.isDeposit), p.list.map(\.raw))
+        if p.list.isEmpty && p.page > p.pageCount {
+            // Past the last page: exit 0 with the empty table, and one line saying where the pages end.
+            output.warnings.append("page \(p.page) is past the last page (\(p.pageCount)); \(Formatting.count(p.total, "order")) in all")
+        }
+        output.line("page \(p.page)/\(Formatting.count(p.pageCount)) · \(Formatting.count(p.total, "order")) · \(result.endpoint.roleCode)")
+        if let line = scope?.warning(outside: scope?.countOutside(p.list.map(\.raw)) ?? 0) { output.warnings.append(line) }
+        return output
+    }
+
+    /// `--all`: rows reach the renderer as each page arrives; memory holds the page being printed and the
+    /// four fetched ahead of it, whatever the total.
+    private func streamOrders(_ feature: OrdersFeature, role: String?, filter: OrderFilter, pageSize: Int, limit: Int?) throws -> CommandOutput {
+        let endpoint = try feature.endpoint(role: role)
+        let scope = roleScope(endpoint)
+        let counter = OutsideCounter()
+        var output = CommandOutput()
+        output.stream = RowStream(columns: OrderColumns.columns(deposit: endpoint.isDeposit)) { emit in
+            let outcome = try await feature.walkAll(role: role, pageSize: pageSize, filter: filter, limit: limit) { rows, progress in
+                if let scope { counter.add(scope.countOutside(rows.map(\.raw))) }
+                let line = "\(Formatting.count(progress.pages, "page")) · \(Formatting.count(progress.rows))/\(Formatting.count(progress.total, "row")) · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s"
+                return emit(rows.map(\.raw), line)
+            }
+            let p = outcome.progress
+            var summary: [String] = []
+            if let scope, let line = scope.warning(outside: counter.value) { summary.append("warning: " + line) }
+            switch outcome.stop {
+            case .cancelled:
+                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
+            case .completed, .limit, .stoppedByCaller:
+                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(String(format: "%.2f", p.elapsed)) s"])
+            }
+        }
+        return output
+    }
+}
+
+/// The order table's columns. Priorities: order no., status and amount stay longest; scenic and
+/// photographer go first on a narrow terminal. Identifiers, amounts, times and masked phones are never cut.
+enum OrderColumns {
+    static let orderNo = OutputColumn("orderNo", "ORDER NO", priority: 100, cuttable: false) { $0.objectValue?.string("orderNo") ?? "" }
+    static let status = OutputColumn("statusText", "STATUS", priority: 90) { row in
+        let o = row.objectValue
+        return o?.string("statusText") ?? o?.int("status").map(String.init) ?? ""
+    }
+    static let amount = OutputColumn("amount", "AMOUNT", alignment: .right, priority: 85, cuttable: false) {
+        Formatting.yuan($0.objectValue?.double("amount"))
+    }
+    // A Shanghai wall time on the wire, shown by the README "Times" rule (local zone, with its offset).
+    static let created = OutputColumn("createTime", "CREATED", priority: 70, cuttable: false) {
+        $0.objectValue?.string("createTime").map { LocalTime.human(wire: $0) } ?? ""
+    }
+    // A masked phone cut mid-value (`151****00…`) reads as another number: whole or hidden.
+    static let customer = OutputColumn("customerPhone", "CUSTOMER", priority: 60, cuttable: false) { $0.objectValue?.string("customerPhone") ?? "" }
+    static let scenic = OutputColumn("scenicName", "SCENIC", priority: 30) { $0.objectValue?.string("scenicName") ?? "" }
+    static let photographer = OutputColumn("photographerName", "PHOTOGRAPHER", priority: 20) { $0.objectValue?.string("photographerName") ?? "" }
+    static let deposit = OutputColumn("depositAmount", "DEPOSIT", alignment: .right, priority: 80, cuttable: false) {
+        Formatting.yuan($0.objectValue?.double("depositAmount"))
+    }
+    static let writeOff = OutputColumn("writeOffStatus", "WRITE-OFF", priority: 50) { row in
+        let o = row.objectValue
+        return o?.string("writeOffStatusText") ?? o?.int("writeOffStatus").map(String.init) ?? ""
+    }
+    static let store = OutputColumn("storeName", "STORE", priority: 30) { $0.objectValue?.string("storeName") ?? "" }
+
+    static func columns(deposit isDeposit: Bool) -> [OutputColumn] {
+        isDeposit
+            ? [orderNo, status, amount, deposit, writeOff, created, customer, store]
+            : [orderNo, status, amount, created, customer, scenic, photographer]
+    }
+}

@@ -1,0 +1,109 @@
+import SXKCore
+import SXKFeatures
+import SXKModels
+import SXKShell
+
+extension Commands {
+    /// `stats`: the data tab's summary and daily rows.
+    enum Stats: AppCommand {
+        /// The app's first screen reads the first daily page; `--all` every page.
+        static let statsAll = FlagSpec("all", summary: "read every daily page (default: the first, as the app's first screen does)")
+        static let chart = FlagSpec("chart", summary: "draw daily orders and amounts as bars")
+        static let statsFlags: [FlagSpec] = [
+            FlagSpec("role", value: roles, valueName: "ROLE", summary: "role whose endpoints to use (default: current)"),
+            FlagSpec("from", value: .date, valueName: "DATE", summary: "first day, yyyy-MM-dd"),
+            FlagSpec("to", value: .date, valueName: "DATE", summary: "last day, yyyy-MM-dd"),
+            FlagSpec("period", value: .choice(["today", "week", "month"]), valueName: "P", summary: "today, week (7 days) or month (30 days)"),
+        ]
+        static let spec = CommandSpec(
+            "stats", summary: "statistics summary and daily rows of the current role",
+            flags: statsFlags + [chart, statsAll] + dataOutput + [wide],
+            subcommands: [
+                CommandSpec("summary", summary: "the summary only", flags: statsFlags + dataOutput),
+                CommandSpec("daily", summary: "the daily rows only", flags: statsFlags + [chart, limit, statsAll] + listOutput),
+            ],
+            examples: ["stats", "stats --period week --chart", "stats daily --from 2026-11-01 --to 2026-11-28 --json"]
+        )
+        static let needsServer = true
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.stats(command)
+        }
+    }
+}
+
+extension AppCommands {
+    fileprivate func stats(_ command: ParsedCommand) async throws -> CommandOutput {
+        let feature = try host.features().statistics
+        let range = try feature.range(
+            from: command.option("from"), to: command.option("to"), period: command.option("period").flatMap(StatsPeriod.init(rawValue:)))
+        let role = command.option("role")
+        let chart = try format(command).chart
+        switch command.subcommand {
+        case "summary":
+            // The summary has no daily rows to draw: --chart asked for something this view cannot show.
+            if chart { throw AppError.usage("--chart draws the daily rows: use it with `stats` or `stats daily`, not `stats summary`") }
+            let summary = try await feature.summary(role: role, range: range)
+            var output = dataOutput(summary.response)
+            // Which days the numbers cover, as `stats` says it (a period is resolved to dates here).
+            output.line("\(try feature.endpoint(role: role).role) · \(range.from) → \(range.to)")
+            output.table(Self.summaryColumns, summaryRows(summary.value))
+            return output
+        case "daily":
+            let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"))
+            let scope = roleScope(try feature.endpoint(role: role).endpoint)
+            var output = CommandOutput(data: .array(daily.rows.map(\.raw)))
+            output.raw = daily.responses.map(\.bodyText)
+            addDaily(daily.rows, chart: chart, to: &output)
+            Self.notePages(daily, to: &output)
+            if let line = scope?.warning(outside: scope?.countOutside(daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
+            return output
+        default:
+            let report = try await feature.load(role: role, range: range, allPages: command.has("all"))
+            let scope = roleScope(report.endpoint)
+            var output = CommandOutput(data: [
+                "role": .string(report.role), "range": report.range.json,
+                "summary": report.summary.response.data, "daily": .array(report.daily.rows.map(\.raw)),
+            ])
+            output.raw = [report.summary.response.bodyText] + report.daily.responses.map(\.bodyText)
+            output.line("\(report.role) · \(range.from) → \(range.to)")
+            output.table(Self.summaryColumns, summaryRows(report.summary.value))
+            output.line("")
+            addDaily(report.daily.rows, chart: chart, to: &output)
+            Self.notePages(report.daily, to: &output)
+            if let line = scope?.warning(outside: scope?.countOutside(report.daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
+            return output
+        }
+    }
+
+    /// The app's first screen reads the first daily page; a note says when there are more.
+    static func notePages(_ daily: DailyRows, to output: inout CommandOutput) {
+        guard !daily.lastPage else { return }
+        output.notes.append("daily rows: \(daily.pages == 1 ? "the first page" : "\(daily.pages) pages") of \(daily.total) rows, as the app's first screen loads them; --all reads every page")
+    }
+
+    static let summaryColumns = [OutputColumn("summary", priority: 90, cuttable: false), OutputColumn("value", alignment: .right, priority: 80, cuttable: false)]
+
+    private func summaryRows(_ s: Summary) -> [JSONValue] {
+        [("orders", Formatting.count(s.orderCount)), ("amount", Formatting.yuan(s.orderAmount)),
+         ("refunds", Formatting.count(s.refundCount)), ("refunded", Formatting.yuan(s.refundAmount))]
+            .map { ["summary": .string($0.0), "value": .string($0.1)] }
+    }
+
+    static let dailyColumns = [
+        OutputColumn("date", priority: 100, cuttable: false),
+        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.count($0.objectValue?.int("orderCount") ?? 0) },
+        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.yuan($0.objectValue?.double("orderAmount")) },
+        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.yuan($0.objectValue?.double("refundAmount")) },
+    ]
+
+    /// The daily rows as a table (which `--columns`, `--csv`… work on) or, with `--chart`, as bars.
+    private func addDaily(_ rows: [Daily], chart: Bool, to output: inout CommandOutput) {
+        if chart {
+            let text = BarChart(width: io.terminal.width, unicode: io.terminal.utf8).render(rows)
+            output.blocks.append(.lines(text.split(separator: "\n").map(String.init)))
+        } else {
+            output.table(Self.dailyColumns, rows.map(\.raw))
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import SXKCore
+import SXKSession
+import SXKShell
+
+extension Commands {
+    /// `location`: the home screen's location state.
+    enum Location: AppCommand {
+        static let spec = CommandSpec(
+            "location", summary: "location state and the 2-hour report timer",
+            flags: [json],
+            subcommands: [
+                CommandSpec("detail", summary: "GET photog/loacation/detail for this account", flags: dataOutput),
+                CommandSpec("online", summary: "go online (starts the 2-hour timer)"),
+                CommandSpec("offline", summary: "go offline"),
+                CommandSpec("report", summary: "record a location report now"),
+                CommandSpec("remind", summary: "set the reminder minutes",
+                            arguments: [ArgumentSpec("MINUTES", kind: .int, summary: "minutes, 0 turns it off")]),
+            ]
+        )
+        static let needsServer = true
+
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { ["online", "offline", "report", "remind"].contains(command.subcommand ?? "") }
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.location(command)
+        }
+    }
+}
+
+extension AppCommands {
+    /// `location [detail|online|offline|report|remind MINUTES]`: the stored location state and its
+    /// 2-hour timer, or the server's detail (times by the README "Times" rule).
+    fileprivate func location(_ command: ParsedCommand) async throws -> CommandOutput {
+        let home = try host.features().home
+        let state: LocationStateStore.State
+        switch command.subcommand {
+        case "detail":
+            let result = try await home.locationDetail()
+            var output = dataOutput(result.response)
+            let d = result.value
+            let rows: [(String, String)] = [
+                ("staffId", d.staffId.map(String.init) ?? "–"), ("online", d.online ? "yes" : "no"),
+                ("lastReportTime", d.lastReportTime.map { LocalTime.human(wire: $0) } ?? "–"),
+                ("position", d.latitude.flatMap { lat in d.longitude.map { "\(lat), \($0)" } } ?? "–"),
+            ]
+            output.table(Self.fieldColumns(), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
+            return output
+        case "online": state = try home.goOnline()
+        case "offline": state = try home.goOffline()
+        case "report": state = try home.report()
+        case "remind":
+            guard let minutes = command.positionals.first.flatMap(Int.init) else { throw AppError.usage("remind needs MINUTES") }
+            state = try home.remind(minutes: minutes)
+        default: state = home.locationState()
+        }
+        let rows: [(String, String)] = [
+            ("online", state.isOnline ? "yes" : "no"),
+            ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? "–"),
+            ("since report", state.elapsedSeconds.map { Formatting.duration($0) } ?? "–"),
+            ("2-hour limit in", state.countdownSeconds.map { Formatting.duration($0) } ?? "–"),
+            ("reminder", state.reminderMinutes.map { "\($0) min" } ?? "off"),
+        ]
+        var output = CommandOutput(data: state.json)
+        // The app keeps these on the device (the 2-hour timer); no endpoint takes them, so say so
+        // rather than let a changed table read as a report the server received.
+        if let change = command.subcommand, ["online", "offline", "report", "remind"].contains(change) {
+            output.notes.append("\(change): stored locally only (as the app keeps it on the device); nothing was sent to the server")
+        }
+        output.table(Self.fieldColumns("LOCATION"), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
+        return output
+    }
+}

@@ -1,0 +1,72 @@
+import SXKFeatures
+import SXKSession
+import SXKShell
+
+extension Commands {
+    /// `menus`, `menus common [add|remove URI]`: the home menus the permissions show, and the common
+    /// menus stored per scope and role.
+    enum Menus: AppCommand {
+        static let spec = CommandSpec(
+            "menus", summary: "home menus visible with the current permissions",
+            flags: [json],
+            subcommands: [
+                CommandSpec(
+                    "common", summary: "common menus of this account and role (default: first 4)",
+                    flags: [json],
+                    subcommands: [
+                        CommandSpec("add", summary: "add a visible menu to the common menus",
+                                    arguments: [ArgumentSpec("URI", kind: .provider("menu"), summary: "menu URI")]),
+                        CommandSpec("remove", summary: "remove a menu from the common menus",
+                                    arguments: [ArgumentSpec("URI", kind: .provider("common-menu"), summary: "menu URI")]),
+                    ]
+                ),
+            ]
+        )
+
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { command.path.count > 2 }
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try app.menus(command)
+        }
+    }
+}
+
+extension AppCommands {
+    fileprivate func menus(_ command: ParsedCommand) throws -> CommandOutput {
+        let home = try host.features().home
+        guard command.subcommand == "common" else {
+            let menus = home.visibleMenus()
+            let records = menus.map(\.json)
+            var output = CommandOutput(data: .array(records))
+            if menus.isEmpty {
+                output.notes.append("(no visible menus: no permissions for the current role)")
+            } else {
+                output.table(Self.menuColumns, records)
+            }
+            return output
+        }
+        let common: CommonMenus
+        switch command.path.count > 2 ? command.path[2] : nil {
+        case "add": common = try home.addCommonMenu(try menuURI(command))
+        case "remove": common = try home.removeCommonMenu(try menuURI(command))
+        default: common = try home.commonMenus()
+        }
+        var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
+        output.line(common.key)
+        // What this call did to the profile is a status, not part of the list.
+        if common.defaulted { output.notes.append("(no common menus were stored: the first \(CommonMenuStore.defaultCount) visible menus, as the app defaults them, are stored now)") }
+        output.table(Self.menuColumns, common.menus.map(\.json))
+        return output
+    }
+
+    static let menuColumns = [
+        OutputColumn("uri", "URI", priority: 90, cuttable: false),
+        OutputColumn("title", "TITLE", priority: 70),
+        OutputColumn("group", "GROUP", priority: 40),
+    ]
+
+    private func menuURI(_ command: ParsedCommand) throws -> String {
+        guard let uri = command.positionals.first else { throw AppError.usage("needs a menu URI") }
+        return uri
+    }
+}

@@ -1,0 +1,42 @@
+import SXKCore
+import SXKFeatures
+import SXKShell
+
+extension Commands {
+    enum Permissions: AppCommand {
+        static let spec = CommandSpec(
+            "permissions", summary: "flat permission URIs of the current role",
+            flags: [FlagSpec("all", summary: "the whole role-permission list")] + tableOutput
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try app.permissions(command)
+        }
+    }
+}
+
+extension AppCommands {
+    fileprivate func permissions(_ command: ParsedCommand) throws -> CommandOutput {
+        let permission = services.contexts.permission.current
+        guard services.contexts.session.token != nil || !permission.roles.isEmpty else { throw FeatureError.notLoggedIn }
+        let uri = OutputColumn("uri", priority: 90), name = OutputColumn("name", priority: 70), group = OutputColumn("group", priority: 30)
+        if command.has("all") {
+            var output = CommandOutput(data: .array(permission.roles.map(\.json)))
+            var rows: [JSONValue] = []
+            for role in permission.roles {
+                for item in role.permissions {
+                    rows.append(["current": .bool(role.roleCode == permission.roleCode), "role": .string(role.roleCode),
+                                 "uri": .string(item.uri), "name": .string(item.name), "group": .string(item.group ?? "")])
+                }
+            }
+            output.table([Self.currentColumn, OutputColumn("role", priority: 80, cuttable: false), uri, name, group], rows)
+            return output
+        }
+        var output = CommandOutput(data: .array(permission.permissions.map(\.json)))
+        if permission.permissions.isEmpty { output.notes.append("(no permissions for role \(permission.roleCode ?? "–"))"); return output }
+        output.table([uri, name, group], permission.permissions.map {
+            ["uri": .string($0.uri), "name": .string($0.name), "group": .string($0.group ?? "")]
+        })
+        return output
+    }
+}

@@ -1,0 +1,38 @@
+import SXKCore
+import SXKShell
+
+extension Commands {
+    enum Role: AppCommand {
+        static let spec = CommandSpec(
+            "role", summary: "list roles (current marked) or switch role",
+            discussion: "- goes back to the role before the last switch (kept per profile, so also in a later process).",
+            arguments: [ArgumentSpec("CODE|-", kind: roles, optional: true, summary: "role code, or - for the one before")], flags: tableOutput,
+            examples: ["role", "role photographer", "role -"]
+        )
+
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { !command.positionals.isEmpty }
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.role(command)
+        }
+    }
+}
+
+extension AppCommands {
+    fileprivate func role(_ command: ParsedCommand) async throws -> CommandOutput {
+        let scope = try host.features().scope
+        if var code = command.positionals.first {
+            if code == "-" { code = try scope.previous(.role) }
+            return change(try await scope.selectRole(code))
+        }
+        let rows: [JSONValue] = try await scope.roles().map {
+            ["roleCode": .string($0.code), "roleName": .string($0.name), "scenicCount": .int($0.scenicCount),
+             "permissionCount": .int($0.permissionCount), "current": .bool($0.isCurrent)]
+        }
+        var output = CommandOutput(data: .array(rows))
+        output.table([Self.currentColumn, OutputColumn("roleCode", "ROLE", priority: 90, cuttable: false), OutputColumn("roleName", "NAME", priority: 70),
+                      OutputColumn("scenicCount", "SCENICS", alignment: .right, priority: 40, cuttable: false),
+                      OutputColumn("permissionCount", "PERMISSIONS", alignment: .right, priority: 30, cuttable: false)], rows)
+        return output
+    }
+}

@@ -1,0 +1,38 @@
+import SXKCore
+import SXKShell
+
+extension Commands {
+    enum Scenic: AppCommand {
+        static let spec = CommandSpec(
+            "scenic", summary: "list the role's scenic areas or switch scenic scope",
+            discussion: "- goes back to the scenic area before the last switch (kept per profile).",
+            arguments: [ArgumentSpec("ID|NAME|-", kind: .provider("scenic"), optional: true, summary: "scenic id or unique name prefix, or - for the one before")],
+            flags: tableOutput,
+            examples: ["scenic", "scenic 2", "scenic 灵隐", "scenic -"]
+        )
+
+        static func writesSnapshot(_ command: ParsedCommand) -> Bool { !command.positionals.isEmpty }
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.scenic(command)
+        }
+    }
+}
+
+extension AppCommands {
+    fileprivate func scenic(_ command: ParsedCommand) async throws -> CommandOutput {
+        let scope = try host.features().scope
+        if var query = command.positionals.first {
+            if query == "-" { query = try scope.previous(.scenic) }
+            return change(try await scope.selectScenic(query))
+        }
+        let rows: [JSONValue] = try scope.scenics().map {
+            ["scenicId": .int($0.scenic.scenicId), "scenicName": .string($0.scenic.scenicName), "current": .bool($0.isCurrent)]
+        }
+        var output = CommandOutput(data: .array(rows))
+        if rows.isEmpty { output.notes.append("(no scenic areas for this role)"); return output }
+        output.table([Self.currentColumn, OutputColumn("scenicId", "ID", alignment: .right, priority: 90, cuttable: false),
+                      OutputColumn("scenicName", "SCENIC", priority: 80)], rows)
+        return output
+    }
+}

@@ -1,0 +1,49 @@
+import SXKFeatures
+import SXKShell
+
+extension Commands {
+    // context diff needs a token, not a validation (that would save over the state it compares).
+    enum Context: AppCommand {
+        static let spec = CommandSpec(
+            "context", summary: "the session (as whoami); context diff: the stored state beside the server now",
+            flags: tableOutput,
+            subcommands: [
+                CommandSpec(
+                    "diff", summary: "stored keys beside fresh userinfo, role-permission and store list; what the next start would do",
+                    discussion: "Read-only: the calls are made with the session's token but nothing is saved and no context changes, so an imported device state stays as imported.",
+                    flags: tableOutput
+                ),
+            ],
+            examples: ["context diff", "context diff --json"]
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            command.subcommand == "diff" ? try await app.contextDiff(command) : try app.whoami(command)
+        }
+    }
+}
+
+extension AppCommands {
+    /// `context diff`: needs a token, not a validation first (that would save over the state it compares).
+    fileprivate func contextDiff(_ command: ParsedCommand) async throws -> CommandOutput {
+        let s = services
+        let network = try s.network()
+        let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,
+                                                guard: s.sessionGuard, catalog: s.menuCatalog, clock: s.clock).diff()
+        var out = CommandOutput(data: diff.json)
+        out.table([
+            OutputColumn("key", "KEY", priority: 90, cuttable: false),
+            OutputColumn("stored", "STORED", priority: 70),
+            OutputColumn("server", "SERVER NOW", priority: 70),
+            OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
+        ], diff.rows.map(\.json))
+        out.line("")
+        if diff.home.sessionExpired {
+            out.line("the server rejected the token: at its next start the app would clear the login state and show the login page  \(Rules.sessionExpiry.marker)")
+        }
+        out.line("at the app's next start (the home replayed with these answers, \(diff.home.changes.count) key\(diff.home.changes.count == 1 ? "" : "s") written):")
+        for step in diff.nextStart { out.line("   " + step.line) }
+        out.line("read-only: \(diff.calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ")); nothing saved")
+        return out
+    }
+}

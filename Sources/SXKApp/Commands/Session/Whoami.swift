@@ -1,0 +1,86 @@
+import SXKCore
+import SXKShell
+
+extension Commands {
+    /// `whoami`: the local account context, read without the network.
+    enum Whoami: AppCommand {
+        static let spec = CommandSpec(
+            "whoami", summary: "the session: phase, env, account, role, scopes, token (masked)",
+            flags: tableOutput
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try app.whoami(command)
+        }
+    }
+}
+
+extension AppCommands {
+    func whoami(_ command: ParsedCommand) throws -> CommandOutput {
+        let s = services
+        let session = s.contexts.session.current
+        let account = s.contexts.account.current
+        let permission = s.contexts.permission.current
+        let store = s.storage.appStore
+        let age = store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
+        let validatedAge = store.sessionValidatedAt.map { s.clock.now().timeIntervalSince($0) }
+        let origin: String
+        switch session.phase {
+        case .loggedOut: origin = "none"
+        case .restoring: origin = "snapshot on disk (not yet validated)"
+        case .loggedIn: origin = session.offline ? "snapshot on disk (server unreachable)" : host.contextOrigin
+        }
+        let snapshotOrigin = store.isDeviceSnapshot ? host.contextOrigin : nil
+        var rows: [(String, JSONValue)] = [
+            ("phase", .string(session.phase.rawValue)),
+            ("offline", .bool(session.offline)),
+            ("environment", .string(s.environment.name)),
+            ("baseURL", .string(s.environment.baseURL.absoluteString)),
+            ("profile", .string(s.paths.profile)),
+        ]
+        func add(_ key: String, _ value: JSONValue?) { rows.append((key, value ?? .null)) }
+        add("userId", account.userId.map { .int($0) })
+        add("accountType", account.accountType.map { .string($0) })
+        add("accountDisplayName", account.displayName.map { .string($0) })
+        add("userName", account.userName.map { .string($0) })
+        add("realName", account.realName.map { .string($0) })
+        add("phone", account.phone.map { .string(Redaction.maskPhone($0)) })
+        add("roleCode", permission.roleCode.map { .string($0) })
+        add("roleName", permission.roleName.map { .string($0) })
+        add("scenicId", account.scenicId.map { .int($0) })
+        add("scenicName", account.scenicName.map { .string($0) })
+        add("storeId", account.storeId.map { .int($0) })
+        add("permissionCount", .int(permission.permissions.count))
+        add("roleCount", .int(permission.roles.count))
+        add("token", session.token.map { .string(Redaction.maskToken($0)) })
+        add("snapshotAgeSeconds", age.map { .int(Int($0)) })
+        add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
+        add("source", .string(snapshotOrigin ?? origin))
+        add("deviceSnapshot", store.isDeviceSnapshot ? .string("imported from \(store.importedFrom ?? "?")"
+            + (store.importedAt.map { ", \(Formatting.duration(s.clock.now().timeIntervalSince($0))) ago" } ?? "")
+            + "; inspected on a copy") : nil)
+        add("sessionResets", .int(s.sessionGuard.resetCount))
+        add("stateDir", .string(s.paths.profileDir))
+        let table = rows.map { row -> JSONValue in
+            let value: String
+            switch (row.0, row.1) {
+            case (_, .null): value = "–"
+            case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
+            case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
+            }
+            return ["field": .string(Self.whoamiLabels[row.0] ?? row.0), "value": .string(value)]
+        }
+        var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
+        output.table(Self.fieldColumns(), table)
+        return output
+    }
+
+    /// What the table view calls each `whoami` member (`--json` keeps the data keys).
+    static let whoamiLabels: [String: String] = [
+        "baseURL": "base URL", "userId": "user id", "accountType": "account type", "accountDisplayName": "account",
+        "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
+        "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
+        "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
+        "sessionResets": "session resets", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
+    ]
+}

@@ -1,0 +1,70 @@
+import SXKCore
+import SXKFeatures
+import SXKShell
+
+extension Commands {
+    /// `explain`: the stored values and rules behind a menu, a dialog, the scope or a key; read-only, no call.
+    enum Explain: AppCommand {
+        static let spec = CommandSpec(
+            "explain", summary: "the stored values and rules behind a menu, a dialog, the scope or a key, each with its basis",
+            discussion: "Read from the profile as stored; nothing is called or written. Each step names the key it read, the rule applied and whether the app's documents state it ([documented: seed …]) or sxk inferred it ([inferred: docs/app-behaviour.md#…]).",
+            flags: [json],
+            subcommands: [
+                CommandSpec("menu", summary: "why a menu is shown or hidden",
+                            arguments: [ArgumentSpec("URI", kind: .provider("explain-menu"), summary: "menu URI")], flags: [json]),
+                CommandSpec("dialog", summary: "the home dialogs in priority order (or one)",
+                            arguments: [ArgumentSpec("DIALOG", kind: .choice(["permission", "scenic", "location"]), optional: true, summary: "permission, scenic or location")],
+                            flags: [json]),
+                CommandSpec("scope", summary: "the account scope, role, scenic and store the scoped keys use", flags: [json]),
+                CommandSpec("key", summary: "one UserDefaults key: its value and who writes it",
+                            arguments: [ArgumentSpec("KEY", kind: .provider("stored-key"), summary: "key name")], flags: [json]),
+            ],
+            examples: ["explain menu /scenic/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key currentStoreId"]
+        )
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.explain(command)
+        }
+    }
+}
+
+extension AppCommands {
+    fileprivate func explain(_ command: ParsedCommand) async throws -> CommandOutput {
+        let s = services
+        let feature = ExplainFeature(store: s.storage.appStore, catalog: s.menuCatalog, clock: s.clock)
+        var explanations: [Explanation]
+        var dialog: JSONValue?
+        switch command.subcommand {
+        case "menu":
+            guard let uri = command.positionals.first else { throw AppError.usage("explain menu needs a menu URI") }
+            explanations = [try feature.menu(uri)]
+        case "dialog":
+            let only: HomeDialog?
+            switch command.positionals.first {
+            case nil: only = nil
+            case "permission": only = .permission
+            case "scenic": only = .scenic
+            case "location": only = .locationTimeout
+            case let other?: throw AppError.usage("explain dialog: no dialog '\(other)' (permission, scenic, location)")
+            }
+            (dialog, explanations) = try await feature.dialogs(only)
+        case "scope":
+            explanations = [try feature.scope()]
+        case "key":
+            guard let key = command.positionals.first else { throw AppError.usage("explain key needs a key name") }
+            explanations = [try feature.key(key)]
+        default:
+            throw AppError.usage("explain what? menu URI | dialog [permission|scenic|location] | scope | key KEY")
+        }
+        let data: JSONValue = dialog.map { ["dialog": $0, "explanations": .array(explanations.map(\.json))] }
+            ?? explanations[0].json
+        var out = CommandOutput(data: data)
+        out.line(Self.basisLegend)
+        for explanation in explanations {
+            out.line("")
+            out.line("\(explanation.verdict)  [\(explanation.basis.rawValue)]")
+            for (i, step) in explanation.steps.enumerated() { out.line("   \(i + 1). " + step.line) }
+        }
+        return out
+    }
+}

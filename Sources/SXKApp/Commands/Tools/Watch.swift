@@ -1,0 +1,113 @@
+import SXKCore
+import SXKShell
+
+extension Commands {
+    /// `watch [-n SECONDS] [--count N] [-e] [-d] COMMAND…` (like psql's `\watch` and watch(1)):
+    /// re-runs an app command until Ctrl-C; `-d` marks what changed since the last run. On a terminal each run
+    /// replaces the screen (the output is gathered first, so the redraw does not flicker); otherwise runs
+    /// follow each other on stdout and a header line per run goes to stderr, so piped data stays clean.
+    ///
+    /// A failing run is shown and watching goes on (servers and networks recover, which is often what
+    /// one watches for) — except a usage error (2) or a lost login (3), which no retry can fix, and any
+    /// failure with `--errexit`. Ctrl-C ends with 130; `--count N` ends after N runs with the last run's status.
+    enum Watch: AppCommand {
+        static let spec = CommandSpec(
+            "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
+            discussion: "On a terminal each run replaces the screen; otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
+            arguments: [
+                ArgumentSpec("COMMAND", kind: .provider("command"), summary: "the command to repeat"),
+                ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
+            ],
+            flags: [
+                FlagSpec("interval", short: "n", value: .double, valueName: "SECONDS", summary: "seconds between runs (default 2, at least 0.1)"),
+                FlagSpec("count", value: .int, valueName: "N", summary: "stop after N runs"),
+                FlagSpec("errexit", short: "e", summary: "stop at the first failing run"),
+                FlagSpec("differences", short: "d", summary: "highlight what changed since the last run (on a terminal)"),
+            ],
+            examples: ["watch orders --page-size 5", "watch -d -n 5 whoami", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
+        ).passingCommand()
+        static let watchable = false
+
+        static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
+            try await app.watch(command)
+        }
+    }
+}
+
+extension AppCommands {
+    static let watchMinimumInterval = 0.1
+
+    /// A day; longer waits would overflow the nanoseconds of the sleep (and the header's number).
+    static let watchMaximumInterval = 86_400.0
+
+    fileprivate func watch(_ command: ParsedCommand) async throws -> CommandOutput {
+        let interval = try Self.watchInterval(command.option("interval"))
+        let count = try Self.number(command, "count", in: 1...Int.max)
+        let stopOnFailure = command.has("errexit")
+        let words = command.positionals
+        guard let name = words.first else { throw AppError.usage("watch needs a COMMAND to run") }
+        guard let parser = io.parser else { throw AppError.usage("watch runs inside the shell only") }
+        let inner: ParsedCommand
+        switch try parser.parse(words) {
+        case .help(let chain):
+            let text = HelpRenderer(specs: parser.specs, width: io.terminal.stdoutIsTerminal ? io.terminal.width : nil).page(for: chain)
+            return CommandOutput(blocks: [.lines(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))])
+        case .run(let parsed):
+            inner = parsed
+        }
+        guard let declaration = CommandRegistry.declaration(for: inner.spec.name) else {
+            throw AppError.usage("watch runs app commands; '\(name)' is a shell builtin")
+        }
+        guard declaration.watchable else {
+            throw AppError.usage("watch cannot repeat '\(inner.spec.name)': it reads input or replaces the session")
+        }
+        _ = try format(inner)
+        let title = words.map { Tokenizer.quote(Redaction.maskWord($0)) }.joined(separator: " ")
+        let me = self
+        var output = CommandOutput()
+        output.live = LiveOutput(highlightChanges: command.has("differences")) { show in
+            var runs = 0
+            var status: Int32 = ExitStatus.ok
+            while true {
+                runs += 1
+                let header = "Every \(Self.seconds(interval))s: \(title)    \(LocalTime.human(me.services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
+                do {
+                    let frame = try await me.produce(inner)
+                    if Task.isCancelled { break }
+                    status = await show(header, frame, nil)
+                } catch {
+                    if Task.isCancelled || error is CancellationError { break }
+                    _ = await show(header, nil, error)
+                    status = me.host.status(forThrown: error)
+                }
+                if Task.isCancelled { break }
+                if status == ExitStatus.usage || status == ExitStatus.notLoggedIn || (stopOnFailure && status != ExitStatus.ok) {
+                    me.diagnostics.note("watch: stopped after run \(runs) (exit \(status))")
+                    return status
+                }
+                if let count, runs >= count { return status }
+                do { try await Task.sleep(nanoseconds: UInt64(interval * 1e9)) } catch { break }
+            }
+            me.diagnostics.lines("\nwatch: stopped after \(runs) run\(runs == 1 ? "" : "s")\n")
+            return ExitStatus.interrupted
+        }
+        return output
+    }
+
+    static func watchInterval(_ text: String?) throws -> Double {
+        guard let text else { return 2 }
+        guard let value = Double(text), value.isFinite else { throw AppError.usage("-n expects seconds, got '\(text)'") }
+        guard value >= watchMinimumInterval else {
+            throw AppError.usage("-n must be at least \(seconds(watchMinimumInterval)) s (got \(text))")
+        }
+        guard value <= watchMaximumInterval else {
+            throw AppError.usage("-n must be at most \(seconds(watchMaximumInterval)) s (a day; got \(text))")
+        }
+        return value
+    }
+
+    /// `2`, `0.5`, `1.25`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+}

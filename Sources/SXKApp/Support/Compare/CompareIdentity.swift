@@ -1,0 +1,160 @@
+import SXKFeatures
+import SXKModels
+
+/// One `--as` entry of `compare`: whose token, which role and which scope a request is sent with.
+enum CompareIdentity: Equatable {
+    /// The session as it is.
+    case current
+    /// Another account of this login (user id or list number), via set-user.
+    case account(String)
+    /// The account of this login whose role is CODE, else the current account switched to that role.
+    case role(String)
+    /// The session's token with the request's scenic parameter set to this scenic.
+    case scenic(String)
+    /// The session's token with the request's store parameter set to this store.
+    case store(String)
+
+    static let syntax = "account:ID, role:CODE, scenic:ID, store:ID or current"
+
+    /// `role:photographer,role:storeAdmin` (each `--as` value may hold a comma list), in order, without repeats.
+    /// One identity alone is compared with the current session, which becomes the baseline.
+    static func parseList(_ values: [String]) throws -> [(label: String, identity: CompareIdentity)] {
+        var out: [(label: String, identity: CompareIdentity)] = []
+        for value in values {
+            for raw in value.split(separator: ",") {
+                let text = raw.trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty else { continue }
+                let identity = try parse(text)
+                if !out.contains(where: { $0.identity == identity }) { out.append((text, identity)) }
+            }
+        }
+        guard !out.isEmpty else { throw AppError.usage("compare needs --as with at least one identity (\(syntax))") }
+        if out.count == 1 && out[0].identity != .current { out.insert(("current", .current), at: 0) }
+        return out
+    }
+
+    static func parse(_ text: String) throws -> CompareIdentity {
+        if text == "current" || text == "me" { return .current }
+        guard let colon = text.firstIndex(of: ":") else {
+            throw AppError.usage("unknown identity '\(text)': use \(syntax)")
+        }
+        let kind = text[..<colon].lowercased()
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw AppError.usage("identity '\(text)' has no value after ':'") }
+        switch kind {
+        case "account": return .account(value)
+        case "role": return .role(value)
+        case "scenic": return .scenic(value)
+        case "store": return .store(value)
+        default: throw AppError.usage("unknown identity kind '\(kind)' in '\(text)': use \(syntax)")
+        }
+    }
+}
+
+/// An identity resolved against the session: the account and scope it stands for, and how its token
+/// is obtained. Resolving reads the contexts only; nothing is sent and nothing changes.
+struct CompareTarget {
+    var label: String
+    var userId: Int?
+    var accountType: String?
+    var roleCode: String?
+    var scenicId: Int?
+    var scenicName: String?
+    var storeId: Int?
+    /// Another account of the login: its token comes from set-user (`probeToken`).
+    var probeAccount: Account?
+    /// `("scenicId", 2)` for scenic:2, `("storeId", 301)` for store:301.
+    var override: (name: String, value: Int)?
+
+    /// `4001 photographer @3/301`
+    var summary: String {
+        var text = userId.map(String.init) ?? "?"
+        if let roleCode { text += " " + roleCode }
+        if let scenicId { text += " @\(scenicId)" }
+        if let storeId { text += "/\(storeId)" }
+        return text
+    }
+
+    static func resolve(_ label: String, _ identity: CompareIdentity, contexts: SessionContexts) throws -> CompareTarget {
+        let a = contexts.account.current
+        let p = contexts.permission.current
+        let current = CompareTarget(
+            label: label, userId: a.userId, accountType: a.accountType, roleCode: p.roleCode, scenicId: a.scenicId,
+            scenicName: a.scenicName, storeId: a.storeId)
+        func isCurrent(_ account: Account) -> Bool { account.userId == a.userId && account.accountType == a.accountType }
+        func of(_ account: Account) -> CompareTarget {
+            if isCurrent(account) { return current }
+            return CompareTarget(
+                label: label, userId: account.userId, accountType: account.accountType, roleCode: account.roleCode,
+                scenicId: account.scenicId, scenicName: account.scenicName, storeId: account.storeId, probeAccount: account)
+        }
+        switch identity {
+        case .current:
+            return current
+        case .account(let selector):
+            if a.accounts.isEmpty {
+                if Int(selector) == a.userId { return current }
+                throw AppError.usage("\(label): no account list in this profile — `login` first")
+            }
+            do { return of(try AuthSessionCoordinator.resolve(selector, in: a.accounts)) } catch {
+                throw AppError.usage("\(label): \(error)")
+            }
+        case .role(let code):
+            if p.roleCode == code { return current }
+            // Another account whose role is CODE. The current account's own record says only the role it
+            // logged in with; in another of its roles it goes through the role-permission entry below
+            // (else `role:X` after `role Y` would resolve to the current role: both rows the same probe).
+            let holders = a.accounts.filter { $0.roleCode == code && !isCurrent($0) }
+            if holders.count == 1 { return of(holders[0]) }
+            if holders.count > 1 {
+                throw AppError.usage("\(label) matches accounts \(holders.map { String($0.userId) }.joined(separator: ", ")) — name one with account:ID")
+            }
+            guard let role = p.role(code) else {
+                let held = Set(a.accounts.map(\.roleCode) + p.roles.map(\.roleCode)).sorted()
+                throw AppError.usage("\(label): no account of this login holds role '\(code)' (roles here: \(held.isEmpty ? "none known" : held.joined(separator: ", ")))")
+            }
+            // The same account acting in another of its roles: same token, that role's endpoint and scenic.
+            var target = current
+            target.roleCode = code
+            if let scenicId = a.scenicId, role.scenicList.contains(where: { $0.scenicId == scenicId }) {
+                target.scenicId = scenicId
+            } else {
+                target.scenicId = role.scenicList.first?.scenicId
+                target.scenicName = role.scenicList.first?.scenicName
+            }
+            return target
+        case .scenic(let query):
+            let known = p.scenicList + p.roles.flatMap(\.scenicList)
+            let id: Int
+            if let n = Int(query) {
+                id = n
+            } else {
+                let hits = Set(known.filter { $0.scenicName == query || $0.scenicName.hasPrefix(query) }.map(\.scenicId))
+                guard hits.count == 1, let only = hits.first else {
+                    throw AppError.usage("\(label): \(hits.isEmpty ? "no scenic area named '\(query)' is known" : "'\(query)' matches several scenic areas") — give its id")
+                }
+                id = only
+            }
+            var target = current
+            target.scenicId = id
+            target.scenicName = known.first { $0.scenicId == id }?.scenicName
+            target.override = ("scenicId", id)
+            return target
+        case .store(let query):
+            let id: Int
+            if let n = Int(query) {
+                id = n
+            } else {
+                let hits = a.stores.filter { $0.storeName == query || $0.storeName.hasPrefix(query) }
+                guard hits.count == 1 else {
+                    throw AppError.usage("\(label): \(hits.isEmpty ? "no store named '\(query)' is known" : "'\(query)' matches several stores") — give its id")
+                }
+                id = hits[0].storeId
+            }
+            var target = current
+            target.storeId = id
+            target.override = ("storeId", id)
+            return target
+        }
+    }
+}

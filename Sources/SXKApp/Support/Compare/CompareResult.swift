@@ -1,0 +1,33 @@
+import SXKCore
+import SXKShell
+
+/// One row of the compare matrix.
+struct CompareResult {
+    var target: CompareTarget
+    /// `session` (the shell's own token) or `set-user` (a token asked for this command only).
+    var tokenSource: String
+    var method: String?
+    var path: String?
+    var query: [(String, String)] = []
+    var status: Int?
+    var code: String?
+    var msg: String?
+    var data: JSONValue?
+    var elapsedMs: Double?
+    /// No answer at all (network), or no request (set-user refused, no scope for the role).
+    var problem: String?
+    var noAnswer = false
+    var diff = CompareDiff.baseline
+    /// The token set-user gave for this identity (masked in the output, never kept).
+    var probeToken: String?
+
+    var rows: Int? { data.flatMap(CompareDiff.rows)?.count }
+    var total: Int? { data?.objectValue?.int("total") }
+
+    /// `/api/app/store/order/list storeId=301`: the path and its scope parameters.
+    var requestSummary: String {
+        guard let path else { return "–" }
+        let scope = query.filter { ["scenicId", "storeId", "scenic_id", "store_id"].contains($0.0) }
+        return ([path] + scope.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
+    }
+}

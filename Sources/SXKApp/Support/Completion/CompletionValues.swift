@@ -1,0 +1,67 @@
+import SXKAPI
+import SXKModels
+import SXKShell
+
+/// Values for the specs' named providers, read from the in-memory contexts only: the keystroke
+/// path never touches the network or the disk.
+struct CompletionValues {
+    let services: AppServices
+
+    func values(for provider: String, prefix: String) -> [CompletionCandidate] {
+        let all: [CompletionCandidate]
+        switch provider {
+        case "role":
+            let permission = services.contexts.permission.current
+            let roles = permission.roles.isEmpty
+                ? RoleCode.known.map { CompletionCandidate($0) }
+                : permission.roles.map { CompletionCandidate($0.roleCode, description: $0.roleName) }
+            all = roles
+        case "scenic":
+            // Built once per list and matched by bytes: lists can hold thousands (see IdNameCompletion).
+            let list = services.contexts.permission.current.scenicList
+            return services.scenicCompletion.candidates(from: list, prefix: prefix) { (String($0.scenicId), $0.scenicName) }
+        case "store":
+            let account = services.contexts.account.current
+            // A new process (the completion scripts) has fetched none: the list the last one kept.
+            let stores = account.stores.isEmpty ? StoreListCache.read(services.storage) : account.stores
+            return services.storeCompletion.candidates(from: stores, discriminator: account.scenicId, prefix: prefix) {
+                account.isInScenic($0) ? (String($0.storeId), $0.storeName) : nil
+            }
+        case "account", "login-account":
+            let accounts = services.contexts.account.current.accounts
+            all = accounts.enumerated().map { CompletionCandidate(String($0.offset + 1), description: $0.element.accountDisplayName) }
+                + accounts.map { CompletionCandidate(String($0.userId), description: "\($0.accountDisplayName) (\($0.roleCode))") }
+        case "permission":
+            all = services.contexts.permission.current.permissions.map { CompletionCandidate($0.uri, description: $0.name) }
+        case "menu":
+            let permissions = services.contexts.permission.current.permissions
+            all = services.menuCatalog.visibleMenus(permissions: permissions).map { CompletionCandidate($0.uri, description: $0.title) }
+        case "explain-menu", "stored-key":
+            all = explainValues(for: provider)
+        case "common-menu":
+            let role = services.contexts.permission.roleCode ?? ""
+            all = (services.storage.appStore.commonMenuURIs(roleCode: role) ?? []).map { CompletionCandidate($0) }
+        case "endpoint":
+            all = Endpoint.all.map { CompletionCandidate($0.path, description: $0.summary) }
+        case "get-endpoint", "post-endpoint":
+            // `get` sends GET and `post` POST: offer only the paths that take that method.
+            let method: Endpoint.Method = provider == "get-endpoint" ? .get : .post
+            all = Endpoint.all.filter { $0.method == method }.map { CompletionCandidate($0.path, description: $0.summary) }
+        case "env":
+            all = APIEnvironment.names.map { CompletionCandidate($0) }
+        case "identity":
+            return identities(prefix: prefix)
+        case "order-status":
+            return OrderStatus.candidates(prefix: prefix)
+        default:
+            all = []
+        }
+        guard !prefix.isEmpty else { return unique(all) }
+        return unique(all.filter { $0.value.hasPrefix(prefix) })
+    }
+
+    private func unique(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {
+        var seen = Set<String>()
+        return candidates.filter { seen.insert($0.value).inserted }
+    }
+}

@@ -1,0 +1,31 @@
+import SXKCore
+import SXKShell
+
+extension SXKHost {
+    /// Writes `entries` as HAR to `path` through `OutputFile`: `-` is stdout, a new file is 0600, a
+    /// regular file is written over; a FIFO, device, socket or directory is refused (a usage error).
+    func writeHAR(_ entries: [RecordedRequest], to path: String) throws {
+        let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
+        var bytes = JSONWriter.bytes(document, style: .pretty)
+        bytes.append(0x0A)
+        if path == "-" { StandardOutput.stdout.flush() }
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch let error as OutputFileError where OutputFile.refusal(path) != nil {
+            throw AppError.usage(TerminalText.sanitize(error.description))
+        } catch {
+            throw AppError.failed(TerminalText.sanitize("cannot write HAR file: \(error)"))
+        }
+    }
+
+    /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line; the run's
+    /// exit status is already decided). The name was checked at start (`checkHARTarget`).
+    func writeHARAtExit() {
+        guard let path = shellContext.options.harFile else { return }
+        do {
+            try writeHAR(transport.ring.all, to: path)
+        } catch {
+            diagnostics.error("--har: \(error)")
+        }
+    }
+}

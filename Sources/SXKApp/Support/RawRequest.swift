@@ -1,0 +1,133 @@
+import SXKAPI
+import SXKCore
+import SXKShell
+
+/// `get` / `post` (and `compare`'s raw requests): items, the request, `--print` parts, `--paginate`.
+extension AppCommands {
+    /// `get PATH ITEM…` / `post PATH JSON|ITEM…`: the same client, headers and envelope rules.
+    /// Items as HTTPie takes them (`RequestItems`); `--print`/`-v` show headers on stderr, so stdout
+    /// stays the data; `--paginate` walks a list endpoint's pages into one list.
+    func raw(_ command: ParsedCommand, method: String) async throws -> CommandOutput {
+        guard var path = command.positionals.first else { throw AppError.usage("\(method.lowercased()) needs a PATH") }
+        if !path.hasPrefix("/") { path = "/" + path }
+        let rest = Array(command.positionals.dropFirst())
+        let show = try Self.printParts(command)
+        let client = try services.network().client
+        var body: JSONValue?
+        var items = RequestItems()
+        if method == "POST", rest.count == 1, let first = rest.first, first.hasPrefix("{") || first.hasPrefix("[") {
+            body = try Self.postBody(rest)
+        } else {
+            items = try RequestItems.parse(rest)
+            if method == "POST" { body = items.object }
+        }
+        let query = method == "GET" ? try items.query() : []
+        let headers = items.headers.map { ($0.name, $0.value) }
+        func send(_ query: [(String, String)]) async throws -> APIResponse {
+            try await guarded {
+                method == "GET" ? try await client.get(path, query: query, headers: headers)
+                    : try await client.post(path, body: body, query: query, headers: headers)
+            }
+        }
+        if command.has("paginate") {
+            return try await paginate(path: path, query: query, show: show, send: send)
+        }
+        let response = try await send(query)
+        var output = dataOutput(response)
+        output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(String(format: "%.1f", response.elapsedMs)) ms"]
+            + (show.contains("h") ? Self.headerLines(response) : [])
+        if show.contains("b") {
+            output.blocks = [.json(response.data)]
+        } else {
+            output.data = nil
+            output.raw = []
+        }
+        return output
+    }
+
+    /// `--print WHAT` (letters of `HBhb`, as HTTPie: request headers and body, response headers and
+    /// body); `-v` is `HBhb`; default `b`. Everything but the response body goes to stderr.
+    static func printParts(_ command: ParsedCommand) throws -> Set<Character> {
+        if command.has("verbose") { return ["H", "B", "h", "b"] }
+        guard let what = command.option("print") else { return ["b"] }
+        let parts = Set(what)
+        guard !parts.isEmpty, parts.isSubset(of: ["H", "B", "h", "b"]) else {
+            throw AppError.usage("--print takes letters of HBhb (H request headers, B request body, h response headers, b response body), got '\(what)'")
+        }
+        return parts
+    }
+
+    /// The request as sent (the last one this shell recorded), for `--print H`/`B`; masked as `--trace` masks it.
+    private func requestNotes(_ show: Set<Character>) -> [String] {
+        guard show.contains("H") || show.contains("B"), let sent = host.transport.ring.all.last else { return [] }
+        var lines: [String] = []
+        if show.contains("H") {
+            lines.append("> \(sent.method) \(sent.pathAndQuery)")
+            let masked = SecretScrubber.headers(HTTPHeaders(sent.headers), secrets: host.secrets)
+            lines += masked.fields.map { "> \($0.name): \($0.value)" }
+        }
+        if show.contains("B"), let body = sent.body { lines.append("> " + body) }
+        return lines
+    }
+
+    /// The response's status and headers, `< Name: value`, masked and made inert.
+    static func headerLines(_ response: APIResponse) -> [String] {
+        ["< HTTP \(response.status)"] + SecretScrubber.headers(response.headers, secrets: []).fields.map { "< \($0.name): \($0.value)" }
+    }
+
+    /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
+    /// `page`, `pageSize`) says; the rows as one list, at most `paginateLimit`.
+    private func paginate(path: String, query: [(String, String)], show: Set<Character>,
+                          send: ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
+        var page = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
+        let rest = query.filter { $0.0 != "page" }
+        var rows: [JSONValue] = []
+        var bodies: [String] = []
+        var notes: [String] = requestNotes(show)
+        var pages = 0
+        while true {
+            let response = try await send(rest + [("page", String(page))])
+            pages += 1
+            bodies.append(response.bodyText)
+            if show.contains("h") { notes += Self.headerLines(response) }
+            guard let object = response.data.objectValue, let list = object["list"]?.arrayValue, let total = object["total"]?.intValue else {
+                throw AppError.usage("--paginate: \(path) answered no page (a data object with list and total)")
+            }
+            rows += list
+            let pageSize = object["pageSize"]?.intValue ?? list.count
+            if list.isEmpty || rows.count >= total || pageSize <= 0 || page * pageSize >= total { break }
+            if rows.count >= Self.paginateLimit {
+                notes.append("--paginate stopped at \(Formatting.count(rows.count, "row")) (of \(Formatting.count(total))); --page N goes on from a later page")
+                break
+            }
+            page += 1
+        }
+        var output = CommandOutput(data: .array(rows), blocks: show.contains("b") ? [.json(.array(rows))] : [])
+        if !show.contains("b") { output.data = nil }
+        output.raw = bodies
+        output.notes = notes + ["\(Formatting.count(pages, "page")) · \(Formatting.count(rows.count, "row"))"]
+        return output
+    }
+
+    /// Rows `--paginate` gathers at most (memory stays bounded on a huge list).
+    static let paginateLimit = 10_000
+
+    /// `post`'s body: one JSON argument as is, or items made into one object (`RequestItems`).
+    static func postBody(_ rest: [String]) throws -> JSONValue {
+        if rest.count == 1, let first = rest.first, first.hasPrefix("{") || first.hasPrefix("[") {
+            do { return try JSONParser.parse(first) } catch {
+                throw AppError.usage("body is not valid JSON: \(error)")
+            }
+        }
+        let items = try RequestItems.parse(rest)
+        guard items.headers.isEmpty else { throw AppError.usage("headers (Name:value) are sent by get and post only") }
+        return items.object
+    }
+
+    /// `get`'s query words for `compare`: fields only.
+    static func queryItems(_ rest: [String]) throws -> [(String, String)] {
+        let items = try RequestItems.parse(rest)
+        guard items.headers.isEmpty else { throw AppError.usage("headers (Name:value) are sent by get and post only") }
+        return try items.query()
+    }
+}

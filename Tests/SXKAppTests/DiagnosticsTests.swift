@@ -1,0 +1,37 @@
+import Foundation
+import XCTest
+@testable import SXKApp
+import SXKShell
+
+/// The one sink for the app's stderr lines: masked and made inert once, and the only writer to
+/// stderr in SXKApp.
+final class DiagnosticsTests: XCTestCase {
+    func testLinesAreMaskedAndInert() {
+        let sink = BufferOutput()
+        let diagnostics = Diagnostics(sink: sink, secrets: ["sxk_live_token_0123"])
+        diagnostics.note("token sxk_live_token_0123 \u{1b}[31mred\nnext")
+        diagnostics.warning("name \u{202e}evil")
+        diagnostics.lines("time: 1 ms\n  #1 GET /x sxk_live_token_0123\n")
+        XCTAssertEqual(sink.text, "token *** \\x1b[31mred\\nnext\nwarning: name \\u202eevil\ntime: 1 ms\n  #1 GET /x ***\n")
+    }
+
+    /// Every stderr line of SXKApp goes through `Diagnostics` or a command's returned notes and
+    /// warnings: no direct write elsewhere. Read from the sources, as the stdout check is.
+    func testNoDirectStderrWriteOutsideTheSink() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SXKApp")
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+        XCTAssertTrue(files.contains("Support/Diagnostics.swift"), "the sources were not found at \(folder.path)")
+        let pattern = try NSRegularExpression(pattern: #"io\.warning\(|stderr\.write\(|standardError|fputs\("#)
+        var found: [String] = []
+        for file in files where file != "Support/Diagnostics.swift" {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "stderr written around the one sink")
+    }
+}
