@@ -16,7 +16,7 @@ struct APIFailure: Error {
     }
 }
 
-/// The contract endpoints (CONTRACT §3): routing, authentication, role and scope checks.
+/// The backend's endpoints (`Endpoint.all`): routing, authentication, role and scope checks.
 final class SandboxAPI: @unchecked Sendable {
     typealias Handler = @Sendable (SandboxAPI, HTTPRequest) throws(APIFailure) -> JSONValue
 
