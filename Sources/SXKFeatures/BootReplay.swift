@@ -108,112 +108,9 @@ public struct BootReplay: Sendable {
     // MARK: Main tab, home first shown (seed 000 §4, §7.2)
 
     private func mainTab(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead, home: HomeTrace) -> BootTrace {
-        let scope = store.accountCachePrefix
-        let permissions = store.permissionItems()
-        let scenicList = store.roleScenicList()
-        var steps: [BootStep] = []
         var order = 0
-        func nextOrder() -> Int { order += 1; return order }
-        /// The engine's step of that name: its decision (notes, stores, skipped, basis) is boot's.
-        func decided(_ name: String, _ step: inout BootStep) {
-            guard let h = home.steps.first(where: { $0.name == name }) else { return }
-            step.notes = h.notes
-            step.stores = h.stores
-            step.skipped = h.skipped
-            step.rule = h.rule
-        }
-        func made(_ name: String) -> Bool { home.steps.first { $0.name == name }?.calls.isEmpty == false }
-
-        var tabs = BootStep(name: "MainTabBarController.viewDidLoad -> configureTabs()", rule: Rules.mainTab)
-        tabs.notes = [
-            "five tab slots: home, orders, scan placeholder, statistics, profile; home is selected",
-            "badgeViewModel.refreshPendingWriteOffCount() only sets pendingWriteOffCount = nil: no backend call",
-            "the other tabs call their APIs when first shown, not now",
-        ]
-        steps.append(tabs)
-
-        // 1. locationStateStore.restoreStateIfNeeded()
-        var location = BootStep(
-            name: "HomeViewController.viewDidAppear -> HomeViewModel.initialize(api:) -> locationStateStore.restoreStateIfNeeded()",
-            rule: Rules.locationRestore,
-            reads: [
-                read(StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)),
-                read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
-                read(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
-            ])
-        decided("locationStateStore.restoreStateIfNeeded()", &location)
-        steps.append(location)
-
-        // 2. refreshLocalDisplayState()
-        var display = BootStep(
-            name: "refreshLocalDisplayState()", rule: Rules.validScenic,
-            reads: [
-                read(StoreKey.currentScenicId), read(StoreKey.currentScenicName), read(StoreKey.roleCode),
-                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
-            ])
-        decided("refreshLocalDisplayState()", &display)
-        steps.append(display)
-
-        // 3. loadPermissions(api:force: true): always.
-        let rolePermission = BootCall(
-            order: nextOrder(), method: "GET", path: Endpoint.rolePermissions.path,
-            caller: "HomeViewModel.loadPermissions(api:force: true) -> HomeAPI.rolePermissions()",
-            condition: "always (forced)",
-            reads: [tokenRead, read(StoreKey.roleCode)],
-            stores: [
-                "\(scope)_\(StoreKey.rolePermissionList)", "\(scope)_\(StoreKey.currentRoleScenicList)",
-                "\(scope)_\(StoreKey.permission)", "\(StoreKey.roleName) (when needed)",
-            ])
-        var permissionStep = BootStep(name: "loadPermissions(api:force: true)", rule: Rules.permissionLoad, calls: [rolePermission])
-        decided("loadPermissions(api:force: true)", &permissionStep)
-        permissionStep.skipped = false
-        permissionStep.notes.insert("judged with the stored role-permission list standing in for the answer", at: 0)
-        permissionStep.notes.append("stored before this launch: \(Self.count(permissions.count, "permission")), \(Self.count(scenicList.count, "scenic area")) for the role")
-        steps.append(permissionStep)
-
-        // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
-        var menus = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus,
-                             reads: [read(StoreKey.scoped(StoreKey.permission, prefix: scope))])
-        if let role = store.roleCode, !role.isEmpty { menus.reads.append(read(StoreKey.commonMenuURIs(prefix: scope, roleCode: role))) }
-        decided("rebuild common menus (HomeCommonMenuStore)", &menus)
-        steps.append(menus)
-
-        // 4. loadStoreListIfNeeded(api:): storeAdmin with currentScenicId > 0.
-        var storeStep = BootStep(
-            name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad,
-            reads: [read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)])
-        decided("loadStoreListIfNeeded(api:)", &storeStep)
-        if made("loadStoreListIfNeeded(api:)") {
-            storeStep.calls = [BootCall(
-                order: nextOrder(), method: "GET", path: Endpoint.storeList.path,
-                caller: "HomeViewModel.loadStoreListIfNeeded(api:) -> HomeAPI.storeList()",
-                condition: "role is storeAdmin and currentScenicId > 0",
-                reads: [tokenRead, read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)],
-                stores: ["\(StoreKey.currentStoreId) (the matched store)", "store list: HomeViewModel.storeItem, memory only"])]
-        }
-        steps.append(storeStep)
-
-        // 5. evaluateDialogs(api:): permission -> scenic -> location timeout.
-        let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)
-        var dialogStep = BootStep(
-            name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)", rule: Rules.dialogPriority,
-            reads: [
-                read(StoreKey.scoped(StoreKey.permission, prefix: scope)),
-                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
-                read(StoreKey.currentScenicId), read(StoreKey.roleCode), read(reminderKey),
-            ])
-        decided("evaluateDialogs(api:)", &dialogStep)
-        if made("evaluateDialogs(api:)"), let staffId = store.userId {
-            dialogStep.calls = [BootCall(
-                order: nextOrder(), method: "GET", path: Endpoint.locationDetail.path + "?staff_id=\(staffId)",
-                caller: "HomeViewModel.evaluateDialogs(api:) -> checkLocationTimeout(api:) -> HomeAPI.locationDetail(staffId:)",
-                condition: "no permission or scenic dialog, not the simplified top role, reminder minutes set",
-                reads: [tokenRead, read(StoreKey.userId), read(reminderKey),
-                        read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope))],
-                stores: ["HomeViewModel.showLocationTimeoutDialog (memory only, not AppStore)"])]
-        }
-        steps.append(dialogStep)
-
+        let steps = localSteps(home) + permissionSteps(home, tokenRead: tokenRead, order: &order)
+            + callSteps(home, tokenRead: tokenRead, order: &order)
         let calls = steps.flatMap(\.calls)
         let dialog: String
         switch home.dialogAnswer {
@@ -226,6 +123,114 @@ public struct BootReplay: Sendable {
         var trace = BootTrace(sdks: sdks, root: root, firstScreen: "home", steps: steps, checks: home.checks, verdict: verdict)
         trace.changes = home.changes
         return trace
+    }
+
+    /// The engine's step of that name: its decision (notes, stores, skipped, basis) is boot's.
+    private static func decided(_ name: String, by home: HomeTrace, _ step: inout BootStep) {
+        guard let h = home.steps.first(where: { $0.name == name }) else { return }
+        step.notes = h.notes
+        step.stores = h.stores
+        step.skipped = h.skipped
+        step.rule = h.rule
+    }
+
+    /// Whether the engine's step of that name makes its call for this state.
+    private static func made(_ name: String, by home: HomeTrace) -> Bool {
+        home.steps.first { $0.name == name }?.calls.isEmpty == false
+    }
+
+    /// The tab bar, then the home's local steps: location restore and display state (no network).
+    private func localSteps(_ home: HomeTrace) -> [BootStep] {
+        let scope = store.accountCachePrefix
+        var tabs = BootStep(name: "MainTabBarController.viewDidLoad -> configureTabs()", rule: Rules.mainTab)
+        tabs.notes = [
+            "five tab slots: home, orders, scan placeholder, statistics, profile; home is selected",
+            "badgeViewModel.refreshPendingWriteOffCount() only sets pendingWriteOffCount = nil: no backend call",
+            "the other tabs call their APIs when first shown, not now",
+        ]
+        // 1. locationStateStore.restoreStateIfNeeded()
+        var location = BootStep(
+            name: "HomeViewController.viewDidAppear -> HomeViewModel.initialize(api:) -> locationStateStore.restoreStateIfNeeded()",
+            rule: Rules.locationRestore,
+            reads: [
+                read(StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)),
+                read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
+                read(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
+            ])
+        Self.decided("locationStateStore.restoreStateIfNeeded()", by: home, &location)
+        // 2. refreshLocalDisplayState()
+        var display = BootStep(
+            name: "refreshLocalDisplayState()", rule: Rules.validScenic,
+            reads: [
+                read(StoreKey.currentScenicId), read(StoreKey.currentScenicName), read(StoreKey.roleCode),
+                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
+            ])
+        Self.decided("refreshLocalDisplayState()", by: home, &display)
+        return [tabs, location, display]
+    }
+
+    /// 3. The forced permission load (always called) and the common menus it leads to.
+    private func permissionSteps(_ home: HomeTrace, tokenRead: StoredRead, order: inout Int) -> [BootStep] {
+        let scope = store.accountCachePrefix
+        order += 1
+        let rolePermission = BootCall(
+            order: order, method: "GET", path: Endpoint.rolePermissions.path,
+            caller: "HomeViewModel.loadPermissions(api:force: true) -> HomeAPI.rolePermissions()",
+            condition: "always (forced)",
+            reads: [tokenRead, read(StoreKey.roleCode)],
+            stores: [
+                "\(scope)_\(StoreKey.rolePermissionList)", "\(scope)_\(StoreKey.currentRoleScenicList)",
+                "\(scope)_\(StoreKey.permission)", "\(StoreKey.roleName) (when needed)",
+            ])
+        var permissionStep = BootStep(name: "loadPermissions(api:force: true)", rule: Rules.permissionLoad, calls: [rolePermission])
+        Self.decided("loadPermissions(api:force: true)", by: home, &permissionStep)
+        permissionStep.skipped = false
+        permissionStep.notes.insert("judged with the stored role-permission list standing in for the answer", at: 0)
+        permissionStep.notes.append("stored before this launch: \(Self.count(store.permissionItems().count, "permission")), \(Self.count(store.roleScenicList().count, "scenic area")) for the role")
+        // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
+        var menus = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus,
+                             reads: [read(StoreKey.scoped(StoreKey.permission, prefix: scope))])
+        if let role = store.roleCode, !role.isEmpty { menus.reads.append(read(StoreKey.commonMenuURIs(prefix: scope, roleCode: role))) }
+        Self.decided("rebuild common menus (HomeCommonMenuStore)", by: home, &menus)
+        return [permissionStep, menus]
+    }
+
+    /// 4–5. The store load and the dialogs, each with its call when the engine makes it.
+    private func callSteps(_ home: HomeTrace, tokenRead: StoredRead, order: inout Int) -> [BootStep] {
+        let scope = store.accountCachePrefix
+        var storeStep = BootStep(
+            name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad,
+            reads: [read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)])
+        Self.decided("loadStoreListIfNeeded(api:)", by: home, &storeStep)
+        if Self.made("loadStoreListIfNeeded(api:)", by: home) {
+            order += 1
+            storeStep.calls = [BootCall(
+                order: order, method: "GET", path: Endpoint.storeList.path,
+                caller: "HomeViewModel.loadStoreListIfNeeded(api:) -> HomeAPI.storeList()",
+                condition: "role is storeAdmin and currentScenicId > 0",
+                reads: [tokenRead, read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)],
+                stores: ["\(StoreKey.currentStoreId) (the matched store)", "store list: HomeViewModel.storeItem, memory only"])]
+        }
+        let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)
+        var dialogStep = BootStep(
+            name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)", rule: Rules.dialogPriority,
+            reads: [
+                read(StoreKey.scoped(StoreKey.permission, prefix: scope)),
+                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
+                read(StoreKey.currentScenicId), read(StoreKey.roleCode), read(reminderKey),
+            ])
+        Self.decided("evaluateDialogs(api:)", by: home, &dialogStep)
+        if Self.made("evaluateDialogs(api:)", by: home), let staffId = store.userId {
+            order += 1
+            dialogStep.calls = [BootCall(
+                order: order, method: "GET", path: Endpoint.locationDetail.path + "?staff_id=\(staffId)",
+                caller: "HomeViewModel.evaluateDialogs(api:) -> checkLocationTimeout(api:) -> HomeAPI.locationDetail(staffId:)",
+                condition: "no permission or scenic dialog, not the simplified top role, reminder minutes set",
+                reads: [tokenRead, read(StoreKey.userId), read(reminderKey),
+                        read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope))],
+                stores: ["HomeViewModel.showLocationTimeoutDialog (memory only, not AppStore)"])]
+        }
+        return [storeStep, dialogStep]
     }
 
     // MARK: Reading stored values

@@ -17,16 +17,18 @@ struct AppCommands: Sendable {
     var services: AppServices { host.services }
 
     func run(_ command: ParsedCommand) async throws -> Int32 {
-        let output = try await produce(command)
-        return try await renderer(for: command).render(output)
+        // Worked out once: a bad combination of format flags is a usage error before anything runs.
+        let format = try self.format(command)
+        let output = try await produce(command, format: format)
+        return try await renderer(format).render(output)
     }
 
     /// The command's output without printing it (also what `watch` shows each run).
-    func produce(_ command: ParsedCommand) async throws -> CommandOutput {
+    func produce(_ command: ParsedCommand, format given: OutputFormat? = nil) async throws -> CommandOutput {
         guard let declaration = CommandRegistry.declaration(for: command.spec.name) else {
             throw AppError.usage("unknown command '\(command.spec.name)'")
         }
-        _ = try OutputFormat.from(command, options: io.options, display: io.display)
+        let format = try given ?? self.format(command)
         // A device snapshot is inspected on a copy: each command starts from the state as imported,
         // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
         let snapshot = services.storage.appStore.isDeviceSnapshot
@@ -36,7 +38,7 @@ struct AppCommands: Sendable {
         // A switch on a snapshot is not validated first: that would write the server's answers too.
         if declaration.needsServer && !writes { try await validateRestoredSession() }
         var output = try await declaration.run(self, command)
-        if output.format == nil { output.format = try OutputFormat.from(command, options: io.options, display: io.display) }
+        if output.format == nil { output.format = format }
         return output
     }
 
@@ -46,9 +48,8 @@ struct AppCommands: Sendable {
         command.has("apply") || declaration.writesSnapshot(command)
     }
 
-    func renderer(for command: ParsedCommand) throws -> Renderer {
-        let format = try OutputFormat.from(command, options: io.options, display: io.display)
-        return Renderer(io: io, format: format, secrets: host.secrets, pager: io.pager(host.pager(), format: format))
+    func renderer(_ format: OutputFormat) -> Renderer {
+        Renderer(io: io, format: format, secrets: host.secrets, pager: io.pager(host.pager(), format: format))
     }
 
     /// The format this command line asked for (`stats --chart` reads it).
