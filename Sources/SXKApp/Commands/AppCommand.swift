@@ -4,7 +4,7 @@ import SXKShell
 /// (parsing, help, completion and the manual page all read it), whether it calls the server (a
 /// restored session is then validated first), whether `watch` may repeat it and `compare` send it,
 /// and its run function, which returns data and notes for the renderer and never prints.
-protocol AppCommand {
+protocol AppCommand: Sendable {
     static var spec: CommandSpec { get }
     static var needsServer: Bool { get }
     /// `watch` may repeat it (commands that read input or replace the session may not).

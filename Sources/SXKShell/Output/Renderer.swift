@@ -237,7 +237,7 @@ public struct Renderer: Sendable {
         // The hint is one unbreakable piece, so a wrapped note never splits it.
         let words = head.split(separator: " ").map(String.init)
             + names.enumerated().map { $0.offset == names.count - 1 ? $0.element : $0.element + "," }
-            + ["— --wide shows them)"]
+            + ["— --wide shows \(names.count == 1 ? "it" : "them"))"]
         let sink: any OutputSink = held ? heldNotes ?? io.stderr : io.stderr
         for line in HelpRenderer.wrap(words, width: io.terminal.width, first: "", rest: "  ") { sink.write(line + "\n") }
     }
