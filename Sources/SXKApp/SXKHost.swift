@@ -20,6 +20,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var currentFeatures: AppFeatures?
     private var origin = "login in this shell"
     private var previous: APIEnvironment?
+    private var snapshotBusy = false
 
     init(shellContext: ShellContext, services: AppServices, settings: AppSettings, transport: RecordingTransport,
          sandbox: SandboxServer?, stderr: any OutputSink) {
@@ -68,11 +69,30 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     /// Before a command on a device snapshot: the state as imported (held changes of the last command
     /// dropped), contexts restored from it — its account fields whatever its token — and writes held
     /// in memory unless `writes`.
-    func beginSnapshotCommand(writes: Bool) throws {
+    /// One command on a snapshot at a time: a command abandoned by Ctrl-C may still be finishing
+    /// (its task was cancelled, the prompt came back), and its held writes or its end must not mix
+    /// with the next command's (a switch would otherwise turn the hold off under it).
+    func beginSnapshotCommand(writes: Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !lock.withLock({ () -> Bool in
+            if snapshotBusy { return false }
+            snapshotBusy = true
+            return true
+        }) {
+            guard ContinuousClock.now < deadline else {
+                throw AppError.usage("the previous command on this device snapshot is still finishing; try again")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let store = services.storage.appStore
         store.held = true
-        try store.discardHeld()
-        try restoreSnapshotContexts()
+        do {
+            try store.discardHeld()
+            try restoreSnapshotContexts()
+        } catch {
+            lock.withLock { snapshotBusy = false }
+            throw error
+        }
         store.held = !writes
     }
 
@@ -83,6 +103,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         try? store.discardHeld()
         try? restoreSnapshotContexts()
         store.held = store.isDeviceSnapshot
+        lock.withLock { snapshotBusy = false }
     }
 
     /// Restores the session from the profile; a snapshot's account context is loaded even without a

@@ -283,6 +283,8 @@ struct HomeReplayRun: Sendable {
             "\(scope)_key_current_role_scenic_list = \(p.scenicList.count) scenic areas",
             "\(scope)_key_in_permission = \(p.permissions.count) permissions",
         ] + (derivation.matched != nil ? ["key_in_role_name = \(p.roleName ?? "nil")"] : [])
+        // Offline the stored list is taken for the server's answer: sxk's choice, not the app's.
+        if answer == nil { step.rule = Rules.offlineStandIn }
         if let matched = derivation.matched, derivation.exactMatch {
             step.notes = ["matched role \(matched.roleCode)",
                           "key_in_role_name: the seed writes it \"when needed\" (必要时); sxk writes it when the current role's entry matched \(Rules.roleNameWrite.marker)"]

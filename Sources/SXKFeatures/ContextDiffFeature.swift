@@ -133,7 +133,9 @@ public struct ContextDiffFeature: Sendable {
                 matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)", same: matched)
         }
         for change in diff.home.changes {
-            let writer = diff.home.steps.first { step in step.stores.contains { $0.hasPrefix(change.key) || $0.hasPrefix(Self.shortName(change.key)) } }
+            // After a rejected token every change is the expiry's clearing, not a home step's.
+            let writer = diff.home.sessionExpired ? diff.home.steps.last
+                : diff.home.steps.first { step in step.stores.contains { $0.hasPrefix(change.key) || $0.hasPrefix(Self.shortName(change.key)) } }
             let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
             diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
                 rule: "written by \(writer?.name ?? "the home's first appearance")", basis: writer?.rule ?? Rules.permissionLoad))

@@ -201,7 +201,11 @@ public struct ExplainFeature: Sendable {
         case .commonMenus(let prefix, let role):
             name = "common_uris"
             steps.append(ExplainStep(key: nil, value: "scope \(prefix), role \(role)", rule: "common menus of that scope and role", basis: Rules.commonMenus))
-        case .sxk: name = key
+        case .sxk:
+            name = key
+            if Self.writers[key] == nil {
+                steps.append(ExplainStep(key: nil, value: "sxk's own", rule: "bookkeeping of sxk (what `-` goes back to, stamps), not the app's; `keys --all` lists it", basis: .inferred("storage")))
+            }
         case .scopedUnmodelled(let prefix, let rest):
             steps.append(ExplainStep(key: nil, value: "scope \(prefix), name \(rest)",
                 rule: "in an account's scope, so the app's: seed 000 §6.1 lists settings of that scope (the queue-calling ones) without naming their keys",

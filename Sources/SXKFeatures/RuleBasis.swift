@@ -78,6 +78,8 @@ public enum Rules {
     public static let roleSwitch = RuleBasis.inferred("scope-switches")
     /// A key in an account's scope that sxk does not model (the queue-calling settings).
     public static let unmodelledKey = RuleBasis.inferred("storage")
+    /// Offline, the stored role-permission list stands in for the forced load's answer.
+    public static let offlineStandIn = RuleBasis.inferred("replays")
     /// A device snapshot inspected on a copy.
     public static let snapshot = RuleBasis.inferred("snapshots")
     /// `switch-account` in a new process reuses the formal token for set-user.

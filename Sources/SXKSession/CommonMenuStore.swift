@@ -23,11 +23,22 @@ public final class CommonMenuStore: @unchecked Sendable {
     public func commonURIs(roleCode: String, visibleURIs: [String]) throws(SessionError) -> [String] {
         if let stored = store.commonMenuURIs(roleCode: roleCode) { return stored }
         guard !visibleURIs.isEmpty else { return [] }
+        let defaults = Self.defaults(visibleURIs)
+        try store.setCommonMenuURIs(defaults, roleCode: roleCode)
+        return defaults
+    }
+
+    /// The record, or the default it would get, without writing anything.
+    func current(roleCode: String, visibleURIs: [String]) -> [String] {
+        store.commonMenuURIs(roleCode: roleCode) ?? Self.defaults(visibleURIs)
+    }
+
+    /// The first `defaultCount` distinct visible URIs.
+    static func defaults(_ visibleURIs: [String]) -> [String] {
         var defaults: [String] = []
         for uri in visibleURIs where !defaults.contains(uri) && defaults.count < CommonMenuStore.defaultCount {
             defaults.append(uri)
         }
-        try store.setCommonMenuURIs(defaults, roleCode: roleCode)
         return defaults
     }
 
@@ -35,7 +46,8 @@ public final class CommonMenuStore: @unchecked Sendable {
     @discardableResult
     public func add(_ uri: String, roleCode: String, visibleURIs: [String]) throws(SessionError) -> [String] {
         guard visibleURIs.contains(uri) else { throw .rejected("'\(uri)' is not a visible menu for role \(roleCode)") }
-        var uris = try commonURIs(roleCode: roleCode, visibleURIs: visibleURIs)
+        // Refused before anything is written (the default record included).
+        var uris = current(roleCode: roleCode, visibleURIs: visibleURIs)
         guard !uris.contains(uri) else { throw .rejected("'\(uri)' is already a common menu") }
         uris.append(uri)
         try store.setCommonMenuURIs(uris, roleCode: roleCode)
@@ -45,7 +57,7 @@ public final class CommonMenuStore: @unchecked Sendable {
     /// Removes a URI; refuses one that is not a common menu.
     @discardableResult
     public func remove(_ uri: String, roleCode: String, visibleURIs: [String]) throws(SessionError) -> [String] {
-        var uris = try commonURIs(roleCode: roleCode, visibleURIs: visibleURIs)
+        var uris = current(roleCode: roleCode, visibleURIs: visibleURIs)
         guard let index = uris.firstIndex(of: uri) else { throw .rejected("'\(uri)' is not a common menu") }
         uris.remove(at: index)
         try store.setCommonMenuURIs(uris, roleCode: roleCode)

@@ -104,7 +104,10 @@ public enum StoreKey {
                 return .commonMenus(prefix: String(key[..<range.lowerBound]), roleCode: String(key[roleStart..<roleEnd]))
             }
         }
-        if let (prefix, name) = accountScope(of: key) { return .scopedUnmodelled(prefix: prefix, name: name) }
+        if let (prefix, name) = accountScope(of: key) {
+            // sxk's own per-account bookkeeping (`5001_store_sxk_previous_role`) is not the app's.
+            return name.hasPrefix(sxkPrefix) ? .sxk : .scopedUnmodelled(prefix: prefix, name: name)
+        }
         return .unknown
     }
 

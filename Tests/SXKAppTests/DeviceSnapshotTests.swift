@@ -136,6 +136,36 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertTrue(boot["dialog"] is NSNull, "the login page has no home dialog")
     }
 
+    /// What a review found: context diff on a rejected token credits the expiry, sxk's per-account keys
+    /// are not shown as the app's, a refused `menus common add` writes nothing, the one-shot hint names
+    /// the profile, and the offline stand-in is marked inferred in every view.
+    func testReviewFindingsOnASnapshot() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        let imported = SXK.run(["import-defaults", file], in: ws, baseURL: url)
+        XCTAssertTrue(imported.stderr.contains("sxk --profile imported whoami"), imported.summary)
+        let diff = try XCTUnwrap(try SXK.run(["--profile", "imported", "context", "diff", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        let next = try XCTUnwrap(diff["nextStart"] as? [[String: Any]])
+        let cleared = next.filter { ($0["value"] as? String ?? "").hasSuffix("→ nil") }
+        XCTAssertFalse(cleared.isEmpty, "\(next)")
+        XCTAssertTrue(cleared.allSatisfy { $0["source"] as? String == "seed 000 §1, §2" }, "\(cleared)")
+        let text = SXK.run(["--profile", "imported", "context", "diff"], in: ws, baseURL: url)
+        XCTAssertFalse(text.stdout.contains("SERVER NOW"), "an empty table header: \(text.summary)")
+        let offline = SXK.run(["--profile", "imported", "home", "--offline"], in: ws, baseURL: url)
+        let permissionHead = offline.stdout.split(separator: "\n").first { $0.contains("loadPermissions(api:force: true)") } ?? ""
+        XCTAssertTrue(permissionHead.contains("[inferred: docs/app-behaviour.md#replays]"), String(permissionHead))
+        let explained = SXK.run(["--profile", "imported", "explain", "dialog", "permission"], in: ws, baseURL: url)
+        let load = explained.stdout.split(separator: "\n").first { $0.contains("key_role_permission_list") } ?? ""
+        XCTAssertTrue(load.contains("[inferred: docs/app-behaviour.md#replays]"), String(load))
+
+        // A refused add writes nothing, not even the default record.
+        let before = try Data(contentsOf: URL(fileURLWithPath: ws.stateDir + "/imported/defaults.json"))
+        let add = SXK.run(["--profile", "imported", "menus", "common", "add", "home/order"], in: ws, baseURL: url)
+        XCTAssertNotEqual(add.status, 0, add.summary)
+        XCTAssertTrue(add.stderr.contains("already a common menu"), add.summary)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.stateDir + "/imported/defaults.json")), before, "a refused add wrote")
+    }
+
     /// The basis is true: `documented` only where the launch document says it.
     func testExplainKeyMarksSxksOwnChoicesInferred() throws {
         let ws = Workspace()

@@ -146,3 +146,14 @@ final class AppStoreTests: XCTestCase {
         XCTAssertFalse(entries.contains { JSONWriter.string($0.value).contains(Demo.token) })
     }
 }
+
+extension AppStoreTests {
+    /// sxk's own per-account bookkeeping (what `role -` goes back to) is sxk's, not an unmodelled key
+    /// of the app's: `keys` leaves it out, `keys --all` shows it, a replay's diff skips it.
+    func testScopedSxkKeysAreSxksOwn() {
+        XCTAssertEqual(StoreKey.kind(of: "5001_store_sxk_previous_role"), .sxk)
+        XCTAssertEqual(StoreKey.kind(of: "guest_sxk_previous_scenic"), .sxk)
+        XCTAssertEqual(StoreKey.kind(of: "5001_store_queue_voice"), .scopedUnmodelled(prefix: "5001_store", name: "queue_voice"))
+        XCTAssertEqual(StoreKey.kind(of: "sxk_imported_from"), .sxk)
+    }
+}

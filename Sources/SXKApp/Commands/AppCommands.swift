@@ -33,7 +33,7 @@ struct AppCommands: Sendable {
         // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
         let snapshot = services.storage.appStore.isDeviceSnapshot
         let writes = snapshot && Self.writesSnapshot(command, declaration)
-        if snapshot { try host.beginSnapshotCommand(writes: writes) }
+        if snapshot { try await host.beginSnapshotCommand(writes: writes) }
         defer { if snapshot { host.endSnapshotCommand() } }
         // A switch on a snapshot is not validated first: that would write the server's answers too.
         if declaration.needsServer && !writes { try await validateRestoredSession() }

@@ -31,12 +31,16 @@ extension AppCommands {
         let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,
                                                 guard: s.sessionGuard, catalog: s.menuCatalog, clock: s.clock).diff()
         var out = CommandOutput(data: diff.json)
-        out.table([
-            OutputColumn("key", "KEY", priority: 90, cuttable: false),
-            OutputColumn("stored", "STORED", priority: 70),
-            OutputColumn("server", "SERVER NOW", priority: 70),
-            OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
-        ], diff.rows.map(\.json))
+        if diff.rows.isEmpty {
+            out.line("no server answer to compare with the stored state")
+        } else {
+            out.table([
+                OutputColumn("key", "KEY", priority: 90, cuttable: false),
+                OutputColumn("stored", "STORED", priority: 70),
+                OutputColumn("server", "SERVER NOW", priority: 70),
+                OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
+            ], diff.rows.map(\.json))
+        }
         out.line("")
         if diff.home.sessionExpired {
             out.line("the server rejected the token: at its next start the app would clear the login state and show the login page  \(Rules.sessionExpiry.marker)")

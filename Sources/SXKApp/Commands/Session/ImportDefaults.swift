@@ -52,7 +52,10 @@ extension AppCommands {
             output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
         }
         output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
-        output.notes.append("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try whoami, keys, home, boot, context diff")
+        // A later process starts on its default profile: say how to reach this one from there.
+        let next = host.shellContext.mode == .repl ? "whoami, keys, home, boot, context diff"
+            : "sxk --profile \(profile) whoami (keys, home, boot, context diff)"
+        output.notes.append("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try \(next)")
         return output
     }
 }
