@@ -37,16 +37,8 @@ final class DisplaySettingsPTYTests: SandboxPTYTestCase {
     /// the settings; `set pager off`, `pager off` and `--no-pager` are one switch; `set --save`
     /// keeps the settings for the next start.
     func testFormatPagerListAndSave() throws {
-        let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
-        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
         try logIn("13800000001")
-        var env = environment
-        env["SXK_PAGER"] = script.path
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
-        try s.expect("›")
-        try s.waitForEditor()
+        let (s, record, env) = try startWithRecordingPager()
         s.send("set\r")
         let listed = try s.expect("pager on")
         XCTAssertTrue(listed.contains("expanded off") && listed.contains("format table"), listed)

@@ -5,16 +5,8 @@ import XCTest
 /// (no colour, no pager, no fitting to the window, JSON on one line), and the shell goes on.
 final class PipePTYTests: SandboxPTYTestCase {
     func testPipeAndRedirectInTheREPL() throws {
-        let record = home.appendingPathComponent("paged.txt")
-        let pager = home.appendingPathComponent("pager.sh")
-        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: pager, atomically: true, encoding: .utf8)
-        chmod(pager.path, 0o755)
         try logIn("13800000001")
-        var env = environment
-        env["SXK_PAGER"] = pager.path
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 60)
-        try s.expect("›")
-        try s.waitForEditor()
+        let (s, record, _) = try startWithRecordingPager(columns: 60)
 
         // Taller than the window and wider than it: into the file whole, unpaged and uncoloured.
         let table = home.appendingPathComponent("table.txt")

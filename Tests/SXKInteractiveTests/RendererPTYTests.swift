@@ -41,16 +41,8 @@ final class RendererPTYTests: SandboxPTYTestCase {
 
     /// Output taller than the screen goes through $SXK_PAGER; `pager off` prints it directly.
     func testLongOutputGoesThroughThePager() throws {
-        let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
-        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
         try logIn("13800000001")
-        var env = environment
-        env["SXK_PAGER"] = script.path
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
-        try s.expect("›")
-        try s.waitForEditor()
+        let (s, record, _) = try startWithRecordingPager()
         s.send("orders --page-size 20\r")
         try s.expect("PAGER-RAN")
         try s.expect("›")
@@ -70,16 +62,8 @@ final class RendererPTYTests: SandboxPTYTestCase {
     /// `orders --all` on a terminal goes through the pager like any other long output, the rows
     /// written to it as they arrive; the summary follows on stderr once the pager is done.
     func testOrdersAllIsPagedOnATerminal() throws {
-        let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
-        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
         try logIn("13800000001")
-        var env = environment
-        env["SXK_PAGER"] = script.path
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
-        try s.expect("›")
-        try s.waitForEditor()
+        let (s, record, _) = try startWithRecordingPager()
         s.send("orders --all --limit 30\r")
         try s.expect("PAGER-RAN")
         try s.expect("30 of ")
@@ -123,15 +107,7 @@ final class RendererPTYTests: SandboxPTYTestCase {
     /// Help taller than the screen goes through $SXK_PAGER as command output does, fitted to the
     /// window; `pager off` and `--no-pager` print it directly, and a pipe is never paged.
     func testLongHelpGoesThroughThePager() throws {
-        let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
-        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        var env = environment
-        env["SXK_PAGER"] = script.path
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 60)
-        try s.expect("›")
-        try s.waitForEditor()
+        let (s, record, env) = try startWithRecordingPager(columns: 60)
         for (line, first, last) in [("help", "Commands:", "for details."), ("help orders", "Usage: orders", "Examples:"),
                                     ("orders --help", "Usage: orders", "Examples:")] {
             s.send(line + "\r")

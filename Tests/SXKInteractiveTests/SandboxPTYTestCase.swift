@@ -38,6 +38,22 @@ class SandboxPTYTestCase: XCTestCase {
     var profileDir: URL { stateDir.appendingPathComponent(profile) }
     var globalArguments: [String] { ["--base-url", baseURL.absoluteString, "--state-dir", stateDir.path] }
 
+    /// The shell in a 10-row pty whose pager (`SXK_PAGER`) writes what it is given to `record` and
+    /// prints PAGER-RAN: whether, and what, a command paged. Up to its first prompt; the environment
+    /// is returned for later processes that should use the same pager.
+    func startWithRecordingPager(columns: UInt16 = 100) throws -> (session: PTYSession, record: URL, environment: [String: String]) {
+        let record = home.appendingPathComponent("paged.txt")
+        let script = home.appendingPathComponent("pager.sh")
+        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        var env = environment
+        env["SXK_PAGER"] = script.path
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: columns)
+        try session.expect("›")
+        try session.waitForEditor()
+        return (session, record, env)
+    }
+
     /// The shell in a pty, up to its first prompt with the line editor ready.
     func start() throws -> PTYSession {
         let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
