@@ -41,6 +41,15 @@ public enum AppModel {
         return contexts
     }
 
+    /// The role's lists as the home's forced permission load leaves them offline, the stored
+    /// role-permission list standing in for the answer; nil when no list is stored (the stored lists stay).
+    public static func permissionsAfterOfflineLoad(store: AppStore) -> PermissionContext.State? {
+        guard store.hasRolePermissionList else { return nil }
+        let after = scratch(of: store)
+        after.permission.setRolePermissions(store.rolePermissionList())
+        return after.permission.current
+    }
+
     /// The home's first appearance offline on a copy of `store`: the stored role-permission list stands
     /// in for the forced permission load; the store list and the location detail are unknown.
     public static func homeOffline(store: AppStore, catalog: MenuCatalog, clock: any WallClock) async throws(FeatureError) -> HomeTrace {

@@ -86,16 +86,14 @@ public struct ExplainFeature: Sendable {
         // The home's forced permission load re-derives the role's permissions first (the app model,
         // the stored list standing in offline): say when the next home would judge otherwise.
         var nextHome = verdict
-        if store.hasRolePermissionList {
-            let after = AppModel.scratch(of: store)
-            after.permission.setRolePermissions(store.rolePermissionList())
-            let derived = after.permission.current.permissions
+        if let after = AppModel.permissionsAfterOfflineLoad(store: store) {
+            let derived = after.permissions
             let holds = derived.contains { $0.uri == uri }
             if holds != (granted != nil) {
                 steps.append(ExplainStep(key: StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix),
                     value: "\(derived.count) permissions for role \(role) after the load",
                     rule: "the next home's loadPermissions re-derives the flat permissions from this list (standing in for the answer offline): the menu would then be \(holds ? "shown" : "hidden")",
-                    basis: after.permission.current.roleCode == store.roleCode && derived.isEmpty ? Rules.roleMatch : Rules.permissionLoad))
+                    basis: after.roleCode == store.roleCode && derived.isEmpty ? Rules.roleMatch : Rules.offlineStandIn))
                 nextHome = verdict + "; at the next home it would be \(holds ? "shown" : "hidden")"
             }
         }
@@ -120,9 +118,9 @@ public struct ExplainFeature: Sendable {
         let listKey = StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix)
         let trace = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
         // What the forced permission load leaves, with the stored list standing in for the answer.
-        let after = AppModel.scratch(of: store)
-        if store.hasRolePermissionList { after.permission.setRolePermissions(store.rolePermissionList()) }
-        let derived = after.permission.current
+        let derived = AppModel.permissionsAfterOfflineLoad(store: store)
+        let derivedPermissions = derived?.permissions ?? store.permissionItems()
+        let derivedScenics = derived?.scenicList ?? store.roleScenicList()
         let permissionNote = trace.steps.first { $0.name == "loadPermissions(api:force: true)" }
         let rawScenic = store.currentScenicId
         let role = store.roleCode ?? ""
@@ -139,11 +137,11 @@ public struct ExplainFeature: Sendable {
             switch check.dialog {
             case .permission:
                 steps.append(load)
-                steps.append(ExplainStep(key: permissionKey, value: "\(derived.permissions.count) permissions after the load (stored: \(store.permissionItems().count))",
+                steps.append(ExplainStep(key: permissionKey, value: "\(derivedPermissions.count) permissions after the load (stored: \(store.permissionItems().count))",
                                          rule: "shown when the current role has no permissions", basis: Rules.permissionDialog))
             case .scenic:
                 steps.append(load)
-                steps.append(ExplainStep(key: scenicListKey, value: "\(derived.scenicList.count) scenic areas after the load", rule: "the role's scenic areas to choose from", basis: Rules.permissionLoad))
+                steps.append(ExplainStep(key: scenicListKey, value: "\(derivedScenics.count) scenic areas after the load", rule: "the role's scenic areas to choose from", basis: Rules.permissionLoad))
                 steps.append(ExplainStep(key: StoreKey.currentScenicId, value: rawScenic.map(String.init) ?? "nil",
                                          rule: "cleared first when not a valid scenic (> 0)", basis: Rules.validScenic))
                 steps.append(ExplainStep(key: nil, value: check.reason, rule: "shown when the role has scenic areas and none is selected", basis: Rules.scenicDialog))
