@@ -79,14 +79,20 @@ test-long: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SXK_LONG_TESTS=1 $(SWIFT) test --skip-build $(TEST_FLAGS)
 
-# Regenerates the files made from the command specs: completions/ and the man page man/sxk.1
-# (a test fails when they differ).
+# Regenerates the files made from the command specs: completions/, the man page man/sxk.1 and the
+# command table in README.md, between its two `<!-- commands` / `<!-- end of commands` lines (a test
+# fails when they differ).
 completions: build
 	@bin="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/sxk"; \
 	"$$bin" completion bash > completions/sxk.bash; \
 	"$$bin" completion zsh > completions/_sxk; \
 	"$$bin" completion fish > completions/sxk.fish; \
-	mkdir -p man && "$$bin" man > man/sxk.1
+	mkdir -p man && "$$bin" man > man/sxk.1; \
+	"$$bin" man readme > README.md.table && \
+	awk 'FNR == NR { table = table $$0 "\n"; next } \
+	     /^<!-- end of commands/ { skip = 0 } !skip { print } \
+	     /^<!-- commands:/ { printf "%s", table; skip = 1 }' README.md.table README.md > README.md.new && \
+	mv README.md.new README.md; rm -f README.md.table
 
 # Release build, then the binaries, the man page and the completion scripts into PREFIX.
 install: release

@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox", "SXKTestSupport"]),
         .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"], exclude: ["Golden"]),
         .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "SXKTestSupport", "sxk", "sxk-sandbox"]),
-        .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore", "SXKShell"]),
+        .testTarget(name: "SXKInteractiveTests", dependencies: ["CPTY", "sxk", "sxk-sandbox", "SXKSandbox", "SXKCore", "SXKShell", "SXKTestSupport"]),
     ]
 )

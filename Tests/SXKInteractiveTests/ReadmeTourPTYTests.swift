@@ -1,4 +1,5 @@
 import Foundation
+import SXKTestSupport
 import XCTest
 
 /// The README's "A short tour" block, read from README.md and typed into `sxk --sandbox` in a pty as a
@@ -18,8 +19,7 @@ final class ReadmeTourPTYTests: XCTestCase {
     }
 
     static var readme: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+        RepositoryRoot.file("README.md")
     }
 
     /// The first ```text block after the "A short tour" heading, as steps.

@@ -7,6 +7,14 @@ enum Manual {
         ManPage.generate(specs: Builtins.merged(with: CommandCatalog.all), prose: prose, version: SXKApplication.version)
     }
 
+    /// The output flags many commands share, left out of each row of README.md's command table.
+    static let sharedOutputFlags: Set<String> = Set((Commands.Orders.listOutput + [CommandCatalog.jq, CommandCatalog.noPager]).map(\.name))
+
+    /// README.md's command table (`sxk man readme`, written there by `make completions`).
+    static var commandTable: String {
+        CommandTable.markdown(specs: Builtins.merged(with: CommandCatalog.all), omitting: sharedOutputFlags)
+    }
+
     static let prose = ManPage.Prose(
         tagline: "the Suixinkan operator shell",
         description: [

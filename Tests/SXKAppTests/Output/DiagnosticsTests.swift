@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SXKApp
 import SXKShell
+import SXKTestSupport
 
 /// The one sink for the app's stderr lines: masked and made inert once, and the only writer to
 /// stderr in SXKApp.
@@ -18,7 +19,7 @@ final class DiagnosticsTests: XCTestCase {
     /// Every stderr line of SXKApp goes through `Diagnostics` or a command's returned notes and
     /// warnings: no direct write elsewhere. Read from the sources, as the stdout check is.
     func testNoDirectStderrWriteOutsideTheSink() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SXKApp")
+        let folder = RepositoryRoot.file("Sources/SXKApp")
         let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
         XCTAssertTrue(files.contains("Support/Diagnostics.swift"), "the sources were not found at \(folder.path)")
         let pattern = try NSRegularExpression(pattern: #"io\.warning\(|stderr\.write\(|standardError|fputs\("#)

@@ -5,7 +5,7 @@ import SXKTestSupport
 import XCTest
 
 /// Seeded fuzz of the response path: JSONParser, the client's envelope reading and
-/// every model decoder, through the real endpoint groups over a transport that answers with mutated
+/// every model decoder, through the typed client, every declared endpoint, over a transport that answers with mutated
 /// copies of real sandbox bodies. Whatever arrives, the call returns or throws one short, redacted
 /// `APIError` naming its endpoint, quickly.
 final class ResponseFuzzTests: XCTestCase {
@@ -17,67 +17,77 @@ final class ResponseFuzzTests: XCTestCase {
         let call: @Sendable (APIClient) async throws(APIError) -> Void
     }
 
-    /// One endpoint per decoder, with how to call it.
-    static let cases: [Case] = {
-        let from = "2026-11-01", to = "2026-11-29"
-        let a: @Sendable (APIClient) -> AccountAPI = { AccountAPI(client: $0) }
-        let m: @Sendable (APIClient) -> CommerceAPI = { CommerceAPI(client: $0) }
-        let o: @Sendable (APIClient) -> OperationAPI = { OperationAPI(client: $0) }
-        return [
-            Case(path: Endpoint.config.path) { c throws(APIError) in _ = try await a(c).config() },
-            Case(path: Endpoint.login.path) { c throws(APIError) in _ = try await a(c).login(username: "13800000001", password: "pw-not-real") },
-            Case(path: Endpoint.setUser.path) { c throws(APIError) in _ = try await a(c).setUser(userId: 1001, accountType: "scenic", tempToken: "tmp_x") },
-            Case(path: Endpoint.userInfo.path) { c throws(APIError) in _ = try await a(c).userInfo() },
-            Case(path: Endpoint.rolePermissions.path) { c throws(APIError) in _ = try await a(c).rolePermissions() },
-            Case(path: Endpoint.realNameInfo.path) { c throws(APIError) in _ = try await a(c).realNameInfo() },
-            Case(path: Endpoint.bankCardInfo.path) { c throws(APIError) in _ = try await a(c).bankCardInfo() },
-            Case(path: Endpoint.storeList.path) { c throws(APIError) in _ = try await m(c).storeList() },
-            Case(path: Endpoint.photographerOrders.path) { c throws(APIError) in _ = try await m(c).photographerOrders(page: 1, pageSize: 3) },
-            Case(path: Endpoint.scenicAdminOrders.path) { c throws(APIError) in _ = try await m(c).scenicAdminOrders(page: 1, pageSize: 3, scenicId: 1) },
-            Case(path: Endpoint.storeOrders.path) { c throws(APIError) in _ = try await m(c).storeOrders(page: 1, pageSize: 3, storeId: 101) },
-            Case(path: Endpoint.photographerSummary.path) { c throws(APIError) in _ = try await o(c).photographerSummary(startDate: from, endDate: to) },
-            Case(path: Endpoint.photographerDaily.path) { c throws(APIError) in _ = try await o(c).photographerDaily(startDate: from, endDate: to, page: 1, pageSize: 3) },
-            Case(path: Endpoint.scenicAdminSummary.path) { c throws(APIError) in _ = try await o(c).scenicAdminSummary(startDate: from, endDate: to, scenicId: 1) },
-            Case(path: Endpoint.scenicAdminDaily.path) { c throws(APIError) in _ = try await o(c).scenicAdminDaily(startDate: from, endDate: to, scenicId: 1, page: 1, pageSize: 3) },
-            Case(path: Endpoint.storeSummary.path) { c throws(APIError) in _ = try await o(c).storeSummary(startDate: from, endDate: to, storeId: 101) },
-            Case(path: Endpoint.storeDaily.path) { c throws(APIError) in _ = try await o(c).storeDaily(startDate: from, endDate: to, storeId: 101, page: 1, pageSize: 3) },
-            Case(path: Endpoint.locationDetail.path) { c throws(APIError) in _ = try await o(c).locationDetail(staffId: 1001) },
-        ]
-    }()
+    /// A value for every parameter the catalog declares; a required one missing here fails
+    /// `testEveryEndpointHasACase`, naming it.
+    static let values: Endpoint.Arguments = [
+        .username: "13800000001", .password: "pw-not-real", .userId: 1001, .accountType: "scenic", .token: "tmp_x",
+        .page: 1, .pageSize: 3, .startDate: "2026-11-01", .endDate: "2026-11-29", .staffId: 1001, .scenicId: 1, .storeId: 101,
+    ]
 
-    /// Real bodies for every endpoint, fetched once from the sandbox with `get PATH --raw` (login and
-    /// set-user are written here: fetching them would put a password in argv).
+    /// The required parameters of `endpoint` with their values, and the names of those without one.
+    static func arguments(_ endpoint: Endpoint) -> (Endpoint.Arguments, missing: [String]) {
+        var arguments: Endpoint.Arguments = [:]
+        var missing: [String] = []
+        for parameter in endpoint.parameters where parameter.required {
+            if let value = values[parameter] { arguments[parameter] = value } else { missing.append(parameter.name) }
+        }
+        return (arguments, missing)
+    }
+
+    /// Every declared endpoint (`Endpoint.typed`), called through the typed client with its model.
+    static let cases: [Case] = Endpoint.typed.compactMap { _, declaration in
+        let (arguments, missing) = ResponseFuzzTests.arguments(declaration.endpoint)
+        guard missing.isEmpty else { return nil }
+        return Case(path: declaration.endpoint.path) { client throws(APIError) in try await call(declaration, client, arguments) }
+    }
+
+    private static func call<Declared: AnyTypedEndpoint>(_ declaration: Declared, _ client: APIClient, _ arguments: Endpoint.Arguments) async throws(APIError) {
+        _ = try await client.call(declaration.typed, arguments)
+    }
+
+    func testEveryEndpointHasACase() {
+        for (name, declaration) in Endpoint.typed {
+            let missing = Self.arguments(declaration.endpoint).missing
+            XCTAssertEqual(missing, [], "\(name): no value for \(missing.joined(separator: ", ")) in ResponseFuzzTests.values")
+        }
+        XCTAssertEqual(Self.cases.map(\.path), Endpoint.all.map(\.path))
+    }
+
+    /// The demo logins tried in turn for an endpoint's real body: the first whose call succeeds gives it.
+    static let phones = ["13800000001", "13800000002", "13800000003"]
+
+    /// Real bodies for every endpoint, fetched once from the sandbox with `get PATH --raw` (or `post`), as
+    /// the first demo login the sandbox answers with success; login and set-user are written here (fetching
+    /// them would put a password in argv).
     static let realBodies: [String: [UInt8]] = {
         let today = WireDate.day(Date())
         let start = WireDate.day(Date().addingTimeInterval(-10 * 86_400))
-        let range = "startDate=\(start) endDate=\(today)"
-        let perPhone: [(String, [String])] = [
-            ("13800000001", [
-                Endpoint.config.path, Endpoint.userInfo.path, Endpoint.rolePermissions.path, Endpoint.realNameInfo.path,
-                Endpoint.bankCardInfo.path, Endpoint.storeList.path, "\(Endpoint.photographerOrders.path) page=1 pageSize=3",
-                "\(Endpoint.photographerSummary.path) \(range)", "\(Endpoint.photographerDaily.path) \(range) page=1 pageSize=3",
-                "\(Endpoint.locationDetail.path) staff_id=1001",
-            ]),
-            ("13800000002", [
-                "\(Endpoint.scenicAdminOrders.path) page=1 pageSize=3 scenicId=1", "\(Endpoint.scenicAdminSummary.path) \(range) scenicId=1",
-                "\(Endpoint.scenicAdminDaily.path) \(range) scenicId=1 page=1 pageSize=3",
-            ]),
-            ("13800000003", [
-                "\(Endpoint.storeOrders.path) page=1 pageSize=3 storeId=101", "\(Endpoint.storeSummary.path) \(range) storeId=101",
-                "\(Endpoint.storeDaily.path) \(range) storeId=101 page=1 pageSize=3",
-            ]),
-        ]
         var bodies: [String: [UInt8]] = [
             Endpoint.login.path: Array(#"{"code":100000,"msg":"success","data":{"token":"tmp_0123456789abcdef","accounts":[{"userId":4001,"accountType":"scenic","accountDisplayName":"千岛湖 · 摄影师","userName":"湖畔阿杰","realName":"周杰","phone":"13800000004","roleCode":"photographer","roleName":"摄影师","scenicId":3,"scenicName":"千岛湖"},{"user_id":"4003","account_type":"store","role_code":"storeAdmin","store_id":301}]}}"#.utf8),
             Endpoint.setUser.path: Array("{\"code\":\"100000\",\"msg\":\"success\",\"data\":{\"token\":\"\(sentinelToken)\",\"user\":{\"userId\":1001,\"accountType\":\"scenic\",\"roleCode\":\"photographer\",\"scenicId\":\"1\"}}}".utf8),
         ]
-        for (phone, gets) in perPhone {
+        var live = values
+        live[.startDate] = start
+        live[.endDate] = today
+        let workspaces = phones.map { phone in
             let ws = Workspace()
             SXK.login(phone, in: ws, baseURL: SharedSandbox.url)
-            let r = SXK.run(["-c", gets.map { "get \($0) --raw" }.joined(separator: "; ")], in: ws, baseURL: SharedSandbox.url)
-            let lines = r.stdout.split(separator: "\n").map { Array($0.utf8) }
-            XCTAssertEqual(lines.count, gets.count, "corpus fetch for \(phone): \(r.summary)")
-            for (get, line) in zip(gets, lines) { bodies[String(get.split(separator: " ")[0])] = line }
+            return ws
+        }
+        for endpoint in Endpoint.all where bodies[endpoint.path] == nil {
+            var words = [endpoint.method == .get ? "get" : "post", endpoint.path]
+            for parameter in endpoint.parameters where parameter.required && parameter.location != .header {
+                if let value = live[parameter] ?? nil { words.append("\(parameter.name)=\(value.wireText)") }
+            }
+            for ws in workspaces {
+                let r = SXK.run(words + ["--raw"], in: ws, baseURL: SharedSandbox.url)
+                let envelope = try? JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any]
+                if r.status == 0, let code = envelope?["code"], "\(code)" == "100000" {
+                    bodies[endpoint.path] = Array(r.stdout.split(separator: "\n")[0].utf8)
+                    break
+                }
+            }
+            XCTAssertNotNil(bodies[endpoint.path], "no demo login got a successful body for \(endpoint)")
         }
         return bodies
     }()

@@ -4,7 +4,7 @@ import XCTest
 
 /// Account-context debugging through the real binary: replays that change nothing unless asked,
 /// every step with its basis, explain, context diff, and accounts across processes.
-final class ContextDebugAppTests: SandboxTestCase {
+final class ContextTests: SandboxTestCase {
     override class var spellings: [SandboxSpelling] { SandboxSpelling.allCases }
 
     /// A storeAdmin's device export as the app would hold it, with a live token, then made awkward: a

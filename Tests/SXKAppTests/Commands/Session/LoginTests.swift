@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Login, accounts, logout and restart, against the real `sxk` binary and a loopback sandbox.
-final class LoginAndSessionTests: BothSpellingsTestCase {
+final class LoginTests: BothSpellingsTestCase {
     var url: URL { SharedSandbox.url }
 
     func testSingleAccountLoginThenWhoamiIsLoggedInWithMaskedSecrets() throws {

@@ -1,6 +1,7 @@
 import XCTest
 @testable import SXKApp
 import SXKShell
+import SXKTestSupport
 
 /// Every command type is listed once; commands that call the server say so.
 final class CommandRegistryTests: XCTestCase {
@@ -52,7 +53,7 @@ final class CommandRegistryTests: XCTestCase {
     /// Run functions return data and the renderer prints it: no command handler in SXKApp writes to
     /// stdout itself. Read from the sources, since a run function's writes cannot be inspected.
     func testNoCommandHandlerWritesToStdout() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SXKApp")
+        let folder = RepositoryRoot.file("Sources/SXKApp")
         let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
         XCTAssertTrue(files.contains("Commands/CommandRegistry.swift"), "the sources were not found at \(folder.path)")
         // io.stdout/io.json writes, a bare print(, the process's stdout handle, or the old gathering wrapper.

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `boot` (the cold start replayed on stored state) and `--reset-state`, through the real binary.
-final class BootAndResetTests: BothSpellingsTestCase {
+final class BootTests: BothSpellingsTestCase {
     func bootJSON(_ ws: Workspace, _ url: URL, _ extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let r = SXK.run(["boot", "--json"] + extra, in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary, file: file, line: line)

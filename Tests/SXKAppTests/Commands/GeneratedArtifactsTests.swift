@@ -1,13 +1,13 @@
 import Foundation
 import SXKSandbox
 import SXKShell
+import SXKTestSupport
 import XCTest
 @testable import SXKApp
 
 /// Files derived from the command specs and data files stay in step with them.
 final class GeneratedArtifactsTests: XCTestCase {
-    /// The repository root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = RepositoryRoot.url()
 
     func testCommittedCompletionScriptsMatchTheSpecs() throws {
         let specs = Builtins.merged(with: CommandCatalog.all)
@@ -31,6 +31,19 @@ final class GeneratedArtifactsTests: XCTestCase {
         }
         XCTAssertTrue(committed.unicodeScalars.allSatisfy(\.isASCII), "non-ASCII character in man/sxk.1")
         XCTAssertFalse(committed.split(separator: "\n").contains { $0.hasPrefix("'") || $0.hasPrefix(" ") }, "a line starts with ' or a space")
+    }
+
+    /// README.md's command table is the specs' (`CommandTable`), between its markers.
+    func testReadmeCommandTableMatchesTheSpecs() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let committed = try XCTUnwrap(CommandTable.current(in: readme), "README.md has no \(CommandTable.begin) … \(CommandTable.end) block")
+        XCTAssertEqual(committed, Manual.commandTable, "README.md's command table differs from the specs — run `make completions`")
+        for spec in Builtins.merged(with: CommandCatalog.all) where !spec.isHidden {
+            XCTAssertTrue(committed.contains("| `\(spec.name)"), "no row for \(spec.name)")
+        }
+        let printed = SXK.run(["man", "readme"], in: Workspace(), baseURL: nil)
+        XCTAssertEqual(printed.status, 0, printed.summary)
+        XCTAssertEqual(printed.stdout, Manual.commandTable, "`sxk man readme`, which `make completions` writes, is not the table")
     }
 
     func testBinaryPrintsTheCommittedManPage() throws {

@@ -3,7 +3,7 @@ import XCTest
 
 /// `env` lists every environment's stored session from its own files (read only), and every time
 /// sxk prints carries its UTC offset in the local zone (README "Times").
-final class EnvAndTimeTests: XCTestCase {
+final class EnvTests: XCTestCase {
     var url: URL { SharedSandbox.url }
 
     func testEnvListsEachProfilesSessionWithoutChangingIt() throws {

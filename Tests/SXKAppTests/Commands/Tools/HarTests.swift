@@ -6,7 +6,7 @@ import XCTest
 
 /// HAR 1.2 export, trace and timing lines from transfer metrics, fed by a `ClosureTransport` whose
 /// responses carry metrics (the transports of this build report none yet).
-final class HARExportTests: XCTestCase {
+final class HarTests: XCTestCase {
     static let token = "sxk_tok_9f8e7d6c5b4a39281706"
     static let password = "pa55-Secret!"
 
@@ -40,11 +40,11 @@ final class HARExportTests: XCTestCase {
         let transport = ClosureTransport { request in
             let (number, secrets) = ring.begin(request)
             let body: String
-            var metrics = HARExportTests.metrics
+            var metrics = HarTests.metrics
             if request.url.path.hasSuffix("/login") {
-                body = #"{"code":100000,"msg":"ok","data":{"token":"\#(HARExportTests.token)","echo":"\#(HARExportTests.password)"}}"#
+                body = #"{"code":100000,"msg":"ok","data":{"token":"\#(HarTests.token)","echo":"\#(HarTests.password)"}}"#
             } else {
-                body = #"{"code":100000,"msg":"you sent \#(HARExportTests.token)","data":{"list":[1,2]}}"#
+                body = #"{"code":100000,"msg":"you sent \#(HarTests.token)","data":{"list":[1,2]}}"#
                 metrics.connectionReused = true
             }
             let response = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Set-Cookie", "sid=abc")]),
@@ -55,7 +55,7 @@ final class HARExportTests: XCTestCase {
         let client = APIClient(configuration: APIConfiguration(environment: .custom(URL(string: "http://127.0.0.1:9")!)),
                                transport: transport, observer: observer, tokenProvider: { nil })
         _ = try await client.post("/api/app/v9/login", body: ["username": "13800000001", "password": .string(Self.password)])
-        client.bindTokenProvider { HARExportTests.token }
+        client.bindTokenProvider { HarTests.token }
         _ = try await client.get("/api/x", query: [("keyword", "西湖 1"), ("token", Self.token)])
         return ring
     }

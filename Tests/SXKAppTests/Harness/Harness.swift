@@ -23,9 +23,7 @@ enum SXKBinary {
         let argv0 = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
         candidates.append(argv0.deletingLastPathComponent())
         candidates.append(argv0.deletingLastPathComponent().deletingLastPathComponent())
-        // Tests/SXKAppTests/Harness.swift → package root → .build/debug
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = RepositoryRoot.url()
         candidates.append(root.appendingPathComponent(".build/debug"))
         for dir in candidates {
             let p = dir.appendingPathComponent("sxk").path
