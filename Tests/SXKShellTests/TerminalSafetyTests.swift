@@ -29,6 +29,15 @@ final class TerminalSafetyTests: XCTestCase {
         XCTAssertEqual(sink.text.split(separator: "\n").count, 2, sink.text)
     }
 
+    /// A builtin's status line (`let NAME = …` shows a preview of server data) is one inert line too.
+    func testNoteLinesAreOneInertLine() {
+        let sink = BufferOutput()
+        ErrorPresenter(sink: sink, color: false).note("name = \"" + Self.hostile + "\"")
+        Self.assertInert(sink.text)
+        XCTAssertEqual(sink.text.split(separator: "\n").count, 1, sink.text)
+        XCTAssertTrue(sink.text.hasPrefix("name = "), sink.text)
+    }
+
     func testPromptSegmentsAreSanitized() {
         let prompt = PromptText([.init("sxk "), .init("photographer@" + Self.hostile, style: .green), .init(" › ")])
         Self.assertInert(prompt.rendered(color: false))

@@ -1,6 +1,6 @@
 import SXKCore
 
-/// Writes errors and warnings as one line each on stderr: `error: …`, `warning: …`.
+/// Writes errors, warnings and status lines as one line each on stderr: `error: …`, `warning: …`.
 public struct ErrorPresenter: Sendable {
     public let sink: any OutputSink
     public let color: Bool
@@ -25,6 +25,12 @@ public struct ErrorPresenter: Sendable {
 
     public func warning(_ message: String) {
         sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + place + Self.oneLine(message) + "\n")
+        sink.flush()
+    }
+
+    /// A status line (a builtin's confirmation: `set`, `let`), on one line and inert, without a prefix.
+    public func note(_ line: String) {
+        sink.write(Self.oneLine(line) + "\n")
         sink.flush()
     }
 

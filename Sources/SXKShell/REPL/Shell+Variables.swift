@@ -222,7 +222,7 @@ extension Shell {
         let value = Variables.sanitize(try path.evaluate(data), secrets: host.secrets)
         variables.set(name, value: value, source: source)
         if io.isInteractive && errorLocation == nil {
-            io.stderr.line("\(name) = \(Variables.preview(value, width: max(20, currentTerminal.width - name.count - 4)))")
+            io.errors.note("\(name) = \(Variables.preview(value, width: max(20, currentTerminal.width - name.count - 4)))")
         }
         return ExitStatus.ok
     }

@@ -349,9 +349,9 @@ public final class Shell: @unchecked Sendable {
         if words.isEmpty {
             for line in display.lines { io.stdout.line(line) }
         } else {
-            io.stderr.line("\(words[0]) \(display.value(words[0]))" + (command.has("save") ? " (saved)" : ""))
+            io.errors.note("\(words[0]) \(display.value(words[0]))" + (command.has("save") ? " (saved)" : ""))
         }
-        if command.has("save") && words.isEmpty, let path = display.path { io.stderr.line("saved to \(path)") }
+        if command.has("save") && words.isEmpty, let path = display.path { io.errors.note("saved to \(path)") }
         return 0
     }
 

@@ -35,4 +35,24 @@ final class DiagnosticsTests: XCTestCase {
         }
         XCTAssertEqual(found, [], "stderr written around the one sink")
     }
+
+    /// In the shell, stderr is written by its output layer alone (`Sources/SXKShell/Output`: the renderer,
+    /// `ErrorPresenter`, the sinks); the REPL's builtins and the command language go through them.
+    func testTheShellWritesStderrOnlyThroughItsOutputLayer() throws {
+        let folder = RepositoryRoot.file("Sources/SXKShell")
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+        XCTAssertTrue(files.contains("REPL/Shell.swift"), "the sources were not found at \(folder.path)")
+        let pattern = try NSRegularExpression(pattern: #"stderr\.(write|line)\(|standardError|fputs\("#)
+        var found: [String] = []
+        for file in files where !file.hasPrefix("Output/") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "stderr written around the shell's output layer")
+    }
 }
