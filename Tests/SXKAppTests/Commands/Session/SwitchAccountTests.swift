@@ -1,0 +1,14 @@
+import Foundation
+import XCTest
+
+/// `switch-account ID|INDEX|-`: another account of this login through set-user; `-` goes back.
+final class SwitchAccountTests: XCTestCase {
+    func testSwitchAccountTakesAnotherAccountAndDashGoesBack() throws {
+        let ws = Workspace()
+        let script = "login 13800000004 --password-stdin --accept-privacy --account 1; switch-account 4003; whoami --jq .userId; switch-account -; whoami --jq .userId"
+        let r = SXK.run(["-c", script], in: ws, baseURL: SharedSandbox.url, stdin: SXK.password + "\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.stdout, "4003\n4001\n", r.summary)
+        XCTAssertTrue(r.stderr.contains("switched to 千岛湖湖畔影棚 · 门店管理员 (user 4003, store, role storeAdmin)"), r.summary)
+    }
+}
