@@ -10,9 +10,9 @@ public enum CommandTable {
     /// One row per visible command, in the specs' order. `omitting` names flags left out of the usage
     /// (the output flags many commands share, listed once under the table).
     public static func markdown(specs: [CommandSpec], omitting: Set<String> = []) -> String {
+        let help = HelpRenderer(specs: specs)
         var out = "| command | does |\n| --- | --- |\n"
         for spec in specs where !spec.isHidden {
-            let help = HelpRenderer(specs: specs)
             var usage = [([spec.name] + spec.aliases).joined(separator: " / ")]
             if let subs = subcommands(spec, help) { usage.append(subs) }
             for f in spec.flags where !omitting.contains(f.name) {
@@ -33,14 +33,6 @@ public enum CommandTable {
         return "[" + subs.map { sub in
             ([sub.name] + [subcommands(sub, help)].compactMap { $0 } + sub.arguments.map(help.argName)).joined(separator: " ")
         }.joined(separator: "|") + "]"
-    }
-
-    /// `text` with the table written between the markers in place of what was there; nil when the
-    /// markers are missing.
-    public static func replacing(in text: String, with table: String) -> String? {
-        guard let open = text.range(of: begin + "\n"),
-              let close = text.range(of: end, range: open.upperBound..<text.endIndex) else { return nil }
-        return String(text[..<open.upperBound]) + table + String(text[close.lowerBound...])
     }
 
     /// The table between the markers, or nil.
