@@ -55,7 +55,7 @@ public enum AppModel {
     public static func homeOffline(store: AppStore, catalog: MenuCatalog, clock: any WallClock) async throws(FeatureError) -> HomeTrace {
         let scratch = scratch(of: store)
         var trace = try await HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil).replay()
-        trace.changes = KeyDiff.between(stored: store.defaults, scratch: scratch.store.defaults)
+        trace.changes = KeyDiff.between(stored: store, scratch: scratch.store)
         return trace
     }
 
@@ -176,7 +176,7 @@ struct HomeReplayRun: Sendable {
         step.reads = ["the answer to #\(call.order) \(call.method) \(call.path): \(call.note ?? "session expired")"]
         step.stores = ["token removed", "account snapshot keys removed (last phone and privacy flag kept)"]
         step.notes = ["the home is left before its dialogs are evaluated: no dialog"]
-        try? store.clearAccountSnapshot()
+        try? AppModel.apply(AppModel.sessionExpired(state: store), to: store)
         contexts.account.reset()
         contexts.permission.reset()
         steps.append(step)
