@@ -166,21 +166,21 @@ extension AppModel {
     /// `AuthSessionCoordinator.logout` (seed 001 登录和退出): the token and the account snapshot go, the
     /// last phone, the privacy flag and every account-scoped key stay; sxk's account list goes too.
     public static func logout(state: AppStore) -> LifecyclePlan {
-        clearing(name: "AuthSessionCoordinator.logout()", rule: Rule.logout, state: state)
+        clearing(name: "AuthSessionCoordinator.logout()", rule: Rule.logout, writes: Rule.logout, state: state)
     }
 
     /// `sessionDidExpire` (seed 000 §1, §2): the login state is cleared and the login page shown —
     /// the same keys as logout (inferred: the seed does not list them).
     public static func sessionExpired(state: AppStore) -> LifecyclePlan {
-        clearing(name: "sessionDidExpire -> SceneDelegate: login state cleared", rule: Rule.sessionExpired, state: state)
+        clearing(name: "sessionDidExpire -> SceneDelegate: login state cleared", rule: Rule.sessionExpiry, writes: Rule.sessionExpired, state: state)
     }
 
-    private static func clearing(name: String, rule: ModelRule, state: AppStore) -> LifecyclePlan {
+    private static func clearing(name: String, rule: ModelRule, writes keysRule: ModelRule, state: AppStore) -> LifecyclePlan {
         let own: [String: ModelRule] = [
             StoreKey.snapshotSavedAt: Rule.snapshotStamp, StoreKey.sessionValidatedAt: Rule.validatedStamp,
             StoreKey.importedFrom: Rule.importedFrom, StoreKey.importedAt: Rule.importedAt,
         ]
-        let writes = StoreKey.accountSnapshot.map { KeyWrite($0, nil, own[$0] ?? rule) }
+        let writes = StoreKey.accountSnapshot.map { KeyWrite($0, nil, own[$0] ?? keysRule) }
         var plan = LifecyclePlan(name: name, rule: rule, reads: [StoreKey.token] + StoreKey.accountSnapshot.filter { state.defaults[$0] != nil },
                                  writes: writes, token: .remove)
         plan.clearsAccountList = true

@@ -71,6 +71,8 @@ extension AppModel {
         public static let logout = ModelRule(
             "AppModel.logout", "logout: removed with the token and the account snapshot (the last phone, the privacy flag and the account-scoped keys stay)",
             .seed("seed 001 登录和退出"), keys: [StoreKey.token] + AppModel.accountFields)
+        public static let sessionExpiry = ModelRule("AppModel.sessionExpired", "sessionDidExpire: the login state cleared and the login page shown",
+                                                    Rules.sessionExpiry)
         public static let sessionExpired = ModelRule(
             "AppModel.sessionExpired", "a rejected token (sessionDidExpire): the login state cleared, read as the keys logout clears",
             .inferred("replays"), keys: [StoreKey.token] + AppModel.accountFields)
@@ -138,7 +140,7 @@ extension AppModel {
         public static let legacyRoleId = ModelRule("DefaultsImporter", "legacy key, not written by the flows in the seeds", .seed("seed 000 §6.1"), keys: [StoreKey.roleId])
 
         // sxk's own bookkeeping (not the app's)
-        public static let snapshotStamp = ModelRule("AppModel.completeLogin", "sxk's own stamp of the last snapshot write, not the app's",
+        public static let snapshotStamp = ModelRule("AppStore (every account write)", "sxk's own stamp of the last snapshot write, not the app's",
                                                     .inferred("storage"), keys: [StoreKey.snapshotSavedAt])
         public static let validatedStamp = ModelRule("SessionBootstrapper.validate", "sxk's own stamp of the last validation, not the app's; a login removes it until its context loads",
                                                      .inferred("cold-start"), keys: [StoreKey.sessionValidatedAt])
@@ -156,7 +158,7 @@ extension AppModel {
         Rule.locationRestore, Rule.displayState, Rule.validScenic, Rule.permissionLoad, Rule.roleMatch, Rule.roleNameWhenNeeded,
         Rule.roleNameWrite, Rule.commonMenus, Rule.commonMenuChoice, Rule.storeLoad, Rule.dialogs, Rule.dialogConditions, Rule.locationTimeout,
         Rule.ordersFirstScreen, Rule.statsFirstScreen, Rule.statsTogether, Rule.profileReload,
-        Rule.logout, Rule.sessionExpired,
+        Rule.logout, Rule.sessionExpiry, Rule.sessionExpired,
         Rule.roleSwitch, Rule.scenicSwitch, Rule.storeSwitch, Rule.locationSettings, Rule.voice, Rule.legacyRoleId,
         Rule.snapshotStamp, Rule.validatedStamp, Rule.importedFrom, Rule.importedAt,
     ]
