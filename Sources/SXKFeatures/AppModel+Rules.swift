@@ -75,7 +75,7 @@ extension AppModel {
                                                     Rules.sessionExpiry)
         public static let sessionExpired = ModelRule(
             "AppModel.sessionExpired", "a rejected token (sessionDidExpire): the login state cleared, read as the keys logout clears",
-            .inferred("replays"), keys: [StoreKey.token] + AppModel.accountFields)
+            .inferred("logout"), keys: [StoreKey.token] + AppModel.accountFields)
 
         // restore and cold start
         public static let restoreRoot = ModelRule("AppModel.restore", "a stored token goes straight to the main tab, no backend call before it; nothing written",
