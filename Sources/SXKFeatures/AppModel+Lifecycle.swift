@@ -82,18 +82,6 @@ public struct LifecyclePlan: Sendable, Equatable {
 
     /// The value the step writes to `key` (nil: removed, or not written).
     public func value(of key: String) -> JSONValue? { writes.last { $0.key == key }?.value ?? nil }
-
-    /// The step as the replays show one: reads, the calls (planned, not made), what it writes, its basis.
-    public var step: HomeStep {
-        var step = HomeStep(name: name, rule: rule.basis, reads: reads)
-        step.calls = calls.enumerated().map { i, c in
-            ReplayCall(order: i + 1, method: c.method, path: c.path, made: false, record: nil,
-                       note: (c.condition.map { "when \($0)" } ?? "needed") + " \(c.rule.basis.marker)")
-        }
-        step.stores = writes.map(\.line) + (token == .remove && !writes.contains { $0.key == StoreKey.token } ? ["\(StoreKey.token) removed"] : [])
-        step.notes = then.map { "then: \($0.what) \($0.basis.marker)" }
-        return step
-    }
 }
 
 extension AppModel {

@@ -88,29 +88,29 @@ extension AppModel {
         // the home's first appearance (HomeReplayRun)
         public static let locationRestore = ModelRule(
             "HomeReplayRun.restoreLocationStep", "restoreStateIfNeeded: online dropped without a last report; online and the last report dropped past 2 hours",
-            .seed("seed 000 §6.3"), keys: [StoreKey.onlineStatus, StoreKey.lastLocationReportTime])
+            Rules.locationRestore, keys: [StoreKey.onlineStatus, StoreKey.lastLocationReportTime])
         public static let displayState = ModelRule(
             "AppModel.scenicClearReason", "refreshLocalDisplayState: cleared when there is no valid scenic",
-            .seed("seed 000 §4.2"), keys: [StoreKey.currentScenicId, StoreKey.currentScenicName])
+            Rules.displayState, keys: [StoreKey.currentScenicId, StoreKey.currentScenicName])
         public static let validScenic = ModelRule("AppModel.scenicClearReason", "valid = > 0", Rules.validScenic, keys: [StoreKey.currentScenicId])
         public static let permissionLoad = ModelRule(
             "PermissionContext.setRolePermissions", "loadPermissions: the whole answer (an empty one too) and the current role's entry",
-            .seed("seed 000 §4.2"), keys: [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList])
+            Rules.permissionLoad, keys: [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList])
         public static let roleMatch = ModelRule(
             "PermissionContext.setRolePermissions", "no entry for the current role: empty, no other role's permissions; with no role stored, the first entry's",
             Rules.roleMatch, keys: [StoreKey.permission, StoreKey.currentRoleScenicList, StoreKey.roleCode])
         public static let roleNameWhenNeeded = ModelRule("PermissionContext.setRolePermissions", "loadPermissions: the role name when needed (必要时)",
-                                                         .seed("seed 000 §4.2"), keys: [StoreKey.roleName])
+                                                         Rules.permissionLoad, keys: [StoreKey.roleName])
         public static let roleNameWrite = ModelRule("PermissionContext.setRolePermissions", "\"when needed\" read as: when the current role's entry matched",
                                                     Rules.roleNameWrite, keys: [StoreKey.roleName])
         public static let commonMenus = ModelRule("CommonMenuStore.commonURIs", "home: with permissions and no record, at most 4 defaults",
-                                                  .seed("seed 000 §6.2"), keys: [ModelRule.commonMenus])
+                                                  Rules.commonMenus, keys: [ModelRule.commonMenus])
         public static let commonMenuChoice = ModelRule("CommonMenuStore.commonURIs", "which 4: the first of the permission list",
                                                        Rules.commonMenuChoice, keys: [ModelRule.commonMenus])
         public static let storeLoad = ModelRule("AppModel.matchStore", "loadStoreListIfNeeded (storeAdmin with a scenic > 0) writes only a match",
-                                                .seed("seed 000 §4.3"), keys: [StoreKey.currentStoreId])
+                                                Rules.storeLoad, keys: [StoreKey.currentStoreId])
         public static let dialogs = ModelRule("HomeReplayRun.evaluateDialogs", "permission → scenic → location timeout; the location detail answer is not stored",
-                                              .seed("seed 000 §4.4"))
+                                              Rules.dialogPriority)
         public static let dialogConditions = ModelRule("DialogRules.localChecks", "the dialogs' own conditions and the simplified-top roles",
                                                        Rules.permissionDialog)
         public static let locationTimeout = ModelRule("DialogRules.decideTimeout", "timeout: online and the last report older than the reminder minutes",
@@ -119,7 +119,7 @@ extension AppModel {
         // the other tabs
         public static let profileReload = ModelRule(
             "AppModel.profileReload", "applyUserInfo on the profile tab (roleName only when empty); the reload then writes a non-empty roleName",
-            .seed("seed 000 §5.3"), keys: [StoreKey.userName, StoreKey.realName, StoreKey.avatar, StoreKey.phone, StoreKey.roleName])
+            Rules.profileReload, keys: [StoreKey.userName, StoreKey.realName, StoreKey.avatar, StoreKey.phone, StoreKey.roleName])
         public static let statsFirstScreen = ModelRule("AppModel.statsFirstScreen", "the summary, then the daily list of today, page 1; nothing stored",
                                                        .seed("seed 000 §5.2"))
         public static let statsTogether = ModelRule("AppModel.statsFirstScreen", "the summary and the first daily page are asked together; `--all` reads every page",
@@ -136,8 +136,8 @@ extension AppModel {
         public static let locationSettings = ModelRule("LocationStateStore", "location state (online, last report) and the reminder setting",
                                                        .seed("seed 000 §6.3"),
                                                        keys: [StoreKey.onlineStatus, StoreKey.lastLocationReportTime, StoreKey.locationReminderMinutes])
-        public static let voice = ModelRule("DefaultsImporter", "payment voice setting (kept as imported)", .seed("seed 000 §6.1"), keys: [StoreKey.isOpenReceiveVoice])
-        public static let legacyRoleId = ModelRule("DefaultsImporter", "legacy key, not written by the flows in the seeds", .seed("seed 000 §6.1"), keys: [StoreKey.roleId])
+        public static let voice = ModelRule("DefaultsImporter", "payment voice setting (kept as imported)", Rules.storage, keys: [StoreKey.isOpenReceiveVoice])
+        public static let legacyRoleId = ModelRule("DefaultsImporter", "legacy key, not written by the flows in the seeds", Rules.storage, keys: [StoreKey.roleId])
 
         // sxk's own bookkeeping (not the app's)
         public static let snapshotStamp = ModelRule("AppStore (every account write)", "sxk's own stamp of the last snapshot write, not the app's",
