@@ -38,7 +38,7 @@ _sxk() {
     while [[ $i -lt $COMP_CWORD ]]; do
         w="${COMP_WORDS[i]}"
         case "$cmdpath $w" in
-            'env use'|'menus common'|'menus common add'|'menus common remove'|'location detail'|'location online'|'location offline'|'location report'|'location remind'|'stats summary'|'stats daily'|'explain menu'|'explain dialog'|'explain scope'|'explain key'|'context diff') cmdpath="$cmdpath $w" ;;
+            'env use'|'menus common'|'menus common add'|'menus common remove'|'location detail'|'location online'|'location offline'|'location report'|'location remind'|'stats summary'|'stats daily'|'explain menu'|'explain dialog'|'explain scope'|'explain key'|'explain rules'|'context diff') cmdpath="$cmdpath $w" ;;
             *) [[ "$w" != -* ]] && break ;;
         esac
         i=$((i+1))
@@ -315,7 +315,7 @@ _sxk() {
                 --jq) :; return ;;
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'menu dialog scope key' -- "$cur"))
+            COMPREPLY=($(compgen -W 'menu dialog scope key rules' -- "$cur"))
             ;;
         'explain menu')
             case "$prev" in
@@ -343,6 +343,13 @@ _sxk() {
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
+            ;;
+        'explain rules')
+            case "$prev" in
+                --columns) :; return ;;
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --expanded --wide --columns --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'context')
             case "$prev" in

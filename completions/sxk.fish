@@ -26,7 +26,7 @@ function __sxk_path
     while test $i -le $n
         set -l w $tokens[$i]
         switch "$cmdpath $w"
-            case 'env use' 'menus common' 'menus common add' 'menus common remove' 'location detail' 'location online' 'location offline' 'location report' 'location remind' 'stats summary' 'stats daily' 'explain menu' 'explain dialog' 'explain scope' 'explain key' 'context diff'
+            case 'env use' 'menus common' 'menus common add' 'menus common remove' 'location detail' 'location online' 'location offline' 'location report' 'location remind' 'stats summary' 'stats daily' 'explain menu' 'explain dialog' 'explain scope' 'explain key' 'explain rules' 'context diff'
                 set cmdpath "$cmdpath $w"
             case '*'
                 if not string match -q -- '-*' $w
@@ -357,6 +357,7 @@ complete -c sxk -n '__sxk_at "explain"' -a 'menu' -d 'why a menu is shown or hid
 complete -c sxk -n '__sxk_at "explain"' -a 'dialog' -d 'the home dialogs in priority order (or one)'
 complete -c sxk -n '__sxk_at "explain"' -a 'scope' -d 'the account scope, role, scenic and store the scoped keys use'
 complete -c sxk -n '__sxk_at "explain"' -a 'key' -d 'one UserDefaults key: its value and who writes it'
+complete -c sxk -n '__sxk_at "explain"' -a 'rules' -d 'every rule of the app model: its engine function, basis and the keys it writes'
 complete -c sxk -n '__sxk_at "explain"' -l json -d 'print the decoded data as JSON'
 complete -c sxk -n '__sxk_at "explain"' -l jq -x -d 'filter the data with a jq expression (strings print raw)'
 complete -c sxk -n '__sxk_at "explain"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'
@@ -375,6 +376,15 @@ complete -c sxk -n '__sxk_at "explain key"' -l json -d 'print the decoded data a
 complete -c sxk -n '__sxk_at "explain key"' -l jq -x -d 'filter the data with a jq expression (strings print raw)'
 complete -c sxk -n '__sxk_at "explain key"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'
 complete -c sxk -n '__sxk_at "explain key"' -a '(__sxk_dynamic)'
+complete -c sxk -n '__sxk_at "explain rules"' -l json -d 'print the decoded data as JSON'
+complete -c sxk -n '__sxk_at "explain rules"' -l ndjson -d 'print one JSON object per line (lists)'
+complete -c sxk -n '__sxk_at "explain rules"' -l csv -d 'print the rows as CSV (header of data keys)'
+complete -c sxk -n '__sxk_at "explain rules"' -l tsv -d 'print the rows as tab-separated values'
+complete -c sxk -n '__sxk_at "explain rules"' -l expanded -s x -d 'print each row as a record, one field per line'
+complete -c sxk -n '__sxk_at "explain rules"' -l wide -d 'show every column uncut, however wide'
+complete -c sxk -n '__sxk_at "explain rules"' -l columns -x -d 'table columns to show, in order'
+complete -c sxk -n '__sxk_at "explain rules"' -l jq -x -d 'filter the data with a jq expression (strings print raw)'
+complete -c sxk -n '__sxk_at "explain rules"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'
 complete -c sxk -n '__sxk_at "context"' -a 'diff' -d 'stored keys beside fresh userinfo, role-permission and store list; what the next start would do'
 complete -c sxk -n '__sxk_at "context"' -l json -d 'print the decoded data as JSON'
 complete -c sxk -n '__sxk_at "context"' -l ndjson -d 'print one JSON object per line (lists)'

@@ -7,8 +7,11 @@ import SXKSession
 /// `home` (online and offline), `boot`, `explain dialog` and `context diff` all run the home's first
 /// appearance through `HomeReplayRun` on a copy of the stored state, so one stored state gives one
 /// answer whichever view asks (docs/app-behaviour.md). The live session's own writes use the same
-/// rules: `scenicClearReason`, `storeLoadApplies` and `matchStore` below, `profileReload`, and
-/// `PermissionContext.setRolePermissions` (which role entry applies).
+/// rules: `scenicClearReason`, `storeLoadApplies` and `matchStore` below, `profileReload`,
+/// `PermissionContext.setRolePermissions` (which role entry applies), and the lifecycle steps
+/// (`completeLogin`, `logout`, `sessionExpired`, `restore`: AppModel+Lifecycle.swift; the stats and
+/// orders first screens: AppModel+FirstScreens.swift). Every rule is listed once, with its basis and the
+/// keys it writes, in `AppModel.rules` (AppModel+Rules.swift).
 public enum AppModel {
     // MARK: The rules, each once
 
@@ -55,7 +58,7 @@ public enum AppModel {
     public static func homeOffline(store: AppStore, catalog: MenuCatalog, clock: any WallClock) async throws(FeatureError) -> HomeTrace {
         let scratch = scratch(of: store)
         var trace = try await HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil).replay()
-        trace.changes = KeyDiff.between(stored: store.defaults, scratch: scratch.store.defaults)
+        trace.changes = KeyDiff.between(stored: store, scratch: scratch.store)
         return trace
     }
 
@@ -174,9 +177,13 @@ struct HomeReplayRun: Sendable {
         var steps = steps
         var step = HomeStep(name: "sessionDidExpire -> SceneDelegate: login state cleared, back to the login page", rule: Rules.sessionExpiry)
         step.reads = ["the answer to #\(call.order) \(call.method) \(call.path): \(call.note ?? "session expired")"]
-        step.stores = ["token removed", "account snapshot keys removed (last phone and privacy flag kept)"]
-        step.notes = ["the home is left before its dialogs are evaluated: no dialog"]
-        try? store.clearAccountSnapshot()
+        // What is cleared is the app model's expiry (`AppModel.sessionExpired`), said key by key.
+        let plan = AppModel.sessionExpired(state: store)
+        let cleared = plan.writes.filter { store.defaults[$0.key] != nil && StoreKey.kind(of: $0.key) != .sxk }
+        step.stores = ["\(StoreKey.token) removed"] + cleared.map(\.line)
+        step.notes = ["the home is left before its dialogs are evaluated: no dialog",
+                      "kept: the last phone, the privacy flag and the account-scoped keys \(AppModel.Rule.sessionExpired.basis.marker)"]
+        try? AppModel.apply(plan, to: store)
         contexts.account.reset()
         contexts.permission.reset()
         steps.append(step)

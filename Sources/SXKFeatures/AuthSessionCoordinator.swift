@@ -186,8 +186,8 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         return try await completeLogin(result, phone: login.phone, privacyAccepted: login.privacyAccepted)
     }
 
-    /// Seed 001 `completeLogin` + seed 000 §3.4: formal token, last phone and privacy flag stored; contexts
-    /// filled from the chosen account; role-permission and userinfo loaded in parallel (then scenic and
+    /// Seed 001 `completeLogin` + seed 000 §3.4, as `AppModel.completeLogin` plans it: formal token, last
+    /// phone, privacy flag and the chosen account stored; contexts filled from the chosen account; role-permission and userinfo loaded in parallel (then scenic and
     /// store); the snapshot saved; phase → loggedIn. A load that fails for a reason other than session
     /// expiry keeps the login (a warning says so).
     public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginOutcome {
@@ -197,8 +197,10 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         let loader = self.loader, token = result.token
         let timer = CallTimer(), sink = CallSink()
         let pair = Task { try await loader.loadProfileAndPermissions(timer: timer, sink: sink, token: token) }
+        // What the app writes at completeLogin is the app model's plan; the contexts follow it.
+        let plan = AppModel.completeLogin(token: result.token, user: result.user, phone: phone, privacyAccepted: privacyAccepted, now: contexts.store.wallClock.now())
         do {
-            try contexts.store.saveLogin(token: result.token, account: result.user, phone: phone, privacyAccepted: privacyAccepted)
+            try AppModel.apply(plan, to: contexts.store)
         } catch {
             pair.cancel()
             _ = try? await pair.value
@@ -206,7 +208,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         }
         contexts.account.reset()
         contexts.account.apply(result.user)
-        if (contexts.account.current.phone ?? "").isEmpty { contexts.account.applyUserInfo(UserInfo(phone: phone)) }
+        if let stored = plan.value(of: StoreKey.phone)?.stringValue { contexts.account.applyUserInfo(UserInfo(phone: stored)) }
         contexts.account.setAccounts(accounts.isEmpty ? [result.user] : accounts)
         contexts.permission.reset()
         contexts.permission.setCurrentRole(code: result.user.roleCode, name: result.user.roleName)
@@ -394,7 +396,8 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     // MARK: Logout
 
-    /// Seed 001 logout: token and snapshot cleared, every context reset, last phone and privacy flag kept.
+    /// Seed 001 logout (`AppModel.logout`): token and snapshot cleared, every context reset, last phone
+    /// and privacy flag kept.
     public func logout() throws(FeatureError) {
         if let failure = sessionGuard.reset() { throw .storage(failure) }
     }

@@ -38,6 +38,10 @@ public struct BootReplay: Sendable {
             text: token.map(Redaction.maskToken) ?? "nil")
         let accepted = store.privacyAgreementAccepted
         let hasToken = token != nil
+        // The root screen is the app model's restore decision (the one the live session starts from).
+        let scratch = AppModel.scratch(of: store)
+        let restore = AppModel.restore(token: token, state: scratch.store, account: scratch.account, permission: scratch.permission)
+        let toMainTab = restore.root == .mainTab
 
         let sdks = [
             SDKDecision(
@@ -62,13 +66,13 @@ public struct BootReplay: Sendable {
         ]
 
         let root = RootDecision(
-            screen: hasToken ? .mainTab : .loginPage,
-            reason: hasToken
+            screen: restore.root ?? .loginPage,
+            reason: toMainTab
                 ? "AppStore.isLoggedIn: the token is not empty (seed 000 §1: token 非空：进入 MainTabBarController)"
                 : "AppStore.isLoggedIn is false: no token (seed 000 §1: token 为空：进入 LoginViewController)",
             reads: [tokenRead])
 
-        if hasToken {
+        if toMainTab {
             let home = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
             return mainTab(sdks: sdks, root: root, tokenRead: tokenRead, home: home)
         }

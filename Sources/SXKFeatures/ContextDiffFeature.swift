@@ -80,7 +80,7 @@ public struct ContextDiffFeature: Sendable {
             network: HomeReplayRun.Network(account: account, commerce: commerce, operation: operation),
             prefetchedRoles: rolesAnswer, prefetchedStores: storesAnswer)
         var home = try await run.replay()
-        home.changes = KeyDiff.between(stored: store.defaults, scratch: scratch.store.defaults)
+        home.changes = KeyDiff.between(stored: store, scratch: scratch.store)
         let calls = [infoAnswer.record, rolesAnswer.record] + (storesAnswer.map { [$0.record] } ?? [])
             + home.calls.compactMap(\.record).filter { $0.path.hasPrefix(Endpoint.locationDetail.path) }
         var diff = ContextDiff(rows: [], nextStart: [], calls: calls, home: home)

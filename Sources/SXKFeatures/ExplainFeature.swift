@@ -201,7 +201,7 @@ public struct ExplainFeature: Sendable {
             steps.append(ExplainStep(key: nil, value: "scope \(prefix), role \(role)", rule: "common menus of that scope and role", basis: Rules.commonMenus))
         case .sxk:
             name = key
-            if Self.writers[key] == nil {
+            if AppModel.writers[key] == nil {
                 steps.append(ExplainStep(key: nil, value: "sxk's own", rule: "bookkeeping of sxk (what `-` goes back to, stamps), not the app's; `keys --all` lists it", basis: .inferred("storage")))
             }
         case .scopedUnmodelled(let prefix, let rest):
@@ -214,45 +214,12 @@ public struct ExplainFeature: Sendable {
             steps.append(ExplainStep(key: nil, value: "outside every account scope", rule: "not among the keys seed 000 §6.1 names, and not in an account's scope", basis: Rules.unmodelledKey))
             return Explanation(subject: "key \(key)", verdict: "\(key) is not a key sxk knows of the app's AppStore", basis: .inferred, steps: steps)
         }
-        for (rule, basis) in Self.writers[name] ?? [] { steps.append(ExplainStep(key: nil, value: "written", rule: rule, basis: basis)) }
+        // Who writes the key: the app model's rules that declare it (`AppModel.rules`).
+        for rule in AppModel.writers[name] ?? [] {
+            steps.append(ExplainStep(key: nil, value: "written by \(rule.function)", rule: rule.what, basis: rule.basis))
+        }
         return Explanation(subject: "key \(key)", verdict: "\(key) = \(steps[0].value)", basis: verdictBasis(steps), steps: steps)
     }
-
-    /// Who writes each key, with the seed section (or the docs section when sxk chose).
-    static let writers: [String: [(String, RuleBasis)]] = [
-        StoreKey.token: [("login completion (completeLogin)", .seed("seed 000 §3.4"))],
-        StoreKey.lastLoginUsername: [("login completion; kept at logout", .seed("seed 000 §3.4; seed 001 登录和退出"))],
-        StoreKey.privacyAgreementAccepted: [("login completion; kept at logout", .seed("seed 000 §3.4; seed 001 登录和退出"))],
-        StoreKey.userName: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
-        StoreKey.realName: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
-        StoreKey.avatar: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3"))],
-        StoreKey.phone: [("login completion; applyUserInfo on the profile tab", .seed("seed 000 §3.4, §5.3")),
-                         ("the login phone when the chosen account carries none", Rules.loginPhone)],
-        StoreKey.roleName: [("login completion; applyUserInfo only when empty; profile reload when the API's is non-empty; loadPermissions when needed (必要时)", .seed("seed 000 §3.4, §4.2, §5.3")),
-                            ("\"when needed\" read as: when the current role's entry matched", Rules.roleNameWrite)],
-        StoreKey.currentScenicId: [("login completion; cleared by refreshLocalDisplayState when not valid", .seed("seed 000 §3.4, §4.2")), ("valid = > 0", Rules.validScenic)],
-        StoreKey.currentScenicName: [("login completion; cleared with the scenic id", .seed("seed 000 §3.4, §4.2"))],
-        StoreKey.currentStoreId: [("login completion; loadStoreListIfNeeded writes only a match", .seed("seed 000 §3.4, §4.3"))],
-        StoreKey.userId: [("login completion", .seed("seed 000 §3.4"))],
-        StoreKey.accountType: [("login completion", .seed("seed 000 §3.4")),
-                               ("no default when missing: without it the guest scope is used, never a guessed type", Rules.missingAccountType)],
-        StoreKey.accountDisplayName: [("login completion", .seed("seed 000 §3.4"))],
-        StoreKey.roleCode: [("login completion", .seed("seed 000 §3.4")),
-                            ("sxk's role switch (`role CODE`)", Rules.roleSwitch)],
-        StoreKey.roleId: [("legacy key, not written by the flows in the seeds", .seed("seed 000 §6.1"))],
-        StoreKey.rolePermissionList: [("loadPermissions: the whole answer, an empty one too", .seed("seed 000 §4.2"))],
-        StoreKey.permission: [("loadPermissions: the current role's entry; empty when no entry matches", .seed("seed 000 §4.2")), ("no other role's permissions", Rules.roleMatch)],
-        StoreKey.currentRoleScenicList: [("loadPermissions: the current role's entry", .seed("seed 000 §4.2"))],
-        StoreKey.onlineStatus: [("location state; dropped by the 2-hour rule", .seed("seed 000 §6.3"))],
-        StoreKey.lastLocationReportTime: [("location state; dropped past 2 hours", .seed("seed 000 §6.3"))],
-        StoreKey.locationReminderMinutes: [("location reminder setting", .seed("seed 000 §6.3"))],
-        StoreKey.isOpenReceiveVoice: [("payment voice setting", .seed("seed 000 §6.1"))],
-        "common_uris": [("home: with permissions and no record, at most 4 defaults", .seed("seed 000 §6.2")), ("which 4: the first of the permission list", Rules.commonMenuChoice)],
-        StoreKey.snapshotSavedAt: [("sxk's own stamp of the last snapshot write, not the app's", .inferred("storage"))],
-        StoreKey.sessionValidatedAt: [("sxk's own stamp of the last validation, not the app's", .inferred("cold-start"))],
-        StoreKey.importedFrom: [("sxk's own mark of a device snapshot (the file it came from), not the app's", Rules.snapshot)],
-        StoreKey.importedAt: [("sxk's own mark of a device snapshot (when it was imported), not the app's", Rules.snapshot)],
-    ]
 
     private func reload() throws(FeatureError) {
         do { try store.reload() } catch { throw .storage(error) }

@@ -20,11 +20,14 @@ extension HomeFeature {
         let network = online ? HomeReplayRun.Network(account: loader.account, commerce: loader.commerce, operation: operation) : nil
         let run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: network)
         var trace = try await run.replay()
-        trace.changes = KeyDiff.between(stored: stored.defaults, scratch: scratch.store.defaults)
+        trace.changes = KeyDiff.between(stored: stored, scratch: scratch.store)
         if apply {
             do { try KeyDiff.apply(trace.changes, to: stored) } catch { throw .storage(error) }
             // The live contexts follow what is now stored; this login's accounts and stores stay in memory.
-            if contexts.account.hasAccount {
+            if trace.sessionExpired {
+                // The login state is cleared on disk as the app clears it: this process's session follows.
+                sessionGuard.resetInMemory()
+            } else if contexts.account.hasAccount {
                 let accounts = contexts.account.current.accounts
                 stored.restoreContexts(account: contexts.account, permission: contexts.permission)
                 contexts.account.setAccounts(accounts)

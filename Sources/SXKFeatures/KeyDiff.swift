@@ -41,13 +41,27 @@ public enum KeyDiff {
         return out
     }
 
-    /// Writes `changes` into `store` in one save (the snapshot stamp too, when anything changed).
+    /// `between` the stored keys, plus the token (`key_in_token`, masked) when the scratch copy's
+    /// differs: a replay in which the server rejected it clears it, as the app clears the login state.
+    public static func between(stored: AppStore, scratch: AppStore) -> [KeyChange] {
+        var out = between(stored: stored.defaults, scratch: scratch.defaults)
+        let before = (try? stored.token()) ?? nil, after = (try? scratch.token()) ?? nil
+        if before != after {
+            func masked(_ token: String?) -> JSONValue? { token.map { .string(Redaction.maskToken($0)) } }
+            out.insert(KeyChange(key: StoreKey.token, before: masked(before), after: masked(after)), at: 0)
+        }
+        return out
+    }
+
+    /// Writes `changes` into `store` in one save (the snapshot stamp too, when anything changed). A
+    /// removed `key_in_token` removes the token file: the diff shown is the diff written. (A replay
+    /// never sets a token, so a token change is only ever a removal.)
     public static func apply(_ changes: [KeyChange], to store: AppStore) throws(SessionError) {
         guard !changes.isEmpty else { return }
-        try store.batch { () throws(SessionError) in
-            for change in changes { store.defaults.set(change.key, change.after) }
-            store.defaults.set(StoreKey.snapshotSavedAt, .double((store.wallClock.now().timeIntervalSince1970 * 1000).rounded() / 1000))
-        }
+        let removesToken = changes.contains { $0.key == StoreKey.token && $0.after == nil }
+        let values = changes.filter { $0.key != StoreKey.token }.map { (key: $0.key, value: $0.after) }
+            + [(key: StoreKey.snapshotSavedAt, value: AppStore.timeValue(store.wallClock.now()))]
+        try store.write(values, token: removesToken ? .remove : nil)
     }
 }
 

@@ -64,11 +64,11 @@ public struct OrdersFeature: Sendable {
         }
     }
 
+    /// One page as the app model builds it: page 1 is the first screen (`AppModel.ordersFirstScreen`).
     func fetch(_ endpoint: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) async throws(APIError) -> APIResult<Page<Order>> {
-        let orders = endpoint.orders
-        return try await commerce.client.call(orders, endpoint.arguments(for: orders, [
-            .page: page, .pageSize: pageSize, .status: filter.status, .keyword: filter.keyword,
-        ]))
+        let request = page == 1 ? AppModel.ordersFirstScreen(endpoint, pageSize: pageSize, filter: filter).orders
+            : AppModel.ordersPage(endpoint, page: page, pageSize: pageSize, filter: filter)
+        return try await commerce.client.call(request.endpoint, request.arguments)
     }
 
     static func checkPaging(page: Int, pageSize: Int) throws(FeatureError) {

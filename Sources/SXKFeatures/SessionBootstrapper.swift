@@ -38,8 +38,8 @@ public struct SessionBootstrapper: Sendable {
         self.sessionGuard = sessionGuard
     }
 
-    /// Reads token and snapshot. No token → loggedOut; a token → contexts from the snapshot at once,
-    /// phase `.restoring`. Makes no request.
+    /// Reads token and snapshot (`AppModel.restore`). No token → loggedOut; a token → contexts from the
+    /// snapshot at once, phase `.restoring`. Makes no request and writes nothing.
     public func restore() throws(FeatureError) -> RestoreResult {
         let token: String?
         do {
@@ -48,19 +48,14 @@ public struct SessionBootstrapper: Sendable {
         } catch {
             throw .storage(error)
         }
-        guard let token else {
-            contexts.account.reset()
-            contexts.permission.reset()
+        // Which screen, which phase and what fills the contexts: the app model's restore.
+        let plan = AppModel.restore(token: token, state: contexts.store, account: contexts.account, permission: contexts.permission)
+        guard let token, plan.phase == .restoring else {
             contexts.session.reset()
             return RestoreResult(phase: .loggedOut, hadToken: false, hadSnapshot: contexts.store.hasAccountSnapshot)
         }
-        let hadSnapshot = contexts.store.restoreContexts(account: contexts.account, permission: contexts.permission)
-        // The last login's account list (no token), when it holds the restored account.
-        if let list = try? contexts.store.accountList.read(), list.accounts.contains(where: { $0.userId == contexts.account.userId }) {
-            contexts.account.setAccounts(list.accounts)
-        }
         contexts.session.beginRestoring(token: token)
-        return RestoreResult(phase: .restoring, hadToken: true, hadSnapshot: hadSnapshot)
+        return RestoreResult(phase: .restoring, hadToken: true, hadSnapshot: contexts.store.hasAccountSnapshot)
     }
 
     /// Whether the session still needs `validate()` (restored and not yet confirmed, or offline).

@@ -30,10 +30,21 @@ public final class SessionGuard: @unchecked Sendable {
         lock.withLock { resetLocked() }
     }
 
-    private func resetLocked(keepStored: Bool = false) -> SessionError? {
+    /// What is cleared on disk is the app model's plan: `AppModel.logout`, or `AppModel.sessionExpired`
+    /// when the server ended the session (the same keys).
+    /// Resets the contexts and the session (and runs the reset hooks) without touching what is
+    /// stored: for a caller that has already written the cleared state (`home --apply` after a
+    /// replay in which the server rejected the token).
+    public func resetInMemory() {
+        lock.withLock { _ = resetLocked(keepStored: true) }
+    }
+
+    private func resetLocked(expired: Bool = false, keepStored: Bool = false) -> SessionError? {
         var failure: SessionError?
         if !keepStored {
-            do { try contexts.store.clearAccountSnapshot() } catch { failure = error }
+            let store = contexts.store
+            let plan = expired ? AppModel.sessionExpired(state: store) : AppModel.logout(state: store)
+            do { try AppModel.apply(plan, to: store) } catch { failure = error }
         }
         contexts.account.reset()
         contexts.permission.reset()
@@ -56,7 +67,7 @@ public final class SessionGuard: @unchecked Sendable {
             // A device snapshot is never changed by what the server says of its token: the reset is
             // of this process's session only, and the next command starts from the import again.
             let snapshot = contexts.store.isDeviceSnapshot
-            _ = resetLocked(keepStored: snapshot)
+            _ = resetLocked(expired: true, keepStored: snapshot)
             return snapshot ? SessionGuard.snapshotExpiredNotice : SessionGuard.expiredNotice
         }
     }

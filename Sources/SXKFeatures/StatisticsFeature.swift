@@ -32,8 +32,8 @@ public struct StatsReport: Sendable {
     public var calls: [CallRecord]
 }
 
-/// Seed 001 statistics facade: the six role endpoints, a validated date range (default today), daily rows
-/// paged through to the end. Nothing is stored.
+/// Seed 001 statistics facade: the six role endpoints, a validated date range (default today), the first
+/// screen's requests from the app model, daily rows paged through to the end with `--all`. Nothing is stored.
 public struct StatisticsFeature: Sendable {
     public static let defaultPageSize = 50
 
@@ -60,18 +60,19 @@ public struct StatisticsFeature: Sendable {
         return (role, endpoints)
     }
 
-    /// `initStatistics` (seed 000 §5.2): the summary and the first daily page, asked together (neither
-    /// depends on the other); with `allPages` the other daily pages follow. A summary failure is
-    /// reported first, as the app loads it first.
+    /// `initStatistics` (seed 000 §5.2) as the app model plans it (`AppModel.statsFirstScreen`): the
+    /// summary and the first daily page, asked together; with `allPages` the other daily pages follow.
+    /// A summary failure is reported first, as the app loads it first.
     public func load(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize,
                      allPages: Bool = false) async throws(FeatureError) -> StatsReport {
         let (role, endpoint) = try endpoint(role: role)
         try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
         let timer = CallTimer()
         let sink = CallSink()
-        async let first = firstPage(endpoint, range: range, pageSize: pageSize, timer: timer, sink: sink)
+        let screen = AppModel.statsFirstScreen(endpoint, range: range, pageSize: pageSize)
+        async let first = firstPage(screen.daily, timer: timer, sink: sink)
         let summary: APIResult<Summary>
-        do { summary = try await self.summary(endpoint, range: range, timer: timer, sink: sink) } catch {
+        do { summary = try await self.summary(screen.summary, timer: timer, sink: sink) } catch {
             _ = await first
             throw error
         }
@@ -84,7 +85,7 @@ public struct StatisticsFeature: Sendable {
     /// The summary alone.
     public func summary(role: String? = nil, range: DateRange) async throws(FeatureError) -> APIResult<Summary> {
         let (_, endpoint) = try endpoint(role: role)
-        return try await summary(endpoint, range: range, timer: CallTimer(), sink: CallSink())
+        return try await summary(AppModel.statsSummary(endpoint, range: range), timer: CallTimer(), sink: CallSink())
     }
 
     /// The daily rows alone: the first page, or every page with `allPages`.
@@ -94,22 +95,22 @@ public struct StatisticsFeature: Sendable {
         try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
         let timer = CallTimer(), sink = CallSink()
         var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-        let first = try await dailyPage(endpoint, range: range, page: 1, pageSize: pageSize, timer: timer, sink: sink)
+        let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), timer: timer, sink: sink)
         try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
         return out
     }
 
-    private func summary(_ endpoint: RoleEndpoints, range: DateRange, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
+    private func summary(_ request: PlannedRequest<Summary>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
         let api = operation
         return try await sessionGuard.run("stats summary") {
-            try await timer.record("GET", endpoint.summary.path, into: sink) { () async throws -> APIResult<Summary> in
-                try await api.client.call(endpoint.summary, endpoint.arguments(for: endpoint.summary, [.startDate: range.from, .endDate: range.to]))
+            try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Summary> in
+                try await api.client.call(request.endpoint, request.arguments)
             }
         }
     }
 
-    private func firstPage(_ endpoint: RoleEndpoints, range: DateRange, pageSize: Int, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
-        do { return .success(try await dailyPage(endpoint, range: range, page: 1, pageSize: pageSize, timer: timer, sink: sink)) } catch {
+    private func firstPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
+        do { return .success(try await dailyPage(request, timer: timer, sink: sink)) } catch {
             return .failure(error)
         }
     }
@@ -128,17 +129,15 @@ public struct StatisticsFeature: Sendable {
             out.responses.append(result.response)
             if result.value.isLast || !allPages || page >= 10_000 { break }
             page += 1
-            result = try await dailyPage(endpoint, range: range, page: page, pageSize: pageSize, timer: timer, sink: sink)
+            result = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize), timer: timer, sink: sink)
         }
     }
 
-    private func dailyPage(_ endpoint: RoleEndpoints, range: DateRange, page: Int, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
+    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
         return try await sessionGuard.run("stats daily") {
-            try await timer.record("GET", endpoint.daily.path + "?page=\(page)", into: sink) { () async throws -> APIResult<Page<Daily>> in
-                try await api.client.call(endpoint.daily, endpoint.arguments(for: endpoint.daily, [
-                    .startDate: range.from, .endDate: range.to, .page: page, .pageSize: pageSize,
-                ]))
+            try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
+                try await api.client.call(request.endpoint, request.arguments)
             }
         }
     }

@@ -88,7 +88,7 @@ public final class AppStore: @unchecked Sendable {
     private func setInt(_ key: String, _ value: Int?) { defaults.set(key, value.map { .int($0) }) }
     private func setBool(_ key: String, _ value: Bool?) { defaults.set(key, value.map { .bool($0) }) }
     private func setDate(_ key: String, _ value: Date?) {
-        defaults.set(key, value.map { .double(($0.timeIntervalSince1970 * 1000).rounded() / 1000) })
+        defaults.set(key, value.map(Self.timeValue))
     }
     private func scopedKey(_ name: String) -> String { StoreKey.scoped(name, prefix: accountCachePrefix) }
     private func touchSnapshot() { setDate(StoreKey.snapshotSavedAt, clock.now()) }
@@ -142,36 +142,31 @@ public final class AppStore: @unchecked Sendable {
         StoreKey.accountCachePrefix(userId: userId, accountType: accountType)
     }
 
-    /// `AuthSessionCoordinator.completeLogin` (seed 000 §3.4): the token into the token file, then the
-    /// preferences and the chosen account into the snapshot.
-    public func saveLogin(token: String, account: Account, phone: String, privacyAccepted: Bool) throws(SessionError) {
-        try tokens.write(token)
-        try batch { () throws(SessionError) in
-            setString(StoreKey.lastLoginUsername, phone)
-            setBool(StoreKey.privacyAgreementAccepted, privacyAccepted)
-            writeAccount(account, loginPhone: phone)
-            // A new token is not validated until its account context has loaded.
-            defaults.set(StoreKey.sessionValidatedAt, nil)
-            // A login replaces the device's state with this shell's own: no longer a snapshot.
-            defaults.set(StoreKey.importedFrom, nil)
-            defaults.set(StoreKey.importedAt, nil)
-        }
+    /// A stored time as the app stores it: epoch seconds, to the millisecond.
+    public static func timeValue(_ date: Date) -> JSONValue {
+        .double((date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 
-    private func writeAccount(_ account: Account, loginPhone: String?) {
-        setInt(StoreKey.userId, account.userId)
-        setString(StoreKey.userName, account.userName)
-        setString(StoreKey.realName, account.realName)
-        setString(StoreKey.avatar, account.avatar)
-        setString(StoreKey.phone, account.phone.isEmpty ? (loginPhone ?? account.phone) : account.phone)
-        setString(StoreKey.accountType, account.accountType)
-        setString(StoreKey.accountDisplayName, account.accountDisplayName)
-        setString(StoreKey.roleCode, account.roleCode)
-        setString(StoreKey.roleName, account.roleName)
-        setInt(StoreKey.currentScenicId, account.scenicId)
-        setString(StoreKey.currentScenicName, account.scenicName)
-        setInt(StoreKey.currentStoreId, account.storeId)
-        touchSnapshot()
+    /// What a lifecycle step changes besides the stored keys: the token file.
+    public enum TokenChange: Sendable, Equatable {
+        case set(String)
+        case remove
+    }
+
+    /// Writes what one step of the app model decided (`AppModel.apply`): the token file first, then the
+    /// account list, then `values` (nil removes a key) in one save. The storage layer holds no rule of
+    /// which keys a login or a logout writes; the app model does.
+    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false) throws(SessionError) {
+        switch token {
+        case .set(let value): try tokens.write(value)
+        case .remove: try tokens.clear()
+        case nil: break
+        }
+        if clearAccountList { try accountList.clear() }
+        guard !values.isEmpty else { return }
+        try batch { () throws(SessionError) in
+            for (key, value) in values { defaults.set(key, value) }
+        }
     }
 
     /// `AppStore.applyUserInfo` (seed 000 §5.3): userName, realName, avatar, phone when sent; roleName
@@ -211,16 +206,6 @@ public final class AppStore: @unchecked Sendable {
         setInt(StoreKey.currentStoreId, id)
         touchSnapshot()
         try commit()
-    }
-
-    /// Logout (seed 001): the token, the account snapshot and the login's account list go; the last phone, the privacy flag and
-    /// every account-scoped key stay, as the app leaves them.
-    public func clearAccountSnapshot() throws(SessionError) {
-        try tokens.clear()
-        try accountList.clear()
-        try batch { () throws(SessionError) in
-            for key in StoreKey.accountSnapshot { defaults.set(key, nil) }
-        }
     }
 
     // MARK: Account-scoped lists (stored by the app as JSON Data)

@@ -139,6 +139,10 @@ final class AppModelAgreementTests: BothSpellingsTestCase {
             after[StoreKey.snapshotSavedAt] = nil
             expected[StoreKey.snapshotSavedAt] = nil
             XCTAssertEqual(after.filter { $0.value != .null }, expected.compactMapValues { $0 }.filter { $0.value != .null }, "apply wrote other than the diff: \(c)")
+            // The token file too: removed exactly when the diff shows its removal.
+            let tokenRemoved = home.changes.contains { $0.key == StoreKey.token && $0.after == nil }
+            XCTAssertEqual(tokenRemoved, c.expired, "\(c)")
+            XCTAssertEqual(try store.token() == nil, tokenRemoved, "apply and the shown diff disagree on the token: \(c)")
         }
         XCTAssertGreaterThan(expiredCases, 0, "the generator reaches a rejected token (seed \(seed))")
     }

@@ -3,6 +3,7 @@ import XCTest
 import SXKCore
 import SXKModels
 @testable import SXKSession
+import SXKFeatures
 
 final class ContextTests: XCTestCase {
     func testSelectRoleReDerivesPermissionsAndScenicList() {

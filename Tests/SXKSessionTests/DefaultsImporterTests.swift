@@ -3,6 +3,7 @@ import XCTest
 import SXKCore
 import SXKModels
 @testable import SXKSession
+import SXKFeatures
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import SXKCore
 @testable import SXKSession
+import SXKFeatures
 
 final class LocationAndMenuTests: XCTestCase {
     private func loggedInStore(_ clock: FixedClock) throws -> (ProfileStorage, AppStore) {

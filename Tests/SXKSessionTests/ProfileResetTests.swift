@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SXKSession
+import SXKFeatures
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import SXKCore
 @testable import SXKSession
+import SXKFeatures
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -18,8 +18,10 @@ extension Commands {
                 CommandSpec("scope", summary: "the account scope, role, scenic and store the scoped keys use", flags: [json]),
                 CommandSpec("key", summary: "one UserDefaults key: its value and who writes it",
                             arguments: [ArgumentSpec("KEY", kind: .provider("stored-key"), summary: "key name")], flags: [json]),
+                CommandSpec("rules", summary: "every rule of the app model: its engine function, basis and the keys it writes",
+                            flags: tableOutput),
             ],
-            examples: ["explain menu /scenic/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key currentStoreId"]
+            examples: ["explain menu /scenic/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key currentStoreId", "explain rules"]
         )
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
@@ -30,6 +32,7 @@ extension Commands {
 
 extension AppCommands {
     fileprivate func explain(_ command: ParsedCommand) async throws -> CommandOutput {
+        if command.subcommand == "rules" { return Self.rules() }
         let s = services
         let feature = ExplainFeature(store: s.storage.appStore, catalog: s.menuCatalog, clock: s.clock)
         var explanations: [Explanation]
@@ -54,7 +57,7 @@ extension AppCommands {
             guard let key = command.positionals.first else { throw AppError.usage("explain key needs a key name") }
             explanations = [try feature.key(key)]
         default:
-            throw AppError.usage("explain what? menu URI | dialog [permission|scenic|location] | scope | key KEY")
+            throw AppError.usage("explain what? menu URI | dialog [permission|scenic|location] | scope | key KEY | rules")
         }
         let data: JSONValue = dialog.map { ["dialog": $0, "explanations": .array(explanations.map(\.json))] }
             ?? explanations[0].json
@@ -65,6 +68,25 @@ extension AppCommands {
             out.line("\(explanation.verdict)  [\(explanation.basis.rawValue)]")
             for (i, step) in explanation.steps.enumerated() { out.line("   \(i + 1). " + step.line) }
         }
+        return out
+    }
+}
+
+extension AppCommands {
+    /// `explain rules`: the app model's registry (`AppModel.rules`), one row a rule, and the count of
+    /// documented and inferred ones.
+    fileprivate static func rules() -> CommandOutput {
+        let rules = AppModel.rules
+        var out = CommandOutput(data: .array(rules.map(\.json)))
+        out.table([
+            OutputColumn("source", "SOURCE", priority: 80),
+            OutputColumn("function", "FUNCTION", priority: 90, cuttable: false),
+            OutputColumn("basis", "BASIS", priority: 95, cuttable: false),
+            OutputColumn("keys", "KEYS", priority: 40) { $0.objectValue?["keys"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? "" },
+            OutputColumn("what", "RULE", priority: 60),
+        ], rules.map(\.json))
+        let documented = rules.filter { $0.basis.basis == .documented }.count
+        out.notes.append("\(rules.count) rules: \(documented) documented, \(rules.count - documented) inferred")
         return out
     }
 }
