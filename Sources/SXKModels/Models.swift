@@ -183,7 +183,9 @@ public struct RolePermission: Sendable, Equatable {
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("role")
         roleCode = try o.requireString("roleCode")
-        roleName = o.string("roleName") ?? roleCode
+        // An entry without a name has none: the code is not a name, and the permission load writes a
+        // role name only when the entry gives one.
+        roleName = o.string("roleName") ?? ""
         scenicList = try (o.array("scenicList") ?? []).map { v throws(FieldError) in try ScenicRef(json: v) }
         permissions = try (o.array("permissions") ?? []).map { v throws(FieldError) in try PermissionItem(json: v) }
     }
@@ -193,10 +195,10 @@ public struct RolePermission: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        [
-            "roleCode": .string(roleCode), "roleName": .string(roleName),
-            "scenicList": .array(scenicList.map(\.json)), "permissions": .array(permissions.map(\.json)),
-        ]
+        var o: JSONObject = ["roleCode": .string(roleCode), "scenicList": .array(scenicList.map(\.json)),
+                             "permissions": .array(permissions.map(\.json))]
+        if !roleName.isEmpty { o["roleName"] = .string(roleName) }
+        return .object(o)
     }
 }
 

@@ -94,7 +94,7 @@ public final class PermissionContext: @unchecked Sendable {
         }
         if code.isEmpty, let first = state.roles.first {
             state.roleCode = first.roleCode
-            state.roleName = first.roleName
+            state.roleName = first.roleName.isEmpty ? nil : first.roleName
             state.permissions = first.permissions
             state.scenicList = first.scenicList
             return Derivation(matched: first, exactMatch: false, reason: "no current role: the first entry \(first.roleCode) became the role")

@@ -49,7 +49,7 @@ final class ToleranceTests: XCTestCase {
         XCTAssertEqual(roles.count, 2)
         XCTAssertEqual(roles[0].scenicList, [ScenicRef(scenicId: 1, scenicName: "西湖景区"), ScenicRef(scenicId: 2, scenicName: "灵隐寺")])
         XCTAssertEqual(roles[0].permissions, [PermissionItem(uri: "order/list", name: "订单", group: "业务"), PermissionItem(uri: "stats", name: "stats")])
-        XCTAssertEqual(roles[1], RolePermission(roleCode: "photographer", roleName: "photographer", scenicList: [], permissions: []))
+        XCTAssertEqual(roles[1], RolePermission(roleCode: "photographer", roleName: "", scenicList: [], permissions: []), "no name is made from the code")
     }
 
     func testRealNameAndBankCard() async throws {

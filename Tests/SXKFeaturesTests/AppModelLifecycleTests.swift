@@ -244,8 +244,7 @@ final class AppModelRulesTests: XCTestCase {
     /// `documented` only with a seed section; `inferred` only with a section of docs/app-behaviour.md
     /// that exists.
     func testEveryBasisIsTrueToItsKind() throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/app-behaviour.md")
+        let docs = RepositoryRoot.file("docs/app-behaviour.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         for rule in AppModel.rules {
             switch rule.basis.basis {

@@ -45,6 +45,25 @@ final class ContextTests: XCTestCase {
         XCTAssertEqual(empty.current.permissions, [])
     }
 
+    /// An entry without `roleName` has no name: the permission load keeps the stored role name (it does
+    /// not write the role code as one), and the list re-encodes without a name, as the server sent it.
+    func testAnEntryWithoutARoleNameKeepsTheStoredName() throws {
+        let answer = try JSONParser.parse(#"[{"roleCode":"scenicAdmin","scenicList":[],"permissions":[{"uri":"orders/list"}]}]"#)
+        let roles = try RolePermission.list(json: answer)
+        XCTAssertEqual(roles.first?.roleName, "")
+        XCTAssertNil(roles.first?.json.objectValue?["roleName"], "no name is invented on re-encoding")
+
+        let permission = PermissionContext()
+        permission.setCurrentRole(code: "scenicAdmin", name: "景区管理员")
+        XCTAssertTrue(permission.setRolePermissions(roles).exactMatch)
+        XCTAssertEqual(permission.current.roleName, "景区管理员")
+
+        let fresh = PermissionContext()
+        fresh.setRolePermissions(roles)
+        XCTAssertEqual(fresh.current.roleCode, "scenicAdmin")
+        XCTAssertNil(fresh.current.roleName, "the first entry's code is not its name")
+    }
+
     func testSessionPhasesAndReset() {
         let session = AppSession()
         XCTAssertEqual(session.phase, .loggedOut)

@@ -5,7 +5,8 @@ import SXKShell
 /// What `login` and `switch-account` share: the numbered account choice and the account they end on.
 extension AppCommands {
     /// The numbered account choice the app shows as a dialog when a login has several accounts.
-    func chooseAccount(_ accounts: [Account]) async throws -> String {
+    /// `hint` says how to choose without a terminal (`login` takes `--account`, `switch-account` an argument).
+    func chooseAccount(_ accounts: [Account], hint: String = "pass --account ID|INDEX") async throws -> String {
         // Said before the prompt, so through the sink at once (names and codes are server text).
         diagnostics.note("this login has \(accounts.count) accounts:")
         for (i, account) in accounts.enumerated() {
@@ -14,7 +15,7 @@ extension AppCommands {
         // A wrong answer asks again; Ctrl-C, Ctrl-D or an empty line cancel.
         while true {
             switch try await io.readReply(prompt: "choose 1-\(accounts.count): ") {
-            case .noTerminal: throw AppError.usage("several accounts and no terminal to choose — pass --account ID|INDEX")
+            case .noTerminal: throw AppError.usage("several accounts and no terminal to choose — \(hint)")
             case .endOfInput: throw FeatureError.cancelled
             case .answer(let answer):
                 switch AuthSessionCoordinator.accountChoice(answer, in: accounts) {

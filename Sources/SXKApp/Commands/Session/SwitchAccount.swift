@@ -38,7 +38,12 @@ extension AppCommands {
         } else {
             let rows = auth.accounts()
             guard !rows.isEmpty else { throw FeatureError.noAccountList }
-            selector = try await chooseAccount(rows.map(\.account))
+            // One account leaves nothing to choose: it is the one switched to (or already on).
+            if rows.count == 1, let only = rows.first?.account {
+                selector = "\(only.userId):\(only.accountType)"
+            } else {
+                selector = try await chooseAccount(rows.map(\.account), hint: "name one: switch-account ID|INDEX")
+            }
         }
         // The account already current: nothing to switch, and the role chosen in it stays (set-user
         // would load the account's own role again).
