@@ -77,7 +77,7 @@ extension AppCommands {
                 return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
             case .completed, .limit, .stoppedByCaller:
                 // Not String(format:): its first call looks up a protocol conformance across the whole
-                // binary (about half a millisecond), after the last page and before the exit.
+                // binary's conformance records, after the last page and before the exit.
                 return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(JSONWriter.format(p.elapsed, digits: 2)) s"])
             }
         }
