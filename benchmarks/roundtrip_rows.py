@@ -53,6 +53,37 @@ def requests_seen(port):
         return json.load(r)["data"]["requests"]
 
 
+def link_round_trip(port, runs=15):
+    """The relay's own round trip, in ms (median): one small GET through it on a kept connection and
+    on a new connection each, timed by a bare socket client, so what the relay adds beyond its 30 ms
+    (its timers, and its connect to the sandbox before a new connection's first bytes are held) is
+    printed beside the rows."""
+    import socket, statistics, time
+
+    def one(s):
+        s.sendall(b"GET /api/app/config HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
+        buf = b""
+        while b"\r\n\r\n" not in buf:
+            buf += s.recv(65536)
+        head, body = buf.split(b"\r\n\r\n", 1)
+        length = [int(l.split(b":", 1)[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")][0]
+        while len(body) < length:
+            body += s.recv(65536)
+
+    kept, fresh = [], []
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        for _ in range(runs):
+            t = time.perf_counter()
+            one(s)
+            kept.append((time.perf_counter() - t) * 1000)
+    for _ in range(runs):
+        t = time.perf_counter()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            one(s)
+        fresh.append((time.perf_counter() - t) * 1000)
+    return statistics.median(kept), statistics.median(fresh)
+
+
 def measure(c):
     """c: namespace with sxk, sandbox, tmp, env, started, runs, add, med, ms, fmt, log."""
     port = start_sandbox(c.sandbox, c.started)
@@ -62,6 +93,8 @@ def measure(c):
     start = c.ms(bench.time_command([c.sxk, "-c", "version"], runs=c.runs, env=env))
     startup = c.med(start)
     c.log("13 sandbox :%d through relay :%d; start-up %.1f ms" % (port, relay, startup))
+    kept, fresh = link_round_trip(relay)
+    c.log("13 the relay's own round trip (a bare GET): %.1f ms on a kept connection, %.1f ms on a new one" % (kept, fresh))
     runs = max(10, c.runs // 2)
     for i, (label, phone, account, argv, floor, why) in enumerate(CASES):
         state = os.path.join(c.tmp, "rt-%d" % i)

@@ -79,6 +79,21 @@ public final class DefaultsStore: @unchecked Sendable {
         }
     }
 
+    /// Whether `key` holds a change that no save has written yet.
+    public func isPending(_ key: String) -> Bool {
+        mutex.withLock { changed.contains(key) }
+    }
+
+    /// Takes back a change no save has written: `key` holds `value` again, pending only when
+    /// `pending` (as it was before the change). For a change given up after its save failed, so a
+    /// later save does not write it.
+    public func revert(_ key: String, to value: JSONValue?, pending: Bool) {
+        mutex.withLock {
+            values[key] = value
+            if pending { changed.insert(key) } else { changed.remove(key) }
+        }
+    }
+
     /// Every key and value in file order (new keys last).
     public var entries: [(key: String, value: JSONValue)] {
         mutex.withLock { values.entries }
@@ -106,7 +121,10 @@ public final class DefaultsStore: @unchecked Sendable {
         let merged = try lock.withLock { () throws(SessionError) -> JSONObject in
             let disk = try readDisk(warnIfRefused: false)
             var merged = disk.object
-            for key in pending { merged[key] = snapshot[key] }
+            // In memory order, so keys new to the file are added in the order they were set: the
+            // same bytes whether the changes went out in one save or in several.
+            for (key, value) in snapshot.entries where pending.contains(key) { merged[key] = value }
+            for key in pending where snapshot[key] == nil { merged[key] = nil }
             if !pending.isEmpty || wasLoose || disk.loose || disk.setAside {
                 try file.writeAtomically(path, bytes: JSONWriter.bytes(.object(merged), style: .pretty) + [0x0A])
             }

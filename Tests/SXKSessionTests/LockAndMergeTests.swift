@@ -112,3 +112,48 @@ final class LockAndMergeTests: XCTestCase {
         XCTAssertEqual(keys.count, 50)
     }
 }
+
+/// The save's order of new keys and a change given up after a failed save.
+final class DefaultsSaveOrderTests: XCTestCase {
+    private func store(_ dir: String) -> DefaultsStore {
+        DefaultsStore(path: dir + "/defaults.json", file: SecureFile(warn: WarningRecorder().sink), lock: ProfileLock(path: dir + "/.lock"))
+    }
+
+    func testNewKeysAreWrittenInTheOrderTheyWereSetWhetherInOneSaveOrSeveral() throws {
+        let names = (0..<40).map { "key_\($0 * 7919 % 40)" }
+        let one = makeTempDir(self), several = makeTempDir(self)
+        let a = store(one), b = store(several)
+        a.set("first", .int(0))
+        try a.save()
+        b.set("first", .int(0))
+        try b.save()
+        for name in names { a.set(name, .string(name)) }
+        try a.save()
+        for (i, name) in names.enumerated() {
+            b.set(name, .string(name))
+            if i % 9 == 0 { try b.save() }
+        }
+        try b.save()
+        XCTAssertEqual(readText(one + "/defaults.json"), readText(several + "/defaults.json"))
+        let keys = try XCTUnwrap(JSONParser.parse(Array((readText(one + "/defaults.json") ?? "").utf8)).objectValue).keys
+        XCTAssertEqual(keys, ["first"] + names)
+    }
+
+    func testARevertedChangeIsNotWrittenByTheNextSave() throws {
+        let dir = makeTempDir(self)
+        let s = store(dir)
+        s.set("kept", .int(1))
+        s.set("given_up", .int(2))
+        // A folder where the file goes: the save fails and both changes stay pending.
+        try FileManager.default.createDirectory(atPath: dir + "/defaults.json/blocked", withIntermediateDirectories: true)
+        XCTAssertThrowsError(try s.save())
+        XCTAssertTrue(s.isPending("given_up"))
+        s.revert("given_up", to: nil, pending: false)
+        XCTAssertFalse(s.isPending("given_up"))
+        XCTAssertNil(s["given_up"])
+        try FileManager.default.removeItem(atPath: dir + "/defaults.json")
+        try s.save()
+        let saved = try XCTUnwrap(JSONParser.parse(Array((readText(dir + "/defaults.json") ?? "").utf8)).objectValue)
+        XCTAssertEqual(saved.keys, ["kept"])
+    }
+}

@@ -214,6 +214,12 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         contexts.permission.setCurrentRole(code: result.user.roleCode, name: result.user.roleName)
         // The token is held (phase restoring) while the context loads, so the loads carry it.
         contexts.session.beginRestoring(token: result.token)
+        // The account list (no token), for account switches in a later process, needs only set-user's
+        // answer: it is written while the pair is in flight, not after it. Its warning keeps its place.
+        var accountListFailure: (any Error)?
+        do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
+            accountListFailure = error
+        }
 
         var warnings: [String] = []
         var report: AccountLoadReport?
@@ -226,22 +232,26 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
         }
         // The token is stored: a snapshot that cannot be written (disk full) does not undo the login.
-        var saved = true
-        do { try contexts.persist(validated: report != nil) } catch {
-            saved = false
-            warnings.append("logged in, but the account snapshot was not saved: \(error)")
-        }
         // The shell's login = the app's login + home's first appearance, which writes the default
-        // common menus (seed 000 §6.2; docs/app-behaviour.md#login).
-        if saved, let role = contexts.permission.roleCode, !role.isEmpty {
-            let uris = contexts.permission.current.permissions.map(\.uri)
-            do { _ = try CommonMenuStore(store: contexts.store).commonURIs(roleCode: role, visibleURIs: uris) } catch {
-                warnings.append("logged in, but the common menus were not saved: \(error)")
+        // common menus (seed 000 §6.2; docs/app-behaviour.md#login): both go in one save of the
+        // defaults (one durable write after the last answer, not two). When that save fails, the
+        // common menus are given up, as when they were only tried after a saved snapshot.
+        let store = contexts.store
+        var menus: (key: String, value: JSONValue?, pending: Bool)?
+        do {
+            try store.batch { () throws(SessionError) in
+                try store.persistContexts(account: contexts.account, permission: contexts.permission, validated: report != nil)
+                guard let role = contexts.permission.roleCode, !role.isEmpty else { return }
+                let common = CommonMenuStore(store: store), key = common.key(roleCode: role)
+                menus = (key, store.defaults[key], store.defaults.isPending(key))
+                _ = try common.commonURIs(roleCode: role, visibleURIs: contexts.permission.current.permissions.map(\.uri))
             }
+        } catch {
+            if let menus { store.defaults.revert(menus.key, to: menus.value, pending: menus.pending) }
+            warnings.append("logged in, but the account snapshot was not saved: \(FeatureError.storage(error))")
         }
-        // The account list (no token) for account switches in a later process.
-        do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
-            warnings.append("logged in, but the account list was not saved: \(error)")
+        if let accountListFailure {
+            warnings.append("logged in, but the account list was not saved: \(accountListFailure)")
         }
         contexts.session.logIn(token: result.token)
         if report == nil { contexts.session.setOffline(true) }

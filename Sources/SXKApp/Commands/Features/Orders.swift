@@ -76,7 +76,9 @@ extension AppCommands {
             case .cancelled:
                 return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
             case .completed, .limit, .stoppedByCaller:
-                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(String(format: "%.2f", p.elapsed)) s"])
+                // Not String(format:): its first call looks up a protocol conformance across the whole
+                // binary's conformance records, after the last page and before the exit.
+                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(JSONWriter.format(p.elapsed, digits: 2)) s"])
             }
         }
         return output
