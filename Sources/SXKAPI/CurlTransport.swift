@@ -70,6 +70,16 @@ public struct CurlTransport: HTTPTransport {
         self.resolve = resolve
     }
 
+    /// Loads libcurl and starts the engine on a thread of its own, now: a one-shot that is about to send
+    /// its first request overlaps that load (≈ 30 libraries and OpenSSL's set-up) with its own start
+    /// instead of waiting for it at the request. Idempotent; a libcurl that cannot be loaded is reported
+    /// by the request, as without this.
+    public static func prepareEngine() {
+        let thread = Thread { _ = try? CurlEngine.shared() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw TransportError.cancelled }
         let seconds = totalTimeout ?? request.timeout

@@ -97,6 +97,42 @@ public enum SXKApplication {
         return host
     }
 
+    /// Called first thing: a one-shot that is going to send a request loads libcurl and starts its
+    /// engine on a second thread while this one starts Foundation, parses the options and reads the
+    /// profile (`CurlTransport.prepareEngine`). Anything else loads nothing here.
+    public static func prepareTransport() {
+        let variable: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), variable: variable) { CurlTransport.prepareEngine() }
+    }
+
+    /// True for a one-shot whose command needs the server and that sends directly (no connection
+    /// holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line). Read from the raw
+    /// arguments before anything else starts, so that libcurl loads beside the start; a wrong guess
+    /// (an option value that looks like a command) only loads it early.
+    static func oneShotWillSend(_ arguments: [String], variable: (String) -> String?) -> Bool {
+        var i = 0
+        while i < arguments.count, arguments[i].hasPrefix("-"), arguments[i] != "-" {
+            let word = arguments[i]
+            i += 1
+            if word == "--" { break }
+            // A script (`-c`) and anything kept in a holder never wait for libcurl's load here.
+            if word == "-c" || word == "--persist" || word.hasPrefix("--persist=") { return false }
+            if !word.contains("="), GlobalOptions.flags.contains(where: { "--" + $0.name == word && !$0.isSwitch }) { i += 1 }
+        }
+        guard i < arguments.count, CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] })?.needsServer == true else {
+            return false
+        }
+        if let persist = variable("SXK_PERSIST"), !persist.isEmpty { return false }
+        let config: String?
+        if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            config = xdg
+        } else {
+            config = variable("HOME").map { $0 + "/.config" }
+        }
+        if let config, access(config + "/sxk/sxkrc", F_OK) == 0, StartupFile.persistSetting(config + "/sxk/sxkrc") != nil { return false }
+        return true
+    }
+
     /// `SXK_SANDBOX_SPELLING=camel|snake`: how the embedded sandbox spells its answers (camel when unset),
     /// so a whole session can be run against a snake_case backend.
     static func sandboxSpelling(_ environment: [String: String]) throws -> SandboxSpelling {

@@ -2,6 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 @testable import SXKAPI
+@testable import SXKApp
 
 /// Every `sxk __hold-connections` process on the machine, by pid (zombies waiting for a reaper are gone).
 func connectionHolders() -> [pid_t] {
@@ -239,6 +240,32 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertEqual(setUserRequests(), 1, "the POST reached the server twice")
         XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) })
         unlink(socket(ws))
+    }
+
+    /// libcurl is loaded beside the start only by a one-shot that sends directly: never for the
+    /// REPL, a script, a command without the server, or one that goes through a holder.
+    func testOnlyAOneShotThatSendsDirectlyLoadsLibcurlEarly() throws {
+        let config = NSTemporaryDirectory() + "sxk-early-" + UUID().uuidString.prefix(8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        var env: [String: String] = ["XDG_CONFIG_HOME": config]
+        func early(_ arguments: [String]) -> Bool { SXKApplication.oneShotWillSend(arguments, variable: { env[$0] }) }
+        XCTAssertTrue(early(["get", "/api/app/config"]))
+        XCTAssertTrue(early(["--base-url", "https://127.0.0.1:1", "--timeout", "5", "--trace", "orders", "--json"]))
+        XCTAssertTrue(early(["--state-dir=/tmp/x", "--", "post", "/api/x"]))
+        XCTAssertFalse(early([]))
+        XCTAssertFalse(early(["--trace"]))
+        XCTAssertFalse(early(["version"]))
+        XCTAssertFalse(early(["--profile", "get"]))
+        XCTAssertFalse(early(["-c", "get /api/app/config"]))
+        XCTAssertFalse(early(["--persist", "30", "get", "/api/app/config"]))
+        XCTAssertFalse(early(["--persist=30", "get", "/api/app/config"]))
+        env["SXK_PERSIST"] = "30"
+        XCTAssertFalse(early(["get", "/api/app/config"]))
+        env["SXK_PERSIST"] = ""
+        XCTAssertTrue(early(["get", "/api/app/config"]))
+        try FileManager.default.createDirectory(atPath: config + "/sxk", withIntermediateDirectories: true)
+        try "persist 30\n".write(toFile: config + "/sxk/sxkrc", atomically: true, encoding: .utf8)
+        XCTAssertFalse(early(["get", "/api/app/config"]))
     }
 
     func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
