@@ -10,11 +10,20 @@ import SXKShell
 public enum SXKApplication {
     public static let version = "0.1.0"
 
+    /// `main`, then the process ends with its status on the thread that finished it. Returning the
+    /// status to the top-level code would hop to the main actor first, and on Linux that queue's
+    /// work runs on a thread started for it (≈ 1 ms of a one-shot, after its output is written).
+    public static func runAndExit() async -> Never {
+        exit(await main())
+    }
+
     public static func main() async -> Int32 {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
+        // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
+        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), variable: { environment[$0] }) { CurlTransport.prepareEngine() }
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
             return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
         }
@@ -97,18 +106,11 @@ public enum SXKApplication {
         return host
     }
 
-    /// Called first thing: a one-shot that is going to send a request loads libcurl and starts its
-    /// engine on a second thread while this one starts Foundation, parses the options and reads the
-    /// profile (`CurlTransport.prepareEngine`). Anything else loads nothing here.
-    public static func prepareTransport() {
-        let variable: (String) -> String? = { getenv($0).map { String(cString: $0) } }
-        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), variable: variable) { CurlTransport.prepareEngine() }
-    }
-
     /// True for a one-shot whose command needs the server and that sends directly (no connection
-    /// holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line). Read from the raw
-    /// arguments before anything else starts, so that libcurl loads beside the start; a wrong guess
-    /// (an option value that looks like a command) only loads it early.
+    /// holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line): it loads libcurl and
+    /// starts its engine on a second thread (`CurlTransport.prepareEngine`) while this one parses the
+    /// options and reads the profile. Read from the raw arguments; a wrong guess (an option value that
+    /// looks like a command) only loads libcurl early.
     static func oneShotWillSend(_ arguments: [String], variable: (String) -> String?) -> Bool {
         var i = 0
         while i < arguments.count, arguments[i].hasPrefix("-"), arguments[i] != "-" {
