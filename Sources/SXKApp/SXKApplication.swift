@@ -14,7 +14,9 @@ public enum SXKApplication {
     /// status to the top-level code would hop to the main actor first, and on Linux that queue's
     /// work runs on a thread started for it (≈ 1 ms of a one-shot, after its output is written).
     public static func runAndExit() async -> Never {
-        exit(await main())
+        let status = await main()
+        CurlTransport.awaitPreparedEngine()
+        exit(status)
     }
 
     public static func main() async -> Int32 {
