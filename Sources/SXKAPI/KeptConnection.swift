@@ -637,7 +637,8 @@ public enum ConnectionHolder {
             while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if Self.peerHungUp(client) { task.cancel() }
             }
-            let answer = box.answer ?? .failure(.network(.other("no answer")))
+            // After `sending`, the client reads a refusal as "may have been sent" (a GET goes again).
+            let answer = box.answer ?? .refused("no answer")
             _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
         }
 

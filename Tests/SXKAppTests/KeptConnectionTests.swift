@@ -268,6 +268,19 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(early(["get", "/api/app/config"]))
     }
 
+    /// A one-shot that ends before its first request (here a usage error) while libcurl is still
+    /// loading on the second thread waits for that load before it exits: exiting meanwhile raced the
+    /// libraries' constructors and crashed about one run in thirty.
+    func testAOneShotThatEndsBeforeItsRequestExitsCleanlyWhileLibcurlLoads() throws {
+        let ws = workspace()
+        for _ in 0..<40 {
+            let r = SXK.run(["orders", "--limt", "3"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.stderrLines.count, 1, r.summary)
+            if r.status != 2 { break }
+        }
+    }
+
     func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
         let ws = workspace()
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
