@@ -70,6 +70,32 @@ public struct CurlTransport: HTTPTransport {
         self.resolve = resolve
     }
 
+    /// Loads libcurl and starts the engine on a thread of its own, now: a one-shot that is about to send
+    /// its first request overlaps that load (≈ 30 libraries and OpenSSL's set-up) with its own start
+    /// instead of waiting for it at the request. Idempotent; a libcurl that cannot be loaded is reported
+    /// by the request, as without this.
+    public static func prepareEngine() {
+        let done = DispatchSemaphore(value: 0)
+        preparing.lock.withLock { preparing.done = done }
+        let thread = Thread {
+            _ = try? CurlEngine.shared()
+            done.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Waits for a load `prepareEngine` started. The process must not exit while another thread is
+    /// still loading and initialising libcurl's libraries (their constructors would race the exit
+    /// handlers: a usage error right after the start crashed so); after a request it has finished.
+    public static func awaitPreparedEngine() {
+        guard let done = preparing.lock.withLock({ preparing.done }) else { return }
+        done.wait()
+        done.signal()
+    }
+
+    private static let preparing = PreparedLoad()
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw TransportError.cancelled }
         let seconds = totalTimeout ?? request.timeout
@@ -102,6 +128,12 @@ public struct CurlTransport: HTTPTransport {
             current.url = target
         }
     }
+}
+
+/// The early load's end, signalled once (`prepareEngine`).
+private final class PreparedLoad: @unchecked Sendable {
+    let lock = NSLock()
+    var done: DispatchSemaphore?
 }
 
 /// Scheme, host and port of a URL (default ports filled in) — redirects must keep all three.

@@ -13,14 +13,16 @@ import Foundation
 /// - exits once it has been idle for its persist time, or when asked to (`SXK_PERSIST=0`).
 ///
 /// Whatever goes wrong on the way to it — no socket, a stale one, a holder of another build, one that
-/// dies mid-request — the request is sent directly by this process, and only `--trace` says so.
+/// dies mid-request — the request is sent directly by this process, and only `--trace` says so. The
+/// one exception: a holder that dies after it took a request on (its `sending` frame) may have sent it,
+/// so only a request that is safe to repeat (`GET`, `HEAD`) is sent again; any other is an error.
 public enum KeptConnection {
     /// The socket's name in the profile's state folder.
     public static let socketName = "connections.sock"
     /// The argument that makes `sxk` a holder (never typed by a person: the one-shot passes it).
     public static let holderArgument = "__hold-connections"
     static let magic: [UInt8] = Array("SXKH".utf8)
-    static let protocolVersion: UInt32 = 1
+    static let protocolVersion: UInt32 = 2
 
     /// What a client and a holder must share to talk: the build (version and the executable's size and
     /// time) and every environment variable that changes what libcurl does (proxies, CA files).
@@ -136,10 +138,13 @@ struct HeldRequest {
 }
 
 /// The holder's answer: a response, the transport's error, or a refusal (the client then goes direct).
+/// Before the answer to a request it takes on, the holder sends `sending`: from then on the request may
+/// have reached the server.
 enum HeldAnswer {
     case response(HTTPResponse)
     case failure(TransportError)
     case refused(String)
+    case sending
 
     func encoded() -> [UInt8] {
         var w = FrameWriter()
@@ -163,6 +168,8 @@ enum HeldAnswer {
         case .refused(let why):
             w.u8(2)
             w.string(why)
+        case .sending:
+            w.u8(3)
         }
         return w.bytes
     }
@@ -189,6 +196,8 @@ enum HeldAnswer {
             return .failure(error)
         case 2:
             return .refused(try r.string())
+        case 3:
+            return .sending
         default:
             throw FrameReader.Short()
         }
@@ -344,6 +353,10 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         case .unavailable(let why):
             trace("* kept connection not used (\(why)): sending directly")
             return try await direct.send(request)
+        case .lost(let why):
+            trace("* kept connection lost after the holder took the request on (\(why)): \(request.method) not sent again")
+            throw TransportError.network(.other(
+                "the connection holder ended during the request, which may have reached the server: not sent again"))
         }
     }
 
@@ -351,8 +364,14 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         case answered(HTTPResponse)
         case failed(TransportError)
         case cancelled
+        /// The holder never took the request on: sending it directly cannot send it twice.
         case unavailable(String)
+        /// The holder took a request that is not safe to repeat on and then failed: it may have been sent.
+        case lost(String)
     }
+
+    /// Requests that may be sent twice without harm (RFC 9110's safe methods the shell sends).
+    static func isSafeToRepeat(_ method: String) -> Bool { ["GET", "HEAD"].contains(method.uppercased()) }
 
     private func held(_ request: HTTPRequest) -> HeldRequest {
         let trust = direct.trust
@@ -365,6 +384,7 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         let frame = held(request).encoded()
         let limit = direct.maxBodyBytes + CurlTransport.maxHeadBytes + (1 << 16)
         let path = socketPath, seconds = self.seconds
+        let repeatable = Self.isSafeToRepeat(request.method)
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { return .unavailable("pipe: \(String(cString: strerror(errno)))") }
         for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -375,8 +395,8 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
             await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
                 // A thread of its own: the waits block, and the cooperative pool must not.
                 let thread = Thread {
-                    done.resume(returning: Self.exchange(frame, path: path, cancel: cancelRead, timeout: request.timeout, limit: limit,
-                                                         seconds: seconds, start: start))
+                    done.resume(returning: Self.exchange(frame, repeatable: repeatable, path: path, cancel: cancelRead,
+                                                         timeout: request.timeout, limit: limit, seconds: seconds, start: start))
                 }
                 thread.stackSize = 256 << 10
                 thread.start()
@@ -387,8 +407,9 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    /// Connects (starting a holder when there is none), sends, and reads the answer.
-    static func exchange(_ frame: [UInt8], path: String, cancel: Int32, timeout: Double, limit: Int, seconds: Double,
+    /// Connects (starting a holder when there is none), sends, and reads the answer. `repeatable`: the
+    /// request may be sent again directly even after the holder took it on.
+    static func exchange(_ frame: [UInt8], repeatable: Bool, path: String, cancel: Int32, timeout: Double, limit: Int, seconds: Double,
                          start: () -> Bool) -> Outcome {
         let fd: Int32
         do {
@@ -402,16 +423,23 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         guard HolderSocket.peer(fd)?.uid == getuid() else { return .unavailable("the socket's listener is another user") }
         // A holder answers its own peer check and hello at once; the request itself has the request's time.
         let deadline = Date().timeIntervalSince1970 + timeout + 5
+        var takenOn = false
+        // Past the holder's `sending`, a failure may follow a request that reached the server.
+        func broken(_ why: String) -> Outcome { takenOn && !repeatable ? .lost(why) : .unavailable(why) }
         do {
             guard try HolderSocket.writeAll(fd, frame, cancel: cancel, deadline: deadline) else { return .cancelled }
-            guard let bytes = try HolderSocket.readFrame(fd, cancel: cancel, deadline: deadline, limit: limit) else { return .cancelled }
-            switch try HeldAnswer.decode(bytes) {
-            case .response(let response): return .answered(response)
-            case .failure(let error): return .failed(error)
-            case .refused(let why): return .unavailable("holder refused: \(why)")
+            while true {
+                guard let bytes = try HolderSocket.readFrame(fd, cancel: cancel, deadline: deadline, limit: limit) else { return .cancelled }
+                switch try HeldAnswer.decode(bytes) {
+                case .sending where !takenOn: takenOn = true
+                case .sending: return broken("holder sent two starts")
+                case .response(let response): return .answered(response)
+                case .failure(let error): return .failed(error)
+                case .refused(let why): return broken("holder refused: \(why)")
+                }
             }
         } catch {
-            return .unavailable("\(error)")
+            return broken("\(error)")
         }
     }
 
@@ -593,6 +621,8 @@ public enum ConnectionHolder {
             var rest = hello.rest
             guard let held = try? HeldRequest.decodeSend(kind: hello.kind, identity: hello.identity, &rest) else { return }
             let transport = self.transport(for: held)
+            // The client sends directly what the holder never took on; from this frame on it may not.
+            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true else { return }
             let box = AnswerBox()
             let done = DispatchSemaphore(value: 0)
             let task = Task.detached {
@@ -607,6 +637,7 @@ public enum ConnectionHolder {
             while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if Self.peerHungUp(client) { task.cancel() }
             }
+            // After `sending`, the client reads a refusal as "may have been sent" (a GET goes again).
             let answer = box.answer ?? .refused("no answer")
             _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
         }

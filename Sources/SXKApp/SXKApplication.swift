@@ -10,11 +10,22 @@ import SXKShell
 public enum SXKApplication {
     public static let version = "0.1.0"
 
+    /// `main`, then the process ends with its status on the thread that finished it. Returning the
+    /// status to the top-level code would hop to the main actor first, and on Linux that queue's
+    /// work runs on a thread started for it (≈ 1 ms of a one-shot, after its output is written).
+    public static func runAndExit() async -> Never {
+        let status = await main()
+        CurlTransport.awaitPreparedEngine()
+        exit(status)
+    }
+
     public static func main() async -> Int32 {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
+        // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
+        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), variable: { environment[$0] }) { CurlTransport.prepareEngine() }
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
             return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
         }
@@ -95,6 +106,35 @@ public enum SXKApplication {
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
         if services.storage.appStore.isDeviceSnapshot { try host.restoreSnapshotContexts() }
         return host
+    }
+
+    /// True for a one-shot whose command needs the server and that sends directly (no connection
+    /// holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line): it loads libcurl and
+    /// starts its engine on a second thread (`CurlTransport.prepareEngine`) while this one parses the
+    /// options and reads the profile. Read from the raw arguments; a wrong guess (an option value that
+    /// looks like a command) only loads libcurl early.
+    static func oneShotWillSend(_ arguments: [String], variable: (String) -> String?) -> Bool {
+        var i = 0
+        while i < arguments.count, arguments[i].hasPrefix("-"), arguments[i] != "-" {
+            let word = arguments[i]
+            i += 1
+            if word == "--" { break }
+            // A script (`-c`) and anything kept in a holder never wait for libcurl's load here.
+            if word == "-c" || word == "--persist" || word.hasPrefix("--persist=") { return false }
+            if !word.contains("="), GlobalOptions.flags.contains(where: { "--" + $0.name == word && !$0.isSwitch }) { i += 1 }
+        }
+        guard i < arguments.count, CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] })?.needsServer == true else {
+            return false
+        }
+        if let persist = variable("SXK_PERSIST"), !persist.isEmpty { return false }
+        let config: String?
+        if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            config = xdg
+        } else {
+            config = variable("HOME").map { $0 + "/.config" }
+        }
+        if let config, access(config + "/sxk/sxkrc", F_OK) == 0, StartupFile.persistSetting(config + "/sxk/sxkrc") != nil { return false }
+        return true
     }
 
     /// `SXK_SANDBOX_SPELLING=camel|snake`: how the embedded sandbox spells its answers (camel when unset),

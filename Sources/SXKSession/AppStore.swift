@@ -57,8 +57,9 @@ public final class AppStore: @unchecked Sendable {
     /// The clock this store stamps `sxk_snapshot_saved_at` with.
     public var wallClock: any WallClock { clock }
 
-    /// Re-reads `defaults.json` (keeping unsaved local changes on top).
-    public func reload() throws(SessionError) { try defaults.load() }
+    /// Re-reads `defaults.json` (keeping unsaved local changes on top); a file unchanged since it was
+    /// last read is not read again (`DefaultsStore.refresh`).
+    public func reload() throws(SessionError) { try defaults.refresh() }
 
     /// Runs several changes and saves once at the end (also when `body` throws).
     public func batch<T>(_ body: () throws(SessionError) -> T) throws(SessionError) -> T {

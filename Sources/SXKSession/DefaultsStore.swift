@@ -17,6 +17,11 @@ public final class DefaultsStore: @unchecked Sendable {
     private var values = JSONObject()
     private var changed = Set<String>()
     private var looseMode = false
+    /// The file as the last `load` read it (nil: not read, read as refused or absent, or written since),
+    /// so `refresh` can tell that nothing changed without reading and parsing it again.
+    private var loadedVersion: FileVersion?
+    /// How many times the file was read and parsed (for tests: a start reads it once).
+    private(set) var diskReads = 0
 
     /// `validate` returns why a decoded object is unusable (wrong types), or nil when it is fine.
     public init(path: String, file: SecureFile, lock: ProfileLock, validate: @escaping @Sendable (JSONObject) -> String? = { _ in nil }) {
@@ -57,13 +62,33 @@ public final class DefaultsStore: @unchecked Sendable {
     /// Reads the file under the lock. Pending local changes stay applied on top of what was read.
     public func load() throws(SessionError) {
         guard let lock else { return }
-        let disk = try lock.withLock { () throws(SessionError) in try readDisk(warnIfRefused: true) }
+        try lock.withLock { () throws(SessionError) in try loadHoldingLock() }
+    }
+
+    /// `load` for a caller that holds the profile lock already (opening the profile: one lock for
+    /// the clean-up and the read).
+    public func loadHoldingLock() throws(SessionError) {
+        guard lock != nil else { return }
+        // Under the lock no writer can replace the file between this look and the read.
+        let version = FileVersion(path)
+        let disk = try readDisk(warnIfRefused: true)
         mutex.withLock {
             var merged = disk.object
             for key in changed { merged[key] = values[key] }
             values = merged
             looseMode = disk.loose
+            loadedVersion = disk.read ? version : nil
+            diskReads += 1
         }
+    }
+
+    /// `load`, skipped when the file is still the one the last `load` read: every write replaces it
+    /// (a new inode, new times), so the same identity means the same bytes, and the values in memory
+    /// are already those bytes with the pending changes on top.
+    public func refresh() throws(SessionError) {
+        guard lock != nil else { return }
+        if let seen = mutex.withLock({ loadedVersion }), FileVersion(path) == seen { return }
+        try load()
     }
 
     public subscript(key: String) -> JSONValue? {
@@ -117,7 +142,10 @@ public final class DefaultsStore: @unchecked Sendable {
             mutex.withLock { changed = [] }
             return
         }
-        let (pending, snapshot, wasLoose) = mutex.withLock { (changed, values, looseMode) }
+        let (pending, snapshot, wasLoose) = mutex.withLock { () -> (Set<String>, JSONObject, Bool) in
+            loadedVersion = nil
+            return (changed, values, looseMode)
+        }
         let merged = try lock.withLock { () throws(SessionError) -> JSONObject in
             let disk = try readDisk(warnIfRefused: false)
             var merged = disk.object
@@ -148,6 +176,22 @@ public final class DefaultsStore: @unchecked Sendable {
         var object = JSONObject()
         var loose = false
         var setAside = false
+        /// The file was there and read as it is (not refused, not set aside).
+        var read = false
+    }
+
+    /// What identifies one version of the file: device, inode, size and both times to the nanosecond.
+    struct FileVersion: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: Int, modifiedNanos: Int, changed: Int, changedNanos: Int
+
+        init?(_ path: String) {
+            var st = stat()
+            guard lstat(path, &st) == 0 else { return nil }
+            device = UInt64(st.st_dev); inode = UInt64(st.st_ino); size = Int64(st.st_size)
+            modified = st.st_mtim.tv_sec; modifiedNanos = st.st_mtim.tv_nsec
+            changed = st.st_ctim.tv_sec; changedNanos = st.st_ctim.tv_nsec
+        }
     }
 
     private func readDisk(warnIfRefused: Bool) throws(SessionError) -> Disk {
@@ -165,7 +209,7 @@ public final class DefaultsStore: @unchecked Sendable {
             let stillThere = lstat(path, &st) == 0
             return Disk(object: JSONObject(), loose: false, setAside: corrupt || stillThere)
         }
-        return Disk(object: loaded!.value, loose: loaded!.looseMode, setAside: false)
+        return Disk(object: loaded!.value, loose: loaded!.looseMode, setAside: false, read: true)
     }
 
     /// Parses `defaults.json`: strict UTF-8 JSON, an object at the top, bounded nesting, valid types.

@@ -19,15 +19,17 @@ public final class ProfileStorage: @unchecked Sendable {
         try file.ensureDirectory(paths.profileDir)
         lock = ProfileLock(path: paths.lockFile, timeout: lockTimeout)
         let file = self.file
-        try lock.withLock { () throws(SessionError) in
-            _ = file.cleanTemporaryFiles(in: paths.profileDir)
-        }
-        defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, validate: StoreKey.typeProblem)
+        let defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, validate: StoreKey.typeProblem)
+        self.defaults = defaults
         tokens = TokenStore(path: paths.tokenFile, file: file, lock: lock)
         appStore = AppStore(
             defaults: defaults, tokens: tokens, accountList: AccountListStore(path: paths.accountsFile, file: file, lock: lock),
             clock: clock)
-        try defaults.load()
+        // One lock for both: leftovers of an interrupted write go, then the state is read.
+        try lock.withLock { () throws(SessionError) in
+            _ = file.cleanTemporaryFiles(in: paths.profileDir)
+            try defaults.loadHoldingLock()
+        }
     }
 
     /// Creates the config folder (0700) when something is about to be written there.

@@ -2,4 +2,4 @@ import Foundation
 import SXKApp
 
 // Top-level code runs on the main actor; the shell moves blocking reads to its own thread.
-exit(await SXKApplication.main())
+await SXKApplication.runAndExit()

@@ -111,6 +111,42 @@ final class LockAndMergeTests: XCTestCase {
         let keys = Set(try ProfileStorage(paths: paths, warn: { _ in }).defaults.entries.map(\.key))
         XCTAssertEqual(keys.count, 50)
     }
+
+    func testAReloadOfAnUnchangedFileDoesNotReadItAgainButSeesEveryWrite() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        try ProfileStorage(paths: paths, warn: { _ in }).appStore.setLastLoginUsername("13800000001")
+        let reader = try ProfileStorage(paths: paths, warn: { _ in })
+        // Opening the profile read it once; restoring right after (reload) does not read it again.
+        XCTAssertEqual(reader.defaults.diskReads, 1)
+        try reader.appStore.reload()
+        XCTAssertEqual(reader.defaults.diskReads, 1)
+        XCTAssertEqual(reader.appStore.lastLoginUsername, "13800000001")
+        // Another process's write, same size and within the same second: seen by the next reload.
+        let writer = try ProfileStorage(paths: paths, warn: { _ in })
+        try writer.appStore.setLastLoginUsername("13800000002")
+        try reader.appStore.reload()
+        XCTAssertEqual(reader.defaults.diskReads, 2)
+        XCTAssertEqual(reader.appStore.lastLoginUsername, "13800000002")
+        // A local change not yet saved stays on top, whether the file is read again or not.
+        reader.defaults.set(StoreKey.privacyAgreementAccepted, .bool(true))
+        try reader.appStore.reload()
+        XCTAssertTrue(reader.appStore.privacyAgreementAccepted)
+        try writer.appStore.setLastLoginUsername(nil)
+        try reader.appStore.reload()
+        XCTAssertNil(reader.appStore.lastLoginUsername)
+        XCTAssertTrue(reader.appStore.privacyAgreementAccepted)
+        // Its own save is followed by a real read (the file it wrote is the merge, not what it held).
+        try reader.appStore.setPrivacyAgreementAccepted(false)
+        let reads = reader.defaults.diskReads
+        try reader.appStore.reload()
+        XCTAssertEqual(reader.defaults.diskReads, reads + 1)
+        // The file removed (a reset by another process): read again, and empty.
+        try FileManager.default.removeItem(atPath: paths.defaultsFile)
+        try reader.appStore.reload()
+        XCTAssertNil(reader.appStore.lastLoginUsername)
+        XCTAssertFalse(reader.appStore.privacyAgreementAccepted)
+    }
 }
 
 /// The save's order of new keys and a change given up after a failed save.

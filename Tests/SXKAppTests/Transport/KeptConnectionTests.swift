@@ -2,6 +2,7 @@ import Foundation
 import SXKSandbox
 import XCTest
 @testable import SXKAPI
+@testable import SXKApp
 
 /// Every `sxk __hold-connections` process on the machine, by pid (zombies waiting for a reaper are gone).
 func connectionHolders() -> [pid_t] {
@@ -124,6 +125,11 @@ final class KeptConnectionTests: SandboxTestCase {
     /// A fake holder on the workspace's socket answering every connection with `reply` (nil: close
     /// after reading the request, as a holder killed mid-request does).
     private func fakeHolder(_ ws: Workspace, reply: [UInt8]?) throws -> (stop: () -> Void, served: () -> Int) {
+        try fakeHolder(ws, replies: reply.map { [$0] } ?? [])
+    }
+
+    /// The same with several frames, written in order before the connection is closed.
+    private func fakeHolder(_ ws: Workspace, replies: [[UInt8]]) throws -> (stop: () -> Void, served: () -> Int) {
         let listener = try HolderSocket.listen(socket(ws))
         let count = Counter()
         let thread = Thread {
@@ -133,7 +139,7 @@ final class KeptConnectionTests: SandboxTestCase {
                 count.increment()
                 let deadline = Date().timeIntervalSince1970 + 5
                 _ = try? HolderSocket.readFrame(client, deadline: deadline, limit: 1 << 24)
-                if let reply { _ = try? HolderSocket.writeAll(client, reply, deadline: deadline) }
+                for reply in replies { _ = try? HolderSocket.writeAll(client, reply, deadline: deadline) }
                 close(client)
             }
         }
@@ -187,6 +193,92 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertEqual(server.requestLog().filter { $0.path == "/api/yf-handset-app/userinfo" }.count, 2)
         XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) })
         unlink(socket(ws))
+    }
+
+    private let setUser = ["post", "/api/app/v9/set-user", "userId:=1001", "accountType=scenic"]
+    private func setUserRequests() -> Int { server.requestLog().filter { $0.path == "/api/app/v9/set-user" }.count }
+
+    func testAPostTheHolderTookOnIsNotSentAgainWhenTheHolderDies() throws {
+        let ws = workspace()
+        // Took it on (its `sending` frame), then gone: the POST may have reached the server.
+        var fake = try fakeHolder(ws, replies: [HeldAnswer.sending.encoded()])
+        server.resetRequestLog()
+        let post = SXK.run(["--trace"] + setUser, in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(post.status, 4, post.summary)
+        XCTAssertTrue(post.stderr.contains("not sent again"), post.summary)
+        XCTAssertEqual(setUserRequests(), 0, "the POST was sent again directly")
+        // A GET in the same spot is safe to repeat: answered directly.
+        let get = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(get.status, 0, get.summary)
+        XCTAssertTrue(get.stdout.contains("enableRegister"), get.summary)
+        XCTAssertEqual(fake.served(), 2)
+        fake.stop()
+
+        // Gone before taking it on: the holder never sent it, so it goes directly, once.
+        fake = try fakeHolder(ws, reply: nil)
+        server.resetRequestLog()
+        let direct = SXK.run(setUser, in: ws, baseURL: url, env: persist())
+        fake.stop()
+        XCTAssertEqual(direct.status, 0, direct.summary)
+        XCTAssertEqual(setUserRequests(), 1)
+        XCTAssertNil(holderPID(ws))
+    }
+
+    func testAPostIsSentOnceWhenARealHolderIsKilledMidRequest() throws {
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let pid = try XCTUnwrap(holderPID(ws))
+        server.setLatency(milliseconds: 1_500)
+        server.resetRequestLog()
+        let running = try LiveSXK(setUser, in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(waitUntil(10) { self.setUserRequests() >= 1 }, "the holder never sent the request")
+        kill(pid, SIGKILL)
+        XCTAssertEqual(running.finish(timeout: 20), 4)
+        XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("not sent again"))
+        // Past the server's delay: a resend would have arrived by now.
+        usleep(1_800_000)
+        XCTAssertEqual(setUserRequests(), 1, "the POST reached the server twice")
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) })
+        unlink(socket(ws))
+    }
+
+    /// libcurl is loaded beside the start only by a one-shot that sends directly: never for the
+    /// REPL, a script, a command without the server, or one that goes through a holder.
+    func testOnlyAOneShotThatSendsDirectlyLoadsLibcurlEarly() throws {
+        let config = NSTemporaryDirectory() + "sxk-early-" + UUID().uuidString.prefix(8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        var env: [String: String] = ["XDG_CONFIG_HOME": config]
+        func early(_ arguments: [String]) -> Bool { SXKApplication.oneShotWillSend(arguments, variable: { env[$0] }) }
+        XCTAssertTrue(early(["get", "/api/app/config"]))
+        XCTAssertTrue(early(["--base-url", "https://127.0.0.1:1", "--timeout", "5", "--trace", "orders", "--json"]))
+        XCTAssertTrue(early(["--state-dir=/tmp/x", "--", "post", "/api/x"]))
+        XCTAssertFalse(early([]))
+        XCTAssertFalse(early(["--trace"]))
+        XCTAssertFalse(early(["version"]))
+        XCTAssertFalse(early(["--profile", "get"]))
+        XCTAssertFalse(early(["-c", "get /api/app/config"]))
+        XCTAssertFalse(early(["--persist", "30", "get", "/api/app/config"]))
+        XCTAssertFalse(early(["--persist=30", "get", "/api/app/config"]))
+        env["SXK_PERSIST"] = "30"
+        XCTAssertFalse(early(["get", "/api/app/config"]))
+        env["SXK_PERSIST"] = ""
+        XCTAssertTrue(early(["get", "/api/app/config"]))
+        try FileManager.default.createDirectory(atPath: config + "/sxk", withIntermediateDirectories: true)
+        try "persist 30\n".write(toFile: config + "/sxk/sxkrc", atomically: true, encoding: .utf8)
+        XCTAssertFalse(early(["get", "/api/app/config"]))
+    }
+
+    /// A one-shot that ends before its first request (here a usage error) while libcurl is still
+    /// loading on the second thread waits for that load before it exits: exiting meanwhile raced the
+    /// libraries' constructors and crashed about one run in thirty.
+    func testAOneShotThatEndsBeforeItsRequestExitsCleanlyWhileLibcurlLoads() throws {
+        let ws = workspace()
+        for _ in 0..<40 {
+            let r = SXK.run(["orders", "--limt", "3"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.stderrLines.count, 1, r.summary)
+            if r.status != 2 { break }
+        }
     }
 
     func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
