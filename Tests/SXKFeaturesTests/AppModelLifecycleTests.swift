@@ -270,5 +270,9 @@ final class AppModelRulesTests: XCTestCase {
         }
         let scoped = try explain.key("5001_store_key_in_permission").steps.filter { $0.value.hasPrefix("written by ") }
         XCTAssertEqual(scoped.map(\.rule), (AppModel.writers[StoreKey.permission] ?? []).map(\.what))
+        // A rule of how a key is read is not shown as one of its writers.
+        let accountType = try explain.key(StoreKey.accountType).steps
+        XCTAssertTrue(accountType.contains { $0.value == "read by StoreKey.accountCachePrefix" }, "\(accountType.map(\.value))")
+        XCTAssertFalse(accountType.contains { $0.value == "written by StoreKey.accountCachePrefix" })
     }
 }

@@ -14,9 +14,11 @@ public struct ModelRule: Sendable, Equatable {
     public var what: String
     public var basis: RuleBasis
     public var keys: [String]
+    /// The rule governs how `keys` are read, not a write (a missing account type, the legacy role id).
+    public var readsOnly: Bool
 
-    public init(_ function: String, _ what: String, _ basis: RuleBasis, keys: [String] = []) {
-        self.function = function; self.what = what; self.basis = basis; self.keys = keys
+    public init(_ function: String, _ what: String, _ basis: RuleBasis, keys: [String] = [], readsOnly: Bool = false) {
+        self.function = function; self.what = what; self.basis = basis; self.keys = keys; self.readsOnly = readsOnly
     }
 
     /// The name `explain key` and the rules table use for a stored key (scope dropped).
@@ -32,7 +34,8 @@ public struct ModelRule: Sendable, Equatable {
     public static let commonMenus = "common_uris"
 
     public var json: JSONValue {
-        basis.annotate(["function": .string(function), "what": .string(what), "keys": .array(keys.map { .string($0) })])
+        basis.annotate(["function": .string(function), "what": .string(what), "keys": .array(keys.map { .string($0) }),
+                        "writes": .bool(!readsOnly)])
     }
 }
 
@@ -65,7 +68,7 @@ extension AppModel {
             .inferred("login"), keys: [ModelRule.commonMenus])
         public static let missingAccountType = ModelRule(
             "StoreKey.accountCachePrefix", "no default when missing: without it the guest scope is used, never a guessed type",
-            Rules.missingAccountType, keys: [StoreKey.accountType])
+            Rules.missingAccountType, keys: [StoreKey.accountType], readsOnly: true)
 
         // logout and session expiry
         public static let logout = ModelRule(
@@ -137,7 +140,7 @@ extension AppModel {
                                                        .seed("seed 000 §6.3"),
                                                        keys: [StoreKey.onlineStatus, StoreKey.lastLocationReportTime, StoreKey.locationReminderMinutes])
         public static let voice = ModelRule("DefaultsImporter", "payment voice setting (kept as imported)", Rules.storage, keys: [StoreKey.isOpenReceiveVoice])
-        public static let legacyRoleId = ModelRule("DefaultsImporter", "legacy key, not written by the flows in the seeds", Rules.storage, keys: [StoreKey.roleId])
+        public static let legacyRoleId = ModelRule("DefaultsImporter", "legacy key, not written by the flows in the seeds", Rules.storage, keys: [StoreKey.roleId], readsOnly: true)
 
         // sxk's own bookkeeping (not the app's)
         public static let snapshotStamp = ModelRule("AppStore (every account write)", "sxk's own stamp of the last snapshot write, not the app's",

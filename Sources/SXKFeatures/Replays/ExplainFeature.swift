@@ -214,9 +214,9 @@ public struct ExplainFeature: Sendable {
             steps.append(ExplainStep(key: nil, value: "outside every account scope", rule: "not among the keys seed 000 §6.1 names, and not in an account's scope", basis: Rules.unmodelledKey))
             return Explanation(subject: "key \(key)", verdict: "\(key) is not a key sxk knows of the app's AppStore", basis: .inferred, steps: steps)
         }
-        // Who writes the key: the app model's rules that declare it (`AppModel.rules`).
+        // Who writes (or how the app reads) the key: the app model's rules that declare it (`AppModel.rules`).
         for rule in AppModel.writers[name] ?? [] {
-            steps.append(ExplainStep(key: nil, value: "written by \(rule.function)", rule: rule.what, basis: rule.basis))
+            steps.append(ExplainStep(key: nil, value: "\(rule.readsOnly ? "read by" : "written by") \(rule.function)", rule: rule.what, basis: rule.basis))
         }
         return Explanation(subject: "key \(key)", verdict: "\(key) = \(steps[0].value)", basis: verdictBasis(steps), steps: steps)
     }

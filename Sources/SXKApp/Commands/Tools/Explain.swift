@@ -79,11 +79,12 @@ extension AppCommands {
         let rules = AppModel.rules
         var out = CommandOutput(data: .array(rules.map(\.json)))
         out.table([
-            OutputColumn("source", "SOURCE", priority: 80),
+            // The source, then the rule's text take the room left; the keys (per key in `explain key`) last.
+            OutputColumn("source", "SOURCE", priority: 88),
             OutputColumn("function", "FUNCTION", priority: 90, cuttable: false),
             OutputColumn("basis", "BASIS", priority: 95, cuttable: false),
             OutputColumn("keys", "KEYS", priority: 40) { $0.objectValue?["keys"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? "" },
-            OutputColumn("what", "RULE", priority: 60),
+            OutputColumn("what", "RULE", priority: 85),
         ], rules.map(\.json))
         let documented = rules.filter { $0.basis.basis == .documented }.count
         out.notes.append("\(rules.count) rules: \(documented) documented, \(rules.count - documented) inferred")
