@@ -81,6 +81,6 @@ extension AppCommands {
         "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
         "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
         "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
-        "sessionResets": "session resets", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
+        "sessionResets": "session resets (this process)", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
     ]
 }
