@@ -47,8 +47,12 @@ static void load(void) {
     // may read the environment meanwhile: sxk sets no other variable, so glibc's first setenv copies
     // the array instead of freeing it, and unsetenv only moves entries within its own copy.
     int set_here = getenv("GNUTLS_NO_IMPLICIT_INIT") == NULL && setenv("GNUTLS_NO_IMPLICIT_INIT", "1", 0) == 0;
-    // RTLD_NOW: a library with a missing symbol fails here, as one exit-4 error, not in mid-request.
-    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    // RTLD_LAZY: functions of the ~30 libraries are bound when first called, not all here. libcurl,
+    // OpenSSL and most of the others are linked with BIND_NOW, which the loader honours whatever the
+    // flag, so a libcurl missing a symbol it imports still fails here, as one exit-4 error; binding
+    // the rest (Kerberos, GSSAPI, librtmp, gmp: ~1,800 functions sxk never calls) up front cost
+    // 0.5-1 ms of every one-shot's first request.
+    void *lib = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
     if (set_here) unsetenv("GNUTLS_NO_IMPLICIT_INIT");
 #endif
     if (!lib) {
@@ -88,6 +92,25 @@ static void load(void) {
 int sxk_curl_load(void) {
     pthread_once(&once, load);
     return loaded ? 0 : -1;
+}
+
+static void *load_on_thread(void *unused) {
+    (void)unused;
+    pthread_once(&once, load);
+    return NULL;
+}
+
+int sxk_curl_load_in_background(void) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return -1;
+    // Detached: a later sxk_curl_load() waits for the load itself (pthread_once blocks until the
+    // first call returns). The dynamic loader and the libraries' constructors need little stack.
+    (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    (void)pthread_attr_setstacksize(&attr, 1 << 20);
+    pthread_t thread;
+    int rc = pthread_create(&thread, &attr, load_on_thread, NULL);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? 0 : -1;
 }
 
 const char *sxk_curl_load_error(void) { return load_error; }

@@ -21,6 +21,9 @@ final class CurlEngine: @unchecked Sendable {
         return .success(CurlEngine())
     }()
 
+    /// Starts loading libcurl on a thread of its own and returns at once; `shared()` waits for that load.
+    static func startLoading() { _ = sxk_curl_load_in_background() }
+
     /// The process's engine; a libcurl that cannot be loaded is one network error (exit 4), not a crash.
     static func shared() throws(TransportError) -> CurlEngine { try made.get() }
 

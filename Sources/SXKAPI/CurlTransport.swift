@@ -75,6 +75,9 @@ public struct CurlTransport: HTTPTransport {
     /// instead of waiting for it at the request. Idempotent; a libcurl that cannot be loaded is reported
     /// by the request, as without this.
     public static func prepareEngine() {
+        // The load itself starts on a plain C thread (CCurl): a Foundation thread began running its
+        // closure 0.6-2 ms after the call. That thread then makes the engine, once the load is done.
+        CurlEngine.startLoading()
         let done = DispatchSemaphore(value: 0)
         preparing.lock.withLock { preparing.done = done }
         let thread = Thread {

@@ -18,6 +18,10 @@ typedef int (*sxk_curl_xferinfo_fn)(void *, curl_off_t, curl_off_t, curl_off_t, 
 /// and sxk_curl_load_error() says why (the dynamic loader's message).
 int sxk_curl_load(void);
 const char *sxk_curl_load_error(void);
+/// Starts sxk_curl_load() on a new detached thread and returns at once (0, or -1 if no thread could
+/// be started). A plain pthread: it starts in tens of microseconds, before any Swift or Foundation
+/// machinery, so the load begins as early as the caller can ask for it.
+int sxk_curl_load_in_background(void);
 
 // Everything below requires a successful sxk_curl_load() first.
 CURL *sxk_curl_easy_init(void);

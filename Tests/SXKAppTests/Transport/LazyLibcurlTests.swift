@@ -37,4 +37,27 @@ final class LazyLibcurlTests: XCTestCase {
         // … and, initialised, it would log that it was.
         XCTAssertFalse(request.stderr.contains("gnutls["), String(request.stderr.prefix(300)))
     }
+
+    /// libcurl is opened with lazy binding (CCurl): the functions of the libraries it pulls in are bound
+    /// when first called, so Kerberos, which a request over http never calls, has only its data bound
+    /// (about 30 symbols, against some 660 bound up front). libcurl itself is linked with BIND_NOW and
+    /// still has every import bound at load — its OpenSSL functions too, though plain http calls none —
+    /// so a libcurl missing a symbol still fails at the load, as one error, not in mid-request.
+    func testLoadingLibcurlBindsLazilyExceptWhatAsksToBeBoundAtLoad() throws {
+        let ws = Workspace()
+        let request = SXK.run(["config", "--json"], in: ws, baseURL: SharedSandbox.url, env: ["LD_DEBUG": "bindings"])
+        XCTAssertEqual(request.status, 0, request.summary)
+        func bindings(from library: String) -> [Substring] {
+            request.stderr.split(separator: "\n").filter { line in
+                guard let r = line.range(of: "binding file ") else { return false }
+                let file = line[r.upperBound...].prefix { $0 != " " }
+                return file.hasSuffix("/" + library)
+            }
+        }
+        let kerberos = bindings(from: "libkrb5.so.3")
+        XCTAssertFalse(kerberos.isEmpty, "LD_DEBUG gave no binding of libkrb5: \(request.stderr.prefix(300))")
+        XCTAssertLessThan(kerberos.count, 200, "Kerberos's functions were bound at load")
+        XCTAssertTrue(bindings(from: "libcurl.so.4").contains { $0.contains("`SSL_CTX_new'") },
+                      "libcurl's imports were not bound at load")
+    }
 }
