@@ -21,13 +21,15 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
         server.setLatency(milliseconds: 1_500)
         let slowStart = s.raw.count
         s.send("profile\r")
-        try s.expect("waiting for GET /api/yf-handset-app/userinfo", timeout: 10)
+        // Userinfo, real-name and bank-card go together: the line names one of them and counts the others.
+        try s.expect("waiting for GET /api/yf-handset-app/", timeout: 10)
         try s.expect("bank card", timeout: 15)
         try s.expect("›", timeout: 10)
         server.setLatency(milliseconds: 0)
         let shown = Array(s.raw[slowStart...])
         // The seconds count up while it waits.
         XCTAssertTrue(String(decoding: shown, as: UTF8.self).contains("… 1."), String(decoding: shown, as: UTF8.self))
+        XCTAssertTrue(String(decoding: shown, as: UTF8.self).contains(" +2 … "), String(decoding: shown, as: UTF8.self))
         let lines = TerminalLines.render(shown)
         XCTAssertTrue(lines.contains { $0.hasPrefix("userName") }, lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains("waiting for") }, "status text left on the screen:\n" + lines.joined(separator: "\n"))
