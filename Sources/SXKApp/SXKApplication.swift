@@ -25,7 +25,7 @@ public enum SXKApplication {
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
         // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
-        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), variable: { environment[$0] }) { CurlTransport.prepareEngine() }
+        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), environment: environment) { CurlTransport.prepareEngine() }
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
             return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
         }
@@ -113,7 +113,7 @@ public enum SXKApplication {
     /// starts its engine on a second thread (`CurlTransport.prepareEngine`) while this one parses the
     /// options and reads the profile. Read from the raw arguments; a wrong guess (an option value that
     /// looks like a command) only loads libcurl early.
-    static func oneShotWillSend(_ arguments: [String], variable: (String) -> String?) -> Bool {
+    static func oneShotWillSend(_ arguments: [String], environment: [String: String]) -> Bool {
         var i = 0
         while i < arguments.count, arguments[i].hasPrefix("-"), arguments[i] != "-" {
             let word = arguments[i]
@@ -126,14 +126,8 @@ public enum SXKApplication {
         guard i < arguments.count, CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] })?.needsServer == true else {
             return false
         }
-        if let persist = variable("SXK_PERSIST"), !persist.isEmpty { return false }
-        let config: String?
-        if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
-            config = xdg
-        } else {
-            config = variable("HOME").map { $0 + "/.config" }
-        }
-        if let config, access(config + "/sxk/sxkrc", F_OK) == 0, StartupFile.persistSetting(config + "/sxk/sxkrc") != nil { return false }
+        if let persist = environment["SXK_PERSIST"], !persist.isEmpty { return false }
+        if let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0, StartupFile.persistSetting(rc) != nil { return false }
         return true
     }
 

@@ -97,8 +97,8 @@ final class SignalPTYTests: SandboxPTYTestCase {
     }
 
     /// Ctrl-Z under a job-control shell: sxk stops (the shell reports it), `fg` resumes it with the
-    /// line editor's raw mode back and the half-typed line intact (libedit did this itself before its
-    /// signal handling was turned off; now SignalRouter's SIGTSTP handler does).
+    /// line editor's raw mode back and the half-typed line intact (SignalRouter's SIGTSTP handler does
+    /// it: libedit's own signal handling is off).
     func testCtrlZStopsAndFgResumesTheLineInRawMode() throws {
         let bash = "/bin/bash"
         // Skips only without /bin/bash (every Debian system has it, so CI runs this): a job-control

@@ -248,7 +248,7 @@ final class KeptConnectionTests: SandboxTestCase {
         let config = NSTemporaryDirectory() + "sxk-early-" + UUID().uuidString.prefix(8)
         defer { try? FileManager.default.removeItem(atPath: config) }
         var env: [String: String] = ["XDG_CONFIG_HOME": config]
-        func early(_ arguments: [String]) -> Bool { SXKApplication.oneShotWillSend(arguments, variable: { env[$0] }) }
+        func early(_ arguments: [String]) -> Bool { SXKApplication.oneShotWillSend(arguments, environment: env) }
         XCTAssertTrue(early(["get", "/api/app/config"]))
         XCTAssertTrue(early(["--base-url", "https://127.0.0.1:1", "--timeout", "5", "--trace", "orders", "--json"]))
         XCTAssertTrue(early(["--state-dir=/tmp/x", "--", "post", "/api/x"]))
