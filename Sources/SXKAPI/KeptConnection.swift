@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// Connections kept for the next process, as ssh's ControlPersist keeps one.
 ///
@@ -492,7 +493,7 @@ extension KeptConnection {
         posix_spawn_file_actions_adddup2(&actions, listener, 3)
         // Nothing else of this process goes along: a pipe the one-shot's caller reads to its end
         // (its stdout held open by the holder) would wait for the holder's idle exit.
-        for fd in openDescriptors() where fd > 3 { posix_spawn_file_actions_addclose(&actions, fd) }
+        for fd in Descriptors.openDescriptors() where fd > 3 { posix_spawn_file_actions_addclose(&actions, fd) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -509,21 +510,6 @@ extension KeptConnection {
         let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &argv, environ)
         if rc != 0 { unlink(socketPath); return false }
         return true
-    }
-}
-
-extension KeptConnection {
-    /// The descriptors open in this process now.
-    static func openDescriptors() -> [Int32] {
-        guard let dir = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(dir) }
-        let own = dirfd(dir)
-        var out: [Int32] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let fd = Int32(name), fd != own { out.append(fd) }
-        }
-        return out
     }
 }
 

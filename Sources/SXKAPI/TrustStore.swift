@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// Which certificate authorities TLS trusts. Verification itself is never optional.
 ///
@@ -77,7 +78,7 @@ public struct TrustStore: Sendable, Equatable {
         guard let dir = opendir(path) else { return false }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let name = DirectoryEntry.name(entry)
             if isHashName(name) { return true }
         }
         return false

@@ -23,10 +23,7 @@ public enum Descriptors {
         if let dir = opendir("/proc/self/fd") {
             let own = dirfd(dir)
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if let fd = Int32(name), fd != own { out.append(fd) }
+                if let fd = Int32(String(decoding: DirectoryEntry.name(entry), as: UTF8.self)), fd != own { out.append(fd) }
             }
             closedir(dir)
             return out
@@ -34,5 +31,16 @@ public enum Descriptors {
         let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 65536)
         for fd in 0..<max(limit, 0) where fcntl(fd, F_GETFD) >= 0 { out.append(fd) }
         return out
+    }
+}
+
+/// One `readdir` entry's name. The record is only as long as its name (`d_reclen`), so the name is
+/// read up to its NUL through a pointer: copying `d_name` (a 256-byte field) can read past the end
+/// of the directory buffer and fault when the record ends near a page boundary.
+public enum DirectoryEntry {
+    public static func name(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
+        return Array(UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))))
     }
 }
