@@ -557,7 +557,15 @@ public enum ConnectionHolder {
             return withUnsafeBytes(of: addr.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
 
+        /// Serves each client on a thread kept ready (`Workers`).
+        private lazy var workers = Workers { [unowned self] client in
+            handle(client)
+            close(client)
+            lock.withLock { active -= 1; lastUse = Date().timeIntervalSince1970 }
+        }
+
         func serve(_ listener: Int32) -> Int32 {
+            workers.start()
             let path = boundPath(listener)
             var st = stat()
             let bound = path.flatMap { stat($0, &st) == 0 ? (st.st_dev, st.st_ino) : nil }
@@ -577,13 +585,7 @@ public enum ConnectionHolder {
                 // Only the same user; anyone else is closed on without a byte.
                 guard HolderSocket.peer(client)?.uid == uid else { close(client); continue }
                 lock.withLock { active += 1 }
-                let thread = Thread { [self] in
-                    handle(client)
-                    close(client)
-                    lock.withLock { active -= 1; lastUse = Date().timeIntervalSince1970 }
-                }
-                thread.stackSize = 512 << 10
-                thread.start()
+                workers.hand(client)
             }
             // The socket goes with the holder, unless another holder took the name since.
             if let path, let bound, stat(path, &st) == 0, st.st_dev == bound.0, st.st_ino == bound.1 { unlink(path) }
@@ -648,6 +650,48 @@ public enum ConnectionHolder {
                 transports[key] = made
                 return made
             }
+        }
+    }
+
+    /// The threads that serve clients, kept once started. A thread started for a client that has just
+    /// connected waited for a CPU for up to 4 ms: that one-shot keeps both cores of a small machine busy
+    /// with its own start. A ready thread takes the next client instead (one is started with the holder);
+    /// another starts only when every one is busy.
+    final class Workers: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var waiting: [Int32] = []
+        private var idle = 0
+        private let serve: (Int32) -> Void
+
+        init(serve: @escaping (Int32) -> Void) { self.serve = serve }
+
+        func hand(_ client: Int32) {
+            condition.lock()
+            waiting.append(client)
+            // Threads still counted idle may have been woken for an earlier client already.
+            let ready = idle >= waiting.count
+            if ready { condition.signal() }
+            condition.unlock()
+            if !ready { start() }
+        }
+
+        func start() {
+            let thread = Thread { [self] in
+                condition.lock()
+                while true {
+                    while waiting.isEmpty {
+                        idle += 1
+                        condition.wait()
+                        idle -= 1
+                    }
+                    let client = waiting.removeFirst()
+                    condition.unlock()
+                    serve(client)
+                    condition.lock()
+                }
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
         }
     }
 

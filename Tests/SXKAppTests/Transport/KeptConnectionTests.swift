@@ -301,6 +301,32 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertTrue(next.stderr.contains("kept connection, opened now"), next.summary)
     }
 
+    /// The holder's threads: a client that connects and sends nothing keeps one of them, and two one-shots
+    /// at once are still both served, side by side, through the holder.
+    func testASilentClientHoldsOneWorkerAndTwoOneShotsAreServedSideBySide() throws {
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let pid = try XCTUnwrap(holderPID(ws))
+        let silent = try HolderSocket.connect(socket(ws))
+        defer { close(silent) }
+        server.setLatency(milliseconds: 600)
+        server.resetRequestLog()
+        let started = Date()
+        let one = try LiveSXK(["--trace", "get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url, env: persist())
+        let two = try LiveSXK(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(one.finish(timeout: 10), 0)
+        XCTAssertEqual(two.finish(timeout: 10), 0)
+        // Well under the silent client's 10 s and under two latencies one after the other.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        for run in [one, two] {
+            XCTAssertTrue(String(decoding: run.err.finish(), as: UTF8.self).contains("kept connection"), "not sent through the holder")
+        }
+        let log = server.requestLog()
+        XCTAssertEqual(log.count, 2, "\(log.map(\.path))")
+        if log.count == 2 { XCTAssertTrue(log[0].overlaps(log[1]), "the two requests were not in flight together") }
+        XCTAssertEqual(holderPID(ws), pid, "a second holder was started")
+    }
+
     func testAnIdleHolderExitsByItselfAndTakesItsSocket() throws {
         let ws = workspace()
         let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("1"))
