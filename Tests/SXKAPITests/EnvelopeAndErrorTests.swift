@@ -181,7 +181,7 @@ final class EnvelopeAndErrorTests: XCTestCase {
 
     func testCancelledTaskNeverReachesTheTransport() async {
         let calls = Box(0)
-        let client = Fixture.client { _ in calls.value += 1; return Fixture.ok("{}") }
+        let client = Fixture.client { _ in calls.mutate { $0 += 1 }; return Fixture.ok("{}") }
         let task = Task { () -> APIError? in
             withUnsafeCurrentTask { $0?.cancel() }
             return await Fixture.expectError { try await client.get("/x") }

@@ -124,7 +124,7 @@ final class SecurityAndExpiryTests: XCTestCase {
         let observer = RecordingObserver()
         let arrived = Box(0)
         let client = Fixture.client(observer: observer) { _ in
-            arrived.value += 1
+            arrived.mutate { $0 += 1 }  // one locked step: two requests arrive at once
             // Both requests are in flight before either answers.
             let deadline = Date().addingTimeInterval(5)
             while arrived.value < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }

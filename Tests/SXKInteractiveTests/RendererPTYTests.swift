@@ -39,6 +39,33 @@ final class RendererPTYTests: SandboxPTYTestCase {
         }
     }
 
+    /// `explain rules` on an 80-column terminal: every rule is there whole (records, wrapped), no line
+    /// wider than the window, nothing cut with `…`.
+    func testExplainRulesShowsEveryRuleWholeAt80Columns() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["explain", "rules", "--json"]
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: ["--no-pager"] + globalArguments + ["explain", "rules"],
+                               environment: environment, rows: 400, columns: 80)
+        XCTAssertEqual(try s.waitForExit(), 0)
+        let lines = s.screen.split(separator: "\n").map(String.init)
+        XCTAssertFalse(s.screen.contains("…"), s.screen)
+        for line in lines { XCTAssertLessThanOrEqual(TextWidth.width(line), 80, line) }
+        let flat = lines.map { $0.split(separator: "|", maxSplits: 1).last.map(String.init) ?? "" }.joined().filter { $0 != " " }
+        XCTAssertGreaterThan(json.count, 30)
+        for rule in json {
+            let what = try XCTUnwrap(rule["what"] as? String).filter { $0 != " " }
+            XCTAssertTrue(flat.contains(what), "not whole at 80 columns: \(what)")
+        }
+    }
+
     /// Output taller than the screen goes through $SXK_PAGER; `pager off` prints it directly.
     func testLongOutputGoesThroughThePager() throws {
         try logIn("13800000001")

@@ -121,6 +121,44 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(text.contains("-[ RECORD 2 ]"), text)
     }
 
+    /// Rows to be read whole: a table that fits stays one; one that would be cut becomes records whose
+    /// values wrap under the value column, every word kept (Chinese cut between characters, not with `…`).
+    func testRowsToReadWholeWrapAsRecordsWhereTheTableWouldCut() throws {
+        let text = "a rule that is much longer than the terminal is wide: 店铺管理员的门店列表为空时不写当前门店"
+        let cols = [OutputColumn("source", "SOURCE", priority: 90), OutputColumn("what", "RULE", priority: 80)]
+        func render(width: Int?) throws -> String {
+            let out = BufferOutput()
+            var terminal = Terminal.plain
+            if let width { terminal.stdoutIsTerminal = true; terminal.width = width }
+            var output = CommandOutput(data: .array([]))
+            output.table(cols, [["source": "seed 000 §4.3", "what": .string(text)]])
+            output.readWhole = true
+            try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: terminal), format: OutputFormat(), secrets: [])
+                .renderStatic(output, into: out)
+            return out.text
+        }
+        XCTAssertTrue(try render(width: nil).hasPrefix("SOURCE"), "a pipe gets the table")
+        XCTAssertTrue(try render(width: 200).hasPrefix("SOURCE"), "a table that fits stays one")
+        let narrow = try render(width: 40)
+        XCTAssertTrue(narrow.hasPrefix("-[ RECORD 1 ]"), narrow)
+        XCTAssertFalse(narrow.contains("…"), narrow)
+        let lines = narrow.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.allSatisfy { TextWidth.width($0) <= 40 }, narrow)
+        XCTAssertGreaterThan(lines.filter { $0.hasPrefix("       | ") }.count, 1, narrow)
+        // The value read back across its lines is the text, spaces aside.
+        let value = lines.drop { !$0.hasPrefix("RULE") }.map { $0.split(separator: "|", maxSplits: 1).last.map(String.init) ?? "" }
+        XCTAssertEqual(value.joined().filter { $0 != " " }, text.filter { $0 != " " })
+        // Without the mark the same table is cut as before.
+        var plain = CommandOutput(data: .array([]))
+        plain.table(cols, [["source": "seed 000 §4.3", "what": .string(text)]])
+        let out = BufferOutput()
+        var terminal = Terminal.plain
+        terminal.stdoutIsTerminal = true
+        terminal.width = 40
+        try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: terminal), format: OutputFormat(), secrets: []).renderStatic(plain, into: out)
+        XCTAssertTrue(out.text.hasPrefix("SOURCE") && out.text.contains("…"), out.text)
+    }
+
     /// A single row is a table with columns hidden while its most important column fits; a record
     /// view only when not even that fits.
     func testSingleRowBecomesARecordOnlyWhenItCannotFitWithColumnsHidden() throws {

@@ -104,6 +104,9 @@ public struct CommandOutput: Sendable {
     public var revealsSecrets = false
     /// The format of the command line that made it (a `watch` frame keeps its own).
     public var format: OutputFormat?
+    /// The rows are text to be read whole (`explain rules`): where the table view would hide or cut a
+    /// column, they print as records whose values wrap to the width instead of being cut.
+    public var readWhole = false
 
     public init(data: JSONValue? = nil, blocks: [OutputBlock] = []) {
         self.data = data

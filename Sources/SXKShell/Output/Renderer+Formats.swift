@@ -99,10 +99,12 @@ struct SeparatedValues: Sendable {
     }
 }
 
-/// psql's `\x`: one record after another, `HEADER │ value` per line, values cut to the width.
+/// psql's `\x`: one record after another, `HEADER │ value` per line, values cut to the width, or with
+/// `wraps` wrapped onto lines of their own under the value column.
 struct RecordView: Sendable {
     let width: Int?
     let wide: Bool
+    var wraps = false
 
     func render(_ rows: [JSONValue], columns: [OutputColumn], cell: (JSONValue, OutputColumn) -> String) -> String {
         let keyWidth = columns.map { TextWidth.width($0.header) }.max() ?? 0
@@ -114,6 +116,13 @@ struct RecordView: Sendable {
             for column in columns {
                 var head = TextWidth.pad(column.header, to: keyWidth)
                 var value = cell(row, column)
+                if wraps, let width, !wide {
+                    let words = value.split(separator: " ").map(String.init)
+                    let lines = words.isEmpty ? [head + " |"] : HelpRenderer.wrap(
+                        words, width: width, first: head + " | ", rest: String(repeating: " ", count: TextWidth.width(head)) + " | ")
+                    for line in lines { out += line + "\n" }
+                    continue
+                }
                 if let width, !wide {
                     head = TextWidth.truncate(head, to: max(1, width - 4))
                     value = TextWidth.truncate(value, to: max(1, width - TextWidth.width(head) - 3))

@@ -100,7 +100,7 @@ public struct Renderer: Sendable {
             throw UsageError("--columns needs rows to choose from; this command prints none")
         }
         // `set expanded` turns a table of the view into records, not lines that only stand for rows.
-        switch recordsOrTable(output.viewTable == nil ? nil : table, selection) {
+        switch recordsOrTable(output.viewTable == nil ? nil : table, selection, readWhole: output.readWhole) {
         case .raw:
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {
@@ -154,7 +154,8 @@ public struct Renderer: Sendable {
             for block in output.blocks {
                 if case .table = block, first {
                     first = false
-                    sink.write(RecordView(width: maxWidth, wide: format.wide).render(table.rows, columns: selection.columns) { self.text(Self.cell($0, $1)) })
+                    sink.write(RecordView(width: maxWidth, wide: format.wide, wraps: output.readWhole)
+                        .render(table.rows, columns: selection.columns) { self.text(Self.cell($0, $1)) })
                 } else {
                     writeBlock(block, into: sink)
                 }
@@ -179,10 +180,10 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// The kind to print: the table view becomes records with `set expanded on`, and with `auto`
-    /// when the table cannot fit the terminal whole (a column hidden or cut).
-    func recordsOrTable(_ table: OutputTable?, _ selection: ColumnSelection?) -> OutputFormat.Kind {
-        guard format.kind == .table, format.expandedMode != .off, let table, let selection else { return format.kind }
+    /// The kind to print: the table view becomes records with `set expanded on`, and with `auto` (or
+    /// for rows to be read whole) when the table cannot fit the terminal whole (a column hidden or cut).
+    func recordsOrTable(_ table: OutputTable?, _ selection: ColumnSelection?, readWhole: Bool = false) -> OutputFormat.Kind {
+        guard format.kind == .table, format.expandedMode != .off || readWhole, let table, let selection else { return format.kind }
         if format.expandedMode == .on { return .expanded }
         return fitsWhole(selection.columns, rows: table.rows) ? .table : .expanded
     }

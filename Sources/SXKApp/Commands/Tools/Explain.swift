@@ -86,6 +86,8 @@ extension AppCommands {
             OutputColumn("keys", "KEYS", priority: 40) { $0.objectValue?["keys"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? "" },
             OutputColumn("what", "RULE", priority: 85),
         ], rules.map(\.json))
+        // Rules are read whole: a terminal too narrow for the table shows them as records, wrapped.
+        out.readWhole = true
         let documented = rules.filter { $0.basis.basis == .documented }.count
         out.notes.append("\(rules.count) rules: \(documented) documented, \(rules.count - documented) inferred")
         return out
