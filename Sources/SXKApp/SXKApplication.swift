@@ -108,8 +108,8 @@ public enum SXKApplication {
         return host
     }
 
-    /// True for a one-shot whose command needs the server and that sends directly (no connection
-    /// holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line): it loads libcurl and
+    /// True for a one-shot whose command sends at once (`AppCommand.sendsAtOnce`) and that sends directly
+    /// (no connection holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line): it loads libcurl and
     /// starts its engine on a second thread (`CurlTransport.prepareEngine`) while this one parses the
     /// options and reads the profile. Read from the raw arguments; a wrong guess (an option value that
     /// looks like a command) only loads libcurl early.
@@ -123,9 +123,8 @@ public enum SXKApplication {
             if word == "-c" || word == "--persist" || word.hasPrefix("--persist=") { return false }
             if !word.contains("="), GlobalOptions.flags.contains(where: { "--" + $0.name == word && !$0.isSwitch }) { i += 1 }
         }
-        guard i < arguments.count, CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] })?.needsServer == true else {
-            return false
-        }
+        guard i < arguments.count, let command = CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] }),
+              command.sendsAtOnce(arguments[(i + 1)...]) else { return false }
         if let persist = environment["SXK_PERSIST"], !persist.isEmpty { return false }
         if let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0, StartupFile.persistSetting(rc) != nil { return false }
         return true

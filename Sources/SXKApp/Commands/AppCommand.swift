@@ -7,6 +7,10 @@ import SXKShell
 protocol AppCommand: Sendable {
     static var spec: CommandSpec { get }
     static var needsServer: Bool { get }
+    /// Whether a one-shot of it, these words after its name, sends a request at once: libcurl is then
+    /// loaded beside the process's start (`SXKApplication.oneShotWillSend`). Read from the raw words
+    /// before anything is parsed, so a guess: a wrong yes only loads libcurl early.
+    static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool
     /// `watch` may repeat it (commands that read input or replace the session may not).
     static var watchable: Bool { get }
     /// `compare` may send it under several identities.
@@ -19,6 +23,7 @@ protocol AppCommand: Sendable {
 
 extension AppCommand {
     static var needsServer: Bool { false }
+    static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { needsServer }
     static var watchable: Bool { true }
     static var comparable: Bool { false }
     static func writesSnapshot(_ command: ParsedCommand) -> Bool { false }

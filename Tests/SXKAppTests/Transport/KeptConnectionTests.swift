@@ -268,6 +268,29 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(early(["get", "/api/app/config"]))
     }
 
+    /// The early load's guess agrees with what each one-shot really does: it loads libcurl beside its start
+    /// exactly when the sandbox then sees a request from it (commands that send without validating
+    /// first, as login, compare and context diff, included).
+    func testTheEarlyLoadIsChosenForTheOneShotsThatSend() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "1")
+        let cases: [[String]] = [
+            ["get", "/api/app/config"], ["config"], ["orders"], ["stats"], ["profile"], ["store"],
+            ["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "1"],
+            ["switch-account", "2"], ["switch-account", "1"], ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"],
+            ["home"], ["home", "--offline"], ["context", "diff"], ["context"], ["whoami"], ["accounts"], ["keys"],
+            ["explain", "dialog"], ["boot"], ["timing"], ["env"],
+        ]
+        for words in cases {
+            server.resetRequestLog()
+            let r = SXK.run(words, in: ws, baseURL: url, stdin: words.contains("--password-stdin") ? "sandbox123\n" : "")
+            XCTAssertEqual(r.status, 0, "\(words): \(r.summary)")
+            let sent = !server.requestLog().isEmpty
+            XCTAssertEqual(SXKApplication.oneShotWillSend(["--base-url", url.absoluteString] + words, environment: [:]), sent,
+                           "\(words.joined(separator: " ")): \(sent ? "sends" : "sends nothing"), the early load says otherwise")
+        }
+    }
+
     /// A one-shot that ends before its first request (here a usage error) while libcurl is still
     /// loading on the second thread waits for that load before it exits: exiting meanwhile raced the
     /// libraries' constructors and crashed about one run in thirty.

@@ -5,6 +5,8 @@ extension Commands {
     enum Config: AppCommand {
         static let spec = CommandSpec("config", summary: "GET /api/app/config (the login page's first call)", flags: [raw] + tableOutput)
 
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.config(command)
         }

@@ -18,6 +18,8 @@ extension Commands {
             examples: ["home", "home --offline --json", "home --apply"]
         )
 
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { !words.contains("--offline") }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.home(command)
         }

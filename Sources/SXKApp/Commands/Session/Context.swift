@@ -17,6 +17,8 @@ extension Commands {
             examples: ["context diff", "context diff --json"]
         )
 
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { words.first == "diff" }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             command.subcommand == "diff" ? try await app.contextDiff(command) : try app.whoami(command)
         }

@@ -18,6 +18,7 @@ extension Commands {
             neverInHistory: true
         )
         static let watchable = false
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { true }
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
 

@@ -24,6 +24,8 @@ extension Commands {
             ]
         ).passingCommand()
 
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.compare(command)
         }
