@@ -126,13 +126,13 @@ final class RendererTests: XCTestCase {
     func testRowsToReadWholeWrapAsRecordsWhereTheTableWouldCut() throws {
         let text = "a rule that is much longer than the terminal is wide: 店铺管理员的门店列表为空时不写当前门店"
         let cols = [OutputColumn("source", "SOURCE", priority: 90), OutputColumn("what", "RULE", priority: 80)]
-        func render(width: Int?) throws -> String {
+        func render(width: Int?, readWhole: Bool = true) throws -> String {
             let out = BufferOutput()
             var terminal = Terminal.plain
             if let width { terminal.stdoutIsTerminal = true; terminal.width = width }
             var output = CommandOutput(data: .array([]))
             output.table(cols, [["source": "seed 000 §4.3", "what": .string(text)]])
-            output.readWhole = true
+            output.readWhole = readWhole
             try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: terminal), format: OutputFormat(), secrets: [])
                 .renderStatic(output, into: out)
             return out.text
@@ -149,14 +149,8 @@ final class RendererTests: XCTestCase {
         let value = lines.drop { !$0.hasPrefix("RULE") }.map { $0.split(separator: "|", maxSplits: 1).last.map(String.init) ?? "" }
         XCTAssertEqual(value.joined().filter { $0 != " " }, text.filter { $0 != " " })
         // Without the mark the same table is cut as before.
-        var plain = CommandOutput(data: .array([]))
-        plain.table(cols, [["source": "seed 000 §4.3", "what": .string(text)]])
-        let out = BufferOutput()
-        var terminal = Terminal.plain
-        terminal.stdoutIsTerminal = true
-        terminal.width = 40
-        try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: terminal), format: OutputFormat(), secrets: []).renderStatic(plain, into: out)
-        XCTAssertTrue(out.text.hasPrefix("SOURCE") && out.text.contains("…"), out.text)
+        let plain = try render(width: 40, readWhole: false)
+        XCTAssertTrue(plain.hasPrefix("SOURCE") && plain.contains("…"), plain)
     }
 
     /// A single row is a table with columns hidden while its most important column fits; a record
