@@ -3,6 +3,13 @@ import Foundation
 import Glibc
 #endif
 
+private final class UsedPorts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ports: Set<UInt16> = []
+    /// True when `port` was not used before (and records it).
+    func claim(_ port: UInt16) -> Bool { lock.withLock { ports.insert(port).inserted } }
+}
+
 /// A tiny raw-socket HTTP/1.1 server on 127.0.0.1 for transport tests: it records what it
 /// receives and answers each request with a scripted action (respond, hang, trickle).
 final class LoopbackTestServer: @unchecked Sendable {
@@ -50,9 +57,21 @@ final class LoopbackTestServer: @unchecked Sendable {
     /// Connections on which the server was hanging and then saw the client close.
     var closedByPeerWhileHanging: Int { lock.withLock { _closedByPeer } }
 
+    /// Ports an earlier server of this process listened on. The process has one libcurl engine whose
+    /// connection cache outlives a test; a new server on a port the kernel hands out again could be
+    /// answered through a connection kept from the old one (a trickle test once got a 200 in 2 ms).
+    private static let usedPorts = UsedPorts()
+
     init(handler: @escaping @Sendable (Received) -> Action) throws {
         self.handler = handler
-        (listenFD, port) = try Self.listen(backlog: 64)
+        var attempt = try Self.listen(backlog: 64)
+        var refused: [Int32] = []
+        while !Self.usedPorts.claim(attempt.port), refused.count < 50 {
+            refused.append(attempt.fd)  // held open until a fresh port is found, so it is not handed out again
+            attempt = try Self.listen(backlog: 64)
+        }
+        for fd in refused { close(fd) }
+        (listenFD, port) = attempt
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
