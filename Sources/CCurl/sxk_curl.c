@@ -94,22 +94,30 @@ int sxk_curl_load(void) {
     return loaded ? 0 : -1;
 }
 
-static void *load_on_thread(void *unused) {
-    (void)unused;
+struct after_load { void (*then)(void); };
+
+static void *load_on_thread(void *arg) {
+    struct after_load *after = arg;
     pthread_once(&once, load);
+    if (after->then) after->then();
+    free(after);
     return NULL;
 }
 
-int sxk_curl_load_in_background(void) {
+int sxk_curl_load_in_background(void (*then)(void)) {
+    struct after_load *after = malloc(sizeof *after);
+    if (!after) return -1;
+    after->then = then;
     pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) return -1;
+    if (pthread_attr_init(&attr) != 0) { free(after); return -1; }
     // Detached: a later sxk_curl_load() waits for the load itself (pthread_once blocks until the
     // first call returns). The dynamic loader and the libraries' constructors need little stack.
     (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     (void)pthread_attr_setstacksize(&attr, 1 << 20);
     pthread_t thread;
-    int rc = pthread_create(&thread, &attr, load_on_thread, NULL);
+    int rc = pthread_create(&thread, &attr, load_on_thread, after);
     pthread_attr_destroy(&attr);
+    if (rc != 0) free(after);
     return rc == 0 ? 0 : -1;
 }
 

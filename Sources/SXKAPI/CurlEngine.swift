@@ -22,7 +22,8 @@ final class CurlEngine: @unchecked Sendable {
     }()
 
     /// Starts loading libcurl on a thread of its own and returns at once; `shared()` waits for that load.
-    static func startLoading() { _ = sxk_curl_load_in_background() }
+    /// `then` runs on that thread after it, loaded or not. False if no thread could be started.
+    static func startLoading(then: @convention(c) () -> Void) -> Bool { sxk_curl_load_in_background(then) == 0 }
 
     /// The process's engine; a libcurl that cannot be loaded is one network error (exit 4), not a crash.
     static func shared() throws(TransportError) -> CurlEngine { try made.get() }

@@ -75,17 +75,18 @@ public struct CurlTransport: HTTPTransport {
     /// instead of waiting for it at the request. Idempotent; a libcurl that cannot be loaded is reported
     /// by the request, as without this.
     public static func prepareEngine() {
-        // The load itself starts on a plain C thread (CCurl): a Foundation thread began running its
-        // closure 0.6-2 ms after the call. That thread then makes the engine, once the load is done.
-        CurlEngine.startLoading()
         let done = DispatchSemaphore(value: 0)
         preparing.lock.withLock { preparing.done = done }
-        let thread = Thread {
-            _ = try? CurlEngine.shared()
-            done.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+        // The load runs on a plain C thread (CCurl): a Foundation thread began running its closure
+        // 0.6-2 ms after the call. The engine is made on that same thread once the load is done: a
+        // thread started here for it would wait in pthread_create for the whole load (the loader
+        // holds glibc's TLS lock meanwhile), and hold up this one, the command's start, with it.
+        if !CurlEngine.startLoading(then: { CurlTransport.makeEngineAfterLoad() }) { done.signal() }
+    }
+
+    private static func makeEngineAfterLoad() {
+        _ = try? CurlEngine.shared()
+        preparing.lock.withLock { preparing.done }?.signal()
     }
 
     /// Waits for a load `prepareEngine` started. The process must not exit while another thread is

@@ -19,9 +19,12 @@ typedef int (*sxk_curl_xferinfo_fn)(void *, curl_off_t, curl_off_t, curl_off_t, 
 int sxk_curl_load(void);
 const char *sxk_curl_load_error(void);
 /// Starts sxk_curl_load() on a new detached thread and returns at once (0, or -1 if no thread could
-/// be started). A plain pthread: it starts in tens of microseconds, before any Swift or Foundation
-/// machinery, so the load begins as early as the caller can ask for it.
-int sxk_curl_load_in_background(void);
+/// be started), then calls `then` on that thread (if not NULL) whether the load worked or not. A
+/// plain pthread: it starts in tens of microseconds, before any Swift or Foundation machinery, so
+/// the load begins as early as the caller can ask for it. While it loads, the dynamic loader holds
+/// the lock every pthread_create takes (glibc's TLS set-up): work that needs a thread of its own
+/// once libcurl is loaded belongs in `then`, not in a thread the caller starts meanwhile.
+int sxk_curl_load_in_background(void (*then)(void));
 
 // Everything below requires a successful sxk_curl_load() first.
 CURL *sxk_curl_easy_init(void);
