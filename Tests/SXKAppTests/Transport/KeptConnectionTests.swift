@@ -277,7 +277,7 @@ final class KeptConnectionTests: SandboxTestCase {
         let cases: [[String]] = [
             ["get", "/api/app/config"], ["config"], ["orders"], ["stats"], ["profile"], ["store"],
             ["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "1"],
-            ["switch-account", "2"], ["switch-account", "1"], ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"],
+            ["switch-account", "2"], ["switch-account", "1"], ["switch-account", "-"], ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"],
             ["home"], ["home", "--offline"], ["context", "diff"], ["context"], ["whoami"], ["accounts"], ["keys"],
             ["explain", "dialog"], ["boot"], ["timing"], ["env"],
         ]

@@ -14,8 +14,8 @@ extension Commands {
             neverInHistory: true
         )
         static let watchable = false
-        /// With an account named; a bare one may have nothing to choose, or waits for a choice.
-        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { words.contains { !$0.hasPrefix("-") } }
+        /// With an account named (or `-`, the one before); a bare one may have nothing to choose, or waits for a choice.
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { words.contains { $0 == "-" || !$0.hasPrefix("-") } }
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
 
