@@ -5,8 +5,9 @@ public struct CommerceAPI: Sendable {
     public let client: APIClient
     public init(client: APIClient) { self.client = client }
 
-    public func storeList() async throws(APIError) -> APIResult<[Store]> {
-        try await client.call(Endpoint.storeList)
+    /// GET /api/app/store/all (with `token`, that token instead of the session's).
+    public func storeList(token: String? = nil) async throws(APIError) -> APIResult<[Store]> {
+        try await client.call(Endpoint.storeList, [.token: token])
     }
 
     public func photographerOrders(page: Int, pageSize: Int, status: Int? = nil, keyword: String? = nil) async throws(APIError) -> APIResult<Page<Order>> {

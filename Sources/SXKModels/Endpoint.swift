@@ -166,7 +166,7 @@ public struct EndpointCatalog: Sendable {
         summary: "bound bank card", decode: BankCardInfo.init(json:))
 
     // Commerce (`CommerceAPI`)
-    public let storeList = TypedEndpoint(.get, "/api/app/store/all",
+    public let storeList = TypedEndpoint(.get, "/api/app/store/all", [P.token.optional],
         summary: "all stores", decode: Store.list(json:))
     public let photographerOrders = TypedEndpoint(.get, "/api/yf-handset-app/photog/order/listv2", EndpointCatalog.paging,
         summary: "photographer orders", decode: EndpointCatalog.orders)

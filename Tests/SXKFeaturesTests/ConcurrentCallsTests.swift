@@ -16,6 +16,9 @@ final class ConcurrentCallsTests: XCTestCase {
     private static let bankCard = "/api/yf-handset-app/photog/wallet/bank-card/info"
     private static let orders = "/api/yf-handset-app/photog/order/listv2"
 
+    private static let rolePermission = "/api/yf-handset-app/role-permission"
+    private static let storeList = "/api/app/store/all"
+
     private func record(_ h: Harness, _ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> SandboxRequestRecord {
         try XCTUnwrap(h.requests(path).last, "no \(path) request", file: file, line: line)
     }
@@ -134,6 +137,99 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.sessionGuard.resetCount, 1)
         XCTAssertEqual(h.expiries.all.count, 1)
         XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+    }
+
+    // MARK: the context load's store list
+
+    /// A store admin's login knows from set-user's answer that the store step will ask: the list goes
+    /// out beside the userinfo ∥ role-permission pair, and the store is matched as before.
+    func testAStoreAdminsLoginSendsTheStoreListBesideTheContextPair() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        let outcome = try await h.login("13800000003")
+        let info = try record(h, Self.userInfo), roles = try record(h, Self.rolePermission), stores = try record(h, Self.storeList)
+        XCTAssertTrue(stores.overlaps(info) && stores.overlaps(roles), "the store list waited for the pair")
+        let report = try XCTUnwrap(outcome.load)
+        XCTAssertEqual(report.store?.matched?.storeId, h.contexts.account.current.storeId)
+        XCTAssertNotNil(report.store?.matched)
+        XCTAssertFalse(h.contexts.account.current.stores.isEmpty)
+        XCTAssertEqual(h.contexts.store.currentStoreId, report.store?.matched?.storeId)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    /// A restored store admin's validation at the first server command: the snapshot says the store step
+    /// will ask, so the list goes with the pair; the saved store is matched again.
+    func testValidatingARestoredStoreAdminSendsTheStoreListBesideThePair() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000003")
+        try h.open()
+        _ = try h.bootstrapper.restore()
+        h.sandbox.resetRequestLog()
+        guard case .loggedIn(let report) = await h.bootstrapper.validate() else { return XCTFail("expected loggedIn") }
+        let info = try record(h, Self.userInfo), stores = try record(h, Self.storeList)
+        XCTAssertTrue(stores.overlaps(info), "the store list waited for the pair")
+        XCTAssertEqual(report.store?.matched?.storeId, 101)
+        XCTAssertEqual(h.contexts.account.current.storeId, 101)
+    }
+
+    /// The pair and the store list sent beside it all fail: the pair's failure is the one reported.
+    func testWhenThePairAndTheStoreListBothFailThePairsFailureIsReported() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
+        h.sandbox.injectFault(path: Self.userInfo, kind: .status500)
+        h.sandbox.injectFault(path: Self.storeList, kind: .status500)
+        let outcome = try await h.login("13800000003")
+        XCTAssertNil(outcome.load)
+        let warning = try XCTUnwrap(outcome.warnings.first { $0.contains("loading the account context failed") }, "\(outcome.warnings)")
+        XCTAssertTrue(warning.contains("userinfo"), warning)
+        XCTAssertFalse(warning.contains("store/all"), warning)
+    }
+
+    // MARK: home
+
+    func testHomeSendsTheStoreListBesideTheRolePermissionListAndKeepsTheAppsOrder() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000003")
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        let roles = try record(h, Self.rolePermission), stores = try record(h, Self.storeList)
+        XCTAssertTrue(roles.overlaps(stores), "role-permission and the store list were not in flight together")
+        XCTAssertEqual(trace.calls.map(\.path), [Self.rolePermission, Self.storeList])
+        XCTAssertEqual(trace.calls.map(\.order), [1, 2])
+        let storeStep = try XCTUnwrap(trace.steps.first { $0.name.hasPrefix("loadStoreListIfNeeded") })
+        XCTAssertTrue(storeStep.notes.contains { $0.contains("sent beside the role-permission list") }, "\(storeStep.notes)")
+        XCTAssertEqual(storeStep.stores, ["key_in_current_store_id = \(try XCTUnwrap(h.contexts.store.currentStoreId))"])
+    }
+
+    /// With no current role the permission load takes the first entry's (storeAdmin here), which the stored
+    /// state could not say: the store list is asked for in its turn, after that answer, as the app does.
+    func testHomeWithNoCurrentRoleAsksForTheStoreListOnlyOnceThePermissionsAreIn() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000003")
+        try h.contexts.store.setRole(code: nil, name: nil)
+        h.sandbox.resetRequestLog()
+        let trace = try await h.home.initializeReplay()
+        let roles = try record(h, Self.rolePermission), stores = try record(h, Self.storeList)
+        XCTAssertFalse(roles.overlaps(stores), "the store list went out before the role was known")
+        XCTAssertEqual(trace.calls.map(\.path), [Self.rolePermission, Self.storeList])
+        let storeStep = try XCTUnwrap(trace.steps.first { $0.name.hasPrefix("loadStoreListIfNeeded") })
+        XCTAssertFalse(storeStep.notes.contains { $0.contains("sent beside") }, "\(storeStep.notes)")
+    }
+
+    /// A rejected token at the permission load ends the home before its store step: the list sxk sent
+    /// beside it is said and unused, and nothing is reset or written.
+    func testHomeExpiryWithTheStoreListInFlightSaysSoAndChangesNothing() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000003")
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: h.storage.appStore.defaults.path))
+        h.sandbox.resetRequestLog()
+        h.sandbox.expireTokens()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertTrue(trace.sessionExpired)
+        XCTAssertTrue(try record(h, Self.rolePermission).overlaps(try record(h, Self.storeList)))
+        XCTAssertEqual(trace.calls.map(\.path), [Self.rolePermission], "the app never asks for the store list")
+        XCTAssertTrue(trace.steps.last?.notes.contains { $0.contains("that answer is not used") } ?? false, "\(String(describing: trace.steps.last?.notes))")
+        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
     }
 
     func testCancellingTheProfileWithCallsInFlightEndsThemAll() async throws {

@@ -107,7 +107,7 @@ final class ContextDebugTests: BothSpellingsTestCase {
     func testContextDiffAfterTheServerChangesTheRoleList() async throws {
         let h = try Harness()
         _ = try await h.login("13800000002", choice: nil)
-        let before = try FileManager.default.contents(atPath: h.storage.defaults.path)
+        let before = FileManager.default.contents(atPath: h.storage.defaults.path)
         let diffFeature = ContextDiffFeature(account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
                                              guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock())
         var diff = try await diffFeature.diff()
@@ -123,7 +123,7 @@ final class ContextDebugTests: BothSpellingsTestCase {
         XCTAssertTrue(permissions.value.hasSuffix("→ []"), permissions.value)
         XCTAssertEqual(diff.home.dialogAnswer, .string("permission"))
         XCTAssertEqual(diff.json.objectValue?["dialog"], .string("permission"))
-        XCTAssertEqual(try FileManager.default.contents(atPath: h.storage.defaults.path), before, "context diff saved something")
+        XCTAssertEqual(FileManager.default.contents(atPath: h.storage.defaults.path), before, "context diff saved something")
         // The scenic stays when only the role's list lost it: refreshLocalDisplayState clears an invalid scenic only.
         h.sandbox.setRoles([("scenicAdmin", [2]), ("photographer", [1])], userId: 2001)
         diff = try await diffFeature.diff()

@@ -29,6 +29,20 @@ public enum AppModel {
         role == RoleCode.storeAdmin && (scenicId ?? 0) > 0
     }
 
+    /// Whether the home's store-list step will ask (`storeLoadApplies`), known before the permission load
+    /// it follows: judged on the stored role and on the scenic as `refreshLocalDisplayState` leaves it.
+    /// Nothing in between changes either, but for one case: with no current role the permission load
+    /// takes the first entry's, and then this says no and the step asks in its turn. So a list asked for
+    /// on this answer beside the permission load is the call the app makes, one round trip early.
+    public static func storeLoadExpected(role: String?, scenicId: Int?, scenicName: String?) -> Bool {
+        storeLoadApplies(role: role, scenicId: scenicClearReason(scenicId: scenicId, scenicName: scenicName) == nil ? scenicId : nil)
+    }
+
+    /// `storeLoadExpected` on a stored state (the replays' copy of it).
+    public static func storeLoadExpected(store: AppStore) -> Bool {
+        storeLoadExpected(role: store.roleCode, scenicId: store.currentScenicId, scenicName: store.currentScenicName)
+    }
+
     /// Seed 000 §4.3: the store of the current scenic whose id is the saved `currentStoreId` is the
     /// match; without one nothing is chosen (no store is invented).
     public static func matchStore(in stores: [Store], scenicId: Int?, savedStoreId: Int?) -> Store? {
@@ -90,14 +104,27 @@ public enum AppModel {
     }
 }
 
-/// One answer fetched before the replay needed it (`context diff` fetches the role-permission list
-/// and the store list beside userinfo, in one round trip).
+/// One answer fetched before the replay needed it: the home asks for the store list beside the
+/// role-permission list when `AppModel.storeLoadExpected` says it will, and `context diff` asks for
+/// both beside userinfo, in one round trip.
 public struct Prefetched<T: Sendable>: Sendable {
     public var record: CallRecord
     public var result: Result<T, FeatureError>
 
     public init(record: CallRecord, result: Result<T, FeatureError>) {
         self.record = record; self.result = result
+    }
+
+    /// One call timed on `timer`'s axis; its error (wrapped once) is its result, not thrown.
+    static func fetch(_ timer: CallTimer, _ method: String, _ path: String, _ body: @Sendable () async throws -> T) async -> Prefetched<T> {
+        let sink = CallSink()
+        do {
+            let value = try await timer.record(method, path, into: sink, body)
+            return Prefetched(record: sink.records[0], result: .success(value))
+        } catch {
+            let record = sink.records.first ?? CallRecord(method: method, path: path, startMs: 0, endMs: 0, ok: false, error: "\(error)")
+            return Prefetched(record: record, result: .failure(FeatureError.from(error, context: path)))
+        }
     }
 }
 
@@ -133,14 +160,28 @@ struct HomeReplayRun: Sendable {
     /// Answers already fetched; used instead of making that call.
     var prefetchedRoles: Prefetched<[RolePermission]>?
     var prefetchedStores: Prefetched<[Store]>?
-    let timer = CallTimer()
+    /// The axis of every call's times, the prefetched ones' too.
+    let timer: CallTimer
     let order = CallOrder()
     let expiry = ExpiryMark()
 
-    init(contexts: SessionContexts, catalog: MenuCatalog, clock: any WallClock, network: Network?,
+    init(contexts: SessionContexts, catalog: MenuCatalog, clock: any WallClock, network: Network?, timer: CallTimer = CallTimer(),
          prefetchedRoles: Prefetched<[RolePermission]>? = nil, prefetchedStores: Prefetched<[Store]>? = nil) {
-        self.contexts = contexts; self.catalog = catalog; self.clock = clock; self.network = network
+        self.contexts = contexts; self.catalog = catalog; self.clock = clock; self.network = network; self.timer = timer
         self.prefetchedRoles = prefetchedRoles; self.prefetchedStores = prefetchedStores
+    }
+
+    /// The replay as the home runs it online: its first call, the role-permission list, goes out with the
+    /// store list beside it when the store step will ask (`AppModel.storeLoadExpected`), so the two take
+    /// one round trip; each answer is used where the app asks for it, in the app's order.
+    static func online(contexts: SessionContexts, catalog: MenuCatalog, clock: any WallClock, network: Network) async -> HomeReplayRun {
+        let timer = CallTimer(), account = network.account, commerce = network.commerce
+        async let roles = Prefetched.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
+        async let stores: Prefetched<[Store]>? = AppModel.storeLoadExpected(store: contexts.store)
+            ? Prefetched.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } : nil
+        let (rolesAnswer, storesAnswer) = await (roles, stores)
+        return HomeReplayRun(contexts: contexts, catalog: catalog, clock: clock, network: network, timer: timer,
+                             prefetchedRoles: rolesAnswer, prefetchedStores: storesAnswer)
     }
 
     private var store: AppStore { contexts.store }
@@ -183,6 +224,9 @@ struct HomeReplayRun: Sendable {
         step.stores = ["\(StoreKey.token) removed"] + cleared.map(\.line)
         step.notes = ["the home is left before its dialogs are evaluated: no dialog",
                       "kept: the last phone, the privacy flag and the account-scoped keys \(AppModel.Rule.sessionExpired.basis.marker)"]
+        if prefetchedStores != nil, !steps.contains(where: { $0.calls.contains { $0.path == Endpoint.storeList.path } }) {
+            step.notes.append("sxk asked for the store list beside the role-permission list (the stored role and scenic said the home would): the app, leaving the home, never asks, and that answer is not used")
+        }
         try? AppModel.apply(plan, to: store)
         contexts.account.reset()
         contexts.permission.reset()
@@ -355,8 +399,10 @@ struct HomeReplayRun: Sendable {
             offlineNote: "offline: the store list is never stored (seed 000 §4.3), so the match is unknown",
             prefetched: prefetchedStores) { try await $0.commerce.storeList().value }
         step.calls = [record]
+        // Said whatever the answer: sxk's timing, not the app's order (which the call numbers keep).
+        let early = prefetchedStores == nil ? [] : ["sent beside the role-permission list, not after it: the stored role and scenic already said this step asks (sxk's overlap; the app asks once that answer is in)"]
         guard let stores = answer else {
-            step.notes = ["no store list: key_in_current_store_id unchanged"]
+            step.notes = ["no store list: key_in_current_store_id unchanged"] + early
             return step
         }
         contexts.account.setStores(stores)
@@ -365,9 +411,9 @@ struct HomeReplayRun: Sendable {
             contexts.account.setStoreId(match.storeId)
             try? store.setCurrentStoreId(match.storeId)
             step.stores = ["key_in_current_store_id = \(match.storeId)"]
-            step.notes = ["store \(match.storeId) \(match.storeName) matched among \(inScenic.count) stores of scenic \(a.scenicId ?? 0)"]
+            step.notes = ["store \(match.storeId) \(match.storeName) matched among \(inScenic.count) stores of scenic \(a.scenicId ?? 0)"] + early
         } else {
-            step.notes = ["no store of scenic \(a.scenicId ?? 0) has the saved id \(a.storeId.map(String.init) ?? "nil"): nothing written, no store chosen"]
+            step.notes = ["no store of scenic \(a.scenicId ?? 0) has the saved id \(a.storeId.map(String.init) ?? "nil"): nothing written, no store chosen"] + early
         }
         return step
     }

@@ -59,15 +59,11 @@ public struct ContextDiffFeature: Sendable {
         do { try store.reload() } catch { throw .storage(error) }
         let timer = CallTimer()
         let account = self.account, commerce = self.commerce
-        // The store list is asked for only when the next start's home would ask (seed 000 §4.3),
-        // judged on the scenic as the display-state rule leaves it.
-        let scenic = AppModel.scenicClearReason(scenicId: store.currentScenicId, scenicName: store.currentScenicName) == nil
-            ? store.currentScenicId : nil
-        let wantsStores = AppModel.storeLoadApplies(role: store.roleCode, scenicId: scenic)
-        async let info = Self.fetch(timer, "GET", Endpoint.userInfo.path) { try await account.userInfo().value }
-        async let roles = Self.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
-        async let stores: Prefetched<[Store]>? = wantsStores
-            ? Self.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } : nil
+        // The store list is asked for only when the next start's home would ask (seed 000 §4.3).
+        async let info = Prefetched.fetch(timer, "GET", Endpoint.userInfo.path) { try await account.userInfo().value }
+        async let roles = Prefetched.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
+        async let stores: Prefetched<[Store]>? = AppModel.storeLoadExpected(store: store)
+            ? Prefetched.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } : nil
         let (infoAnswer, rolesAnswer, storesAnswer) = await (info, roles, stores)
         // A failure other than a rejected token ends the diff (the first one, in request order).
         for case .failure(let error) in [infoAnswer.result.map { _ in () }, rolesAnswer.result.map { _ in () }, storesAnswer?.result.map { _ in () } ?? .success(())]
@@ -77,7 +73,7 @@ public struct ContextDiffFeature: Sendable {
         let scratch = AppModel.scratch(of: store)
         let run = HomeReplayRun(
             contexts: scratch, catalog: catalog, clock: clock,
-            network: HomeReplayRun.Network(account: account, commerce: commerce, operation: operation),
+            network: HomeReplayRun.Network(account: account, commerce: commerce, operation: operation), timer: timer,
             prefetchedRoles: rolesAnswer, prefetchedStores: storesAnswer)
         var home = try await run.replay()
         home.changes = KeyDiff.between(stored: store, scratch: scratch.store)
@@ -87,18 +83,6 @@ public struct ContextDiffFeature: Sendable {
         Self.compare(store: store, info: try? infoAnswer.result.get(), roles: try? rolesAnswer.result.get(),
                      stores: try? storesAnswer?.result.get(), into: &diff)
         return diff
-    }
-
-    /// One call timed on the diff's axis; its error (wrapped once) is its result, not thrown.
-    static func fetch<T: Sendable>(_ timer: CallTimer, _ method: String, _ path: String, _ body: @Sendable () async throws -> T) async -> Prefetched<T> {
-        let sink = CallSink()
-        do {
-            let value = try await timer.record(method, path, into: sink, body)
-            return Prefetched(record: sink.records[0], result: .success(value))
-        } catch {
-            let record = sink.records.first ?? CallRecord(method: method, path: path, startMs: 0, endMs: 0, ok: false, error: "\(error)")
-            return Prefetched(record: record, result: .failure(FeatureError.from(error, context: path)))
-        }
     }
 
     /// The key-by-key comparison, and the next start's writes and dialog from the replay (pure, for tests).

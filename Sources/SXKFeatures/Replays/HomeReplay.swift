@@ -17,8 +17,13 @@ extension HomeFeature {
         let hadSnapshot = stored.hasAccountSnapshot
         let online = !offline && contexts.session.token != nil
         guard hadSnapshot || contexts.session.token != nil else { throw .notLoggedIn }
-        let network = online ? HomeReplayRun.Network(account: loader.account, commerce: loader.commerce, operation: operation) : nil
-        let run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: network)
+        let run: HomeReplayRun
+        if online {
+            let network = HomeReplayRun.Network(account: loader.account, commerce: loader.commerce, operation: operation)
+            run = await HomeReplayRun.online(contexts: scratch, catalog: catalog, clock: clock, network: network)
+        } else {
+            run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil)
+        }
         var trace = try await run.replay()
         trace.changes = KeyDiff.between(stored: stored, scratch: scratch.store)
         if apply {

@@ -46,18 +46,50 @@ public struct AccountContextLoader: Sendable {
     /// The whole load. Errors are the API's (session expired, network…), unwrapped, for the caller to classify.
     /// `prefetched`: the userinfo ∥ role-permission pair already sent (a login sends it while it writes
     /// the token); it is awaited instead of being sent again.
+    ///
+    /// The store list goes out beside the pair when the contexts already say the store step will ask
+    /// (`AppModel.storeLoadExpected`: nothing the pair's answers change decides it, but for no current
+    /// role at all, and then it is asked in its turn); `prefetchedStores` when the caller sent it with
+    /// the pair. Its answer is applied where the step is, after the pair's; a failure of the pair is
+    /// the one reported, and the store call is cancelled.
     func loadAll(timer: CallTimer = CallTimer(), sink: CallSink = CallSink(),
-                 prefetched: Task<(UserInfo, [RolePermission]), any Error>? = nil) async throws -> AccountLoadReport {
+                 prefetched: Task<(UserInfo, [RolePermission]), any Error>? = nil,
+                 prefetchedStores: Task<[Store], any Error>? = nil) async throws -> AccountLoadReport {
+        let a = contexts.account.current
+        let early = prefetchedStores == nil
+            && AppModel.storeLoadExpected(role: contexts.permission.roleCode, scenicId: a.scenicId, scenicName: a.scenicName)
+        async let earlyStores: [Store]? = early ? requestStores(timer: timer, sink: sink) : nil
         let (info, roles): (UserInfo, [RolePermission])
-        if let prefetched {
-            (info, roles) = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
-        } else {
-            (info, roles) = try await loadProfileAndPermissions(timer: timer, sink: sink)
+        do {
+            if let prefetched {
+                (info, roles) = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
+            } else {
+                (info, roles) = try await loadProfileAndPermissions(timer: timer, sink: sink)
+            }
+        } catch {
+            prefetchedStores?.cancel()
+            _ = try? await prefetchedStores?.value
+            throw error
         }
         applyUserInfo(info)
         let derivation = contexts.permission.setRolePermissions(roles)
         let display = refreshLocalDisplayState()
-        let store = try await loadStoreIfNeeded(timer: timer, sink: sink)
+        var store: StoreMatch?
+        if storeLoadApplies {
+            let stores: [Store]
+            if let prefetchedStores {
+                stores = try await withTaskCancellationHandler { try await prefetchedStores.value } onCancel: { prefetchedStores.cancel() }
+            } else if let sent = try await earlyStores {
+                stores = sent
+            } else {
+                stores = try await requestStores(timer: timer, sink: sink)
+            }
+            contexts.account.setStores(stores)
+            store = matchCurrentStore(in: stores)
+        } else if let prefetchedStores {
+            prefetchedStores.cancel()
+            _ = try? await prefetchedStores.value
+        }
         return AccountLoadReport(
             userInfo: info, roles: roles, derivation: derivation, display: display, store: store, calls: sink.records)
     }
@@ -109,17 +141,16 @@ public struct AccountContextLoader: Sendable {
         AppModel.storeLoadApplies(role: contexts.permission.roleCode, scenicId: contexts.account.current.scenicId)
     }
 
-    /// Seed §4.3: only for storeAdmin with a scenic, GET store/all, then match the current store.
-    func loadStoreIfNeeded(timer: CallTimer, sink: CallSink) async throws -> StoreMatch? {
-        guard storeLoadApplies else { return nil }
-        let stores = try await fetchStores(timer: timer, sink: sink)
-        return matchCurrentStore(in: stores)
+    /// GET store/all (with `token`, carrying that token); the caller puts it into the account
+    /// context's memory (never persisted).
+    func requestStores(timer: CallTimer, sink: CallSink, token: String? = nil) async throws -> [Store] {
+        let api = commerce
+        return try await timer.record("GET", Endpoint.storeList.path, into: sink) { try await api.storeList(token: token).value }
     }
 
     /// GET store/all into the account context's memory (never persisted).
     func fetchStores(timer: CallTimer, sink: CallSink) async throws -> [Store] {
-        let api = commerce
-        let stores = try await timer.record("GET", Endpoint.storeList.path, into: sink) { try await api.storeList().value }
+        let stores = try await requestStores(timer: timer, sink: sink)
         contexts.account.setStores(stores)
         return stores
     }

@@ -197,13 +197,19 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         let loader = self.loader, token = result.token
         let timer = CallTimer(), sink = CallSink()
         let pair = Task { try await loader.loadProfileAndPermissions(timer: timer, sink: sink, token: token) }
+        // So does the store list when set-user's account already says the store step will ask.
+        let user = result.user
+        let stores = AppModel.storeLoadExpected(role: user.roleCode, scenicId: user.scenicId, scenicName: user.scenicName)
+            ? Task { try await loader.requestStores(timer: timer, sink: sink, token: token) } : nil
         // What the app writes at completeLogin is the app model's plan; the contexts follow it.
         let plan = AppModel.completeLogin(token: result.token, user: result.user, phone: phone, privacyAccepted: privacyAccepted, now: contexts.store.wallClock.now())
         do {
             try AppModel.apply(plan, to: contexts.store)
         } catch {
             pair.cancel()
+            stores?.cancel()
             _ = try? await pair.value
+            _ = try? await stores?.value
             throw .storage(error)
         }
         contexts.account.reset()
@@ -224,7 +230,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var warnings: [String] = []
         var report: AccountLoadReport?
         do {
-            report = try await loader.loadAll(timer: timer, sink: sink, prefetched: pair)
+            report = try await loader.loadAll(timer: timer, sink: sink, prefetched: pair, prefetchedStores: stores)
         } catch let error as APIError where error.kind == .sessionExpired {
             sessionGuard.sessionExpired(token: result.token)
             throw FeatureError.api(error, context: "login")

@@ -44,8 +44,8 @@ final class ContextTests: SandboxTestCase {
         XCTAssertTrue(home.stdout.contains("[inferred: docs/app-behaviour.md#"), home.summary)
         XCTAssertTrue(home.stdout.contains("3001_store_key_in_permission: "), home.summary)
         XCTAssertTrue(home.stdout.contains("not saved"), home.summary)
-        // No validation first: only the replay's own calls.
-        XCTAssertEqual(paths(server.requestLog()), ["/api/yf-handset-app/role-permission", "/api/app/store/all"])
+        // No validation first: only the replay's own calls (sent together: in either order).
+        XCTAssertEqual(paths(server.requestLog()).sorted(), ["/api/app/store/all", "/api/yf-handset-app/role-permission"])
         let after = imported(["keys", "--json"], ws)
         XCTAssertEqual(after.stdoutData, before.stdoutData, "home changed the stored state:\n\(after.summary)")
 
