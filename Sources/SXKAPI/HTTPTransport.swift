@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// Ordered HTTP header fields with case-insensitive lookup.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {
@@ -171,7 +172,7 @@ public enum CertificateProblem: Sendable, Equatable, Codable, CustomStringConver
 
 enum JSONWriterFormat {
     static func seconds(_ s: Double) -> String {
-        s == s.rounded() ? String(Int(s)) : String(format: "%.1f", s)
+        s == s.rounded() ? String(Int(s)) : NumberText.fixed(s, digits: 1)
     }
 }
 

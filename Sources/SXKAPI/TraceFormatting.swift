@@ -16,7 +16,7 @@ extension TraceRequest: CustomStringConvertible {
 
 extension TraceResponse: CustomStringConvertible {
     public var description: String {
-        let ms = String(format: "%.1f ms", elapsedMs)
+        let ms = NumberText.fixed(elapsedMs, digits: 1) + " ms"
         let safe = TerminalText.sanitize
         guard let status else { return "< \(safe(method)) \(safe(path)) failed after \(ms): \(safe(failure ?? "no response"))" }
         var head = "< \(status) \(safe(method)) \(safe(path)) \(ms)"
@@ -34,7 +34,7 @@ extension TransferMetrics {
     public var connectionSummary: String {
         var parts = [httpVersion, keptConnection ? (connectionReused ? "kept connection" : "kept connection, opened now")
                                                  : connectionReused ? "reused connection" : "new connection"]
-        if let tls = tlsHandshakeMs { parts.append("TLS " + String(format: "%.1f ms", tls)) }
+        if let tls = tlsHandshakeMs { parts.append("TLS " + NumberText.fixed(tls, digits: 1) + " ms") }
         return parts.joined(separator: ", ")
     }
 
@@ -47,11 +47,11 @@ extension TransferMetrics {
     /// `dns 0.2  connect 0.4  tls 8.1  first byte 20.3  total 21.0 ms`: each phase's own length
     /// (the metrics are cumulative), a phase that did not happen as `–`.
     public var phaseSummary: String {
-        func ms(_ from: Double, _ to: Double) -> String { String(format: "%.1f", max(0, to - from) * 1000) }
+        func ms(_ from: Double, _ to: Double) -> String { NumberText.fixed(max(0, to - from) * 1000, digits: 1) }
         let reused = connectionReused
         let dns = reused ? "–" : ms(0, dnsDone)
         let connect = reused ? "–" : ms(dnsDone, connected)
-        let tls = tlsHandshakeMs.map { String(format: "%.1f", $0) } ?? "–"
+        let tls = tlsHandshakeMs.map { NumberText.fixed($0, digits: 1) } ?? "–"
         return "dns \(dns)  connect \(connect)  tls \(tls)  first byte \(ms(tlsDone, firstByte))  total \(ms(0, total)) ms"
     }
 }

@@ -184,7 +184,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         defer {
             if settings.timing {
                 let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                var text = "time: \(String(format: "%.1f", ms)) ms\n"
+                var text = "time: \(NumberText.fixed(ms, digits: 1)) ms\n"
                 for entry in transport.ring.all where entry.number >= firstRequest {
                     text += "  " + RequestTiming.line(entry, secrets: secrets) + "\n"
                 }

@@ -34,13 +34,13 @@ public enum WireDate {
     /// `yyyy-MM-dd` for the day that contains `date` in Shanghai.
     public static func day(_ date: Date) -> String {
         let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        return ymdText(c)
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in Shanghai.
     public static func timestamp(_ date: Date) -> String {
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        return ymdText(c) + " " + hmsText(c)
     }
 
     /// Parses a strict `yyyy-MM-dd` (valid calendar day) to the start of that day in Shanghai.
@@ -105,9 +105,8 @@ public enum LocalTime {
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let seconds = zone.secondsFromGMT(for: date)
         let sign = seconds < 0 ? "-" : "+"
-        let offset = String(format: "%@%02d:%02d", sign, abs(seconds) / 3600, abs(seconds) % 3600 / 60)
-        return (String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0),
-                String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0), offset)
+        let offset = sign + NumberText.padded(abs(seconds) / 3600, width: 2) + ":" + NumberText.padded(abs(seconds) % 3600 / 60, width: 2)
+        return (ymdText(c), hmsText(c), offset)
     }
 }
 
@@ -221,4 +220,14 @@ public enum CivilDate {
 
     /// Division rounded towards minus infinity (instants before 1970 fall on the right day).
     public static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+}
+
+/// `yyyy-MM-dd` of the components (0 for a missing field).
+private func ymdText(_ c: DateComponents) -> String {
+    NumberText.padded(c.year ?? 0, width: 4) + "-" + NumberText.padded(c.month ?? 0, width: 2) + "-" + NumberText.padded(c.day ?? 0, width: 2)
+}
+
+/// `HH:mm:ss` of the components (0 for a missing field).
+private func hmsText(_ c: DateComponents) -> String {
+    NumberText.padded(c.hour ?? 0, width: 2) + ":" + NumberText.padded(c.minute ?? 0, width: 2) + ":" + NumberText.padded(c.second ?? 0, width: 2)
 }

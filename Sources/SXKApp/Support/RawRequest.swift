@@ -34,7 +34,7 @@ extension AppCommands {
         }
         let response = try await send(query)
         var output = dataOutput(response)
-        output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(String(format: "%.1f", response.elapsedMs)) ms"]
+        output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.fixed(response.elapsedMs, digits: 1)) ms"]
             + (show.contains("h") ? Self.headerLines(response) : [])
         if show.contains("b") {
             output.blocks = [.json(response.data)]
@@ -46,19 +46,20 @@ extension AppCommands {
     }
 
     /// `--print WHAT` (letters of `HBhb`, as HTTPie: request headers and body, response headers and
-    /// body); `-v` is `HBhb`; default `b`. Everything but the response body goes to stderr.
-    static func printParts(_ command: ParsedCommand) throws -> Set<Character> {
-        if command.has("verbose") { return ["H", "B", "h", "b"] }
-        guard let what = command.option("print") else { return ["b"] }
-        let parts = Set(what)
-        guard !parts.isEmpty, parts.isSubset(of: ["H", "B", "h", "b"]) else {
+    /// body); `-v` is `HBhb`; default `b`. Everything but the response body goes to stderr. The letters
+    /// as a string, not a `Set`: a set's first use looks up `Hashable` across the binary's conformances.
+    static func printParts(_ command: ParsedCommand) throws -> String {
+        if command.has("verbose") { return "HBhb" }
+        guard let what = command.option("print") else { return "b" }
+        let parts = what
+        guard !parts.isEmpty, parts.allSatisfy({ "HBhb".contains($0) }) else {
             throw AppError.usage("--print takes letters of HBhb (H request headers, B request body, h response headers, b response body), got '\(what)'")
         }
         return parts
     }
 
     /// The request as sent (the last one this shell recorded), for `--print H`/`B`; masked as `--trace` masks it.
-    private func requestNotes(_ show: Set<Character>) -> [String] {
+    private func requestNotes(_ show: String) -> [String] {
         guard show.contains("H") || show.contains("B"), let sent = host.transport.ring.all.last else { return [] }
         var lines: [String] = []
         if show.contains("H") {
@@ -77,7 +78,7 @@ extension AppCommands {
 
     /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
     /// `page`, `pageSize`) says; the rows as one list, at most `paginateLimit`.
-    private func paginate(path: String, query: [(String, String)], show: Set<Character>,
+    private func paginate(path: String, query: [(String, String)], show: String,
                           send: ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
         var page = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
         let rest = query.filter { $0.0 != "page" }

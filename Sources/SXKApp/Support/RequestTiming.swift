@@ -10,7 +10,7 @@ enum RequestTiming {
         if let metrics = entry.response?.metrics {
             return "\(what)  \(metrics.phaseSummary)  (\(metrics.connectionSummary))"
         }
-        let total = entry.elapsedMs.map { String(format: "%.1f ms", $0) } ?? "…"
+        let total = entry.elapsedMs.map { NumberText.fixed($0, digits: 1) + " ms" } ?? "…"
         return "\(what)  total \(total)"
     }
 }

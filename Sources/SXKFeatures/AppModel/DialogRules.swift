@@ -45,8 +45,8 @@ enum DialogRules {
 extension HomeFeature {
     static func duration(_ seconds: TimeInterval) -> String {
         let s = max(0, Int(seconds.rounded(.down)))
-        if s >= 3600 { return "\(s / 3600)h\(String(format: "%02d", (s % 3600) / 60))m" }
-        if s >= 60 { return "\(s / 60)m\(String(format: "%02d", s % 60))s" }
+        if s >= 3600 { return "\(s / 3600)h\(NumberText.padded((s % 3600) / 60, width: 2))m" }
+        if s >= 60 { return "\(s / 60)m\(NumberText.padded(s % 60, width: 2))s" }
         return "\(s)s"
     }
 }

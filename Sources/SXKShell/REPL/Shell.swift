@@ -262,10 +262,10 @@ public final class Shell: @unchecked Sendable {
         status.commandEnded()
         io.stdout.flush()
         switch outcome {
-        case .success(let status):
+        case .finished(let status):
             if status == 0 { keepLastData(io.data.unmasked, source: source) }
             return status
-        case .failure(let error):
+        case .failed(let error):
             errors.error(error is CancellationError ? "interrupted" : ErrorPresenter.message(for: error))
             return host.status(forThrown: error)
         }

@@ -99,7 +99,7 @@ extension AppCommands {
             o["sent"] = .string(LocalTime.clock(e.time))  // README "Times"
             o["request"] = .string(e.pathAndQuery)
             o["outcome"] = .string(e.outcome)
-            o["elapsed"] = .string(e.elapsedMs.map { String(format: "%.1f ms", $0) } ?? "")
+            o["elapsed"] = .string(e.elapsedMs.map { NumberText.fixed($0, digits: 1) + " ms" } ?? "")
             return .object(o)
         }
         output.table([

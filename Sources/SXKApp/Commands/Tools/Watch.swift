@@ -108,6 +108,6 @@ extension AppCommands {
 
     /// `2`, `0.5`, `1.25`.
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+        value == value.rounded() ? String(Int(value)) : "\(value)"
     }
 }
