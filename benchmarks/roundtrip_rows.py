@@ -16,11 +16,17 @@ RTT_MS = 30.0
 LIMIT = 120
 PASSWORD = "sandbox123"
 
-# (label, phone, login --account, argv, floor in round trips, why)
+# (label, phone, login --account, argv, floor in round trips, why[, a command run once after the login])
 CASES = (
     ("`login 13800000004 --account 2` (scenicAdmin)", "13800000004", None,
      ["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "2"], 3,
      "config ∥ v9/login → set-user → userinfo ∥ role-permission"),
+    ("`login 13800000003` (storeAdmin)", "13800000003", None,
+     ["login", "13800000003", "--password-stdin", "--accept-privacy"], 3,
+     "config ∥ v9/login → set-user → userinfo ∥ role-permission ∥ store list"),
+    ("`switch-account -` (storeAdmin and photographer in turn)", "13800000004", "3", ["switch-account", "-"], 2,
+     "set-user → userinfo ∥ role-permission (∥ store list, to storeAdmin)", ["switch-account", "1"]),
+    ("`home` (storeAdmin)", "13800000003", None, ["home"], 1, "role-permission ∥ store list"),
     ("`stats` (photographer)", "13800000001", None, ["stats"], 1, "summary ∥ first daily page"),
     ("`context diff` (storeAdmin)", "13800000003", None, ["context", "diff"], 1,
      "userinfo ∥ role-permission ∥ store list"),
@@ -96,7 +102,7 @@ def measure(c):
     kept, fresh = link_round_trip(relay)
     c.log("13 the relay's own round trip (a bare GET): %.1f ms on a kept connection, %.1f ms on a new one" % (kept, fresh))
     runs = max(10, c.runs // 2)
-    for i, (label, phone, account, argv, floor, why) in enumerate(CASES):
+    for i, (label, phone, account, argv, floor, why, *setup) in enumerate(CASES):
         state = os.path.join(c.tmp, "rt-%d" % i)
         base = [c.sxk, "--base-url", origin, "--state-dir", state]
         login = base + ["login", phone, "--password-stdin", "--accept-privacy"] + (["--account", account] if account else [])
@@ -104,6 +110,10 @@ def measure(c):
             r = subprocess.run(login, input=(PASSWORD + "\n").encode(), capture_output=True, env=env, timeout=LIMIT)
             if r.returncode != 0:
                 raise RuntimeError("login for %s failed: %s" % (label, r.stderr.decode(errors="replace")[-300:]))
+            for step in setup:
+                r = subprocess.run(base + step, capture_output=True, env=env, timeout=LIMIT, stdin=subprocess.DEVNULL)
+                if r.returncode != 0:
+                    raise RuntimeError("%s for %s failed: %s" % (" ".join(step), label, r.stderr.decode(errors="replace")[-300:]))
         stdin = (PASSWORD + "\n").encode() if "--password-stdin" in argv else None
         r = subprocess.run(base + argv, input=stdin or b"", capture_output=True, env=env, timeout=LIMIT)
         if r.returncode != 0:
