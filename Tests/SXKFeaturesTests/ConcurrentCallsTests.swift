@@ -171,6 +171,30 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.contexts.account.current.storeId, 101)
     }
 
+    /// Ctrl-C while a store admin's login has the pair and the store list in flight (both sent as tasks
+    /// of their own beside the token's write): the load ends at once and takes them all down. The login
+    /// itself stands, as with any failed load after set-user (the token is stored): offline, with the
+    /// load's warning, and no store list applied.
+    func testCancellingALoginWithThePairAndTheStoreListInFlightEndsThemAll() async throws {
+        // Answers held 2 s: a call left running would hold the login past the 1.5 s bound below.
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 2_000))
+        let auth = h.auth!
+        let task = Task { try await auth.login(phone: "13800000003", password: Harness.password, privacyAccepted: true) }
+        let deadline = Date().addingTimeInterval(8)
+        func inFlight() -> Bool { [Self.userInfo, Self.rolePermission, Self.storeList].allSatisfy { !h.requests($0).isEmpty } }
+        while !inFlight() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(inFlight(), "the pair and the store list were not all sent: \(h.requests().map(\.path))")
+        let cancelled = Date()
+        task.cancel()
+        guard case .completed(let outcome) = try await task.value else { return XCTFail("expected the login to stand") }
+        // Returned without waiting for the sandbox's answers, none of which had arrived.
+        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5)
+        XCTAssertNil(outcome.load)
+        XCTAssertTrue(outcome.warnings.contains { $0.contains("loading the account context failed") }, "\(outcome.warnings)")
+        XCTAssertTrue(h.contexts.session.isOffline)
+        XCTAssertTrue(h.contexts.account.current.stores.isEmpty, "a cancelled store list was applied")
+    }
+
     /// The pair and the store list sent beside it all fail: the pair's failure is the one reported.
     func testWhenThePairAndTheStoreListBothFailThePairsFailureIsReported() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
