@@ -171,6 +171,23 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.contexts.account.current.storeId, 101)
     }
 
+    /// A restored store admin whose token the server no longer accepts: the pair and the store list
+    /// meet it together, and the session is reset once, with one notice.
+    func testValidationExpiryWithThePairAndTheStoreListInFlightResetsOnce() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000003")
+        try h.open()
+        _ = try h.bootstrapper.restore()
+        h.sandbox.resetRequestLog()
+        h.sandbox.expireTokens()
+        guard case .loggedOut = await h.bootstrapper.validate() else { return XCTFail("expected loggedOut") }
+        XCTAssertTrue(try record(h, Self.storeList).overlaps(try record(h, Self.userInfo)))
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
+        XCTAssertEqual(h.expiries.all.count, 1)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        XCTAssertNil(try h.contexts.store.token())
+    }
+
     /// Ctrl-C while a store admin's login has the pair and the store list in flight (both sent as tasks
     /// of their own beside the token's write): the load ends at once and takes them all down. The login
     /// itself stands, as with any failed load after set-user (the token is stored): offline, with the
