@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// Which proxy libcurl takes from the environment for a URL, by its own rule, so an error can name
 /// the proxy it was refused (libcurl itself does the proxying; nothing here changes where bytes go).
@@ -7,7 +8,7 @@ import Foundation
 /// a request header), `https_proxy` / `HTTPS_PROXY`, then `all_proxy` / `ALL_PROXY`; a host matched
 /// by `no_proxy` / `NO_PROXY` (`*`, a name or its parent domain, an address) goes direct.
 enum ProxyChoice {
-    static func proxy(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func proxy(for url: URL, environment: [String: String] = ProcessEnvironment.current()) -> String? {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let names = scheme == "http" ? ["http_proxy"] : ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"]

@@ -32,7 +32,7 @@ public struct TrustStore: Sendable, Equatable {
         return system(environment: environment)
     }
 
-    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> TrustStore {
+    public static func system(environment: [String: String] = ProcessEnvironment.current()) -> TrustStore {
         var file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         var directory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         // Images that export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt (many CI and cloud images do)

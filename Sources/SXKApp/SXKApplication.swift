@@ -23,7 +23,7 @@ public enum SXKApplication {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
         if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), environment: environment) { CurlTransport.prepareEngine() }
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {

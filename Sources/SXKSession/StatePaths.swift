@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +37,7 @@ public struct StatePaths: Sendable, Equatable {
     /// values (nil when not given); `envName` is the default profile (`defaultProfile(for:)`).
     public static func resolve(
         stateDir: String?, profile: String?, envName: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current()
     ) throws(SessionError) -> StatePaths {
         func nonEmpty(_ key: String) -> String? {
             guard let value = environment[key], !value.isEmpty else { return nil }

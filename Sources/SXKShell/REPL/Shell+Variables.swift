@@ -108,7 +108,7 @@ extension Shell {
         let hint: String
         if let near = Suggestion.nearest(to: name, in: names) {
             hint = " (did you mean '$\(near)'?)"
-        } else if ProcessInfo.processInfo.environment[name] != nil {
+        } else if ProcessEnvironment.current()[name] != nil {
             hint = " (environment variables are not expanded; write \\$ for a literal dollar sign)"
         } else if names.isEmpty {
             hint = " (set one with: let \(name) = COMMAND… PATH; write \\$ for a literal dollar sign)"

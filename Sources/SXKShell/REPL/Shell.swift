@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -420,7 +421,7 @@ public final class Shell: @unchecked Sendable {
     var currentTerminal: Terminal {
         guard terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return terminal }
         var now = terminal
-        now.width = Terminal.currentWidth(environment: ProcessInfo.processInfo.environment)
+        now.width = Terminal.currentWidth(environment: ProcessEnvironment.current())
         return now
     }
 

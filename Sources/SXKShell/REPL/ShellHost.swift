@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// What the app gives the shell: its commands and how to run them. The shell owns the loop,
 /// parsing, help, completion, history, signals and exit codes.
@@ -36,7 +37,7 @@ extension ShellHost {
 
     public var secrets: [String] { [] }
     public func historyContext() -> HistoryContext? { nil }
-    public func pager() -> String? { Pager.command(environment: ProcessInfo.processInfo.environment) }
+    public func pager() -> String? { Pager.command(environment: ProcessEnvironment.current()) }
 }
 
 /// Exit statuses shared by the shell and the app.

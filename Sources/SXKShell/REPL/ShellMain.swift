@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// What the app needs to build its host: the parsed options and mode, terminal facts, environment.
 public struct ShellContext: Sendable {
@@ -19,7 +20,7 @@ public enum ShellMain {
         version: String,
         commandSpecs: [CommandSpec],
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.current(),
         programName: String = "sxk",
         historyPath: ((ShellContext) -> String?)? = nil,
         rcPath: ((ShellContext) -> String?)? = nil,
