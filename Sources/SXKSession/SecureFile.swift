@@ -265,9 +265,7 @@ public struct SecureFile: Sendable {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = String(decoding: DirectoryEntry.name(entry), as: UTF8.self)
             if name != "." && name != ".." { names.append(name) }
         }
         return names
