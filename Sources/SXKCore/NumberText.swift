@@ -6,15 +6,13 @@ public enum NumberText {
     /// but for a tie after scaling (`2.5` at 0 digits), which rounds away from zero.
     public static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
-        var scale = 1
-        for _ in 0..<max(0, digits) { scale *= 10 }
-        let scaled = (value.magnitude * Double(scale)).rounded()
         // Past what an Int holds exactly: the shortest text that reads back (never a duration or an amount).
-        guard scaled < 9.0e15 else { return "\(value)" }
-        let n = Int(scaled)
-        var text = (value.sign == .minus ? "-" : "") + String(n / scale)
-        if digits > 0 { text += "." + padded(n % scale, width: digits) }
-        return text
+        var scale = 1.0
+        for _ in 0..<max(0, digits) { scale *= 10 }
+        guard (value.magnitude * scale).rounded() < 9.0e15 else { return "\(value)" }
+        let text = JSONWriter.format(value, digits: digits)
+        // `%.Nf` keeps the sign of a negative value that rounds to zero (`-0.0`); the JSON form drops it.
+        return value.sign == .minus && !text.hasPrefix("-") ? "-" + text : text
     }
 
     /// `n` zero-padded to at least `width` digits, as `%0Nd` prints it (`7` → `07`, `-7` → `-07` at 3).

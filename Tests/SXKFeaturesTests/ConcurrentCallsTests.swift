@@ -156,14 +156,21 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.contexts.session.phase, .loggedIn)
     }
 
-    /// A restored store admin's validation at the first server command: the snapshot says the store step
-    /// will ask, so the list goes with the pair; the saved store is matched again.
-    func testValidatingARestoredStoreAdminSendsTheStoreListBesideThePair() async throws {
+    /// A store admin logged in, then restored from its snapshot in a new process (answers held 0.3 s),
+    /// waiting for the validation at the first server command; the request log starts empty.
+    private func restoredStoreAdmin() async throws -> Harness {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
         _ = try await h.login("13800000003")
         try h.open()
         _ = try h.bootstrapper.restore()
         h.sandbox.resetRequestLog()
+        return h
+    }
+
+    /// A restored store admin's validation at the first server command: the snapshot says the store step
+    /// will ask, so the list goes with the pair; the saved store is matched again.
+    func testValidatingARestoredStoreAdminSendsTheStoreListBesideThePair() async throws {
+        let h = try await restoredStoreAdmin()
         guard case .loggedIn(let report) = await h.bootstrapper.validate() else { return XCTFail("expected loggedIn") }
         let info = try record(h, Self.userInfo), stores = try record(h, Self.storeList)
         XCTAssertTrue(stores.overlaps(info), "the store list waited for the pair")
@@ -174,11 +181,7 @@ final class ConcurrentCallsTests: XCTestCase {
     /// A restored store admin whose token the server no longer accepts: the pair and the store list
     /// meet it together, and the session is reset once, with one notice.
     func testValidationExpiryWithThePairAndTheStoreListInFlightResetsOnce() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
-        _ = try await h.login("13800000003")
-        try h.open()
-        _ = try h.bootstrapper.restore()
-        h.sandbox.resetRequestLog()
+        let h = try await restoredStoreAdmin()
         h.sandbox.expireTokens()
         guard case .loggedOut = await h.bootstrapper.validate() else { return XCTFail("expected loggedOut") }
         XCTAssertTrue(try record(h, Self.storeList).overlaps(try record(h, Self.userInfo)))

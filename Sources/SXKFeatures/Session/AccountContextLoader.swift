@@ -148,13 +148,6 @@ public struct AccountContextLoader: Sendable {
         return try await timer.record("GET", Endpoint.storeList.path, into: sink) { try await api.storeList(token: token).value }
     }
 
-    /// GET store/all into the account context's memory (never persisted).
-    func fetchStores(timer: CallTimer, sink: CallSink) async throws -> [Store] {
-        let stores = try await requestStores(timer: timer, sink: sink)
-        contexts.account.setStores(stores)
-        return stores
-    }
-
     /// Seed 000 §4.3: the store of the current scenic whose id is the saved `currentStoreId` is the
     /// match and is written; without a match nothing is written and no store is invented.
     func matchCurrentStore(in stores: [Store]) -> StoreMatch {
