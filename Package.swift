@@ -12,16 +12,13 @@ let package = Package(
         .executable(name: "sxk-sandbox", targets: ["sxk-sandbox"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibedit",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
-        ),
+        // libedit (line editor, history file) and libjq (`--jq`), loaded with dlopen when first used
+        // (include/sxk_edit.h, include/sxk_jq.h); Debian's libedit-dev and libjq-dev give the headers.
+        .target(name: "CLibedit", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl, the one HTTP engine (http and https), loaded with dlopen on first use
         // (Sources/CCurl/include/sxk_curl.h); Debian's libcurl4-openssl-dev gives the header.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // Debian's libjq for `--jq` (no pkg-config file there; the module map links `jq`).
-        .systemLibrary(name: "CJQ", providers: [.apt(["libjq-dev"]), .brew(["jq"])]),
+        .target(name: "CJQ", linkerSettings: [.linkedLibrary("dl")]),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),

@@ -11,7 +11,7 @@ extension SXKHost {
         if path == "-" { StandardOutput.stdout.flush() }
         do {
             try OutputFile.write(bytes, to: path)
-        } catch let error as OutputFileError where OutputFile.refusal(path) != nil {
+        } catch where OutputFile.refusal(path) != nil {
             throw AppError.usage(TerminalText.sanitize(error.description))
         } catch {
             throw AppError.failed(TerminalText.sanitize("cannot write HAR file: \(error)"))

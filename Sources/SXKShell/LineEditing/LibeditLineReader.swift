@@ -25,11 +25,12 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private var closed = false
     private static let marker: Character = "\u{1}"
 
-    /// `store` is loaded already; its entries become recallable.
+    /// `store` is loaded already; its entries become recallable. Nil when libedit cannot be loaded
+    /// (`Libedit.loadError` says why) or cannot start an editor on the terminal.
     public init?(programName: String, store: HistoryStore, color: Bool, completer: @escaping Completer) {
-        guard let input = fdopen(0, "r"), let output = fdopen(2, "w"),
-              let el = el_init(programName, input, output, output) else { return nil }
-        guard let hist = history_init() else { el_end(el); return nil }
+        guard Libedit.loadError == nil, let input = fdopen(0, "r"), let output = fdopen(2, "w"),
+              let el = sxk_el_init(programName, input, output, output) else { return nil }
+        guard let hist = sxk_history_init() else { sxk_el_end(el); return nil }
         self.el = el
         self.hist = hist
         self.store = store
@@ -58,7 +59,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         _ = sxk_el_bind(el, "^I", "sxk-complete")
         // Ctrl-R: incremental history search backwards (as in readline).
         _ = sxk_el_bind(el, "^R", "em-inc-search-prev")
-        _ = el_source(el, nil)
+        _ = sxk_el_source(el, nil)
     }
 
     deinit {
@@ -67,17 +68,17 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 
     public func readLine(prompt: PromptText) -> LineReadResult {
         // libedit's own signal handling is off (see SignalRouter), so it learns a new window size here.
-        el_resize(el)
+        sxk_el_resize(el)
         SignalRouter.takeWakeups()  // a Ctrl-C or resize from before this prompt is already dealt with
         setPrompt(prompt)
         lastTab = nil
         var count: Int32 = 0
         errno = 0
-        guard let raw = el_gets(el, &count) else {
+        guard let raw = sxk_el_gets(el, &count) else {
             let interrupted = count < 0 && errno == EINTR
             writeOut("\n")
             if interrupted {
-                el_reset(el)
+                sxk_el_reset(el)
                 return .interrupted
             }
             return count < 0 ? .interrupted : .eof
@@ -99,8 +100,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         if closed { return }
         closed = true
         try? store.save()
-        el_end(el)
-        history_end(hist)
+        sxk_el_end(el)
+        sxk_history_end(hist)
         if let promptBuffer { free(promptBuffer) }
         promptBuffer = nil
     }
@@ -196,7 +197,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     /// a newline, `bck` or `fwd`, `:` (or `?` when nothing matched) and the pattern after the end
     /// of the line, and an edited line never holds a newline (Enter ends it).
     private func inIncrementalSearch() -> Bool {
-        let info = el_line(el).pointee
+        let info = sxk_el_line(el).pointee
         guard let start = info.buffer else { return false }
         // The search text sits past `lastchar`, up to the terminating NUL.
         let text = String(cString: start)
@@ -212,9 +213,9 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     /// one, and going up too little only leaves an old row above, never erases earlier output.
     private func redrawAfterResize() {
         let oldColumns = Int(sxk_el_get_columns(el))
-        el_resize(el)
+        sxk_el_resize(el)
         let newColumns = Int(sxk_el_get_columns(el))
-        let info = el_line(el).pointee
+        let info = sxk_el_line(el).pointee
         let head = UnsafeRawBufferPointer(start: UnsafeRawPointer(info.buffer), count: info.cursor - info.buffer)
         let column = promptWidth + TextWidth.width(String(decoding: head, as: UTF8.self))
         let up = min(column / max(1, oldColumns), column / max(1, newColumns))
@@ -224,7 +225,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 
     /// Tab: unique match inserted, else the common prefix; a second Tab lists the choices.
     fileprivate func complete() -> UInt8 {
-        let info = el_line(el).pointee
+        let info = sxk_el_line(el).pointee
         let length = info.lastchar - info.buffer
         let cursor = info.cursor - info.buffer
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(info.buffer), count: length)
@@ -256,8 +257,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         let start = max(0, min(result.replaceStart, cursor))
         let removed = String(decoding: UnsafeRawBufferPointer(rebasing: cursorBytes[start..<cursor]), as: UTF8.self)
         let chars = removed.unicodeScalars.count
-        if chars > 0 { el_deletestr(el, Int32(chars)) }
-        _ = el_insertstr(el, text)
+        if chars > 0 { sxk_el_deletestr(el, Int32(chars)) }
+        _ = sxk_el_insertstr(el, text)
     }
 }
 

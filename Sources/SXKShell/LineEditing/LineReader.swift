@@ -68,13 +68,20 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     public static let standardInput = PlainLineReader(fd: 0)
 
     private let fd: Int32
+    /// Where the prompt is written before each read; nil (piped input) writes none.
+    private let promptFD: Int32?
     /// The command loop and a command reading its own line (`--password-stdin`) take turns.
     private let lock = NSLockLite()
     private var buffer: [UInt8] = []
     private var atEOF = false
     private var entries: [String] = []
 
-    public init(fd: Int32 = 0) { self.fd = fd }
+    /// `promptFD`: a terminal without the line editor (libedit missing) still shows the prompt, as plain
+    /// text made inert (`TerminalText`: it holds server text, scenic and store names).
+    public init(fd: Int32 = 0, promptFD: Int32? = nil) {
+        self.fd = fd
+        self.promptFD = promptFD
+    }
 
     /// A whole line already read ahead, without touching the descriptor (nil when none is
     /// buffered): a piped session takes its next command here without a hop to the reader thread.
@@ -91,7 +98,13 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     }
 
     public func readLine(prompt: PromptText) -> LineReadResult {
-        lock.withLock { readLocked() }
+        lock.withLock {
+            if let promptFD {
+                let text = Array(TerminalText.sanitize(prompt.plain).utf8)
+                _ = text.withUnsafeBytes { write(promptFD, $0.baseAddress, $0.count) }
+            }
+            return readLocked()
+        }
     }
 
     private func readLocked() -> LineReadResult {

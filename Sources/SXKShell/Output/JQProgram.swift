@@ -3,18 +3,22 @@ import Foundation
 import SXKCore
 
 /// Why a `--jq` expression did not give results: a compile error is the user's to fix (exit 2),
-/// the others are failures of the run (exit 1). Each message is one line, without jq's `jq: error:`.
+/// the others are failures of the run (exit 1), a libjq that cannot be loaded included. Each message
+/// is one line, without jq's `jq: error:`.
 public enum JQError: Error, Sendable, Equatable, CustomStringConvertible {
     case compile(String)
     case runtime(String)
     /// The data handed to the program was not JSON (cannot happen for data sxk wrote itself).
     case invalidInput(String)
+    /// libjq could not be loaded (the loader's reason and the package to install).
+    case unavailable(String)
 
     public var description: String {
         switch self {
         case .compile(let m): return "--jq: \(TerminalText.sanitize(m))"
         case .runtime(let m): return "--jq: \(TerminalText.sanitize(m))"
         case .invalidInput(let m): return "--jq: input is not JSON: \(TerminalText.sanitize(m))"
+        case .unavailable(let m): return "--jq: \(TerminalText.sanitize(m))"
         }
     }
 
@@ -87,11 +91,12 @@ private final class JQMachine: @unchecked Sendable {
     private static let prelude = #"def stderr: .; def input: error("no more inputs"); def inputs: empty; "#
 
     init(_ expression: String) throws(JQError) {
-        guard let jq = jq_init() else { throw .compile("cannot start jq (out of memory)") }
+        guard sxk_jq_load() == 0 else { throw .unavailable(String(cString: sxk_jq_load_error())) }
+        guard let jq = sxk_jq_init() else { throw .compile("cannot start jq (out of memory)") }
         state = jq
-        jq_set_error_cb(jq, jqErrorCallback, Unmanaged.passUnretained(self).toOpaque())
+        sxk_jq_set_error_cb(jq, jqErrorCallback, Unmanaged.passUnretained(self).toOpaque())
         sxk_jq_no_library_path(jq)
-        guard jq_compile(jq, JQMachine.prelude + expression) != 0 else {
+        guard sxk_jq_compile(jq, JQMachine.prelude + expression) != 0 else {
             let message = messages.isEmpty ? "cannot compile '\(expression)'" : messages.joined(separator: "; ")
             throw .compile(message)
         }
@@ -99,7 +104,7 @@ private final class JQMachine: @unchecked Sendable {
     }
 
     deinit {
-        if state != nil { jq_teardown(&state) }
+        if state != nil { sxk_jq_teardown(&state) }
     }
 
     func run(_ json: [UInt8]) throws(JQError) -> [JQOutput] {
@@ -107,21 +112,21 @@ private final class JQMachine: @unchecked Sendable {
         defer { lock.unlock() }
         messages = []
         let input = json.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { jv_parse_sized($0.baseAddress, Int32(clamping: $0.count)) }
+            buffer.withMemoryRebound(to: CChar.self) { sxk_jv_parse_sized($0.baseAddress, Int32(clamping: $0.count)) }
         }
-        if jv_get_kind(input) == JV_KIND_INVALID {
+        if sxk_jv_get_kind(input) == JV_KIND_INVALID {
             throw .invalidInput(JQMachine.takeMessage(input) ?? "not valid JSON")
         }
-        jq_start(state, input, 0)
+        sxk_jq_start(state, input, 0)
         var outputs: [JQOutput] = []
         while true {
-            let result = jq_next(state)
-            if jv_get_kind(result) != JV_KIND_INVALID {
+            let result = sxk_jq_next(state)
+            if sxk_jv_get_kind(result) != JV_KIND_INVALID {
                 outputs.append(try JQMachine.output(result))
                 continue
             }
             if let message = JQMachine.takeMessage(result) { throw .runtime(message) }
-            if jq_halted(state) != 0, let message = haltMessage() { throw .runtime(message) }
+            if sxk_jq_halted(state) != 0, let message = haltMessage() { throw .runtime(message) }
             if let message = messages.first { throw .runtime(message) }
             return outputs
         }
@@ -129,14 +134,14 @@ private final class JQMachine: @unchecked Sendable {
 
     /// `halt_error`'s message when the program stopped with a non-zero code; nil for a plain `halt`.
     private func haltMessage() -> String? {
-        let code = jq_get_exit_code(state)
-        let failed = jv_get_kind(code) == JV_KIND_NUMBER ? jv_number_value(code) != 0 : false
-        jv_free(code)
-        let message = jq_get_error_message(state)
-        guard failed else { jv_free(message); return nil }
-        switch jv_get_kind(message) {
+        let code = sxk_jq_get_exit_code(state)
+        let failed = sxk_jv_get_kind(code) == JV_KIND_NUMBER ? sxk_jv_number_value(code) != 0 : false
+        sxk_jv_free(code)
+        let message = sxk_jq_get_error_message(state)
+        guard failed else { sxk_jv_free(message); return nil }
+        switch sxk_jv_get_kind(message) {
         case JV_KIND_INVALID, JV_KIND_NULL:
-            jv_free(message)
+            sxk_jv_free(message)
             return "halted"
         case JV_KIND_STRING:
             return JQMachine.string(message).trimmingCharacters(in: .newlines)
@@ -147,15 +152,15 @@ private final class JQMachine: @unchecked Sendable {
 
     /// The message of an invalid value (consumed), or nil when it carries none (the end of output).
     static func takeMessage(_ invalid: jv) -> String? {
-        guard jv_invalid_has_msg(jv_copy(invalid)) != 0 else { jv_free(invalid); return nil }
-        let message = jv_invalid_get_msg(invalid)
-        if jv_get_kind(message) == JV_KIND_STRING { return string(message) }
+        guard sxk_jv_invalid_has_msg(sxk_jv_copy(invalid)) != 0 else { sxk_jv_free(invalid); return nil }
+        let message = sxk_jv_invalid_get_msg(invalid)
+        if sxk_jv_get_kind(message) == JV_KIND_STRING { return string(message) }
         return dump(message) + " (not a string)"
     }
 
     /// One output value (consumed) as a raw string or decoded JSON.
     static func output(_ value: jv) throws(JQError) -> JQOutput {
-        if jv_get_kind(value) == JV_KIND_STRING { return .string(string(value)) }
+        if sxk_jv_get_kind(value) == JV_KIND_STRING { return .string(string(value)) }
         let text = dump(value)
         do {
             return .value(try JSONParser.parse(Array(text.utf8)))
@@ -166,18 +171,18 @@ private final class JQMachine: @unchecked Sendable {
 
     /// A jv string's UTF-8 bytes (embedded NULs kept) as a Swift string; consumes `value`.
     static func string(_ value: jv) -> String {
-        let count = Int(jv_string_length_bytes(jv_copy(value)))
-        let text = jv_string_value(value).map {
+        let count = Int(sxk_jv_string_length_bytes(sxk_jv_copy(value)))
+        let text = sxk_jv_string_value(value).map {
             $0.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
         } ?? ""
-        jv_free(value)
+        sxk_jv_free(value)
         return text
     }
 
     /// Compact JSON text of a valid value; consumes `value`.
     static func dump(_ value: jv) -> String {
-        guard jv_get_kind(value) != JV_KIND_INVALID else { jv_free(value); return "null" }
-        return string(jv_dump_string(value, 0))
+        guard sxk_jv_get_kind(value) != JV_KIND_INVALID else { sxk_jv_free(value); return "null" }
+        return string(sxk_jv_dump_string(value, 0))
     }
 
     /// jq's compile messages, one line each: `jq: error: syntax error, … at <top-level>, line 1:` and
@@ -194,8 +199,8 @@ private final class JQMachine: @unchecked Sendable {
 
 /// jq's error callback: owns `message` (frees it) and hands its text to the machine in `context`.
 private let jqErrorCallback: jq_msg_cb = { context, message in
-    guard let context else { jv_free(message); return }
+    guard let context else { sxk_jv_free(message); return }
     let machine = Unmanaged<JQMachine>.fromOpaque(context).takeUnretainedValue()
-    let text = jv_get_kind(message) == JV_KIND_STRING ? JQMachine.string(message) : JQMachine.dump(message)
+    let text = sxk_jv_get_kind(message) == JV_KIND_STRING ? JQMachine.string(message) : JQMachine.dump(message)
     machine.report(text)
 }

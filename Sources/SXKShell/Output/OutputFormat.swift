@@ -99,6 +99,8 @@ enum JQCache {
             last.withLock { $0 = program }
             return program
         } catch {
+            // A compile error is the expression's (usage); a libjq that cannot be loaded is not.
+            guard error.isUsage else { throw error }
             throw UsageError(error.description)
         }
     }

@@ -111,6 +111,8 @@ public final class HistoryStore: @unchecked Sendable {
             return new
         }
         if pending.isEmpty { return }
+        // The file is left as it is: nothing on disk is lost, only this session's lines.
+        if let why = Libedit.loadError { throw HistoryError("cannot save history: \(why)") }
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         try Self.makeDirectory(dir)
@@ -131,8 +133,8 @@ public final class HistoryStore: @unchecked Sendable {
         _ = flock(lockFD, LOCK_EX)
 
         var event = HistEvent()
-        guard let h = history_init() else { throw HistoryError("cannot start libedit history") }
-        defer { history_end(h) }
+        guard let h = sxk_history_init() else { throw HistoryError("cannot start libedit history") }
+        defer { sxk_history_end(h) }
         _ = sxk_history_setsize(h, &event, Int32(limit))
         if Self.isOwnRegularFile(path) { _ = sxk_history_load(h, &event, path) }
         for line in pending { _ = sxk_history_enter(h, &event, line) }
@@ -172,8 +174,8 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Lines exactly as stored, oldest first.
     static func readStored(path: String, limit: Int) -> [String] {
-        guard isOwnRegularFile(path), let h = history_init() else { return [] }
-        defer { history_end(h) }
+        guard isOwnRegularFile(path), Libedit.loadError == nil, let h = sxk_history_init() else { return [] }
+        defer { sxk_history_end(h) }
         var event = HistEvent()
         _ = sxk_history_setsize(h, &event, Int32(limit))
         guard sxk_history_load(h, &event, path) >= 0 else { return [] }

@@ -108,8 +108,11 @@ public final class Shell: @unchecked Sendable {
         }
         let made: ReaderBox = await thread.run {
             let editor: (any LineReader)? = LibeditLineReader(programName: "sxk", store: store, color: color, completer: completer)
-            return ReaderBox(reader: editor ?? PlainLineReader())
+            return ReaderBox(reader: editor ?? PlainLineReader(promptFD: 2))
         }
+        // Without libedit the shell still runs, on plain lines: said once, here, not at every prompt.
+        // Its lines are not saved, so the history file stays as it was.
+        if let why = Libedit.loadError { errors.warning("line editing, Tab completion and history are off: \(why)") }
         let lineReader = made.reader
         self.lineReader = lineReader
         await runStartupFile(io: makeIO(interactive: true))
@@ -308,6 +311,10 @@ public final class Shell: @unchecked Sendable {
             exitRequest = command.positionals.first.flatMap { Int32($0) } ?? 0
             return 0
         case "history":
+            // Without libedit the file cannot be read: said, not listed as an empty history.
+            if let path = historyPath, access(path, F_OK) == 0, let why = Libedit.loadError {
+                errors.warning("the history file is not read: \(why)")
+            }
             let records = lineReader?.historyRecords ?? history?.records ?? HistoryStore.readEntries(path: historyPath ?? "")
             return await showHistory(records, command, io: io)
         case "set": return runSet(command, io: io)
