@@ -54,10 +54,21 @@ RELR_FLAGS = $(if $(filter 0 no off,$(RELR)),,$(shell \
 	if [ -x "$$lld" ] && [ -n "$$v" ] && [ "$$v" -ge 36 ]; then \
 		echo "-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs"; fi))
 
+# The C++ runtime the Swift runtime needs is linked statically as well: libstdc++ and libgcc's unwinder
+# (libgcc_eh, what `-static-libgcc` links), both from the GCC the toolchain's clang uses. Dynamic, the
+# loader mapped and relocated libstdc++ and libgcc_s at every start (≈ 0.6–1 ms); no library sxk loads
+# later (libcurl and its ~30, libedit, libjq) uses either. The toolchain's link line asks for `-lstdc++`
+# and `-lgcc_s`, so a folder holding only the static archives under those names comes first in the
+# library path. `make release STATIC_CXX=0` links them dynamically; so does a machine without the archives.
+STATIC_CXX   ?= auto
+STATIC_CXX_DIR = $(CURDIR)/.build/static-cxx
+STATIC_CXX_FLAGS = $(if $(filter 0 no off,$(STATIC_CXX)),,$(shell 	cc="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT) 2>/dev/null || echo /nonexistent)")")/clang"; 	cxx="$$("$$cc" -print-file-name=libstdc++.a 2>/dev/null)"; eh="$$("$$cc" -print-file-name=libgcc_eh.a 2>/dev/null)"; 	if [ -f "$$cxx" ] && [ -f "$$eh" ]; then mkdir -p "$(STATIC_CXX_DIR)" && ln -sf "$$cxx" "$(STATIC_CXX_DIR)/libstdc++.a" \
+		&& ln -sf "$$eh" "$(STATIC_CXX_DIR)/libgcc_s.a" && echo "-Xswiftc -L$(STATIC_CXX_DIR)"; fi))
+
 # The two products only: the test-support target imports XCTest, which a release toolchain build lacks.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(BUILD_FLAGS) --product sxk
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(BUILD_FLAGS) --product sxk-sandbox
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(STATIC_CXX_FLAGS) $(BUILD_FLAGS) --product sxk
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(STATIC_CXX_FLAGS) $(BUILD_FLAGS) --product sxk-sandbox
 
 # Kept for scripts that call it: libcurl's development files are part of `deps` now.
 release-deps: deps
