@@ -52,9 +52,12 @@ public struct Terminal: Sendable, Equatable {
         return name == "UTF-8" || name == "UTF8"
     }
 
-    /// Makes the C library use the user's locale, falling back to C.UTF-8 so wide characters work.
+    /// Makes the C library classify characters as the user's locale does (libedit edits Chinese with it),
+    /// falling back to C.UTF-8 so wide characters work. The character type only: sxk localises nothing
+    /// else, so numbers, times and the C library's messages keep the C locale, and a start opens one
+    /// locale file, not one per category.
     public static func adoptUTF8Locale() {
-        setlocale(LC_ALL, "")
+        setlocale(LC_CTYPE, "")
         if !localeIsUTF8() { setlocale(LC_CTYPE, "C.UTF-8") }
     }
 }
