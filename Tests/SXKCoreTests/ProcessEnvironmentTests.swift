@@ -12,6 +12,8 @@ final class ProcessEnvironmentTests: XCTestCase {
         defer { unsetenv(name) }
         XCTAssertEqual(ProcessEnvironment.current()[name], "a=b c", "the value is everything after the first =")
         XCTAssertEqual(ProcessEnvironment.current(), ProcessInfo.processInfo.environment)
+        setenv(name, "", 1)
+        XCTAssertEqual(ProcessEnvironment.current()[name], "", "set to nothing is not unset")
         unsetenv(name)
         XCTAssertNil(ProcessEnvironment.current()[name])
     }
