@@ -1,5 +1,5 @@
 # sxk — build, run, test. `make run` and `make test` work on a fresh Debian/Ubuntu machine:
-# they install libedit-dev (and pkg-config), libcurl4-openssl-dev and libjq-dev with apt-get when
+# they install libedit-dev, libcurl4-openssl-dev and libjq-dev (the headers sxk's C shims build with) with apt-get when
 # missing; `make test` also nginx-light, openssl, zsh, fish, groff-base, util-linux and bash, which the tests run.
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
@@ -11,12 +11,13 @@ TEST_FLAGS   ?=
 all: build
 
 # The system libraries sxk needs besides the Swift toolchain: libedit (line editor), libcurl
-# (the HTTP engine), libjq (--jq). `make test` also needs nginx and openssl (the https test fixture).
+# (the HTTP engine), libjq (--jq): their headers to build, the libraries when first used (dlopen).
+# `make test` also needs nginx and openssl (the https test fixture).
 deps:
-	@if ! pkg-config --exists libedit libcurl 2>/dev/null || ! [ -e /usr/include/histedit.h ]; then \
+	@if ! [ -e /usr/include/histedit.h ] || ! [ -e /usr/include/curl/curl.h ]; then \
 		echo "installing libedit-dev and libcurl4-openssl-dev (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev libcurl4-openssl-dev pkg-config; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev libcurl4-openssl-dev; \
 	fi
 	@if ! [ -e /usr/include/jq.h ]; then \
 		echo "installing libjq-dev for --jq (needs root)…"; \
@@ -62,8 +63,12 @@ RELR_FLAGS = $(if $(filter 0 no off,$(RELR)),,$(shell \
 # library path. `make release STATIC_CXX=0` links them dynamically; so does a machine without the archives.
 STATIC_CXX   ?= auto
 STATIC_CXX_DIR = $(CURDIR)/.build/static-cxx
-STATIC_CXX_FLAGS = $(if $(filter 0 no off,$(STATIC_CXX)),,$(shell 	cc="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT) 2>/dev/null || echo /nonexistent)")")/clang"; 	cxx="$$("$$cc" -print-file-name=libstdc++.a 2>/dev/null)"; eh="$$("$$cc" -print-file-name=libgcc_eh.a 2>/dev/null)"; 	if [ -f "$$cxx" ] && [ -f "$$eh" ]; then mkdir -p "$(STATIC_CXX_DIR)" && ln -sf "$$cxx" "$(STATIC_CXX_DIR)/libstdc++.a" \
-		&& ln -sf "$$eh" "$(STATIC_CXX_DIR)/libgcc_s.a" && echo "-Xswiftc -L$(STATIC_CXX_DIR)"; fi))
+STATIC_CXX_FLAGS = $(if $(filter 0 no off,$(STATIC_CXX)),,$(shell \
+	cc="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT) 2>/dev/null || echo /nonexistent)")")/clang"; \
+	cxx="$$("$$cc" -print-file-name=libstdc++.a 2>/dev/null)"; eh="$$("$$cc" -print-file-name=libgcc_eh.a 2>/dev/null)"; \
+	if [ -f "$$cxx" ] && [ -f "$$eh" ]; then mkdir -p "$(STATIC_CXX_DIR)" \
+		&& ln -sf "$$cxx" "$(STATIC_CXX_DIR)/libstdc++.a" && ln -sf "$$eh" "$(STATIC_CXX_DIR)/libgcc_s.a" \
+		&& echo "-Xswiftc '-L$(STATIC_CXX_DIR)'"; fi))
 
 # The two products only: the test-support target imports XCTest, which a release toolchain build lacks.
 release: deps

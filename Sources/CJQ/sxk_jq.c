@@ -42,7 +42,7 @@ static void load(void) {
 #endif
     if (!lib) {
         const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libjq could not be loaded: %s (apt-get install libjq1)", why ? why : "unknown error");
+        snprintf(load_error, sizeof load_error, "libjq could not be loaded: %s (install libjq: apt-get install libjq1)", why ? why : "unknown error");
         return;
     }
 #define SXK_SYM(name) \

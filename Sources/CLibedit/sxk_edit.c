@@ -28,13 +28,14 @@ static void load(void) {
 #ifdef __APPLE__
     void *lib = dlopen("libedit.3.dylib", RTLD_NOW | RTLD_LOCAL);
 #else
-    // The soname of Debian's libedit2 (libedit 3.x). RTLD_NOW: a library missing a function fails
-    // here, as one message, not at a key press; libedit's ~100 imports bind in well under 0.1 ms.
+    // Debian's and Ubuntu's soname (libedit2), then the one Fedora, Arch and Alpine ship. RTLD_NOW: a
+    // library missing a function fails here, as one message, not at a key press.
     void *lib = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) lib = dlopen("libedit.so.0", RTLD_NOW | RTLD_LOCAL);
 #endif
     if (!lib) {
         const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libedit could not be loaded: %s (apt-get install libedit2)", why ? why : "unknown error");
+        snprintf(load_error, sizeof load_error, "libedit could not be loaded: %s (install libedit: apt-get install libedit2)", why ? why : "unknown error");
         return;
     }
 #define SXK_SYM(name) \

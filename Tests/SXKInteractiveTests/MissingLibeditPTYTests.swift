@@ -19,11 +19,18 @@ final class MissingLibeditPTYTests: SandboxPTYTestCase {
         let hide = ["-m", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", library]
         let s = try PTYSession(executable: "/usr/bin/unshare", arguments: hide + [InteractiveShellTests.binary] + globalArguments,
                                environment: environment)
-        try s.expect("line editing, Tab completion and history are off: libedit could not be loaded")
+        try s.expect("line editing, Tab completion and saved history are off: libedit could not be loaded")
         try s.expect("›")
         s.send("version\r")
         try s.expect("sxk 0.1.0")
         try s.expect("›")
+        // Ctrl-C at the prompt: the terminal's line discipline sends SIGINT, the read ends, and the next
+        // prompt starts on a line of its own.
+        s.send("\u{3}")
+        try s.expect("›")
+        let afterInterrupt = PTYSession.strip(s.raw)
+        let tail = afterInterrupt[(afterInterrupt.range(of: "^C", options: .backwards)?.upperBound ?? afterInterrupt.endIndex)...]
+        XCTAssertTrue(tail.hasPrefix("\n") || tail.hasPrefix("\r\n"), "the prompt after ^C: \(tail.debugDescription)")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
         let screen = PTYSession.strip(s.raw)

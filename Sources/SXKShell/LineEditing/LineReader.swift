@@ -61,7 +61,8 @@ extension LineReader {
     public var historyRecords: [HistoryEntry] { historyEntries.map { HistoryEntry(line: $0) } }
 }
 
-/// Reads lines from a file descriptor without a line editor: no prompt, no history file.
+/// Reads lines from a file descriptor without a line editor and without a history file; a prompt only
+/// where `promptFD` is given (a terminal without libedit).
 public final class PlainLineReader: LineReader, @unchecked Sendable {
     /// The one reader of standard input, shared by the command loop and commands that read their
     /// own input line (`login --password-stdin`), so neither loses what the other buffered.
@@ -99,12 +100,18 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     public func readLine(prompt: PromptText) -> LineReadResult {
         lock.withLock {
-            if let promptFD {
-                let text = Array(TerminalText.sanitize(prompt.plain).utf8)
-                _ = text.withUnsafeBytes { write(promptFD, $0.baseAddress, $0.count) }
-            }
-            return readLocked()
+            guard let promptFD else { return readLocked() }
+            writeText(TerminalText.sanitize(prompt.plain), to: promptFD)
+            let result = readLocked()
+            // After Ctrl-C the next prompt starts on a line of its own, as after the line editor's.
+            if case .interrupted = result { writeText("\n", to: promptFD) }
+            return result
         }
+    }
+
+    private func writeText(_ text: String, to fd: Int32) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
     private func readLocked() -> LineReadResult {

@@ -92,7 +92,7 @@ private final class JQMachine: @unchecked Sendable {
 
     init(_ expression: String) throws(JQError) {
         guard sxk_jq_load() == 0 else { throw .unavailable(String(cString: sxk_jq_load_error())) }
-        guard let jq = sxk_jq_init() else { throw .compile("cannot start jq (out of memory)") }
+        guard let jq = sxk_jq_init() else { throw .runtime("cannot start jq (out of memory)") }
         state = jq
         sxk_jq_set_error_cb(jq, jqErrorCallback, Unmanaged.passUnretained(self).toOpaque())
         sxk_jq_no_library_path(jq)

@@ -111,7 +111,8 @@ public final class HistoryStore: @unchecked Sendable {
             return new
         }
         if pending.isEmpty { return }
-        // The file is left as it is: nothing on disk is lost, only this session's lines.
+        // Only the line editor records lines, so without libedit there are none to save; the check keeps
+        // the wrappers from being called on a library that is not loaded, and the file as it is.
         if let why = Libedit.loadError { throw HistoryError("cannot save history: \(why)") }
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path

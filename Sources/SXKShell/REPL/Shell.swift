@@ -111,8 +111,8 @@ public final class Shell: @unchecked Sendable {
             return ReaderBox(reader: editor ?? PlainLineReader(promptFD: 2))
         }
         // Without libedit the shell still runs, on plain lines: said once, here, not at every prompt.
-        // Its lines are not saved, so the history file stays as it was.
-        if let why = Libedit.loadError { errors.warning("line editing, Tab completion and history are off: \(why)") }
+        // Its lines are not saved (`history` lists this session's), so the file stays as it was.
+        if let why = Libedit.loadError { errors.warning("line editing, Tab completion and saved history are off: \(why)") }
         let lineReader = made.reader
         self.lineReader = lineReader
         await runStartupFile(io: makeIO(interactive: true))

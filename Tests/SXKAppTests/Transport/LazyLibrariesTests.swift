@@ -94,7 +94,7 @@ final class LazyLibrariesTests: XCTestCase {
         XCTAssertEqual(jq.stdout, "")
         let lines = jq.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, jq.stderr)
-        XCTAssertTrue(jq.stderr.contains("--jq: libjq could not be loaded") && jq.stderr.contains("apt-get install libjq1"), jq.stderr)
+        XCTAssertTrue(jq.stderr.contains("--jq: libjq could not be loaded") && jq.stderr.contains("install libjq: apt-get install libjq1"), jq.stderr)
 
         let plain = SXK.run(["config", "--json"], in: ws, baseURL: SharedSandbox.url, wrapper: wrapper)
         XCTAssertEqual(plain.status, 0, plain.summary)
@@ -111,7 +111,7 @@ final class LazyLibrariesTests: XCTestCase {
         XCTAssertEqual(history.status, 0, history.summary)
         XCTAssertEqual(history.stdout, "")
         XCTAssertTrue(history.stderr.contains("the history file is not read: libedit could not be loaded")
-                      && history.stderr.contains("apt-get install libedit2"), history.stderr)
+                      && history.stderr.contains("install libedit: apt-get install libedit2"), history.stderr)
 
         // A script runs as ever, and what it types is not written over the file it could not read.
         let script = SXK.run(["-c", "version; history"], in: ws, baseURL: SharedSandbox.url, wrapper: wrapper)
