@@ -12,13 +12,15 @@ let package = Package(
         .executable(name: "sxk-sandbox", targets: ["sxk-sandbox"]),
     ],
     targets: [
+        // What the three shims below share: dlopen of the first soname that loads, dlsym into a table.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // libedit (line editor, history file) and libjq (`--jq`), loaded with dlopen when first used
         // (include/sxk_edit.h, include/sxk_jq.h); Debian's libedit-dev and libjq-dev give the headers.
-        .target(name: "CLibedit", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLibedit", dependencies: ["CLibraryLoader"]),
+        .target(name: "CJQ", dependencies: ["CLibraryLoader"]),
         // libcurl, the one HTTP engine (http and https), loaded with dlopen on first use
         // (Sources/CCurl/include/sxk_curl.h); Debian's libcurl4-openssl-dev gives the header.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CJQ", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         // Wrappers for the pseudo-terminal calls Glibc hides behind _GNU_SOURCE (tests only).
         .target(name: "CPTY"),
         .target(name: "SXKCore"),

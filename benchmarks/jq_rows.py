@@ -12,7 +12,7 @@ EXPR = ".list[].orderNo"
 def safety_bench(rel, tmp):
     """Compiles and runs SafetyBench; gives [(name, value, unit)] and the 100-row page file it wrote."""
     objs = []
-    for mod in ("SXKCore", "SXKShell", "CLibedit", "CJQ"):
+    for mod in ("SXKCore", "SXKShell", "CLibedit", "CJQ", "CLibraryLoader"):
         d = os.path.join(rel, mod + ".build")
         objs += sorted(os.path.join(top, f) for top, _, files in os.walk(d) for f in files if f.endswith(".o"))
     exe = os.path.join(tmp, "safety-bench")

@@ -1,6 +1,7 @@
 // See include/sxk_curl.h: libcurl resolved with dlopen/dlsym on first use.
 #include <fcntl.h>
 #include "sxk_curl.h"
+#include "sxk_dl.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -33,11 +34,28 @@ static int loaded;
 static char load_error[512];
 
 static void load(void) {
-    // The soname of Debian's libcurl4 (and every libcurl since 7.16); RTLD_LOCAL keeps its
-    // dependencies out of the global symbol scope.
+    static const char *const sonames[] = {
 #ifdef __APPLE__
-    void *lib = dlopen("libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("/usr/lib/libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
+        "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib",
+#else
+        // The soname of Debian's libcurl4 (and every libcurl since 7.16).
+        "libcurl.so.4",
+#endif
+        NULL};
+    static const sxk_dl_symbol symbols[] = {
+        {"curl_global_init", (void **)&api.global_init}, {"curl_easy_init", (void **)&api.easy_init},
+        {"curl_easy_cleanup", (void **)&api.easy_cleanup}, {"curl_easy_strerror", (void **)&api.easy_strerror},
+        {"curl_easy_setopt", (void **)&api.easy_setopt}, {"curl_easy_getinfo", (void **)&api.easy_getinfo},
+        {"curl_slist_append", (void **)&api.slist_append}, {"curl_slist_free_all", (void **)&api.slist_free_all},
+        {"curl_multi_init", (void **)&api.multi_init}, {"curl_multi_add_handle", (void **)&api.multi_add_handle},
+        {"curl_multi_remove_handle", (void **)&api.multi_remove_handle}, {"curl_multi_perform", (void **)&api.multi_perform},
+        {"curl_multi_info_read", (void **)&api.multi_info_read}, {"curl_multi_poll", (void **)&api.multi_poll},
+        {"curl_multi_wakeup", (void **)&api.multi_wakeup}, {"curl_multi_setopt", (void **)&api.multi_setopt},
+        {"curl_share_init", (void **)&api.share_init}, {"curl_share_setopt", (void **)&api.share_setopt},
+    };
+    // RTLD_LOCAL keeps its dependencies out of the global symbol scope.
+#ifdef __APPLE__
+    int flags = RTLD_NOW | RTLD_LOCAL;
 #else
     // Debian's libcurl pulls in GnuTLS (through librtmp and libldap), whose library constructor
     // initialises it on load (system priority file, p11-kit): about 0.5 ms and 0.5 MB of memory for
@@ -52,36 +70,14 @@ static void load(void) {
     // flag, so a libcurl missing a symbol it imports still fails here, as one exit-4 error; binding
     // the rest (Kerberos, GSSAPI, librtmp, gmp: ~1,800 functions sxk never calls) up front cost
     // 0.5-1 ms of every one-shot's first request.
-    void *lib = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+    int flags = RTLD_LAZY | RTLD_LOCAL;
+#endif
+    void *lib = sxk_dl_open("libcurl", sonames, flags, symbols, sizeof symbols / sizeof symbols[0],
+                            "install libcurl: apt-get install libcurl4", load_error, sizeof load_error);
+#ifndef __APPLE__
     if (set_here) unsetenv("GNUTLS_NO_IMPLICIT_INIT");
 #endif
-    if (!lib) {
-        const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libcurl could not be loaded: %s (apt-get install libcurl4)", why ? why : "unknown error");
-        return;
-    }
-#define SXK_SYM(field, name) \
-    *(void **)(&api.field) = dlsym(lib, name); \
-    if (!api.field) { snprintf(load_error, sizeof load_error, "libcurl lacks %s (too old?)", name); return; }
-    SXK_SYM(global_init, "curl_global_init")
-    SXK_SYM(easy_init, "curl_easy_init")
-    SXK_SYM(easy_cleanup, "curl_easy_cleanup")
-    SXK_SYM(easy_strerror, "curl_easy_strerror")
-    SXK_SYM(easy_setopt, "curl_easy_setopt")
-    SXK_SYM(easy_getinfo, "curl_easy_getinfo")
-    SXK_SYM(slist_append, "curl_slist_append")
-    SXK_SYM(slist_free_all, "curl_slist_free_all")
-    SXK_SYM(multi_init, "curl_multi_init")
-    SXK_SYM(multi_add_handle, "curl_multi_add_handle")
-    SXK_SYM(multi_remove_handle, "curl_multi_remove_handle")
-    SXK_SYM(multi_perform, "curl_multi_perform")
-    SXK_SYM(multi_info_read, "curl_multi_info_read")
-    SXK_SYM(multi_poll, "curl_multi_poll")
-    SXK_SYM(multi_wakeup, "curl_multi_wakeup")
-    SXK_SYM(multi_setopt, "curl_multi_setopt")
-    SXK_SYM(share_init, "curl_share_init")
-    SXK_SYM(share_setopt, "curl_share_setopt")
-#undef SXK_SYM
+    if (!lib) return;
     if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(load_error, sizeof load_error, "libcurl could not initialise");
         return;

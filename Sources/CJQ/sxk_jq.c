@@ -1,8 +1,7 @@
 // See include/sxk_jq.h: libjq resolved with dlopen/dlsym on first use.
 #include "sxk_jq.h"
+#include "sxk_dl.h"
 #include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
 
 static struct {
     jq_state *(*jq_init)(void);
@@ -29,57 +28,29 @@ static struct {
     jv (*jv_array)(void);
 } api;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
-
-static void load(void) {
+static const char *const sonames[] = {
 #ifdef __APPLE__
-    void *lib = dlopen("libjq.1.dylib", RTLD_NOW | RTLD_LOCAL);
+    "libjq.1.dylib",
 #else
-    // The soname of Debian's libjq1. RTLD_NOW: a library missing a function fails here, as one message.
-    void *lib = dlopen("libjq.so.1", RTLD_NOW | RTLD_LOCAL);
+    "libjq.so.1",  // Debian's libjq1
 #endif
-    if (!lib) {
-        const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libjq could not be loaded: %s (install libjq: apt-get install libjq1)", why ? why : "unknown error");
-        return;
-    }
-#define SXK_SYM(name) \
-    *(void **)(&api.name) = dlsym(lib, #name); \
-    if (!api.name) { snprintf(load_error, sizeof load_error, "libjq lacks %s (too old?)", #name); return; }
-    SXK_SYM(jq_init)
-    SXK_SYM(jq_teardown)
-    SXK_SYM(jq_set_error_cb)
-    SXK_SYM(jq_compile)
-    SXK_SYM(jq_start)
-    SXK_SYM(jq_next)
-    SXK_SYM(jq_halted)
-    SXK_SYM(jq_get_exit_code)
-    SXK_SYM(jq_get_error_message)
-    SXK_SYM(jq_set_attr)
-    SXK_SYM(jv_get_kind)
-    SXK_SYM(jv_copy)
-    SXK_SYM(jv_free)
-    SXK_SYM(jv_invalid_has_msg)
-    SXK_SYM(jv_invalid_get_msg)
-    SXK_SYM(jv_number_value)
-    SXK_SYM(jv_string_length_bytes)
-    SXK_SYM(jv_string_value)
-    SXK_SYM(jv_dump_string)
-    SXK_SYM(jv_parse_sized)
-    SXK_SYM(jv_string)
-    SXK_SYM(jv_array)
-#undef SXK_SYM
-    loaded = 1;
-}
+    NULL};
+static const sxk_dl_symbol symbols[] = {
+    SXK_DL_SYMBOL(api, jq_init), SXK_DL_SYMBOL(api, jq_teardown), SXK_DL_SYMBOL(api, jq_set_error_cb),
+    SXK_DL_SYMBOL(api, jq_compile), SXK_DL_SYMBOL(api, jq_start), SXK_DL_SYMBOL(api, jq_next),
+    SXK_DL_SYMBOL(api, jq_halted), SXK_DL_SYMBOL(api, jq_get_exit_code), SXK_DL_SYMBOL(api, jq_get_error_message),
+    SXK_DL_SYMBOL(api, jq_set_attr), SXK_DL_SYMBOL(api, jv_get_kind), SXK_DL_SYMBOL(api, jv_copy),
+    SXK_DL_SYMBOL(api, jv_free), SXK_DL_SYMBOL(api, jv_invalid_has_msg), SXK_DL_SYMBOL(api, jv_invalid_get_msg),
+    SXK_DL_SYMBOL(api, jv_number_value), SXK_DL_SYMBOL(api, jv_string_length_bytes), SXK_DL_SYMBOL(api, jv_string_value),
+    SXK_DL_SYMBOL(api, jv_dump_string), SXK_DL_SYMBOL(api, jv_parse_sized), SXK_DL_SYMBOL(api, jv_string),
+    SXK_DL_SYMBOL(api, jv_array),
+};
+// RTLD_NOW: a library missing a function fails at the load, as one message.
+static sxk_dl_library library = SXK_DL_LIBRARY("libjq", sonames, RTLD_NOW | RTLD_LOCAL, symbols, "install libjq: apt-get install libjq1");
 
-int sxk_jq_load(void) {
-    pthread_once(&once, load);
-    return loaded ? 0 : -1;
-}
+int sxk_jq_load(void) { return sxk_dl_load(&library); }
 
-const char *sxk_jq_load_error(void) { return load_error; }
+const char *sxk_jq_load_error(void) { return library.error; }
 
 jq_state *sxk_jq_init(void) { return api.jq_init(); }
 void sxk_jq_teardown(jq_state **jq) { api.jq_teardown(jq); }

@@ -1,7 +1,7 @@
 // See include/sxk_edit.h: libedit resolved with dlopen/dlsym on first use.
 #include "sxk_edit.h"
+#include "sxk_dl.h"
 #include <dlfcn.h>
-#include <pthread.h>
 
 static struct {
     EditLine *(*el_init)(const char *, FILE *, FILE *, FILE *);
@@ -20,51 +20,27 @@ static struct {
     int (*history)(History *, HistEvent *, int, ...);
 } api;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
-
-static void load(void) {
+static const char *const sonames[] = {
 #ifdef __APPLE__
-    void *lib = dlopen("libedit.3.dylib", RTLD_NOW | RTLD_LOCAL);
+    "libedit.3.dylib",
 #else
-    // Debian's and Ubuntu's soname (libedit2), then the one Fedora, Arch and Alpine ship. RTLD_NOW: a
-    // library missing a function fails here, as one message, not at a key press.
-    void *lib = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libedit.so.0", RTLD_NOW | RTLD_LOCAL);
+    // Debian's and Ubuntu's soname (libedit2), then the one Fedora, Arch and Alpine ship.
+    "libedit.so.2", "libedit.so.0",
 #endif
-    if (!lib) {
-        const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libedit could not be loaded: %s (install libedit: apt-get install libedit2)", why ? why : "unknown error");
-        return;
-    }
-#define SXK_SYM(name) \
-    *(void **)(&api.name) = dlsym(lib, #name); \
-    if (!api.name) { snprintf(load_error, sizeof load_error, "libedit lacks %s (too old?)", #name); return; }
-    SXK_SYM(el_init)
-    SXK_SYM(el_end)
-    SXK_SYM(el_reset)
-    SXK_SYM(el_gets)
-    SXK_SYM(el_set)
-    SXK_SYM(el_get)
-    SXK_SYM(el_source)
-    SXK_SYM(el_resize)
-    SXK_SYM(el_line)
-    SXK_SYM(el_insertstr)
-    SXK_SYM(el_deletestr)
-    SXK_SYM(history_init)
-    SXK_SYM(history_end)
-    SXK_SYM(history)
-#undef SXK_SYM
-    loaded = 1;
-}
+    NULL};
+static const sxk_dl_symbol symbols[] = {
+    SXK_DL_SYMBOL(api, el_init), SXK_DL_SYMBOL(api, el_end), SXK_DL_SYMBOL(api, el_reset),
+    SXK_DL_SYMBOL(api, el_gets), SXK_DL_SYMBOL(api, el_set), SXK_DL_SYMBOL(api, el_get),
+    SXK_DL_SYMBOL(api, el_source), SXK_DL_SYMBOL(api, el_resize), SXK_DL_SYMBOL(api, el_line),
+    SXK_DL_SYMBOL(api, el_insertstr), SXK_DL_SYMBOL(api, el_deletestr), SXK_DL_SYMBOL(api, history_init),
+    SXK_DL_SYMBOL(api, history_end), SXK_DL_SYMBOL(api, history),
+};
+// RTLD_NOW: a library missing a function fails at the load, as one message, not at a key press.
+static sxk_dl_library library = SXK_DL_LIBRARY("libedit", sonames, RTLD_NOW | RTLD_LOCAL, symbols, "install libedit: apt-get install libedit2");
 
-int sxk_edit_load(void) {
-    pthread_once(&once, load);
-    return loaded ? 0 : -1;
-}
+int sxk_edit_load(void) { return sxk_dl_load(&library); }
 
-const char *sxk_edit_load_error(void) { return load_error; }
+const char *sxk_edit_load_error(void) { return library.error; }
 
 EditLine *sxk_el_init(const char *program, FILE *in, FILE *out, FILE *err) { return api.el_init(program, in, out, err); }
 void sxk_el_end(EditLine *el) { api.el_end(el); }
