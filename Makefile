@@ -14,7 +14,8 @@ all: build
 # (the HTTP engine), libjq (--jq): their headers to build, the libraries when first used (dlopen).
 # `make test` also needs nginx and openssl (the https test fixture).
 deps:
-	@if ! [ -e /usr/include/histedit.h ] || ! [ -e /usr/include/curl/curl.h ]; then \
+	@curl_h="$$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null | head -n 1)"; \
+	if ! [ -e /usr/include/histedit.h ] || [ -z "$$curl_h" ]; then \
 		echo "installing libedit-dev and libcurl4-openssl-dev (needs root)…"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libedit-dev libcurl4-openssl-dev; \
