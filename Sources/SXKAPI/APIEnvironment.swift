@@ -49,17 +49,19 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
     /// Checks that `text` is an absolute http(s) URL with a host and no query or fragment; drops a trailing `/`.
     public static func validatedBaseURL(_ text: String) throws(APIError) -> URL {
         guard !text.isEmpty else { throw APIError.invalidURL(text, reason: "is empty") }
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
+        // Read from `URL`, not `URLComponents`: a component's host goes through ICU's IDNA, whose set-up
+        // (its normaliser's data mapped) cost every start ≈ 0.15 ms for these checks.
+        guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased() else {
             throw APIError.invalidURL(text, reason: "is not a URL (expected test, release or http(s)://host[:port])")
         }
         guard scheme == "http" || scheme == "https" else {
             throw APIError.invalidURL(text, reason: "scheme '\(scheme)' is not http or https")
         }
-        guard let host = components.host, !host.isEmpty else { throw APIError.invalidURL(text, reason: "has no host") }
-        guard components.query == nil, components.fragment == nil else {
+        guard let host = parsed.host(percentEncoded: true), !host.isEmpty else { throw APIError.invalidURL(text, reason: "has no host") }
+        guard parsed.query(percentEncoded: true) == nil, parsed.fragment(percentEncoded: true) == nil else {
             throw APIError.invalidURL(text, reason: "must not have a query or fragment")
         }
-        guard components.user == nil, components.password == nil else {
+        guard parsed.user(percentEncoded: true) == nil, parsed.password(percentEncoded: true) == nil else {
             throw APIError.invalidURL(text, reason: "must not carry a user name or password")
         }
         var cleaned = text

@@ -29,6 +29,29 @@ final class ConfigurationAndEndpointTests: XCTestCase {
         XCTAssertThrowsError(try APIConfiguration(timeout: 0).validate())
     }
 
+    /// `--base-url`: each refusal names its reason; an accepted URL loses its trailing slashes.
+    func testABaseURLIsCheckedPartByPart() throws {
+        let refused: [(String, String)] = [
+            ("", "is empty"),
+            ("not a url", "is not a URL (expected test, release or http(s)://host[:port])"),
+            ("api.example.test", "is not a URL (expected test, release or http(s)://host[:port])"),
+            ("ftp://api.example.test", "scheme 'ftp' is not http or https"),
+            ("http://", "has no host"),
+            ("https://api.example.test/?debug=1", "must not have a query or fragment"),
+            ("https://api.example.test/#top", "must not have a query or fragment"),
+            ("https://user@api.example.test", "must not carry a user name or password"),
+            ("https://user:secret@api.example.test", "must not carry a user name or password"),
+        ]
+        for (text, reason) in refused {
+            XCTAssertThrowsError(try APIEnvironment.validatedBaseURL(text), text) {
+                XCTAssertEqual($0 as? APIError, .invalidURL(text, reason: reason), text)
+            }
+        }
+        XCTAssertEqual(try APIEnvironment.validatedBaseURL("https://api.example.test/prefix//").absoluteString, "https://api.example.test/prefix")
+        XCTAssertEqual(try APIEnvironment.validatedBaseURL("HTTP://127.0.0.1:9000").absoluteString, "HTTP://127.0.0.1:9000")
+        XCTAssertEqual(try APIEnvironment.validatedBaseURL("http://[::1]:8080").host, "::1")
+    }
+
     func testLoopbackDetection() {
         for host in ["127.0.0.1", "127.255.0.9", "localhost", "LOCALHOST", "::1", "[::1]"] { XCTAssertTrue(APIEnvironment.isLoopback(host: host), host) }
         for host in ["128.0.0.1", "127.0.0", "example.com", "10.0.0.1", "127.0.0.1.example.com", "::2"] { XCTAssertFalse(APIEnvironment.isLoopback(host: host), host) }
