@@ -50,7 +50,7 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
     public static func validatedBaseURL(_ text: String) throws(APIError) -> URL {
         guard !text.isEmpty else { throw APIError.invalidURL(text, reason: "is empty") }
         // Read from `URL`, not `URLComponents`: a component's host goes through ICU's IDNA, whose set-up
-        // (its normaliser's data mapped) cost every start ≈ 0.15 ms for these checks.
+        // (its normaliser's data mapped) cost every start ≈ 0.13 ms for these checks.
         guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased() else {
             throw APIError.invalidURL(text, reason: "is not a URL (expected test, release or http(s)://host[:port])")
         }
