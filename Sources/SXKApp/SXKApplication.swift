@@ -25,7 +25,11 @@ public enum SXKApplication {
         umask(0o077)
         let environment = ProcessEnvironment.current()
         // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
-        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), environment: environment) { CurlTransport.prepareEngine() }
+        if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), environment: environment) {
+            // The shell's threads first: one started during the load would wait for all of it.
+            ShellThreads.startEarly()
+            CurlTransport.prepareEngine()
+        }
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
             return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
         }

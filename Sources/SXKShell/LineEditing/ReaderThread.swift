@@ -1,26 +1,41 @@
 import Foundation
 import Synchronization
 
-/// A dedicated thread for blocking reads (line editor, secret prompts) so neither the main actor
-/// nor the cooperative pool ever blocks. It is also the thread that receives SIGINT.
+/// A dedicated thread for blocking work, run one job at a time in order: the line editor and secret
+/// prompts (so neither the main actor nor the cooperative pool ever blocks), and the signal watcher's
+/// read. The reading thread is also the one that receives SIGINT.
 final class ReaderThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var thread: Thread?
-    private let started = DispatchSemaphore(value: 0)
 
-    init() {
-        let t = Thread { [unowned self] in self.loop() }
-        t.name = "sxk-reader"
+    /// `receivesSignals`: the thread unblocks the routed signals and becomes their receiver (the line
+    /// reader); otherwise it blocks them, since it may be started before the shell blocks them on the
+    /// thread that creates the others. Not waited for: a job posted before it runs waits in the queue,
+    /// and a signal that arrives first is handled where it lands (`SignalRouter`).
+    /// The thread holds the object: both last as long as the process (a job may be posted to a
+    /// thread whose creator has let go of it, as the signal watcher's is).
+    init(name: String = "sxk-reader", receivesSignals: Bool = true) {
+        let t = Thread { [self] in
+            #if os(Linux)
+            // Foundation keeps the name to itself here; the kernel's copy is what ps, top and gdb show
+            // (Glibc's module has no pthread_setname_np, which writes this same file).
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            if fd >= 0 {
+                _ = name.withCString { write(fd, $0, strlen($0)) }
+                close(fd)
+            }
+            #endif
+            if receivesSignals { SignalRouter.becomeReceiver() } else { SignalRouter.blockOnThisThread() }
+            self.loop()
+        }
+        t.name = name
         t.stackSize = 1 << 20
         thread = t
         t.start()
-        started.wait()
     }
 
     private func loop() {
-        SignalRouter.becomeReceiver()
-        started.signal()
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
@@ -30,13 +45,18 @@ final class ReaderThread: @unchecked Sendable {
         }
     }
 
+    /// Queues `job` on the thread and returns at once.
+    func post(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
     /// Runs `body` on the reader thread and returns its result to the caller's task.
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-            condition.lock()
-            jobs.append { continuation.resume(returning: body()) }
-            condition.signal()
-            condition.unlock()
+            post { continuation.resume(returning: body()) }
         }
     }
 }

@@ -71,10 +71,11 @@ public final class Shell: @unchecked Sendable {
     public func run() async -> Int32 {
         SignalRouter.blockOnThisThread()
         let pipeFD = SignalRouter.install()
-        let reader = ReaderThread()
+        let threads = ShellThreads.take()
+        let reader = threads.reader
         self.reader = reader
         haveTermios = tcgetattr(0, &savedTermios) == 0
-        startWatcher(pipeFD)
+        startWatcher(pipeFD, on: threads.signals)
         for problem in displayProblems { errors.warning("display settings: \(problem)") }
         let status: Int32
         switch mode {
@@ -432,8 +433,8 @@ public final class Shell: @unchecked Sendable {
         return now
     }
 
-    private func startWatcher(_ fd: Int32) {
-        let thread = Thread { [self] in
+    private func startWatcher(_ fd: Int32, on thread: ReaderThread) {
+        thread.post { [self] in
             var byte: UInt8 = 0
             while true {
                 let n = read(fd, &byte, 1)
@@ -447,8 +448,6 @@ public final class Shell: @unchecked Sendable {
                 }
             }
         }
-        thread.name = "sxk-signals"
-        thread.start()
     }
 
     /// Writes the lines typed in this shell; a failure (disk full, read-only) is one warning, not silence.

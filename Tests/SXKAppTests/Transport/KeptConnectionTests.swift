@@ -304,6 +304,26 @@ final class KeptConnectionTests: SandboxTestCase {
         }
     }
 
+    /// A one-shot that sends directly starts the shell's reader and signal threads before libcurl's load,
+    /// so they are made before the shell blocks the signals on its own thread: Ctrl-C and SIGTERM during
+    /// its request still end it at once, with 130 and 143.
+    func testSignalsEndADirectOneShotWhoseThreadsStartedBeforeTheLoad() throws {
+        let ws = workspace()
+        XCTAssertTrue(SXKApplication.oneShotWillSend(["get", "/api/yf-handset-app/userinfo"], environment: [:]))
+        server.setLatency(milliseconds: 3_000)
+        defer { server.setLatency(milliseconds: 0) }
+        for (sig, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            server.resetRequestLog()
+            let running = try LiveSXK(["get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url, env: ["SXK_PERSIST": "0"])
+            XCTAssertTrue(waitUntil(10) { self.server.requestLog().count >= 1 }, "the request was never sent")
+            let signalled = Date()
+            kill(running.pid, sig)
+            XCTAssertEqual(running.finish(timeout: 10), status, "signal \(sig)")
+            XCTAssertLessThan(Date().timeIntervalSince(signalled), 1.5, "signal \(sig) waited for the answer")
+            XCTAssertEqual(String(decoding: running.out.finish(), as: UTF8.self), "", "an ended one-shot printed its answer")
+        }
+    }
+
     func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
         let ws = workspace()
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
