@@ -79,7 +79,7 @@ public struct CurlTransport: HTTPTransport {
         preparing.lock.withLock { preparing.done = done }
         // The load runs on a plain C thread (CCurl): a Foundation thread began running its closure
         // 0.6-2 ms after the call. The engine is made on that same thread once the load is done: a
-        // thread started here for it would wait in pthread_create for the whole load (the loader
+        // thread started here for it would wait in pthread_create for most of the load (the loader
         // holds glibc's TLS lock meanwhile), and hold up this one, the command's start, with it.
         if !CurlEngine.startLoading(then: { CurlTransport.makeEngineAfterLoad() }) { done.signal() }
     }

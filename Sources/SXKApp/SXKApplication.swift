@@ -26,7 +26,7 @@ public enum SXKApplication {
         let environment = ProcessEnvironment.current()
         // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
         if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), environment: environment) {
-            // The shell's threads first: one started during the load would wait for all of it.
+            // The shell's threads first: one started during the load would wait for most of it.
             ShellThreads.startEarly()
             CurlTransport.prepareEngine()
         }

@@ -16,29 +16,34 @@ final class ShellThreadsTests: XCTestCase {
     }
 
     /// The signal watcher's thread is posted its one job and then let go of: it must go on running it.
+    /// Several, since a thread that began running before its creator let go would pass either way.
     func testAThreadWhoseCreatorLetGoStillRunsItsJobs() {
         let done = DispatchSemaphore(value: 0)
-        do {
+        for _ in 0..<8 {
             let thread = ReaderThread(name: "sxk-test", receivesSignals: false)
             thread.post {
-                usleep(50_000)
+                usleep(20_000)
                 done.signal()
             }
         }
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "the job never finished")
+        for _ in 0..<8 { XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "a job never finished") }
     }
 
-    /// Both may be started before the shell blocks the signals on its own thread: the reader takes
-    /// them (a read there ends on Ctrl-C), the watcher keeps them blocked.
+    /// The reader unblocks the routed signals even when made on a thread that blocks them (the shell's,
+    /// whose mask later threads inherit); the watcher blocks them even when made before the shell did.
     func testOnlyTheReaderUnblocksTheRoutedSignals() async {
         @Sendable func sigintBlocked() -> Bool {
             var mask = sigset_t()
             pthread_sigmask(SIG_BLOCK, nil, &mask)
             return sigismember(&mask, SIGINT) == 1
         }
-        var unblocked = SignalRouter.signalSet()
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        var saved = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        var routed = SignalRouter.signalSet()
+        pthread_sigmask(SIG_BLOCK, &routed, nil)
         let reader = ReaderThread(name: "sxk-test")
+        pthread_sigmask(SIG_UNBLOCK, &routed, nil)
         let watcher = ReaderThread(name: "sxk-test", receivesSignals: false)
         let readerBlocked = await reader.run { sigintBlocked() }
         let watcherBlocked = await watcher.run { sigintBlocked() }
@@ -47,15 +52,15 @@ final class ShellThreadsTests: XCTestCase {
     }
 
     func testTheEarlyPairIsTakenOnceAndLaterShellsGetTheirOwn() {
+        func tasks() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []) }
+        // Only threads made during this test: one a shell made before it may not have named itself yet.
+        let before = tasks()
         func named(_ name: String) -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix(name) == true }.count
+            tasks().subtracting(before).filter {
+                (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix(name) == true
+            }.count
         }
-        let before = (reader: named("sxk-reader"), signals: named("sxk-signals"))
-        ShellThreads.startEarly()
-        ShellThreads.startEarly()
-        // Running already, before any shell takes them (a thread names itself once it runs); the
-        // second call made none.
+        // A thread names itself once it runs; the counts must reach `reader` and `signals` and stay there.
         func settle(reader: Int, signals: Int) {
             let deadline = Date().addingTimeInterval(5)
             while (named("sxk-reader") < reader || named("sxk-signals") < signals) && Date() < deadline { usleep(1_000) }
@@ -63,13 +68,16 @@ final class ShellThreadsTests: XCTestCase {
             XCTAssertEqual(named("sxk-reader"), reader)
             XCTAssertEqual(named("sxk-signals"), signals)
         }
-        settle(reader: before.reader + 1, signals: before.signals + 1)
+        ShellThreads.startEarly()
+        ShellThreads.startEarly()
+        // Running already, before any shell takes them; the second call made none.
+        settle(reader: 1, signals: 1)
         let first = ShellThreads.take()
         let second = ShellThreads.take()
         XCTAssertFalse(first.reader === second.reader)
         XCTAssertFalse(first.signals === second.signals)
         XCTAssertFalse(first.reader === first.signals)
         // The first take() handed over the early pair; only the second made new threads.
-        settle(reader: before.reader + 2, signals: before.signals + 2)
+        settle(reader: 2, signals: 2)
     }
 }

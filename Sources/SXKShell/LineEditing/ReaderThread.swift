@@ -3,19 +3,20 @@ import Synchronization
 
 /// A dedicated thread for blocking work, run one job at a time in order: the line editor and secret
 /// prompts (so neither the main actor nor the cooperative pool ever blocks), and the signal watcher's
-/// read. The reading thread is also the one that receives SIGINT.
+/// read. The routed signals are delivered to the line reader's thread (`receivesSignals`).
 final class ReaderThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var thread: Thread?
 
     /// `receivesSignals`: the thread unblocks the routed signals and becomes their receiver (the line
-    /// reader); otherwise it blocks them, since it may be started before the shell blocks them on the
-    /// thread that creates the others. Not waited for: a job posted before it runs waits in the queue,
-    /// and a signal that arrives first is handled where it lands (`SignalRouter`).
-    /// The thread holds the object: both last as long as the process (a job may be posted to a
-    /// thread whose creator has let go of it, as the signal watcher's is).
-    init(name: String = "sxk-reader", receivesSignals: Bool = true) {
+    /// reader); otherwise it blocks them, since it may be started (`ShellThreads.startEarly`) before
+    /// `Shell.run` blocks them on its own thread, whose mask later threads inherit. Not waited for: a
+    /// job posted before it runs waits in the queue, and a signal that comes first is handled on the
+    /// thread it lands on (`SignalRouter`; before `SignalRouter.install`, by the default action).
+    /// `stackSize` nil: the platform's default. The thread holds the object: both last as long as the
+    /// process (a job may be posted to a thread whose creator has let go of it, as the watcher's is).
+    init(name: String = "sxk-reader", receivesSignals: Bool = true, stackSize: Int? = 1 << 20) {
         let t = Thread { [self] in
             #if os(Linux)
             // Foundation keeps the name to itself here; the kernel's copy is what ps, top and gdb show
@@ -30,7 +31,7 @@ final class ReaderThread: @unchecked Sendable {
             self.loop()
         }
         t.name = name
-        t.stackSize = 1 << 20
+        if let stackSize { t.stackSize = stackSize }
         thread = t
         t.start()
     }

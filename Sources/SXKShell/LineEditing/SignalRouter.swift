@@ -6,7 +6,8 @@ import Darwin
 import Synchronization
 
 /// Turns SIGINT/SIGTERM/SIGHUP into bytes on a self-pipe (the only async-signal-safe way out of a
-/// handler). The signals are blocked on every thread but the line-reading thread, so a blocking
+/// handler). The signals are blocked on the shell's thread, the threads it starts and the signal
+/// watcher's; one that lands on another thread is forwarded to the line-reading thread, so a blocking
 /// read there fails with EINTR (no SA_RESTART) and the prompt can clear its line.
 enum SignalRouter {
     /// Byte written for SIGINT while a command runs (`I`), at a prompt (`i`), SIGTERM (`T`), SIGHUP (`H`).

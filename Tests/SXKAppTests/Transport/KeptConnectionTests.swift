@@ -304,17 +304,20 @@ final class KeptConnectionTests: SandboxTestCase {
         }
     }
 
-    /// A one-shot that sends directly starts the shell's reader and signal threads before libcurl's load,
-    /// so they are made before the shell blocks the signals on its own thread: Ctrl-C and SIGTERM during
-    /// its request still end it at once, with 130 and 143.
+    /// A one-shot that sends directly starts the shell's reader and signal threads before libcurl's load
+    /// (`ShellThreads.startEarly`), before the shell blocks the signals on its own thread: Ctrl-C and SIGTERM
+    /// during its request still end it at once, with 130 and 143. A smoke test of that path: the handler
+    /// routes the byte from whichever thread the signal lands on.
     func testSignalsEndADirectOneShotWhoseThreadsStartedBeforeTheLoad() throws {
         let ws = workspace()
-        XCTAssertTrue(SXKApplication.oneShotWillSend(["get", "/api/yf-handset-app/userinfo"], environment: [:]))
+        let words = ["get", "/api/yf-handset-app/userinfo"]
+        XCTAssertTrue(SXKApplication.oneShotWillSend(["--base-url", url.absoluteString, "--state-dir", ws.stateDir] + words,
+                                                     environment: ws.environment), "the one-shot would not start its threads early")
         server.setLatency(milliseconds: 3_000)
         defer { server.setLatency(milliseconds: 0) }
         for (sig, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             server.resetRequestLog()
-            let running = try LiveSXK(["get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url, env: ["SXK_PERSIST": "0"])
+            let running = try LiveSXK(words, in: ws, baseURL: url)
             XCTAssertTrue(waitUntil(10) { self.server.requestLog().count >= 1 }, "the request was never sent")
             let signalled = Date()
             kill(running.pid, sig)
