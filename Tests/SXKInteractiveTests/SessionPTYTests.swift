@@ -26,6 +26,22 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// A Ctrl-C at the prompt is the line editor's: it is not kept to cancel the next command as it
+    /// starts (as a one-shot's or a script's is).
+    func testCtrlCAtThePromptDoesNotCancelTheNextCommand() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("\u{03}")
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("get /api/app/config --json\r")
+        try s.expect("\"latestVersion\"", timeout: 5)
+        try s.expect("›")
+        XCTAssertFalse(s.screen.contains("interrupted"), s.screen)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     func testTabCompletesChineseScenicNameAndStoreId() throws {
         try logIn("13800000002")
         let s = try start()

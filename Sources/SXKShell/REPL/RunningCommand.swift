@@ -13,6 +13,8 @@ final class RunningCommand: @unchecked Sendable {
 
     private let lock = NSLock()
     private var cancelAction: (() -> Void)?
+    /// An interrupt that came while no command could be cancelled, kept for the next one (`cancel(orNext:)`).
+    private var interruptedBeforeStart = false
     static let grace: TimeInterval = 0.2
 
     func run(_ body: @escaping @Sendable () async throws -> Int32) async -> CommandEnd {
@@ -20,26 +22,39 @@ final class RunningCommand: @unchecked Sendable {
         SignalRouter.commandActive.store(true, ordering: .sequentiallyConsistent)
         defer {
             SignalRouter.commandActive.store(false, ordering: .sequentiallyConsistent)
-            lock.withLock { cancelAction = nil }
+            lock.withLock {
+                cancelAction = nil
+                interruptedBeforeStart = false
+            }
         }
         return await withCheckedContinuation { (continuation: CheckedContinuation<CommandEnd, Never>) in
             gate.set(continuation)
             let task = Task {
                 do { gate.resume(.finished(try await body())) } catch { gate.resume(.failed(error)) }
             }
-            lock.withLock {
+            let cancelNow: (() -> Void)? = lock.withLock {
                 cancelAction = {
                     task.cancel()
                     DispatchQueue.global().asyncAfter(deadline: .now() + RunningCommand.grace) {
                         gate.resume(.failed(CancellationError()))
                     }
                 }
+                defer { interruptedBeforeStart = false }
+                return interruptedBeforeStart ? cancelAction : nil
             }
+            cancelNow?()
         }
     }
 
-    func cancel() {
-        let action = lock.withLock { cancelAction }
+    /// Cancels the running command. `orNext`: an interrupt that comes while none can be cancelled yet
+    /// (before the command's task exists, or between a script's commands) cancels the next one as it
+    /// starts, so a one-shot or a script stops as asked; the REPL's prompt handles its own Ctrl-C, so
+    /// there it is dropped. Kept only until that next command ends.
+    func cancel(orNext: Bool = false) {
+        let action: (() -> Void)? = lock.withLock {
+            if cancelAction == nil && orNext { interruptedBeforeStart = true }
+            return cancelAction
+        }
         action?()
     }
 

@@ -441,7 +441,10 @@ public final class Shell: @unchecked Sendable {
                 if n < 0 { if errno == EINTR { continue }; return }
                 if n == 0 { return }
                 switch byte {
-                case UInt8(ascii: "I"): running.cancel()
+                // A one-shot or a script has no prompt to take a Ctrl-C that comes between commands:
+                // it stops the next one. At the REPL's prompt (`i`) the line editor takes it.
+                case UInt8(ascii: "I"): running.cancel(orNext: mode != .repl)
+                case UInt8(ascii: "i") where mode != .repl: running.cancel(orNext: true)
                 case UInt8(ascii: "T"): terminate(SIGTERM)
                 case UInt8(ascii: "H"): terminate(SIGHUP)
                 default: break
