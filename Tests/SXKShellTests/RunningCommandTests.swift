@@ -9,6 +9,11 @@ final class RunningCommandTests: XCTestCase {
         { try await Task.sleep(nanoseconds: 5_000_000_000); return 0 }
     }
 
+    /// Outlives the grace and notices cancellation: it returns `status` only when not cancelled.
+    private func command(returning status: Int32) -> @Sendable () async throws -> Int32 {
+        { try await Task.sleep(nanoseconds: 500_000_000); return status }
+    }
+
     private func isCancelled(_ end: RunningCommand.CommandEnd) -> Bool {
         if case .failed(let error) = end { return error is CancellationError }
         return false
@@ -26,7 +31,7 @@ final class RunningCommandTests: XCTestCase {
     func testAnInterruptNotKeptIsDropped() async {
         let running = RunningCommand()
         running.cancel()
-        let end = await running.run { 7 }
+        let end = await running.run(command(returning: 7))
         guard case .finished(7) = end else { return XCTFail("\(end)") }
     }
 
@@ -35,7 +40,7 @@ final class RunningCommandTests: XCTestCase {
         running.cancel(orNext: true)
         let first = await running.run(slowCommand())
         XCTAssertTrue(isCancelled(first), "\(first)")
-        let second = await running.run { 3 }
+        let second = await running.run(command(returning: 3))
         guard case .finished(3) = second else { return XCTFail("\(second)") }
     }
 
@@ -47,7 +52,30 @@ final class RunningCommandTests: XCTestCase {
         }
         let first = await running.run(slowCommand())
         XCTAssertTrue(isCancelled(first), "\(first)")
-        let second = await running.run { 4 }
+        let second = await running.run(command(returning: 4))
         guard case .finished(4) = second else { return XCTFail("\(second)") }
+    }
+
+    /// The shell asks before a command starts (builtins too): the kept interrupt is taken once.
+    func testAKeptInterruptIsTakenOnceBeforeTheNextCommandStarts() async {
+        let running = RunningCommand()
+        XCTAssertFalse(running.takeKeptInterrupt())
+        running.cancel()
+        XCTAssertFalse(running.takeKeptInterrupt(), "kept without orNext")
+        running.cancel(orNext: true)
+        XCTAssertTrue(running.takeKeptInterrupt())
+        XCTAssertFalse(running.takeKeptInterrupt())
+        let end = await running.run(command(returning: 5))
+        guard case .finished(5) = end else { return XCTFail("\(end)") }
+    }
+
+    /// An interrupt that comes after a command has ended, while its cancel is still in place, is kept
+    /// for the next command, not spent on the finished one.
+    func testAnInterruptAfterTheCommandEndedIsKept() async {
+        let running = RunningCommand()
+        let first = await running.run { 0 }
+        guard case .finished(0) = first else { return XCTFail("\(first)") }
+        running.cancel(orNext: true)
+        XCTAssertTrue(running.takeKeptInterrupt())
     }
 }

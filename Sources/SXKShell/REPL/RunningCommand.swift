@@ -12,7 +12,10 @@ final class RunningCommand: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var cancelAction: (() -> Void)?
+    /// The running command's cancel, false once that command has ended; `generation` tells a command
+    /// from the next one.
+    private var current: (generation: Int, cancel: () -> Bool)?
+    private var generation = 0
     /// An interrupt that came while no command could be cancelled, kept for the next one (`cancel(orNext:)`).
     private var interruptedBeforeStart = false
     static let grace: TimeInterval = 0.2
@@ -20,52 +23,74 @@ final class RunningCommand: @unchecked Sendable {
     func run(_ body: @escaping @Sendable () async throws -> Int32) async -> CommandEnd {
         let gate = Gate()
         SignalRouter.commandActive.store(true, ordering: .sequentiallyConsistent)
+        var mine = 0
         defer {
+            lock.withLock { if current?.generation == mine { current = nil } }
             SignalRouter.commandActive.store(false, ordering: .sequentiallyConsistent)
-            lock.withLock {
-                cancelAction = nil
-                interruptedBeforeStart = false
-            }
         }
         return await withCheckedContinuation { (continuation: CheckedContinuation<CommandEnd, Never>) in
             gate.set(continuation)
             let task = Task {
                 do { gate.resume(.finished(try await body())) } catch { gate.resume(.failed(error)) }
             }
-            let cancelNow: (() -> Void)? = lock.withLock {
-                cancelAction = {
-                    task.cancel()
-                    DispatchQueue.global().asyncAfter(deadline: .now() + RunningCommand.grace) {
-                        gate.resume(.failed(CancellationError()))
-                    }
+            let cancel: () -> Bool = {
+                guard !gate.hasEnded else { return false }
+                task.cancel()
+                DispatchQueue.global().asyncAfter(deadline: .now() + RunningCommand.grace) {
+                    gate.resume(.failed(CancellationError()))
                 }
-                defer { interruptedBeforeStart = false }
-                return interruptedBeforeStart ? cancelAction : nil
+                return true
             }
-            cancelNow?()
+            // An interrupt kept while the task was being made (`cancel(orNext:)`) cancels it now.
+            let cancelNow: Bool = lock.withLock {
+                generation += 1
+                mine = generation
+                current = (mine, cancel)
+                defer { interruptedBeforeStart = false }
+                return interruptedBeforeStart
+            }
+            if cancelNow { _ = cancel() }
         }
     }
 
-    /// Cancels the running command. `orNext`: an interrupt that comes while none can be cancelled yet
-    /// (before the command's task exists, or between a script's commands) cancels the next one as it
-    /// starts, so a one-shot or a script stops as asked; the REPL's prompt handles its own Ctrl-C, so
-    /// there it is dropped. Kept only until that next command ends.
+    /// Cancels the running command. `orNext`: an interrupt that comes while none can be cancelled (before
+    /// the command's task exists, after it ended, between a script's commands) is kept for the next one:
+    /// `takeKeptInterrupt` before it starts, or `run` as it starts, so a one-shot or a script stops as
+    /// asked. The REPL's prompt handles its own Ctrl-C, so there it is dropped.
     func cancel(orNext: Bool = false) {
-        let action: (() -> Void)? = lock.withLock {
-            if cancelAction == nil && orNext { interruptedBeforeStart = true }
-            return cancelAction
+        var tried = -1
+        while true {
+            // Kept under the same lock `run` installs under: a command that starts meanwhile is cancelled.
+            let entry: (generation: Int, cancel: () -> Bool)? = lock.withLock {
+                if let entry = current, entry.generation != tried { return entry }
+                if orNext { interruptedBeforeStart = true }
+                return nil
+            }
+            guard let entry else { return }
+            if entry.cancel() { return }
+            tried = entry.generation
         }
-        action?()
+    }
+
+    /// True, once, when an interrupt was kept for the next command.
+    func takeKeptInterrupt() -> Bool {
+        lock.withLock {
+            defer { interruptedBeforeStart = false }
+            return interruptedBeforeStart
+        }
     }
 
     /// Resumes the continuation once, whoever comes first (the command or the grace timer).
     private final class Gate: @unchecked Sendable {
         private let lock = NSLock()
         private var continuation: CheckedContinuation<CommandEnd, Never>?
+        private var ended = false
         func set(_ c: CheckedContinuation<CommandEnd, Never>) { lock.withLock { continuation = c } }
+        var hasEnded: Bool { lock.withLock { ended } }
         func resume(_ value: CommandEnd) {
             let c: CheckedContinuation<CommandEnd, Never>? = lock.withLock {
                 defer { continuation = nil }
+                ended = true
                 return continuation
             }
             c?.resume(returning: value)

@@ -235,6 +235,12 @@ public final class Shell: @unchecked Sendable {
     public func runWords(_ words: [String], io: CommandIO) async -> Int32 {
         defer { io.stdout.flush() }
         guard let first = words.first else { return 0 }
+        // A Ctrl-C kept since the last command (a one-shot's start, between a script's commands) stops
+        // this one before it starts, builtins included.
+        if mode != .repl && running.takeKeptInterrupt() {
+            errors.error("interrupted")
+            return ExitStatus.interrupted
+        }
         if first == "__complete" {
             completeWords(Array(words.dropFirst()), io: io)
             return 0
@@ -436,6 +442,7 @@ public final class Shell: @unchecked Sendable {
     private func startWatcher(_ fd: Int32, on thread: ReaderThread) {
         thread.post { [self] in
             var byte: UInt8 = 0
+            let keep = mode != .repl
             while true {
                 let n = read(fd, &byte, 1)
                 if n < 0 { if errno == EINTR { continue }; return }
@@ -443,8 +450,8 @@ public final class Shell: @unchecked Sendable {
                 switch byte {
                 // A one-shot or a script has no prompt to take a Ctrl-C that comes between commands:
                 // it stops the next one. At the REPL's prompt (`i`) the line editor takes it.
-                case UInt8(ascii: "I"): running.cancel(orNext: mode != .repl)
-                case UInt8(ascii: "i") where mode != .repl: running.cancel(orNext: true)
+                case UInt8(ascii: "I"): running.cancel(orNext: keep)
+                case UInt8(ascii: "i") where keep: running.cancel(orNext: true)
                 case UInt8(ascii: "T"): terminate(SIGTERM)
                 case UInt8(ascii: "H"): terminate(SIGHUP)
                 default: break
