@@ -1,0 +1,33 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// A Ctrl-C outside the REPL stops the run even when it comes while no command is running.
+final class InterruptBetweenCommandsTests: XCTestCase {
+    /// `-c` text, interrupted after its first command has ended while sxk waits for that command's
+    /// `| CMD` child: the next command, an app command or a builtin, does not run and the run ends
+    /// with 130, as a shell script stops. The child signs once it has read the first command's whole
+    /// output (the pipe closes when the command is done), so the signal cannot land inside that command.
+    func testACtrlCBetweenTwoCommandsStopsTheNext() throws {
+        let (server, url) = try startSandbox()
+        defer { server.stop() }
+        for next in ["get /api/app/config", "version"] {
+            let ws = Workspace()
+            defer { try? FileManager.default.removeItem(atPath: ws.root) }
+            server.resetRequestLog()
+            let marker = ws.root + "/first-done"
+            // `;` ends an sxk command, so the child's steps are joined with `&&`.
+            let script = "get /api/app/config | cat >/dev/null && touch '\(marker)' && sleep 2; \(next)"
+            let running = try LiveSXK(["-c", script], in: ws, baseURL: url)
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: marker) && Date() < deadline { usleep(5_000) }
+            XCTAssertTrue(FileManager.default.fileExists(atPath: marker), "the first command never ended")
+            kill(running.pid, SIGINT)
+            XCTAssertEqual(running.finish(timeout: 10), 130, next)
+            let err = String(decoding: running.err.finish(), as: UTF8.self)
+            XCTAssertTrue(err.contains("interrupted"), "\(next): \(err)")
+            XCTAssertEqual(String(decoding: running.out.finish(), as: UTF8.self), "", "\(next) ran")
+            XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/config" }.count, 1, "\(next): the second command was sent")
+        }
+    }
+}
