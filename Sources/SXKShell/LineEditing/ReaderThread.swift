@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A dedicated thread for blocking work, run one job at a time in order: the line editor and secret
 /// prompts (so neither the main actor nor the cooperative pool ever blocks), and the signal watcher's

@@ -236,8 +236,8 @@ public final class Shell: @unchecked Sendable {
         defer { io.stdout.flush() }
         guard let first = words.first else { return 0 }
         // A Ctrl-C kept since the last command (a one-shot's start, between a script's commands) stops
-        // this one before it starts, builtins included.
-        if mode != .repl && running.takeKeptInterrupt() {
+        // this one before it starts, builtins included. The REPL never keeps one (the watcher).
+        if running.takeKeptInterrupt() {
             errors.error("interrupted")
             return ExitStatus.interrupted
         }
