@@ -75,30 +75,12 @@ public struct CurlTransport: HTTPTransport {
     /// instead of waiting for it at the request. Idempotent; a libcurl that cannot be loaded is reported
     /// by the request, as without this.
     public static func prepareEngine() {
-        let done = DispatchSemaphore(value: 0)
-        preparing.lock.withLock { preparing.done = done }
         // The load runs on a plain C thread (CCurl): a Foundation thread began running its closure
         // 0.6-2 ms after the call. The engine is made on that same thread once the load is done: a
         // thread started here for it would wait in pthread_create for most of the load (the loader
         // holds glibc's TLS lock meanwhile), and hold up this one, the command's start, with it.
-        if !CurlEngine.startLoading(then: { CurlTransport.makeEngineAfterLoad() }) { done.signal() }
+        _ = CurlEngine.startLoading(then: { _ = try? CurlEngine.shared() })
     }
-
-    private static func makeEngineAfterLoad() {
-        _ = try? CurlEngine.shared()
-        preparing.lock.withLock { preparing.done }?.signal()
-    }
-
-    /// Waits for a load `prepareEngine` started. The process must not exit while another thread is
-    /// still loading and initialising libcurl's libraries (their constructors would race the exit
-    /// handlers: a usage error right after the start crashed so); after a request it has finished.
-    public static func awaitPreparedEngine() {
-        guard let done = preparing.lock.withLock({ preparing.done }) else { return }
-        done.wait()
-        done.signal()
-    }
-
-    private static let preparing = PreparedLoad()
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw TransportError.cancelled }
@@ -135,11 +117,6 @@ public struct CurlTransport: HTTPTransport {
 }
 
 /// The early load's end, signalled once (`prepareEngine`).
-private final class PreparedLoad: @unchecked Sendable {
-    let lock = NSLock()
-    var done: DispatchSemaphore?
-}
-
 /// Scheme, host and port of a URL (default ports filled in) — redirects must keep all three.
 struct Origin: Equatable, Sendable, CustomStringConvertible {
     var scheme: String

@@ -13,10 +13,14 @@ public enum SXKApplication {
     /// `main`, then the process ends with its status on the thread that finished it. Returning the
     /// status to the top-level code would hop to the main actor first, and on Linux that queue's
     /// work runs on a thread started for it (≈ 1 ms of a one-shot, after its output is written).
+    /// `_exit` once stdio is flushed: `exit`'s handlers (OpenSSL's clean-up, every library's
+    /// destructors) only free what the kernel takes back, ≈ 0.4 ms of a one-shot that loaded libcurl,
+    /// and they raced a load still running on libcurl's thread (a usage error right after the start).
+    /// Everything sxk writes is written and synced by then.
     public static func runAndExit() async -> Never {
         let status = await main()
-        CurlTransport.awaitPreparedEngine()
-        exit(status)
+        fflush(nil)
+        _exit(status)
     }
 
     public static func main() async -> Int32 {

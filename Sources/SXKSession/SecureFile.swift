@@ -172,7 +172,9 @@ public struct SecureFile: Sendable {
 
     /// Replaces `path` atomically: a 0600 temp file in the same folder, all bytes written, fsync,
     /// rename over `path`, fsync of the folder. On any failure the old file is untouched.
-    public func writeAtomically(_ path: String, bytes: [UInt8]) throws(SessionError) {
+    /// `durable: false` leaves out both fsyncs, for a cache whose loss costs nothing but itself: a
+    /// reader still sees the old file or the new one whole, but a crash of the machine may keep the old.
+    public func writeAtomically(_ path: String, bytes: [UInt8], durable: Bool = true) throws(SessionError) {
         let dir = SecureFile.directoryName(path)
         let temp = dir + "/." + SecureFile.baseName(path) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -195,7 +197,7 @@ public struct SecureFile: Sendable {
             if n == 0 { throw fail("write", EIO) }
             written += n
         }
-        if fsync(fd) != 0 { throw fail("flush", errno) }
+        if durable, fsync(fd) != 0 { throw fail("flush", errno) }
         if close(fd) != 0 {
             let code = errno
             unlink(temp)
@@ -206,7 +208,7 @@ public struct SecureFile: Sendable {
             unlink(temp)
             throw .io(path: path, op: "replace", errno: code)
         }
-        SecureFile.syncDirectory(dir)
+        if durable { SecureFile.syncDirectory(dir) }
     }
 
     /// Removes a file; a missing one is fine.

@@ -309,6 +309,21 @@ final class SecureFileTests: XCTestCase {
         XCTAssertEqual(listDir(paths.profileDir), [".lock", "defaults.json"])
     }
 
+    /// A write without the fsyncs (a cache's) is still a whole-file replacement with a private mode.
+    func testWriteWithoutSyncStillReplacesWholeAndPrivately() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        let storage = try ProfileStorage(paths: paths, warn: { _ in })
+        let target = paths.profileDir + "/cache.json"
+        try withUmask(0) {
+            try storage.file.writeAtomically(target, bytes: Array("{\"v\":1}\n".utf8), durable: false)
+            try storage.file.writeAtomically(target, bytes: Array("{\"v\":2}\n".utf8), durable: false)
+        }
+        XCTAssertEqual(readText(target), "{\"v\":2}\n")
+        XCTAssertEqual(mode(target) & 0o777, 0o600)
+        XCTAssertEqual(listDir(paths.profileDir), [".lock", "cache.json"], "no temp file left")
+    }
+
     func testWriteErrorKeepsOldFile() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)

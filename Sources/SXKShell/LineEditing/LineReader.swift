@@ -101,6 +101,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     public func readLine(prompt: PromptText) -> LineReadResult {
         lock.withLock {
             guard let promptFD else { return readLocked() }
+            SignalRouter.takeWakeups()  // a Ctrl-C from before this prompt is dealt with already
             writeText(TerminalText.sanitize(prompt.plain), to: promptFD)
             let result = readLocked()
             // After Ctrl-C the next prompt starts on a line of its own, as after the line editor's.
@@ -123,7 +124,11 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
                 return .line(String(decoding: buffer, as: UTF8.self))
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            // At a prompt, a Ctrl-C typed as it appeared (before the read began) still ends the read.
+            let n = chunk.withUnsafeMutableBytes { buffer in
+                promptFD == nil ? read(fd, buffer.baseAddress, buffer.count)
+                    : SignalRouter.readTerminal(fd, buffer.baseAddress!, count: buffer.count)
+            }
             if n < 0 {
                 if errno == EINTR { return .interrupted }
                 atEOF = true

@@ -121,12 +121,12 @@ extension SignalRouter {
         }
     }
 
-    /// One byte from the terminal for a prompt, given up on Ctrl-C even when it came just before the
-    /// read began (its byte waits on the wake-up pipe): then -1 with errno EINTR, as an interrupted
-    /// read. A resize does not end it.
-    static func readByte(_ fd: Int32, _ byte: UnsafeMutablePointer<UInt8>) -> Int {
+    /// Up to `count` bytes from the terminal for a prompt, given up on Ctrl-C even when it came just
+    /// before the read began (its byte waits on the wake-up pipe): then -1 with errno EINTR, as an
+    /// interrupted read. A resize does not end it.
+    static func readTerminal(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, count: Int) -> Int {
         let wake = editorWakeRead.load(ordering: .relaxed)
-        guard wake >= 0 else { return read(fd, byte, 1) }
+        guard wake >= 0 else { return read(fd, bytes, count) }
         while true {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, -1) < 0 {
@@ -138,7 +138,7 @@ extension SignalRouter {
                 return -1
             }
             guard fds[0].revents != 0 else { continue }
-            let n = read(fd, byte, 1)
+            let n = read(fd, bytes, count)
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             return n
         }

@@ -106,7 +106,7 @@ enum TerminalPrompt {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let n = SignalRouter.readByte(fd, &byte)
+            let n = SignalRouter.readTerminal(fd, &byte, count: 1)
             if n < 0 {
                 if errno == EINTR {
                     writeAll(outFD, "\n")

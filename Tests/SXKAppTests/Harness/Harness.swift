@@ -145,6 +145,13 @@ func modeOf(_ path: String) -> mode_t? {
     return st.st_mode & 0o7777
 }
 
+/// The file's inode number, nil when it is missing (an atomic replacement gives a new one).
+func inodeOf(_ path: String) -> UInt64? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return UInt64(st.st_ino)
+}
+
 /// Runs the real `sxk` binary.
 enum SXK {
     static let password = "sandbox123"

@@ -122,6 +122,13 @@ final class FirstDayTests: XCTestCase {
                              "--accept-privacy"], in: ws, baseURL: nil, stdin: "sandbox123\n")
         XCTAssertEqual(login.status, 0, login.summary)
         XCTAssertEqual(modeOf(ws.stateDir + "/shop/stores.json"), 0o600)
+        // The same list again is not written again (a write replaces the file, so its inode changes).
+        let first = inodeOf(ws.stateDir + "/shop/stores.json")
+        let again = SXK.run(["--base-url", SharedSandbox.url.absoluteString, "--profile", "shop", "login", "13800000003", "--password-stdin",
+                             "--accept-privacy"], in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(again.status, 0, again.summary)
+        XCTAssertNotNil(first)
+        XCTAssertEqual(inodeOf(ws.stateDir + "/shop/stores.json"), first, "an unchanged store list is left as it is")
         let r = SXK.runProcess(["__complete", "--", "--state-dir", ws.stateDir, "--profile", "shop", "store", "雷"], env: ws.environment,
                                stdin: Data(), timeout: 20)
         XCTAssertEqual(r.stdout, "雷峰塔影像馆\t103\n", r.summary)

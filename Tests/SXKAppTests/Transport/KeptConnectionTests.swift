@@ -292,8 +292,8 @@ final class KeptConnectionTests: SandboxTestCase {
     }
 
     /// A one-shot that ends before its first request (here a usage error) while libcurl is still
-    /// loading on the second thread waits for that load before it exits: exiting meanwhile raced the
-    /// libraries' constructors and crashed about one run in thirty.
+    /// loading on the second thread exits cleanly: with `exit`, whose handlers raced the libraries'
+    /// constructors, it crashed about one run in thirty (the process now ends with `_exit`).
     func testAOneShotThatEndsBeforeItsRequestExitsCleanlyWhileLibcurlLoads() throws {
         let ws = workspace()
         for _ in 0..<40 {

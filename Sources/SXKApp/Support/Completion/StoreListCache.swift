@@ -10,16 +10,20 @@ enum StoreListCache {
     static func path(_ paths: StatePaths) -> String { paths.profileDir + "/stores.json" }
 
     /// Keeps `stores` when they differ from what is kept; a failure costs only completion (no warning).
+    /// Not fsynced: a login writes it after its last answer, and the two syncs would be ≈ 1 ms of that
+    /// login for a file a lost write costs nothing but names to Tab.
     static func remember(_ stores: [Store], in storage: ProfileStorage) {
-        guard !stores.isEmpty, read(storage) != stores else { return }
-        let value: JSONValue = ["stores": .array(stores.map { store in
+        // Compared as kept: without the addresses, which the file leaves out.
+        let kept = stores.map { Store(storeId: $0.storeId, storeName: $0.storeName, scenicId: $0.scenicId) }
+        guard !kept.isEmpty, read(storage) != kept else { return }
+        let value: JSONValue = ["stores": .array(kept.map { store in
             var o: JSONObject = ["storeId": .int(store.storeId), "storeName": .string(store.storeName)]
             if let scenicId = store.scenicId { o["scenicId"] = .int(scenicId) }
             return .object(o)
         })]
         let file = storage.file, target = path(storage.paths)
         try? storage.lock.withLock { () throws(SessionError) in
-            try file.writeAtomically(target, bytes: JSONWriter.bytes(value) + [0x0A])
+            try file.writeAtomically(target, bytes: JSONWriter.bytes(value) + [0x0A], durable: false)
         }
     }
 
