@@ -38,6 +38,17 @@ def time_command(argv, runs=20, env=None, stdin=None, timeout=None):
     return [_run_timed(argv, env, stdin if stdin is not None else subprocess.DEVNULL, timeout) for _ in range(runs)]
 
 
+def time_alternating(commands, runs=20, timeout=None):
+    """Wall times of several commands run in turn, one run of each per round, so a machine that slows
+    down or speeds up during the rows weighs on all of them alike. commands: [(argv, env)]; returns one
+    list of samples per command, in the same order."""
+    samples = [[] for _ in commands]
+    for _ in range(runs):
+        for i, (argv, env) in enumerate(commands):
+            samples[i].append(_run_timed(argv, env, subprocess.DEVNULL, timeout))
+    return samples
+
+
 def time_to_prompt(argv, marker, runs=20, env=None, timeout=5.0):
     """Time from spawn until `marker` (bytes) appears on the pty, then the process is killed.
     With marker None: time until the pty reaches end of file (the process closed it)."""
