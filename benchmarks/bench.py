@@ -39,12 +39,15 @@ def time_command(argv, runs=20, env=None, stdin=None, timeout=None):
 
 
 def time_alternating(commands, runs=20, timeout=None):
-    """Wall times of several commands run in turn, one run of each per round, so a machine that slows
-    down or speeds up during the rows weighs on all of them alike. commands: [(argv, env)]; returns one
-    list of samples per command, in the same order."""
+    """Wall times of several commands run in turn, one run of each per round (every other round in the
+    reverse order), so a machine that slows down or speeds up during the rows, or a command that warms
+    the next one's caches, weighs on all of them alike. commands: [(argv, env)]; returns one list of
+    samples per command, in the same order."""
     samples = [[] for _ in commands]
-    for _ in range(runs):
-        for i, (argv, env) in enumerate(commands):
+    for n in range(runs):
+        order = range(len(commands)) if n % 2 == 0 else reversed(range(len(commands)))
+        for i in order:
+            argv, env = commands[i]
             samples[i].append(_run_timed(argv, env, subprocess.DEVNULL, timeout))
     return samples
 

@@ -116,7 +116,6 @@ public struct CurlTransport: HTTPTransport {
     }
 }
 
-/// The early load's end, signalled once (`prepareEngine`).
 /// Scheme, host and port of a URL (default ports filled in) — redirects must keep all three.
 struct Origin: Equatable, Sendable, CustomStringConvertible {
     var scheme: String

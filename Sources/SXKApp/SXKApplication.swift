@@ -16,7 +16,7 @@ public enum SXKApplication {
     /// `_exit` once stdio is flushed: `exit`'s handlers (OpenSSL's clean-up, every library's
     /// destructors) only free what the kernel takes back, ≈ 0.4 ms of a one-shot that loaded libcurl,
     /// and they raced a load still running on libcurl's thread (a usage error right after the start).
-    /// Everything sxk writes is written and synced by then.
+    /// Every file sxk writes is complete by then (and synced, but for the completion cache).
     public static func runAndExit() async -> Never {
         let status = await main()
         fflush(nil)

@@ -173,7 +173,8 @@ public struct SecureFile: Sendable {
     /// Replaces `path` atomically: a 0600 temp file in the same folder, all bytes written, fsync,
     /// rename over `path`, fsync of the folder. On any failure the old file is untouched.
     /// `durable: false` leaves out both fsyncs, for a cache whose loss costs nothing but itself: a
-    /// reader still sees the old file or the new one whole, but a crash of the machine may keep the old.
+    /// reader still sees the old file or the new one whole, but after a crash of the machine the file
+    /// may be the old one or empty (its reader then has nothing, and the next write puts it back).
     public func writeAtomically(_ path: String, bytes: [UInt8], durable: Bool = true) throws(SessionError) {
         let dir = SecureFile.directoryName(path)
         let temp = dir + "/." + SecureFile.baseName(path) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -315,10 +315,14 @@ final class SecureFileTests: XCTestCase {
         let paths = try makePaths(dir)
         let storage = try ProfileStorage(paths: paths, warn: { _ in })
         let target = paths.profileDir + "/cache.json"
+        var first = stat(), second = stat()
         try withUmask(0) {
             try storage.file.writeAtomically(target, bytes: Array("{\"v\":1}\n".utf8), durable: false)
+            XCTAssertEqual(lstat(target, &first), 0)
             try storage.file.writeAtomically(target, bytes: Array("{\"v\":2}\n".utf8), durable: false)
         }
+        XCTAssertEqual(lstat(target, &second), 0)
+        XCTAssertNotEqual(first.st_ino, second.st_ino, "the file was rewritten in place, not replaced")
         XCTAssertEqual(readText(target), "{\"v\":2}\n")
         XCTAssertEqual(mode(target) & 0o777, 0o600)
         XCTAssertEqual(listDir(paths.profileDir), [".lock", "cache.json"], "no temp file left")

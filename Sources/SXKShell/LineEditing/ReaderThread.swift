@@ -24,11 +24,19 @@ final class ReaderThread: @unchecked Sendable {
         pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
         if let stackSize { pthread_attr_setstacksize(&attr, stackSize) }
         let context = Unmanaged.passRetained(start).toOpaque()
+        #if canImport(Glibc)
         var handle = pthread_t()
         let created = pthread_create(&handle, &attr, { raw in
             Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
         }, context)
+        #else
+        var handle: pthread_t?
+        let created = pthread_create(&handle, &attr, { raw in
+            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().run()
+            return nil
+        }, context)
+        #endif
         guard created != 0 else { return }
         // No thread to be had (a process or user limit): the shell cannot read a line or see a
         // signal without it, so it ends here, with one line and exit 1, before anything has run.

@@ -11,7 +11,7 @@ public struct ShellContext: Sendable {
     public var status: StatusLine = .disabled
 }
 
-/// The entry point: `exit(await ShellMain.run(version:commandSpecs:makeHost:))` from `main`.
+/// The entry point: `main` runs it and ends the process with its status.
 public enum ShellMain {
     /// Parses the global options, handles `--version`/`--help` and usage errors (exit 2), builds the
     /// host and runs the shell. `historyPath` picks the history file and `rcPath` the startup file
