@@ -4,8 +4,9 @@
 figure counts only what the calls wait for each other.
 
 Each figure is a one-shot's wall time less the process start (`sxk -c version`, one run of it after each
-run of the command, so both are timed under the same load), in milliseconds and in round trips, beside the floor: the round trips the command cannot avoid, from what
-depends on what (written next to each case). Target: within the floor + 20 ms.
+run of the command, so both are timed under the same load), in milliseconds and in round trips, beside
+the floor: the round trips the command cannot avoid, from what depends on what (written next to each
+case). Target: within the floor + 20 ms.
 
 Imported by benchmarks/run, which passes its helpers in `ctx`.
 """
@@ -130,7 +131,7 @@ def measure(c):
                 with open(path, "wb") as f:
                     f.write(stdin)
                 samples += bench.time_with_stdin_file(base + argv, path, runs=1, env=env, timeout=LIMIT)
-            starts += bench.time_command([c.sxk, "-c", "version"], runs=1, env=env)
+            starts += bench.time_command([c.sxk, "-c", "version"], runs=1, env=env, timeout=LIMIT)
         case_startup = c.med(c.ms(starts))
         less = [x - case_startup for x in c.ms(samples)]
         m = c.med(less)

@@ -27,6 +27,7 @@ static struct {
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     CURLSH *(*share_init)(void);
     CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
+    curl_version_info_data *(*version_info)(CURLversion);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -86,6 +87,7 @@ static void load(void) {
         {"curl_multi_info_read", (void **)&api.multi_info_read}, {"curl_multi_poll", (void **)&api.multi_poll},
         {"curl_multi_wakeup", (void **)&api.multi_wakeup}, {"curl_multi_setopt", (void **)&api.multi_setopt},
         {"curl_share_init", (void **)&api.share_init}, {"curl_share_setopt", (void **)&api.share_setopt},
+        {"curl_version_info", (void **)&api.version_info},
     };
     // RTLD_LOCAL keeps its dependencies out of the global symbol scope.
 #ifdef __APPLE__
@@ -118,7 +120,9 @@ static void load(void) {
     }
     loaded = 1;
 #ifndef __APPLE__
-    warm_tls_in_background();
+    // Only when libcurl's TLS is OpenSSL 3: another library may have loaded a libssl libcurl does not use.
+    const curl_version_info_data *info = api.version_info(CURLVERSION_NOW);
+    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) warm_tls_in_background();
 #endif
 }
 
