@@ -34,6 +34,19 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char load_error[512];
 
+// Starts `run(arg)` on a detached thread with a 1 MiB stack; 0 when it started. Nothing joins these
+// threads: the loader's and the warm-up's work needs little stack and no one waits for them to end.
+static int start_detached(void *(*run)(void *), void *arg) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return -1;
+    (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    (void)pthread_attr_setstacksize(&attr, 1 << 20);
+    pthread_t thread;
+    int rc = pthread_create(&thread, &attr, run, arg);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? 0 : -1;
+}
+
 #ifndef __APPLE__
 // OpenSSL 3's first SSL_CTX_new in a process fetches every cipher, digest and group from its providers
 // into the library context's caches: ≈ 2.2 ms here, the next one ≈ 0.3 ms. libcurl makes its first
@@ -57,15 +70,6 @@ static void *warm_tls(void *unused) {
     return NULL;
 }
 
-static void warm_tls_in_background(void) {
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) return;
-    (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    (void)pthread_attr_setstacksize(&attr, 1 << 20);
-    pthread_t thread;
-    (void)pthread_create(&thread, &attr, warm_tls, NULL);
-    pthread_attr_destroy(&attr);
-}
 #endif
 
 static void load(void) {
@@ -122,7 +126,7 @@ static void load(void) {
 #ifndef __APPLE__
     // Only when libcurl's TLS is OpenSSL 3: another library may have loaded a libssl libcurl does not use.
     const curl_version_info_data *info = api.version_info(CURLVERSION_NOW);
-    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) warm_tls_in_background();
+    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) (void)start_detached(warm_tls, NULL);
 #endif
 }
 
@@ -145,17 +149,11 @@ int sxk_curl_load_in_background(void (*then)(void)) {
     struct after_load *after = malloc(sizeof *after);
     if (!after) return -1;
     after->then = then;
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) { free(after); return -1; }
     // Detached: a later sxk_curl_load() waits for the load itself (pthread_once blocks until the
-    // first call returns). The dynamic loader and the libraries' constructors need little stack.
-    (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    (void)pthread_attr_setstacksize(&attr, 1 << 20);
-    pthread_t thread;
-    int rc = pthread_create(&thread, &attr, load_on_thread, after);
-    pthread_attr_destroy(&attr);
+    // first call returns).
+    int rc = start_detached(load_on_thread, after);
     if (rc != 0) free(after);
-    return rc == 0 ? 0 : -1;
+    return rc;
 }
 
 const char *sxk_curl_load_error(void) { return load_error; }
