@@ -34,6 +34,7 @@ public final class Shell: @unchecked Sendable {
     /// Lines of the saved display settings that did not parse, warned about once at start.
     private let displayProblems: [String]
     private let running = RunningCommand()
+    private let end = ShellEnd()
     var exitRequest: Int32?
     private var reader: ReaderThread?
     private var history: HistoryStore?
@@ -89,10 +90,12 @@ public final class Shell: @unchecked Sendable {
             status = await runWords(words, io: io)
         case .stdin: status = await runStdin(reader)
         }
+        // A SIGTERM/SIGHUP that cancelled the command is ending the process on the watcher's thread.
+        guard end.claimByShell() else { end.waitForTheSignalsExit() }
         stdout.flush()
         host.shutdown()
         stdout.flush()
-        return exitRequest ?? status
+        return exitRequest ?? end.status(status)
     }
 
     // MARK: modes
@@ -452,8 +455,8 @@ public final class Shell: @unchecked Sendable {
                 // it stops the next one. At the REPL's prompt (`i`) the line editor takes it.
                 case UInt8(ascii: "I"): running.cancel(orNext: keep)
                 case UInt8(ascii: "i") where keep: running.cancel(orNext: true)
-                case UInt8(ascii: "T"): terminate(SIGTERM)
-                case UInt8(ascii: "H"): terminate(SIGHUP)
+                case UInt8(ascii: "T"): if end.claim(bySignal: SIGTERM) { terminate(SIGTERM) }
+                case UInt8(ascii: "H"): if end.claim(bySignal: SIGHUP) { terminate(SIGHUP) }
                 default: break
                 }
             }
@@ -465,7 +468,8 @@ public final class Shell: @unchecked Sendable {
         do { try history?.save() } catch { errors.warning("\(error)") }
     }
 
-    /// SIGTERM/SIGHUP: keep the history and the app's state, restore the terminal, leave.
+    /// SIGTERM/SIGHUP, once it has claimed the shell's end (`ShellEnd`): keep the history and the
+    /// app's state, restore the terminal, leave.
     private func terminate(_ sig: Int32) -> Never {
         running.cancel()
         status.clear()
