@@ -38,7 +38,7 @@ final class ConcurrentCallsTests: XCTestCase {
     }
 
     func testLoginFailureWithTheConfigInFlightIsTheLoginsAndTheConfigStillCounts() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 250))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 500))
         do {
             _ = try await h.auth.loginFromLoginPage(phone: "13800000001", password: "wrong-password", privacyAccepted: true)
             XCTFail("a wrong password logged in")
@@ -46,7 +46,7 @@ final class ConcurrentCallsTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("login"), "\(error)")
         }
         let config = try record(h, Self.config), login = try record(h, Self.login)
-        XCTAssertTrue(config.overlaps(login))
+        XCTAssertTrue(config.overlaps(login), "config and v9/login were not in flight together")
         // The config was waited for, not dropped: its answer is there and nothing is still in flight.
         XCTAssertNotNil(config.answered)
         XCTAssertNotNil(h.auth.enableRegister)
