@@ -91,10 +91,11 @@ public final class Shell: @unchecked Sendable {
         case .stdin: status = await runStdin(reader)
         }
         // A SIGTERM/SIGHUP that cancelled the command is ending the process on the watcher's thread.
-        guard end.claimByShell() else { end.waitForTheSignalsExit() }
+        guard end.claimByShell() else { waitForTheSignalsExit() }
         stdout.flush()
         host.shutdown()
         stdout.flush()
+        // `exit N` was asked for first and wins over a signal that comes while the shell ends.
         return exitRequest ?? end.status(status)
     }
 
@@ -125,6 +126,7 @@ public final class Shell: @unchecked Sendable {
         // what history keeps is the joined command.
         var joiner = LineJoiner()
         while exitRequest == nil {
+            if end.signalled { waitForTheSignalsExit() }
             let prompt = joiner.continuation.map(\.prompt) ?? host.prompt()
             let result = await thread.run { lineReader.readLine(prompt: prompt) }
             switch result {
@@ -238,6 +240,8 @@ public final class Shell: @unchecked Sendable {
     public func runWords(_ words: [String], io: CommandIO) async -> Int32 {
         defer { io.stdout.flush() }
         guard let first = words.first else { return 0 }
+        // A SIGTERM/SIGHUP that came between two commands: the next one does not start beside its end.
+        if end.signalled { waitForTheSignalsExit() }
         // A Ctrl-C kept since the last command (a one-shot's start, between a script's commands) stops
         // this one before it starts, builtins included. The REPL never keeps one (the watcher).
         if running.takeKeptInterrupt() {
@@ -272,6 +276,8 @@ public final class Shell: @unchecked Sendable {
         io.data.reset()
         status.commandStarted()
         let outcome = await running.run { [host] in try await host.execute(command, io: io) }
+        // Cancelled by SIGTERM/SIGHUP: nothing to report, the watcher is ending the process.
+        if end.signalled { waitForTheSignalsExit() }
         // Before anything else is written, and at once after Ctrl-C: no "waiting for" left behind.
         status.commandEnded()
         io.stdout.flush()
@@ -463,6 +469,14 @@ public final class Shell: @unchecked Sendable {
         }
     }
 
+    /// The shell's thread once SIGTERM/SIGHUP has claimed the end: `terminate` on the watcher's
+    /// thread saves, restores the terminal and exits.
+    private func waitForTheSignalsExit() -> Never {
+        end.waitForTheSignalsExit { [self] in
+            if haveTermios { tcsetattr(0, TCSANOW, &savedTermios) }
+        }
+    }
+
     /// Writes the lines typed in this shell; a failure (disk full, read-only) is one warning, not silence.
     private func saveHistory() {
         do { try history?.save() } catch { errors.warning("\(error)") }
@@ -471,7 +485,8 @@ public final class Shell: @unchecked Sendable {
     /// SIGTERM/SIGHUP, once it has claimed the shell's end (`ShellEnd`): keep the history and the
     /// app's state, restore the terminal, leave.
     private func terminate(_ sig: Int32) -> Never {
-        running.cancel()
+        // A command about to start is stopped too (it finds the end claimed, or the kept cancel).
+        running.cancel(orNext: true)
         status.clear()
         saveHistory()
         host.shutdown()
