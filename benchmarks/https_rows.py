@@ -180,7 +180,8 @@ def bomb_rows(c, rows):
 
 
 def measure(c):
-    """c: namespace with sxk, sandbox_url, tmp, env, started, undo, runs and run's helpers (add, login, …)."""
+    """c: namespace with sxk, sandbox_url, tmp, env, started, undo, runs, link_only (row 10 alone) and run's helpers
+    (add, login, …)."""
     c.log("7 https set-up: CA, nginx, relay, gzip bomb")
     d = tempfile.mkdtemp(prefix="tls-", dir=c.tmp)
     ca, cert, key = tls_lab.make_certs(d)
@@ -199,18 +200,21 @@ def measure(c):
         state, token = c.login(c.sxk, origin, name, extra=trust, env=senv)
         return [c.sxk] + trust + ["--base-url", origin, "--state-dir", state], token
 
-    base, token = session(https, "state-https")  # logged in (validated) just before the rows that need it
-    c.log("7 https one-shot, loopback")
-    one_shots(c, "7", "loopback TLS (nginx, h2)", base, https, senv, henv, ca, token, 0.6)
-    c.log("8 TLS handshakes and requests per one-shot")
-    wire_rows(c, ng, base, https, senv, henv, token)
-    c.log("9 2,000 piped commands over https")
-    piped(c, base, https, senv, henv, token)
+    if not c.link_only:
+        base, token = session(https, "state-https")  # logged in (validated) just before the rows that need it
+        c.log("7 https one-shot, loopback")
+        one_shots(c, "7", "loopback TLS (nginx, h2)", base, https, senv, henv, ca, token, 0.6)
+        c.log("8 TLS handshakes and requests per one-shot")
+        wire_rows(c, ng, base, https, senv, henv, token)
+        c.log("9 2,000 piped commands over https")
+        piped(c, base, https, senv, henv, token)
     c.log("10 https one-shot through the 30 ms relay")
     rbase, rtoken = session(relayed, "state-relay")
     one_shots(c, "10", "through relay.py (15 ms each way)", rbase, relayed, senv, henv, ca, rtoken, 1.0)
     c.log("10 the same through a kept connection (--persist)")
     kept_rows(c, rbase, relayed, senv, henv, rtoken)
+    if c.link_only:
+        return how
     c.log("11 gzip bomb")
     pbase, _ = session(plain, "state-plain")
     bomb_rows(c, (("https", base, senv), ("plain http (nginx, loopback)", pbase, senv)))
