@@ -10,9 +10,9 @@ import SXKShell
 public enum SXKApplication {
     public static let version = "0.1.0"
 
-    /// `main`, then the process ends with its status on the thread that finished it. Returning the
-    /// status to the top-level code would hop to the main actor first, and on Linux that queue's
-    /// work runs on a thread started for it (≈ 1 ms of a one-shot, after its output is written).
+    /// `main`, then the process ends with its status on the thread that finished it (the main thread
+    /// only waits: `Sources/sxk/main.swift`). Returning the status to a main-actor caller would hop
+    /// there first, and on Linux that queue's work runs on a thread started for it (≈ 1 ms).
     /// `_exit` once stdio is flushed: `exit`'s handlers (OpenSSL's clean-up, every library's
     /// destructors) only free what the kernel takes back, ≈ 0.4 ms of a one-shot that loaded libcurl,
     /// and they raced a load still running on libcurl's thread (a usage error right after the start).

@@ -1,5 +1,10 @@
 import Foundation
 import SXKApp
 
-// Top-level code runs on the main actor; the shell moves blocking reads to its own thread.
-await SXKApplication.runAndExit()
+// The program runs as a task on the cooperative pool and ends the process itself (`_exit`). The main
+// thread only waits: with top-level `await` it would end in `dispatch_main`'s `pthread_exit`, whose
+// unwinding makes glibc load libgcc_s on every start (≈ 0.5 ms of `sxk -c version`), right while a
+// one-shot loads libcurl. Nothing in sxk runs on the main actor. A signal that lands on this thread
+// is passed on to the shell's reader thread (`SignalRouter`).
+Task.detached { await SXKApplication.runAndExit() }
+while true { pause() }
