@@ -205,10 +205,11 @@ final class CurlTransfer: @unchecked Sendable {
         // The optional whitespace around a field value is spaces and tabs (RFC 9110, 5.6.3). Not
         // Foundation's `trimmingCharacters`: its first call looks up a conformance across the whole
         // binary (≈ 0.35 ms), after the answer has come.
-        var value = line[line.index(after: colon)...]
-        while let first = value.first, first == " " || first == "\t" { value.removeFirst() }
-        while let last = value.last, last == " " || last == "\t" { value.removeLast() }
-        fields.append(HTTPField(name: name, value: String(value)))
+        // Bytes, not Characters: a space before a combining mark is still whitespace on the wire.
+        var value = line[line.index(after: colon)...].utf8
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        fields.append(HTTPField(name: name, value: String(Substring(value))))
         return count
     }
 
