@@ -4,6 +4,7 @@
 #include "sxk_dl.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,20 @@ static char load_error[512];
 
 // Starts `run(arg)` on a detached thread with a 1 MiB stack; 0 when it started. Nothing joins these
 // threads: the loader's and the warm-up's work needs little stack and no one waits for them to end.
+// Every signal is blocked on them (and on the engine's thread the load starts), whatever thread
+// starts the load: the shell's reader takes the signals sxk handles, and libcurl's waits are never
+// cut short by one.
 static int start_detached(void *(*run)(void *), void *arg) {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return -1;
     (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     (void)pthread_attr_setstacksize(&attr, 1 << 20);
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
     pthread_t thread;
     int rc = pthread_create(&thread, &attr, run, arg);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
     pthread_attr_destroy(&attr);
     return rc == 0 ? 0 : -1;
 }

@@ -10,20 +10,14 @@ import SXKShell
 public enum SXKApplication {
     public static let version = "0.1.0"
 
-    /// `main`, then the process ends with its status on the thread that finished it (the main thread
-    /// only waits: `Sources/sxk/main.swift`). Returning the status to a main-actor caller would hop
-    /// there first, and on Linux that queue's work runs on a thread started for it (≈ 1 ms).
-    /// `_exit` once stdio is flushed: `exit`'s handlers (OpenSSL's clean-up, every library's
-    /// destructors) only free what the kernel takes back, ≈ 0.4 ms of a one-shot that loaded libcurl,
-    /// and they raced a load still running on libcurl's thread (a usage error right after the start).
-    /// Every file sxk writes is complete by then (and synced, but for the completion cache).
-    public static func runAndExit() async -> Never {
-        let status = await main()
-        fflush(nil)
-        _exit(status)
+    /// What `start` read on the main thread.
+    public struct Start: Sendable {
+        let environment: [String: String]
     }
 
-    public static func main() async -> Int32 {
+    /// The synchronous start, on the main thread before the program's task is made: the task waits for
+    /// the cooperative pool's first thread (≈ 2 ms), so a one-shot that sends starts libcurl's load here.
+    public static func start() -> Start {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
@@ -34,6 +28,24 @@ public enum SXKApplication {
             ShellThreads.startEarly()
             CurlTransport.prepareEngine()
         }
+        return Start(environment: environment)
+    }
+
+    /// `main`, then the process ends with its status on the thread that finished it (the main thread
+    /// only waits: `Sources/sxk/main.swift`). Returning the status to a main-actor caller would hop
+    /// there first, and on Linux that queue's work runs on a thread started for it (≈ 1 ms).
+    /// `_exit` once stdio is flushed: `exit`'s handlers (OpenSSL's clean-up, every library's
+    /// destructors) only free what the kernel takes back, ≈ 0.4 ms of a one-shot that loaded libcurl,
+    /// and they raced a load still running on libcurl's thread (a usage error right after the start).
+    /// Every file sxk writes is complete by then (and synced, but for the completion cache).
+    public static func runAndExit(_ start: Start) async -> Never {
+        let status = await main(start)
+        fflush(nil)
+        _exit(status)
+    }
+
+    public static func main(_ start: Start) async -> Int32 {
+        let environment = start.environment
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == KeptConnection.holderArgument {
             return ConnectionHolder.run(arguments: CommandLine.arguments, identity: KeptConnection.identity(version: version, environment: environment))
         }

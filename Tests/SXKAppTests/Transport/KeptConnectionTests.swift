@@ -327,6 +327,32 @@ final class KeptConnectionTests: SandboxTestCase {
         }
     }
 
+    /// While a one-shot's request waits, only two of its threads take the signals sxk routes: the main
+    /// thread, which starts libcurl's load and then only waits, and the shell's reader. libcurl's load,
+    /// warm-up and engine threads block every signal, though the load is started on the main thread.
+    func testOnlyTheMainThreadAndTheReaderTakeSignalsDuringARequest() throws {
+        let ws = workspace()
+        server.setLatency(milliseconds: 2_000)
+        defer { server.setLatency(milliseconds: 0) }
+        server.resetRequestLog()
+        let running = try LiveSXK(["get", "/api/yf-handset-app/userinfo"], in: ws, baseURL: url)
+        XCTAssertTrue(waitUntil(10) { self.server.requestLog().count >= 1 }, "the request was never sent")
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(running.pid)/task")) ?? []
+        var takers: [String] = []
+        for tid in tasks {
+            let status = String(decoding: procFile("/proc/\(running.pid)/task/\(tid)/status") ?? Data(), as: UTF8.self)
+            let field = { (name: String) in
+                status.split(separator: "\n").first { $0.hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+            }
+            guard let blocked = field("SigBlk").flatMap({ UInt64($0, radix: 16) }) else { continue }
+            if blocked & (1 << UInt64(SIGINT - 1)) == 0 { takers.append(tid == "\(running.pid)" ? "main" : field("Name") ?? tid) }
+        }
+        kill(running.pid, SIGINT)
+        XCTAssertEqual(running.finish(timeout: 10), 130)
+        XCTAssertGreaterThan(tasks.count, 4, "the one-shot's threads were not seen")
+        XCTAssertEqual(takers.sorted(), ["main", "sxk-reader"], "threads that take SIGINT")
+    }
+
     func testCtrlCInTheOneShotCancelsItsTransferInTheHolder() throws {
         let ws = workspace()
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
