@@ -37,9 +37,9 @@ static char load_error[512];
 
 // Starts `run(arg)` on a detached thread with a 1 MiB stack; 0 when it started. Nothing joins these
 // threads: the loader's and the warm-up's work needs little stack and no one waits for them to end.
-// Every signal is blocked on them (and on the engine's thread the load starts), whatever thread
-// starts the load: the shell's reader takes the signals sxk handles, and libcurl's waits are never
-// cut short by one.
+// Every signal but a fault's is blocked on them (and on the engine's thread, when the load's callback
+// makes it), whatever thread starts the load: the shell's reader takes the signals sxk handles, and
+// libcurl's waits are never cut short by one. A fault still reaches its handler (a crash report).
 static int start_detached(void *(*run)(void *), void *arg) {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return -1;
@@ -47,6 +47,8 @@ static int start_detached(void *(*run)(void *), void *arg) {
     (void)pthread_attr_setstacksize(&attr, 1 << 20);
     sigset_t all, previous;
     sigfillset(&all);
+    const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) sigdelset(&all, faults[i]);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     pthread_t thread;
     int rc = pthread_create(&thread, &attr, run, arg);

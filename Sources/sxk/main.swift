@@ -7,8 +7,8 @@ import SXKApp
 // in `dispatch_main`'s `pthread_exit`, whose unwinding makes glibc load libgcc_s on every start
 // (≈ 0.5 ms of `sxk -c version`), right while a one-shot loads libcurl. Nothing in sxk runs on the
 // main actor. It waits with no signal blocked, as `dispatch_main` did, whatever mask sxk was started
-// with: a signal no other thread takes (Ctrl-Z while the shell's threads block it) is still handled
-// here, and the routed ones are passed on to the shell's reader thread (`SignalRouter`).
+// with: the signals the other threads block (Ctrl-Z among them; the shell's threads take only those
+// they route) are handled here, and a routed one that lands here is passed on to the reader thread.
 let start = SXKApplication.start()
 Task.detached { await SXKApplication.runAndExit(start) }
 var none = sigset_t()

@@ -63,7 +63,7 @@ final class ReaderThread: @unchecked Sendable {
                 close(fd)
             }
             #endif
-            if receivesSignals { SignalRouter.becomeReceiver() } else { SignalRouter.blockOnThisThread() }
+            if receivesSignals { SignalRouter.becomeReceiver() } else { SignalRouter.setShellThreadMask(receiving: false) }
             owner.loop()
         }
     }

@@ -27,11 +27,22 @@ enum SignalRouter {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Unblocks them on the calling thread and makes it the one that receives them.
+    /// Makes the calling thread the one that receives the routed signals: they are its only
+    /// unblocked ones but for a fault's (`setShellThreadMask`).
     static func becomeReceiver() {
         readerThread.store(currentThreadID(), ordering: .sequentiallyConsistent)
-        var set = signalSet()
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        setShellThreadMask(receiving: true)
+    }
+
+    /// The whole mask of one of the shell's own threads, whatever thread made it: every signal blocked
+    /// but a fault's (so a crash is still reported), and the routed ones too on the receiver. Ctrl-Z
+    /// and any other signal go to the main thread, which waits with none blocked (`Sources/sxk/main.swift`).
+    static func setShellThreadMask(receiving: Bool) {
+        var set = sigset_t()
+        sigfillset(&set)
+        for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS] { sigdelset(&set, s) }
+        if receiving { for s in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigdelset(&set, s) } }
+        pthread_sigmask(SIG_SETMASK, &set, nil)
     }
 
     static func signalSet() -> sigset_t {
