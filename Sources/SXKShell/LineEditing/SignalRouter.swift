@@ -41,14 +41,17 @@ enum SignalRouter {
         var set = sigset_t()
         sigfillset(&set)
         for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS] { sigdelset(&set, s) }
-        if receiving { for s in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigdelset(&set, s) } }
+        if receiving { for s in routed { sigdelset(&set, s) } }
         pthread_sigmask(SIG_SETMASK, &set, nil)
     }
+
+    /// The signals routed to the reader thread (never read from a handler).
+    private static let routed: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
 
     static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&set, s) }
+        for s in routed { sigaddset(&set, s) }
         return set
     }
 
