@@ -18,7 +18,10 @@ final class CurlEngine: @unchecked Sendable {
     /// The engine, made on the first request: libcurl is loaded then (CCurl's sxk_curl.h).
     private static let made: Result<CurlEngine, TransportError> = {
         guard sxk_curl_load() == 0 else { return .failure(.network(.other(String(cString: sxk_curl_load_error())))) }
-        return .success(CurlEngine())
+        let engine = CurlEngine()
+        let created = DetachedThread.start(name: "sxk.curl") { engine.loop() }
+        guard created == 0 else { return .failure(.network(.other("cannot start libcurl's thread: \(String(cString: strerror(created)))"))) }
+        return .success(engine)
     }()
 
     /// Starts loading libcurl on a thread of its own and returns at once; `shared()` waits for that load.
@@ -52,9 +55,6 @@ final class CurlEngine: @unchecked Sendable {
         _ = sxk_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
         // libcurl's wake-up socket pair (made by the multi handle) is not close-on-exec in every version.
         Descriptors.markCloseOnExec()
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "sxk.curl"
-        thread.start()
     }
 
     /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.

@@ -32,8 +32,11 @@ public enum KeptConnection {
         let exe = stat("/proc/self/exe", &st) == 0 ? "\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)" : "?"
         let keys = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
                     "SSL_CERT_FILE", "SSL_CERT_DIR"]
-        let env = keys.map { "\($0)=\(environment[$0] ?? "")" }.joined(separator: "\u{1}")
-        return "\(version)/\(protocolVersion)/\(exe)/\(env)"
+        // Appended one by one: `joined` on an array of strings goes through the standard library's
+        // generic code, whose first use looks across every conformance record of the binary.
+        var identity = "\(version)/\(protocolVersion)/\(exe)/"
+        for (i, key) in keys.enumerated() { identity += (i == 0 ? "" : "\u{1}") + key + "=" + (environment[key] ?? "") }
+        return identity
     }
 }
 
@@ -395,12 +398,11 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
                 // A thread of its own: the waits block, and the cooperative pool must not.
-                let thread = Thread {
+                let created = DetachedThread.start(name: "sxk.kept", stackSize: 256 << 10) {
                     done.resume(returning: Self.exchange(frame, repeatable: repeatable, path: path, cancel: cancelRead,
                                                          timeout: request.timeout, limit: limit, seconds: seconds, start: start))
                 }
-                thread.stackSize = 256 << 10
-                thread.start()
+                if created != 0 { done.resume(returning: .unavailable("no thread for the exchange: \(String(cString: strerror(created)))")) }
             }
         } onCancel: {
             var one: UInt8 = 1
@@ -672,11 +674,19 @@ public enum ConnectionHolder {
             let ready = idle >= waiting.count
             if ready { condition.signal() }
             condition.unlock()
-            if !ready { start() }
+            // No thread to be had: the client sees its connection close before the request was taken
+            // on, and sends it directly.
+            if !ready, start() != 0 {
+                condition.lock()
+                let dropped = waiting.firstIndex(of: client).map { waiting.remove(at: $0) }
+                condition.unlock()
+                if let dropped { close(dropped) }
+            }
         }
 
-        func start() {
-            let thread = Thread { [self] in
+        @discardableResult
+        func start() -> Int32 {
+            DetachedThread.start(name: "sxk.holder", stackSize: 512 << 10) { [self] in
                 condition.lock()
                 while true {
                     while waiting.isEmpty {
@@ -690,8 +700,6 @@ public enum ConnectionHolder {
                     condition.lock()
                 }
             }
-            thread.stackSize = 512 << 10
-            thread.start()
         }
     }
 

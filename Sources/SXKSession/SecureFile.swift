@@ -105,32 +105,25 @@ public struct SecureFile: Sendable {
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .refused("it is not a regular file") }
         guard st.st_uid == geteuid() else { return .refused("it is owned by another user (uid \(st.st_uid))") }
         var loose = (st.st_mode & 0o077) != 0
-        let mode = String(st.st_mode & 0o777, radix: 8)
+        let mode = { String(st.st_mode & 0o777, radix: 8) }
         if loose && kind == .secret {
-            return .refused("it is readable by group or others (mode \(mode))")
+            return .refused("it is readable by group or others (mode \(mode()))")
         }
         if loose && (st.st_mode & 0o022) != 0 {
-            return .refused("others could have written it (mode \(mode))")
+            return .refused("others could have written it (mode \(mode()))")
         }
         if loose {
             // Only readable by others: what they could read is out already; make it private now.
             if fchmod(fd, 0o600) != 0 { throw .io(path: path, op: "restrict", errno: errno) }
-            warn("\(path) was readable by group or others (mode \(mode)); made private (0600)")
+            warn("\(path) was readable by group or others (mode \(mode())); made private (0600)")
             loose = false
         }
         if Int(st.st_size) > maxBytes { return .oversized(Int(st.st_size)) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(st.st_size))
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, op: "read", errno: errno)
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maxBytes { return .oversized(bytes.count) }
+        let bytes: [UInt8]
+        switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: maxBytes) {
+        case .bytes(let read): bytes = read
+        case .tooLarge(let count): return .oversized(count)
+        case .failed(let code): throw .io(path: path, op: "read", errno: code)
         }
         return .loaded(bytes: bytes, looseMode: loose)
     }
@@ -303,9 +296,7 @@ public struct SecureFile: Sendable {
 }
 
 #if canImport(Glibc)
-private let posixRead = Glibc.read
 private let posixWrite = Glibc.write
 #elseif canImport(Darwin)
-private let posixRead = Darwin.read
 private let posixWrite = Darwin.write
 #endif

@@ -30,6 +30,28 @@ final class DisplaySettingsTests: XCTestCase {
         XCTAssertTrue(problems[1].hasPrefix(path + ":5:"), "\(problems)")
     }
 
+    /// A missing file is the defaults with nothing said; one that cannot be used (a folder, a FIFO,
+    /// more than 1 MB) is the defaults with one problem naming it, and reading it never blocks.
+    func testAFileThatCannotBeReadLeavesTheDefaults() throws {
+        let dir = NSTemporaryDirectory() + "sxk-display-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = DisplaySettings.load(path: dir + "/none")
+        XCTAssertEqual(missing.settings.lines, ["expanded off", "format table", "pager on"])
+        XCTAssertEqual(missing.problems, [])
+
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let big = dir + "/big"
+        try Data(repeating: 0x20, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: big))
+        for (path, reason) in [(dir, "not a regular file"), (fifo, "not a regular file"), (big, "larger than 1 MB")] {
+            let (settings, problems) = DisplaySettings.load(path: path)
+            XCTAssertEqual(settings.lines, ["expanded off", "format table", "pager on"], path)
+            XCTAssertEqual(problems.count, 1, "\(problems)")
+            XCTAssertTrue(problems.first?.hasPrefix(path + ": ") == true && problems.first?.contains(reason) == true, "\(problems)")
+        }
+    }
+
     func testFormatSettingYieldsToTheCommandLine() throws {
         let spec = CommandSpec("x", summary: "", flags: ["json", "csv", "chart", "no-pager"].map { FlagSpec($0, summary: "") })
         let parser = CommandParser(specs: [spec])

@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// A dedicated thread for blocking work, run one job at a time in order: the line editor and secret
 /// prompts (so neither the main actor nor the cooperative pool ever blocks), and the signal watcher's
@@ -15,57 +16,16 @@ final class ReaderThread: @unchecked Sendable {
     /// `stackSize` nil: the platform's default. The thread holds the object: both last as long as the
     /// process (a job may be posted to a thread whose creator has let go of it, as the watcher's is).
     init(name: String = "sxk-reader", receivesSignals: Bool = true, stackSize: Int? = 1 << 20) {
-        // A plain pthread, not a Foundation `Thread`: making the first of those in a process cost
-        // ≈ 0.4 ms of every start (`sxk -c version`, alternated with the Foundation build).
-        let start = Start(owner: self, name: name, receivesSignals: receivesSignals)
-        var attr = pthread_attr_t()
-        pthread_attr_init(&attr)
-        defer { pthread_attr_destroy(&attr) }
-        pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
-        if let stackSize { pthread_attr_setstacksize(&attr, stackSize) }
-        let context = Unmanaged.passRetained(start).toOpaque()
-        #if canImport(Glibc)
-        var handle = pthread_t()
-        let created = pthread_create(&handle, &attr, { raw in
-            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
-        #else
-        var handle: pthread_t?
-        let created = pthread_create(&handle, &attr, { raw in
-            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, context)
-        #endif
+        let created = DetachedThread.start(name: name, stackSize: stackSize) { [self] in
+            if receivesSignals { SignalRouter.becomeReceiver() } else { SignalRouter.setShellThreadMask(receiving: false) }
+            loop()
+        }
         guard created != 0 else { return }
         // No thread to be had (a process or user limit): the shell cannot read a line or see a
         // signal without it, so it ends here, with one line and exit 1, before anything has run.
         let line = "sxk: cannot start the \(name) thread: \(String(cString: strerror(created)))\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
         _exit(1)
-    }
-
-    /// What the thread runs: it names itself, sets its signal mask, then serves the jobs. It holds
-    /// the `ReaderThread`, so both last as long as the process.
-    private final class Start: @unchecked Sendable {
-        let owner: ReaderThread, name: String, receivesSignals: Bool
-        init(owner: ReaderThread, name: String, receivesSignals: Bool) {
-            self.owner = owner; self.name = name; self.receivesSignals = receivesSignals
-        }
-
-        func run() {
-            #if os(Linux)
-            // The kernel's copy of the name is what ps, top and gdb show (Glibc's module has no
-            // pthread_setname_np, which writes this same file).
-            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-            if fd >= 0 {
-                _ = name.withCString { write(fd, $0, strlen($0)) }
-                close(fd)
-            }
-            #endif
-            if receivesSignals { SignalRouter.becomeReceiver() } else { SignalRouter.setShellThreadMask(receiving: false) }
-            owner.loop()
-        }
     }
 
     private func loop() {

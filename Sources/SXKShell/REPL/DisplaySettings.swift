@@ -1,4 +1,5 @@
 import Foundation
+import SXKCore
 
 /// How tables become records (psql's `\x`): `off` never (tables are fitted), `on` always, `auto`
 /// when a table cannot fit the terminal whole.
@@ -30,7 +31,13 @@ public final class DisplaySettings: @unchecked Sendable {
     /// warning in `problems` (a hand-edited file must not stop the shell).
     public static func load(path: String?) -> (settings: DisplaySettings, problems: [String]) {
         let settings = DisplaySettings(path: path)
-        guard let path, let data = FileManager.default.contents(atPath: path) else { return (settings, []) }
+        guard let path else { return (settings, []) }
+        let data: [UInt8]
+        switch contents(path) {
+        case .success(nil): return (settings, [])
+        case .success(let bytes?): data = bytes
+        case .failure(let problem): return (settings, ["\(path): \(problem.reason); the defaults are used"])
+        }
         var problems: [String] = []
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = line.split(separator: " ").map(String.init)
@@ -43,6 +50,26 @@ public final class DisplaySettings: @unchecked Sendable {
             }
         }
         return (settings, problems)
+    }
+
+    struct Unreadable: Error { let reason: String }
+
+    /// The saved file's bytes, nil when there is none. Read with `open`, not Foundation's file APIs:
+    /// it is read at every start, and a missing one made them build an error and its dictionary.
+    static func contents(_ path: String) -> Result<[UInt8]?, Unreadable> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        if fd < 0 {
+            if errno == ENOENT || errno == ENOTDIR { return .success(nil) }
+            return .failure(Unreadable(reason: "cannot open it: \(String(cString: strerror(errno)))"))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Unreadable(reason: "it is not a regular file")) }
+        switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: 1 << 20) {
+        case .bytes(let bytes): return .success(bytes)
+        case .tooLarge: return .failure(Unreadable(reason: "it is larger than 1 MB"))
+        case .failed(let code): return .failure(Unreadable(reason: "cannot read it: \(String(cString: strerror(code)))"))
+        }
     }
 
     public var expanded: ExpandedMode {

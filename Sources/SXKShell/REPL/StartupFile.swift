@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SXKCore
 
 /// The startup file (`sxkrc`) read safely: a file another user could have written is refused,
 /// and opening never blocks on a FIFO or device.
@@ -40,15 +41,11 @@ public enum StartupFile {
         }
         if let reason = unsafeFolder(above: path) { return .refused(reason) }
         guard Int(st.st_size) <= maxBytes else { return .refused("it is larger than 1 MB") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= maxBytes {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return .refused("cannot read it: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+        switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: maxBytes) {
+        case .bytes(let bytes): return .lines(split(String(decoding: bytes, as: UTF8.self)))
+        case .tooLarge: return .refused("it is larger than 1 MB")
+        case .failed(let code): return .refused("cannot read it: \(String(cString: strerror(code)))")
         }
-        return .lines(split(String(decoding: bytes, as: UTF8.self)))
     }
 
     /// The value of a `persist SECONDS` line: a setting for one-shots (which run no startup file)
