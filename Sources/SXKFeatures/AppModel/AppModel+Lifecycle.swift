@@ -211,7 +211,10 @@ extension AppModel {
         plan.calls = contextLoadCalls(role: state.roleCode, scenicId: state.currentScenicId, scenicName: state.currentScenicName, rule: Rule.restoreSnapshot)
             .map { call in
                 var call = call
-                call.condition = [call.condition, "at the first command that needs the server"].compactMap { $0 }.joined(separator: ", ")
+                // Not `joined`: the standard library's generic join looks across every conformance record of
+                // the binary the first time, and every start restores.
+                let when = "at the first command that needs the server"
+                call.condition = call.condition.map { $0 + ", " + when } ?? when
                 return call
             }
         plan.then = [Rule.restoreSnapshot, Rule.restoreLazy]
