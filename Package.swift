@@ -56,7 +56,8 @@ let package = Package(
 // their conformances in directly, not from a mangled name that the runtime resolves: resolving one
 // looks for each conformance across every conformance record of the static binary, ≈ 0.2-0.3 ms the
 // first time apiece, several times in every one-shot's start.
-for target in package.targets where !target.name.hasPrefix("C") {
+let cTargets: Set = ["CLibraryLoader", "CLibedit", "CJQ", "CCurl", "CPTY"]
+for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
     ]

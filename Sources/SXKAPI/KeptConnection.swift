@@ -587,7 +587,12 @@ public enum ConnectionHolder {
                 // Only the same user; anyone else is closed on without a byte.
                 guard HolderSocket.peer(client)?.uid == uid else { close(client); continue }
                 lock.withLock { active += 1 }
-                workers.hand(client)
+                if !workers.hand(client) {
+                    // No thread to serve it: the client sees its connection close before the request was
+                    // taken on, and sends it directly.
+                    close(client)
+                    lock.withLock { active -= 1; lastUse = Date().timeIntervalSince1970 }
+                }
             }
             // The socket goes with the holder, unless another holder took the name since.
             if let path, let bound, stat(path, &st) == 0, st.st_dev == bound.0, st.st_ino == bound.1 { unlink(path) }
@@ -664,29 +669,35 @@ public enum ConnectionHolder {
         private var waiting: [Int32] = []
         private var idle = 0
         private let serve: (Int32) -> Void
+        /// `DetachedThread.start`; a test gives one that fails.
+        private let startThread: (String, Int?, @escaping @Sendable () -> Void) -> Int32
 
-        init(serve: @escaping (Int32) -> Void) { self.serve = serve }
+        init(serve: @escaping (Int32) -> Void,
+             startThread: @escaping (String, Int?, @escaping @Sendable () -> Void) -> Int32 = { DetachedThread.start(name: $0, stackSize: $1, $2) }) {
+            self.serve = serve
+            self.startThread = startThread
+        }
 
-        func hand(_ client: Int32) {
+        /// Gives `client` to a ready thread, or to a new one; false when no thread could be started and
+        /// none took it meanwhile: it is the caller's again.
+        func hand(_ client: Int32) -> Bool {
             condition.lock()
             waiting.append(client)
             // Threads still counted idle may have been woken for an earlier client already.
             let ready = idle >= waiting.count
             if ready { condition.signal() }
             condition.unlock()
-            // No thread to be had: the client sees its connection close before the request was taken
-            // on, and sends it directly.
-            if !ready, start() != 0 {
-                condition.lock()
-                let dropped = waiting.firstIndex(of: client).map { waiting.remove(at: $0) }
-                condition.unlock()
-                if let dropped { close(dropped) }
-            }
+            guard !ready, start() != 0 else { return true }
+            condition.lock()
+            defer { condition.unlock() }
+            guard let index = waiting.firstIndex(of: client) else { return true }
+            waiting.remove(at: index)
+            return false
         }
 
         @discardableResult
         func start() -> Int32 {
-            DetachedThread.start(name: "sxk.holder", stackSize: 512 << 10) { [self] in
+            startThread("sxk.holder", 512 << 10) { [self] in
                 condition.lock()
                 while true {
                     while waiting.isEmpty {

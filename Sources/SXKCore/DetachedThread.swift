@@ -10,7 +10,7 @@ import Darwin
 /// closure ran, on the path of every one-shot's request. The new thread inherits the caller's
 /// signal mask, as any pthread does.
 public enum DetachedThread {
-    /// Starts `body` on a thread named `name` (what ps, top and gdb show; at most 15 bytes are kept)
+    /// Starts `body` on a thread named `name` (what ps, top and gdb show; the kernel keeps its first 15 bytes)
     /// with `stackSize` bytes of stack (nil: the platform's default). Returns the `pthread_create`
     /// error, 0 when the thread started.
     @discardableResult
@@ -48,7 +48,7 @@ public enum DetachedThread {
             // this same file).
             let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
             if fd >= 0 {
-                _ = name.withCString { write(fd, $0, min(strlen($0), 15)) }
+                _ = name.withCString { write(fd, $0, strlen($0)) }
                 close(fd)
             }
             #endif

@@ -14,7 +14,7 @@ public enum FileBytes {
         case failed(Int32)
     }
 
-    /// Reads `fd` to its end, giving up past `limit` bytes. The buffer starts at `sizeHint` (the size
+    /// Reads `fd` to its end, giving up past `limit` bytes (`limit` < `Int.max`). The buffer starts at `sizeHint` (the size
     /// `fstat` gave) plus one, so a file that did not change is read in one call and its end seen
     /// in the next; it grows only for one that did. No zero-filled chunk is made: each start reads
     /// several of these files, and a 64 KiB chunk apiece cost more than the reads.
@@ -25,7 +25,8 @@ public enum FileBytes {
         var count = 0
         while true {
             if count == capacity {
-                guard count <= limit else { return .tooLarge(count) }
+                // A full buffer of `limit + 1` bytes has already returned `.tooLarge` below.
+                assert(count <= limit)
                 capacity = min(capacity * 2, limit + 1)
                 let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
                 bigger.copyMemory(from: UnsafeRawBufferPointer(storage))

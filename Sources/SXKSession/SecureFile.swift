@@ -105,7 +105,9 @@ public struct SecureFile: Sendable {
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .refused("it is not a regular file") }
         guard st.st_uid == geteuid() else { return .refused("it is owned by another user (uid \(st.st_uid))") }
         var loose = (st.st_mode & 0o077) != 0
-        let mode = { String(st.st_mode & 0o777, radix: 8) }
+        let permissions = st.st_mode & 0o777
+        // Spelled only when a message needs it: `String(_:radix:)` is generic code, costly in every start.
+        func mode() -> String { String(permissions, radix: 8) }
         if loose && kind == .secret {
             return .refused("it is readable by group or others (mode \(mode()))")
         }
@@ -122,7 +124,10 @@ public struct SecureFile: Sendable {
         let bytes: [UInt8]
         switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: maxBytes) {
         case .bytes(let read): bytes = read
-        case .tooLarge(let count): return .oversized(count)
+        case .tooLarge(let count):
+            // It grew past the limit while being read: what it holds now, if that can be told.
+            var now = stat()
+            return .oversized(fstat(fd, &now) == 0 ? max(count, Int(now.st_size)) : count)
         case .failed(let code): throw .io(path: path, op: "read", errno: code)
         }
         return .loaded(bytes: bytes, looseMode: loose)

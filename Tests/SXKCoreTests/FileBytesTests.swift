@@ -3,8 +3,7 @@ import XCTest
 import SXKCore
 
 /// `FileBytes.readAll` reads a file whole whatever size `fstat` gave (a file that grew since, or a
-/// size of 0 from a pipe), stops past its limit, and reports a failing `read`; `DetachedThread`
-/// runs its closure on a thread of its own, with the name given.
+/// size of 0 from a pipe), stops past its limit, and reports a failing `read`.
 final class FileBytesTests: XCTestCase {
     private func withFile(_ bytes: [UInt8], _ body: (Int32) throws -> Void) throws {
         let path = NSTemporaryDirectory() + "sxk-filebytes-" + UUID().uuidString
@@ -44,24 +43,5 @@ final class FileBytesTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
         XCTAssertEqual(FileBytes.readAll(fd, sizeHint: 0, limit: 100), .failed(EISDIR))
-    }
-
-    func testDetachedThreadRunsTheClosureOnANamedThreadOfItsOwn() throws {
-        let done = expectation(description: "ran")
-        let caller = pthread_self()
-        final class Seen: @unchecked Sendable { var name = ""; var other = false }
-        let seen = Seen()
-        XCTAssertEqual(DetachedThread.start(name: "sxk-test-thread-long-name", stackSize: 256 << 10) {
-            seen.other = pthread_equal(pthread_self(), caller) == 0
-            #if os(Linux)
-            seen.name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-            #endif
-            done.fulfill()
-        }, 0)
-        wait(for: [done], timeout: 10)
-        XCTAssertTrue(seen.other)
-        #if os(Linux)
-        XCTAssertEqual(seen.name, "sxk-test-thread\n", "the first 15 bytes of the name")
-        #endif
     }
 }

@@ -50,6 +50,14 @@ final class DisplaySettingsTests: XCTestCase {
             XCTAssertEqual(problems.count, 1, "\(problems)")
             XCTAssertTrue(problems.first?.hasPrefix(path + ": ") == true && problems.first?.contains(reason) == true, "\(problems)")
         }
+
+        // 1 MB exactly is read: a line of spaces, then a setting.
+        let full = dir + "/full"
+        let setting = Array("\nexpanded on\n".utf8)
+        try Data([UInt8](repeating: 0x20, count: (1 << 20) - setting.count) + setting).write(to: URL(fileURLWithPath: full))
+        let (settings, problems) = DisplaySettings.load(path: full)
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(settings.lines, ["expanded on", "format table", "pager on"])
     }
 
     func testFormatSettingYieldsToTheCommandLine() throws {

@@ -64,7 +64,8 @@ public final class DisplaySettings: @unchecked Sendable {
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Unreadable(reason: "it is not a regular file")) }
+        guard fstat(fd, &st) == 0 else { return .failure(Unreadable(reason: "cannot inspect it: \(String(cString: strerror(errno)))")) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Unreadable(reason: "it is not a regular file")) }
         switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: 1 << 20) {
         case .bytes(let bytes): return .success(bytes)
         case .tooLarge: return .failure(Unreadable(reason: "it is larger than 1 MB"))
