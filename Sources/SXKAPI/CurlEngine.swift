@@ -38,9 +38,7 @@ final class CurlEngine: @unchecked Sendable {
     private let lock = NSLock()
     private var incoming: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
-    /// Transfers in the multi handle (loop thread only); a few at a time, found by a linear search. Not
-    /// a dictionary keyed by easy handle: its storage's first use looks up the key's `Hashable`
-    /// conformance across the whole binary (≈ 0.3 ms), between libcurl's load and the first connect.
+    /// Transfers in the multi handle (loop thread only); a few at a time, found by a linear search.
     private var active: [CurlTransfer] = []
 
     private init() {

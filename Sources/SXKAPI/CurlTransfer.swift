@@ -71,10 +71,8 @@ final class CurlTransfer: @unchecked Sendable {
     var isCancelled: Bool { cancelLock.withLock { cancelFlag } }
     func markCancelled() { cancelLock.withLock { cancelFlag = true } }
 
-    /// Runs the transfer on the engine; resumes with the response or a `TransportError`. The wait is a
-    /// non-throwing continuation (`Never` as its failure): a throwing one's metadata checks
-    /// `any Error: Error` across the whole binary (≈ 0.3 ms) after libcurl's load, where `Never: Error`
-    /// is known already (the shell's `RunningCommand` made one as the command began).
+    /// Runs the transfer on the engine; resumes with the response or a `TransportError` (an `End`,
+    /// which the loop thread hands back once through `resume`).
     func run(on engine: CurlEngine) async throws -> HTTPResponse {
         let end = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<End, Never>) in
