@@ -41,7 +41,7 @@ test-deps: deps
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
-# Release links the Swift runtime and Foundation statically (starts ~5 ms faster). Where the
+# Release links the Swift runtime and FoundationEssentials statically (starts ~5 ms faster). Where the
 # toolchain has lld and glibc reads packed relative relocations (DT_RELR, glibc 2.36+), it also links
 # with them: the position-independent binary's 1.8 MB of relocation records, read at every start,
 # become 15 KB, so each process maps ~2.5 MB less and starts sooner; the binary stays a PIE (ASLR).

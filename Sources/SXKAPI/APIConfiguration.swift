@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything the client needs to know about where and how to send requests.
 public struct APIConfiguration: Sendable, Equatable {

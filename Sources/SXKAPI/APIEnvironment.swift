@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which backend the shell talks to: the two real environments, the embedded sandbox, or any base URL.
 public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
@@ -37,7 +37,7 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
     /// Reads `test`, `release` or an `http(s)://host[:port][/prefix]` URL. `sandbox` is refused here
     /// because its URL comes from the running server (use `.sandbox(url)`).
     public static func parse(_ text: String) throws(APIError) -> APIEnvironment {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimming(\.isBlank)
         switch trimmed.lowercased() {
         case "test": return .test
         case "release", "prod", "production": return .release

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A request about to be sent, already redacted (token and passwords are `***`), for `--trace`.
 public struct TraceRequest: Sendable, Equatable {

@@ -1,6 +1,11 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The process's one libcurl multi handle, driven by one dedicated thread (never the Swift
 /// cooperative pool). Every transfer of every `CurlTransport` runs here, so the multi handle's
@@ -35,7 +40,7 @@ final class CurlEngine: @unchecked Sendable {
     /// TLS sessions and DNS answers shared by every easy handle (attached with `CURLOPT_SHARE`).
     let share: UnsafeMutableRawPointer
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var incoming: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
     /// Transfers in the multi handle (loop thread only); a few at a time, found by a linear search.

@@ -1,5 +1,11 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One request/response exchange on one libcurl easy handle (no redirects: `CurlTransport`
 /// follows those itself). Configured on the caller's thread, then run and finished on the
@@ -32,7 +38,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var bodyOverLimit = false
     private var headOverLimit = false
 
-    private let cancelLock = NSLock()
+    private let cancelLock = Lock()
     private var cancelFlag = false
     /// The backend is loopback, so no proxy is used.
     private var direct: Bool { APIEnvironment.isLoopback(host: request.url.host) }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SXKCore
 
 /// The one transport, for `http://` and `https://`: libcurl through `CurlEngine` (one multi
 /// handle on one thread for the whole process, so connections, TLS sessions, DNS answers and
@@ -133,7 +134,7 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
 
 /// A trust store worked out once, when first asked for.
 private final class LazyTrust: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var resolved: TrustStore?
     private let resolver: @Sendable () -> TrustStore
 

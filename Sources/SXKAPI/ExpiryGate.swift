@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SXKCore
 
 /// Collapses concurrent session-expiry answers into one notification.
 ///
@@ -7,7 +8,7 @@ import Foundation
 /// epoch, now stale) and answers carrying a token already reported expired stay silent. A request
 /// sent after a new login has the new epoch, so a later expiry notifies again.
 final class ExpiryGate: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var epoch = 0
     private var generation = 0
     private var lastExpiredToken: String?
@@ -28,7 +29,7 @@ final class ExpiryGate: @unchecked Sendable {
 
 /// The token provider, replaceable after construction (the app binds its session store later).
 final class TokenSource: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var provider: @Sendable () -> String?
     init(_ provider: @escaping @Sendable () -> String?) { self.provider = provider }
     func set(_ provider: @escaping @Sendable () -> String?) { lock.withLock { self.provider = provider } }

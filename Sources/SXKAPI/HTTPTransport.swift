@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// Ordered HTTP header fields with case-insensitive lookup.

@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 
 /// Connections kept for the next process, as ssh's ControlPersist keeps one.
 ///
@@ -226,10 +232,10 @@ enum HolderSocket {
         defer { if folderFD >= 0 { close(folderFD) } }
         var target = path
         if path.utf8.count >= 100 {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: path)
             folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folderFD >= 0 else { return nil }
-            target = "/proc/self/fd/\(folderFD)/" + (path as NSString).lastPathComponent
+            target = "/proc/self/fd/\(folderFD)/" + PathText.name(of: path)
         }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
@@ -336,7 +342,7 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
     public let seconds: Double
     let identity: String
     let trace: @Sendable (String) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     private var startedHolder = false
 
     /// `seconds` is the persist time; `trace` receives a line for each fallback (shown by `--trace` only).
@@ -542,7 +548,7 @@ public enum ConnectionHolder {
         let identity: String
         let idle: Double
         let uid = getuid()
-        private let lock = NSLock()
+        private let lock = Lock()
         private var active = 0
         private var lastUse = Date().timeIntervalSince1970
         private var stopping = false
@@ -665,7 +671,7 @@ public enum ConnectionHolder {
     /// with its own start. A ready thread takes the next client instead (one is started with the holder);
     /// another starts only when every one is busy.
     final class Workers: @unchecked Sendable {
-        private let condition = NSCondition()
+        private let condition = Condition()
         private var waiting: [Int32] = []
         private var idle = 0
         private let serve: (Int32) -> Void

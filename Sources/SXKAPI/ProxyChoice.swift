@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// Which proxy libcurl takes from the environment for a URL, by its own rule, so an error can name
@@ -14,7 +14,7 @@ enum ProxyChoice {
         let names = scheme == "http" ? ["http_proxy"] : ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"]
         guard let proxy = (names + ["all_proxy", "ALL_PROXY"]).lazy.compactMap(value).first else { return nil }
         if let skip = value("no_proxy") ?? value("NO_PROXY") {
-            for entry in skip.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            for entry in skip.split(separator: ",").map({ $0.trimming(\.isBlank).lowercased() }) {
                 var name = Substring(entry)
                 if name == "*" { return nil }
                 if name.hasPrefix(".") { name = name.dropFirst() }
@@ -27,7 +27,7 @@ enum ProxyChoice {
     /// The proxy as an error line shows it: credentials in it (`user:pass@`) masked.
     static func shown(_ proxy: String) -> String {
         guard let at = proxy.lastIndex(of: "@") else { return proxy }
-        let start = proxy.range(of: "://")?.upperBound ?? proxy.startIndex
+        let start = proxy.firstRange(of: "://")?.upperBound ?? proxy.startIndex
         guard start <= at else { return proxy }
         return String(proxy[..<start]) + "***" + String(proxy[at...])
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The text `--trace` prints (to stderr): curl-like `>` lines for a request, `<` lines for its answer.

@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Which certificate authorities TLS trusts. Verification itself is never optional.
 ///
@@ -53,7 +58,7 @@ public struct TrustStore: Sendable, Equatable {
     /// (e.g. /etc/ssl/certs/ca-certificates.crt, through any symlinks); nil for any other file.
     static func hashedFolderOfSystemBundle(_ path: String) -> String? {
         for bundle in systemBundles where sameFile(path, bundle) {
-            let folder = (bundle as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: bundle)
             if systemDirectories.contains(folder), isHashedDirectory(folder), !isNewer(bundle, than: folder) { return folder }
         }
         return nil

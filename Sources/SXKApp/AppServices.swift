@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKCore
 import SXKFeatures
 import SXKSandbox
 import SXKSession
 import SXKShell
+import Dispatch
 
 /// The composition root (the app's `AppServices`): one profile's storage, the session contexts,
 /// one API client shared by every endpoint group, and the feature facades. Nothing here touches
@@ -24,7 +25,7 @@ final class AppServices: @unchecked Sendable {
     let scenicCompletion = IdNameCompletion()
     let storeCompletion = IdNameCompletion()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var builtNetwork: NetworkBundle?
 
     init(
@@ -84,7 +85,7 @@ final class AppServices: @unchecked Sendable {
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     let base: CurlTransport
     let ring = RequestRing()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var kept: KeptConnectionTransport?
 
     init(base: CurlTransport) { self.base = base }

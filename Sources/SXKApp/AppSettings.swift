@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
 import SXKShell
+import SXKCore
 
 /// Shell switches that commands flip at run time (`trace on`, `timing on`), read from the
 /// network observer's threads, hence the lock.
 final class AppSettings: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var traceOn: Bool
     private var timingOn = false
     /// The shell's "waiting for …" line, kept here because every `AppServices` (after `env use` or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKCore
 
@@ -30,7 +30,7 @@ struct RecordedRequest: Sendable {
 
     /// The path and query, for lists.
     var pathAndQuery: String {
-        guard let scheme = url.range(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return url }
+        guard let scheme = url.firstRange(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return url }
         return String(url[slash...])
     }
 
@@ -61,7 +61,7 @@ final class RequestRing: @unchecked Sendable {
     /// Bytes of each response body kept (HAR `content.text`, cut beyond).
     static let bodyHeadLimit = 16 << 10
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [RecordedRequest] = []
     private var nextNumber = 1
     private var limit = RequestRing.capacity

@@ -1,9 +1,14 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKCore
 import SXKSandbox
 import SXKSession
 import SXKShell
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `sxk` program: builds the host from the global options and hands it to the shell.
 /// Start-up does no network and no work the first prompt does not need.

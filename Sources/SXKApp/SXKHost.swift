@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKCore
 import SXKFeatures
 import SXKSandbox
 import SXKSession
 import SXKShell
+import Dispatch
 
 /// The app as the shell sees it: the command table, the prompt, completion values from cached
 /// session data, error → exit status. It owns the current `AppServices`, which `env use` replaces.
@@ -15,7 +16,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     let sandbox: SandboxServer?
     let stderr: any OutputSink
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var currentServices: AppServices
     private var currentFeatures: AppFeatures?
     private var origin = "login in this shell"
@@ -167,7 +168,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     /// The store's name (sanitized, cut to at most 16 columns) when it fits in `budget` columns,
     /// else its id: the prompt stays within about a third of the terminal.
     static func storeLabel(id: Int, name: String?, budget: Int) -> String {
-        let clean = name.map { TerminalText.sanitize($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        let clean = name.map { TerminalText.sanitize($0).trimming(\.isBlank) } ?? ""
         let cut = TextWidth.truncate(clean, to: min(16, budget))
         // Four columns at least, or the cut name says less than the id does.
         guard !clean.isEmpty, TextWidth.width(cut) >= min(4, TextWidth.width(clean)), TextWidth.width(cut) <= budget else {

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKSession
 import SXKShell
+import SXKCore
 
 /// `--reset-state`, the shell's twin of the app's UI-test reset flag: before anything else at start
 /// (before the sandbox, the profile's storage or the session restore), the chosen profile's token and
@@ -28,11 +29,11 @@ enum StateReset {
             } catch {
                 answer = nil
             }
-            let yes = ["y", "yes"].contains(answer?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
+            let yes = ["y", "yes"].contains(answer?.trimming(\.isBlank).lowercased() ?? "")
             guard yes else { throw AppError.failed("reset cancelled: profile '\(paths.profile)' left as it was") }
         }
         let removed = try reset.run()
-        let names = removed.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " and ")
+        let names = removed.map { PathText.name(of: $0) }.joined(separator: " and ")
         Diagnostics(sink: stderr).note("reset-state: profile '\(paths.profile)' cleared (\(names) removed)")
     }
 

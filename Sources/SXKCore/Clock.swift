@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The time source for rules that depend on "now" (the 2-hour location rule, snapshot age,
 /// token expiry), so tests can inject a fixed clock.
@@ -13,7 +18,7 @@ public struct SystemClock: WallClock {
 
 /// A clock that always answers the same instant, or one set by the test.
 public final class FixedClock: WallClock, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var instant: Date
     public init(_ instant: Date) { self.instant = instant }
     public func now() -> Date { lock.withLock { instant } }
@@ -21,40 +26,39 @@ public final class FixedClock: WallClock, @unchecked Sendable {
     public func advance(by seconds: TimeInterval) { lock.withLock { instant = instant.addingTimeInterval(seconds) } }
 }
 
-/// Dates on the wire: `yyyy-MM-dd` and `yyyy-MM-dd HH:mm:ss` in Asia/Shanghai.
+/// Dates on the wire: `yyyy-MM-dd` and `yyyy-MM-dd HH:mm:ss` in Asia/Shanghai, which has been UTC+8
+/// without summer time since 1992. Earlier wire times are read at +8 as well (the zone's 1986–91
+/// summer time is not modelled): no date the backend sends is that old.
 public enum WireDate {
-    public static let timeZone = TimeZone(identifier: "Asia/Shanghai") ?? TimeZone(secondsFromGMT: 8 * 3600)!
-
-    public static var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
+    /// Shanghai's offset from UTC, in seconds.
+    public static let offset = 8 * 3600
 
     /// `yyyy-MM-dd` for the day that contains `date` in Shanghai.
     public static func day(_ date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return ymdText(c)
+        let (day, _) = split(date)
+        return ymdText(CivilDate.civil(day))
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in Shanghai.
     public static func timestamp(_ date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return ymdText(c) + " " + hmsText(c)
+        let (day, seconds) = split(date)
+        return ymdText(CivilDate.civil(day)) + " " + hmsText(seconds)
+    }
+
+    /// The instant `days` whole days after `date` (Shanghai has no clock changes, so a day is 86,400 s).
+    public static func adding(days: Int, to date: Date) -> Date {
+        date.addingTimeInterval(TimeInterval(days * 86_400))
     }
 
     /// Parses a strict `yyyy-MM-dd` (valid calendar day) to the start of that day in Shanghai.
     public static func parseDay(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y)
         else { return nil }
-        var components = DateComponents()
-        components.year = y; components.month = m; components.day = d
-        components.timeZone = timeZone
-        guard let date = calendar.date(from: components) else { return nil }
-        // Reject 2026-02-30 and the like, which Calendar silently rolls over.
-        return day(date) == text ? date : nil
+        return Date(timeIntervalSince1970: TimeInterval(CivilDate.days(year: y, month: m, day: d) * 86_400 - offset))
     }
 
     /// Parses `yyyy-MM-dd HH:mm:ss` in Shanghai.
@@ -67,6 +71,41 @@ public enum WireDate {
         else { return nil }
         return dayStart.addingTimeInterval(TimeInterval(h * 3600 + m * 60 + s))
     }
+
+    /// Day number and second of that day, in Shanghai.
+    private static func split(_ date: Date) -> (day: Int, seconds: Int) {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let day = CivilDate.floorDiv(local, 86_400)
+        return (day, local - day * 86_400)
+    }
+}
+
+/// The zone local times are shown in: the process's own, as the C library keeps it (`TZ`, else
+/// /etc/localtime, with the system's zone data), or a fixed offset from UTC.
+public struct LocalZone: Sendable, Equatable {
+    /// Seconds east of UTC, or nil for the process's zone.
+    let fixed: Int?
+
+    public static let current = LocalZone(fixed: nil)
+    public static func fixed(secondsEast seconds: Int) -> LocalZone { LocalZone(fixed: seconds) }
+
+    /// The offset from UTC, in seconds, at the instant `unix`.
+    public func offset(at unix: Int) -> Int { fields(unix).offset }
+
+    /// The wall time at `unix`: day number (days since 1970-01-01), second of that day, and the offset.
+    func fields(_ unix: Int) -> (day: Int, seconds: Int, offset: Int) {
+        let offset: Int
+        if let fixed {
+            offset = fixed
+        } else {
+            var t = time_t(unix)
+            var parts = tm()
+            offset = localtime_r(&t, &parts) == nil ? 0 : Int(parts.tm_gmtoff)
+        }
+        let local = unix + offset
+        let day = CivilDate.floorDiv(local, 86_400)
+        return (day, local - day * 86_400, offset)
+    }
 }
 
 /// The one rule for every time sxk prints (README "Times"): the local time zone (`TZ`) with its UTC
@@ -74,48 +113,56 @@ public enum WireDate {
 /// ISO 8601 `2026-12-01T09:30:00+08:00` in JSON. Wire timestamps (Shanghai, no zone) are converted.
 public enum LocalTime {
     /// `yyyy-MM-dd HH:mm:ss ±hh:mm`.
-    public static func human(_ date: Date, zone: TimeZone = .current) -> String {
+    public static func human(_ date: Date, zone: LocalZone = .current) -> String {
         let (day, time, offset) = parts(date, zone: zone)
         return "\(day) \(time) \(offset)"
     }
 
     /// `yyyy-MM-ddTHH:mm:ss±hh:mm`.
-    public static func iso(_ date: Date, zone: TimeZone = .current) -> String {
+    public static func iso(_ date: Date, zone: LocalZone = .current) -> String {
         let (day, time, offset) = parts(date, zone: zone)
         return "\(day)T\(time)\(offset)"
     }
 
     /// `HH:mm:ss ±hh:mm`, for columns where the day is plain from context.
-    public static func clock(_ date: Date, zone: TimeZone = .current) -> String {
+    public static func clock(_ date: Date, zone: LocalZone = .current) -> String {
         let (_, time, offset) = parts(date, zone: zone)
         return "\(time) \(offset)"
     }
 
+    /// `yyyyMMddHHmmss`, for names of files.
+    public static func compact(_ date: Date, zone: LocalZone = .current) -> String {
+        let (day, seconds, _) = zone.fields(Int(date.timeIntervalSince1970.rounded(.down)))
+        let (y, m, d) = CivilDate.civil(day)
+        return NumberText.padded(y, width: 4) + NumberText.padded(m, width: 2) + NumberText.padded(d, width: 2)
+            + NumberText.padded(seconds / 3600, width: 2) + NumberText.padded(seconds % 3600 / 60, width: 2)
+            + NumberText.padded(seconds % 60, width: 2)
+    }
+
     /// A wire timestamp (`yyyy-MM-dd HH:mm:ss`, Shanghai) by the same rule; other text as received.
-    /// Order tables and CSV streams convert one per row, so the usual shape is done in integer
-    /// arithmetic (Shanghai has been UTC+8 without daylight saving since 1992); the rest via Calendar.
-    public static func human(wire text: String, zone: TimeZone = .current) -> String {
+    /// Order tables and CSV streams convert one per row, so the usual shape is read in place and
+    /// the zone's offset kept between rows (FastWire).
+    public static func human(wire text: String, zone: LocalZone = .current) -> String {
         if let fast = FastWire.human(text, zone: zone) { return fast }
         return WireDate.parseTimestamp(text).map { human($0, zone: zone) } ?? text
     }
 
-    private static func parts(_ date: Date, zone: TimeZone) -> (String, String, String) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let seconds = zone.secondsFromGMT(for: date)
-        let sign = seconds < 0 ? "-" : "+"
-        let offset = sign + NumberText.padded(abs(seconds) / 3600, width: 2) + ":" + NumberText.padded(abs(seconds) % 3600 / 60, width: 2)
-        return (ymdText(c), hmsText(c), offset)
+    private static func parts(_ date: Date, zone: LocalZone) -> (String, String, String) {
+        let (day, seconds, offset) = zone.fields(Int(date.timeIntervalSince1970.rounded(.down)))
+        return (ymdText(CivilDate.civil(day)), hmsText(seconds), offsetText(offset))
+    }
+
+    static func offsetText(_ seconds: Int) -> String {
+        (seconds < 0 ? "-" : "+") + NumberText.padded(abs(seconds) / 3600, width: 2) + ":" + NumberText.padded(abs(seconds) % 3600 / 60, width: 2)
     }
 }
 
-/// The integer path of `LocalTime.human(wire:)`: days from the civil date and back (proleptic
-/// Gregorian), the zone's offset asked once per hour of time and kept.
+/// The quick path of `LocalTime.human(wire:)`: the text read in place, days from the civil date and
+/// back (proleptic Gregorian), the zone's offset kept for the span it holds for.
 enum FastWire {
-    private static let cache = OffsetCache()
+    static let cache = OffsetCache()
 
-    static func human(_ text: String, zone: TimeZone) -> String? {
+    static func human(_ text: String, zone: LocalZone) -> String? {
         var text = text
         return text.withUTF8 { b -> String? in
             guard b.count == 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A else { return nil }
@@ -130,8 +177,8 @@ enum FastWire {
             }
             guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
                   let mi = number(14, 2), let s = number(17, 2), y >= 1992, (1...12).contains(mo),
-                  d >= 1, d <= daysIn(mo, y), h < 24, mi < 60, s < 60 else { return nil }
-            let utc = CivilDate.days(year: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + s - 8 * 3600
+                  d >= 1, d <= CivilDate.daysIn(month: mo, year: y), h < 24, mi < 60, s < 60 else { return nil }
+            let utc = CivilDate.days(year: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + s - WireDate.offset
             let offset = cache.offset(utc, zone: zone)
             let local = utc + offset
             let day = CivilDate.floorDiv(local, 86_400)
@@ -153,41 +200,42 @@ enum FastWire {
         }
     }
 
-    static func daysIn(_ month: Int, _ year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// The zone's UTC offset, kept with the span it holds for: from the last transition at or before
-    /// the instant (or 400 days back when there is none) to the next one. Rows of a table come in time
-    /// order, so one lookup serves until a clock change — at whatever minute the zone changes.
+    /// The zone's offset, kept with the span of instants it is known to hold for. On a miss the span
+    /// reaches a day each way: the C library gives an offset, not the next clock change, so a change
+    /// within that day is found by halving (no zone changes its clock twice within one day). Rows
+    /// of a table come in time order, so one lookup serves many rows, and a change at any minute —
+    /// on the half hour in St John's or Adelaide — ends the span exactly there.
     final class OffsetCache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var zone: TimeZone?
+        private let lock = Lock()
+        private var zone: LocalZone?
         private var from = Int.max
         private var until = Int.min
         private var offset = 0
 
-        func offset(_ utc: Int, zone: TimeZone) -> Int {
+        /// Drops what is kept: the process's zone changed (`TZ` set again, then `tzset`, as tests do).
+        func forget() { lock.withLock { zone = nil } }
+
+        func offset(_ utc: Int, zone: LocalZone) -> Int {
             lock.withLock {
                 if utc >= from, utc < until, self.zone == zone { return offset }
-                let instant = Date(timeIntervalSince1970: TimeInterval(utc))
-                offset = zone.secondsFromGMT(for: instant)
-                until = zone.nextDaylightSavingTimeTransition(after: instant).map { Int($0.timeIntervalSince1970) } ?? Int.max
-                let floor = utc - 400 * 86_400
-                from = floor
-                var next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(floor)))
-                for _ in 0..<32 {
-                    guard let t = next, Int(t.timeIntervalSince1970) <= utc else { break }
-                    from = Int(t.timeIntervalSince1970)
-                    next = zone.nextDaylightSavingTimeTransition(after: t)
-                }
+                let offset = zone.offset(at: utc)
+                from = Self.edge(of: utc, offset: offset, zone: zone, step: -86_400)
+                until = Self.edge(of: utc, offset: offset, zone: zone, step: 86_400) + 1
+                self.offset = offset
                 self.zone = zone
                 return offset
             }
+        }
+
+        /// The last instant from `utc` towards `utc + step` that still has `offset`.
+        static func edge(of utc: Int, offset: Int, zone: LocalZone, step: Int) -> Int {
+            var same = utc, changed = utc + step
+            if zone.offset(at: changed) == offset { return changed }
+            while abs(changed - same) > 1 {
+                let middle = same + (changed - same) / 2
+                if zone.offset(at: middle) == offset { same = middle } else { changed = middle }
+            }
+            return same
         }
     }
 }
@@ -218,16 +266,24 @@ public enum CivilDate {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// Division rounded towards minus infinity (instants before 1970 fall on the right day).
     public static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }
 
-/// `yyyy-MM-dd` of the components (0 for a missing field).
-private func ymdText(_ c: DateComponents) -> String {
-    NumberText.padded(c.year ?? 0, width: 4) + "-" + NumberText.padded(c.month ?? 0, width: 2) + "-" + NumberText.padded(c.day ?? 0, width: 2)
+/// `yyyy-MM-dd` of a (year, month, day).
+private func ymdText(_ c: (Int, Int, Int)) -> String {
+    NumberText.padded(c.0, width: 4) + "-" + NumberText.padded(c.1, width: 2) + "-" + NumberText.padded(c.2, width: 2)
 }
 
-/// `HH:mm:ss` of the components (0 for a missing field).
-private func hmsText(_ c: DateComponents) -> String {
-    NumberText.padded(c.hour ?? 0, width: 2) + ":" + NumberText.padded(c.minute ?? 0, width: 2) + ":" + NumberText.padded(c.second ?? 0, width: 2)
+/// `HH:mm:ss` of a second of the day.
+private func hmsText(_ seconds: Int) -> String {
+    NumberText.padded(seconds / 3600, width: 2) + ":" + NumberText.padded(seconds % 3600 / 60, width: 2) + ":" + NumberText.padded(seconds % 60, width: 2)
 }

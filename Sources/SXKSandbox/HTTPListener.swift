@@ -1,13 +1,14 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
+import SXKCore
 
 /// A loopback HTTP/1.1 server: one thread accepts, one thread serves each connection (blocking
 /// sockets, keep-alive). `stop()` closes the listener and every connection and waits for all threads.
 final class HTTPListener: @unchecked Sendable {
     typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var listenFD: Int32 = -1
     private var connections: Set<Int32> = []
     private var stopping = false
@@ -69,13 +70,17 @@ final class HTTPListener: @unchecked Sendable {
         port = HTTPListener.boundPort(fd, ipv6: ipv6)
         lock.withLock { listenFD = fd }
         threads.enter()
-        let thread = Thread { [self] in
+        let created = DetachedThread.start(name: "sandbox-accept") { [self] in
             acceptLoop(fd)
             close(fd)
             threads.leave()
         }
-        thread.name = "sandbox-accept"
-        thread.start()
+        guard created == 0 else {
+            lock.withLock { listenFD = -1 }
+            close(fd)
+            threads.leave()
+            throw .socket("cannot start the accepting thread: \(String(cString: strerror(created)))")
+        }
     }
 
     private static func boundPort(_ fd: Int32, ipv6: Bool) -> Int {
@@ -120,7 +125,7 @@ final class HTTPListener: @unchecked Sendable {
             var timeout = timeval(tv_sec: Int(idleTimeout), tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             threads.enter()
-            let thread = Thread { [self] in
+            let created = DetachedThread.start(name: "sandbox-conn", stackSize: 512 * 1024) { [self] in
                 serve(client)
                 lock.withLock {
                     connections.remove(client)
@@ -128,9 +133,14 @@ final class HTTPListener: @unchecked Sendable {
                 }
                 threads.leave()
             }
-            thread.name = "sandbox-conn"
-            thread.stackSize = 512 * 1024
-            thread.start()
+            if created != 0 {
+                // No thread to serve it: the client sees the connection closed, as when over the limit.
+                lock.withLock {
+                    connections.remove(client)
+                    close(client)
+                }
+                threads.leave()
+            }
         }
     }
 

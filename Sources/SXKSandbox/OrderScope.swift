@@ -53,7 +53,7 @@ final class OrderScope: @unchecked Sendable {
         let statusTotals: [Int]
     }
 
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var index: Index?
 
     init(key: String, number: Int, seed: UInt64, count: Int, referenceUnix: Int, isDeposit: Bool,
@@ -257,16 +257,4 @@ final class OrderScope: @unchecked Sendable {
             return checkOrderNo && scope.orderNo(i).contains(upperKeyword)
         }
     }
-}
-
-/// A pthread mutex without Foundation, for the hot per-scope index lookup.
-final class NSLockLite: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(mutex, nil) }
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// How a sandbox server is set up: where it listens, which data it generates, which faults it injects.

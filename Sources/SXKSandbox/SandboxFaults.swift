@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SXKCore
 
 /// Ways the next requests to a path can misbehave (see `SandboxServer.injectFault`).
 public enum SandboxFaultKind: String, Sendable, CaseIterable {
@@ -52,7 +53,7 @@ public struct SandboxFault: Sendable, Equatable {
 
 /// The queue of injected faults plus the random failure rate and latency, all changeable at run time.
 final class SandboxFaultBook: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var faults: [SandboxFault] = []
     private var rng: SeededGenerator
     private(set) var latencyMs: Int

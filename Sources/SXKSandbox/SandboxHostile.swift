@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The "hostile server" mode: answers carry terminal escapes in the texts a client shows (names,
@@ -112,7 +112,7 @@ public enum SandboxHostile {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var rest = Substring(text)
-        while let range = rest.range(of: "\\u") {
+        while let range = rest.firstRange(of: "\\u") {
             out += rest[..<range.lowerBound]
             let hex = rest[range.upperBound...].prefix(4)
             // `\\u…` is an escaped backslash followed by a letter u, not an escape: leave it.
@@ -133,7 +133,7 @@ public enum SandboxHostile {
 
 /// Whether the hostile mode is on (changeable at run time through the control API).
 final class HostileSwitch: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var on: Bool
     init(_ on: Bool) { self.on = on }
     var isOn: Bool {

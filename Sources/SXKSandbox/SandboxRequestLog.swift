@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// One request the sandbox received (passwords in JSON bodies are replaced by `***`).
@@ -48,7 +48,7 @@ public struct SandboxRequestRecord: Sendable {
 /// The bounded log of contract requests (control requests under `/__sandbox/` are not logged).
 final class SandboxRequestLog: @unchecked Sendable {
     static let capacity = 10_000
-    private let lock = NSLock()
+    private let lock = Lock()
     private var records: [SandboxRequestRecord] = []
     private var nextSequence = 0
 

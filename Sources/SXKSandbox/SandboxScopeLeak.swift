@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The "scope leak" fault: list answers carry rows of another scenic area or store, as a server with
 /// a broken authorization filter would send. The shell's scope guard is tested against it.
 final class ScopeLeakSwitch: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
 
     /// Rows per page taken from a foreign scope (0 = off).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The HTTP control API under `/__sandbox/` (not part of the contract; never logged).

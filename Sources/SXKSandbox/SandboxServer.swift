@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The embedded Suixinkan backend on loopback: every contract endpoint over seeded demo data,
 /// plus fault injection and a request log for tests (Swift API here, HTTP under `/__sandbox/`).
@@ -14,7 +20,7 @@ public final class SandboxServer: @unchecked Sendable {
     let api: SandboxAPI
     let hostileMode: HostileSwitch
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var listener: HTTPListener?
     private var boundURL: URL?
 
@@ -38,7 +44,7 @@ public final class SandboxServer: @unchecked Sendable {
             maxHeaderBytes: config.maxHeaderBytes, maxBodyBytes: config.maxBodyBytes, maxConnections: config.maxConnections,
             idleTimeout: config.idleTimeout
         ) { [unowned self] request in handle(request) }
-        let host = config.host.lowercased() == "localhost" ? "127.0.0.1" : config.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = config.host.lowercased() == "localhost" ? "127.0.0.1" : config.host.trimming { $0 == "[" || $0 == "]" }
         try listener.start(host: host, port: config.port)
         let urlHost = host.contains(":") ? "[\(host)]" : host
         let url = URL(string: "http://\(urlHost):\(listener.port)")!

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A formal token the sandbox issued: which account it stands for and when it was issued.
 public struct SandboxTokenRecord: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// Temporary (login) and formal (set-user) tokens, with expiry.
@@ -16,7 +16,7 @@ final class SandboxTokens: @unchecked Sendable {
         let issued: Date
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var temporary: [String: Temporary] = [:]
     private var formal: [String: Formal] = [:]
     private var ttl: TimeInterval?

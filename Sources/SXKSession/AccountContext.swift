@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import SXKModels
+import SXKCore
 
 /// The app's `AccountContext`: the current account's profile fields, its scenic-area scope and
 /// store scope; plus, in memory only, the store list and the accounts of this login.
@@ -37,7 +38,7 @@ public final class AccountContext: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State()
 
     public init() {}

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 import SXKModels
 
@@ -20,7 +20,7 @@ public final class AccountListStore: @unchecked Sendable {
     public let path: String
     private let file: SecureFile?
     private let lock: ProfileLock?
-    private let mutex = NSLock()
+    private let mutex = Lock()
     private var memory: List?
 
     public init(path: String, file: SecureFile, lock: ProfileLock) {

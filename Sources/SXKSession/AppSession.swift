@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SXKCore
 
 /// The authentication phase shown in the prompt (seed 001).
 public enum SessionPhase: String, Sendable, Equatable {
@@ -15,7 +16,7 @@ public final class AppSession: @unchecked Sendable {
         public var offline: Bool
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State(phase: .loggedOut, token: nil, offline: false)
 
     public init() {}

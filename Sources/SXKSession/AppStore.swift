@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 import SXKModels
 
@@ -11,7 +11,7 @@ public final class AppStore: @unchecked Sendable {
     /// The accounts of the last login (no token), for switches in a later process.
     public let accountList: AccountListStore
     private let clock: any WallClock
-    private let batchLock = NSLock()
+    private let batchLock = Lock()
     private var batchDepth = 0
 
     public init(defaults: DefaultsStore, tokens: TokenStore, accountList: AccountListStore = AccountListStore(), clock: any WallClock = SystemClock()) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The app's `HomeCommonMenuStore` (seed 000 §6.2): common-menu URIs per account scope and role,
 /// under `{scope}_role_{roleCode}_common_uris`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKModels
 
 /// Moves the in-memory contexts to and from the account snapshot in the AppStore (restore at start,

@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An ordered key → JSON value map persisted as one JSON object (`defaults.json`), the shell's
 /// stand-in for the app's UserDefaults. Saving merges: under the profile lock it re-reads the file
@@ -13,7 +18,7 @@ public final class DefaultsStore: @unchecked Sendable {
     private let file: SecureFile?
     private let lock: ProfileLock?
     private let validate: @Sendable (JSONObject) -> String?
-    private let mutex = NSLock()
+    private let mutex = Lock()
     private var values = JSONObject()
     private var changed = Set<String>()
     private var looseMode = false

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The app's `HomeLocationStateStore` (seed 000 §6.3): online status, last location report time and

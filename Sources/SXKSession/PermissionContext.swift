@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import SXKModels
+import SXKCore
 
 /// The app's `PermissionContext`: the role-permission list, the current role, and the current role's
 /// flat permission items and scenic list.
@@ -32,7 +33,7 @@ public final class PermissionContext: @unchecked Sendable {
         public var reason: String?
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State()
 
     public init() {}

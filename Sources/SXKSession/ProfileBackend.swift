@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The backend a profile was last used with, kept in `<profile>/backend.json` (0600): the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// One profile's on-disk state, opened: folders made private, leftover temp files cleaned under the

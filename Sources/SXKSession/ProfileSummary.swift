@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// What `env` lists for one profile, read from its files only: no network, no lock, nothing
@@ -44,9 +44,7 @@ public struct ProfileSummary: Sendable, Equatable {
     public static func profiles(root: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return names.filter { name in
-            var isDir: ObjCBool = false
-            return (try? StatePaths.validateProfileName(name)) != nil
-                && FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDir) && isDir.boolValue
+            (try? StatePaths.validateProfileName(name)) != nil && PathText.isDirectory(root + "/" + name)
         }.sorted()
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 #if canImport(Glibc)
 import Glibc
@@ -244,7 +244,7 @@ public struct SecureFile: Sendable {
         guard let names = Self.entries(of: dir) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
-            guard let range = name.range(of: ".tmp-") else { continue }
+            guard let range = name.firstRange(of: ".tmp-") else { continue }
             let rest = name[range.upperBound...]
             let pidText = rest.prefix { $0.isNumber }
             if let pid = Int32(pidText), pid > 0 {
@@ -273,15 +273,11 @@ public struct SecureFile: Sendable {
     }
 
     static func directoryName(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
+        let folder = PathText.folder(of: path)
+        return folder.isEmpty ? "." : folder
     }
 
-    static func baseName(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
+    static func baseName(_ path: String) -> String { PathText.name(of: path) }
 
     static func syncDirectory(_ dir: String) {
         let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -291,13 +287,7 @@ public struct SecureFile: Sendable {
     }
 
     /// `yyyyMMddHHmmss` in the local time zone.
-    static func stamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(
-            format: "%04d%02d%02d%02d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
-    }
+    static func stamp(_ date: Date) -> String { LocalTime.compact(date) }
 }
 
 #if canImport(Glibc)

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Receives one-line warnings (unsafe or corrupt files) so the shell decides where they go.
 public typealias WarningSink = @Sendable (String) -> Void

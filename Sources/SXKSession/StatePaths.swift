@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 #if canImport(Glibc)
 import Glibc

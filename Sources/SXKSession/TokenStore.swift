@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// The formal token, alone in the profile's `token` file (0600). A file that is not safe to trust
@@ -11,7 +11,7 @@ public final class TokenStore: @unchecked Sendable {
     /// nil for an in-memory copy (a replay's scratch state): the token lives in `memory` only.
     private let file: SecureFile?
     private let lock: ProfileLock?
-    private let mutex = NSLock()
+    private let mutex = Lock()
     private var memory: String?
 
     public init(path: String, file: SecureFile, lock: ProfileLock) {

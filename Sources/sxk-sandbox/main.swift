@@ -1,12 +1,29 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import SXKSandbox
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile] [--spelling camel|snake]`
 let usage = "usage: sxk-sandbox [--port N] [--host 127.0.0.1|::1] [--seed N] [--orders N] [--latency MS] [--fail-rate P] [--token-ttl S] [--hostile] [--spelling \(SandboxSpelling.names)]"
 
+/// Writes a line to `fd` whole, unbuffered: a parent reading the pipe sees it at once.
+func writeLine(_ fd: Int32, _ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        done += n
+    }
+}
+
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sxk-sandbox: \(message)\n".utf8))
+    writeLine(STDERR_FILENO, "sxk-sandbox: \(message)")
     exit(2)
 }
 
@@ -41,8 +58,7 @@ while !arguments.isEmpty {
 let server = SandboxServer(config: config)
 let url: URL
 do { url = try server.start() } catch { fail(error.description) }
-/// Unbuffered, so a parent reading the pipe sees the URL at once.
-func emit(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+func emit(_ line: String) { writeLine(STDOUT_FILENO, line) }
 
 emit("sxk sandbox listening on \(url.absoluteString)  (seed \(config.seed), \(config.ordersPerRole) orders per role\(config.hostile ? ", hostile" : "")\(config.spelling == .snake ? ", snake_case answers" : ""))")
 emit(SandboxDemo.summary())

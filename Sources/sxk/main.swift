@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
 import SXKApp
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // The start that must not wait for the cooperative pool's first thread runs here, on the main thread:
 // a one-shot that sends starts loading libcurl in it. Then the program runs as a task on the pool and

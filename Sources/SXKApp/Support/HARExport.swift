@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKCore
 
@@ -114,10 +114,12 @@ enum HARExport {
         return address.isEmpty ? nil : address
     }
 
+    /// ISO 8601 in UTC to the millisecond, as HAR viewers expect: `2026-12-01T02:00:00.250Z`.
     static func isoTime(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        let millis = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = CivilDate.floorDiv(millis, 1000)
+        return String(LocalTime.iso(Date(timeIntervalSince1970: TimeInterval(seconds)), zone: .fixed(secondsEast: 0)).dropLast(6))
+            + "." + NumberText.padded(millis - seconds * 1000, width: 3) + "Z"
     }
 
     /// The reason phrase of the common statuses (the transports do not keep the server's own).

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import SXKFeatures
 import SXKShell
+import SXKCore
 
 /// The password of a login, never an argument: `--password-stdin`'s first line or a no-echo prompt.
 extension AppCommands {
@@ -34,7 +35,7 @@ extension AppCommands {
 /// What the password prompt threw when it was the prompt's own problem (no terminal, empty stdin),
 /// kept so the command reports it as a usage error rather than as the facade's wrapped failure.
 final class PasswordFailure: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stored: AppError?
     var error: AppError? {
         get { lock.withLock { stored } }

@@ -43,7 +43,7 @@ struct RequestItems {
         guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
             throw AppError.usage("header \(name): a value must not hold CR, LF or NUL")
         }
-        return (name, value.trimmingCharacters(in: .whitespaces))
+        return (name, value.trimming(\.isBlank))
     }
 
     /// The fields as a query: strings as they are, other scalars as their JSON text (`page:=2` → `2`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 import SXKAPI
 import SXKSession
@@ -130,14 +130,14 @@ public struct Prefetched<T: Sendable>: Sendable {
 
 /// Numbers the calls of one replay in the order the app makes them.
 final class CallOrder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var next = 0
     func take() -> Int { lock.withLock { next += 1; return next } }
 }
 
 /// Set when the server rejected the token during a replay: the replay ends there, as the app leaves home.
 final class ExpiryMark: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var call: ReplayCall?
     func mark(_ call: ReplayCall) { lock.withLock { if self.call == nil { self.call = call } } }
     var expired: ReplayCall? { lock.withLock { call } }

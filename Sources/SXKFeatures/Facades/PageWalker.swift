@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 
 /// Progress of a page walk: pages and rows so far, the server's total, and the rate.

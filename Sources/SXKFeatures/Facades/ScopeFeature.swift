@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKSession
 
@@ -218,7 +218,7 @@ public struct ScopeFeature: Sendable {
         _ query: String, in items: [T], id: KeyPath<T, Int>, name: KeyPath<T, String>,
         notFound: (String, [String]) -> FeatureError, ambiguous: (String, [String]) -> FeatureError
     ) throws(FeatureError) -> T {
-        let q = query.trimmingCharacters(in: .whitespaces)
+        let q = query.trimming(\.isBlank)
         let label: (T) -> String = { "\($0[keyPath: id]) \($0[keyPath: name])" }
         if let n = Int(q), let hit = items.first(where: { $0[keyPath: id] == n }) { return hit }
         if !q.isEmpty, let exact = items.first(where: { $0[keyPath: name] == q }) { return exact }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// A named statistics period. `week` is the last 7 days including today and `month` the last 30, as
@@ -32,10 +32,10 @@ public struct DateRange: Sendable, Equatable {
         case .today:
             return DateRange(from: today, to: today)
         case .week:
-            let start = WireDate.calendar.date(byAdding: .day, value: -6, to: now) ?? now
+            let start = WireDate.adding(days: -6, to: now)
             return DateRange(from: WireDate.day(start), to: today)
         case .month:
-            let start = WireDate.calendar.date(byAdding: .day, value: -29, to: now) ?? now
+            let start = WireDate.adding(days: -29, to: now)
             return DateRange(from: WireDate.day(start), to: today)
         }
     }
@@ -46,8 +46,7 @@ public struct DateRange: Sendable, Equatable {
         var out: [String] = []
         while day <= end {
             out.append(WireDate.day(day))
-            guard let next = WireDate.calendar.date(byAdding: .day, value: 1, to: day) else { break }
-            day = next
+            day = WireDate.adding(days: 1, to: day)
         }
         return out
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// One backend call a facade made: method, path, how long it took, and ok or the error line.
@@ -58,7 +58,7 @@ struct CallTimer: Sendable {
 
 /// A thread-safe list of call records filled by concurrent calls.
 final class CallSink: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var items: [CallRecord] = []
 
     func append(_ record: CallRecord) { lock.withLock { items.append(record) } }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 import SXKAPI
 import SXKSession
@@ -65,7 +65,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var privacyAccepted: Bool
         var accounts: [Account]
     }
-    private let lock = NSLock()
+    private let lock = Lock()
     private var memory = Memory()
 
     public init(account: AccountAPI, commerce: CommerceAPI, guard sessionGuard: SessionGuard) {
@@ -431,7 +431,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     /// Reads an answer to the account choice: a number from the list or a user id.
     public static func accountChoice(_ answer: String, in accounts: [Account]) -> AccountChoice {
-        let text = answer.trimmingCharacters(in: .whitespaces)
+        let text = answer.trimming(\.isBlank)
         if text.isEmpty { return .cancel }
         let range = "1-\(accounts.count)"
         if let chosen = try? resolve(text, in: accounts) { return .chosen(chosen) }
@@ -445,7 +445,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// tables (the scope prefix is `userId_accountType`, `StoreKey`), so one id can be both: then the
     /// bare id is ambiguous and `ID:TYPE` says which.
     public static func resolve(_ selector: String, in accounts: [Account]) throws(FeatureError) -> Account {
-        let text = selector.trimmingCharacters(in: .whitespaces)
+        let text = selector.trimming(\.isBlank)
         let available = accounts.enumerated().map { "\($0.offset + 1)=\($0.element.userId):\($0.element.accountType)" }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         if parts.count == 2, let n = Int(parts[0]) {

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import SXKAPI
 import SXKSession
+import SXKCore
 
 /// The one place a session ends (seed 001 logout and `sessionDidExpire`): token and snapshot cleared,
 /// every context reset, preferences kept. Expiries seen by several calls at once reset once.
@@ -11,7 +12,7 @@ public final class SessionGuard: @unchecked Sendable {
     public static let snapshotExpiredNotice = "session expired: the server rejects this device snapshot's token; the snapshot stays as imported"
 
     public let contexts: SessionContexts
-    private let lock = NSLock()
+    private let lock = Lock()
     private var resetHooks: [@Sendable () -> Void] = []
     private var resets = 0
 

@@ -37,8 +37,8 @@ public enum CommandTable {
 
     /// The table between the markers, or nil.
     public static func current(in text: String) -> String? {
-        guard let open = text.range(of: begin + "\n"),
-              let close = text.range(of: end, range: open.upperBound..<text.endIndex) else { return nil }
+        guard let open = text.firstRange(of: begin + "\n"),
+              let close = text[open.upperBound...].firstRange(of: end) else { return nil }
         return String(text[open.upperBound..<close.lowerBound])
     }
 

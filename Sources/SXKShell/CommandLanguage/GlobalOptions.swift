@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 /// The options given before the command (`sxk [GLOBAL OPTIONS] …`) merged with their environment
 /// variables (flags win). Their meaning belongs to the app; the shell only parses them.
 public struct GlobalOptions: Sendable, Equatable {

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Tab candidates for a long list of things with an id and a name (10,000 stores, 1,000 scenic
 /// areas): ids matching the typed prefix (described by name), then names matching it (described
@@ -20,7 +26,7 @@ public final class IdNameCompletion: @unchecked Sendable {
         var all: [CompletionCandidate]
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var built: Built?
 
     public init() {}

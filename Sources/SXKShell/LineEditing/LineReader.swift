@@ -72,7 +72,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     /// Where the prompt is written before each read; nil (piped input) writes none.
     private let promptFD: Int32?
     /// The command loop and a command reading its own line (`--password-stdin`) take turns.
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var buffer: [UInt8] = []
     private var atEOF = false
     private var entries: [String] = []

@@ -1,11 +1,16 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A dedicated thread for blocking work, run one job at a time in order: the line editor and secret
 /// prompts (so neither the main actor nor the cooperative pool ever blocks), and the signal watcher's
 /// read. The routed signals are delivered to the line reader's thread (`receivesSignals`).
 final class ReaderThread: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var jobs: [@Sendable () -> Void] = []
 
     /// `receivesSignals`: the thread unblocks the routed signals and becomes their receiver (the line

@@ -1,5 +1,5 @@
 import CJQ
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// Why a `--jq` expression did not give results: a compile error is the user's to fix (exit 2),
@@ -81,7 +81,7 @@ public struct JQProgram: Sendable {
 /// Owns one `jq_state` and the messages its error callback collects; `run` is serialised by a lock.
 private final class JQMachine: @unchecked Sendable {
     private var state: OpaquePointer?
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Messages jq reported through its error callback during the current compile or run.
     fileprivate var messages: [String] = []
 
@@ -144,7 +144,7 @@ private final class JQMachine: @unchecked Sendable {
             sxk_jv_free(message)
             return "halted"
         case JV_KIND_STRING:
-            return JQMachine.string(message).trimmingCharacters(in: .newlines)
+            return JQMachine.string(message).trimming(\.isNewline)
         default:
             return JQMachine.dump(message)
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import SXKCore
 
 /// Where a command writes text: buffered, flushed explicitly (and by the runner after each command).
 public protocol OutputSink: AnyObject, Sendable {
@@ -20,7 +21,7 @@ extension OutputSink {
 /// A buffered writer to a file descriptor (1 or 2). Stops quietly when the reader goes away (EPIPE).
 public final class StandardOutput: OutputSink, @unchecked Sendable {
     private let fd: Int32
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var buffer: [UInt8] = []
     private var broken = false
     private let limit: Int
@@ -94,7 +95,7 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
 
 /// Collects everything written, for tests and for capturing output.
 public final class BufferOutput: OutputSink, @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var bytes: [UInt8] = []
     public init() {}
     public func write(_ text: String) { lock.withLock { bytes.append(contentsOf: text.utf8) } }
@@ -102,12 +103,4 @@ public final class BufferOutput: OutputSink, @unchecked Sendable {
     public func flush() {}
     public var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
     public func clear() { lock.withLock { bytes.removeAll() } }
-}
-
-/// A small mutex over pthread (no Foundation needed on the output path).
-final class NSLockLite: @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        try mutex.withLock { _ in try body() }
-    }
 }

@@ -46,6 +46,6 @@ extension Renderer {
 }
 
 final class GatheredRows: @unchecked Sendable {
-    let lock = NSLockLite()
+    let lock = Lock()
     var items: [JSONValue] = []
 }

@@ -173,7 +173,7 @@ extension Renderer {
 /// characters that differ from the one at the same place on the same line of the previous frame,
 /// or that are new, in reverse video. The first frame has nothing marked.
 final class FrameChanges: @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var previous: [[Character]]?
 
     static let on = "\u{1B}[7m", off = "\u{1B}[27m"
@@ -206,7 +206,7 @@ final class FrameChanges: @unchecked Sendable {
 
 /// What a stream has written so far (guarded: the producer may call from any task).
 final class StreamState: @unchecked Sendable {
-    let lock = NSLockLite()
+    let lock = Lock()
     var written = 0
     var selection: ColumnSelection?
     var layout: TableLayout?

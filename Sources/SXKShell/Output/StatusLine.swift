@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+import Dispatch
 
 /// The rules of the "waiting for …" line, as plain state: no I/O and no clock of its own (times are
 /// passed in, in nanoseconds), so start, finish, concurrency and erasing can be tested with made-up times.
@@ -112,7 +113,7 @@ public final class StatusLine: @unchecked Sendable {
     private let fd: Int32
     private let width: @Sendable () -> Int
     private let clock: @Sendable () -> UInt64
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var state = StatusLineState()
     private var timer: DispatchSourceTimer?
     private let queue = DispatchQueue(label: "sxk.status-line")

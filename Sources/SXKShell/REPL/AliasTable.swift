@@ -1,3 +1,4 @@
+import SXKCore
 /// Aliases: a short name for the start of a command (`alias so='orders --role storeAdmin'`).
 /// Only the first word of a command is looked up; a quoted or escaped first word (`\orders`) never
 /// is. Each alias expands at most once per command, and a definition that would loop is refused.
@@ -13,7 +14,7 @@ public final class AliasTable: @unchecked Sendable {
     /// Names an alias may not take: the shell's own commands, so `exit`, `help` and friends always work.
     public static let reserved: Set<String> = Builtins.names
 
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var table: [String: Alias] = [:]
 
     public init() {}

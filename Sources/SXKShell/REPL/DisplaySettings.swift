@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How tables become records (psql's `\x`): `off` never (tables are fitted), `on` always, `auto`
 /// when a table cannot fit the terminal whole.
@@ -16,7 +21,7 @@ public final class DisplaySettings: @unchecked Sendable {
     /// The formats `set format` takes: every one a command can fall back from when it has no rows.
     public static let formats: [OutputFormat.Kind] = [.table, .json, .ndjson, .csv, .tsv]
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var expandedMode = ExpandedMode.off
     private var formatKind = OutputFormat.Kind.table
     private var pagerOn = true
@@ -121,23 +126,32 @@ public final class DisplaySettings: @unchecked Sendable {
     /// Writes every setting to `path` (folder made 0700, file 0600, replaced atomically).
     public func save() throws {
         guard let path else { throw UsageError("no config folder to save into (HOME and XDG_CONFIG_HOME are unset)") }
-        let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let temporary = path + ".tmp-\(getpid())"
-            let text = lines.joined(separator: "\n") + "\n"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw UsageError("cannot write '\(temporary)'")
-            }
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw UsageError("cannot save to '\(path)': \(reason)")
-            }
-        } catch let error as UsageError {
-            throw error
+            try HistoryStore.makeDirectory(PathText.folder(of: path))
         } catch {
-            throw UsageError("cannot save to '\(path)': \(error.localizedDescription)")
+            throw UsageError("cannot save to '\(path)': \(error)")
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw UsageError("cannot write '\(temporary)': \(String(cString: strerror(errno)))") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw UsageError("cannot write '\(temporary)': \(reason)")
+            }
+            written += n
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw UsageError("cannot save to '\(path)': \(reason)")
         }
     }
 }

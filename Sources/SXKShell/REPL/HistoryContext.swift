@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// Where a command line ran: the profile, role, scenic area and store, kept with its history entry.
@@ -78,7 +78,7 @@ public struct HistoryEntry: Sendable, Equatable {
 
     /// Splits a line read from the history file; a line without a valid context stays as it is.
     init(stored: String) {
-        guard let range = stored.range(of: Self.marker, options: .backwards),
+        guard let range = stored.ranges(of: Self.marker).last,
               let json = try? JSONParser.parse(String(stored[range.upperBound...])),
               let context = HistoryContext(json: json) else {
             self.init(line: stored)

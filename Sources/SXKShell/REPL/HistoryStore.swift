@@ -1,8 +1,9 @@
 import CLibedit
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SXKCore
 
 /// The history file in libedit's format: loaded at start, merged with what other shells wrote
 /// and saved atomically (0600 temp file, fsync, rename, under flock). Lines marked not to persist
@@ -11,7 +12,7 @@ import Glibc
 public final class HistoryStore: @unchecked Sendable {
     public let path: String?
     public let limit: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var loaded: [HistoryEntry] = []
     private var session: [(entry: HistoryEntry, persist: Bool)] = []
     private var savedCount = 0
@@ -202,9 +203,8 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     static func makeDirectory(_ dir: String) throws {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue { return }
-        let parent = URL(fileURLWithPath: dir).deletingLastPathComponent().path
+        if PathText.isDirectory(dir) { return }
+        let parent = PathText.folder(of: dir)
         if parent != dir { try makeDirectory(parent) }
         if mkdir(dir, 0o700) != 0 && errno != EEXIST {
             throw HistoryError("cannot create \(dir): \(String(cString: strerror(errno)))")

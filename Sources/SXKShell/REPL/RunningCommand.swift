@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import SXKCore
+import Dispatch
 
 /// The command Task in flight, so Ctrl-C can cancel it. If the command ignores cancellation the
 /// runner stops waiting after a grace period and returns to the prompt anyway.
@@ -9,7 +11,7 @@ final class RunningCommand: @unchecked Sendable {
         case failed(any Error)
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The running command's cancel, false once that command has ended; `generation` tells a command
     /// from the next one.
     private var current: (generation: Int, cancel: () -> Bool)?
@@ -80,7 +82,7 @@ final class RunningCommand: @unchecked Sendable {
 
     /// Resumes the continuation once, whoever comes first (the command or the grace timer).
     private final class Gate: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var continuation: CheckedContinuation<CommandEnd, Never>?
         private var ended = false
         func set(_ c: CheckedContinuation<CommandEnd, Never>) { lock.withLock { continuation = c } }

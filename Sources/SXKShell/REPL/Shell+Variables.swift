@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// Aliases, `$name` expansion, `let`, `vars`, `unset`, `alias`, `unalias`.
@@ -246,7 +246,7 @@ extension Shell {
 
     /// One JSON document, or one per line (NDJSON) gathered into an array; nil when neither.
     static func parseOutput(_ text: String) -> JSONValue? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimming(\.isWhitespace)
         guard !trimmed.isEmpty else { return nil }
         if let whole = try? JSONParser.parse(trimmed) { return Redaction.redact(whole) }
         var items: [JSONValue] = []

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 #if canImport(Glibc)
 import Glibc
@@ -427,7 +427,7 @@ public final class Shell: @unchecked Sendable {
             candidates = engine.candidates(words: Array(words[min(i, words.count)...]), current: current, provider: values)
         }
         for c in candidates {
-            let description = c.description.map { "\t" + $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") } ?? ""
+            let description = c.description.map { "\t" + $0.replacing("\t", with: " ").replacing("\n", with: " ") } ?? ""
             io.stdout.write(c.value + description + "\n")
         }
     }

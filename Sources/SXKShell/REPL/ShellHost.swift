@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// What the app gives the shell: its commands and how to run them. The shell owns the loop,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 
 /// What the app needs to build its host: the parsed options and mode, terminal facts, environment.
@@ -115,7 +115,7 @@ public enum StatePaths {
     /// `$XDG_CONFIG_HOME/sxk/sxkrc` (`~/.config/sxk/sxkrc` when XDG_CONFIG_HOME is unset or relative).
     /// `set --save` keeps the display settings beside the startup file.
     public static func displayFile(rcPath: String?) -> String? {
-        rcPath.map { ($0 as NSString).deletingLastPathComponent + "/display" }
+        rcPath.map { PathText.folder(of: $0) + "/display" }
     }
 
     public static func rcFile(environment: [String: String]) -> String? {

@@ -56,7 +56,7 @@ public final class VariableStore: @unchecked Sendable {
         public var source: String
     }
 
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var entries: [(name: String, entry: Entry)] = []
     private var last: Entry?
 
@@ -109,7 +109,7 @@ public final class VariableStore: @unchecked Sendable {
 
 /// The data one command kept (what it prints with `--json`), for `$_` and `let`.
 public final class CommandData: @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var kept: JSONValue?
     private var unread = false
 

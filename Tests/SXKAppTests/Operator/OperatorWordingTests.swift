@@ -21,7 +21,7 @@ final class OperatorWordingTests: SandboxTestCase {
             let start = try XCTUnwrap(call.queryValue("startDate").flatMap(WireDate.parseDay))
             let end = try XCTUnwrap(call.queryValue("endDate").flatMap(WireDate.parseDay))
             XCTAssertEqual(call.queryValue("endDate"), WireDate.day(Date()), period)
-            let span = WireDate.calendar.dateComponents([.day], from: start, to: end).day
+            let span: Int? = Int(end.timeIntervalSince(start)) / 86_400
             XCTAssertEqual(span.map { $0 + 1 }, days, "\(period): \(call.rawQuery)")
         }
     }

@@ -56,6 +56,40 @@ final class LazyLibrariesTests: XCTestCase {
         XCTAssertEqual(loads(history, Self.jqLibraries), [])
     }
 
+    /// sxk links FoundationEssentials, not Foundation (docs/architecture.md, "What sxk links"): Foundation
+    /// brings CoreFoundation, whose set-up runs at every start, and ICU. A debug build links the Swift
+    /// libraries dynamically, so the loader's list shows which; one `import Foundation` in a product
+    /// source is enough to bring them back.
+    func testNeitherProgramLoadsFoundationOrICU() throws {
+        let ws = Workspace()
+        let sandbox = (SXKBinary.path as NSString).deletingLastPathComponent + "/sxk-sandbox"
+        for run in [SXK.run(["version"], in: ws, baseURL: nil, env: ["LD_DEBUG": "files"]),
+                    SXK.run(["orders", "--page-size", "2"], in: ws, baseURL: SharedSandbox.url, env: ["LD_DEBUG": "files", "TZ": "Europe/Berlin"]),
+                    runProgram(sandbox, ["--help"], env: ["LD_DEBUG": "files"])] {
+            let files = loadedLibraries(run).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+            XCTAssertFalse(files.isEmpty, "LD_DEBUG gave no file lines: \(run.stderr.prefix(500))")
+            let foundation = files.filter { $0.hasPrefix("libFoundation") || $0.hasPrefix("lib_FoundationICU") || $0.hasPrefix("libicu") }
+            XCTAssertTrue(foundation.allSatisfy { $0.hasPrefix("libFoundationEssentials.so") }, "\(foundation)")
+        }
+    }
+
+    private func runProgram(_ path: String, _ args: [String], env: [String: String]) -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = Date()
+        do { try process.run() } catch { return RunResult(status: -1, stdoutData: Data(), stderrData: Data("\(error)".utf8), timedOut: false, elapsed: 0) }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdoutData: outData, stderrData: errData, timedOut: false,
+                         elapsed: Date().timeIntervalSince(started))
+    }
+
     /// The file the loader maps for `soname` (`ldconfig -p`), or nil.
     private static func libraryPath(_ soname: String) -> String? {
         let process = Process()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 import SXKFeatures
 import SXKSession
@@ -98,8 +98,7 @@ extension AppCommands {
         let current = services.storage
         guard let profile, profile != current.paths.profile else { return current }
         let paths = try SXKSession.StatePaths(root: current.paths.root, profile: profile, configDir: current.paths.configDir)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: paths.profileDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathText.isDirectory(paths.profileDir) else {
             throw AppError.usage("no profile '\(profile)' under \(paths.root)")
         }
         let diagnostics = self.diagnostics

@@ -174,7 +174,7 @@ extension AppCommands {
             if reason.hasPrefix("code ") {
                 let rest = reason.dropFirst(5)
                 result.code = String(rest.prefix { $0 != ":" })
-                result.msg = rest.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+                result.msg = rest.drop { $0 != ":" }.dropFirst().trimming(\.isBlank)
             }
             result.problem = "session expired for this identity (\(reason))"
         case .network:

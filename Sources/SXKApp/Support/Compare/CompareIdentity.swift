@@ -22,7 +22,7 @@ enum CompareIdentity: Equatable {
         var out: [(label: String, identity: CompareIdentity)] = []
         for value in values {
             for raw in value.split(separator: ",") {
-                let text = raw.trimmingCharacters(in: .whitespaces)
+                let text = raw.trimming(\.isBlank)
                 guard !text.isEmpty else { continue }
                 let identity = try parse(text)
                 if !out.contains(where: { $0.identity == identity }) { out.append((text, identity)) }
@@ -39,7 +39,7 @@ enum CompareIdentity: Equatable {
             throw AppError.usage("unknown identity '\(text)': use \(syntax)")
         }
         let kind = text[..<colon].lowercased()
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: colon)...].trimming(\.isBlank)
         guard !value.isEmpty else { throw AppError.usage("identity '\(text)' has no value after ':'") }
         switch kind {
         case "account": return .account(value)

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension StringProtocol {
+    /// The text without the leading and trailing characters `drop` matches: `\.isBlank` for spaces
+    /// and tabs, `\.isWhitespace` for those and line breaks, `\.isNewline` for line breaks.
+    public func trimming(_ drop: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension Character {
+    /// White space within a line: space, tab and the other Unicode spaces, not line breaks.
+    public var isBlank: Bool { isWhitespace && !isNewline }
+}
+
+/// Path text, as `/`-separated strings.
+public enum PathText {
+    /// The folder part: `/a/b` of `/a/b/c` and of `/a/b/c/`; `/` of `/a`; empty for a bare name.
+    public static func folder(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        let folder = withoutTrailingSlashes(String(trimmed[..<slash]))
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// The last component: `c` of `/a/b/c` and of `/a/b/c/`; `/` of `/`.
+    public static func name(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        return name.isEmpty ? "/" : name
+    }
+
+    /// Whether `path` names a directory (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+}
