@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SXKCore
 import SXKModels
 #if canImport(Glibc)
@@ -34,7 +34,7 @@ public struct DefaultsImporter: Sendable {
     public static let maxBytes = 16 << 20
     private static let maxDepth = 32
     /// Values a plist may expand to (a device export holds a few thousand); shared references in a
-    /// binary plist count each time, as Foundation decodes them.
+    /// binary plist count each time, as decoding copies them.
     public static let maxValues = 200_000
 
     public init() {}
@@ -113,13 +113,15 @@ public struct DefaultsImporter: Sendable {
             throw .badInput(path: path, reason: "not a regular file")
         }
         guard Int(st.st_size) <= maxBytes else { throw .badInput(path: path, reason: "larger than 16 MB") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        guard let data = try? handle.readToEnd() else {
-            if st.st_size == 0 { throw .badInput(path: path, reason: "the file is empty") }
-            throw .badInput(path: path, reason: "cannot be read")
+        switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: maxBytes) {
+        case .bytes(let bytes):
+            guard !bytes.isEmpty else { throw .badInput(path: path, reason: "the file is empty") }
+            return bytes
+        case .tooLarge:
+            throw .badInput(path: path, reason: "larger than 16 MB")
+        case .failed(let code):
+            throw .badInput(path: path, reason: "cannot be read (\(String(cString: strerror(code))))")
         }
-        guard data.count <= maxBytes else { throw .badInput(path: path, reason: "larger than 16 MB") }
-        return [UInt8](data)
     }
 
     /// Decodes the export into key/value pairs; plist dictionaries come back sorted by key.
@@ -127,23 +129,24 @@ public struct DefaultsImporter: Sendable {
         let start = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         guard let first = start.first else { throw .badInput(path: path, reason: "the file is empty") }
         if bytes.starts(with: Array("bplist".utf8)) || first == UInt8(ascii: "<") {
-            let format = first == UInt8(ascii: "<") ? "xml plist" : "binary plist"
-            if format == "binary plist" { try checkExpandedSize(bytes, path: path) }
-            let plist: Any
+            let xml = first == UInt8(ascii: "<")
+            let format = xml ? "xml plist" : "binary plist"
+            let limits = PropertyListLimits(values: maxValues, bytes: maxBytes, depth: maxDepth)
+            let plist: PropertyListValue
             do {
-                plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+                plist = xml ? try PropertyListReader.xml(bytes, limits: limits) : try PropertyListReader.binary(bytes, limits: limits)
             } catch {
-                throw .badInput(path: path, reason: "not a valid \(format)")
+                throw .badInput(path: path, reason: reason(error, format: format))
             }
-            guard let dict = plist as? [String: Any] else {
+            guard case .dictionary(let dict) = plist else {
                 throw .badInput(path: path, reason: "the \(format) does not hold a dictionary at the top")
             }
             var entries: [(String, JSONValue)] = []
-            for key in dict.keys.sorted() {
-                guard let value = dict[key], let json = json(fromPlist: value, depth: 0) else {
-                    throw .badInput(path: path, reason: "value of '\(key)' is not a property-list type sxk can read or nests too deep")
+            for entry in dict.sorted(by: { $0.key < $1.key }) {
+                guard let json = json(fromPlist: entry.value, depth: 0) else {
+                    throw .badInput(path: path, reason: "value of '\(TerminalText.sanitize(entry.key))' is not a property-list type sxk can read or nests too deep")
                 }
-                entries.append((key, json))
+                entries.append((entry.key, json))
             }
             return (format, entries)
         }
@@ -159,59 +162,55 @@ public struct DefaultsImporter: Sendable {
         return ("json", object.entries.map { ($0.key, $0.value) })
     }
 
-    /// Refuses a binary plist whose shared references expand past `maxValues` values, `maxBytes`
-    /// of strings and data, or `maxDepth` levels, before Foundation expands it in memory.
-    static func checkExpandedSize(_ bytes: [UInt8], path: String) throws(SessionError) {
-        guard bytes.starts(with: Array("bplist00".utf8)) else {
-            throw .badInput(path: path, reason: "not a valid binary plist (only version 00 is read)")
+    /// Why a plist cannot be read, as the user sees it. The limits are met while reading (a binary
+    /// plist's shared references are measured before anything is decoded), so a file that would
+    /// expand past them ends here, not in memory.
+    static func reason(_ error: PropertyListError, format: String) -> String {
+        let binary = format == "binary plist"
+        let why = switch error {
+        case .malformed(let why):
+            "not a valid \(format) (\(why))"
+        case .unsupported(let why):
+            "the \(format) uses what sxk does not read (\(why))"
+        case .tooManyValues(let limit):
+            binary ? "the binary plist expands to more than \(limit) values (the limit; each shared reference counts)"
+                : "the \(format) holds more than \(limit) values (the limit)"
+        case .tooManyBytes(let limit):
+            "the \(format) \(binary ? "expands to" : "holds") more than \(limit >> 20) MB of text and data (the limit)"
+        case .tooDeep(let limit):
+            "the \(format) nests deeper than \(limit) levels (the limit)"
         }
-        do {
-            try BinaryPlistBounds.check(bytes, limits: .init(values: maxValues, bytes: maxBytes, depth: maxDepth))
-        } catch {
-            switch error {
-            case .malformed(let why):
-                throw .badInput(path: path, reason: "not a valid binary plist (\(why))")
-            case .tooManyValues(let limit):
-                throw .badInput(path: path, reason: "the binary plist expands to more than \(limit) values (the limit; each shared reference counts)")
-            case .tooManyBytes(let limit):
-                throw .badInput(path: path, reason: "the binary plist expands to more than \(limit >> 20) MB of text and data (the limit)")
-            case .tooDeep(let limit):
-                throw .badInput(path: path, reason: "the binary plist nests deeper than \(limit) levels (the limit)")
-            }
-        }
+        // The reader's reasons quote nothing from the file; sanitized all the same, should one ever do.
+        return TerminalText.sanitize(why)
     }
 
     /// A property-list value as JSON: Data that holds JSON (the app's encoded lists) is decoded,
-    /// other Data becomes text or base64, dates become epoch seconds.
-    static func json(fromPlist value: Any, depth: Int) -> JSONValue? {
+    /// other Data becomes text or base64, dates become epoch seconds, integers keep their exact digits.
+    static func json(fromPlist value: PropertyListValue, depth: Int) -> JSONValue? {
         guard depth < maxDepth else { return nil }
-        if type(of: value) == Bool.self, let b = value as? Bool { return .bool(b) }
-        if let s = value as? String { return .string(s) }
-        if let n = value as? NSNumber {
-            let kind = String(cString: n.objCType)
-            if kind == "c" || kind == "B" { return .bool(n.boolValue) }
-            if kind == "d" || kind == "f" { return .double(n.doubleValue) }
-            return .number(String(n.int64Value))
-        }
-        if let d = value as? Date { return .double(d.timeIntervalSince1970) }
-        if let data = value as? Data { return decodeData([UInt8](data)) }
-        if let array = value as? [Any] {
+        switch value {
+        case .bool(let b): return .bool(b)
+        case .integer(let n): return .number(String(n))
+        case .unsignedInteger(let n): return .number(String(n))
+        case .real(let d): return .double(d)
+        case .date(let seconds): return .double(seconds)
+        case .data(let bytes): return decodeData(bytes)
+        case .string(let s): return .string(s)
+        case .array(let items):
             var out: [JSONValue] = []
-            for item in array {
+            for item in items {
                 guard let v = json(fromPlist: item, depth: depth + 1) else { return nil }
                 out.append(v)
             }
             return .array(out)
-        }
-        if let dict = value as? [String: Any] {
+        case .dictionary(let entries):
             var out = JSONObject()
-            for key in dict.keys.sorted() {
-                guard let v = json(fromPlist: dict[key]!, depth: depth + 1) else { return nil }
-                out[key] = v
+            for entry in entries.sorted(by: { $0.key < $1.key }) {
+                guard let v = json(fromPlist: entry.value, depth: depth + 1) else { return nil }
+                out[entry.key] = v
             }
             return .object(out)
         }
-        return nil
     }
 
     static func decodeData(_ bytes: [UInt8]) -> JSONValue {

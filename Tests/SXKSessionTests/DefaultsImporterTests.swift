@@ -171,4 +171,39 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertThrowsError(try DefaultsImporter().importFile(dir + "/missing", into: storage.appStore))
         XCTAssertEqual(storage.appStore.lastLoginUsername, "13800000001", "a failed import changes nothing")
     }
+
+    /// A malformed plist's error says where and why, in words of its own (nothing quoted from the file).
+    func testMalformedPlistErrorsSayWhereAndWhy() throws {
+        let dir = makeTempDir(self)
+        let storage = try ProfileStorage(paths: try makePaths(dir), warn: { _ in })
+        let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>key_in_user_id</key>
+        \t<integer>7</integer>
+        </array>
+        </plist>
+
+        """
+        // {"a": a UID}: only keyed archives hold UIDs, never a defaults export.
+        let uid = PropertyListTests.bplist([[0xD1, 1, 2], [0x51, 0x61], [0x80, 0x01]])
+        let cases: [(String, [UInt8], String)] = [
+            ("mismatch.plist", Array(xml.utf8), "not a valid xml plist (line 6: </array> closes <dict>)"),
+            ("utf16.plist", Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist/>".utf8),
+             "the xml plist uses what sxk does not read (line 1: the declared encoding is not UTF-8, the only one read)"),
+            ("deep.plist", Array(("<plist>" + String(repeating: "<array>", count: 100_000)).utf8),
+             "the xml plist nests deeper than 32 levels (the limit)"),
+            ("cycle.bplist", PropertyListTests.bplist([[0xD1, 1, 0], [0x51, 0x61]]), "not a valid binary plist (an object contains itself)"),
+            ("uid.bplist", uid, "the binary plist uses what sxk does not read (a UID, marker 0x80)"),
+        ]
+        for (name, bytes, expected) in cases {
+            let path = dir + "/" + name
+            writeRaw(path, bytes)
+            XCTAssertThrowsError(try DefaultsImporter().importFile(path, into: storage.appStore), name) { error in
+                XCTAssertEqual((error as? SessionError)?.description, "cannot import \(path): \(expected)")
+            }
+        }
+        XCTAssertNil(storage.appStore.userId, "a failed import changes nothing")
+    }
 }
