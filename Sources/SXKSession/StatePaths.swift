@@ -79,7 +79,7 @@ public struct StatePaths: Sendable, Equatable {
             default: return "_"
             }
         })
-        while safe.contains("..") { safe = safe.replacingOccurrences(of: "..", with: "._") }
+        while safe.contains("..") { safe = safe.replacing("..", with: "._") }
         if safe.hasPrefix("-") || safe.hasPrefix(".") || safe.isEmpty { safe = "_" + safe }
         return "\(safe)-\(port)"
     }
