@@ -1,4 +1,5 @@
 import CCurl
+import Dispatch
 import FoundationEssentials
 import SXKCore
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Refuses a header field holding CR or LF (it would smuggle another header or request onto
     /// the wire) before anything is set up; the message names the field, never its value.
-    init(request: HTTPRequest, seconds: TimeInterval, options: CurlTransport, engine: CurlEngine) throws {
+    init(request: HTTPRequest, seconds: TimeInterval, options: CurlTransport, engine: CurlEngine) throws(TransportError) {
         for field in request.headers {
             // Scalars, not Characters: "\r\n" is one Character and would slip past a Character test.
             let badName = field.name.isEmpty || field.name.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == ":" || $0 == " " || $0 == "\0" }
@@ -215,6 +216,36 @@ final class CurlTransfer: @unchecked Sendable {
         while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
         fields.append(HTTPField(name: name, value: String(Substring(value))))
         return count
+    }
+
+    /// Runs the transfer on the engine and waits for it on this thread, asking `abandoned` every 50 ms:
+    /// for a plain thread with nothing else to do (the connection holder's workers), so no task is
+    /// scheduled on the way in or out (each such hop was a pool thread's wake-up, ≈ 1–2 ms apiece).
+    func runWaiting(on engine: CurlEngine, abandoned: () -> Bool) throws(TransportError) -> HTTPResponse {
+        let done = DispatchSemaphore(value: 0)
+        let box = EndBox()
+        resume = { end in
+            box.end = end
+            done.signal()
+        }
+        engine.submit(self)
+        var cancelled = false
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if !cancelled, abandoned() {
+                cancelled = true
+                engine.cancel(self)
+            }
+        }
+        switch box.end {
+        case .response(let response): return response
+        case .failure(let error): throw error
+        case nil: throw .cancelled
+        }
+    }
+
+    /// Where the loop thread leaves the end for `runWaiting`; the semaphore orders the two.
+    private final class EndBox: @unchecked Sendable {
+        var end: End?
     }
 
     fileprivate var shouldAbort: Bool { isCancelled }

@@ -85,35 +85,79 @@ public struct CurlTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw TransportError.cancelled }
-        let seconds = totalTimeout ?? request.timeout
-        let started = ContinuousClock.now
-        let origin = Origin(request.url)
-        var current = request
-        var redirects = 0
+        var chain = RedirectChain(request, seconds: totalTimeout ?? request.timeout)
         while true {
-            // Redirects share the one deadline.
-            let spent = ContinuousClock.now - started
-            let left = seconds - (Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18)
-            guard left > 0 else { throw TransportError.network(.timedOut(seconds: seconds)) }
+            let (current, left) = try chain.next()
             let response: HTTPResponse
             do {
                 let engine = try CurlEngine.shared()
                 response = try await CurlTransfer(request: current, seconds: left, options: self, engine: engine).run(on: engine)
             } catch TransportError.network(.timedOut) {
-                throw TransportError.network(.timedOut(seconds: seconds))
+                throw chain.timedOut
             }
-            guard [301, 302, 303, 307, 308].contains(response.status), redirects < Self.maxRedirects,
-                  let location = response.headers["Location"],
-                  let target = URL(string: location, relativeTo: current.url)?.absoluteURL
-            else { return response }
-            guard Origin(target) == origin else { throw TransportError.redirectRefused(location: Origin(target).description) }
-            redirects += 1
-            if response.status == 303 || (response.status <= 302 && current.method == "POST") {
-                current.method = "GET"
-                current.body = []
-            }
-            current.url = target
+            if try !chain.follow(response) { return response }
         }
+    }
+
+    /// `send` for a plain thread that waits (the connection holder's workers): the same transfers and
+    /// redirects, with no task; `abandoned` is asked every 50 ms and cancels the transfer when true.
+    public func sendWaiting(_ request: HTTPRequest, abandoned: () -> Bool) throws(TransportError) -> HTTPResponse {
+        var chain = RedirectChain(request, seconds: totalTimeout ?? request.timeout)
+        while true {
+            let (current, left) = try chain.next()
+            let response: HTTPResponse
+            do throws(TransportError) {
+                let engine = try CurlEngine.shared()
+                response = try CurlTransfer(request: current, seconds: left, options: self, engine: engine).runWaiting(on: engine, abandoned: abandoned)
+            } catch {
+                if case .network(.timedOut) = error { throw chain.timedOut }
+                throw error
+            }
+            if try !chain.follow(response) { return response }
+        }
+    }
+}
+
+/// One request and the redirects it leads to: same origin only, at most `CurlTransport.maxRedirects`,
+/// all within the one deadline; a 303 (and a 301/302 after a POST) goes on as a GET without a body.
+struct RedirectChain {
+    private let seconds: Double
+    private let started = ContinuousClock.now
+    private let origin: Origin
+    private var current: HTTPRequest
+    private var redirects = 0
+
+    init(_ request: HTTPRequest, seconds: Double) {
+        self.seconds = seconds
+        origin = Origin(request.url)
+        current = request
+    }
+
+    /// The whole chain's time ran out.
+    var timedOut: TransportError { .network(.timedOut(seconds: seconds)) }
+
+    /// The request to send now, with the time left for it.
+    func next() throws(TransportError) -> (HTTPRequest, Double) {
+        let spent = ContinuousClock.now - started
+        let left = seconds - (Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18)
+        guard left > 0 else { throw timedOut }
+        return (current, left)
+    }
+
+    /// True when `response` is a redirect to follow (the next request is then ready); false when it is the answer.
+    mutating func follow(_ response: HTTPResponse) throws(TransportError) -> Bool {
+        guard [301, 302, 303, 307, 308].contains(response.status), redirects < CurlTransport.maxRedirects,
+              let location = response.headers["Location"],
+              let target = URL(string: location, relativeTo: current.url)?.absoluteURL
+        else { return false }
+        guard Origin(target) == origin else { throw .redirectRefused(location: Origin(target).description) }
+        redirects += 1
+        if response.status == 303 || (response.status <= 302 && current.method == "POST") {
+            current.method = "GET"
+            current.body = []
+        }
+        current.url = target
+        return true
     }
 }
 

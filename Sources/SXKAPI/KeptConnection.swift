@@ -624,22 +624,14 @@ public enum ConnectionHolder {
             let transport = self.transport(for: held)
             // The client sends directly what the holder never took on; from this frame on it may not.
             guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true else { return }
-            let box = AnswerBox()
-            let done = DispatchSemaphore(value: 0)
-            let task = Task.detached {
-                do { box.answer = .response(try await transport.send(held.request)) } catch let error as TransportError {
-                    box.answer = .failure(error)
-                } catch {
-                    box.answer = .failure(.network(.other("\(error)")))
-                }
-                done.signal()
+            // This thread waits for the transfer itself; a client that goes away (Ctrl-C, killed)
+            // cancels it here too.
+            let answer: HeldAnswer
+            do {
+                answer = .response(try transport.sendWaiting(held.request) { Self.peerHungUp(client) })
+            } catch {
+                answer = .failure(error)
             }
-            // A client that goes away (Ctrl-C, killed) cancels its transfer here too.
-            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                if Self.peerHungUp(client) { task.cancel() }
-            }
-            // After `sending`, the client reads a refusal as "may have been sent" (a GET goes again).
-            let answer = box.answer ?? .refused("no answer")
             _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
         }
 
@@ -720,7 +712,4 @@ public enum ConnectionHolder {
         }
     }
 
-    final class AnswerBox: @unchecked Sendable {
-        var answer: HeldAnswer?
-    }
 }
