@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "SXKCoreTests", dependencies: ["SXKCore", "SXKTestSupport"]),
         .testTarget(name: "SXKAPITests", dependencies: ["SXKAPI", "SXKSandbox"]),
         .testTarget(name: "SXKSandboxTests", dependencies: ["SXKSandbox", "SXKCore", "SXKModels"]),
-        .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession", "SXKModels", "SXKFeatures"]),
+        .testTarget(name: "SXKSessionTests", dependencies: ["SXKSession", "SXKModels", "SXKFeatures", "SXKTestSupport"]),
         .testTarget(name: "SXKFeaturesTests", dependencies: ["SXKFeatures", "SXKSandbox", "SXKTestSupport"]),
         .testTarget(name: "SXKShellTests", dependencies: ["SXKShell"], exclude: ["Golden"]),
         .testTarget(name: "SXKAppTests", dependencies: ["SXKApp", "SXKSandbox", "SXKTestSupport", "sxk", "sxk-sandbox"]),

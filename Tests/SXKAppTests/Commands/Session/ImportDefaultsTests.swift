@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import SXKTestSupport
 
 /// `import-defaults` on hostile binary plists, run as the real binary under an address-space limit
 /// (`prlimit --as`) and a deadline: a file of a few hundred bytes must not expand into gigabytes.
@@ -12,17 +13,7 @@ final class ImportDefaultsTests: XCTestCase {
         var objects: [[UInt8]] = [[0xD1, 1, 2], [0x51, UInt8(ascii: "a")]]
         for level in 0..<levels { objects.append([0xA0 | UInt8(fan)] + Array(repeating: UInt8(3 + level), count: fan)) }
         objects.append([0x51, UInt8(ascii: "x")])
-        var out = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for object in objects {
-            offsets.append(UInt8(out.count))
-            out += object
-        }
-        let table = out.count
-        out += offsets
-        func be64(_ n: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((n >> ($0 * 8)) & 0xFF) } }
-        out += [0, 0, 0, 0, 0, 0, 1, 1] + be64(objects.count) + be64(0) + be64(table)
-        return out
+        return BinaryPlistFixture.bplist(objects)
     }
 
     private let prlimit = "/usr/bin/prlimit"
