@@ -60,7 +60,7 @@ final class CurlEngine: @unchecked Sendable {
         Descriptors.markCloseOnExec()
     }
 
-    /// Queues a configured transfer; its continuation is resumed on the loop thread when it ends.
+    /// Queues a configured transfer; the loop thread hands its end to whoever waits for it (`CurlTransfer.resume`).
     func submit(_ transfer: CurlTransfer) {
         lock.withLock { incoming.append(transfer) }
         sxk_curl_multi_wakeup(multi)

@@ -22,7 +22,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var resolveList: UnsafeMutablePointer<curl_slist>?
     private let gate = UnsafeMutablePointer<sxk_socket_gate>.allocate(capacity: 1)
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-    /// Resumes the waiting `run`, once (loop thread).
+    /// Hands the end to the waiting `run` or `runWaiting`, once (loop thread).
     private var resume: ((End) -> Void)?
 
     private enum End {

@@ -35,14 +35,23 @@ public enum WireDate {
 
     /// `yyyy-MM-dd` for the day that contains `date` in Shanghai.
     public static func day(_ date: Date) -> String {
-        let (day, _) = split(date)
-        return ymdText(CivilDate.civil(day))
+        guard let unix = LocalZone.seconds(date) else { return LocalZone.unrepresentable(date) }
+        return dayText(CivilDate.floorDiv(unix + offset, 86_400))
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in Shanghai.
     public static func timestamp(_ date: Date) -> String {
-        let (day, seconds) = split(date)
-        return ymdText(CivilDate.civil(day)) + " " + hmsText(seconds)
+        guard let unix = LocalZone.seconds(date) else { return LocalZone.unrepresentable(date) }
+        return timestamp(unix: unix)
+    }
+
+    /// `yyyy-MM-dd` of a Shanghai day number (days since 1970-01-01 there).
+    public static func dayText(_ day: Int) -> String { ymdText(CivilDate.civil(day)) }
+
+    /// `yyyy-MM-dd HH:mm:ss` in Shanghai of epoch seconds.
+    public static func timestamp(unix: Int) -> String {
+        let day = CivilDate.floorDiv(unix + offset, 86_400)
+        return dayText(day) + " " + hmsText(unix + offset - day * 86_400)
     }
 
     /// The instant `days` whole days after `date` (Shanghai has no clock changes, so a day is 86,400 s).
@@ -50,15 +59,26 @@ public enum WireDate {
         date.addingTimeInterval(TimeInterval(days * 86_400))
     }
 
-    /// Parses a strict `yyyy-MM-dd` (valid calendar day) to the start of that day in Shanghai.
+    /// The Shanghai day number of a strict `yyyy-MM-dd` (ASCII digits, a real calendar day).
+    public static func dayNumber(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                guard bytes[i] >= 0x30, bytes[i] <= 0x39 else { return nil }
+                value = value * 10 + Int(bytes[i] - 0x30)
+            }
+            return value
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
+              (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y) else { return nil }
+        return CivilDate.days(year: y, month: m, day: d)
+    }
+
+    /// Parses a strict `yyyy-MM-dd` to the start of that day in Shanghai.
     public static func parseDay(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-            (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y)
-        else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(CivilDate.days(year: y, month: m, day: d) * 86_400 - offset))
+        dayNumber(text).map { Date(timeIntervalSince1970: TimeInterval($0 * 86_400 - offset)) }
     }
 
     /// Parses `yyyy-MM-dd HH:mm:ss` in Shanghai.
@@ -71,13 +91,6 @@ public enum WireDate {
         else { return nil }
         return dayStart.addingTimeInterval(TimeInterval(h * 3600 + m * 60 + s))
     }
-
-    /// Day number and second of that day, in Shanghai.
-    private static func split(_ date: Date) -> (day: Int, seconds: Int) {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
-        let day = CivilDate.floorDiv(local, 86_400)
-        return (day, local - day * 86_400)
-    }
 }
 
 /// The zone local times are shown in: the process's own, as the C library keeps it (`TZ`, else
@@ -88,6 +101,17 @@ public struct LocalZone: Sendable, Equatable {
 
     public static let current = LocalZone(fixed: nil)
     public static func fixed(secondsEast seconds: Int) -> LocalZone { LocalZone(fixed: seconds) }
+
+    /// Whole epoch seconds of `date` (rounded down), or nil for an instant no calendar shows: not
+    /// finite, or past the year 9999 either way (a stored time is outside text, imported from a device).
+    public static func seconds(_ date: Date) -> Int? {
+        let t = date.timeIntervalSince1970.rounded(.down)
+        guard t.isFinite, abs(t) < 253_402_300_800 else { return nil }
+        return Int(t)
+    }
+
+    /// What is shown for an instant `seconds` refuses: the number as stored.
+    public static func unrepresentable(_ date: Date) -> String { "\(date.timeIntervalSince1970) s since 1970" }
 
     /// The offset from UTC, in seconds, at the instant `unix`.
     public func offset(at unix: Int) -> Int { fields(unix).offset }
@@ -114,25 +138,26 @@ public struct LocalZone: Sendable, Equatable {
 public enum LocalTime {
     /// `yyyy-MM-dd HH:mm:ss ±hh:mm`.
     public static func human(_ date: Date, zone: LocalZone = .current) -> String {
-        let (day, time, offset) = parts(date, zone: zone)
+        guard let (day, time, offset) = parts(date, zone: zone) else { return LocalZone.unrepresentable(date) }
         return "\(day) \(time) \(offset)"
     }
 
     /// `yyyy-MM-ddTHH:mm:ss±hh:mm`.
     public static func iso(_ date: Date, zone: LocalZone = .current) -> String {
-        let (day, time, offset) = parts(date, zone: zone)
+        guard let (day, time, offset) = parts(date, zone: zone) else { return LocalZone.unrepresentable(date) }
         return "\(day)T\(time)\(offset)"
     }
 
     /// `HH:mm:ss ±hh:mm`, for columns where the day is plain from context.
     public static func clock(_ date: Date, zone: LocalZone = .current) -> String {
-        let (_, time, offset) = parts(date, zone: zone)
+        guard let (_, time, offset) = parts(date, zone: zone) else { return LocalZone.unrepresentable(date) }
         return "\(time) \(offset)"
     }
 
     /// `yyyyMMddHHmmss`, for names of files.
     public static func compact(_ date: Date, zone: LocalZone = .current) -> String {
-        let (day, seconds, _) = zone.fields(Int(date.timeIntervalSince1970.rounded(.down)))
+        guard let unix = LocalZone.seconds(date) else { return LocalZone.unrepresentable(date) }
+        let (day, seconds, _) = zone.fields(unix)
         let (y, m, d) = CivilDate.civil(day)
         return NumberText.padded(y, width: 4) + NumberText.padded(m, width: 2) + NumberText.padded(d, width: 2)
             + NumberText.padded(seconds / 3600, width: 2) + NumberText.padded(seconds % 3600 / 60, width: 2)
@@ -147,8 +172,9 @@ public enum LocalTime {
         return WireDate.parseTimestamp(text).map { human($0, zone: zone) } ?? text
     }
 
-    private static func parts(_ date: Date, zone: LocalZone) -> (String, String, String) {
-        let (day, seconds, offset) = zone.fields(Int(date.timeIntervalSince1970.rounded(.down)))
+    private static func parts(_ date: Date, zone: LocalZone) -> (String, String, String)? {
+        guard let unix = LocalZone.seconds(date) else { return nil }
+        let (day, seconds, offset) = zone.fields(unix)
         return (ymdText(CivilDate.civil(day)), hmsText(seconds), offsetText(offset))
     }
 
@@ -176,7 +202,7 @@ enum FastWire {
                 return n
             }
             guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
-                  let mi = number(14, 2), let s = number(17, 2), y >= 1992, (1...12).contains(mo),
+                  let mi = number(14, 2), let s = number(17, 2), (1...12).contains(mo),
                   d >= 1, d <= CivilDate.daysIn(month: mo, year: y), h < 24, mi < 60, s < 60 else { return nil }
             let utc = CivilDate.days(year: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + s - WireDate.offset
             let offset = cache.offset(utc, zone: zone)

@@ -33,7 +33,7 @@ public final class Lock: @unchecked Sendable {
 }
 
 /// A condition variable with its own mutex: `lock`, then `wait` until the state it guards is ready,
-/// `signal` or `broadcast` after changing it (Foundation's `NSCondition`).
+/// `signal` after changing it (Foundation's `NSCondition`).
 public final class Condition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
@@ -59,5 +59,4 @@ public final class Condition: @unchecked Sendable {
     /// Releases the lock until signalled (or woken spuriously: callers wait in a loop on their state).
     public func wait() { pthread_cond_wait(condition, mutex) }
     public func signal() { pthread_cond_signal(condition) }
-    public func broadcast() { pthread_cond_broadcast(condition) }
 }

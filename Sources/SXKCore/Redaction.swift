@@ -261,19 +261,41 @@ public enum Redaction {
         }.joined(separator: "&")
     }
 
+    /// Form decoding: `%` and two hex digits is that byte, `+` a space; anything else stays as written.
     public static func percentDecoded(_ text: Substring) -> String {
         guard text.contains("%") || text.contains("+") else { return String(text) }
-        var out: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let b = bytes.popFirst() {
-            if b == UInt8(ascii: "%"), bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
-                out.append(v)
-                bytes = bytes.dropFirst(2)
-            } else {
-                out.append(b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+        return String(decoding: percentDecodedBytes(text, plusIsSpace: true), as: UTF8.self)
+    }
+
+    /// URL decoding (`+` kept), or nil when the bytes it gives are not UTF-8.
+    public static func percentDecodedExactly(_ text: Substring) -> String? {
+        String(validating: percentDecodedBytes(text, plusIsSpace: false), as: UTF8.self)
+    }
+
+    private static func percentDecodedBytes(_ text: Substring, plusIsSpace: Bool) -> [UInt8] {
+        func hex(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x30...0x39: return b - 0x30
+            case 0x41...0x46: return b - 0x41 + 10
+            case 0x61...0x66: return b - 0x61 + 10
+            default: return nil
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%"), i + 2 < bytes.count, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) {
+                out.append(hi << 4 | lo)
+                i += 3
+            } else {
+                out.append(plusIsSpace && b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+                i += 1
+            }
+        }
+        return out
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

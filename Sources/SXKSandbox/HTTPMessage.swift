@@ -33,33 +33,7 @@ struct HTTPRequest: Sendable {
         }
     }
 
-    static func percentDecode(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "+") {
-                bytes.append(0x20)
-            } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                let hi = hexValue(iterator[iterator.startIndex]), let lo = hexValue(iterator[iterator.startIndex + 1])
-            {
-                bytes.append(hi << 4 | lo)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
+    static func percentDecode(_ text: Substring) -> String { Redaction.percentDecoded(text) }
 }
 
 /// An answer to write back; the fault modes bend how it is written.

@@ -3,50 +3,25 @@ import SXKCore
 /// Integer date arithmetic in Asia/Shanghai (UTC+8, no daylight saving since 1991), fast enough to
 /// format a million generated orders; day numbers count days since 1970-01-01 in Shanghai.
 enum ShanghaiCalendar {
-    static let offset = 8 * 3600
+    static let offset = WireDate.offset
 
-    static func dayNumber(unix: Int) -> Int { floorDiv(unix + offset, 86400) }
+    static func dayNumber(unix: Int) -> Int { CivilDate.floorDiv(unix + offset, 86400) }
 
     /// `yyyy-MM-dd`.
-    static func dateText(day: Int) -> String {
-        let (y, m, d) = civil(day)
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
-    }
+    static func dateText(day: Int) -> String { WireDate.dayText(day) }
 
     /// `yyyy-MM-dd HH:mm:ss`.
-    static func timestamp(unix: Int) -> String {
-        let day = dayNumber(unix: unix)
-        let seconds = unix + offset - day * 86400
-        return dateText(day: day) + " " + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
-    }
+    static func timestamp(unix: Int) -> String { WireDate.timestamp(unix: unix) }
 
     /// `yyyyMMdd`, for order numbers.
     static func compactDate(day: Int) -> String {
-        let (y, m, d) = civil(day)
+        let (y, m, d) = CivilDate.civil(day)
         return pad(y, 4) + pad(m, 2) + pad(d, 2)
     }
 
     /// Parses a strict `yyyy-MM-dd` (a real calendar day) to its day number.
-    static func parseDay(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for i in range {
-                guard bytes[i] >= 0x30, bytes[i] <= 0x39 else { return nil }
-                value = value * 10 + Int(bytes[i] - 0x30)
-            }
-            return value
-        }
-        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), (1...12).contains(m), d >= 1 else { return nil }
-        let day = days(year: y, month: m, day: d)
-        return civil(day) == (y, m, d) ? day : nil
-    }
+    static func parseDay(_ text: String) -> Int? { WireDate.dayNumber(text) }
 
-    // The day arithmetic is SXKCore's CivilDate.
-    static func days(year: Int, month: Int, day: Int) -> Int { CivilDate.days(year: year, month: month, day: day) }
-    static func civil(_ days: Int) -> (Int, Int, Int) { CivilDate.civil(days) }
-    static func floorDiv(_ a: Int, _ b: Int) -> Int { CivilDate.floorDiv(a, b) }
 
     static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)

@@ -237,7 +237,11 @@ public struct DefaultsImporter: Sendable {
             if case .number = raw { return .success(raw) }
             return raw.stringValue.map { .success(.string($0)) } ?? bad("a number or string")
         case .time:
-            if let seconds = raw.doubleValue { return .success(.double(seconds)) }
+            if let seconds = raw.doubleValue {
+                // A time no calendar shows (not finite, past the year 9999) is refused here, not printed later.
+                guard LocalZone.seconds(Date(timeIntervalSince1970: seconds)) != nil else { return bad("a time within the years 1–9999") }
+                return .success(.double(seconds))
+            }
             if let text = raw.stringValue, let date = WireDate.parseTimestamp(text) {
                 return .success(.double(date.timeIntervalSince1970))
             }

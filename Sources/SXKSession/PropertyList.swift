@@ -1,3 +1,5 @@
+import SXKCore
+
 /// Apple property lists read from bytes with the standard library alone: the binary format
 /// (`bplist00`) and the XML one. The bytes come from a user's device and may be hostile, so every
 /// offset, length and reference is checked before it is used, the nesting depth is bounded by the
@@ -230,7 +232,8 @@ private struct BinaryPlistDecoder {
     let depthLimit: Int
 
     func value(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        // Already enforced by the bounds check; kept so the recursion is bounded here on its own too.
+        // The one depth check for an object reached again deeper down: the bounds check measures each
+        // object once, at the first depth it is reached.
         guard depth <= depthLimit else { throw .tooDeep(limit: depthLimit) }
         let object = try table.object(index)
         switch object {
@@ -829,19 +832,9 @@ private struct XMLPlistReader {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...12).contains(month), day >= 1, day <= monthDays[month - 1], hour < 24, minute < 60, second < 60 else {
-            return nil
-        }
-        // Days from 1970-01-01 to the civil date: years counted from March, so the leap day ends a year.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        return Double(CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second)
     }
 
     /// Standard base64 with `=` padding; whitespace anywhere is skipped, anything else is an error.

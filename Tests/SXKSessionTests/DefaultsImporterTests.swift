@@ -132,6 +132,18 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.userId, 7)
     }
 
+    /// A stored time no calendar shows (1e19 s, past the year 9999) is refused at the import, and
+    /// were one stored anyway, it is shown as the number it is, not a trap.
+    func testATimeOutsideTheCalendarIsRejected() throws {
+        let object: JSONObject = ["key_in_user_id": 7, "7_scenic_key_last_location_report_time": .double(1e19)]
+        let (_, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.rejected.map(\.key), ["7_scenic_key_last_location_report_time"])
+        XCTAssertEqual(report.rejected.first?.reason, "expected a time within the years 1–9999, found a number")
+        XCTAssertEqual(LocalTime.human(Date(timeIntervalSince1970: 1e19)), "1e+19 s since 1970")
+        XCTAssertEqual(LocalTime.iso(Date(timeIntervalSince1970: -.infinity)), "-inf s since 1970")
+        XCTAssertEqual(WireDate.timestamp(Date(timeIntervalSince1970: .nan)), "nan s since 1970")
+    }
+
     /// An export that claims a recent validation does not let a one-shot skip validating the import.
     func testTheValidationTimeIsNeverImported() throws {
         let object: JSONObject = ["key_in_user_id": 7, "sxk_session_validated_at": .double(Date().timeIntervalSince1970), "key_in_token": .string(Demo.token)]

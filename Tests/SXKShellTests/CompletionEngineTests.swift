@@ -29,7 +29,7 @@ final class CompletionEngineTests: XCTestCase {
             ("stats d", ["daily"]),
             ("stats daily --", ["--chart", "--period", "--help"]),
             ("stats daily --period m", ["month"]),
-            ("scenic ", ["1", "2", "3", "西湖 北线"]),
+            ("scenic ", ["1", "2", "3", "西湖 北线", "9"]),
             ("scenic 西", ["1", "西湖 北线"]),
             ("orders --scenic 千", ["3"]),
             ("help st", ["stats"]),

@@ -256,4 +256,17 @@ final class HistoryContextTests: XCTestCase {
         XCTAssertEqual(HistoryEntry(stored: line), HistoryEntry(line: line))
         XCTAssertEqual(HistoryEntry(stored: "plain"), HistoryEntry(line: "plain"))
     }
+
+    /// A relative history path (HOME set to a relative folder) makes its folders from the working directory.
+    func testARelativeFolderIsMadeFromTheWorkingDirectory() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("sxk-rel-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let before = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(base))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(before) }
+        try HistoryStore.makeDirectory("home/.config/sxk")
+        var isDirectory: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: base + "/home/.config/sxk", isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
 }

@@ -93,6 +93,9 @@ final class ShellRunnerTests: XCTestCase {
     func testHiddenCompleteUsesEngineAndProviders() async {
         var r = await run(.oneShot(["__complete", "--", "scenic", "西"]))
         XCTAssertEqual(r.1, "1\t西湖景区\n西湖 北线\tname with a space\n")
+        // A description with line breaks and a tab (server text) stays on its candidate's line.
+        r = await run(.oneShot(["__complete", "--", "scenic", "9"]))
+        XCTAssertEqual(r.1, "9\t断桥  残雪 店 \n")
         r = await run(.oneShot(["__complete", "--", "--json", "--env", "test", "ord"]))
         XCTAssertEqual(r.1, "orders\tList orders\n")
         r = await run(.oneShot(["__complete", "--", "--js"]))

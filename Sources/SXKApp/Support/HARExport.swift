@@ -94,7 +94,7 @@ enum HARExport {
         let query = url[url.index(after: q)...].split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return .array(query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ s: Substring) -> String { Redaction.percentDecoded(s) }
+            func decode(_ s: Substring) -> String { Redaction.percentDecodedExactly(s) ?? String(s) }
             return .object(["name": .string(decode(parts[0])), "value": .string(parts.count == 2 ? decode(parts[1]) : "")])
         })
     }

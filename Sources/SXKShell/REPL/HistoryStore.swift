@@ -115,9 +115,8 @@ public final class HistoryStore: @unchecked Sendable {
         // Only the line editor records lines, so without libedit there are none to save; the check keeps
         // the wrappers from being called on a library that is not loaded, and the file as it is.
         if let why = Libedit.loadError { throw HistoryError("cannot save history: \(why)") }
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        try Self.makeDirectory(dir)
+        let dir = PathText.folder(of: path)
+        if !dir.isEmpty { try Self.makeDirectory(dir) }
 
         // Never through a symlink: a planted `history.lock` link would make us create its target.
         let lockPath = path + ".lock"
@@ -205,7 +204,7 @@ public final class HistoryStore: @unchecked Sendable {
     static func makeDirectory(_ dir: String) throws {
         if PathText.isDirectory(dir) { return }
         let parent = PathText.folder(of: dir)
-        if parent != dir { try makeDirectory(parent) }
+        if parent != dir, !parent.isEmpty { try makeDirectory(parent) }
         if mkdir(dir, 0o700) != 0 && errno != EEXIST {
             throw HistoryError("cannot create \(dir): \(String(cString: strerror(errno)))")
         }

@@ -427,7 +427,10 @@ public final class Shell: @unchecked Sendable {
             candidates = engine.candidates(words: Array(words[min(i, words.count)...]), current: current, provider: values)
         }
         for c in candidates {
-            let description = c.description.map { "\t" + $0.replacing("\t", with: " ").replacing("\n", with: " ") } ?? ""
+            // One candidate per line: a tab, CR or LF inside a description (server text) becomes a space.
+            let description = c.description.map { text in
+                "\t" + String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\t" || $0 == "\r" || $0 == "\n" ? " " : $0 }))
+            } ?? ""
             io.stdout.write(c.value + description + "\n")
         }
     }

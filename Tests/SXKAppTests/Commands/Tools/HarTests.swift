@@ -154,6 +154,18 @@ final class HarTests: XCTestCase {
         XCTAssertNil(entry["serverIPAddress"])
     }
 
+    /// Query fields as the URL has them decoded: `+` is a plus, `%` and two hex digits a byte, and a
+    /// field whose bytes are not UTF-8, or a `%` not followed by two hex digits, stays as written.
+    func testQueryStringFieldsAreURLDecoded() {
+        let query = HARExport.queryString("http://127.0.0.1:9/api/x?q=a+b&k=%E8%A5%BF%E6%B9%96%201&bad=%D6%D0&sign=%+4&end=%4#frag")
+        XCTAssertEqual(query, .array([
+            .object(["name": "q", "value": "a+b"]), .object(["name": "k", "value": "西湖 1"]),
+            .object(["name": "bad", "value": "%D6%D0"]), .object(["name": "sign", "value": "%+4"]),
+            .object(["name": "end", "value": "%4"]),
+        ]))
+        XCTAssertEqual(Redaction.percentDecoded("x%2Dapi%2dkey+1%+4"), "x-api-key 1% 4")
+    }
+
     func testTheResponseBodyKeptIsBounded() {
         let ring = RequestRing()
         let (n, _) = ring.begin(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:9/big")!))
