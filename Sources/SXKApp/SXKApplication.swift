@@ -134,24 +134,33 @@ public enum SXKApplication {
     }
 
     /// True for a one-shot whose command sends at once (`AppCommand.sendsAtOnce`) and that sends directly
-    /// (no connection holder: no `--persist`, `SXK_PERSIST` or startup-file `persist` line): it loads libcurl and
+    /// (no connection holder: the `--persist` flag, else `SXK_PERSIST`, else the startup file's `persist` line,
+    /// is absent or 0, which stops a holder and sends directly): it loads libcurl and
     /// starts its engine on a second thread (`CurlTransport.prepareEngine`) while this one parses the
     /// options and reads the profile. Read from the raw arguments; a wrong guess (an option value that
     /// looks like a command) only loads libcurl early.
     static func oneShotWillSend(_ arguments: [String], environment: [String: String]) -> Bool {
         var i = 0
+        var persistFlag: String?
         while i < arguments.count, arguments[i].hasPrefix("-"), arguments[i] != "-" {
             let word = arguments[i]
             i += 1
             if word == "--" { break }
-            // A script (`-c`) and anything kept in a holder never wait for libcurl's load here.
-            if word == "-c" || word == "--persist" || word.hasPrefix("--persist=") { return false }
+            // A script (`-c`) never waits for libcurl's load here.
+            if word == "-c" { return false }
+            if word == "--persist", i < arguments.count { persistFlag = arguments[i] }
+            if word.hasPrefix("--persist=") { persistFlag = String(word.dropFirst("--persist=".count)) }
             if !word.contains("="), GlobalOptions.flags.contains(where: { "--" + $0.name == word && !$0.isSwitch }) { i += 1 }
         }
         guard i < arguments.count, let command = CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] }),
               command.sendsAtOnce(arguments[(i + 1)...]) else { return false }
-        if let persist = environment["SXK_PERSIST"], !persist.isEmpty { return false }
-        if let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0, StartupFile.persistSetting(rc) != nil { return false }
+        // What `keepConnections` will decide: a holder for a setting above 0 (an invalid one is a usage error, no request).
+        var setting = persistFlag
+        if setting == nil, let variable = environment["SXK_PERSIST"], !variable.isEmpty { setting = variable }
+        if setting == nil, let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0 {
+            setting = StartupFile.persistSetting(rc)
+        }
+        if let setting, (try? Invocation.persistSeconds(setting, "persist")) != 0 { return false }
         return true
     }
 

@@ -259,13 +259,26 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(early(["-c", "get /api/app/config"]))
         XCTAssertFalse(early(["--persist", "30", "get", "/api/app/config"]))
         XCTAssertFalse(early(["--persist=30", "get", "/api/app/config"]))
+        XCTAssertFalse(early(["--persist", "soon", "get", "/api/app/config"]), "a usage error sends nothing")
+        // 0 stops a holder and sends directly.
+        XCTAssertTrue(early(["--persist", "0", "get", "/api/app/config"]))
+        XCTAssertTrue(early(["--persist=0", "get", "/api/app/config"]))
         env["SXK_PERSIST"] = "30"
         XCTAssertFalse(early(["get", "/api/app/config"]))
+        XCTAssertTrue(early(["--persist", "0", "get", "/api/app/config"]), "the flag wins over the variable")
+        env["SXK_PERSIST"] = "0"
+        XCTAssertTrue(early(["get", "/api/app/config"]))
+        XCTAssertFalse(early(["--persist", "30", "get", "/api/app/config"]))
         env["SXK_PERSIST"] = ""
         XCTAssertTrue(early(["get", "/api/app/config"]))
         try FileManager.default.createDirectory(atPath: config + "/sxk", withIntermediateDirectories: true)
         try "persist 30\n".write(toFile: config + "/sxk/sxkrc", atomically: true, encoding: .utf8)
         XCTAssertFalse(early(["get", "/api/app/config"]))
+        env["SXK_PERSIST"] = "0"
+        XCTAssertTrue(early(["get", "/api/app/config"]), "the variable wins over the startup file")
+        env["SXK_PERSIST"] = ""
+        try "persist 0\n".write(toFile: config + "/sxk/sxkrc", atomically: true, encoding: .utf8)
+        XCTAssertTrue(early(["get", "/api/app/config"]))
     }
 
     /// The early load's guess agrees with what each one-shot really does: it loads libcurl beside its start
