@@ -22,11 +22,7 @@ enum ShanghaiCalendar {
     /// Parses a strict `yyyy-MM-dd` (a real calendar day) to its day number.
     static func parseDay(_ text: String) -> Int? { WireDate.dayNumber(text) }
 
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
+    static func pad(_ value: Int, _ width: Int) -> String { NumberText.padded(value, width: width) }
 }
 
 /// Money is kept in cents and written as yuan with two decimals (`128.80`).

@@ -396,6 +396,11 @@ private struct XMLPlistReader {
             let (found, empty) = try openTag()
             guard let tag = found else { throw fail("an element that is not a plist element", at: start) }
             let value: PropertyListValue
+            /// The element's text read by `reader`, or `problem` at the element's line.
+            func parse<T>(_ reader: ([UInt8]) -> T?, _ problem: String) throws(PropertyListError) -> T {
+                guard let parsed = reader(Array(try content(of: tag, empty: empty, at: start).utf8)) else { throw fail(problem, at: start) }
+                return parsed
+            }
             switch tag {
             case .plist:
                 throw fail("<plist> inside <plist>", at: start)
@@ -423,25 +428,13 @@ private struct XMLPlistReader {
             case .string:
                 value = .string(try content(of: tag, empty: empty, at: start))
             case .data:
-                guard let data = Self.base64(Array(try content(of: tag, empty: empty, at: start).utf8)) else {
-                    throw fail("<data> is not valid base64", at: start)
-                }
-                value = .data(data)
+                value = .data(try parse(Self.base64, "<data> is not valid base64"))
             case .integer:
-                guard let number = Self.integer(Array(try content(of: tag, empty: empty, at: start).utf8)) else {
-                    throw fail("<integer> holds no integer, or one outside 64 bits", at: start)
-                }
-                value = number
+                value = try parse(Self.integer, "<integer> holds no integer, or one outside 64 bits")
             case .real:
-                guard let number = Self.real(Array(try content(of: tag, empty: empty, at: start).utf8)) else {
-                    throw fail("<real> holds no number", at: start)
-                }
-                value = .real(number)
+                value = .real(try parse(Self.real, "<real> holds no number"))
             case .date:
-                guard let seconds = Self.date(Array(try content(of: tag, empty: empty, at: start).utf8)) else {
-                    throw fail("<date> is not a date written yyyy-MM-ddTHH:mm:ssZ", at: start)
-                }
-                value = .date(seconds)
+                value = .date(try parse(Self.date, "<date> is not a date written yyyy-MM-ddTHH:mm:ssZ"))
             }
             try add(value)
         }
