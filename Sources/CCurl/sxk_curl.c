@@ -36,16 +36,17 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char load_error[512];
 
-// Starts `run(arg)` on a detached thread with a 1 MiB stack; 0 when it started. Nothing joins these
-// threads: the loader's and the warm-up's work needs little stack and no one waits for them to end.
-// Every signal but a fault's is blocked on them (and on the engine's thread, when the load's callback
-// makes it), whatever thread starts the load: the shell's reader takes the signals sxk handles, and
+// Starts `run(arg)` on a detached thread with `stack` bytes of stack (0: the platform's default, for the
+// loading thread, whose `then` may run libcurl's transfers for the rest of the process; the warm-up
+// needs little); 0 when it started. Nothing joins these threads.
+// Every signal but a fault's is blocked on them (so on libcurl's transfers too, which the loading thread
+// goes on to run), whatever thread starts the load: the shell's reader takes the signals sxk handles, and
 // libcurl's waits are never cut short by one. A fault still reaches its handler (a crash report).
-static int start_detached(void *(*run)(void *), void *arg) {
+static int start_detached(void *(*run)(void *), void *arg, size_t stack) {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return -1;
     (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    (void)pthread_attr_setstacksize(&attr, 1 << 20);
+    if (stack) (void)pthread_attr_setstacksize(&attr, stack);
     sigset_t all, previous;
     sigfillset(&all);
     const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS};
@@ -140,7 +141,7 @@ static void load(void) {
 #ifndef __APPLE__
     // Only when libcurl's TLS is OpenSSL 3: another library may have loaded a libssl libcurl does not use.
     const curl_version_info_data *info = api.version_info(CURLVERSION_NOW);
-    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) (void)start_detached(warm_tls, NULL);
+    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) (void)start_detached(warm_tls, NULL, 1 << 20);
 #endif
 }
 
@@ -165,7 +166,7 @@ int sxk_curl_load_in_background(void (*then)(void)) {
     after->then = then;
     // Detached: a later sxk_curl_load() waits for the load itself (pthread_once blocks until the
     // first call returns).
-    int rc = start_detached(load_on_thread, after);
+    int rc = start_detached(load_on_thread, after, 0);
     if (rc != 0) free(after);
     return rc;
 }

@@ -20,21 +20,57 @@ import Darwin
 /// The share handle has real lock callbacks: an easy handle is cleaned up (detached from the
 /// share) on whichever thread drops the last reference to its transfer.
 final class CurlEngine: @unchecked Sendable {
-    /// The engine, made on the first request: libcurl is loaded then (CCurl's sxk_curl.h).
-    private static let made: Result<CurlEngine, TransportError> = {
-        guard sxk_curl_load() == 0 else { return .failure(.network(.other(String(cString: sxk_curl_load_error())))) }
-        let engine = CurlEngine()
-        let created = DetachedThread.start(name: "sxk.curl") { engine.loop() }
-        guard created == 0 else { return .failure(.network(.other("cannot start libcurl's thread: \(String(cString: strerror(created)))"))) }
-        return .success(engine)
-    }()
+    private static let making = Condition()
+    /// The engine once made (or why it could not be), under `making`.
+    nonisolated(unsafe) private static var made: Result<CurlEngine, TransportError>?
+    /// A loading thread has started and will make the engine (under `making`).
+    nonisolated(unsafe) private static var loaderMakes = false
 
-    /// Starts loading libcurl on a thread of its own and returns at once; `shared()` waits for that load.
-    /// `then` runs on that thread after it, loaded or not. False if no thread could be started.
-    static func startLoading(then: @convention(c) () -> Void) -> Bool { sxk_curl_load_in_background(then) == 0 }
+    /// Starts loading libcurl on a thread of its own and returns at once; that thread then makes the
+    /// engine and runs its loop for the rest of the process. A request meanwhile (`shared()`) waits for
+    /// both. False if no thread could be started (the first request then loads libcurl itself).
+    static func startLoading() -> Bool {
+        making.lock()
+        defer { making.unlock() }
+        if loaderMakes || made != nil { return true }
+        loaderMakes = sxk_curl_load_in_background {
+            guard case (.success(let engine), true) = CurlEngine.obtain(runsLoop: true) else { return }
+            DetachedThread.nameCurrent("sxk.curl")
+            engine.loop()
+        } == 0
+        return loaderMakes
+    }
 
     /// The process's engine; a libcurl that cannot be loaded is one network error (exit 4), not a crash.
-    static func shared() throws(TransportError) -> CurlEngine { try made.get() }
+    static func shared() throws(TransportError) -> CurlEngine { try obtain(runsLoop: false).result.get() }
+
+    /// Loads libcurl and makes the engine, once per process. The caller that makes it (`madeHere`) runs its
+    /// loop when `runsLoop` (the loading thread, which would otherwise end); else the loop gets a thread of
+    /// its own. Starting that thread from the loading thread, rather than going on there, put ≈ 1 ms
+    /// (thread start and scheduling on two cores) before a one-shot's first request.
+    private static func obtain(runsLoop: Bool) -> (result: Result<CurlEngine, TransportError>, madeHere: Bool) {
+        // Outside the lock: every caller waits for the same load here (pthread_once).
+        let loaded = sxk_curl_load() == 0
+        making.lock()
+        defer { making.unlock() }
+        // A request while the loading thread makes the engine waits for it: no second thread for the loop.
+        while !runsLoop, loaderMakes, made == nil { making.wait() }
+        if let made { return (made, false) }
+        var result: Result<CurlEngine, TransportError>
+        if !loaded {
+            result = .failure(.network(.other(String(cString: sxk_curl_load_error()))))
+        } else {
+            let engine = CurlEngine()
+            result = .success(engine)
+            if !runsLoop {
+                let created = DetachedThread.start(name: "sxk.curl") { engine.loop() }
+                if created != 0 { result = .failure(.network(.other("cannot start libcurl's thread: \(String(cString: strerror(created)))"))) }
+            }
+        }
+        made = result
+        making.broadcast()
+        return (result, true)
+    }
 
     private let multi: UnsafeMutableRawPointer
     /// TLS sessions and DNS answers shared by every easy handle (attached with `CURLOPT_SHARE`).

@@ -77,10 +77,10 @@ public struct CurlTransport: HTTPTransport {
     /// by the request, as without this.
     public static func prepareEngine() {
         // The load runs on a plain C thread (CCurl): a Foundation thread began running its closure
-        // 0.6-2 ms after the call. The engine is made on that same thread once the load is done: a
-        // thread started here for it would wait in pthread_create for most of the load (the loader
-        // holds glibc's TLS lock meanwhile), and hold up this one, the command's start, with it.
-        _ = CurlEngine.startLoading(then: { _ = try? CurlEngine.shared() })
+        // 0.6-2 ms after the call. The engine is made on that same thread once the load is done, and
+        // its loop runs there: a thread started here for it would wait in pthread_create for most of the
+        // load (the loader holds glibc's TLS lock meanwhile), and hold up this one, the command's start.
+        _ = CurlEngine.startLoading()
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

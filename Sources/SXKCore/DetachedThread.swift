@@ -43,16 +43,21 @@ public enum DetachedThread {
         init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
 
         func run() {
-            #if os(Linux)
-            // The kernel's copy of the name (Glibc's module has no pthread_setname_np, which writes
-            // this same file).
-            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-            if fd >= 0 {
-                _ = name.withCString { write(fd, $0, strlen($0)) }
-                close(fd)
-            }
-            #endif
+            DetachedThread.nameCurrent(name)
             body()
         }
+    }
+
+    /// Names the calling thread (a thread that goes on to other work than it was started for).
+    public static func nameCurrent(_ name: String) {
+        #if os(Linux)
+        // The kernel's copy of the name (Glibc's module has no pthread_setname_np, which writes
+        // this same file).
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = name.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        #endif
     }
 }

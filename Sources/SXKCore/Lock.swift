@@ -59,4 +59,5 @@ public final class Condition: @unchecked Sendable {
     /// Releases the lock until signalled (or woken spuriously: callers wait in a loop on their state).
     public func wait() { pthread_cond_wait(condition, mutex) }
     public func signal() { pthread_cond_signal(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }

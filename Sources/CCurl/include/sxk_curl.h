@@ -23,7 +23,8 @@ const char *sxk_curl_load_error(void);
 /// plain pthread: it starts in tens of microseconds, before any Swift or Foundation machinery, so
 /// the load begins as early as the caller can ask for it. While it loads, the dynamic loader holds
 /// the lock every pthread_create takes (glibc's TLS set-up): work that needs a thread of its own
-/// once libcurl is loaded belongs in `then`, not in a thread the caller starts meanwhile.
+/// once libcurl is loaded belongs in `then`, not in a thread the caller starts meanwhile. `then` may
+/// keep the thread for good (it has the default stack size): sxk runs libcurl's transfers on it.
 int sxk_curl_load_in_background(void (*then)(void));
 
 // Everything below requires a successful sxk_curl_load() first.

@@ -1,4 +1,5 @@
 import Foundation
+import SXKSandbox
 import XCTest
 
 /// libcurl is loaded on the first request, not at start (docs/architecture.md, "libcurl is loaded
@@ -59,5 +60,35 @@ final class LazyLibcurlTests: XCTestCase {
         XCTAssertLessThan(kerberos.count, 200, "Kerberos's functions were bound at load")
         XCTAssertTrue(bindings(from: "libcurl.so.4").contains { $0.contains("`SSL_CTX_new'") },
                       "libcurl's imports were not bound at load")
+    }
+
+    /// A one-shot that sends loads libcurl on a thread it starts before the program's task, and that thread
+    /// goes on to run the transfers (`CurlEngine.startLoading`): no thread is started for them once the
+    /// load is done. Seen from /proc while the request waits on a slow sandbox: one `sxk.curl` thread,
+    /// older (a lower thread id) than every thread of the task's pool, which comes after the load starts.
+    func testTheThreadThatLoadsLibcurlRunsTheTransfers() throws {
+        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 1_500))
+        defer { server.stop() }
+        let live = try LiveSXK(["config", "--json"], in: Workspace(), baseURL: url)
+        func threads() -> [(id: Int, name: String)] {
+            let dir = "/proc/\(live.pid)/task"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).compactMap { tid in
+                guard let id = Int(tid), let data = FileManager.default.contents(atPath: "\(dir)/\(tid)/comm") else { return nil }
+                return (id, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        // The request is in flight once the sandbox has it: it answers 1.5 s later.
+        let deadline = Date().addingTimeInterval(10)
+        while server.requestLog().isEmpty, Date() < deadline { usleep(5_000) }
+        XCTAssertFalse(server.requestLog().isEmpty, "the request never reached the sandbox")
+        let seen = threads()
+        let engine = seen.filter { $0.name == "sxk.curl" }
+        let pool = seen.filter { $0.name.contains("qos") }
+        XCTAssertEqual(engine.count, 1, "threads: \(seen)")
+        XCTAssertFalse(pool.isEmpty, "no thread of the task's pool: \(seen)")
+        if let engine = engine.first {
+            XCTAssertTrue(pool.allSatisfy { $0.id > engine.id }, "the transfers run on a thread started after the task's: \(seen)")
+        }
+        XCTAssertEqual(live.finish(), 0, String(decoding: live.err.finish(), as: UTF8.self))
     }
 }
