@@ -1,4 +1,5 @@
 // See include/sxk_curl.h: libcurl resolved with dlopen/dlsym on first use.
+#include <errno.h>
 #include <fcntl.h>
 #include "sxk_curl.h"
 #include "sxk_dl.h"
@@ -36,27 +37,29 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char load_error[512];
 
-// Starts `run(arg)` on a detached thread with `stack` bytes of stack (0: the platform's default, for the
-// loading thread, whose `then` may run libcurl's transfers for the rest of the process; the warm-up
-// needs little); 0 when it started. Nothing joins these threads.
-// Every signal but a fault's is blocked on them (so on libcurl's transfers too, which the loading thread
-// goes on to run), whatever thread starts the load: the shell's reader takes the signals sxk handles, and
-// libcurl's waits are never cut short by one. A fault still reaches its handler (a crash report).
-static int start_detached(void *(*run)(void *), void *arg, size_t stack) {
+// Starts `run(arg)` on a detached thread with the platform's default stack, or 1 MiB where the default
+// (RLIMIT_STACK) is smaller: the loading thread may go on to run libcurl's transfers for the rest of
+// the process. 0 when it started, else pthread's error. Nothing joins these threads.
+// Every signal but a fault's is blocked on them, whatever thread starts them: the shell's reader takes
+// the signals sxk handles, and libcurl's waits are never cut short by one. A fault still reaches its
+// handler (a crash report).
+static int start_detached(void *(*run)(void *), void *arg) {
     pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) return -1;
+    int rc = pthread_attr_init(&attr);
+    if (rc != 0) return rc;
     (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (stack) (void)pthread_attr_setstacksize(&attr, stack);
+    size_t stack = 0;
+    if (pthread_attr_getstacksize(&attr, &stack) == 0 && stack < (1 << 20)) (void)pthread_attr_setstacksize(&attr, 1 << 20);
     sigset_t all, previous;
     sigfillset(&all);
     const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS};
     for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) sigdelset(&all, faults[i]);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     pthread_t thread;
-    int rc = pthread_create(&thread, &attr, run, arg);
+    rc = pthread_create(&thread, &attr, run, arg);
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     pthread_attr_destroy(&attr);
-    return rc == 0 ? 0 : -1;
+    return rc;
 }
 
 #ifndef __APPLE__
@@ -185,7 +188,7 @@ static void load(void) {
 #ifndef __APPLE__
     // Only when libcurl's TLS is OpenSSL 3: another library may have loaded a libssl libcurl does not use.
     const curl_version_info_data *info = api.version_info(CURLVERSION_NOW);
-    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) (void)start_detached(warm_tls, NULL, 1 << 20);
+    if (info && info->ssl_version && strncmp(info->ssl_version, "OpenSSL/3", 9) == 0) (void)start_detached(warm_tls, NULL);
 #endif
 }
 
@@ -198,9 +201,10 @@ struct after_load { void (*then)(void); };
 
 static void *load_on_thread(void *arg) {
     struct after_load *after = arg;
+    void (*then)(void) = after->then;
+    free(after);  // before `then`, which may not return
     pthread_once(&once, load);
-    if (after->then) after->then();
-    free(after);
+    if (then) then();
     return NULL;
 }
 
@@ -210,8 +214,27 @@ int sxk_curl_load_in_background(void (*then)(void)) {
     after->then = then;
     // Detached: a later sxk_curl_load() waits for the load itself (pthread_once blocks until the
     // first call returns).
-    int rc = start_detached(load_on_thread, after, 0);
+    int rc = start_detached(load_on_thread, after);
     if (rc != 0) free(after);
+    return rc == 0 ? 0 : -1;
+}
+
+struct thread_job { void (*run)(void *); void *arg; };
+
+static void *run_job(void *raw) {
+    struct thread_job job = *(struct thread_job *)raw;
+    free(raw);
+    job.run(job.arg);
+    return NULL;
+}
+
+int sxk_curl_start_thread(void (*run)(void *), void *arg) {
+    struct thread_job *job = malloc(sizeof *job);
+    if (!job) return ENOMEM;
+    job->run = run;
+    job->arg = arg;
+    int rc = start_detached(run_job, job);
+    if (rc != 0) free(job);
     return rc;
 }
 

@@ -46,7 +46,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Loads libcurl and makes the engine, once per process. The caller that makes it (`madeHere`) runs its
     /// loop when `runsLoop` (the loading thread, which would otherwise end); else the loop gets a thread of
-    /// its own. Starting that thread from the loading thread, rather than going on there, put ≈ 1 ms
+    /// its own (`sxk_curl_start_thread`). Starting that thread from the loading thread, rather than going on there, put ≈ 1 ms
     /// (thread start and scheduling on two cores) before a one-shot's first request.
     private static func obtain(runsLoop: Bool) -> (result: Result<CurlEngine, TransportError>, madeHere: Bool) {
         // Outside the lock: every caller waits for the same load here (pthread_once).
@@ -63,8 +63,16 @@ final class CurlEngine: @unchecked Sendable {
             let engine = CurlEngine()
             result = .success(engine)
             if !runsLoop {
-                let created = DetachedThread.start(name: "sxk.curl") { engine.loop() }
-                if created != 0 { result = .failure(.network(.other("cannot start libcurl's thread: \(String(cString: strerror(created)))"))) }
+                // A thread made as the loading thread is: whatever this thread's signal mask, libcurl's blocks all but faults.
+                let context = Unmanaged.passRetained(engine).toOpaque()
+                let created = sxk_curl_start_thread({ raw in
+                    DetachedThread.nameCurrent("sxk.curl")
+                    Unmanaged<CurlEngine>.fromOpaque(raw!).takeRetainedValue().loop()
+                }, context)
+                if created != 0 {
+                    Unmanaged<CurlEngine>.fromOpaque(context).release()
+                    result = .failure(.network(.other("cannot start libcurl's thread: \(String(cString: strerror(created)))")))
+                }
             }
         }
         made = result

@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// A plain detached pthread running a closure: the threads sxk makes for blocking work (the line
-/// reader, the signal watcher, libcurl's engine, a kept connection's exchange and the holder's
-/// workers). Not a Foundation `Thread`: the first of those in a process cost ≈ 0.4 ms before its
+/// reader, the signal watcher, a kept connection's exchange and the holder's workers; libcurl's
+/// engine runs on a thread CCurl makes). Not a Foundation `Thread`: the first of those in a process cost ≈ 0.4 ms before its
 /// closure ran, on the path of every one-shot's request. The new thread inherits the caller's
 /// signal mask, as any pthread does.
 public enum DetachedThread {

@@ -24,8 +24,12 @@ const char *sxk_curl_load_error(void);
 /// the load begins as early as the caller can ask for it. While it loads, the dynamic loader holds
 /// the lock every pthread_create takes (glibc's TLS set-up): work that needs a thread of its own
 /// once libcurl is loaded belongs in `then`, not in a thread the caller starts meanwhile. `then` may
-/// keep the thread for good (it has the default stack size): sxk runs libcurl's transfers on it.
+/// keep the thread for good (the default stack, at least 1 MiB): sxk runs libcurl's transfers on it.
 int sxk_curl_load_in_background(void (*then)(void));
+/// Starts `run(arg)` on a detached thread made as the loading thread is (its stack, and every signal but
+/// a fault's blocked, whatever the caller's mask): for libcurl's transfers when no loading thread runs
+/// them. 0 when it started, else pthread's error.
+int sxk_curl_start_thread(void (*run)(void *), void *arg);
 
 // Everything below requires a successful sxk_curl_load() first.
 CURL *sxk_curl_easy_init(void);

@@ -65,7 +65,9 @@ final class LazyLibcurlTests: XCTestCase {
     /// A one-shot that sends loads libcurl on a thread it starts before the program's task, and that thread
     /// goes on to run the transfers (`CurlEngine.startLoading`): no thread is started for them once the
     /// load is done. Seen from /proc while the request waits on a slow sandbox: one `sxk.curl` thread,
-    /// older (a lower thread id) than every thread of the task's pool, which comes after the load starts.
+    /// made before every thread but the main one and the shell's two (the task's pool, the TLS warm-up).
+    /// Thread ids are compared as offsets from the process id, modulo `pid_max`, so ids that wrap around
+    /// mid-process still order as they were made.
     func testTheThreadThatLoadsLibcurlRunsTheTransfers() throws {
         let (server, url) = try startSandbox(SandboxConfig(latencyMs: 1_500))
         defer { server.stop() }
@@ -82,13 +84,49 @@ final class LazyLibcurlTests: XCTestCase {
         while server.requestLog().isEmpty, Date() < deadline { usleep(5_000) }
         XCTAssertFalse(server.requestLog().isEmpty, "the request never reached the sandbox")
         let seen = threads()
+        let pid = Int(live.pid)
+        let limit = Int(String(decoding: FileManager.default.contents(atPath: "/proc/sys/kernel/pid_max") ?? Data(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 4_194_304
+        func made(_ id: Int) -> Int { ((id - pid) % limit + limit) % limit }
         let engine = seen.filter { $0.name == "sxk.curl" }
-        let pool = seen.filter { $0.name.contains("qos") }
+        let later = seen.filter { $0.id != pid && !["sxk.curl", "sxk-reader", "sxk-signals"].contains($0.name) }
         XCTAssertEqual(engine.count, 1, "threads: \(seen)")
-        XCTAssertFalse(pool.isEmpty, "no thread of the task's pool: \(seen)")
+        XCTAssertFalse(later.isEmpty, "no thread of the task's pool: \(seen)")
         if let engine = engine.first {
-            XCTAssertTrue(pool.allSatisfy { $0.id > engine.id }, "the transfers run on a thread started after the task's: \(seen)")
+            XCTAssertTrue(later.allSatisfy { made($0.id) > made(engine.id) }, "the transfers run on a thread started after the task's: \(seen)")
         }
         XCTAssertEqual(live.finish(), 0, String(decoding: live.err.finish(), as: UTF8.self))
+    }
+
+    /// libcurl's thread blocks every signal but a fault's whichever thread makes it: the loading thread of
+    /// a one-shot, or the thread a script's first request starts (`sxk_curl_start_thread`), whose maker's
+    /// mask (a pool thread's) leaves SIGPIPE and SIGPROF open. Read from /proc while the request waits.
+    func testLibcurlsThreadBlocksEverySignalButFaultsInAOneShotAndAScript() throws {
+        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 1_500))
+        defer { server.stop() }
+        for args in [["config", "--json"], ["-c", "config --json"]] {
+            let before = server.requestLog().count
+            let live = try LiveSXK(args, in: Workspace(), baseURL: url)
+            let deadline = Date().addingTimeInterval(10)
+            while server.requestLog().count == before, Date() < deadline { usleep(5_000) }
+            let dir = "/proc/\(live.pid)/task"
+            var blocked: UInt64?
+            for tid in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+                guard let comm = FileManager.default.contents(atPath: "\(dir)/\(tid)/comm"),
+                      String(decoding: comm, as: UTF8.self).hasPrefix("sxk.curl"),
+                      let status = FileManager.default.contents(atPath: "\(dir)/\(tid)/status") else { continue }
+                let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+                blocked = line.flatMap { UInt64($0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+            }
+            let mask = try XCTUnwrap(blocked, "\(args): no sxk.curl thread while the request waited")
+            func isBlocked(_ signal: Int32) -> Bool { mask & (1 << UInt64(signal - 1)) != 0 }
+            for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGPIPE, SIGPROF, SIGCHLD] {
+                XCTAssertTrue(isBlocked(signal), "\(args): signal \(signal) reaches libcurl's thread (SigBlk \(String(mask, radix: 16)))")
+            }
+            for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE] {
+                XCTAssertFalse(isBlocked(signal), "\(args): fault \(signal) is blocked on libcurl's thread")
+            }
+            XCTAssertEqual(live.finish(), 0, String(decoding: live.err.finish(), as: UTF8.self))
+        }
     }
 }
