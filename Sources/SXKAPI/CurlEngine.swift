@@ -46,8 +46,8 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Loads libcurl and makes the engine, once per process. The caller that makes it (`madeHere`) runs its
     /// loop when `runsLoop` (the loading thread, which would otherwise end); else the loop gets a thread of
-    /// its own (`sxk_curl_start_thread`). Starting that thread from the loading thread, rather than going on there, put ≈ 1 ms
-    /// (thread start and scheduling on two cores) before a one-shot's first request.
+    /// its own (`sxk_curl_start_thread`). A loading thread that started a thread for the loop, instead of
+    /// running it, put ≈ 1 ms (that thread's start, and its turn on two cores) before a one-shot's request.
     private static func obtain(runsLoop: Bool) -> (result: Result<CurlEngine, TransportError>, madeHere: Bool) {
         // Outside the lock: every caller waits for the same load here (pthread_once).
         let loaded = sxk_curl_load() == 0
@@ -63,7 +63,8 @@ final class CurlEngine: @unchecked Sendable {
             let engine = CurlEngine()
             result = .success(engine)
             if !runsLoop {
-                // A thread made as the loading thread is: whatever this thread's signal mask, libcurl's blocks all but faults.
+                // Made as the loading thread is: whatever this thread's signal mask, libcurl's
+                // thread blocks every signal but a fault's.
                 let context = Unmanaged.passRetained(engine).toOpaque()
                 let created = sxk_curl_start_thread({ raw in
                     DetachedThread.nameCurrent("sxk.curl")
