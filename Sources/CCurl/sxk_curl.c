@@ -63,15 +63,8 @@ static int start_detached(void *(*run)(void *), void *arg) {
 }
 
 #ifndef __APPLE__
-// OpenSSL 3's first SSL_CTX_new in a process fetches every cipher, digest and group from its providers
-// into the library context's caches: ≈ 2.2 ms here, the next one ≈ 0.3 ms. libcurl makes its first
-// context when the first https connection is up, between the TCP handshake and the ClientHello. One
-// made and freed on a thread of its own as soon as libcurl is initialised fills those caches while
-// the engine starts and the connection is made. It only warms caches: the context libcurl builds
-// is its own, with its own options. Found through the libssl libcurl itself loaded (RTLD_NOLOAD);
-// a libcurl on another TLS library, or a libssl without these functions, skips it.
 // Two public keys (SubjectPublicKeyInfo, DER), made for this purpose and matching no certificate: an
-// EC P-256 and an RSA 2048 one, the kinds servers' certificates carry.
+// EC P-256 and an RSA 2048 one, the kinds servers' certificates carry; the warm-up below decodes them.
 static const unsigned char warm_ec_p256[91] = {
     0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a,
     0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00, 0x04, 0x7a, 0x5a, 0x0d, 0x1a, 0x9e,
@@ -102,6 +95,13 @@ static const unsigned char warm_rsa_2048[294] = {
     0x1d, 0x02, 0x03, 0x01, 0x00, 0x01,
 };
 
+// OpenSSL 3's first SSL_CTX_new in a process fetches every cipher, digest and group from its providers
+// into the library context's caches: ≈ 2.2 ms here, the next one ≈ 0.3 ms. libcurl makes its first
+// context when the first https connection is up, between the TCP handshake and the ClientHello. One
+// made and freed on a thread of its own as soon as libcurl is initialised fills those caches while
+// the engine starts and the connection is made. It only warms caches: the context libcurl builds
+// is its own, with its own options. Found through the libssl libcurl itself loaded (RTLD_NOLOAD);
+// a libcurl on another TLS library, or a libssl without these functions, skips it.
 static void *warm_tls(void *unused) {
     (void)unused;
     // Checking the server certificate's dates calls gmtime, whose first call in a process reads the
@@ -197,26 +197,16 @@ int sxk_curl_load(void) {
     return loaded ? 0 : -1;
 }
 
-struct after_load { void (*then)(void); };
-
-static void *load_on_thread(void *arg) {
-    struct after_load *after = arg;
-    void (*then)(void) = after->then;
-    free(after);  // before `then`, which may not return
+// `then` travels as the job's argument (POSIX lets a function pointer round-trip through void *, as dlsym needs).
+static void load_then(void *then) {
     pthread_once(&once, load);
-    if (then) then();
-    return NULL;
+    if (then) ((void (*)(void))then)();
 }
 
 int sxk_curl_load_in_background(void (*then)(void)) {
-    struct after_load *after = malloc(sizeof *after);
-    if (!after) return -1;
-    after->then = then;
     // Detached: a later sxk_curl_load() waits for the load itself (pthread_once blocks until the
     // first call returns).
-    int rc = start_detached(load_on_thread, after);
-    if (rc != 0) free(after);
-    return rc == 0 ? 0 : -1;
+    return sxk_curl_start_thread(load_then, (void *)then) == 0 ? 0 : -1;
 }
 
 struct thread_job { void (*run)(void *); void *arg; };
