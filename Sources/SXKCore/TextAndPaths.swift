@@ -13,6 +13,28 @@ extension StringProtocol {
     }
 }
 
+extension String {
+    /// The first occurrence of `needle`, found byte for byte in UTF-8 and kept only where both ends fall
+    /// on Character boundaries, so it matches where `firstRange(of:)` does for a needle without CR LF.
+    /// That one (and `contains(_:)` with a string) comes from _StringProcessing, whose generic searcher
+    /// makes its type metadata from mangled names the first time: ≈ 0.1 ms of every start that opens a profile.
+    public func range(ofBytes needle: String) -> Range<Index>? {
+        let bytes = utf8, wanted = Array(needle.utf8)
+        guard let first = wanted.first else { return startIndex..<startIndex }
+        var from = bytes.startIndex
+        while let hit = bytes[from...].firstIndex(of: first) {
+            var end = hit, matched = 0
+            while matched < wanted.count, end != bytes.endIndex, bytes[end] == wanted[matched] {
+                bytes.formIndex(after: &end)
+                matched += 1
+            }
+            if matched == wanted.count, Index(hit, within: self) != nil, Index(end, within: self) != nil { return hit..<end }
+            from = bytes.index(after: hit)
+        }
+        return nil
+    }
+}
+
 extension Character {
     /// White space within a line: space, tab and the other Unicode spaces, not line breaks.
     public var isBlank: Bool { isWhitespace && !isNewline }

@@ -202,6 +202,9 @@ extension Endpoint {
     /// The catalog's one instance (`Endpoint.storeList` reads its member).
     public static let catalog = EndpointCatalog()
 
+    // Inlinable, so a caller's optimiser reads the member directly: otherwise each call site makes its
+    // key path object at run time the first time it runs.
+    @inlinable
     public static subscript<Value>(dynamicMember member: KeyPath<EndpointCatalog, TypedEndpoint<Value>>) -> TypedEndpoint<Value> {
         catalog[keyPath: member]
     }

@@ -244,7 +244,7 @@ public struct SecureFile: Sendable {
         guard let names = Self.entries(of: dir) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
-            guard let range = name.firstRange(of: ".tmp-") else { continue }
+            guard let range = name.range(ofBytes: ".tmp-") else { continue }
             let rest = name[range.upperBound...]
             let pidText = rest.prefix { $0.isNumber }
             if let pid = Int32(pidText), pid > 0 {

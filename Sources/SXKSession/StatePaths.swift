@@ -73,21 +73,28 @@ public struct StatePaths: Sendable, Equatable {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
         // One safe file name: letters, digits, `.`, `_`, `-` (IPv6 colons become `_`), no `..`.
-        var safe = String(host.unicodeScalars.prefix(100).map { s -> Character in
+        // Each `.` right after a `.` becomes `_` as the name is made, so `..` reads `._` and `...` reads `._.`.
+        var bytes: [UInt8] = []
+        for s in host.unicodeScalars.prefix(100) {
             switch s {
-            case "a"..."z", "0"..."9", ".", "-", "_": return Character(s)
-            default: return "_"
+            case "a"..."z", "0"..."9", "-", "_": bytes.append(UInt8(s.value))
+            case ".": bytes.append(bytes.last == UInt8(ascii: ".") ? UInt8(ascii: "_") : UInt8(ascii: "."))
+            default: bytes.append(UInt8(ascii: "_"))
             }
-        })
-        while safe.contains("..") { safe = safe.replacing("..", with: "._") }
+        }
+        var safe = String(decoding: bytes, as: UTF8.self)
         if safe.hasPrefix("-") || safe.hasPrefix(".") || safe.isEmpty { safe = "_" + safe }
         return "\(safe)-\(port)"
     }
 
     /// A profile name is one path component: no `/`, not `.`/`..`, no `..`, no control characters.
+    /// Checked on the bytes the file system sees: a `/` or `..` with a combining mark after it is one
+    /// Character of its own, but still a separator or a `..` in the path.
     public static func validateProfileName(_ name: String) throws(SessionError) {
+        let bytes = name.utf8, dot = UInt8(ascii: ".")
         let bad =
-            name.isEmpty || name.utf8.count > 128 || name.contains("/") || name.contains("..") || name == "."
+            name.isEmpty || bytes.count > 128 || bytes.contains(UInt8(ascii: "/"))
+            || zip(bytes, bytes.dropFirst()).contains { $0 == dot && $1 == dot } || name == "."
             || name.hasPrefix("-") || name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
         if bad { throw .invalidProfileName(name) }
     }

@@ -97,7 +97,7 @@ public enum StoreKey {
             return .scoped(prefix: String(key.dropLast(name.count + 1)), name: name)
         }
         let suffix = "_common_uris"
-        if key.hasSuffix(suffix), let range = key.firstRange(of: "_role_"), range.lowerBound > key.startIndex {
+        if key.hasSuffix(suffix), let range = key.range(ofBytes: "_role_"), range.lowerBound > key.startIndex {
             let roleStart = range.upperBound
             let roleEnd = key.index(key.endIndex, offsetBy: -suffix.count)
             if roleStart < roleEnd {

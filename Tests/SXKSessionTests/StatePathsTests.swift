@@ -25,7 +25,8 @@ final class StatePathsTests: XCTestCase {
     }
 
     func testProfileNamesValidated() {
-        for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb"] {
+        // The last two: a combining mark after `/` or `..` makes one Character, but the path still splits there.
+        for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb", "a/\u{301}b", "x..\u{301}"] {
             XCTAssertThrowsError(try StatePaths.validateProfileName(bad), bad) { error in
                 XCTAssertEqual(error as? SessionError, .invalidProfileName(bad))
             }
@@ -47,7 +48,12 @@ final class StatePathsTests: XCTestCase {
         XCTAssertEqual(try profile("http://[::1]:9000"), "__1-9000")
         XCTAssertEqual(StatePaths.defaultProfile(environmentName: "test", customURL: nil), "test")
         XCTAssertEqual(StatePaths.defaultProfile(environmentName: "release", customURL: nil), "release")
-        for text in ["http://127.0.0.1:8080", "http://[::1]:9000", "https://a-b_c.example:1", "http://%2e%2e:1", "http://-x:2"] {
+        // Each `.` right after a `.` becomes `_`, left to right.
+        XCTAssertEqual(try profile("http://a..b:1"), "a._b-1")
+        XCTAssertEqual(try profile("http://a...b:1"), "a._.b-1")
+        XCTAssertEqual(try profile("http://a....b:1"), "a._._b-1")
+        for text in ["http://127.0.0.1:8080", "http://[::1]:9000", "https://a-b_c.example:1", "http://%2e%2e:1", "http://-x:2",
+                     "http://a...b:1", "http://...:1"] {
             let name = try profile(text)
             XCTAssertNoThrow(try StatePaths.validateProfileName(name), "\(text) → \(name)")
             XCTAssertFalse(name.contains("/") || name.contains(".."), name)
