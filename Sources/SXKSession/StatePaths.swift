@@ -91,10 +91,14 @@ public struct StatePaths: Sendable, Equatable {
     /// Checked on the bytes the file system sees: a `/` or `..` with a combining mark after it is one
     /// Character of its own, but still a separator or a `..` in the path.
     public static func validateProfileName(_ name: String) throws(SessionError) {
-        let bytes = name.utf8, dot = UInt8(ascii: ".")
+        // A plain loop: a generic sequence over the bytes (a `zip`) has its type made at run time, ≈ 0.1 ms.
+        var separator = false, previous: UInt8 = 0
+        for byte in name.utf8 {
+            if byte == UInt8(ascii: "/") || (byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) { separator = true }
+            previous = byte
+        }
         let bad =
-            name.isEmpty || bytes.count > 128 || bytes.contains(UInt8(ascii: "/"))
-            || zip(bytes, bytes.dropFirst()).contains { $0 == dot && $1 == dot } || name == "."
+            name.isEmpty || name.utf8.count > 128 || separator || name == "."
             || name.hasPrefix("-") || name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
         if bad { throw .invalidProfileName(name) }
     }
