@@ -33,6 +33,34 @@ def _run_timed(argv, env, stdin, timeout):
     return elapsed
 
 
+def product_objects(rel, modules, product="sxk"):
+    """The object files of `modules` that SwiftPM linked into `product` in the build at `rel`, read from the
+    product's link list (`<product>.product/Objects.LinkFileList`): an object left in a module's folder by a
+    source file since deleted is not in it, and would break a link that took every `.o` it found."""
+    path = os.path.join(rel, product + ".product", "Objects.LinkFileList")
+    wanted = tuple(os.sep + m + ".build" + os.sep for m in modules)
+    objects = []
+    with open(path) as listed:
+        for line in listed:
+            entry = line.strip()
+            if len(entry) >= 2 and entry[0] == entry[-1] == '"':
+                entry = entry[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            if any(w in entry for w in wanted):
+                objects.append(entry)
+    return objects
+
+
+def compile_against_build(rel, source, module_name, modules, module_maps, exe):
+    """Compiles a benchmark's Swift `source` into `exe`, importing and linking the named modules of the release
+    build at `rel` (C targets' module maps in `module_maps`)."""
+    maps = []
+    for name in module_maps:
+        maps += ["-Xcc", "-fmodule-map-file=" + os.path.join(rel, name + ".build", "module.modulemap")]
+    subprocess.run(["swiftc", "-O", "-static-stdlib", "-swift-version", "5", "-module-name", module_name, "-o", exe,
+                    source, "-I", os.path.join(rel, "Modules")] + maps + ["-ldl"] + product_objects(rel, modules),
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def time_command(argv, runs=20, env=None, stdin=None, timeout=None):
     """Wall time of running argv to completion, output discarded (TimeoutExpired past `timeout` seconds)."""
     return [_run_timed(argv, env, stdin if stdin is not None else subprocess.DEVNULL, timeout) for _ in range(runs)]

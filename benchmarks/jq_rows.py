@@ -4,23 +4,18 @@
 benchmarks/run (row 12). Needs a release build; compiles benchmarks/SafetyBench.swift against it.
 """
 import os, shutil, subprocess, time
+import bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)  # the package root
 EXPR = ".list[].orderNo"
 
 
 def safety_bench(rel, tmp):
     """Compiles and runs SafetyBench; gives [(name, value, unit)] and the 100-row page file it wrote."""
-    objs = []
-    for mod in ("SXKCore", "SXKShell", "CLibedit", "CJQ", "CLibraryLoader"):
-        d = os.path.join(rel, mod + ".build")
-        objs += sorted(os.path.join(top, f) for top, _, files in os.walk(d) for f in files if f.endswith(".o"))
     exe = os.path.join(tmp, "safety-bench")
-    subprocess.run(["swiftc", "-O", "-static-stdlib", "-swift-version", "5", "-module-name", "SafetyBench", "-o", exe,
-                    os.path.join(HERE, "SafetyBench.swift"), "-I", os.path.join(rel, "Modules"),
-                    "-Xcc", "-fmodule-map-file=" + os.path.join(rel, "CLibedit.build", "module.modulemap"),
-                    "-Xcc", "-fmodule-map-file=" + os.path.join(rel, "CJQ.build", "module.modulemap"),
-                    "-ldl"] + objs, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    bench.compile_against_build(rel, os.path.join(HERE, "SafetyBench.swift"), "SafetyBench",
+                                ("SXKCore", "SXKShell", "CLibedit", "CJQ", "CLibraryLoader"), ("CLibedit", "CJQ"), exe)
     page = os.path.join(tmp, "page.json")
     out = subprocess.run([exe, page], check=True, capture_output=True, text=True).stdout
     rows = [tuple(line.split("\t")) for line in out.strip().splitlines()]

@@ -10,8 +10,8 @@ Every process it starts goes into the caller's `started` list; every system chan
 import os, socket, struct, subprocess, sys, time, urllib.request, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SYSTEM_CA = "/usr/local/share/ca-certificates/sxk-bench-ca.crt"
-CERT_DIR, LINK = "/etc/ssl/certs", "sxk-bench-ca.pem"  # where update-ca-certificates links it, by name and by hash
+CA_DIR, CA_PREFIX = "/usr/local/share/ca-certificates", "sxk-bench-ca"  # the run's CA: CA_DIR/sxk-bench-ca-PID.crt
+CERT_DIR = "/etc/ssl/certs"  # where update-ca-certificates links it, by name (sxk-bench-ca-PID.pem) and by hash
 BOMB_PATH = "/api/bench/gzip-bomb"
 LOG_FORMAT = "$connection $connection_requests $ssl_session_reused $ssl_protocol \"$request\" $status"
 
@@ -39,21 +39,53 @@ def make_certs(d):
     return ca, cert, key
 
 
+def _installed_ca(pid):
+    """(the file in CA_DIR, the name update-ca-certificates links to it in CERT_DIR) of run `pid`'s CA."""
+    stem = "%s-%d" % (CA_PREFIX, pid)
+    return os.path.join(CA_DIR, stem + ".crt"), stem + ".pem"
+
+
+def _leftover_ca_owners():
+    """The runs whose CA is still installed though their process is gone (killed before its clean-up ran)."""
+    gone = []
+    for name in os.listdir(CA_DIR) if os.path.isdir(CA_DIR) else ():
+        if name.startswith(CA_PREFIX + "-") and name.endswith(".crt") and name[len(CA_PREFIX) + 1:-4].isdigit():
+            pid = int(name[len(CA_PREFIX) + 1:-4])
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                gone.append(pid)
+            except PermissionError:
+                pass  # alive, another user's
+    return gone
+
+
 def trust_system_ca(ca, undo):
-    """Puts `ca` into the system store (what curl trusts by default); the undo takes it out again."""
+    """Puts `ca` into the system store (what curl trusts by default) under this process's own name, so two runs
+    at once (a benchmark and a hand-made lab) never take out each other's; the undo takes it out again. A CA
+    left behind by a run that was killed is taken out first."""
     sudo = [] if os.geteuid() == 0 else ["sudo"]
 
-    def remove():
+    def remove(owners):
+        files, targets = [], set()
+        for owner in owners:
+            crt, pem = _installed_ca(owner)
+            files.append(crt)
+            targets |= {crt, pem}
         # update-ca-certificates rebuilds the bundle without the removed file but keeps the links it made to it.
         links = [os.path.join(CERT_DIR, n) for n in os.listdir(CERT_DIR)
-                 if os.path.islink(os.path.join(CERT_DIR, n)) and os.readlink(os.path.join(CERT_DIR, n)) in (LINK, SYSTEM_CA)]
-        if os.path.exists(SYSTEM_CA) or links:
-            subprocess.run(sudo + ["rm", "-f", SYSTEM_CA] + links, check=False)
+                 if os.path.islink(os.path.join(CERT_DIR, n)) and os.readlink(os.path.join(CERT_DIR, n)) in targets]
+        if any(os.path.exists(f) for f in files) or links:
+            subprocess.run(sudo + ["rm", "-f"] + files + links, check=False)
             subprocess.run(sudo + ["update-ca-certificates"], check=False,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    undo.append(remove)  # registered first, so a failure half-way still cleans up
-    _run(sudo + ["install", "-m", "0644", ca, SYSTEM_CA])
+    leftovers = _leftover_ca_owners()
+    if leftovers:
+        remove(leftovers)
+    pid = os.getpid()
+    undo.append(lambda: remove([pid]))  # registered first, so a failure half-way still cleans up
+    _run(sudo + ["install", "-m", "0644", ca, _installed_ca(pid)[0]])
     _run(sudo + ["update-ca-certificates"])
 
 
