@@ -66,6 +66,7 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
         }
         var cleaned = text
         while cleaned.hasSuffix("/") { cleaned.removeLast() }
+        if cleaned.utf8.count == text.utf8.count { return parsed }
         guard let url = URL(string: cleaned) else { throw APIError.invalidURL(text, reason: "is not a URL") }
         return url
     }

@@ -9,7 +9,7 @@ enum CommandCatalog {
 
     /// Every command, with `--jq` and `--no-pager` beside each `--json`: whatever prints data can
     /// filter it and print it unpaged.
-    static var all: [CommandSpec] { CommandRegistry.all.map(\.spec) }
+    static let all: [CommandSpec] = CommandRegistry.all.map { $0.spec }
 
     static func withJQ(_ spec: CommandSpec) -> CommandSpec {
         var spec = spec

@@ -42,10 +42,11 @@ public final class Shell: @unchecked Sendable {
     private var savedTermios = termios()
     private var haveTermios = false
 
+    /// `specs`: the host's commands already merged with the builtins (`ShellMain` has them); else merged here.
     public init(host: any ShellHost, invocation: Invocation, version: String, terminal: Terminal,
                 historyPath: String?, rcPath: String? = nil, displayPath: String? = nil, programName: String = "sxk",
                 stdout: any OutputSink = StandardOutput.stdout, stderr: any OutputSink = StandardOutput.stderr,
-                status: StatusLine = .disabled) {
+                status: StatusLine = .disabled, specs: [CommandSpec]? = nil) {
         self.status = status
         self.host = host
         self.options = invocation.options
@@ -57,9 +58,9 @@ public final class Shell: @unchecked Sendable {
         self.programName = programName
         self.stdout = stdout
         self.stderr = stderr
-        self.specs = Builtins.merged(with: host.commandSpecs)
-        self.parser = CommandParser(specs: specs)
-        self.engine = CompletionEngine(specs: specs)
+        self.specs = specs ?? Builtins.merged(with: host.commandSpecs)
+        self.parser = CommandParser(specs: self.specs)
+        self.engine = CompletionEngine(specs: self.specs)
         (display, displayProblems) = DisplaySettings.load(path: displayPath)
     }
 

@@ -14,8 +14,9 @@ public struct ShellContext: Sendable {
 /// The entry point: `main` runs it and ends the process with its status.
 public enum ShellMain {
     /// Parses the global options, handles `--version`/`--help` and usage errors (exit 2), builds the
-    /// host and runs the shell. `historyPath` picks the history file and `rcPath` the startup file
-    /// (defaults: `StatePaths`).
+    /// host and runs the shell. `commandSpecs` are the host's (`ShellHost.commandSpecs`): merged with the
+    /// builtins once, for the options' parse and the shell. `historyPath` picks the history file and
+    /// `rcPath` the startup file (defaults: `StatePaths`).
     public static func run(
         version: String,
         commandSpecs: [CommandSpec],
@@ -68,7 +69,8 @@ public enum ShellMain {
         let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
         let rc = rcPath.map { $0(context) } ?? StatePaths.rcFile(environment: environment)
         let shell = Shell(host: host, invocation: invocation, version: version, terminal: terminal,
-                          historyPath: path, rcPath: rc, displayPath: StatePaths.displayFile(rcPath: rc), programName: programName, status: status)
+                          historyPath: path, rcPath: rc, displayPath: StatePaths.displayFile(rcPath: rc), programName: programName, status: status,
+                          specs: specs)
         return await shell.run()
     }
 
