@@ -45,6 +45,22 @@ final class ShellRunnerTests: XCTestCase {
         return (status, out.text, err.text, host)
     }
 
+    /// The specs `ShellMain` merged are the ones the shell parses with; without them it merges the host's itself.
+    func testTheShellParsesWithTheSpecsItIsGiven() async {
+        let host = FakeHost()
+        let out = BufferOutput(), err = BufferOutput()
+        let given = Builtins.merged(with: host.commandSpecs.filter { $0.name != "fail" })
+        let shell = Shell(host: host, invocation: Invocation(options: GlobalOptions(), mode: .commands("fail")), version: "9.9",
+                          terminal: .plain, historyPath: nil, stdout: out, stderr: err, specs: given)
+        XCTAssertEqual(shell.specs.map(\.name), given.map(\.name))
+        let status = await shell.run()
+        XCTAssertEqual(status, ExitStatus.usage, "a command missing from the given specs is unknown")
+        XCTAssertEqual(host.ran, [])
+        let merged = Shell(host: host, invocation: Invocation(options: GlobalOptions(), mode: .commands("fail")), version: "9.9",
+                           terminal: .plain, historyPath: nil, stdout: out, stderr: err)
+        XCTAssertEqual(merged.specs.map(\.name), Builtins.merged(with: host.commandSpecs).map(\.name))
+    }
+
     func testCommandsStopAtFirstFailure() async {
         let (status, out, _, host) = await run(.commands("get /a; fail; get /b"))
         XCTAssertEqual(status, 4)
