@@ -3,7 +3,7 @@
 
 Prints numbers; asserts nothing (machines here are noisy). Loopback only.
 """
-import os, pty, re, select, statistics, subprocess, sys, threading, time
+import os, pty, re, select, shlex, statistics, subprocess, sys, threading, time
 
 
 def summarize(samples):
@@ -42,11 +42,9 @@ def product_objects(rel, modules, product="sxk"):
     objects = []
     with open(path) as listed:
         for line in listed:
-            entry = line.strip()
-            if len(entry) >= 2 and entry[0] == entry[-1] == '"':
-                entry = entry[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-            if any(w in entry for w in wanted):
-                objects.append(entry)
+            words = shlex.split(line)  # one path a line, shell-quoted when it needs to be
+            if words and any(w in words[0] for w in wanted):
+                objects.append(words[0])
     return objects
 
 

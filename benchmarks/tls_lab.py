@@ -79,6 +79,11 @@ def trust_system_ca(ca, undo):
             subprocess.run(sudo + ["rm", "-f"] + files + links, check=False)
             subprocess.run(sudo + ["update-ca-certificates"], check=False,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # Another run's CA has the same subject, so its hash link may be `<hash>.1`; with `<hash>.0` gone, a
+            # lookup by hash stops before it, and update-ca-certificates (which saw no file come or go) does not
+            # renumber. A rehash does.
+            subprocess.run(sudo + ["openssl", "rehash", CERT_DIR], check=False,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     leftovers = _leftover_ca_owners()
     if leftovers:
