@@ -64,9 +64,9 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
         guard parsed.user(percentEncoded: true) == nil, parsed.password(percentEncoded: true) == nil else {
             throw APIError.invalidURL(text, reason: "must not carry a user name or password")
         }
+        guard text.hasSuffix("/") else { return parsed }
         var cleaned = text
         while cleaned.hasSuffix("/") { cleaned.removeLast() }
-        if cleaned.utf8.count == text.utf8.count { return parsed }
         guard let url = URL(string: cleaned) else { throw APIError.invalidURL(text, reason: "is not a URL") }
         return url
     }
