@@ -16,6 +16,9 @@ final class ConcurrentCallsTests: XCTestCase {
     private static let bankCard = "/api/yf-handset-app/photog/wallet/bank-card/info"
     private static let orders = "/api/yf-handset-app/photog/order/listv2"
 
+    private static let summary = "/api/yf-handset-app/photog/analyse/user"
+    private static let daily = "/api/yf-handset-app/photog/analyse/user/daily"
+
     private static let rolePermission = "/api/yf-handset-app/role-permission"
     private static let storeList = "/api/app/store/all"
 
@@ -298,6 +301,157 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5)
         XCTAssertEqual(h.contexts.store.userName, before)
         XCTAssertEqual(h.sessionGuard.resetCount, 0)
+    }
+
+    /// userinfo fails: real-name and bank-card, sent beside it, would never have gone out after it,
+    /// so their rejected token is dropped with them, even when it came first: userinfo's error, and
+    /// the session stands. (userinfo is held until both have been answered, then fails as its server
+    /// goes away.)
+    func testAProfileSideCallsRejectedTokenBehindAFailedUserInfoIsDropped() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
+        _ = try await h.login("13800000001")
+        let token = try XCTUnwrap(try h.contexts.store.token())
+        h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.userInfo, kind: .hang)
+        h.sandbox.injectFault(path: Self.realName, kind: .status401)
+        h.sandbox.injectFault(path: Self.bankCard, kind: .status401)
+        let profile = h.profile!
+        let task = Task { try await profile.reload() }
+        let deadline = Date().addingTimeInterval(5)
+        func answered() -> Bool {
+            [Self.realName, Self.bankCard].allSatisfy { h.requests($0).first?.answered != nil } && !h.requests(Self.userInfo).isEmpty
+        }
+        while !answered() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(answered(), "the side calls were not answered beside userinfo: \(h.requests().map(\.path))")
+        try await Task.sleep(nanoseconds: 150_000_000)
+        h.sandbox.stop()
+        do {
+            _ = try await task.value
+            XCTFail("a failed userinfo gave a profile")
+        } catch let error as FeatureError {
+            XCTAssertTrue("\(error)".hasPrefix("userinfo"), "the failure reported is userinfo's, got: \(error)")
+            XCTAssertFalse(error.isSessionExpired)
+        }
+        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+        XCTAssertEqual(try h.contexts.store.token(), token)
+    }
+
+    /// After userinfo has answered, a side call's rejected token ends the session once, as when it
+    /// went after userinfo.
+    func testAProfileSideCallsRejectedTokenAfterUserInfoResetsOnce() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
+        _ = try await h.login("13800000001")
+        h.sandbox.injectFault(path: Self.bankCard, kind: .status401)
+        do {
+            _ = try await h.profile.reload()
+            XCTFail("a rejected token gave a profile")
+        } catch {
+            XCTAssertTrue(error.isSessionExpired, "\(error)")
+        }
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
+        XCTAssertEqual(h.expiries.all.count, 1)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        XCTAssertNil(try h.contexts.store.token())
+    }
+
+    /// Ctrl-C once userinfo has answered, with real-name and bank-card still out (the sandbox never
+    /// answers them): the reload ends at once, cancelled, and neither call is left running.
+    func testCancellingTheProfileAfterUserInfoAnsweredEndsTheSideCalls() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.realName, kind: .hang)
+        h.sandbox.injectFault(path: Self.bankCard, kind: .hang)
+        let profile = h.profile!
+        let task = Task { try await profile.reload() }
+        let deadline = Date().addingTimeInterval(5)
+        func ready() -> Bool {
+            h.requests(Self.userInfo).first?.answered != nil && !h.requests(Self.realName).isEmpty && !h.requests(Self.bankCard).isEmpty
+        }
+        while !ready() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(ready(), "userinfo did not answer with the side calls out: \(h.requests().map(\.path))")
+        // userinfo's answer is in; the reload now waits for the two calls that never answer.
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let cancelled = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled reload returned a profile")
+        } catch let error as FeatureError {
+            XCTAssertTrue(error == .cancelled || error.apiError?.kind == .cancelled, "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5, "the side calls were left running")
+        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    /// The calls a profile reports are in request order, whichever answered first.
+    func testCallsSentTogetherAreListedInRequestOrder() {
+        let sink = CallSink()
+        for (path, end) in [(Self.bankCard, 3.0), (Self.userInfo, 4.0), (Self.realName, 5.0)] {
+            sink.append(CallRecord(method: "GET", path: path, startMs: 0, endMs: end, ok: true))
+        }
+        XCTAssertEqual(sink.records(inOrderOf: [Self.userInfo, Self.realName, Self.bankCard]).map(\.path),
+                       [Self.userInfo, Self.realName, Self.bankCard])
+        // Pages of one list keep the order they ended in; the query is not part of the path; a path
+        // not listed comes last.
+        let pages = CallSink()
+        for (path, end) in [(Self.daily + "?page=1", 1.0), ("/api/other", 2.0), (Self.summary, 3.0), (Self.daily + "?page=2", 4.0)] {
+            pages.append(CallRecord(method: "GET", path: path, startMs: 0, endMs: end, ok: true))
+        }
+        XCTAssertEqual(pages.records(inOrderOf: [Self.summary, Self.daily]).map(\.path),
+                       [Self.summary, Self.daily + "?page=1", Self.daily + "?page=2", "/api/other"])
+    }
+
+    // MARK: stats
+
+    func testStatsSendsTheSummaryBesideTheFirstDailyPage() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        _ = try await h.login("13800000001")
+        h.sandbox.resetRequestLog()
+        let report = try await h.stats.load(range: try h.stats.range(period: .week))
+        XCTAssertTrue(try record(h, Self.summary).overlaps(try record(h, Self.daily)), "the summary and the daily page were not in flight together")
+        XCTAssertEqual(report.calls.map { $0.path.components(separatedBy: "?")[0] }, [Self.summary, Self.daily])
+    }
+
+    /// The summary fails: the daily page, which would never have gone out after it, is dropped with its
+    /// rejected token: the summary's error, and the session stands.
+    func testAStatsDailyPagesRejectedTokenBehindAFailedSummaryIsDropped() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
+        _ = try await h.login("13800000001")
+        let token = try XCTUnwrap(try h.contexts.store.token())
+        h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.summary, kind: .status500)
+        h.sandbox.injectFault(path: Self.daily, kind: .status401)
+        do {
+            _ = try await h.stats.load(range: try h.stats.range(period: .week))
+            XCTFail("a failed summary gave statistics")
+        } catch {
+            XCTAssertTrue("\(error)".hasPrefix("stats summary"), "the failure reported is the summary's, got: \(error)")
+            XCTAssertFalse(error.isSessionExpired)
+        }
+        XCTAssertEqual(h.requests().count, 2, "\(h.requests().map(\.path))")
+        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+        XCTAssertEqual(try h.contexts.store.token(), token)
+    }
+
+    /// The summary answers and the daily page meets a rejected token: one reset, the daily's expiry.
+    func testAStatsDailyPagesRejectedTokenAfterTheSummaryResetsOnce() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
+        _ = try await h.login("13800000001")
+        h.sandbox.injectFault(path: Self.daily, kind: .status401)
+        do {
+            _ = try await h.stats.load(range: try h.stats.range(period: .week))
+            XCTFail("a rejected token gave statistics")
+        } catch {
+            XCTAssertTrue(error.isSessionExpired, "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("stats daily"), "\(error)")
+        }
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
+        XCTAssertEqual(h.expiries.all.count, 1)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
     }
 
     // MARK: orders --all

@@ -34,63 +34,45 @@ public struct ProfileFeature: Sendable {
         self.sessionGuard = sessionGuard
     }
 
+    /// userinfo, and for a photographer real-name and bank-card beside it, read as if asked one after
+    /// another (`SessionGuard.run`): a userinfo failure is the one reported and the side calls are
+    /// cancelled with whatever they answered; after it, a side call's rejected token ends the session
+    /// (the first in request order), any other failure of one is shown in its place. A cancel (Ctrl-C)
+    /// reaches all three: none outlives the reload.
     public func reload() async throws(FeatureError) -> ProfileReport {
         try sessionGuard.requireSession()
         let timer = CallTimer()
         let sink = CallSink()
         let api = account
-        let g = sessionGuard
         // The role is the session's before userinfo answers (its write-back never changes the code), so
         // a photographer's real-name and bank-card calls go out beside userinfo instead of after it.
         let photographer = contexts.permission.roleCode == RoleCode.photographer
-        let realName: Task<Result<APIResult<RealNameInfo>, FeatureError>, Never>? = photographer ? Task {
-            await ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
-                try await g.run("real-name info") {
+        return try await sessionGuard.run("profile") {
+            async let realName = photographer ? ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
+                try await ProfileFeature.call("real-name info") {
                     try await timer.record("GET", Endpoint.realNameInfo.path, into: sink) { try await api.realNameInfo() }
                 }
-            }
-        } : nil
-        let bankCard: Task<Result<APIResult<BankCardInfo>, FeatureError>, Never>? = photographer ? Task {
-            await ProfileFeature.capture { () async throws(FeatureError) -> APIResult<BankCardInfo> in
-                try await g.run("bank-card info") {
+            } : nil
+            async let bankCard = photographer ? ProfileFeature.capture { () async throws(FeatureError) -> APIResult<BankCardInfo> in
+                try await ProfileFeature.call("bank-card info") {
                     try await timer.record("GET", Endpoint.bankCardInfo.path, into: sink) { try await api.bankCardInfo() }
                 }
+            } : nil
+            // Thrown, userinfo's failure leaves the scope: the side calls are cancelled and waited for.
+            let info = try await ProfileFeature.call("userinfo") {
+                try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
             }
-        } : nil
-        // Neither side call outlives the reload: a failed userinfo (or a cancel) cancels them and waits.
-        func settle(cancelling: Bool) async -> (Result<APIResult<RealNameInfo>, FeatureError>?, Result<APIResult<BankCardInfo>, FeatureError>?) {
-            if cancelling { realName?.cancel(); bankCard?.cancel() }
-            return (await realName?.value, await bankCard?.value)
-        }
-        let fetched = await withTaskCancellationHandler {
-            await ProfileFeature.capture { () async throws(FeatureError) -> APIResult<UserInfo> in
-                try await g.run("userinfo") {
-                    try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
-                }
+            let written = try writeBack(info.value)
+            var report = ProfileReport(userInfo: info, writtenBack: written, isPhotographer: photographer, realName: nil, bankCard: nil, calls: [])
+            (report.realName, report.bankCard) = await (realName, bankCard)
+            for case .failure(let error) in [report.realName?.map { _ in () }, report.bankCard?.map { _ in () }].compactMap({ $0 }) {
+                if error.isSessionExpired { throw error }
+                if case .cancelled = error { throw error }
             }
-        } onCancel: {
-            realName?.cancel(); bankCard?.cancel()
+            try Task.checkCancellation()
+            report.calls = sink.records(inOrderOf: [Endpoint.userInfo.path, Endpoint.realNameInfo.path, Endpoint.bankCardInfo.path])
+            return report
         }
-        let info: APIResult<UserInfo>
-        let written: [String]
-        do {
-            info = try fetched.get()
-            written = try writeBack(info.value)
-        } catch {
-            _ = await settle(cancelling: true)
-            throw error
-        }
-
-        var report = ProfileReport(userInfo: info, writtenBack: written, isPhotographer: photographer, realName: nil, bankCard: nil, calls: [])
-        if photographer {
-            (report.realName, report.bankCard) = await settle(cancelling: false)
-            for case .failure(let error) in [report.realName?.map { _ in () }, report.bankCard?.map { _ in () }].compactMap({ $0 })
-            where error.isSessionExpired {
-                throw error
-            }
-        }
-        report.calls = sink.records
-        return report
     }
 
     /// The profile reload's writes (`AppModel.profileReload`), then the contexts follow them.
@@ -106,5 +88,10 @@ public struct ProfileFeature: Sendable {
 
     static func capture<T: Sendable>(_ body: () async throws(FeatureError) -> T) async -> Result<T, FeatureError> {
         do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    /// One call of the reload, its error wrapped with `context`; the session is `run`'s to reset.
+    static func call<T>(_ context: String, _ body: () async throws -> T) async throws(FeatureError) -> T {
+        do { return try await body() } catch { throw FeatureError.from(error, context: context) }
     }
 }

@@ -62,7 +62,9 @@ public struct StatisticsFeature: Sendable {
 
     /// `initStatistics` (seed 000 §5.2) as the app model plans it (`AppModel.statsFirstScreen`): the
     /// summary and the first daily page, asked together; with `allPages` the other daily pages follow.
-    /// A summary failure is reported first, as the app loads it first.
+    /// They read as if asked one after another, summary first as the app loads it first: a summary
+    /// failure is the one reported, and the daily page is cancelled with whatever it answered, a
+    /// rejected token included (`SessionGuard.run`).
     public func load(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize,
                      allPages: Bool = false) async throws(FeatureError) -> StatsReport {
         let (role, endpoint) = try endpoint(role: role)
@@ -70,22 +72,24 @@ public struct StatisticsFeature: Sendable {
         let timer = CallTimer()
         let sink = CallSink()
         let screen = AppModel.statsFirstScreen(endpoint, range: range, pageSize: pageSize)
-        async let first = firstPage(screen.daily, timer: timer, sink: sink)
-        let summary: APIResult<Summary>
-        do { summary = try await self.summary(screen.summary, timer: timer, sink: sink) } catch {
-            _ = await first
-            throw error
+        return try await sessionGuard.run("stats") {
+            async let first = firstPage(screen.daily, timer: timer, sink: sink)
+            // Thrown, the summary's failure leaves the scope: the daily page is cancelled and waited for.
+            let summary = try await self.summary(screen.summary, timer: timer, sink: sink)
+            var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+            let page = try await first.get()
+            try await collect(page, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &daily)
+            return StatsReport(role: role, endpoint: endpoint, range: range, summary: summary, daily: daily,
+                               calls: sink.records(inOrderOf: [endpoint.summary.endpoint.path, endpoint.daily.endpoint.path]))
         }
-        var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-        let page = try await first.get()
-        try await collect(page, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &daily)
-        return StatsReport(role: role, endpoint: endpoint, range: range, summary: summary, daily: daily, calls: sink.records)
     }
 
     /// The summary alone.
     public func summary(role: String? = nil, range: DateRange) async throws(FeatureError) -> APIResult<Summary> {
         let (_, endpoint) = try endpoint(role: role)
-        return try await summary(AppModel.statsSummary(endpoint, range: range), timer: CallTimer(), sink: CallSink())
+        return try await sessionGuard.run("stats summary") {
+            try await summary(AppModel.statsSummary(endpoint, range: range), timer: CallTimer(), sink: CallSink())
+        }
     }
 
     /// The daily rows alone: the first page, or every page with `allPages`.
@@ -94,19 +98,22 @@ public struct StatisticsFeature: Sendable {
         let (_, endpoint) = try endpoint(role: role)
         try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
         let timer = CallTimer(), sink = CallSink()
-        var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-        let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), timer: timer, sink: sink)
-        try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
-        return out
+        return try await sessionGuard.run("stats daily") {
+            var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), timer: timer, sink: sink)
+            try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
+            return out
+        }
     }
 
+    /// Calls made inside `sessionGuard.run`, which resets the session for the one failure it reports.
     private func summary(_ request: PlannedRequest<Summary>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
         let api = operation
-        return try await sessionGuard.run("stats summary") {
-            try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Summary> in
+        do {
+            return try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Summary> in
                 try await api.client.call(request.endpoint, request.arguments)
             }
-        }
+        } catch { throw FeatureError.from(error, context: "stats summary") }
     }
 
     private func firstPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
@@ -135,10 +142,10 @@ public struct StatisticsFeature: Sendable {
 
     private func dailyPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
-        return try await sessionGuard.run("stats daily") {
-            try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
+        do {
+            return try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
                 try await api.client.call(request.endpoint, request.arguments)
             }
-        }
+        } catch { throw FeatureError.from(error, context: "stats daily") }
     }
 }

@@ -62,6 +62,18 @@ final class CallSink: @unchecked Sendable {
     private var items: [CallRecord] = []
 
     func append(_ record: CallRecord) { lock.withLock { items.append(record) } }
+    /// In the order the calls ended.
     var records: [CallRecord] { lock.withLock { items } }
+
+    /// In request order, for calls sent together: by where each call's path (its query left out) is in
+    /// `paths`; calls to the same path (the pages of one list) as they ended; a path not listed last.
+    func records(inOrderOf paths: [String]) -> [CallRecord] {
+        let ended = records
+        func rank(_ record: CallRecord) -> Int {
+            let path = record.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? record.path
+            return paths.firstIndex(of: path) ?? paths.count
+        }
+        return ended.indices.sorted { a, b in (rank(ended[a]), a) < (rank(ended[b]), b) }.map { ended[$0] }
+    }
     func drain() -> [CallRecord] { lock.withLock { defer { items = [] }; return items } }
 }

@@ -74,23 +74,18 @@ public final class SessionGuard: @unchecked Sendable {
     }
 
     /// Runs a call that uses the session token; a session-expired answer resets the session (once)
-    /// before the error is rethrown wrapped with `context`.
+    /// before the error is rethrown wrapped with `context`. Calls sent together run inside one `run`,
+    /// each wrapping its own error (`FeatureError.from`) without resetting: the group throws the first
+    /// failure in request order, so a rejected token resets the session only where the calls made one
+    /// after another would have reached that call, and a later call's answer is dropped with it.
     func run<T>(_ context: String, _ body: () async throws -> T) async throws(FeatureError) -> T {
         let token = contexts.session.token
         do {
             return try await body()
-        } catch let error as FeatureError {
-            if error.isSessionExpired { sessionExpired(token: token) }
-            throw error
-        } catch let error as APIError {
-            if error.kind == .sessionExpired { sessionExpired(token: token) }
-            throw FeatureError.api(error, context: context)
-        } catch let error as SessionError {
-            throw FeatureError.storage(error)
-        } catch is CancellationError {
-            throw FeatureError.cancelled
         } catch {
-            throw FeatureError.failed("\(context): \(error)")
+            let failure = FeatureError.from(error, context: context)
+            if failure.isSessionExpired { sessionExpired(token: token) }
+            throw failure
         }
     }
 
