@@ -511,7 +511,9 @@ extension KeptConnection {
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK))
-        let args = ["sxk", holderArgument, String(seconds)]
+        // The socket's path too: a long one is bound through this process's descriptor of its folder
+        // (`HolderSocket.withAddress`), a name the holder cannot read back to remove it at exit.
+        let args = ["sxk", holderArgument, String(seconds), socketPath]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
@@ -523,8 +525,9 @@ extension KeptConnection {
 
 // MARK: - The holder
 
-/// `sxk __hold-connections SECONDS`, listening on descriptor 3: answers requests with one libcurl
-/// engine for its whole life, and exits once idle for SECONDS (or when told to stop).
+/// `sxk __hold-connections SECONDS PATH`, listening on descriptor 3 (bound at PATH): answers requests
+/// with one libcurl engine for its whole life, and exits once it has served none for SECONDS, or when
+/// told to stop, once the requests it has taken on are answered.
 public enum ConnectionHolder {
     public static func run(arguments: [String], identity: String) -> Int32 {
         guard arguments.count >= 3, let seconds = Double(arguments[2]), seconds > 0, seconds.isFinite else { return 2 }
@@ -541,7 +544,8 @@ public enum ConnectionHolder {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         let holder = Holder(identity: identity, idle: seconds)
-        return holder.serve(listener)
+        let path = arguments.count >= 4 && arguments[3].hasPrefix("/") ? arguments[3] : nil
+        return holder.serve(listener, path: path ?? holder.boundPath(listener))
     }
 
     final class Holder: @unchecked Sendable {
@@ -550,6 +554,8 @@ public enum ConnectionHolder {
         let uid = getuid()
         private let lock = Lock()
         private var active = 0
+        /// Requests taken on (the client was told `sending`) and not yet answered: what a stop waits for.
+        private var inFlight = 0
         private var lastUse = Date().timeIntervalSince1970
         private var stopping = false
         private var transports: [String: CurlTransport] = [:]
@@ -565,28 +571,51 @@ public enum ConnectionHolder {
             return withUnsafeBytes(of: addr.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
 
-        /// Serves each client on a thread kept ready (`Workers`).
+        /// Serves each client on a thread kept ready (`Workers`). Only a request served counts as a use:
+        /// clients it refuses (another build or environment) do not keep it alive.
         private lazy var workers = Workers { [unowned self] client in
-            handle(client)
+            let served = handle(client)
             close(client)
-            lock.withLock { active -= 1; lastUse = Date().timeIntervalSince1970 }
+            lock.withLock {
+                active -= 1
+                if served { lastUse = Date().timeIntervalSince1970 }
+            }
         }
 
-        func serve(_ listener: Int32) -> Int32 {
+        /// Where the listener is bound, and that socket's device and inode.
+        private var socketName: (path: String, device: dev_t, inode: ino_t)?
+
+        /// Removes the socket's name, unless another holder took it since: no client reaches this holder after.
+        private func removeSocket() {
+            lock.withLock {
+                guard let name = socketName else { return }
+                socketName = nil
+                var st = stat()
+                if stat(name.path, &st) == 0, st.st_dev == name.device, st.st_ino == name.inode { unlink(name.path) }
+            }
+        }
+
+        /// `path`: where the listener is bound, removed at exit, or as soon as the holder is told to stop.
+        func serve(_ listener: Int32, path: String?) -> Int32 {
             workers.start()
-            let path = boundPath(listener)
             var st = stat()
-            let bound = path.flatMap { stat($0, &st) == 0 ? (st.st_dev, st.st_ino) : nil }
+            if let path, stat(path, &st) == 0 { lock.withLock { socketName = (path, st.st_dev, st.st_ino) } }
+            var listening = true
             while true {
-                var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&fds, 1, 200)
-                let (quit, now) = lock.withLock { () -> (Bool, Double) in
-                    let now = Date().timeIntervalSince1970
-                    return (stopping || (active == 0 && now - lastUse >= idle), now)
+                var fds = [pollfd(fd: listening ? listener : -1, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 1, listening ? 200 : 50)
+                let (stop, busy, idleOver) = lock.withLock { () -> (Bool, Bool, Bool) in
+                    (stopping, inFlight > 0, active == 0 && Date().timeIntervalSince1970 - lastUse >= idle)
                 }
-                _ = now
-                if quit { break }
-                guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+                // Told to stop (its name is gone already, `handle`): no new client from now on, and the
+                // requests taken on are answered; a client whose request was not taken on yet sees the
+                // connection close and sends directly.
+                if stop && listening {
+                    close(listener)
+                    listening = false
+                }
+                if (stop && !busy) || idleOver { break }
+                guard listening, fds[0].revents & Int16(POLLIN) != 0 else { continue }
                 let client = accept(listener, nil, nil)
                 guard client >= 0 else { continue }
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
@@ -597,33 +626,48 @@ public enum ConnectionHolder {
                     // No thread to serve it: the client sees its connection close before the request was
                     // taken on, and sends it directly.
                     close(client)
-                    lock.withLock { active -= 1; lastUse = Date().timeIntervalSince1970 }
+                    lock.withLock { active -= 1 }
                 }
             }
             // The socket goes with the holder, unless another holder took the name since.
-            if let path, let bound, stat(path, &st) == 0, st.st_dev == bound.0, st.st_ino == bound.1 { unlink(path) }
+            removeSocket()
             return 0
         }
 
-        func handle(_ client: Int32) {
+        /// True when a request was taken on (answered, or failed on the way).
+        @discardableResult
+        func handle(_ client: Int32) -> Bool {
             let deadline = Date().timeIntervalSince1970 + 10
             guard let bytes = try? HolderSocket.readFrame(client, deadline: deadline, limit: 64 << 20),
-                  let hello = HeldRequest.decode(bytes) else { return }
+                  let hello = HeldRequest.decode(bytes) else { return false }
             // Any sxk of this user may stop it, whatever its build.
             if hello.kind == .stop {
                 lock.withLock { stopping = true }
+                // Gone before the answer: a one-shot after the stopping one starts a holder of its own.
+                removeSocket()
                 _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("stopping").encoded(), deadline: deadline)
-                return
+                return false
             }
             guard hello.identity == identity else {
                 _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("another build or environment").encoded(), deadline: deadline)
-                return
+                return false
             }
             var rest = hello.rest
-            guard let held = try? HeldRequest.decodeSend(kind: hello.kind, identity: hello.identity, &rest) else { return }
+            guard let held = try? HeldRequest.decodeSend(kind: hello.kind, identity: hello.identity, &rest) else { return false }
             let transport = self.transport(for: held)
+            // Counted before the client hears `sending`, so a stop cannot end the holder between the two.
+            let taken = lock.withLock { () -> Bool in
+                if stopping { return false }
+                inFlight += 1
+                return true
+            }
+            guard taken else {
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("stopping").encoded(), deadline: deadline)
+                return false
+            }
+            defer { lock.withLock { inFlight -= 1 } }
             // The client sends directly what the holder never took on; from this frame on it may not.
-            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true else { return }
+            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true else { return false }
             // This thread waits for the transfer itself; a client that goes away (Ctrl-C, killed)
             // cancels it here too.
             let answer: HeldAnswer
@@ -633,6 +677,7 @@ public enum ConnectionHolder {
                 answer = .failure(error)
             }
             _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
+            return true
         }
 
         /// True when the client closed its end (it sends nothing more after its request).

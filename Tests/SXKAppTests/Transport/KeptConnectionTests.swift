@@ -424,6 +424,64 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)))
     }
 
+    /// A socket path too long for a socket address is bound through the folder's descriptor; the
+    /// holder is given the path itself, and removes the socket when it goes.
+    func testAnIdleHolderOnALongSocketPathTakesItsSocket() throws {
+        let ws = Workspace()
+        workspaces.append(ws)
+        ws.stateDir = ws.root + "/" + String(repeating: "s", count: 90)
+        try FileManager.default.createDirectory(atPath: ws.stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        SXK.login("13800000001", in: ws, baseURL: url)
+        XCTAssertGreaterThanOrEqual(socket(ws).utf8.count, 108, "the path fits a socket address: \(socket(ws))")
+        let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist("1"))
+        XCTAssertEqual(r.status, 0, r.summary)
+        let pid = try XCTUnwrap(holderPID(ws), "no holder answers on the long path")
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) }, "the holder outlived its second of idleness")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)), "the holder left its socket behind")
+    }
+
+    /// `SXK_PERSIST=0` while the holder has a POST on the wire: the holder stops taking clients at
+    /// once, answers the POST it took on, then exits; the POST reaches the server once.
+    func testStoppingTheHolderLetsTheRequestItTookOnFinish() throws {
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let pid = try XCTUnwrap(holderPID(ws))
+        server.setLatency(milliseconds: 1_500)
+        server.resetRequestLog()
+        let running = try LiveSXK(["--trace"] + setUser, in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(waitUntil(10) { self.setUserRequests() >= 1 }, "the holder never sent the request")
+        server.setLatency(milliseconds: 0)
+        let stop = SXK.run(["whoami"], in: ws, baseURL: url, env: persist("0"))
+        XCTAssertEqual(stop.status, 0, stop.summary)
+        // No new client once stopped: the name is gone while the POST is still out.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)), "the stopped holder still takes clients")
+        XCTAssertTrue(connectionHolders().contains(pid), "the holder ended with a request on the wire")
+        XCTAssertEqual(running.finish(timeout: 20), 0)
+        XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("kept connection"), "not answered through the holder")
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) }, "the stopped holder did not exit")
+        XCTAssertEqual(setUserRequests(), 1, "the POST reached the server twice")
+    }
+
+    /// One-shots the holder refuses (another environment: a different `no_proxy`) do not keep it
+    /// alive: it exits once it has served nothing for its idle time, however often they come.
+    func testClientsTheHolderRefusesDoNotKeepItAlive() throws {
+        let ws = workspace()
+        let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("1"))
+        XCTAssertEqual(r.status, 0, r.summary)
+        let pid = try XCTUnwrap(holderPID(ws))
+        let other = persist("1").merging(["no_proxy": "example.invalid"]) { $1 }
+        let until = Date().addingTimeInterval(3)
+        var refused = 0
+        while Date() < until && connectionHolders().contains(pid) {
+            let run = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: other)
+            XCTAssertEqual(run.status, 0, run.summary)
+            if run.stderr.contains("holder refused") { refused += 1 }
+            usleep(200_000)
+        }
+        XCTAssertGreaterThan(refused, 0, "no one-shot was refused by the holder")
+        XCTAssertFalse(connectionHolders().contains(pid), "refused clients kept the holder alive past its idle second")
+    }
+
     func testOnlyTheSameUserIsServed() throws {
         // Needs another uid to connect from: root (to switch with setpriv) and a python3 the other user can run.
         guard getuid() == 0 else { throw XCTSkip("needs root to connect as another user") }
