@@ -475,7 +475,7 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
 }
 
 extension KeptConnection {
-    /// Binds the socket and starts `sxk __hold-connections SECONDS` with it as descriptor 3, in a
+    /// Binds the socket and starts `sxk __hold-connections SECONDS PATH` with it as descriptor 3, in a
     /// session of its own, stdio on /dev/null. The holder is this very executable.
     static func startHolder(socketPath: String, seconds: Double) -> Bool {
         var listener: Int32
@@ -642,9 +642,11 @@ public enum ConnectionHolder {
                   let hello = HeldRequest.decode(bytes) else { return false }
             // Any sxk of this user may stop it, whatever its build.
             if hello.kind == .stop {
-                lock.withLock { stopping = true }
-                // Gone before the answer: a one-shot after the stopping one starts a holder of its own.
+                // The name goes first, while the listener is still open: no client is refused by a
+                // listener that is closing (it would take the name for a stale socket and remove it),
+                // and a one-shot after the stopping one starts a holder of its own.
                 removeSocket()
+                lock.withLock { stopping = true }
                 _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("stopping").encoded(), deadline: deadline)
                 return false
             }

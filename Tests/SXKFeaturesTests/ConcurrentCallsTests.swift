@@ -26,6 +26,21 @@ final class ConcurrentCallsTests: XCTestCase {
         try XCTUnwrap(h.requests(path).last, "no \(path) request", file: file, line: line)
     }
 
+    /// Nothing reset: still logged in, with `token` stored.
+    private func assertSessionStands(_ h: Harness, token: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(h.sessionGuard.resetCount, 0, file: file, line: line)
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn, file: file, line: line)
+        XCTAssertEqual(try h.contexts.store.token(), token, file: file, line: line)
+    }
+
+    /// One reset for the rejected token, and nothing stored.
+    private func assertResetOnce(_ h: Harness, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(h.sessionGuard.resetCount, 1, file: file, line: line)
+        XCTAssertEqual(h.expiries.all.count, 1, file: file, line: line)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut, file: file, line: line)
+        XCTAssertNil(try h.contexts.store.token(), file: file, line: line)
+    }
+
     // MARK: login
 
     func testLoginPageSendsTheConfigBesideTheLogin() async throws {
@@ -91,11 +106,15 @@ final class ConcurrentCallsTests: XCTestCase {
 
     // MARK: profile
 
+    /// userinfo's answer is padded to 10 MiB, so it ends last: the calls are still listed userinfo first.
     func testProfileSendsRealNameAndBankCardBesideUserInfo() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
         _ = try await h.login("13800000001")
         h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.userInfo, kind: .huge)
         let report = try await h.profile.reload()
+        XCTAssertEqual(report.calls.map(\.path), [Self.userInfo, Self.realName, Self.bankCard])
+        XCTAssertEqual(report.calls.map(\.endMs).max(), report.calls.first?.endMs, "userinfo did not end last: \(report.calls)")
         XCTAssertNotNil(try report.realName?.get().value)
         XCTAssertNotNil(try report.bankCard?.get().value)
         let info = try record(h, Self.userInfo), real = try record(h, Self.realName), bank = try record(h, Self.bankCard)
@@ -137,9 +156,7 @@ final class ConcurrentCallsTests: XCTestCase {
         // All three met the expired token while in flight together; one reset, one notice.
         let info = try record(h, Self.userInfo), real = try record(h, Self.realName)
         XCTAssertTrue(info.overlaps(real))
-        XCTAssertEqual(h.sessionGuard.resetCount, 1)
-        XCTAssertEqual(h.expiries.all.count, 1)
-        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        try assertResetOnce(h)
     }
 
     // MARK: the context load's store list
@@ -188,10 +205,7 @@ final class ConcurrentCallsTests: XCTestCase {
         h.sandbox.expireTokens()
         guard case .loggedOut = await h.bootstrapper.validate() else { return XCTFail("expected loggedOut") }
         XCTAssertTrue(try record(h, Self.storeList).overlaps(try record(h, Self.userInfo)))
-        XCTAssertEqual(h.sessionGuard.resetCount, 1)
-        XCTAssertEqual(h.expiries.all.count, 1)
-        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
-        XCTAssertNil(try h.contexts.store.token())
+        try assertResetOnce(h)
     }
 
     /// Ctrl-C while a store admin's login has the pair and the store list in flight (both sent as tasks
@@ -332,9 +346,7 @@ final class ConcurrentCallsTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("userinfo"), "the failure reported is userinfo's, got: \(error)")
             XCTAssertFalse(error.isSessionExpired)
         }
-        XCTAssertEqual(h.sessionGuard.resetCount, 0)
-        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
-        XCTAssertEqual(try h.contexts.store.token(), token)
+        try assertSessionStands(h, token: token)
     }
 
     /// After userinfo has answered, a side call's rejected token ends the session once, as when it
@@ -349,10 +361,7 @@ final class ConcurrentCallsTests: XCTestCase {
         } catch {
             XCTAssertTrue(error.isSessionExpired, "\(error)")
         }
-        XCTAssertEqual(h.sessionGuard.resetCount, 1)
-        XCTAssertEqual(h.expiries.all.count, 1)
-        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
-        XCTAssertNil(try h.contexts.store.token())
+        try assertResetOnce(h)
     }
 
     /// Ctrl-C once userinfo has answered, with real-name and bank-card still out (the sandbox never
@@ -406,11 +415,16 @@ final class ConcurrentCallsTests: XCTestCase {
 
     // MARK: stats
 
+    /// The summary's answer is padded to 10 MiB, so it ends after the daily page: the calls are still
+    /// listed summary first.
     func testStatsSendsTheSummaryBesideTheFirstDailyPage() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
         _ = try await h.login("13800000001")
         h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.summary, kind: .huge)
         let report = try await h.stats.load(range: try h.stats.range(period: .week))
+        XCTAssertGreaterThan(report.calls.first { $0.path == Self.summary }?.endMs ?? 0,
+                             report.calls.first { $0.path.hasPrefix(Self.daily) }?.endMs ?? .infinity, "the summary did not end last")
         XCTAssertTrue(try record(h, Self.summary).overlaps(try record(h, Self.daily)), "the summary and the daily page were not in flight together")
         XCTAssertEqual(report.calls.map { $0.path.components(separatedBy: "?")[0] }, [Self.summary, Self.daily])
     }
@@ -432,9 +446,7 @@ final class ConcurrentCallsTests: XCTestCase {
             XCTAssertFalse(error.isSessionExpired)
         }
         XCTAssertEqual(h.requests().count, 2, "\(h.requests().map(\.path))")
-        XCTAssertEqual(h.sessionGuard.resetCount, 0)
-        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
-        XCTAssertEqual(try h.contexts.store.token(), token)
+        try assertSessionStands(h, token: token)
     }
 
     /// The summary answers and the daily page meets a rejected token: one reset, the daily's expiry.
@@ -449,9 +461,7 @@ final class ConcurrentCallsTests: XCTestCase {
             XCTAssertTrue(error.isSessionExpired, "\(error)")
             XCTAssertTrue("\(error)".hasPrefix("stats daily"), "\(error)")
         }
-        XCTAssertEqual(h.sessionGuard.resetCount, 1)
-        XCTAssertEqual(h.expiries.all.count, 1)
-        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        try assertResetOnce(h)
     }
 
     // MARK: orders --all

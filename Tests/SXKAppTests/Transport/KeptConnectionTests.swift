@@ -31,10 +31,13 @@ final class KeptConnectionTests: SandboxTestCase {
 
     override func tearDown() {
         server.setLatency(milliseconds: 0)
-        // Every holder a test started is stopped here, and must be gone.
+        // Every holder a test started is stopped here, and must be gone: its process, not only its
+        // socket (a stop removes the socket at once).
         for ws in workspaces {
+            let pid = holderPID(ws)
             _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: ["SXK_PERSIST": "0"])
-            XCTAssertTrue(waitUntil(5) { self.holderPID(ws) == nil }, "a holder was left running")
+            XCTAssertTrue(waitUntil(5) { self.holderPID(ws) == nil && pid.map { !connectionHolders().contains($0) } ?? true },
+                          "a holder was left running")
         }
         workspaces = []
         super.tearDown()
