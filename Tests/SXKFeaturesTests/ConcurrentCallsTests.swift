@@ -26,11 +26,47 @@ final class ConcurrentCallsTests: XCTestCase {
         try XCTUnwrap(h.requests(path).last, "no \(path) request", file: file, line: line)
     }
 
+    /// A photographer logged in (answers held `latencyMs`), its stored token, and an empty request log.
+    private func photographer(latencyMs: Int) async throws -> (Harness, String) {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: latencyMs))
+        _ = try await h.login("13800000001")
+        let token = try XCTUnwrap(try h.contexts.store.token())
+        h.sandbox.resetRequestLog()
+        return (h, token)
+    }
+
+    /// Cancels `task` (Ctrl-C) and checks that it ends at once, cancelled, without waiting for answers.
+    private func assertCancelsAtOnce<T>(_ task: Task<T, any Error>, _ why: String, file: StaticString = #filePath, line: UInt = #line) async {
+        let cancelled = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled call returned", file: file, line: line)
+        } catch let error as FeatureError {
+            XCTAssertTrue(error == .cancelled || error.apiError?.kind == .cancelled, "\(error)", file: file, line: line)
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5, why, file: file, line: line)
+    }
+
     /// Nothing reset: still logged in, with `token` stored.
     private func assertSessionStands(_ h: Harness, token: String, file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(h.sessionGuard.resetCount, 0, file: file, line: line)
         XCTAssertEqual(h.contexts.session.phase, .loggedIn, file: file, line: line)
         XCTAssertEqual(try h.contexts.store.token(), token, file: file, line: line)
+    }
+
+    /// `body` fails with an error whose text starts with `prefix`, a rejected token or not as `expired` says.
+    private func assertFails<T>(_ prefix: String, expired: Bool, file: StaticString = #filePath, line: UInt = #line,
+                                _ body: () async throws -> T) async {
+        do {
+            _ = try await body()
+            XCTFail("expected a failure of \(prefix)", file: file, line: line)
+        } catch {
+            XCTAssertTrue("\(error)".hasPrefix(prefix), "the failure reported is not \(prefix)'s: \(error)", file: file, line: line)
+            XCTAssertEqual((error as? FeatureError)?.isSessionExpired ?? false, expired, "\(error)", file: file, line: line)
+        }
     }
 
     /// One reset for the rejected token, and nothing stored.
@@ -303,16 +339,8 @@ final class ConcurrentCallsTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while h.requests().count < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertEqual(h.requests().count, 3, "the three calls were not all sent")
-        let cancelled = Date()
-        task.cancel()
-        do {
-            _ = try await task.value
-            XCTFail("a cancelled reload returned a profile")
-        } catch let error as FeatureError {
-            XCTAssertTrue(error == .cancelled || error.apiError?.kind == .cancelled, "\(error)")
-        }
         // Returned without waiting for the sandbox's answers, none of which arrived.
-        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5)
+        await assertCancelsAtOnce(task, "the reload waited for the sandbox's answers")
         XCTAssertEqual(h.contexts.store.userName, before)
         XCTAssertEqual(h.sessionGuard.resetCount, 0)
     }
@@ -322,10 +350,7 @@ final class ConcurrentCallsTests: XCTestCase {
     /// the session stands. (userinfo is held until both have been answered, then fails as its server
     /// goes away.)
     func testAProfileSideCallsRejectedTokenBehindAFailedUserInfoIsDropped() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
-        _ = try await h.login("13800000001")
-        let token = try XCTUnwrap(try h.contexts.store.token())
-        h.sandbox.resetRequestLog()
+        let (h, token) = try await photographer(latencyMs: 0)
         h.sandbox.injectFault(path: Self.userInfo, kind: .hang)
         h.sandbox.injectFault(path: Self.realName, kind: .status401)
         h.sandbox.injectFault(path: Self.bankCard, kind: .status401)
@@ -339,13 +364,7 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertTrue(answered(), "the side calls were not answered beside userinfo: \(h.requests().map(\.path))")
         try await Task.sleep(nanoseconds: 150_000_000)
         h.sandbox.stop()
-        do {
-            _ = try await task.value
-            XCTFail("a failed userinfo gave a profile")
-        } catch let error as FeatureError {
-            XCTAssertTrue("\(error)".hasPrefix("userinfo"), "the failure reported is userinfo's, got: \(error)")
-            XCTAssertFalse(error.isSessionExpired)
-        }
+        await assertFails("userinfo", expired: false) { try await task.value }
         try assertSessionStands(h, token: token)
     }
 
@@ -355,12 +374,7 @@ final class ConcurrentCallsTests: XCTestCase {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
         _ = try await h.login("13800000001")
         h.sandbox.injectFault(path: Self.bankCard, kind: .status401)
-        do {
-            _ = try await h.profile.reload()
-            XCTFail("a rejected token gave a profile")
-        } catch {
-            XCTAssertTrue(error.isSessionExpired, "\(error)")
-        }
+        await assertFails("bank-card info", expired: true) { try await h.profile.reload() }
         try assertResetOnce(h)
     }
 
@@ -382,15 +396,7 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertTrue(ready(), "userinfo did not answer with the side calls out: \(h.requests().map(\.path))")
         // userinfo's answer is in; the reload now waits for the two calls that never answer.
         try await Task.sleep(nanoseconds: 100_000_000)
-        let cancelled = Date()
-        task.cancel()
-        do {
-            _ = try await task.value
-            XCTFail("a cancelled reload returned a profile")
-        } catch let error as FeatureError {
-            XCTAssertTrue(error == .cancelled || error.apiError?.kind == .cancelled, "\(error)")
-        }
-        XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5, "the side calls were left running")
+        await assertCancelsAtOnce(task, "the side calls were left running")
         XCTAssertEqual(h.sessionGuard.resetCount, 0)
         XCTAssertEqual(h.contexts.session.phase, .loggedIn)
     }
@@ -432,19 +438,10 @@ final class ConcurrentCallsTests: XCTestCase {
     /// The summary fails: the daily page, which would never have gone out after it, is dropped with its
     /// rejected token: the summary's error, and the session stands.
     func testAStatsDailyPagesRejectedTokenBehindAFailedSummaryIsDropped() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
-        _ = try await h.login("13800000001")
-        let token = try XCTUnwrap(try h.contexts.store.token())
-        h.sandbox.resetRequestLog()
+        let (h, token) = try await photographer(latencyMs: 80)
         h.sandbox.injectFault(path: Self.summary, kind: .status500)
         h.sandbox.injectFault(path: Self.daily, kind: .status401)
-        do {
-            _ = try await h.stats.load(range: try h.stats.range(period: .week))
-            XCTFail("a failed summary gave statistics")
-        } catch {
-            XCTAssertTrue("\(error)".hasPrefix("stats summary"), "the failure reported is the summary's, got: \(error)")
-            XCTAssertFalse(error.isSessionExpired)
-        }
+        await assertFails("stats summary", expired: false) { try await h.stats.load(range: try h.stats.range(period: .week)) }
         XCTAssertEqual(h.requests().count, 2, "\(h.requests().map(\.path))")
         try assertSessionStands(h, token: token)
     }
@@ -454,13 +451,7 @@ final class ConcurrentCallsTests: XCTestCase {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 80))
         _ = try await h.login("13800000001")
         h.sandbox.injectFault(path: Self.daily, kind: .status401)
-        do {
-            _ = try await h.stats.load(range: try h.stats.range(period: .week))
-            XCTFail("a rejected token gave statistics")
-        } catch {
-            XCTAssertTrue(error.isSessionExpired, "\(error)")
-            XCTAssertTrue("\(error)".hasPrefix("stats daily"), "\(error)")
-        }
+        await assertFails("stats daily", expired: true) { try await h.stats.load(range: try h.stats.range(period: .week)) }
         try assertResetOnce(h)
     }
 
