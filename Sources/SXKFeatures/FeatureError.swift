@@ -121,6 +121,9 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
 
     var isSessionExpired: Bool { apiError?.kind == .sessionExpired }
 
+    /// Cancelled (Ctrl-C), whether the task saw it (`cancelled`) or the transfer did (an API error of that kind).
+    public var isCancelled: Bool { self == .cancelled || apiError?.kind == .cancelled }
+
     /// Any error of a call as this layer's error, wrapped once with `context`.
     static func from(_ error: any Error, context: String) -> FeatureError {
         switch error {

@@ -329,6 +329,29 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.contexts.session.phase, .loggedIn)
     }
 
+    /// Ctrl-C with the role-permission list held and the store list sent beside it already answered
+    /// with a rejected token: the replay ends cancelled; nothing is written, even with apply, and the
+    /// session stands (made one after another, the store list would not have been asked).
+    func testCancellingTheHomeReplayWritesNothing() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
+        _ = try await h.login("13800000003")
+        let token = try XCTUnwrap(try h.contexts.store.token())
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: h.storage.appStore.defaults.path))
+        h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.rolePermission, kind: .hang)
+        h.sandbox.injectFault(path: Self.storeList, kind: .status401)
+        let home = h.home!
+        let task = Task { try await home.initializeReplay(apply: true) }
+        let deadline = Date().addingTimeInterval(5)
+        func ready() -> Bool { h.requests(Self.storeList).first?.answered != nil && !h.requests(Self.rolePermission).isEmpty }
+        while !ready() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(ready(), "the store list was not answered beside the held role-permission list: \(h.requests().map(\.path))")
+        try await Task.sleep(nanoseconds: 100_000_000)
+        await assertCancelsAtOnce(task, "the replay waited for the held call")
+        try assertSessionStands(h, token: token)
+        XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before, "the interrupted replay wrote")
+    }
+
     func testCancellingTheProfileWithCallsInFlightEndsThemAll() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 1_000))
         _ = try await h.login("13800000001")

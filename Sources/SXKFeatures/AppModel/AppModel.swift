@@ -249,7 +249,7 @@ struct HomeReplayRun: Sendable {
             case .success(let value):
                 return (ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: nil), value)
             case .failure(let error):
-                if error == .cancelled { throw error }
+                if error.isCancelled { throw error }
                 let made = ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: "\(error)")
                 if error.isSessionExpired { expiry.mark(made) }
                 return (made, nil)
@@ -265,7 +265,7 @@ struct HomeReplayRun: Sendable {
             return (ReplayCall(order: n, method: method, path: path, made: true, record: sink.records.first, note: nil), value)
         } catch {
             let wrapped = FeatureError.from(error, context: path)
-            if wrapped == .cancelled { throw wrapped }
+            if wrapped.isCancelled { throw wrapped }
             let made = ReplayCall(order: n, method: method, path: path, made: true, record: sink.records.first, note: "\(wrapped)")
             if wrapped.isSessionExpired { expiry.mark(made) }
             return (made, nil)

@@ -67,7 +67,7 @@ public struct ProfileFeature: Sendable {
             (report.realName, report.bankCard) = await (realName, bankCard)
             for case .failure(let error) in [report.realName?.map { _ in () }, report.bankCard?.map { _ in () }].compactMap({ $0 }) {
                 if error.isSessionExpired { throw error }
-                if case .cancelled = error { throw error }
+                if error.isCancelled { throw error }
             }
             try Task.checkCancellation()
             report.calls = sink.records(inOrderOf: [Endpoint.userInfo.path, Endpoint.realNameInfo.path, Endpoint.bankCardInfo.path])

@@ -27,6 +27,8 @@ extension HomeFeature {
         var trace = try await run.replay()
         trace.changes = KeyDiff.between(stored: stored, scratch: scratch.store)
         if apply {
+            // Interrupted once the replay was done: nothing written after the Ctrl-C.
+            if Task.isCancelled { throw .cancelled }
             do { try KeyDiff.apply(trace.changes, to: stored) } catch { throw .storage(error) }
             // The live contexts follow what is now stored; this login's accounts and stores stay in memory.
             if trace.sessionExpired {

@@ -104,7 +104,7 @@ extension AppCommands {
                 }
                 if let error = asked.error { throw error }
             }
-            if refusal.apiError?.kind == .cancelled || refusal == .cancelled { throw CancellationError() }
+            if refusal.isCancelled { throw CancellationError() }
             if let api = refusal.apiError { fill(&results[i], with: api) }
             results[i].problem = "set-user refused: \(refusal.apiError.map(Self.shortMessage) ?? refusal.description)"
             results[i].noAnswer = refusal.apiError?.kind == .network
