@@ -530,7 +530,8 @@ extension KeptConnection {
 /// told to stop, once the requests it has taken on are answered.
 public enum ConnectionHolder {
     public static func run(arguments: [String], identity: String) -> Int32 {
-        guard arguments.count >= 3, let seconds = Double(arguments[2]), seconds > 0, seconds.isFinite else { return 2 }
+        guard arguments.count >= 4, let seconds = Double(arguments[2]), seconds > 0, seconds.isFinite,
+              arguments[3].hasPrefix("/") else { return 2 }
         let listener: Int32 = 3
         var st = stat()
         guard fstat(listener, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK else { return 2 }
@@ -544,8 +545,7 @@ public enum ConnectionHolder {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         let holder = Holder(identity: identity, idle: seconds)
-        let path = arguments.count >= 4 && arguments[3].hasPrefix("/") ? arguments[3] : nil
-        return holder.serve(listener, path: path ?? holder.boundPath(listener))
+        return holder.serve(listener, path: arguments[3])
     }
 
     final class Holder: @unchecked Sendable {
@@ -561,15 +561,6 @@ public enum ConnectionHolder {
         private var transports: [String: CurlTransport] = [:]
 
         init(identity: String, idle: Double) { self.identity = identity; self.idle = idle }
-
-        /// Where the socket is, to remove it at exit (the listener's own bound name).
-        func boundPath(_ fd: Int32) -> String? {
-            var addr = sockaddr_un()
-            var len = socklen_t(MemoryLayout<sockaddr_un>.size)
-            let rc = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-            guard rc == 0 else { return nil }
-            return withUnsafeBytes(of: addr.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        }
 
         /// Serves each client on a thread kept ready (`Workers`). Only a request served counts as a use:
         /// clients it refuses (another build or environment) do not keep it alive.
@@ -596,10 +587,10 @@ public enum ConnectionHolder {
         }
 
         /// `path`: where the listener is bound, removed at exit, or as soon as the holder is told to stop.
-        func serve(_ listener: Int32, path: String?) -> Int32 {
+        func serve(_ listener: Int32, path: String) -> Int32 {
             workers.start()
             var st = stat()
-            if let path, stat(path, &st) == 0 { lock.withLock { socketName = (path, st.st_dev, st.st_ino) } }
+            if stat(path, &st) == 0 { lock.withLock { socketName = (path, st.st_dev, st.st_ino) } }
             var listening = true
             while true {
                 var fds = [pollfd(fd: listening ? listener : -1, events: Int16(POLLIN), revents: 0)]

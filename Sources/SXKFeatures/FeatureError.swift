@@ -124,6 +124,11 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Cancelled (Ctrl-C), whether the task saw it (`cancelled`) or the transfer did (an API error of that kind).
     public var isCancelled: Bool { self == .cancelled || apiError?.kind == .cancelled }
 
+    /// Runs one call, its error wrapped once with `context` (`from`).
+    static func catching<T>(_ context: String, _ body: () async throws -> T) async throws(FeatureError) -> T {
+        do { return try await body() } catch { throw from(error, context: context) }
+    }
+
     /// Any error of a call as this layer's error, wrapped once with `context`.
     static func from(_ error: any Error, context: String) -> FeatureError {
         switch error {

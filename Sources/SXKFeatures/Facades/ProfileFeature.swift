@@ -49,17 +49,17 @@ public struct ProfileFeature: Sendable {
         let photographer = contexts.permission.roleCode == RoleCode.photographer
         return try await sessionGuard.run("profile") {
             async let realName = photographer ? ProfileFeature.capture { () async throws(FeatureError) -> APIResult<RealNameInfo> in
-                try await ProfileFeature.call("real-name info") {
+                try await FeatureError.catching("real-name info") {
                     try await timer.record("GET", Endpoint.realNameInfo.path, into: sink) { try await api.realNameInfo() }
                 }
             } : nil
             async let bankCard = photographer ? ProfileFeature.capture { () async throws(FeatureError) -> APIResult<BankCardInfo> in
-                try await ProfileFeature.call("bank-card info") {
+                try await FeatureError.catching("bank-card info") {
                     try await timer.record("GET", Endpoint.bankCardInfo.path, into: sink) { try await api.bankCardInfo() }
                 }
             } : nil
             // Thrown, userinfo's failure leaves the scope: the side calls are cancelled and waited for.
-            let info = try await ProfileFeature.call("userinfo") {
+            let info = try await FeatureError.catching("userinfo") {
                 try await timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo() }
             }
             let written = try writeBack(info.value)
@@ -88,10 +88,5 @@ public struct ProfileFeature: Sendable {
 
     static func capture<T: Sendable>(_ body: () async throws(FeatureError) -> T) async -> Result<T, FeatureError> {
         do { return .success(try await body()) } catch { return .failure(error) }
-    }
-
-    /// One call of the reload, its error wrapped with `context`; the session is `run`'s to reset.
-    static func call<T>(_ context: String, _ body: () async throws -> T) async throws(FeatureError) -> T {
-        do { return try await body() } catch { throw FeatureError.from(error, context: context) }
     }
 }

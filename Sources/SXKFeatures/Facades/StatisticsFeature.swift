@@ -109,11 +109,11 @@ public struct StatisticsFeature: Sendable {
     /// Calls made inside `sessionGuard.run`, which resets the session for the one failure it reports.
     private func summary(_ request: PlannedRequest<Summary>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Summary> {
         let api = operation
-        do {
-            return try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Summary> in
+        return try await FeatureError.catching("stats summary") {
+            try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Summary> in
                 try await api.client.call(request.endpoint, request.arguments)
             }
-        } catch { throw FeatureError.from(error, context: "stats summary") }
+        }
     }
 
     private func firstPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
@@ -142,10 +142,10 @@ public struct StatisticsFeature: Sendable {
 
     private func dailyPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
-        do {
-            return try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
+        return try await FeatureError.catching("stats daily") {
+            try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
                 try await api.client.call(request.endpoint, request.arguments)
             }
-        } catch { throw FeatureError.from(error, context: "stats daily") }
+        }
     }
 }

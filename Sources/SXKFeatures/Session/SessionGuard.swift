@@ -75,17 +75,16 @@ public final class SessionGuard: @unchecked Sendable {
 
     /// Runs a call that uses the session token; a session-expired answer resets the session (once)
     /// before the error is rethrown wrapped with `context`. Calls sent together run inside one `run`,
-    /// each wrapping its own error (`FeatureError.from`) without resetting: the group throws the first
+    /// each wrapping its own error (`FeatureError.catching`) without resetting: the group throws the first
     /// failure in request order, so a rejected token resets the session only where the calls made one
     /// after another would have reached that call, and a later call's answer is dropped with it.
     func run<T>(_ context: String, _ body: () async throws -> T) async throws(FeatureError) -> T {
         let token = contexts.session.token
         do {
-            return try await body()
+            return try await FeatureError.catching(context, body)
         } catch {
-            let failure = FeatureError.from(error, context: context)
-            if failure.isSessionExpired { sessionExpired(token: token) }
-            throw failure
+            if error.isSessionExpired { sessionExpired(token: token) }
+            throw error
         }
     }
 
