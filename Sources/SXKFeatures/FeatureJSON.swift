@@ -54,7 +54,7 @@ extension CommonMenus {
 
 extension WalkProgress {
     public var json: JSONValue {
-        ["pages": .int(pages), "rows": .int(rows), "total": .int(total),
+        ["pages": .int(pages), "rows": .int(rows), "total": total.map { .int($0) } ?? .null,
          "elapsedSeconds": .decimal(elapsed, digits: 3), "rowsPerSecond": .decimal(rowsPerSecond, digits: 0)]
     }
 }

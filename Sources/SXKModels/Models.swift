@@ -257,16 +257,41 @@ public struct Order: Sendable {
     }
 }
 
-/// `Page<T>`: the last page is the one where `page * pageSize >= total` or `list` is empty.
+/// The contract's page rule, for every reader of a page (the models, `orders --all`, `get --paginate`): the last
+/// page is the one where `page * pageSize >= total` or `list` is empty. The numbers come from the server, so
+/// nothing here can overflow, and an answer without a usable total ends only at an empty list.
+public enum PageRule {
+    /// The server's total as the walk can use it: nil when absent, not a whole number (`1e20` is past any
+    /// `Int` the reader keeps) or negative; the page is then the last only when its list is empty.
+    public static func total(_ o: JSONObject) -> Int? { o.int("total").flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// True for the last page. A `page * pageSize` past `Int.max` is past any total.
+    public static func isLast(listIsEmpty: Bool, page: Int, pageSize: Int, total: Int?) -> Bool {
+        if listIsEmpty { return true }
+        guard let total, pageSize > 0 else { return false }
+        let (reached, overflow) = page.multipliedReportingOverflow(by: pageSize)
+        return overflow || reached >= total
+    }
+
+    /// Pages needed for `rows` rows of `pageSize` (> 0), rounded up without overflowing; 0 for no rows.
+    public static func pages(rows: Int, pageSize: Int) -> Int {
+        guard rows > 0, pageSize > 0 else { return 0 }
+        return rows / pageSize + (rows % pageSize == 0 ? 0 : 1)
+    }
+}
+
+/// `Page<T>`: one page of a list, read by `PageRule`.
 public struct Page<Item: Sendable>: Sendable {
     public var list: [Item]
-    public var total: Int
+    /// nil when the answer gives no usable total (`PageRule.total`).
+    public var total: Int?
     public var page: Int
+    /// Always 1 or more: the answer's own, else the list's length.
     public var pageSize: Int
     /// The `data` object as received.
     public var raw: JSONValue
 
-    public init(list: [Item], total: Int, page: Int, pageSize: Int, raw: JSONValue) {
+    public init(list: [Item], total: Int?, page: Int, pageSize: Int, raw: JSONValue) {
         self.list = list; self.total = total; self.page = page; self.pageSize = pageSize; self.raw = raw
     }
 
@@ -274,14 +299,15 @@ public struct Page<Item: Sendable>: Sendable {
         let o = try json.requireObject("data")
         let items = try o.requireArray("list")
         list = try items.map { v throws(FieldError) in try item(v) }
-        total = o.int("total") ?? items.count
+        total = PageRule.total(o)
         page = o.int("page") ?? 1
-        pageSize = o.int("pageSize") ?? max(items.count, 1)
+        pageSize = o.int("pageSize").flatMap { $0 > 0 ? $0 : nil } ?? max(items.count, 1)
         raw = json
     }
 
-    public var isLast: Bool { list.isEmpty || page * pageSize >= total }
-    public var pageCount: Int { pageSize > 0 ? max(1, (total + pageSize - 1) / pageSize) : 1 }
+    public var isLast: Bool { PageRule.isLast(listIsEmpty: list.isEmpty, page: page, pageSize: pageSize, total: total) }
+    /// The pages the total makes (at least 1); nil without a total.
+    public var pageCount: Int? { total.map { max(1, PageRule.pages(rows: $0, pageSize: pageSize)) } }
 }
 
 /// Statistics summary for a date range.

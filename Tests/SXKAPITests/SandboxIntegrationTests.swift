@@ -100,7 +100,7 @@ class SandboxIntegrationTests: XCTestCase {
         try await logIn("13800000002")
         let orders = try await bundle.commerce.scenicAdminOrders(page: 1, pageSize: 20, scenicId: 1)
         XCTAssertEqual(orders.value.list.count, 20)
-        XCTAssertGreaterThan(orders.value.total, 20)
+        XCTAssertGreaterThan(try XCTUnwrap(orders.value.total), 20)
         let (start, end) = range
         let summary = try await bundle.operation.scenicAdminSummary(startDate: start, endDate: end, scenicId: 1)
         let daily = try await bundle.operation.scenicAdminDaily(startDate: start, endDate: end, scenicId: 1, page: 1, pageSize: 100)

@@ -91,6 +91,37 @@ final class ToleranceTests: XCTestCase {
         XCTAssertTrue(last.isLast)
     }
 
+    /// A page's numbers come from the server: none of them can trap the reader, and an answer without a usable
+    /// total (absent, negative, past what an Int holds) is never taken for the last page unless its list is empty.
+    func testPageNumbersFromAHostileServer() async throws {
+        let order = "{\"orderId\":1}"
+        func page(_ members: String) async throws -> Page<Order> {
+            try await api("{\"list\":[\(order)],\(members)}").commerce.photographerOrders(page: 1, pageSize: 100).value
+        }
+        let hugeSize = try await page("\"total\":30,\"page\":2,\"page_size\":9223372036854775807")
+        XCTAssertTrue(hugeSize.isLast, "page × page size past Int.max is past any total")
+        XCTAssertEqual(hugeSize.pageCount, 1)
+        let hugeTotal = try await page("\"total\":\"9223372036854775807\",\"page\":1,\"pageSize\":100")
+        XCTAssertFalse(hugeTotal.isLast)
+        XCTAssertEqual(hugeTotal.pageCount, Int.max / 100 + 1)
+        let hugePage = try await page("\"total\":30,\"page\":9223372036854775807,\"pageSize\":2")
+        XCTAssertTrue(hugePage.isLast)
+        for members in ["\"page\":1,\"pageSize\":1", "\"total\":-1,\"page\":1,\"pageSize\":1", "\"total\":1e20,\"page\":1,\"pageSize\":1",
+                        "\"total\":\"lots\",\"page\":1,\"pageSize\":1"] {
+            let unknown = try await page(members)
+            XCTAssertNil(unknown.total, members)
+            XCTAssertNil(unknown.pageCount, members)
+            XCTAssertFalse(unknown.isLast, "\(members): a full page without a total is not the last")
+        }
+        let emptyWithoutTotal = try await api("{\"list\":[]}").commerce.photographerOrders(page: 3, pageSize: 100).value
+        XCTAssertTrue(emptyWithoutTotal.isLast)
+        let zeroSize = try await page("\"total\":30,\"page\":1,\"pageSize\":0")
+        XCTAssertEqual(zeroSize.pageSize, 1, "a page size under 1 is the list's length")
+        XCTAssertFalse(zeroSize.isLast)
+        XCTAssertEqual(PageRule.pages(rows: 0, pageSize: 10), 0)
+        XCTAssertEqual(PageRule.pages(rows: 10, pageSize: 0), 0)
+    }
+
     func testSummaryDailyAndLocationDetail() async throws {
         let summary = try await api("{\"order_count\":\"12\",\"order_amount\":\"1234.50\",\"refund_count\":1,\"refund_amount\":\"99.9\",\"start_date\":\"2026-11-01\",\"end_date\":\"2026-11-29\"}").operation.storeSummary(startDate: "2026-11-01", endDate: "2026-11-29", storeId: 101).value
         XCTAssertEqual(summary.orderCount, 12)

@@ -61,7 +61,7 @@ final class OrdersFeatureTests: BothSpellingsTestCase {
         let h = try Harness()
         _ = try await h.login("13800000002")
         let first = try await h.orders.fetchPage(page: 1, pageSize: 1)
-        let total = first.page.total
+        let total = try XCTUnwrap(first.page.total)
         XCTAssertGreaterThan(total, 50)
         var rows = 0
         var ids = Set<Int>()

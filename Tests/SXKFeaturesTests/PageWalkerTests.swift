@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SXKFeatures
+import SXKAPI
 
 /// PageWalker against a scripted server: which pages are asked for, how many are in flight, and
 /// that rows still reach the caller in page order.
@@ -14,6 +15,8 @@ final class PageWalkerTests: XCTestCase {
         var reportedPageSize: Int?
         /// The total the answers report (the rows served stay `total`): a list that shrinks or grows.
         var reportedTotal: Int?
+        /// The answers carry no total (the walk learns nothing of the pages ahead).
+        var omitsTotal = false
         var ignoresCancellation = false
         private let lock = NSLock()
         private var asked: [Int] = []
@@ -47,8 +50,8 @@ final class PageWalkerTests: XCTestCase {
             }
             let first = (page - 1) * pageSize
             var rows = first < total ? Array(first..<min(first + pageSize, total)) : []
-            let shown = reportedTotal ?? total
-            var isLast = rows.isEmpty || page * pageSize >= shown
+            let shown = omitsTotal ? nil : reportedTotal ?? total
+            var isLast = PageRule.isLast(listIsEmpty: rows.isEmpty, page: page, pageSize: pageSize, total: shown)
             if let endsAt, page >= endsAt { isLast = true; if page > endsAt { rows = [] } }
             return (rows, shown, isLast, reportedPageSize ?? pageSize)
         }
@@ -114,10 +117,27 @@ final class PageWalkerTests: XCTestCase {
         XCTAssertEqual(served, Array(0..<30), "the walk ends at the first empty page")
         XCTAssertEqual(end.stop, .completed)
         XCTAssertLessThanOrEqual(hostile.requested.max() ?? 0, 5, "never past the page holding the limit-th row")
-        XCTAssertEqual(PageWalker.pageCount(rows: Int.max, pageSize: 1), Int.max)
-        XCTAssertEqual(PageWalker.pageCount(rows: Int.max, pageSize: 100), Int.max / 100 + 1)
-        XCTAssertEqual(PageWalker.pageCount(rows: 200, pageSize: 100), 2)
-        XCTAssertEqual(PageWalker.pageCount(rows: -5, pageSize: 100), 0)
+        XCTAssertEqual(PageRule.pages(rows: Int.max, pageSize: 1), Int.max)
+        XCTAssertEqual(PageRule.pages(rows: Int.max, pageSize: 100), Int.max / 100 + 1)
+        XCTAssertEqual(PageRule.pages(rows: 200, pageSize: 100), 2)
+        XCTAssertEqual(PageRule.pages(rows: -5, pageSize: 100), 0)
+    }
+
+    func testAnswersWithoutATotalAreWalkedToTheEmptyPage() async throws {
+        let server = Pages(total: 25, pageSize: 10)
+        server.omitsTotal = true
+        let (rows, outcome) = try await walk(server)
+        XCTAssertEqual(rows, Array(0..<25))
+        XCTAssertEqual(outcome.stop, .completed)
+        XCTAssertNil(outcome.progress.total)
+        XCTAssertEqual(server.requested, [1, 2, 3, 4], "one page at a time, up to the first empty one")
+        XCTAssertEqual(server.mostInFlight, 1, "no total: nothing is known of the pages ahead")
+        let limited = Pages(total: 1000, pageSize: 10)
+        limited.omitsTotal = true
+        let (first, end) = try await walk(limited, limit: 15)
+        XCTAssertEqual(first, Array(0..<15))
+        XCTAssertEqual(end.stop, .limit)
+        XCTAssertEqual(limited.requested.max(), 2, "never past the page holding the limit-th row")
     }
 
     func testAWrongPageSizeInTheAnswerStillDeliversEveryRowOnce() async throws {

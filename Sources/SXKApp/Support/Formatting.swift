@@ -24,6 +24,12 @@ enum Formatting {
         "\(count(value)) \(noun)\(value == 1 ? "" : "s")"
     }
 
+    /// `300, 2000, "row"` → `300 of 2,000 rows`; `300 rows` when the server gave no total.
+    static func count(_ value: Int, of total: Int?, _ noun: String) -> String {
+        guard let total else { return count(value, noun) }
+        return "\(count(value)) of \(count(total, noun))"
+    }
+
     private static func grouped(_ digits: String) -> String {
         guard digits.count > 3 else { return digits }
         var out = ""

@@ -77,7 +77,7 @@ extension AppCommands {
     }
 
     /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
-    /// `page`, `pageSize`) says; the rows as one list, at most `paginateLimit`.
+    /// `pageSize`, either spelling) and `PageRule` say; the rows as one list, at most `paginateLimit`.
     private func paginate(path: String, query: [(String, String)], show: String,
                           send: ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
         var page = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
@@ -91,17 +91,19 @@ extension AppCommands {
             pages += 1
             bodies.append(response.bodyText)
             if show.contains("h") { notes += Self.headerLines(response) }
-            guard let object = response.data.objectValue, let list = object["list"]?.arrayValue, let total = object["total"]?.intValue else {
-                throw AppError.usage("--paginate: \(path) answered no page (a data object with list and total)")
+            guard let object = response.data.objectValue, let list = object["list"]?.arrayValue else {
+                throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)")
             }
             rows += list
-            let pageSize = object["pageSize"]?.intValue ?? list.count
-            if list.isEmpty || rows.count >= total || pageSize <= 0 || page * pageSize >= total { break }
-            if rows.count >= Self.paginateLimit {
-                notes.append("--paginate stopped at \(Formatting.count(rows.count, "row")) (of \(Formatting.count(total))); --page N goes on from a later page")
+            let total = PageRule.total(object)
+            let pageSize = object.int("pageSize") ?? list.count
+            if PageRule.isLast(listIsEmpty: list.isEmpty, page: page, pageSize: pageSize, total: total) || rows.count >= total ?? Int.max { break }
+            let (next, overflow) = page.addingReportingOverflow(1)
+            if rows.count >= Self.paginateLimit || overflow {
+                notes.append("--paginate stopped at \(Formatting.count(rows.count, of: total, "row")); --page N goes on from a later page")
                 break
             }
-            page += 1
+            page = next
         }
         var output = CommandOutput(data: .array(rows), blocks: show.contains("b") ? [.json(.array(rows))] : [])
         if !show.contains("b") { output.data = nil }

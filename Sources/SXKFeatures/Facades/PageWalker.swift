@@ -1,14 +1,15 @@
 import FoundationEssentials
 import SXKAPI
 
-/// Progress of a page walk: pages and rows so far, the server's total, and the rate.
+/// Progress of a page walk: pages and rows so far, the server's total (nil when its last answer gave
+/// none), and the rate.
 public struct WalkProgress: Sendable, Equatable {
     public var pages: Int
     public var rows: Int
-    public var total: Int
+    public var total: Int?
     public var elapsed: TimeInterval
 
-    public init(pages: Int, rows: Int, total: Int, elapsed: TimeInterval) {
+    public init(pages: Int, rows: Int, total: Int?, elapsed: TimeInterval) {
         self.pages = pages; self.rows = rows; self.total = total; self.elapsed = elapsed
     }
 
@@ -18,7 +19,7 @@ public struct WalkProgress: Sendable, Equatable {
 
 /// Why a page walk ended.
 public enum WalkStop: String, Sendable, Equatable {
-    /// The last page arrived (`page * pageSize >= total` or an empty list).
+    /// The last page arrived (`PageRule.isLast`).
     case completed
     /// `limit` rows were delivered.
     case limit
@@ -43,16 +44,17 @@ public struct WalkOutcome: Sendable, Equatable {
 /// pages) instead of one round trip each.
 /// Nothing past what the walk needs is asked for: the first page goes alone, and the pages fetched
 /// ahead stop at the last page the server's total and page size name and at the page that holds the
-/// `limit`-th row. A page the server then calls the last (an empty list, a smaller total) ends the
-/// walk, and anything still in flight is cancelled.
+/// `limit`-th row; an answer without a total makes only the next page known. A page the server then
+/// calls the last (an empty list, a smaller total) ends the walk, and anything still in flight is cancelled.
 enum PageWalker {
     /// How many pages are in flight while the caller handles one: the bound on what memory holds
     /// (the page being handled and these) whatever the total.
     static let ahead = 4
 
-    /// One page as the walker needs it: its rows, the server's total, whether the server calls it the
-    /// last, and the page size the server used (0 when unknown: only the next page is fetched ahead then).
-    typealias Answer<Row> = (rows: [Row], total: Int, isLast: Bool, pageSize: Int)
+    /// One page as the walker needs it: its rows, the server's total (nil when none), whether the server
+    /// calls it the last, and the page size the server used (0 when unknown). Without a total or a page
+    /// size only the next page is fetched ahead.
+    typealias Answer<Row> = (rows: [Row], total: Int?, isLast: Bool, pageSize: Int)
 
     /// `fetch(page)` returns one page. `onPage` receives the rows (cut at `limit`) with progress so far;
     /// returning false stops the walk. When the walk returns or throws, no page task is left running:
@@ -68,7 +70,7 @@ enum PageWalker {
             let d = ContinuousClock.now - started
             return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
-        var progress = WalkProgress(pages: 0, rows: 0, total: 0, elapsed: 0)
+        var progress = WalkProgress(pages: 0, rows: 0, total: nil, elapsed: 0)
         if let limit, limit <= 0 { return WalkOutcome(progress: progress, stop: .limit) }
         func cancelled(_ error: any Error) -> Bool {
             error is CancellationError || Task.isCancelled || (error as? APIError)?.kind == .cancelled
@@ -106,9 +108,9 @@ enum PageWalker {
                 // Up to the server's last page and the page holding the limit-th row; at least the next
                 // page (an answer whose numbers say it was the last, but which is not marked so, goes on).
                 var last = current.page + 1
-                if answer.pageSize > 0 {
-                    var wanted = pageCount(rows: answer.total, pageSize: answer.pageSize)
-                    if let limit { wanted = min(wanted, pageCount(rows: limit, pageSize: answer.pageSize)) }
+                if answer.pageSize > 0, let total = answer.total {
+                    var wanted = PageRule.pages(rows: total, pageSize: answer.pageSize)
+                    if let limit { wanted = min(wanted, PageRule.pages(rows: limit, pageSize: answer.pageSize)) }
                     last = max(last, wanted)
                 }
                 while nextPage <= min(last, current.page + ahead) {
@@ -132,12 +134,5 @@ enum PageWalker {
         for p in pending { p.task.cancel() }
         for p in pending { _ = try? await p.task.value }
         return try (result ?? .success(WalkOutcome(progress: progress, stop: .completed))).get()
-    }
-
-    /// Pages needed for `rows` rows of `pageSize` (> 0), rounded up without overflowing: the total
-    /// and the page size come from the server, the limit from the command line.
-    static func pageCount(rows: Int, pageSize: Int) -> Int {
-        guard rows > 0 else { return 0 }
-        return rows / pageSize + (rows % pageSize == 0 ? 0 : 1)
     }
 }

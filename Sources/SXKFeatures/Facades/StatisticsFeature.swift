@@ -7,13 +7,14 @@ import SXKSession
 public struct DailyRows: Sendable {
     public var rows: [Daily]
     public var pages: Int
-    public var total: Int
+    /// nil when the last page read gave no total.
+    public var total: Int?
     /// The `data` of each page as received (for `--raw`/`--json`).
     public var responses: [APIResponse]
     /// False when the server has pages beyond those read (`--all` reads them).
     public var lastPage = true
 
-    public init(rows: [Daily], pages: Int, total: Int, responses: [APIResponse]) {
+    public init(rows: [Daily], pages: Int, total: Int?, responses: [APIResponse]) {
         self.rows = rows; self.pages = pages; self.total = total; self.responses = responses
     }
 

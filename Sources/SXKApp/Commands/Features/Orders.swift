@@ -47,11 +47,15 @@ extension AppCommands {
         let p = result.page
         var output = dataOutput(result.response)
         output.table(OrderColumns.columns(deposit: result.endpoint.isDeposit), p.list.map(\.raw))
-        if p.list.isEmpty && p.page > p.pageCount {
-            // Past the last page: exit 0 with the empty table, and one line saying where the pages end.
-            output.warnings.append("page \(p.page) is past the last page (\(p.pageCount)); \(Formatting.count(p.total, "order")) in all")
+        if let total = p.total, let pageCount = p.pageCount {
+            if p.list.isEmpty && p.page > pageCount {
+                // Past the last page: exit 0 with the empty table, and one line saying where the pages end.
+                output.warnings.append("page \(p.page) is past the last page (\(pageCount)); \(Formatting.count(total, "order")) in all")
+            }
+            output.line("page \(p.page)/\(Formatting.count(pageCount)) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
+        } else {
+            output.line("page \(p.page) · \(Formatting.count(p.list.count, "order")) on it, no total in the answer · \(result.endpoint.roleCode)")
         }
-        output.line("page \(p.page)/\(Formatting.count(p.pageCount)) · \(Formatting.count(p.total, "order")) · \(result.endpoint.roleCode)")
         if let line = scope?.warning(outside: scope?.countOutside(p.list.map(\.raw)) ?? 0) { output.warnings.append(line) }
         return output
     }
@@ -66,7 +70,7 @@ extension AppCommands {
         output.stream = RowStream(columns: OrderColumns.columns(deposit: endpoint.isDeposit)) { emit in
             let outcome = try await feature.walkAll(role: role, pageSize: pageSize, filter: filter, limit: limit) { rows, progress in
                 if let scope { counter.add(scope.countOutside(rows.map(\.raw))) }
-                let line = "\(Formatting.count(progress.pages, "page")) · \(Formatting.count(progress.rows))/\(Formatting.count(progress.total, "row")) · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s"
+                let line = "\(Formatting.count(progress.pages, "page")) · \(Formatting.count(progress.rows, of: progress.total, "row")) · \(Formatting.count(Int(progress.rowsPerSecond))) rows/s"
                 return emit(rows.map(\.raw), line)
             }
             let p = outcome.progress
@@ -74,11 +78,11 @@ extension AppCommands {
             if let scope, let line = scope.warning(outside: counter.value) { summary.append("warning: " + line) }
             switch outcome.stop {
             case .cancelled:
-                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows)) of \(Formatting.count(p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
+                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows, of: p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
             case .completed, .limit, .stoppedByCaller:
                 // Not String(format:): its first call looks up a protocol conformance across the whole
                 // binary's conformance records, after the last page and before the exit.
-                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows)) of \(Formatting.count(p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(JSONWriter.format(p.elapsed, digits: 2)) s"])
+                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows, of: p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(JSONWriter.format(p.elapsed, digits: 2)) s"])
             }
         }
         return output

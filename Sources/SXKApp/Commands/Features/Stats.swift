@@ -79,7 +79,7 @@ extension AppCommands {
     /// The app's first screen reads the first daily page; a note says when there are more.
     static func notePages(_ daily: DailyRows, to output: inout CommandOutput) {
         guard !daily.lastPage else { return }
-        output.notes.append("daily rows: \(daily.pages == 1 ? "the first page" : "\(daily.pages) pages") of \(daily.total) rows, as the app's first screen loads them; --all reads every page")
+        output.notes.append("daily rows: \(daily.pages == 1 ? "the first page" : "\(daily.pages) pages") \(daily.total.map { "of \(Formatting.count($0, "row"))" } ?? "(no total in the answer)"), as the app's first screen loads them; --all reads every page")
     }
 
     static let summaryColumns = [OutputColumn("summary", priority: 90, cuttable: false), OutputColumn("value", alignment: .right, priority: 80, cuttable: false)]

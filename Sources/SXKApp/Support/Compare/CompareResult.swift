@@ -1,3 +1,4 @@
+import SXKAPI
 import SXKCore
 import SXKShell
 
@@ -22,7 +23,7 @@ struct CompareResult {
     var probeToken: String?
 
     var rows: Int? { data.flatMap(CompareDiff.rows)?.count }
-    var total: Int? { data?.objectValue?.int("total") }
+    var total: Int? { data?.objectValue.flatMap(PageRule.total) }
 
     /// `/api/app/store/order/list storeId=301`: the path and its scope parameters.
     var requestSummary: String {

@@ -84,6 +84,6 @@ final class RawRequestTests: SandboxTestCase {
         XCTAssertEqual((try json.json() as? [Any])?.count, 200, "from page 19 on")
         let notAList = SXK.run(["get", "/api/app/config", "--paginate"], in: ws, baseURL: url)
         XCTAssertEqual(notAList.status, 2, notAList.summary)
-        XCTAssertEqual(notAList.errorLines, ["error: --paginate: /api/app/config answered no page (a data object with list and total)"])
+        XCTAssertEqual(notAList.errorLines, ["error: --paginate: /api/app/config answered no page (a data object with a list)"])
     }
 }
