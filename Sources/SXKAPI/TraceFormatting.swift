@@ -15,11 +15,18 @@ extension TraceRequest: CustomStringConvertible {
 }
 
 extension TraceResponse: CustomStringConvertible {
+    /// The path with the request's query (redacted as in the request line): calls in flight together
+    /// (pages, identities) answer in any order, and the query says which request an answer belongs to.
+    var target: String {
+        guard let question = url.firstIndex(of: "?") else { return path }
+        return path + url[question...]
+    }
+
     public var description: String {
         let ms = NumberText.fixed(elapsedMs, digits: 1) + " ms"
         let safe = TerminalText.sanitize
-        guard let status else { return "< \(safe(method)) \(safe(path)) failed after \(ms): \(safe(failure ?? "no response"))" }
-        var head = "< \(status) \(safe(method)) \(safe(path)) \(ms)"
+        guard let status else { return "< \(safe(method)) \(safe(target)) failed after \(ms): \(safe(failure ?? "no response"))" }
+        var head = "< \(status) \(safe(method)) \(safe(target)) \(ms)"
         if let metrics { head += " (\(metrics.connectionSummary))" }
         var lines = [head]
         lines += headers.fields.map { "< \(safe($0.name)): \(safe($0.value))" }

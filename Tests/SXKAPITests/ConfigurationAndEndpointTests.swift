@@ -99,4 +99,22 @@ final class TraceFormattingTests: XCTestCase {
         XCTAssertFalse((request + response).contains(Fixture.sentinelPassword))
         XCTAssertFalse((request + response).contains("abc-123456789"))
     }
+
+    /// Answers to calls in flight together arrive in any order: each answer's line names its request's
+    /// query (redacted as the request line is), so the pages of `orders --all` can be told apart.
+    func testAnswerLinesNameTheirRequestsQuery() async throws {
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { request in
+            request.url.query?.contains("page=3") == true ? HTTPResponse(status: 401, headers: HTTPHeaders(), text: "")
+                : HTTPResponse(status: 200, headers: HTTPHeaders(), text: Fixture.envelope("{}"))
+        }
+        _ = try? await client.get("/api/x/list", query: [("page", "2"), ("password", Fixture.sentinelPassword)])
+        _ = try? await client.get("/api/x/list", query: [("page", "3")])
+        let lines = observer.responses.map { $0.description.split(separator: "\n")[0] }
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].hasPrefix("< 200 GET /api/x/list?"), "\(lines)")
+        XCTAssertTrue(lines[0].contains("page=2") && lines[0].contains("password=***"), "\(lines)")
+        XCTAssertFalse(lines[0].contains(Fixture.sentinelPassword))
+        XCTAssertTrue(lines[1].hasPrefix("< 401 GET /api/x/list?page=3 "), "\(lines)")
+    }
 }
