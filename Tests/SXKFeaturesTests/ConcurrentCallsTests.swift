@@ -107,6 +107,25 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.contexts.session.phase, .loggedOut)
     }
 
+    /// One after another, the config went first: a Ctrl-C while it is still out, with v9/login already
+    /// answered, ends the login there, before set-user, with nothing written.
+    func testCancellingALoginWhileTheConfigIsOutEndsItBeforeSetUser() async throws {
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
+        h.sandbox.injectFault(path: Self.config, kind: .hang)
+        let auth = h.auth!
+        let task = Task { try await auth.loginFromLoginPage(phone: "13800000001", password: Harness.password, privacyAccepted: true) }
+        let deadline = Date().addingTimeInterval(5)
+        func ready() -> Bool { h.requests(Self.login).first?.answered != nil && !h.requests(Self.config).isEmpty }
+        while !ready() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(ready(), "v9/login was not answered beside the held config: \(h.requests().map(\.path))")
+        try await Task.sleep(nanoseconds: 100_000_000)
+        await assertCancelsAtOnce(task, "the login waited for the held config")
+        XCTAssertEqual(h.requests("/api/app/v9/set-user").count, 0, "set-user was sent after the Ctrl-C")
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
+        XCTAssertNil(try h.contexts.store.token())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.storage.appStore.defaults.path), "the interrupted login wrote the defaults")
+    }
+
     func testAFailingConfigBesideTheLoginIsIgnored() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 100))
         h.sandbox.injectFault(path: Self.config, kind: .status500)
@@ -257,14 +276,24 @@ final class ConcurrentCallsTests: XCTestCase {
         func inFlight() -> Bool { [Self.userInfo, Self.rolePermission, Self.storeList].allSatisfy { !h.requests($0).isEmpty } }
         while !inFlight() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertTrue(inFlight(), "the pair and the store list were not all sent: \(h.requests().map(\.path))")
+        // The token, set-user's snapshot and the account list are written while the pair is out.
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let token = try XCTUnwrap(try h.contexts.store.token())
+        let defaults = h.storage.appStore.defaults.path
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: defaults))
         let cancelled = Date()
         task.cancel()
         guard case .completed(let outcome) = try await task.value else { return XCTFail("expected the login to stand") }
         // Returned without waiting for the sandbox's answers, none of which had arrived.
         XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1.5)
         XCTAssertNil(outcome.load)
-        XCTAssertTrue(outcome.warnings.contains { $0.contains("loading the account context failed") }, "\(outcome.warnings)")
+        XCTAssertTrue(outcome.interrupted)
+        XCTAssertTrue(outcome.warnings.contains { $0.hasPrefix("interrupted: logged in, but the account context was not loaded") }, "\(outcome.warnings)")
+        // It stands as what was written before the Ctrl-C: logged in, not validated, and nothing written after it.
+        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
         XCTAssertTrue(h.contexts.session.isOffline)
+        XCTAssertEqual(try h.contexts.store.token(), token)
+        XCTAssertEqual(FileManager.default.contents(atPath: defaults), before, "the snapshot was saved after the Ctrl-C")
         XCTAssertTrue(h.contexts.account.current.stores.isEmpty, "a cancelled store list was applied")
     }
 

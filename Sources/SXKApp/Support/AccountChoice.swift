@@ -34,6 +34,7 @@ extension AppCommands {
         let account = outcome.account
         var output = CommandOutput(data: ["account": account.json, "accounts": .int(outcome.accounts.count)])
         output.warnings = outcome.warnings
+        if outcome.interrupted { output.status = ExitStatus.interrupted }
         let role = services.contexts.permission.current.roleCode ?? account.roleCode
         output.notes.append("\(verb) \(account.accountDisplayName) (user \(account.userId), \(account.accountType), role \(role))")
         return output

@@ -99,7 +99,8 @@ public struct AccountContextLoader: Sendable {
         let api = account
         async let info = timer.record("GET", Endpoint.userInfo.path, into: sink) { try await api.userInfo(token: token).value }
         async let roles = timer.record("GET", Endpoint.rolePermissions.path, into: sink) { try await api.rolePermissions(token: token).value }
-        // Await both so neither is left running; report session expiry before other failures.
+        // Await both so neither is left running. The app sends this pair together (seed 001) and its expiry
+        // rule fires on either answer, so a rejected token is reported before the other call's failure.
         let infoResult: Result<UserInfo, any Error>
         let rolesResult: Result<[RolePermission], any Error>
         do { infoResult = .success(try await info) } catch { infoResult = .failure(error) }

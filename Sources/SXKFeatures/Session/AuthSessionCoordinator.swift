@@ -16,6 +16,9 @@ public struct LoginOutcome: Sendable {
     /// The token set-user was sent with: the login's temporary one (as the app does), or, in a process
     /// that has none, the current formal one (sxk's choice, docs/app-behaviour.md#switch-account).
     public var setUserWith: SetUserToken = .temporary
+    /// Ctrl-C came during the context load: the login stands as written before it (token and set-user's
+    /// snapshot), offline, and nothing was written after it; the command ends as interrupted.
+    public var interrupted = false
 
     public enum SetUserToken: String, Sendable { case temporary, formal }
 }
@@ -120,13 +123,22 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// Validates, POSTs v9/login, and with one account (or `choice` naming one) completes the login at once.
     /// `choice` is a user id or a 1-based index into the accounts.
     public func login(phone: String, password: String, privacyAccepted: Bool, choice: String? = nil) async throws(FeatureError) -> LoginStep {
+        let result = try await postLogin(phone: phone, password: password, privacyAccepted: privacyAccepted)
+        return try await continueLogin(result, phone: phone, privacyAccepted: privacyAccepted, choice: choice)
+    }
+
+    /// The local checks and v9/login.
+    private func postLogin(phone: String, password: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginResult {
         try AuthSessionCoordinator.validateLogin(phone: phone, password: password, privacyAccepted: privacyAccepted)
-        let result: LoginResult
         do {
-            result = try await account.login(username: phone, password: password).value
+            return try await account.login(username: phone, password: password).value
         } catch {
             throw FeatureError.api(error, context: "login")
         }
+    }
+
+    /// What follows v9/login's answer: the account choice, or set-user and the rest at once.
+    private func continueLogin(_ result: LoginResult, phone: String, privacyAccepted: Bool, choice: String?) async throws(FeatureError) -> LoginStep {
         guard !result.accounts.isEmpty else { throw .noAccounts }
         let pending = PendingLogin(tempToken: result.tempToken, phone: phone, privacyAccepted: privacyAccepted, accounts: result.accounts)
         if result.accounts.count == 1 {
@@ -143,18 +155,21 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// The login page's requests: app/config goes out beside v9/login instead of before it (the page
     /// loads the config when it appears and ignores its failure, so v9/login never waits for it).
     /// The config is awaited whatever the login's outcome, so its answer is kept as it was when it
-    /// went first; a cancelled login cancels it too.
+    /// went first, and before set-user: a Ctrl-C while it is still out ends the login there with
+    /// nothing written, as it would have before v9/login was sent; a cancelled login cancels it too.
     public func loginFromLoginPage(phone: String, password: String, privacyAccepted: Bool, choice: String? = nil) async throws(FeatureError) -> LoginStep {
         async let config = fetchConfig()
-        let step: LoginStep
+        let result: LoginResult
         do {
-            step = try await login(phone: phone, password: password, privacyAccepted: privacyAccepted, choice: choice)
+            result = try await postLogin(phone: phone, password: password, privacyAccepted: privacyAccepted)
         } catch {
             _ = await config
             throw error
         }
         _ = await config
-        return step
+        // The config's own failure is ignored (`fetchConfig`), a cancellation included: asked here.
+        if Task.isCancelled { throw .api(.cancelled(request: RequestLabel(method: "GET", path: Endpoint.config.path)), context: "login") }
+        return try await continueLogin(result, phone: phone, privacyAccepted: privacyAccepted, choice: choice)
     }
 
     /// The multi-account choice (`LoginViewModel.selectAccount`): set-user with the temporary token, then complete.
@@ -189,7 +204,8 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// Seed 001 `completeLogin` + seed 000 §3.4, as `AppModel.completeLogin` plans it: formal token, last
     /// phone, privacy flag and the chosen account stored; contexts filled from the chosen account; role-permission and userinfo loaded in parallel (then scenic and
     /// store); the snapshot saved; phase → loggedIn. A load that fails for a reason other than session
-    /// expiry keeps the login (a warning says so).
+    /// expiry keeps the login (a warning says so). Ctrl-C during the load keeps what was written before
+    /// it (the token and set-user's snapshot) and writes nothing more (`LoginOutcome.interrupted`).
     public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginOutcome {
         let accounts = contexts.account.current.accounts
         // The context pair needs only the new token, not the files: it goes out while the token and
@@ -235,6 +251,16 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             sessionGuard.sessionExpired(token: result.token)
             throw FeatureError.api(error, context: "login")
         } catch {
+            if Task.isCancelled || FeatureError.from(error, context: "").isCancelled {
+                // As the process would stand had it ended at the Ctrl-C: logged in on what is stored, not validated.
+                if let accountListFailure { warnings.append("logged in, but the account list was not saved: \(accountListFailure)") }
+                warnings.append("interrupted: logged in, but the account context was not loaded (\(FeatureError.wrap(error, ""))); the next command that needs the server loads it")
+                contexts.session.logIn(token: result.token)
+                contexts.session.setOffline(true)
+                var outcome = LoginOutcome(account: result.user, accounts: contexts.account.current.accounts, load: nil, warnings: warnings)
+                outcome.interrupted = true
+                return outcome
+            }
             warnings.append("logged in, but loading the account context failed: \(FeatureError.wrap(error, ""))")
         }
         // The token is stored: a snapshot that cannot be written (disk full) does not undo the login.

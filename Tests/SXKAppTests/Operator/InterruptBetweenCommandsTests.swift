@@ -30,4 +30,26 @@ final class InterruptBetweenCommandsTests: XCTestCase {
             XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/config" }.count, 1, "\(next): the second command was sent")
         }
     }
+
+    /// A Ctrl-C while a login loads the account context: the login stands as written before it (the
+    /// token), the run ends with 130 and says so, and the next command does not run.
+    func testACtrlCDuringALoginsContextLoadStopsTheRun() throws {
+        let (server, url) = try startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        server.injectFault(path: "/api/yf-handset-app/userinfo", kind: .hang)
+        let running = try LiveSXK(["-c", "login 13800000001 --password-stdin --accept-privacy; version"], in: ws, baseURL: url)
+        running.send(SandboxDemo.password + "\n")
+        let deadline = Date().addingTimeInterval(10)
+        while !server.requestLog().contains(where: { $0.path == "/api/yf-handset-app/userinfo" }) && Date() < deadline { usleep(5_000) }
+        // The token and set-user's snapshot are written while the pair is out.
+        usleep(300_000)
+        kill(running.pid, SIGINT)
+        XCTAssertEqual(running.finish(timeout: 10), 130)
+        let err = String(decoding: running.err.finish(), as: UTF8.self)
+        XCTAssertTrue(err.contains("interrupted: logged in, but the account context was not loaded"), err)
+        XCTAssertEqual(String(decoding: running.out.finish(), as: UTF8.self), "", "version ran after the Ctrl-C")
+        XCTAssertNotNil(ws.token(), "the token written before the Ctrl-C is kept")
+    }
 }
