@@ -19,25 +19,38 @@ import Dispatch
 ///   one-shot that starts it and handed over as a descriptor;
 /// - exits once it has been idle for its persist time, or when asked to (`SXK_PERSIST=0`).
 ///
-/// Whatever goes wrong on the way to it — no socket, a stale one, a holder of another build, one that
-/// dies mid-request — the request is sent directly by this process, and only `--trace` says so. The
-/// one exception: a holder that dies after it took a request on (its `sending` frame) may have sent it,
-/// so only a request that is safe to repeat (`GET`, `HEAD`) is sent again; any other is an error.
+/// Whatever goes wrong on the way to it — no socket, a stale one, a full or stuck one, a holder of another
+/// build, one that dies mid-request — the request is sent directly by this process, and only `--trace`
+/// says so. A request is taken on in two steps: the holder says `sending` (ready) and sends nothing until
+/// the client answers `go`, so a client that gave up waiting can send directly without the request going
+/// twice. The one exception: a holder that ends after the client's `go` may have sent the request, so only
+/// one that is safe to repeat (`GET`, `HEAD`) is sent again; any other is an error.
 public enum KeptConnection {
     /// The socket's name in the profile's state folder.
     public static let socketName = "connections.sock"
     /// The argument that makes `sxk` a holder (never typed by a person: the one-shot passes it).
     public static let holderArgument = "__hold-connections"
     static let magic: [UInt8] = Array("SXKH".utf8)
-    static let protocolVersion: UInt32 = 2
+    static let protocolVersion: UInt32 = 3
+    /// The client's frame that lets the holder send the request it said `sending` to.
+    static let go: [UInt8] = Array("go".utf8)
+    /// How long a client waits for the holder's first answer (`sending`, or a refusal), which a holder
+    /// that is not stuck gives at once; past it the request goes directly.
+    static let answerWait = 3.0
+
+    /// The environment variables that change what libcurl, OpenSSL or the resolver do for a request:
+    /// proxies, CA files, OpenSSL's configuration (protocol floor, providers), the TLS key log (a file
+    /// the holder would write for every client), and host aliases. The holder keeps its starter's.
+    static let identityVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+                                    "SSL_CERT_FILE", "SSL_CERT_DIR", "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES", "SSLKEYLOGFILE",
+                                    "HOSTALIASES", "LOCALDOMAIN", "RES_OPTIONS"]
 
     /// What a client and a holder must share to talk: the build (version and the executable's size and
-    /// time) and every environment variable that changes what libcurl does (proxies, CA files).
+    /// time) and every environment variable in `identityVariables`.
     public static func identity(version: String, environment: [String: String]) -> String {
         var st = stat()
         let exe = stat("/proc/self/exe", &st) == 0 ? "\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)" : "?"
-        let keys = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
-                    "SSL_CERT_FILE", "SSL_CERT_DIR"]
+        let keys = identityVariables
         // Appended one by one: `joined` on an array of strings goes through the standard library's
         // generic code, whose first use looks across every conformance record of the binary.
         var identity = "\(version)/\(protocolVersion)/\(exe)/"
@@ -83,7 +96,9 @@ struct FrameReader {
     mutating func optional() throws -> String? { let has = try u8(); let s = try string(); return has == 1 ? s : nil }
     mutating func headers() throws -> HTTPHeaders {
         let n = Int(try u32())
-        guard n <= 10_000 else { throw Short() }
+        // As many fields as a head can hold (each takes at least eight bytes here): the frame's own
+        // length already bounds what this reads.
+        guard n <= CurlTransport.maxHeadBytes else { throw Short() }
         var fields: [HTTPField] = []
         for _ in 0..<n { fields.append(HTTPField(name: try string(), value: try string())) }
         return HTTPHeaders(fields)
@@ -148,8 +163,8 @@ struct HeldRequest {
 }
 
 /// The holder's answer: a response, the transport's error, or a refusal (the client then goes direct).
-/// Before the answer to a request it takes on, the holder sends `sending`: from then on the request may
-/// have reached the server.
+/// Before a request it takes on, the holder sends `sending` and waits for the client's `go`: from that
+/// `go` on, the request may have reached the server.
 enum HeldAnswer {
     case response(HTTPResponse)
     case failure(TransportError)
@@ -216,13 +231,27 @@ enum HeldAnswer {
 
 // MARK: - Sockets
 
-/// Blocking unix-socket I/O with a cancel descriptor: every wait is a `poll` on the socket and the
-/// cancel pipe, so Ctrl-C ends a request to the holder at once.
+/// Unix-socket I/O with a cancel descriptor: every wait is a `poll` on the socket and the cancel pipe, so
+/// Ctrl-C ends a request to the holder at once. Deadlines are on the monotonic clock (`now`).
 enum HolderSocket {
+    /// Seconds on the monotonic clock: a wall clock set back or forward moves no deadline.
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     struct Failure: Error, CustomStringConvertible {
         var description: String
-        init(_ d: String) { description = d }
-        static func errno(_ what: String) -> Failure { Failure("\(what): \(String(cString: strerror(Glibc.errno)))") }
+        /// The system's error number, when a call failed.
+        var code: Int32 = 0
+        init(_ d: String, code: Int32 = 0) { description = d; self.code = code }
+        static func errno(_ what: String) -> Failure {
+            let code = Glibc.errno
+            return Failure("\(what): \(String(cString: strerror(code)))", code: code)
+        }
+        /// A listener is there but its queue is full: a live holder, not a stale socket.
+        var isBusy: Bool { code == EAGAIN }
     }
 
     /// A `sockaddr_un` for `path`; a path too long for one goes through the folder's descriptor
@@ -250,8 +279,10 @@ enum HolderSocket {
         }
     }
 
+    /// Never waits: a unix socket whose listener's queue is full (a holder that stopped taking clients)
+    /// fails at once with `EAGAIN` instead of blocking until someone takes the connection.
     static func connect(_ path: String) throws(Failure) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .errno("socket") }
         let rc = withAddress(path) { Glibc.connect(fd, $0, $1) }
         guard rc == 0 else {
@@ -284,16 +315,18 @@ enum HolderSocket {
         return (cred.0, cred.1)
     }
 
-    /// Waits until `fd` is ready for `events` or `cancel` is readable; false when cancelled.
+    /// Waits until `fd` is ready for `events` or `cancel` is readable; false when cancelled. Past the
+    /// deadline what is there already still counts: a process suspended past it (Ctrl-Z, a laptop
+    /// asleep) reads the answer that arrived meanwhile instead of taking the request for lost.
     static func wait(_ fd: Int32, _ events: Int16, cancel: Int32, deadline: Double) throws(Failure) -> Bool {
         while true {
             var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: cancel, events: Int16(POLLIN), revents: 0)]
-            let left = deadline - Date().timeIntervalSince1970
-            guard left > 0 else { throw Failure("timed out") }
-            let rc = poll(&fds, nfds_t(cancel >= 0 ? 2 : 1), Int32(min(left * 1000 + 1, 1e9)))
+            let left = deadline - now()
+            let rc = poll(&fds, nfds_t(cancel >= 0 ? 2 : 1), left > 0 ? Int32(min(left * 1000 + 1, 1e9)) : 0)
             if rc < 0 { if errno == EINTR { continue }; throw .errno("poll") }
             if cancel >= 0 && fds[1].revents != 0 { return false }
             if fds[0].revents != 0 { return true }
+            if left <= 0 { throw Failure("timed out") }
         }
     }
 
@@ -424,23 +457,30 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         do {
             fd = try HolderSocket.connect(path)
         } catch {
+            if error.isBusy { return .unavailable("the holder is not taking clients: \(error)") }
             guard start() else { return .unavailable("no holder: \(error)") }
             do { fd = try HolderSocket.connect(path) } catch { return .unavailable("holder just started: \(error)") }
         }
         defer { close(fd) }
         // Whoever listens there must be this user too.
         guard HolderSocket.peer(fd)?.uid == getuid() else { return .unavailable("the socket's listener is another user") }
-        // A holder answers its own peer check and hello at once; the request itself has the request's time.
-        let deadline = Date().timeIntervalSince1970 + timeout + 5
+        // A holder answers the request's frame at once (`sending` or a refusal); a stuck one is left after
+        // `answerWait`. Once it may send, the request has its own time (and the holder's reply some more).
+        var deadline = HolderSocket.now() + min(timeout, KeptConnection.answerWait)
         var takenOn = false
-        // Past the holder's `sending`, a failure may follow a request that reached the server.
+        // Past the client's `go`, a failure may follow a request that reached the server.
         func broken(_ why: String) -> Outcome { takenOn && !repeatable ? .lost(why) : .unavailable(why) }
         do {
             guard try HolderSocket.writeAll(fd, frame, cancel: cancel, deadline: deadline) else { return .cancelled }
             while true {
                 guard let bytes = try HolderSocket.readFrame(fd, cancel: cancel, deadline: deadline, limit: limit) else { return .cancelled }
                 switch try HeldAnswer.decode(bytes) {
-                case .sending where !takenOn: takenOn = true
+                case .sending where !takenOn:
+                    deadline = HolderSocket.now() + timeout + 5
+                    // Delivered or not at all (a failed send on a unix socket queues nothing): only a `go`
+                    // the holder can read lets it send.
+                    guard try HolderSocket.writeAll(fd, KeptConnection.go, cancel: cancel, deadline: deadline) else { return .cancelled }
+                    takenOn = true
                 case .sending: return broken("holder sent two starts")
                 case .response(let response): return .answered(response)
                 case .failure(let error): return .failed(error)
@@ -468,7 +508,7 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         defer { close(fd) }
         let frame = HeldRequest(kind: .stop, identity: identity, request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
                                 caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()
-        let deadline = Date().timeIntervalSince1970 + 2
+        let deadline = HolderSocket.now() + 2
         guard (try? HolderSocket.writeAll(fd, frame, deadline: deadline)) == true else { return false }
         return (try? HolderSocket.readFrame(fd, deadline: deadline, limit: 1 << 16)) != nil
     }
@@ -482,8 +522,15 @@ extension KeptConnection {
         do {
             listener = try HolderSocket.listen(socketPath)
         } catch {
-            // Another one-shot may have just started a holder there: use it.
-            if let fd = try? HolderSocket.connect(socketPath) { close(fd); return true }
+            // Another one-shot may have just started a holder there: use it. One whose queue is full is
+            // alive too: its socket is not stale.
+            do {
+                let fd = try HolderSocket.connect(socketPath)
+                close(fd)
+                return true
+            } catch {
+                if error.isBusy { return false }
+            }
             // Something is at the path but nobody answered: a stale socket. Remove it once (only a
             // socket: never a file someone put there) and bind again.
             var st = stat()
@@ -556,9 +603,9 @@ public enum ConnectionHolder {
         private var active = 0
         /// Requests taken on (the client was told `sending`) and not yet answered: what a stop waits for.
         private var inFlight = 0
-        private var lastUse = Date().timeIntervalSince1970
+        private var lastUse = HolderSocket.now()
         private var stopping = false
-        private var transports: [String: CurlTransport] = [:]
+        private var transports: [String: (transport: CurlTransport, signature: String)] = [:]
 
         init(identity: String, idle: Double) { self.identity = identity; self.idle = idle }
 
@@ -569,7 +616,7 @@ public enum ConnectionHolder {
             close(client)
             lock.withLock {
                 active -= 1
-                if served { lastUse = Date().timeIntervalSince1970 }
+                if served { lastUse = HolderSocket.now() }
             }
         }
 
@@ -596,7 +643,7 @@ public enum ConnectionHolder {
                 var fds = [pollfd(fd: listening ? listener : -1, events: Int16(POLLIN), revents: 0)]
                 _ = poll(&fds, 1, listening ? 200 : 50)
                 let (stop, busy, idleOver) = lock.withLock { () -> (Bool, Bool, Bool) in
-                    (stopping, inFlight > 0, active == 0 && Date().timeIntervalSince1970 - lastUse >= idle)
+                    (stopping, inFlight > 0, active == 0 && HolderSocket.now() - lastUse >= idle)
                 }
                 // Told to stop (its name is gone already, `handle`): no new client from now on, and the
                 // requests taken on are answered; a client whose request was not taken on yet sees the
@@ -628,7 +675,7 @@ public enum ConnectionHolder {
         /// True when a request was taken on (answered, or failed on the way).
         @discardableResult
         func handle(_ client: Int32) -> Bool {
-            let deadline = Date().timeIntervalSince1970 + 10
+            let deadline = HolderSocket.now() + 10
             guard let bytes = try? HolderSocket.readFrame(client, deadline: deadline, limit: 64 << 20),
                   let hello = HeldRequest.decode(bytes) else { return false }
             // Any sxk of this user may stop it, whatever its build.
@@ -647,7 +694,10 @@ public enum ConnectionHolder {
             }
             var rest = hello.rest
             guard let held = try? HeldRequest.decodeSend(kind: hello.kind, identity: hello.identity, &rest) else { return false }
-            let transport = self.transport(for: held)
+            guard let transport = self.transport(for: held) else {
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("the trusted certificates changed").encoded(), deadline: deadline)
+                return false
+            }
             // Counted before the client hears `sending`, so a stop cannot end the holder between the two.
             let taken = lock.withLock { () -> Bool in
                 if stopping { return false }
@@ -659,8 +709,10 @@ public enum ConnectionHolder {
                 return false
             }
             defer { lock.withLock { inFlight -= 1 } }
-            // The client sends directly what the holder never took on; from this frame on it may not.
-            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true else { return false }
+            // The client sends directly what the holder never took on: nothing goes out before its `go`
+            // (a client that gave up waiting closes instead).
+            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true,
+                  (try? HolderSocket.readFrame(client, deadline: deadline, limit: 16)) == KeptConnection.go else { return false }
             // This thread waits for the transfer itself; a client that goes away (Ctrl-C, killed)
             // cancels it here too.
             let answer: HeldAnswer
@@ -669,7 +721,7 @@ public enum ConnectionHolder {
             } catch {
                 answer = .failure(error)
             }
-            _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: Date().timeIntervalSince1970 + 30)
+            _ = try? HolderSocket.writeAll(client, answer.encoded(), deadline: HolderSocket.now() + 30)
             return true
         }
 
@@ -682,15 +734,19 @@ public enum ConnectionHolder {
             return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
         }
 
-        private func transport(for held: HeldRequest) -> CurlTransport {
+        /// The transport for `held`'s options; nil when its trusted files changed since this holder first
+        /// used them: its connections (and libcurl's cached CA store) were checked against the old ones,
+        /// so from then on those requests go directly.
+        private func transport(for held: HeldRequest) -> CurlTransport? {
+            let trust = TrustStore(caFile: held.caFile, caDirectory: held.caDirectory)
             let key = [held.caFile ?? "-", held.caDirectory ?? "-", held.allowPlainHTTPOffLoopback ? "1" : "0",
                        held.totalTimeout.map { "\($0)" } ?? "-", "\(held.maxBodyBytes)"].joined(separator: "\u{1}")
+            let signature = trust.filesSignature
             return lock.withLock {
-                if let t = transports[key] { return t }
-                let made = CurlTransport(trust: TrustStore(caFile: held.caFile, caDirectory: held.caDirectory),
-                                         allowPlainHTTPOffLoopback: held.allowPlainHTTPOffLoopback, totalTimeout: held.totalTimeout,
-                                         maxBodyBytes: held.maxBodyBytes)
-                transports[key] = made
+                if let t = transports[key] { return t.signature == signature ? t.transport : nil }
+                let made = CurlTransport(trust: trust, allowPlainHTTPOffLoopback: held.allowPlainHTTPOffLoopback,
+                                         totalTimeout: held.totalTimeout, maxBodyBytes: held.maxBodyBytes)
+                transports[key] = (made, signature)
                 return made
             }
         }

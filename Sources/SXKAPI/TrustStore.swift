@@ -32,9 +32,24 @@ public struct TrustStore: Sendable, Equatable {
     ]
 
     /// The trust for `caCert` (from `--cacert` / `SXK_CACERT`) or, without it, the system's.
+    /// Relative paths are made absolute here, in the folder sxk was started in: a connection holder
+    /// (`KeptConnection`), which runs in `/`, is given the same files.
     public static func resolve(caCert: String?, environment: [String: String]) -> TrustStore {
-        if let caCert, !caCert.isEmpty { return TrustStore(caFile: caCert, caDirectory: nil) }
-        return system(environment: environment)
+        let trust = caCert.flatMap { $0.isEmpty ? nil : TrustStore(caFile: $0, caDirectory: nil) } ?? system(environment: environment)
+        return TrustStore(caFile: trust.caFile.map(PathText.absolute), caDirectory: trust.caDirectory.map(PathText.absolute))
+    }
+
+    /// What a change to the trusted files changes: each one's device, inode, size and modification time
+    /// (a folder's changes when a certificate link is added or removed). Empty for no files.
+    public var filesSignature: String {
+        var signature = ""
+        for path in [caFile, caDirectory] {
+            var st = stat()
+            guard let path else { signature += "-;"; continue }
+            if stat(path, &st) != 0 { signature += "?;"; continue }
+            signature += "\(st.st_dev).\(st.st_ino).\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec);"
+        }
+        return signature
     }
 
     public static func system(environment: [String: String] = ProcessEnvironment.current()) -> TrustStore {

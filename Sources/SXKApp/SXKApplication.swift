@@ -134,20 +134,22 @@ public enum SXKApplication {
     }
 
     /// True for a one-shot whose command sends at once (`AppCommand.sendsAtOnce`) and that sends directly
-    /// (no connection holder: the `--persist` flag, else `SXK_PERSIST`, else the startup file's `persist` line,
-    /// is absent or 0, which stops a holder and sends directly): it loads libcurl and
+    /// (no connection holder: the `--persist` flag, else `SXK_PERSIST`, else the startup file's `persist` line
+    /// unless `--no-rc`, is absent or 0, which stops a holder and sends directly): it loads libcurl and
     /// starts its engine on a second thread (`CurlTransport.prepareEngine`) while this one parses the
     /// options and reads the profile. Read from the raw arguments; a wrong guess (an option value that
     /// looks like a command) only loads libcurl early.
     static func oneShotWillSend(_ arguments: [String], environment: [String: String]) -> Bool {
         var i = 0
         var persistFlag: String?
+        var noRC = false
         while i < arguments.count, arguments[i].hasPrefix("-"), arguments[i] != "-" {
             let word = arguments[i]
             i += 1
             if word == "--" { break }
             // A script (`-c`) never waits for libcurl's load here.
             if word == "-c" { return false }
+            if word == "--no-rc" { noRC = true }
             if word == "--persist", i < arguments.count { persistFlag = arguments[i] }
             if word.hasPrefix("--persist=") { persistFlag = String(word.dropFirst("--persist=".count)) }
             if !word.contains("="), GlobalOptions.flags.contains(where: { "--" + $0.name == word && !$0.isSwitch }) { i += 1 }
@@ -157,7 +159,7 @@ public enum SXKApplication {
         // What `keepConnections` will decide: a holder for a setting above 0 (an invalid one is a usage error, no request).
         var setting = persistFlag
         if setting == nil, let variable = environment["SXK_PERSIST"], !variable.isEmpty { setting = variable }
-        if setting == nil, let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0 {
+        if setting == nil, !noRC, let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0 {
             setting = StartupFile.persistSetting(rc)
         }
         if let setting, (try? Invocation.persistSeconds(setting, "persist")) != 0 { return false }
@@ -180,9 +182,9 @@ public enum SXKApplication {
     static func keepConnections(options: GlobalOptions, mode: RunMode, environment: [String: String], paths: SXKSession.StatePaths,
                                 transport: RecordingTransport, settings: AppSettings, stderr: any OutputSink) {
         guard mode != .repl, options.harFile == nil else { return }
-        // The flag and SXK_PERSIST win over the startup file's `persist SECONDS` line.
+        // The flag and SXK_PERSIST win over the startup file's `persist SECONDS` line, which `--no-rc` skips.
         var setting = options.persist
-        if setting == nil, let text = StartupFile.persistSetting(paths.configDir + "/sxkrc") {
+        if setting == nil, !options.noRC, let text = StartupFile.persistSetting(paths.configDir + "/sxkrc") {
             setting = try? Invocation.persistSeconds(text, "sxkrc persist")
         }
         guard let seconds = setting else { return }

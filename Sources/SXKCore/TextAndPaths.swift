@@ -42,6 +42,15 @@ extension Character {
 
 /// Path text, as `/`-separated strings.
 public enum PathText {
+    /// `path` as an absolute path: a relative one joined to the current folder (an empty string stays empty).
+    public static func absolute(_ path: String) -> String {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let folder = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (folder == "/" ? "" : folder) + "/" + path
+    }
+
     /// The folder part: `/a/b` of `/a/b/c` and of `/a/b/c/`; `/` of `/a`; empty for a bare name.
     public static func folder(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)

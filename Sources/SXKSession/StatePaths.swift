@@ -103,10 +103,7 @@ public struct StatePaths: Sendable, Equatable {
         if bad { throw .invalidProfileName(name) }
     }
 
-    private static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        return FileManager.default.currentDirectoryPath + "/" + path
-    }
+    private static func absolute(_ path: String) -> String { PathText.absolute(path) }
 
     private static func trimSlashes(_ path: String) -> String {
         var p = path

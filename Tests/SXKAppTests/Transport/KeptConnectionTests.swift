@@ -105,6 +105,11 @@ final class KeptConnectionTests: SandboxTestCase {
         // SXK_PERSIST=0 wins: nothing is started.
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
         XCTAssertNil(holderPID(ws))
+        // `--no-rc` skips the line, as it skips the whole file.
+        let skipped = SXK.run(["--no-rc", "--trace", "get", "/api/app/config"], in: ws, baseURL: url)
+        XCTAssertEqual(skipped.status, 0, skipped.summary)
+        XCTAssertFalse(skipped.stderr.contains("kept connection"), skipped.summary)
+        XCTAssertNil(holderPID(ws))
         let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stderr.contains("kept connection"), r.summary)
@@ -131,8 +136,9 @@ final class KeptConnectionTests: SandboxTestCase {
         try fakeHolder(ws, replies: reply.map { [$0] } ?? [])
     }
 
-    /// The same with several frames, written in order before the connection is closed.
-    private func fakeHolder(_ ws: Workspace, replies: [[UInt8]]) throws -> (stop: () -> Void, served: () -> Int) {
+    /// The same with several frames, written in order (`delay` seconds after the request) before the
+    /// connection is closed; after frames, the client's next one (its `go`) or its close is waited for.
+    private func fakeHolder(_ ws: Workspace, replies: [[UInt8]], delay: Double = 0) throws -> (stop: () -> Void, served: () -> Int) {
         let listener = try HolderSocket.listen(socket(ws))
         let count = Counter()
         let thread = Thread {
@@ -140,9 +146,11 @@ final class KeptConnectionTests: SandboxTestCase {
                 let client = accept(listener, nil, nil)
                 if client < 0 { return }
                 count.increment()
-                let deadline = Date().timeIntervalSince1970 + 5
+                let deadline = HolderSocket.now() + 5 + delay
                 _ = try? HolderSocket.readFrame(client, deadline: deadline, limit: 1 << 24)
+                if delay > 0 { usleep(useconds_t(delay * 1e6)) }
                 for reply in replies { _ = try? HolderSocket.writeAll(client, reply, deadline: deadline) }
+                if !replies.isEmpty { _ = try? HolderSocket.readFrame(client, deadline: deadline, limit: 16) }
                 close(client)
             }
         }
@@ -227,6 +235,85 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertNil(holderPID(ws))
     }
 
+    /// A holder that takes the connection but never answers (stopped, stuck) is left after
+    /// `KeptConnection.answerWait`, whatever the request's own time: the request goes directly, once,
+    /// even a POST (the holder sends nothing before the client's `go`).
+    func testAStuckHolderIsLeftQuicklyAndAPostGoesOnce() throws {
+        let ws = workspace()
+        let fake = try fakeHolder(ws, replies: [HeldAnswer.sending.encoded()], delay: KeptConnection.answerWait + 1.5)
+        defer { fake.stop() }
+        server.resetRequestLog()
+        let started = Date()
+        let post = SXK.run(["--timeout", "20", "--trace"] + setUser, in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(post.status, 0, post.summary)
+        XCTAssertLessThan(Date().timeIntervalSince(started), KeptConnection.answerWait + 1.4, "waited past the holder's answer time")
+        XCTAssertTrue(post.stderr.contains("kept connection not used (timed out)"), post.summary)
+        XCTAssertEqual(setUserRequests(), 1)
+        XCTAssertEqual(fake.served(), 1)
+    }
+
+    /// A holder whose listener queue is full (it stopped taking clients) is not waited for at all.
+    func testAFullHolderQueueSendsDirectlyAtOnce() throws {
+        let ws = workspace()
+        let path = socket(ws)
+        let listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener); unlink(path) }
+        _ = HolderSocket.withAddress(path) { bind(listener, $0, $1) }
+        XCTAssertEqual(Glibc.listen(listener, 0), 0)
+        var queued: [Int32] = []
+        defer { for fd in queued { close(fd) } }
+        while queued.count < 16, let fd = try? HolderSocket.connect(path) { queued.append(fd) }
+        XCTAssertLessThan(queued.count, 16, "the listener's queue never filled")
+        let running = try LiveSXK(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(running.finish(timeout: 10), 0, "the one-shot waited for the full holder")
+        XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("kept connection not used"))
+    }
+
+    /// A holder refuses a request whose trusted files changed since it first used them (its connections
+    /// were checked against the old ones): that request goes directly.
+    func testAHolderIsNotUsedOnceTheTrustedFilesChange() throws {
+        let ws = workspace()
+        let ca = ws.root + "/ca.pem"
+        try "not read over plain http\n".write(toFile: ca, atomically: false, encoding: .utf8)
+        let first = SXK.run(["--cacert", ca, "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(first.stderr.contains("kept connection, opened now"), first.summary)
+        let kept = SXK.run(["--cacert", ca, "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(kept.stderr.contains("(http/1.1, kept connection)"), kept.summary)
+        try "another authority, same name\n".write(toFile: ca, atomically: false, encoding: .utf8)
+        let changed = SXK.run(["--cacert", ca, "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(changed.status, 0, changed.summary)
+        XCTAssertTrue(changed.stderr.contains("holder refused: the trusted certificates changed"), changed.summary)
+        XCTAssertTrue(changed.stderr.contains("(http/1.1, new connection)"), changed.summary)
+    }
+
+    /// The trust a holder is given names the same files as a direct request's: a relative `--cacert` is
+    /// made absolute in the folder sxk started in (the holder runs in `/`).
+    func testRelativeTrustPathsAreMadeAbsolute() throws {
+        let folder = FileManager.default.currentDirectoryPath
+        let trust = TrustStore.resolve(caCert: "certs/ca.pem", environment: [:])
+        XCTAssertEqual(trust.caFile, (folder == "/" ? "" : folder) + "/certs/ca.pem")
+        XCTAssertEqual(TrustStore.resolve(caCert: nil, environment: ["SSL_CERT_FILE": "bundle.pem"]).caFile, (folder == "/" ? "" : folder) + "/bundle.pem")
+        XCTAssertEqual(TrustStore.resolve(caCert: "/abs/ca.pem", environment: [:]).caFile, "/abs/ca.pem")
+    }
+
+    /// Every variable that changes what libcurl, OpenSSL or the resolver do is part of the identity:
+    /// a holder started without the TLS key log never writes one for a client that has it, and the reverse.
+    func testTheIdentityCoversTheVariablesThatChangeTLS() {
+        let base = KeptConnection.identity(version: "1", environment: [:])
+        for name in ["SSLKEYLOGFILE", "OPENSSL_CONF", "OPENSSL_MODULES", "SSL_CERT_FILE", "SSL_CERT_DIR", "https_proxy", "HOSTALIASES"] {
+            XCTAssertNotEqual(KeptConnection.identity(version: "1", environment: [name: "/tmp/x"]), base, name)
+        }
+        XCTAssertEqual(KeptConnection.identity(version: "1", environment: ["TERM": "xterm"]), base)
+    }
+
+    /// An answer the direct path takes (a head under 64 KiB) comes through the holder too, however many fields it has.
+    func testAnAnswerWithManyHeaderFieldsPassesThroughTheHolder() throws {
+        let fields = HTTPHeaders((0..<12_000).map { _ in HTTPField(name: "a", value: "b") })
+        let encoded = HeldAnswer.response(HTTPResponse(status: 200, headers: fields, body: Array("{}".utf8))).encoded()
+        guard case .response(let response) = try HeldAnswer.decode(encoded) else { return XCTFail("not a response") }
+        XCTAssertEqual(response.headers.fields.count, 12_000)
+    }
+
     func testAPostIsSentOnceWhenARealHolderIsKilledMidRequest() throws {
         let ws = workspace()
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
@@ -280,6 +367,8 @@ final class KeptConnectionTests: SandboxTestCase {
         env["SXK_PERSIST"] = "0"
         XCTAssertTrue(early(["get", "/api/app/config"]), "the variable wins over the startup file")
         env["SXK_PERSIST"] = ""
+        try "persist 30\n".write(toFile: config + "/sxk/sxkrc", atomically: true, encoding: .utf8)
+        XCTAssertTrue(early(["--no-rc", "get", "/api/app/config"]), "--no-rc skips the startup file")
         try "persist 0\n".write(toFile: config + "/sxk/sxkrc", atomically: true, encoding: .utf8)
         XCTAssertTrue(early(["get", "/api/app/config"]))
     }
