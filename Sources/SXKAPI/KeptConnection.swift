@@ -234,6 +234,9 @@ enum HeldAnswer {
 /// Unix-socket I/O with a cancel descriptor: every wait is a `poll` on the socket and the cancel pipe, so
 /// Ctrl-C ends a request to the holder at once. Deadlines are on the monotonic clock (`now`).
 enum HolderSocket {
+    /// How long a frame that is arriving may pause past its reader's deadline (`readFrame`).
+    static let progressGrace = 1.0
+
     /// Seconds on the monotonic clock: a wall clock set back or forward moves no deadline.
     static func now() -> Double {
         var t = timespec()
@@ -344,8 +347,12 @@ enum HolderSocket {
         return true
     }
 
-    /// One length-prefixed frame; nil when cancelled. `limit` bounds what a peer can make us hold.
+    /// One length-prefixed frame; nil when cancelled. `limit` bounds what a peer can make us hold. Past
+    /// the deadline a frame still arriving is read on while each part comes within `progressGrace`: an
+    /// answer larger than the socket's buffer is written as the reader drains it, so a reader suspended
+    /// past its deadline (Ctrl-Z) finds only its first part waiting.
     static func readFrame(_ fd: Int32, cancel: Int32 = -1, deadline: Double, limit: Int) throws(Failure) -> [UInt8]? {
+        var deadline = deadline
         func read(_ count: Int) throws(Failure) -> [UInt8]? {
             var out = [UInt8](repeating: 0, count: count)
             var at = 0
@@ -355,6 +362,7 @@ enum HolderSocket {
                 if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; throw .errno("recv") }
                 if n == 0 { throw Failure("the holder closed the connection") }
                 at += n
+                deadline = max(deadline, now() + progressGrace)
             }
             return out
         }
@@ -399,7 +407,7 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         case .lost(let why):
             trace("* kept connection lost after the holder took the request on (\(why)): \(request.method) not sent again")
             throw TransportError.network(.other(
-                "the connection holder ended during the request, which may have reached the server: not sent again"))
+                "the connection holder failed during the request (\(why)), which may have reached the server: not sent again"))
         }
     }
 
@@ -502,9 +510,18 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         return KeptConnection.startHolder(socketPath: socketPath, seconds: seconds)
     }
 
-    /// Asks the holder on `socketPath` to exit (`SXK_PERSIST=0`); true when one answered.
+    /// Asks the holder on `socketPath` to exit (`SXK_PERSIST=0`); true when one answered. One that takes no
+    /// clients (its queue is full) cannot be asked: its socket's name is removed, so no one-shot uses it
+    /// (the holder leaves a name another holder took since alone, and exits when idle).
     public static func stopHolder(socketPath: String, identity: String) -> Bool {
-        guard let fd = try? HolderSocket.connect(socketPath) else { return false }
+        let fd: Int32
+        do {
+            fd = try HolderSocket.connect(socketPath)
+        } catch {
+            var st = stat()
+            if error.isBusy, lstat(socketPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(socketPath) }
+            return false
+        }
         defer { close(fd) }
         let frame = HeldRequest(kind: .stop, identity: identity, request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
                                 caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()

@@ -15,11 +15,12 @@ extension TraceRequest: CustomStringConvertible {
 }
 
 extension TraceResponse: CustomStringConvertible {
-    /// The path with the request's query (redacted as in the request line): calls in flight together
-    /// (pages, identities) answer in any order, and the query says which request an answer belongs to.
+    /// The request's path and query as the request line shows them (redacted there): calls in flight
+    /// together (pages, identities) answer in any order, and the query says which request an answer
+    /// belongs to. The path alone when the URL is not kept (no trace).
     var target: String {
-        guard let question = url.firstIndex(of: "?") else { return path }
-        return path + url[question...]
+        guard let scheme = url.range(ofBytes: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return path }
+        return String(url[slash...])
     }
 
     public var description: String {

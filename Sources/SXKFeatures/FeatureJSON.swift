@@ -52,17 +52,3 @@ extension CommonMenus {
     }
 }
 
-extension WalkProgress {
-    public var json: JSONValue {
-        ["pages": .int(pages), "rows": .int(rows), "total": total.map { .int($0) } ?? .null,
-         "elapsedSeconds": .decimal(elapsed, digits: 3), "rowsPerSecond": .decimal(rowsPerSecond, digits: 0)]
-    }
-}
-
-extension WalkOutcome {
-    public var json: JSONValue {
-        var o = progress.json.objectValue ?? JSONObject()
-        o["stop"] = .string(stop.rawValue)
-        return .object(o)
-    }
-}

@@ -259,16 +259,21 @@ public struct Order: Sendable {
 
 /// The contract's page rule, for every reader of a page (the models, `orders --all`, `get --paginate`): the last
 /// page is the one where `page * pageSize >= total` or `list` is empty. The numbers come from the server, so
-/// nothing here can overflow, and an answer without a usable total ends only at an empty list.
+/// nothing here can overflow. An answer without a usable total ends at an empty list, or at a list shorter
+/// than the answer's own page size (**inferred**: the contract names only the total and the empty list).
 public enum PageRule {
     /// The server's total as the walk can use it: nil when absent, not a whole number (`1e20` is past any
-    /// `Int` the reader keeps) or negative; the page is then the last only when its list is empty.
+    /// `Int` the reader keeps) or negative.
     public static func total(_ o: JSONObject) -> Int? { o.int("total").flatMap { $0 >= 0 ? $0 : nil } }
 
+    /// The answer's page size (`pageSize` / `page_size`), or the list's length when it gives none or one under 1.
+    public static func pageSize(_ o: JSONObject, listCount: Int) -> Int { o.int("pageSize").flatMap { $0 > 0 ? $0 : nil } ?? max(listCount, 1) }
+
     /// True for the last page. A `page * pageSize` past `Int.max` is past any total.
-    public static func isLast(listIsEmpty: Bool, page: Int, pageSize: Int, total: Int?) -> Bool {
-        if listIsEmpty { return true }
-        guard let total, pageSize > 0 else { return false }
+    public static func isLast(count: Int, page: Int, pageSize: Int, total: Int?) -> Bool {
+        if count == 0 { return true }
+        guard let total else { return count < pageSize }
+        guard pageSize > 0 else { return false }
         let (reached, overflow) = page.multipliedReportingOverflow(by: pageSize)
         return overflow || reached >= total
     }
@@ -301,11 +306,11 @@ public struct Page<Item: Sendable>: Sendable {
         list = try items.map { v throws(FieldError) in try item(v) }
         total = PageRule.total(o)
         page = o.int("page") ?? 1
-        pageSize = o.int("pageSize").flatMap { $0 > 0 ? $0 : nil } ?? max(items.count, 1)
+        pageSize = PageRule.pageSize(o, listCount: items.count)
         raw = json
     }
 
-    public var isLast: Bool { PageRule.isLast(listIsEmpty: list.isEmpty, page: page, pageSize: pageSize, total: total) }
+    public var isLast: Bool { PageRule.isLast(count: list.count, page: page, pageSize: pageSize, total: total) }
     /// The pages the total makes (at least 1); nil without a total.
     public var pageCount: Int? { total.map { max(1, PageRule.pages(rows: $0, pageSize: pageSize)) } }
 }

@@ -116,5 +116,9 @@ final class TraceFormattingTests: XCTestCase {
         XCTAssertTrue(lines[0].contains("page=2") && lines[0].contains("password=***"), "\(lines)")
         XCTAssertFalse(lines[0].contains(Fixture.sentinelPassword))
         XCTAssertTrue(lines[1].hasPrefix("< 401 GET /api/x/list?page=3 "), "\(lines)")
+        // A query typed into the path (a raw `get /x?a=1`) is shown once.
+        _ = try? await client.get("/api/x/list?a=1", query: [("page", "3")])
+        let typed = try XCTUnwrap(observer.responses.last?.description.split(separator: "\n").first)
+        XCTAssertTrue(typed.hasPrefix("< 401 GET /api/x/list?a=1&page=3 "), String(typed))
     }
 }

@@ -115,6 +115,8 @@ final class ToleranceTests: XCTestCase {
         }
         let emptyWithoutTotal = try await api("{\"list\":[]}").commerce.photographerOrders(page: 3, pageSize: 100).value
         XCTAssertTrue(emptyWithoutTotal.isLast)
+        let shortWithoutTotal = try await page("\"page\":4,\"page_size\":100")
+        XCTAssertTrue(shortWithoutTotal.isLast, "a page shorter than its own page size, without a total, is the last")
         let zeroSize = try await page("\"total\":30,\"page\":1,\"pageSize\":0")
         XCTAssertEqual(zeroSize.pageSize, 1, "a page size under 1 is the list's length")
         XCTAssertFalse(zeroSize.isLast)

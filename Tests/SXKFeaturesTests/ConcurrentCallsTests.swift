@@ -276,8 +276,10 @@ final class ConcurrentCallsTests: XCTestCase {
         func inFlight() -> Bool { [Self.userInfo, Self.rolePermission, Self.storeList].allSatisfy { !h.requests($0).isEmpty } }
         while !inFlight() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertTrue(inFlight(), "the pair and the store list were not all sent: \(h.requests().map(\.path))")
-        // The token, set-user's snapshot and the account list are written while the pair is out.
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // The token, set-user's snapshot and then the account list are written while the pair is out.
+        let accountList = h.contexts.store.accountList.path
+        while !FileManager.default.fileExists(atPath: accountList) && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: accountList), "the account list was not written beside the pair")
         let token = try XCTUnwrap(try h.contexts.store.token())
         let defaults = h.storage.appStore.defaults.path
         let before = try XCTUnwrap(FileManager.default.contents(atPath: defaults))

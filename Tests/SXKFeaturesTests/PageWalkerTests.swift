@@ -51,7 +51,7 @@ final class PageWalkerTests: XCTestCase {
             let first = (page - 1) * pageSize
             var rows = first < total ? Array(first..<min(first + pageSize, total)) : []
             let shown = omitsTotal ? nil : reportedTotal ?? total
-            var isLast = PageRule.isLast(listIsEmpty: rows.isEmpty, page: page, pageSize: pageSize, total: shown)
+            var isLast = PageRule.isLast(count: rows.count, page: page, pageSize: pageSize, total: shown)
             if let endsAt, page >= endsAt { isLast = true; if page > endsAt { rows = [] } }
             return (rows, shown, isLast, reportedPageSize ?? pageSize)
         }
@@ -123,15 +123,20 @@ final class PageWalkerTests: XCTestCase {
         XCTAssertEqual(PageRule.pages(rows: -5, pageSize: 100), 0)
     }
 
-    func testAnswersWithoutATotalAreWalkedToTheEmptyPage() async throws {
+    func testAnswersWithoutATotalAreWalkedToTheShortOrEmptyPage() async throws {
         let server = Pages(total: 25, pageSize: 10)
         server.omitsTotal = true
         let (rows, outcome) = try await walk(server)
         XCTAssertEqual(rows, Array(0..<25))
         XCTAssertEqual(outcome.stop, .completed)
         XCTAssertNil(outcome.progress.total)
-        XCTAssertEqual(server.requested, [1, 2, 3, 4], "one page at a time, up to the first empty one")
+        XCTAssertEqual(server.requested, [1, 2, 3], "one page at a time, up to the first short one")
         XCTAssertEqual(server.mostInFlight, 1, "no total: nothing is known of the pages ahead")
+        let even = Pages(total: 20, pageSize: 10)
+        even.omitsTotal = true
+        let (all, _) = try await walk(even)
+        XCTAssertEqual(all, Array(0..<20))
+        XCTAssertEqual(even.requested, [1, 2, 3], "full pages go on to the empty one")
         let limited = Pages(total: 1000, pageSize: 10)
         limited.omitsTotal = true
         let (first, end) = try await walk(limited, limit: 15)

@@ -96,8 +96,7 @@ extension AppCommands {
             }
             rows += list
             let total = PageRule.total(object)
-            let pageSize = object.int("pageSize") ?? list.count
-            if PageRule.isLast(listIsEmpty: list.isEmpty, page: page, pageSize: pageSize, total: total) || rows.count >= total ?? Int.max { break }
+            if PageRule.isLast(count: list.count, page: page, pageSize: PageRule.pageSize(object, listCount: list.count), total: total) { break }
             let (next, overflow) = page.addingReportingOverflow(1)
             if rows.count >= Self.paginateLimit || overflow {
                 notes.append("--paginate stopped at \(Formatting.count(rows.count, of: total, "row")); --page N goes on from a later page")

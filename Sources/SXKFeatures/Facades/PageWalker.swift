@@ -51,9 +51,10 @@ enum PageWalker {
     /// (the page being handled and these) whatever the total.
     static let ahead = 4
 
-    /// One page as the walker needs it: its rows, the server's total (nil when none), whether the server
-    /// calls it the last, and the page size the server used (0 when unknown). Without a total or a page
-    /// size only the next page is fetched ahead.
+    /// One page as the walker needs it: its rows, the server's total (nil when none), whether it is the
+    /// last (`PageRule`), and the page size the server used. Without a total only the next page is fetched
+    /// ahead: a server that always answers full pages and no total is walked until `limit` or Ctrl-C, as
+    /// one whose total lies is.
     typealias Answer<Row> = (rows: [Row], total: Int?, isLast: Bool, pageSize: Int)
 
     /// `fetch(page)` returns one page. `onPage` receives the rows (cut at `limit`) with progress so far;

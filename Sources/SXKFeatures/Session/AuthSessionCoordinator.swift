@@ -239,8 +239,11 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         // The account list (no token), for account switches in a later process, needs only set-user's
         // answer: it is written while the pair is in flight, not after it. Its warning keeps its place.
         var accountListFailure: (any Error)?
-        do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
-            accountListFailure = error
+        // Not after a Ctrl-C that came while the token and the snapshot were written.
+        if !Task.isCancelled {
+            do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
+                accountListFailure = error
+            }
         }
 
         var warnings: [String] = []

@@ -267,6 +267,36 @@ final class KeptConnectionTests: SandboxTestCase {
         let running = try LiveSXK(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
         XCTAssertEqual(running.finish(timeout: 10), 0, "the one-shot waited for the full holder")
         XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("kept connection not used"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "a busy holder's socket was taken for a stale one")
+        // It cannot be asked to stop: SXK_PERSIST=0 takes its name, so nothing sends through it.
+        let stop = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
+        XCTAssertEqual(stop.status, 0, stop.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// A frame still arriving when its reader's deadline has passed (a one-shot suspended with Ctrl-Z
+    /// while a large answer came) is read to its end, part by part, not taken for lost.
+    func testAFrameArrivingPastTheDeadlineIsReadToItsEnd() throws {
+        var pair: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
+        defer { close(pair[0]); close(pair[1]) }
+        let payload = [UInt8](repeating: 7, count: 3 << 20)
+        let out = pair[1]
+        let writer = Thread {
+            var framed = FrameWriter()
+            framed.blob(payload)
+            var at = 0
+            while at < framed.bytes.count {
+                let n = framed.bytes.withUnsafeBytes { send(out, $0.baseAddress! + at, min(256 << 10, framed.bytes.count - at), Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return }
+                at += n
+                usleep(100_000)
+            }
+        }
+        writer.start()
+        usleep(50_000)
+        let read = try HolderSocket.readFrame(pair[0], deadline: HolderSocket.now() - 1, limit: 8 << 20)
+        XCTAssertEqual(read?.count, payload.count)
     }
 
     /// A holder refuses a request whose trusted files changed since it first used them (its connections
