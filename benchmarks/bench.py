@@ -15,7 +15,8 @@ def summarize(samples):
 def _run_timed(argv, env, stdin, timeout):
     """Seconds from spawn to exit. Blocks in waitpid, so the end is seen at once: subprocess.run(timeout=…)
     polls with doubling sleeps (0.5, 1, 2 … 50 ms) and would round a 16 ms process up to 31.5 ms. A timer
-    kills the process past `timeout` and raises TimeoutExpired, as subprocess.run would."""
+    kills the process past `timeout` and raises TimeoutExpired, as subprocess.run would. A run that exits
+    with another status than 0 raises: a command that fails at once would time as a fast one."""
     start = time.perf_counter()
     p = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     timer = None
@@ -30,6 +31,8 @@ def _run_timed(argv, env, stdin, timeout):
     elapsed = time.perf_counter() - start
     if timeout is not None and elapsed >= timeout and p.returncode < 0:
         raise subprocess.TimeoutExpired(argv, timeout)
+    if p.returncode != 0:
+        raise RuntimeError("%s exited %d during timing" % (" ".join(argv)[:200], p.returncode))
     return elapsed
 
 
@@ -151,6 +154,14 @@ def pty_time_and_rss(argv, columns=100, lines=40, runs=10, env=None, timeout=120
     (and dropped) as it comes, until the pty's end of file."""
     samples, rss = [], []
     report = os.path.join(os.environ.get("TMPDIR", "/tmp"), "sxk-bench-rss-%d" % os.getpid())
+    try:
+        return _pty_runs(argv, columns, lines, runs, env, timeout, report, samples, rss)
+    finally:
+        if os.path.exists(report):
+            os.remove(report)
+
+
+def _pty_runs(argv, columns, lines, runs, env, timeout, report, samples, rss):
     for _ in range(runs):
         start = time.perf_counter()
         pid, fd = pty.fork()
@@ -180,8 +191,6 @@ def pty_time_and_rss(argv, columns=100, lines=40, runs=10, env=None, timeout=120
         if status != 0 or not match:
             raise RuntimeError("%s failed (status %d): %r" % (argv, status, text[-400:]))
         rss.append(int(match.group(1)))
-    if os.path.exists(report):
-        os.remove(report)
     return samples, rss
 
 

@@ -100,7 +100,7 @@ def one_shots(c, num, where, base, origin, senv, henv, ca, token, factor):
 def kept_rows(c, base, origin, senv, henv, token):
     """Row 10 again with `SXK_PERSIST`: the one-shots send through the holder, whose connection (TLS done)
     stays open between them. The first run starts the holder and is not timed; at the end (and at exit,
-    whatever happens) `SXK_PERSIST=0` stops it, and the row says whether it was gone."""
+    whatever happens) `SXK_PERSIST=0` stops it, and the log says so if that one-shot failed."""
     kenv = dict(senv, SXK_PERSIST="60")
     stop = lambda: subprocess.run(base + ["get", "/api/app/config"], env=dict(senv, SXK_PERSIST="0"), capture_output=True, timeout=LIMIT)
     c.undo.append(stop)
@@ -116,8 +116,10 @@ def kept_rows(c, base, origin, senv, henv, token):
               % (label, "yes" if kept else "NO"), c.med(s), min(s), max(s), "ms", "`curl -s` (a new connection each)", c.med(k),
               "%.2f× curl, %.1f round trips" % (c.med(s) / c.med(k), c.med(s) / 30.0), "≤ 1 round trip + 20 ms (50 ms) and ≤ 0.5× curl",
               kept and c.med(s) <= 50 and c.med(s) <= 0.5 * c.med(k))
-    stop()
+    stopped = stop()
     c.undo.remove(stop)
+    if stopped.returncode != 0:
+        c.log("10 stopping the connection holder failed (exit %d): %s" % (stopped.returncode, stopped.stderr.decode(errors="replace")[-200:]))
 
 
 def wire_rows(c, ng, base, origin, senv, henv, token):

@@ -17,28 +17,28 @@ RTT_MS = 30.0
 LIMIT = 120
 PASSWORD = "sandbox123"
 
-# (label, phone, login --account, argv, floor in round trips, why[, a command run once after the login])
+# (label, phone, login --account, argv, floor in round trips, requests the server sees, why[, a command run once after the login])
 CASES = (
     ("`login 13800000004 --account 2` (scenicAdmin)", "13800000004", None,
-     ["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "2"], 3,
+     ["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "2"], 3, 5,
      "config ∥ v9/login → set-user → userinfo ∥ role-permission"),
     ("`login 13800000003` (storeAdmin)", "13800000003", None,
-     ["login", "13800000003", "--password-stdin", "--accept-privacy"], 3,
+     ["login", "13800000003", "--password-stdin", "--accept-privacy"], 3, 6,
      "config ∥ v9/login → set-user → userinfo ∥ role-permission ∥ store list"),
-    ("`switch-account -` (storeAdmin and photographer in turn)", "13800000004", "3", ["switch-account", "-"], 2,
+    ("`switch-account -` (storeAdmin and photographer in turn)", "13800000004", "3", ["switch-account", "-"], 2, 3,
      "set-user → userinfo ∥ role-permission (∥ store list, to storeAdmin)", ["switch-account", "1"]),
-    ("`home` (storeAdmin)", "13800000003", None, ["home"], 1, "role-permission ∥ store list"),
-    ("`stats` (photographer)", "13800000001", None, ["stats"], 1, "summary ∥ first daily page"),
-    ("`context diff` (storeAdmin)", "13800000003", None, ["context", "diff"], 1,
+    ("`home` (storeAdmin)", "13800000003", None, ["home"], 1, 2, "role-permission ∥ store list"),
+    ("`stats` (photographer)", "13800000001", None, ["stats"], 1, 2, "summary ∥ first daily page"),
+    ("`context diff` (storeAdmin)", "13800000003", None, ["context", "diff"], 1, 3,
      "userinfo ∥ role-permission ∥ store list"),
     ("`compare --as role:photographer,role:scenicAdmin -- orders`", "13800000002", None,
-     ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"], 1, "one request per identity, side by side"),
+     ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"], 1, 2, "one request per identity, side by side"),
     ("`orders --all --limit 500 --page-size 100 --ndjson`", "13800000001", None,
-     ["orders", "--all", "--limit", "500", "--page-size", "100", "--ndjson"], 2, "page 1 gives the total, then pages 2–5 at once"),
-    ("`profile` (storeAdmin)", "13800000003", None, ["profile"], 1, "userinfo"),
-    ("`profile` (photographer)", "13800000001", None, ["profile"], 1, "userinfo ∥ real-name ∥ bank-card"),
+     ["orders", "--all", "--limit", "500", "--page-size", "100", "--ndjson"], 2, 5, "page 1 gives the total, then pages 2–5 at once"),
+    ("`profile` (storeAdmin)", "13800000003", None, ["profile"], 1, 1, "userinfo"),
+    ("`profile` (photographer)", "13800000001", None, ["profile"], 1, 3, "userinfo ∥ real-name ∥ bank-card"),
     ("`compare --as account:4001,account:4002,account:4003 -- orders` (a new process)", "13800000004", "1",
-     ["compare", "--as", "account:4001,account:4002,account:4003", "--", "orders"], 2,
+     ["compare", "--as", "account:4001,account:4002,account:4003", "--", "orders"], 2, 5,
      "set-user ×2 side by side → one request per identity, side by side"),
 )
 
@@ -103,7 +103,7 @@ def measure(c):
     kept, fresh = link_round_trip(relay)
     c.log("13 the relay's own round trip (a bare GET): %.1f ms on a kept connection, %.1f ms on a new one" % (kept, fresh))
     runs = max(10, c.runs // 2)
-    for i, (label, phone, account, argv, floor, why, *setup) in enumerate(CASES):
+    for i, (label, phone, account, argv, floor, expected, why, *setup) in enumerate(CASES):
         state = os.path.join(c.tmp, "rt-%d" % i)
         base = [c.sxk, "--base-url", origin, "--state-dir", state]
         login = base + ["login", phone, "--password-stdin", "--accept-privacy"] + (["--account", account] if account else [])
@@ -120,8 +120,11 @@ def measure(c):
         if r.returncode != 0:
             raise RuntimeError("%s failed (exit %d): %s" % (label, r.returncode, r.stderr.decode(errors="replace")[-300:]))
         before = requests_seen(port)
-        subprocess.run(base + argv, input=stdin or b"", capture_output=True, env=env, timeout=LIMIT)
+        r = subprocess.run(base + argv, input=stdin or b"", capture_output=True, env=env, timeout=LIMIT)
         calls = requests_seen(port) - before
+        # The row is about these requests: another number (a call skipped, one sent twice) is not this command.
+        if r.returncode != 0 or calls != expected:
+            raise RuntimeError("%s: exit %d, %d requests, expected %d" % (label, r.returncode, calls, expected))
         samples, starts = [], []
         for _ in range(runs):
             if stdin is None:

@@ -268,8 +268,9 @@ final class ConcurrentCallsTests: XCTestCase {
     /// itself stands, as with any failed load after set-user (the token is stored): offline, with the
     /// load's warning, and no store list applied.
     func testCancellingALoginWithThePairAndTheStoreListInFlightEndsThemAll() async throws {
-        // Answers held 2 s: a call left running would hold the login past the 1.5 s bound below.
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 2_000))
+        // The pair and the store list are never answered: a login that waited for them would not return.
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
+        for path in [Self.userInfo, Self.rolePermission, Self.storeList] { h.sandbox.injectFault(path: path, kind: .hang) }
         let auth = h.auth!
         let task = Task { try await auth.login(phone: "13800000003", password: Harness.password, privacyAccepted: true) }
         let deadline = Date().addingTimeInterval(8)
@@ -384,10 +385,12 @@ final class ConcurrentCallsTests: XCTestCase {
     }
 
     func testCancellingTheProfileWithCallsInFlightEndsThemAll() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 1_000))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 0))
         _ = try await h.login("13800000001")
         let before = h.contexts.store.userName
         h.sandbox.resetRequestLog()
+        // Never answered: a reload that waited for them would not return at all.
+        for path in [Self.userInfo, Self.realName, Self.bankCard] { h.sandbox.injectFault(path: path, kind: .hang) }
         let profile = h.profile!
         let task = Task { try await profile.reload() }
         let deadline = Date().addingTimeInterval(5)

@@ -43,8 +43,10 @@ final class InterruptBetweenCommandsTests: XCTestCase {
         running.send(SandboxDemo.password + "\n")
         let deadline = Date().addingTimeInterval(10)
         while !server.requestLog().contains(where: { $0.path == "/api/yf-handset-app/userinfo" }) && Date() < deadline { usleep(5_000) }
+        XCTAssertTrue(server.requestLog().contains { $0.path == "/api/yf-handset-app/userinfo" }, "the context load never started")
         // The token and set-user's snapshot are written while the pair is out.
-        usleep(300_000)
+        while ws.token() == nil && Date() < deadline { usleep(5_000) }
+        XCTAssertNotNil(ws.token(), "no token was written beside the pair")
         kill(running.pid, SIGINT)
         XCTAssertEqual(running.finish(timeout: 10), 130)
         let err = String(decoding: running.err.finish(), as: UTF8.self)

@@ -264,9 +264,12 @@ final class KeptConnectionTests: SandboxTestCase {
         defer { for fd in queued { close(fd) } }
         while queued.count < 16, let fd = try? HolderSocket.connect(path) { queued.append(fd) }
         XCTAssertLessThan(queued.count, 16, "the listener's queue never filled")
+        let started = Date()
         let running = try LiveSXK(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
         XCTAssertEqual(running.finish(timeout: 10), 0, "the one-shot waited for the full holder")
-        XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("kept connection not used"))
+        // Well under the first answer's wait (`KeptConnection.answerWait`): the connect itself failed at once.
+        XCTAssertLessThan(Date().timeIntervalSince(started), KeptConnection.answerWait - 1)
+        XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("kept connection not used (the holder is not taking clients"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: path), "a busy holder's socket was taken for a stale one")
         // It cannot be asked to stop: SXK_PERSIST=0 takes its name, so nothing sends through it.
         let stop = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
@@ -280,23 +283,27 @@ final class KeptConnectionTests: SandboxTestCase {
         var pair: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
         defer { close(pair[0]); close(pair[1]) }
-        let payload = [UInt8](repeating: 7, count: 3 << 20)
+        let payload = [UInt8](repeating: 7, count: 1 << 20)
         let out = pair[1]
+        let firstPart = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let writer = Thread {
+            defer { done.signal() }
             var framed = FrameWriter()
             framed.blob(payload)
             var at = 0
             while at < framed.bytes.count {
-                let n = framed.bytes.withUnsafeBytes { send(out, $0.baseAddress! + at, min(256 << 10, framed.bytes.count - at), Int32(MSG_NOSIGNAL)) }
+                let n = framed.bytes.withUnsafeBytes { send(out, $0.baseAddress! + at, min(64 << 10, framed.bytes.count - at), Int32(MSG_NOSIGNAL)) }
                 if n <= 0 { return }
+                if at == 0 { firstPart.signal() }
                 at += n
-                usleep(100_000)
+                usleep(30_000)
             }
         }
         writer.start()
-        usleep(50_000)
+        firstPart.wait()
         let read = try HolderSocket.readFrame(pair[0], deadline: HolderSocket.now() - 1, limit: 8 << 20)
         XCTAssertEqual(read?.count, payload.count)
+        done.wait()
     }
 
     /// A holder refuses a request whose trusted files changed since it first used them (its connections
