@@ -32,6 +32,8 @@ public enum KeptConnection {
     public static let holderArgument = "__hold-connections"
     static let magic: [UInt8] = Array("SXKH".utf8)
     static let protocolVersion: UInt32 = 3
+    /// Versions whose holders read only their own stop frame: `stopHolder` sends theirs too.
+    static let olderVersions: [UInt32] = [2]
     /// The client's frame that lets the holder send the request it said `sending` to.
     static let go: [UInt8] = Array("go".utf8)
     /// How long a client waits for the holder's first answer (`sending`, or a refusal), which a holder
@@ -137,11 +139,14 @@ struct HeldRequest {
         return w.bytes
     }
 
-    /// nil when the bytes are not this protocol (another build, garbage).
+    /// nil when the bytes are not this protocol (another build, garbage). A stop is read from any version
+    /// (its layout, the magic, a version, the kind, has not changed): any sxk of this user can stop a holder.
     static func decode(_ bytes: [UInt8]) -> (kind: Kind, identity: String, rest: FrameReader)? {
         var r = FrameReader(bytes)
-        guard (try? r.take(4)).map(Array.init) == KeptConnection.magic, (try? r.u32()) == KeptConnection.protocolVersion,
-              let kind = (try? r.u8()).flatMap(Kind.init(rawValue:)), let identity = try? r.string() else { return nil }
+        guard (try? r.take(4)).map(Array.init) == KeptConnection.magic, let version = try? r.u32(),
+              let kind = (try? r.u8()).flatMap(Kind.init(rawValue:)) else { return nil }
+        if kind == .stop { return (kind, "", r) }
+        guard version == KeptConnection.protocolVersion, let identity = try? r.string() else { return nil }
         return (kind, identity, r)
     }
 
@@ -234,7 +239,7 @@ enum HeldAnswer {
 /// Unix-socket I/O with a cancel descriptor: every wait is a `poll` on the socket and the cancel pipe, so
 /// Ctrl-C ends a request to the holder at once. Deadlines are on the monotonic clock (`now`).
 enum HolderSocket {
-    /// How long a frame that is arriving may pause past its reader's deadline (`readFrame`).
+    /// How long a frame arriving at a client may pause past the client's deadline (`readFrame`).
     static let progressGrace = 1.0
 
     /// Seconds on the monotonic clock: a wall clock set back or forward moves no deadline.
@@ -347,22 +352,25 @@ enum HolderSocket {
         return true
     }
 
-    /// One length-prefixed frame; nil when cancelled. `limit` bounds what a peer can make us hold. Past
-    /// the deadline a frame still arriving is read on while each part comes within `progressGrace`: an
-    /// answer larger than the socket's buffer is written as the reader drains it, so a reader suspended
-    /// past its deadline (Ctrl-Z) finds only its first part waiting.
-    static func readFrame(_ fd: Int32, cancel: Int32 = -1, deadline: Double, limit: Int) throws(Failure) -> [UInt8]? {
+    /// One length-prefixed frame; nil when cancelled. `limit` bounds what a peer can make us hold, and the
+    /// buffer grows as bytes come, so a length alone makes no one hold memory. With a `grace` (the client's
+    /// `progressGrace`; the holder's reads have none), a frame still arriving past the deadline is read on
+    /// while each part comes within it: an answer larger than the socket's buffer is written as the reader
+    /// drains it, so a reader suspended past its deadline (Ctrl-Z) finds only its first part waiting.
+    static func readFrame(_ fd: Int32, cancel: Int32 = -1, deadline: Double, limit: Int, grace: Double = 0) throws(Failure) -> [UInt8]? {
         var deadline = deadline
         func read(_ count: Int) throws(Failure) -> [UInt8]? {
-            var out = [UInt8](repeating: 0, count: count)
-            var at = 0
-            while at < count {
+            var out: [UInt8] = []
+            out.reserveCapacity(min(count, 1 << 20))
+            var chunk = [UInt8](repeating: 0, count: min(max(count, 1), 256 << 10))
+            while out.count < count {
                 guard try wait(fd, Int16(POLLIN), cancel: cancel, deadline: deadline) else { return nil }
-                let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + at, count - at, 0) }
+                let want = min(chunk.count, count - out.count)
+                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, want, 0) }
                 if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; throw .errno("recv") }
                 if n == 0 { throw Failure("the holder closed the connection") }
-                at += n
-                deadline = max(deadline, now() + progressGrace)
+                out += chunk[..<n]
+                if grace > 0 { deadline = max(deadline, now() + grace) }
             }
             return out
         }
@@ -404,6 +412,12 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         case .unavailable(let why):
             trace("* kept connection not used (\(why)): sending directly")
             return try await direct.send(request)
+        case .resend(let why, let left):
+            trace("* kept connection lost after the holder took the request on (\(why)): \(request.method) sent again directly")
+            guard left > 0 else { throw TransportError.network(.timedOut(seconds: request.timeout)) }
+            var again = request
+            again.timeout = left
+            return try await direct.send(again)
         case .lost(let why):
             trace("* kept connection lost after the holder took the request on (\(why)): \(request.method) not sent again")
             throw TransportError.network(.other(
@@ -417,6 +431,9 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         case cancelled
         /// The holder never took the request on: sending it directly cannot send it twice.
         case unavailable(String)
+        /// The holder took a request that is safe to repeat on and then failed: it goes again, directly, in
+        /// the seconds left of its time.
+        case resend(String, left: Double)
         /// The holder took a request that is not safe to repeat on and then failed: it may have been sent.
         case lost(String)
     }
@@ -433,7 +450,8 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
 
     func throughHolder(_ request: HTTPRequest) async -> Outcome {
         let frame = held(request).encoded()
-        let limit = direct.maxBodyBytes + CurlTransport.maxHeadBytes + (1 << 16)
+        // A failure carries what arrived of a cut-off body, JSON-encoded (up to four bytes for each).
+        let limit = 4 * direct.maxBodyBytes + CurlTransport.maxHeadBytes + (1 << 16)
         let path = socketPath, seconds = self.seconds
         let repeatable = Self.isSafeToRepeat(request.method)
         var pipeFDs: [Int32] = [-1, -1]
@@ -474,14 +492,19 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         guard HolderSocket.peer(fd)?.uid == getuid() else { return .unavailable("the socket's listener is another user") }
         // A holder answers the request's frame at once (`sending` or a refusal); a stuck one is left after
         // `answerWait`. Once it may send, the request has its own time (and the holder's reply some more).
-        var deadline = HolderSocket.now() + min(timeout, KeptConnection.answerWait)
+        let started = HolderSocket.now()
+        var deadline = started + min(timeout, KeptConnection.answerWait)
         var takenOn = false
         // Past the client's `go`, a failure may follow a request that reached the server.
-        func broken(_ why: String) -> Outcome { takenOn && !repeatable ? .lost(why) : .unavailable(why) }
+        func broken(_ why: String) -> Outcome {
+            guard takenOn else { return .unavailable(why) }
+            return repeatable ? .resend(why, left: started + timeout - HolderSocket.now()) : .lost(why)
+        }
         do {
             guard try HolderSocket.writeAll(fd, frame, cancel: cancel, deadline: deadline) else { return .cancelled }
             while true {
-                guard let bytes = try HolderSocket.readFrame(fd, cancel: cancel, deadline: deadline, limit: limit) else { return .cancelled }
+                guard let bytes = try HolderSocket.readFrame(fd, cancel: cancel, deadline: deadline, limit: limit,
+                                                             grace: HolderSocket.progressGrace) else { return .cancelled }
                 switch try HeldAnswer.decode(bytes) {
                 case .sending where !takenOn:
                     deadline = HolderSocket.now() + timeout + 5
@@ -492,7 +515,8 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
                 case .sending: return broken("holder sent two starts")
                 case .response(let response): return .answered(response)
                 case .failure(let error): return .failed(error)
-                case .refused(let why): return broken("holder refused: \(why)")
+                // A holder refuses only before it has read a `go`: one that gave up waiting for it says so.
+                case .refused(let why): return .unavailable("holder refused: \(why)")
                 }
             }
         } catch {
@@ -522,12 +546,20 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
             if error.isBusy, lstat(socketPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(socketPath) }
             return false
         }
-        defer { close(fd) }
-        let frame = HeldRequest(kind: .stop, identity: identity, request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
-                                caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()
-        let deadline = HolderSocket.now() + 2
-        guard (try? HolderSocket.writeAll(fd, frame, deadline: deadline)) == true else { return false }
-        return (try? HolderSocket.readFrame(fd, deadline: deadline, limit: 1 << 16)) != nil
+        close(fd)
+        for version in [KeptConnection.protocolVersion] + KeptConnection.olderVersions {
+            guard let fd = try? HolderSocket.connect(socketPath) else { return false }
+            defer { close(fd) }
+            var stop = HeldRequest(kind: .stop, identity: identity, request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
+                                   caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()
+            // The version field follows the magic.
+            withUnsafeBytes(of: version.littleEndian) { stop.replaceSubrange(4..<8, with: $0) }
+            let deadline = HolderSocket.now() + 2
+            guard (try? HolderSocket.writeAll(fd, stop, deadline: deadline)) == true else { return false }
+            // A holder of another version closes without a word: try the next.
+            if (try? HolderSocket.readFrame(fd, deadline: deadline, limit: 1 << 16)) != nil { return true }
+        }
+        return false
     }
 }
 
@@ -728,8 +760,12 @@ public enum ConnectionHolder {
             defer { lock.withLock { inFlight -= 1 } }
             // The client sends directly what the holder never took on: nothing goes out before its `go`
             // (a client that gave up waiting closes instead).
-            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true,
-                  (try? HolderSocket.readFrame(client, deadline: deadline, limit: 16)) == KeptConnection.go else { return false }
+            guard (try? HolderSocket.writeAll(client, HeldAnswer.sending.encoded(), deadline: deadline)) == true else { return false }
+            guard (try? HolderSocket.readFrame(client, deadline: deadline, limit: 16)) == KeptConnection.go else {
+                // The client may still send its `go` into a closing socket: told, it knows nothing was sent.
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("no go in time").encoded(), deadline: HolderSocket.now() + 1)
+                return false
+            }
             // This thread waits for the transfer itself; a client that goes away (Ctrl-C, killed)
             // cancels it here too.
             let answer: HeldAnswer

@@ -137,8 +137,9 @@ final class KeptConnectionTests: SandboxTestCase {
     }
 
     /// The same with several frames, written in order (`delay` seconds after the request) before the
-    /// connection is closed; after frames, the client's next one (its `go`) or its close is waited for.
-    private func fakeHolder(_ ws: Workspace, replies: [[UInt8]], delay: Double = 0) throws -> (stop: () -> Void, served: () -> Int) {
+    /// connection is closed; after frames, the client's next one (its `go`) or its close is waited for,
+    /// and then `afterGo` seconds.
+    private func fakeHolder(_ ws: Workspace, replies: [[UInt8]], delay: Double = 0, afterGo: Double = 0) throws -> (stop: () -> Void, served: () -> Int) {
         let listener = try HolderSocket.listen(socket(ws))
         let count = Counter()
         let thread = Thread {
@@ -151,6 +152,7 @@ final class KeptConnectionTests: SandboxTestCase {
                 if delay > 0 { usleep(useconds_t(delay * 1e6)) }
                 for reply in replies { _ = try? HolderSocket.writeAll(client, reply, deadline: deadline) }
                 if !replies.isEmpty { _ = try? HolderSocket.readFrame(client, deadline: deadline, limit: 16) }
+                if afterGo > 0 { usleep(useconds_t(afterGo * 1e6)) }
                 close(client)
             }
         }
@@ -301,7 +303,7 @@ final class KeptConnectionTests: SandboxTestCase {
         }
         writer.start()
         firstPart.wait()
-        let read = try HolderSocket.readFrame(pair[0], deadline: HolderSocket.now() - 1, limit: 8 << 20)
+        let read = try HolderSocket.readFrame(pair[0], deadline: HolderSocket.now() - 1, limit: 8 << 20, grace: HolderSocket.progressGrace)
         XCTAssertEqual(read?.count, payload.count)
         done.wait()
     }
@@ -349,6 +351,64 @@ final class KeptConnectionTests: SandboxTestCase {
         let encoded = HeldAnswer.response(HTTPResponse(status: 200, headers: fields, body: Array("{}".utf8))).encoded()
         guard case .response(let response) = try HeldAnswer.decode(encoded) else { return XCTFail("not a response") }
         XCTAssertEqual(response.headers.fields.count, 12_000)
+    }
+
+    /// Any sxk of this user can stop a holder of another protocol version: a stop is read from any
+    /// version, and `stopHolder` also sends the previous protocol's stop, which such a holder understands.
+    func testAHolderOfTheOtherProtocolVersionCanBeStopped() throws {
+        var future = HeldRequest(kind: .stop, identity: "another build", request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
+                                 caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()
+        withUnsafeBytes(of: UInt32(99).littleEndian) { future.replaceSubrange(4..<8, with: $0) }
+        XCTAssertEqual(HeldRequest.decode(future)?.kind, .stop)
+        // A holder that reads only version 2's stop (as yesterday's build does): closes on anything else.
+        let ws = workspace()
+        let path = socket(ws)
+        let listener = try HolderSocket.listen(path)
+        let asked = Counter()
+        let thread = Thread {
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 { return }
+                if let frame = try? HolderSocket.readFrame(client, deadline: HolderSocket.now() + 5, limit: 1 << 16), frame.count > 8,
+                   Array(frame[4..<8]) == [2, 0, 0, 0], frame[8] == HeldRequest.Kind.stop.rawValue {
+                    asked.increment()
+                    _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("stopping").encoded(), deadline: HolderSocket.now() + 5)
+                }
+                close(client)
+            }
+        }
+        thread.start()
+        defer { shutdown(listener, Int32(SHUT_RDWR)); close(listener); unlink(path) }
+        XCTAssertTrue(KeptConnectionTransport.stopHolder(socketPath: path, identity: "this build"))
+        XCTAssertEqual(asked.value, 1)
+    }
+
+    /// A GET the holder took on and then lost goes again directly only in the time it has left: with
+    /// none left it fails as timed out, instead of waiting its whole time again.
+    func testAGetLostAfterItsTimeIsNotSentAgain() throws {
+        let ws = workspace()
+        // Takes the request on (reads the `go`), then says nothing until the request's time is over.
+        let fake = try fakeHolder(ws, replies: [HeldAnswer.sending.encoded()], afterGo: 2.5)
+        defer { fake.stop() }
+        server.resetRequestLog()
+        let started = Date()
+        let r = SXK.run(["--timeout", "2", "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(r.status, 4, r.summary)
+        XCTAssertTrue(r.stderr.contains("GET sent again directly"), r.summary)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "the GET was given its whole time again")
+        XCTAssertEqual(server.requestLog().count, 0, "sent again with no time left")
+    }
+
+    /// A holder refuses only before it has read a `go`: a refusal that comes after the client sent one (a
+    /// holder that gave up waiting for it) means the request was not sent, so a POST goes directly, once.
+    func testARefusalAfterTheGoSendsThePostDirectly() throws {
+        let ws = workspace()
+        let fake = try fakeHolder(ws, replies: [HeldAnswer.sending.encoded(), HeldAnswer.refused("no go in time").encoded()])
+        defer { fake.stop() }
+        server.resetRequestLog()
+        let post = SXK.run(setUser, in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(post.status, 0, post.summary)
+        XCTAssertEqual(setUserRequests(), 1)
     }
 
     func testAPostIsSentOnceWhenARealHolderIsKilledMidRequest() throws {
