@@ -263,8 +263,11 @@ final class LiveSXK {
     let out: PipeDrain
     let err: PipeDrain
     private let done = DispatchSemaphore(value: 0)
+    /// Kept as long as the process may run: a workspace removed under a running sxk is made again by it, and left behind.
+    private let workspace: Workspace
 
     init(_ args: [String], in ws: Workspace, baseURL: URL, env extra: [String: String] = [:]) throws {
+        workspace = ws
         var full: [String] = ["--base-url", baseURL.absoluteString, "--state-dir", ws.stateDir]
         ws.baseURL = baseURL
         full += args
