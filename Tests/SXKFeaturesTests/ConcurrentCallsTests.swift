@@ -35,6 +35,16 @@ final class ConcurrentCallsTests: XCTestCase {
         return (h, token)
     }
 
+    /// Waits (up to 5 s) until `condition` holds, then lets the task settle into its wait for what is
+    /// still held (0.1 s); fails with `what` and the requests seen when it never holds.
+    private func waitUntilHeld(_ h: Harness, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+                               _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertTrue(condition(), "\(what): \(h.requests().map(\.path))", file: file, line: line)
+        try await Task.sleep(nanoseconds: 100_000_000)
+    }
+
     /// Cancels `task` (Ctrl-C) and checks that it ends at once, cancelled, without waiting for answers.
     private func assertCancelsAtOnce<T>(_ task: Task<T, any Error>, _ why: String, file: StaticString = #filePath, line: UInt = #line) async {
         let cancelled = Date()
@@ -114,11 +124,9 @@ final class ConcurrentCallsTests: XCTestCase {
         h.sandbox.injectFault(path: Self.config, kind: .hang)
         let auth = h.auth!
         let task = Task { try await auth.loginFromLoginPage(phone: "13800000001", password: Harness.password, privacyAccepted: true) }
-        let deadline = Date().addingTimeInterval(5)
-        func ready() -> Bool { h.requests(Self.login).first?.answered != nil && !h.requests(Self.config).isEmpty }
-        while !ready() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        XCTAssertTrue(ready(), "v9/login was not answered beside the held config: \(h.requests().map(\.path))")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitUntilHeld(h, "v9/login was not answered beside the held config") {
+            h.requests(Self.login).first?.answered != nil && !h.requests(Self.config).isEmpty
+        }
         await assertCancelsAtOnce(task, "the login waited for the held config")
         XCTAssertEqual(h.requests("/api/app/v9/set-user").count, 0, "set-user was sent after the Ctrl-C")
         XCTAssertEqual(h.contexts.session.phase, .loggedOut)
@@ -374,11 +382,9 @@ final class ConcurrentCallsTests: XCTestCase {
         h.sandbox.injectFault(path: Self.storeList, kind: .status401)
         let home = h.home!
         let task = Task { try await home.initializeReplay(apply: true) }
-        let deadline = Date().addingTimeInterval(5)
-        func ready() -> Bool { h.requests(Self.storeList).first?.answered != nil && !h.requests(Self.rolePermission).isEmpty }
-        while !ready() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        XCTAssertTrue(ready(), "the store list was not answered beside the held role-permission list: \(h.requests().map(\.path))")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitUntilHeld(h, "the store list was not answered beside the held role-permission list") {
+            h.requests(Self.storeList).first?.answered != nil && !h.requests(Self.rolePermission).isEmpty
+        }
         await assertCancelsAtOnce(task, "the replay waited for the held call")
         try assertSessionStands(h, token: token)
         XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before, "the interrupted replay wrote")
@@ -445,14 +451,10 @@ final class ConcurrentCallsTests: XCTestCase {
         h.sandbox.injectFault(path: Self.bankCard, kind: .hang)
         let profile = h.profile!
         let task = Task { try await profile.reload() }
-        let deadline = Date().addingTimeInterval(5)
-        func ready() -> Bool {
+        // Once userinfo's answer is in, the reload waits for the two calls that never answer.
+        try await waitUntilHeld(h, "userinfo did not answer with the side calls out") {
             h.requests(Self.userInfo).first?.answered != nil && !h.requests(Self.realName).isEmpty && !h.requests(Self.bankCard).isEmpty
         }
-        while !ready() && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        XCTAssertTrue(ready(), "userinfo did not answer with the side calls out: \(h.requests().map(\.path))")
-        // userinfo's answer is in; the reload now waits for the two calls that never answer.
-        try await Task.sleep(nanoseconds: 100_000_000)
         await assertCancelsAtOnce(task, "the side calls were left running")
         XCTAssertEqual(h.sessionGuard.resetCount, 0)
         XCTAssertEqual(h.contexts.session.phase, .loggedIn)

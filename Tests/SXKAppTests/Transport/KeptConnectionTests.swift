@@ -411,14 +411,20 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertEqual(setUserRequests(), 1)
     }
 
-    func testAPostIsSentOnceWhenARealHolderIsKilledMidRequest() throws {
-        let ws = workspace()
+    /// A real holder, and a one-shot's POST (set-user) it has sent and the server holds for 1.5 s.
+    private func postOnTheWire(_ ws: Workspace, _ flags: [String] = []) throws -> (holder: pid_t, running: LiveSXK) {
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
         let pid = try XCTUnwrap(holderPID(ws))
         server.setLatency(milliseconds: 1_500)
         server.resetRequestLog()
-        let running = try LiveSXK(setUser, in: ws, baseURL: url, env: persist())
+        let running = try LiveSXK(flags + setUser, in: ws, baseURL: url, env: persist())
         XCTAssertTrue(waitUntil(10) { self.setUserRequests() >= 1 }, "the holder never sent the request")
+        return (pid, running)
+    }
+
+    func testAPostIsSentOnceWhenARealHolderIsKilledMidRequest() throws {
+        let ws = workspace()
+        let (pid, running) = try postOnTheWire(ws)
         kill(pid, SIGKILL)
         XCTAssertEqual(running.finish(timeout: 20), 4)
         XCTAssertTrue(String(decoding: running.err.finish(), as: UTF8.self).contains("not sent again"))
@@ -633,12 +639,7 @@ final class KeptConnectionTests: SandboxTestCase {
     /// once, answers the POST it took on, then exits; the POST reaches the server once.
     func testStoppingTheHolderLetsTheRequestItTookOnFinish() throws {
         let ws = workspace()
-        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
-        let pid = try XCTUnwrap(holderPID(ws))
-        server.setLatency(milliseconds: 1_500)
-        server.resetRequestLog()
-        let running = try LiveSXK(["--trace"] + setUser, in: ws, baseURL: url, env: persist())
-        XCTAssertTrue(waitUntil(10) { self.setUserRequests() >= 1 }, "the holder never sent the request")
+        let (pid, running) = try postOnTheWire(ws, ["--trace"])
         server.setLatency(milliseconds: 0)
         let stop = SXK.run(["whoami"], in: ws, baseURL: url, env: persist("0"))
         XCTAssertEqual(stop.status, 0, stop.summary)
