@@ -238,11 +238,11 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         contexts.session.beginRestoring(token: result.token)
         // The account list (no token), for account switches in a later process, needs only set-user's
         // answer: it is written while the pair is in flight, not after it. Its warning keeps its place.
-        var accountListFailure: (any Error)?
+        var accountListWarning: String?
         // Not after a Ctrl-C that came while the token and the snapshot were written.
         if !Task.isCancelled {
             do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
-                accountListFailure = error
+                accountListWarning = "logged in, but the account list was not saved: \(error)"
             }
         }
 
@@ -256,7 +256,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         } catch {
             if Task.isCancelled || FeatureError.from(error, context: "").isCancelled {
                 // As the process would stand had it ended at the Ctrl-C: logged in on what is stored, not validated.
-                if let accountListFailure { warnings.append("logged in, but the account list was not saved: \(accountListFailure)") }
+                if let accountListWarning { warnings.append(accountListWarning) }
                 warnings.append("interrupted: logged in, but the account context was not loaded (\(FeatureError.wrap(error, ""))); the next command that needs the server loads it")
                 contexts.session.logIn(token: result.token)
                 contexts.session.setOffline(true)
@@ -285,9 +285,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             if let menus { store.defaults.revert(menus.key, to: menus.value, pending: menus.pending) }
             warnings.append("logged in, but the account snapshot was not saved: \(FeatureError.storage(error))")
         }
-        if let accountListFailure {
-            warnings.append("logged in, but the account list was not saved: \(accountListFailure)")
-        }
+        if let accountListWarning { warnings.append(accountListWarning) }
         contexts.session.logIn(token: result.token)
         if report == nil { contexts.session.setOffline(true) }
         return LoginOutcome(account: result.user, accounts: contexts.account.current.accounts, load: report, warnings: warnings)
