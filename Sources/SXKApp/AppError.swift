@@ -36,7 +36,7 @@ enum ExitCodes {
             if let api = e.apiError { return api.kind.exitCode }
             if e.isUsage { return ExitStatus.usage }
             switch e {
-            case .notLoggedIn: return ExitStatus.notLoggedIn
+            case .notLoggedIn, .loginPageFirst: return ExitStatus.notLoggedIn
             case .cancelled: return ExitStatus.interrupted
             default: return ExitStatus.failure
             }

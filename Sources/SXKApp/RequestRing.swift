@@ -45,7 +45,7 @@ struct RecordedRequest: Sendable {
 struct RecordedResponse: Sendable {
     let headers: [HTTPField]
     /// At most `RequestRing.bodyHeadLimit` bytes of the body as received. When the request carried a
-    /// password, its value is already `***` here (a password is never kept); the token and secret
+    /// password, its value is already `***` here and in `headers` (a password is never kept); the token and secret
     /// members are masked when the body is written out (`HARExport`), as `--trace` masks them.
     let bodyHead: [UInt8]
     /// The whole body's size in bytes.
@@ -113,10 +113,13 @@ final class RequestRing: @unchecked Sendable {
     /// Notes the answer to request `number`: status, bounded body head (`bodySecrets` masked), metrics.
     func finish(_ number: Int, response: HTTPResponse, bodySecrets: [String], elapsedMs: Double) {
         var head = response.body.count > RequestRing.bodyHeadLimit ? Array(response.body.prefix(RequestRing.bodyHeadLimit)) : response.body
+        var headers = response.headers.fields
         if !bodySecrets.isEmpty {
             head = Array(Redaction.redact(String(decoding: head, as: UTF8.self), secrets: bodySecrets).utf8)
+            // A server may echo the password in a header too (a `Location`, a debug field).
+            headers = headers.map { HTTPField(name: $0.name, value: Redaction.redact($0.value, secrets: bodySecrets)) }
         }
-        let kept = RecordedResponse(headers: response.headers.fields, bodyHead: head, bodySize: response.body.count, metrics: response.metrics)
+        let kept = RecordedResponse(headers: headers, bodyHead: head, bodySize: response.body.count, metrics: response.metrics)
         lock.withLock {
             guard let i = entries.lastIndex(where: { $0.number == number }) else { return }
             entries[i].status = response.status

@@ -55,14 +55,22 @@ public enum Redaction {
             }
             return out.map(JSONValue.array)
         case .object(let object):
+            // A row that names its value in a member (`{"field": NAME, "value": …}` of a key/value
+            // table, `{"key": NAME, "before": …, "after": …}` of a change) hides it as a member
+            // named NAME would be: the table, CSV and JSON views of one value agree.
+            let namesSecret = object.entries.contains { entry in
+                guard entry.key == "field" || entry.key == "key", case .string(let name) = entry.value else { return false }
+                return isSecretName(name)
+            }
             var out: [(key: String, value: JSONValue)]?
             for (i, entry) in object.entries.enumerated() {
                 let key = matcher.holds(entry.key) ? matcher.mask(entry.key) : nil
                 let member: JSONValue?
-                if isSecretName(entry.key) {
-                    // null and true/false carry no secret (`"session": true` says one is stored).
+                if isSecretName(entry.key) || (namesSecret && namedValueMembers.contains(entry.key)) {
+                    // null and true/false carry no secret (`"session": true` says one is stored),
+                    // nor does a table's mark for none.
                     switch entry.value {
-                    case .null, .bool, .string("***"): member = nil
+                    case .null, .bool, .string("***"), .string("–"): member = nil
                     default: member = .string("***")
                     }
                 } else {
@@ -77,6 +85,9 @@ public enum Redaction {
             return nil
         }
     }
+
+    /// The members of a row whose value another member names (`namesSecret` above).
+    private static let namedValueMembers: Set<String> = ["value", "before", "after", "stored", "server"]
 
     /// The words a secret name is or ends in, compared with ASCII case and `-` `_` ignored: each is
     /// something that lets its holder in (a password, a key, a token, a session). A name only
@@ -203,12 +214,20 @@ public enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Where the value of a typed item starts when its name is a secret name: `NAME=value`,
+    /// `NAME:=JSON` or `Name:value` (a header), the first separator deciding as `get`/`post` read them.
+    public static func secretItemValueStart(_ word: String) -> String.Index? {
+        guard let separator = word.firstIndex(where: { $0 == "=" || $0 == ":" }), separator != word.startIndex,
+              isSecretName(word[..<separator]) else { return nil }
+        let next = word.index(after: separator)
+        if word[separator] == ":", next < word.endIndex, word[next] == "=" { return word.index(after: next) }
+        return next
+    }
+
     /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a
-    /// secret-named `NAME=value` as `NAME=***`, a JSON word with its secret members masked.
+    /// secret-named item as `NAME=***` (`NAME:=***`, `Name:***`), a JSON word with its secret members masked.
     public static func maskWord(_ word: String) -> String {
-        if let eq = word.firstIndex(of: "="), eq != word.startIndex, isSecretName(word[..<eq]) {
-            return word[...eq] + "***"
-        }
+        if let start = secretItemValueStart(word) { return word[..<start] + "***" }
         if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
             let masked = redact(value)
             return masked == value ? word : JSONWriter.string(masked)

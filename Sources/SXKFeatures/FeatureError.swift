@@ -18,6 +18,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No login in this shell has a list of accounts (switch-account before login).
     case noAccountList
     case notLoggedIn
+    /// A stored state without a token: the app opens the login page, so there is no home to replay.
+    case loginPageFirst
     // Scope.
     case unknownRole(String, valid: [String])
     case roleNotHeld(String, held: [String])
@@ -66,6 +68,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
             return "account \(safe(id)) is both \(safe(choices.joined(separator: " and "))) — say which (e.g. \(safe(choices.first ?? id)))"
         case .noAccountList: return "no account list in this shell — run `login` first"
         case .notLoggedIn: return "not logged in — run `login`"
+        case .loginPageFirst:
+            return "no token: the app opens the login page, so the home never runs (seed 000 §1) — `boot` replays that launch"
         case .unknownRole(let code, let valid):
             return "unknown role '\(safe(code))'; valid roles: \(valid.isEmpty ? "(none)" : safe(valid.joined(separator: ", ")))"
         case .roleNotHeld(let code, let held):

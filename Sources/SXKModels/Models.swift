@@ -262,6 +262,13 @@ public struct Order: Sendable {
 /// nothing here can overflow. An answer without a usable total ends at an empty list, or at a list shorter
 /// than the answer's own page size (**inferred**: the contract names only the total and the empty list).
 public enum PageRule {
+    /// The page's rows. `"list": null` is an empty page (how a Java backend writes an empty result),
+    /// so the last one; a page without a list, or with something else there, is an error naming it.
+    public static func list(_ o: JSONObject) throws(FieldError) -> [JSONValue] {
+        if let member = o.member("list"), case .null = member.value { return [] }
+        return try o.requireArray("list")
+    }
+
     /// The server's total as the walk can use it: nil when absent, not a whole number (`1e20` is past any
     /// `Int` the reader keeps) or negative.
     public static func total(_ o: JSONObject) -> Int? { o.int("total").flatMap { $0 >= 0 ? $0 : nil } }
@@ -290,22 +297,34 @@ public struct Page<Item: Sendable>: Sendable {
     public var list: [Item]
     /// nil when the answer gives no usable total (`PageRule.total`).
     public var total: Int?
+    /// The answer's own page number; without one, 1 until `asked(_:)` names the page requested.
     public var page: Int
     /// Always 1 or more: the answer's own, else the list's length.
     public var pageSize: Int
     /// The `data` object as received.
     public var raw: JSONValue
+    /// Whether the answer named its page (the field is optional, CONTRACT §1).
+    public var pageInAnswer: Bool
 
     public init(list: [Item], total: Int?, page: Int, pageSize: Int, raw: JSONValue) {
         self.list = list; self.total = total; self.page = page; self.pageSize = pageSize; self.raw = raw
+        pageInAnswer = true
+    }
+
+    /// An answer without a page number is the page that was asked for: its place in the list
+    /// (the footer, the last-page rule) is that page's, not page 1's.
+    public mutating func asked(_ requested: Int) {
+        if !pageInAnswer { page = requested }
     }
 
     public init(json: JSONValue, item: (JSONValue) throws(FieldError) -> Item) throws(FieldError) {
         let o = try json.requireObject("data")
-        let items = try o.requireArray("list")
+        let items = try PageRule.list(o)
         list = try items.map { v throws(FieldError) in try item(v) }
         total = PageRule.total(o)
-        page = o.int("page") ?? 1
+        let answered = o.int("page")
+        page = answered ?? 1
+        pageInAnswer = answered != nil
         pageSize = PageRule.pageSize(o, listCount: items.count)
         raw = json
     }

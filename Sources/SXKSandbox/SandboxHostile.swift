@@ -12,7 +12,7 @@ public enum SandboxHostile {
     public static let payload = "\u{1B}]52;c;aGk=\u{07}\u{1B}[2J\u{9B}31m\u{9D}0;t\u{07}\u{202E}\u{200B}\u{2028}\u{FEFF}\u{2060}"
 
     /// The echo route (hostile mode only): any method; answers with what it was sent (query, body,
-    /// headers) beside members named by every secret family and some visible look-alikes. With
+    /// headers; the body in a response header too) beside members named by every secret family and some visible look-alikes. With
     /// `fail=1` in the query it fails instead, its message quoting the query and body it got.
     public static let echoPath = "/api/x/echo"
 
@@ -63,8 +63,16 @@ public enum SandboxHostile {
         nested["deep"] = .array([.object(["new_password": "NP-PLANT-7", "X-API-KEY": "XK-PLANT-8"])])
         data["nested"] = .object(nested)
         for (name, value) in plantedVisible { data[name] = .string(value) }
-        return .success(.object(data))
+        var answer = HTTPResponse.success(.object(data))
+        // The body sent comes back in a header too, as a debugging gateway echoes it.
+        if !request.body.isEmpty {
+            answer.headers.append((name: echoHeaderName, value: String(bodyText.filter { $0 != "\r" && $0 != "\n" })))
+        }
+        return answer
     }
+
+    /// The echo route's response header carrying the request body as sent.
+    public static let echoHeaderName = "X-Sandbox-Echo"
 
     static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 

@@ -39,8 +39,22 @@ public struct DefaultsImporter: Sendable {
 
     public init() {}
 
+    /// An export read and normalised, not yet written anywhere.
+    public struct Prepared: Sendable {
+        public var report: Report
+        var keys: JSONObject
+        var token: String?
+        var path: String
+    }
+
     /// Reads `path` and replaces the state in `store` (and its token file) with the export's.
     public func importFile(_ path: String, into store: AppStore) throws(SessionError) -> Report {
+        try write(try read(path), into: store)
+    }
+
+    /// Reads and normalises the export at `path`; nothing is written, so a file that cannot be used
+    /// leaves no trace (not even the profile's folder, made only for the write).
+    public func read(_ path: String) throws(SessionError) -> Prepared {
         let bytes = try DefaultsImporter.readInput(path)
         let (format, entries) = try DefaultsImporter.parse(bytes, path: path)
         var report = Report(format: format, importedKeys: [], unknownKeys: [], rejected: [], tokenImported: false)
@@ -88,18 +102,51 @@ public struct DefaultsImporter: Sendable {
                 report.rejected.append(Rejected(key: key, reason: TerminalText.sanitize(problem.reason)))
             }
         }
+        // The token lives in the token file only: a key that holds it too (a copy the app's settings
+        // or another SDK kept) is left out, or defaults.json would carry the session.
+        if let token {
+            let matcher = SecretMatcher([token])
+            for (key, value) in object.entries where matcher.holds(JSONWriter.string(value)) {
+                object[key] = nil
+                report.importedKeys.removeAll { $0 == key }
+                report.unmodelledKeys.removeAll { $0 == TerminalText.sanitize(key) }
+                report.rejected.append(Rejected(key: TerminalText.sanitize(key), reason: "not imported: holds the session token, which is kept in the token file only"))
+            }
+        }
         // Non-scoped keys first, in seed order; the rest as the export listed them.
         var ordered = JSONObject()
         for key in StoreKey.nonScoped { if let v = object[key] { ordered[key] = v } }
         for (key, value) in object.entries where ordered[key] == nil { ordered[key] = value }
-        if let token { try store.tokens.write(token) } else { try store.tokens.clear() }
         report.tokenImported = token != nil
+        return Prepared(report: report, keys: ordered, token: token, path: path)
+    }
+
+    /// Replaces the state in `store` (and its token file) with a prepared export's.
+    public func write(_ prepared: Prepared, into store: AppStore) throws(SessionError) -> Report {
+        var ordered = prepared.keys
+        let token = prepared.token, path = prepared.path
         // The mark of a device snapshot: commands inspect this profile on a copy.
         ordered[StoreKey.importedFrom] = .string(TerminalText.sanitize(path))
         ordered[StoreKey.importedAt] = .double((store.wallClock.now().timeIntervalSince1970 * 1000).rounded() / 1000)
+        // The keys first (the larger write, the one likely to fail), then the token; a token write
+        // that fails puts the keys back, so the token on disk never meets another account's keys.
+        try store.defaults.load()
+        let before = JSONObject(store.defaults.entries)
         store.defaults.replaceAll(with: ordered)
-        try store.defaults.save()
-        return report
+        do {
+            try store.defaults.save()
+        } catch {
+            store.defaults.replaceAll(with: before)
+            throw error
+        }
+        do {
+            if let token { try store.tokens.write(token) } else { try store.tokens.clear() }
+        } catch {
+            store.defaults.replaceAll(with: before)
+            try? store.defaults.save()
+            throw error
+        }
+        return prepared.report
     }
 
     // MARK: Reading
@@ -152,7 +199,8 @@ public struct DefaultsImporter: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+            // Past the byte-order mark a Windows editor puts first, as for a plist.
+            value = try JSONParser.parse(Array(start), maxDepth: maxDepth)
         } catch {
             throw .badInput(path: path, reason: "neither a plist nor valid JSON (\(error.description))")
         }
@@ -230,6 +278,8 @@ public struct DefaultsImporter: Sendable {
         case .string:
             return raw.stringValue.map { .success(.string($0)) } ?? bad("a string")
         case .int:
+            // A device stores an id or a count as an integer, never as a boolean: `true` is not user 1.
+            if case .bool = raw { return bad("an integer") }
             return raw.intValue.map { .success(.int($0)) } ?? bad("an integer")
         case .bool:
             return raw.boolValue.map { .success(.bool($0)) } ?? bad("a boolean")

@@ -173,7 +173,12 @@ public struct SecureFile: Sendable {
     /// `durable: false` leaves out both fsyncs, for a cache whose loss costs nothing but itself: a
     /// reader still sees the old file or the new one whole, but after a crash of the machine the file
     /// may be the old one or empty (its reader then has nothing, and the next write puts it back).
+    /// A file larger than `maxBytes` is refused before anything is written: every reader of these
+    /// files would set it aside as corrupt.
     public func writeAtomically(_ path: String, bytes: [UInt8], durable: Bool = true) throws(SessionError) {
+        guard bytes.count <= maxBytes else {
+            throw .rejected("cannot write \(path): \(bytes.count) bytes, more than the \(maxBytes >> 20) MB sxk reads back; nothing was written")
+        }
         let dir = SecureFile.directoryName(path)
         let temp = dir + "/." + SecureFile.baseName(path) + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

@@ -41,6 +41,30 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertTrue(out.contains(#""tokenCount":3"#), out)
     }
 
+    /// A row that names its value in a member (a key/value table's `field`, a change's `key`) hides
+    /// the value as a member of that name would be hidden, so the table and JSON views agree.
+    func testRowsThatNameTheirValueHideASecretOne() {
+        let rows: JSONValue = .array([
+            .object(["field": "3001_store_queue_password", "value": "hunter2"]),
+            .object(["key": "x_token", "before": "OLD-TOKEN", "after": "NEW-TOKEN"]),
+            .object(["field": "key_in_user_name", "value": "store3001"]),
+            .object(["field": "token", "value": "–"]),
+        ])
+        let out = JSONWriter.string(Redaction.redact(rows))
+        for hidden in ["hunter2", "OLD-TOKEN", "NEW-TOKEN"] { XCTAssertFalse(out.contains(hidden), out) }
+        XCTAssertTrue(out.contains("store3001"), out)
+        XCTAssertTrue(out.contains("–"), "a table's mark for none carries nothing: \(out)")
+    }
+
+    /// Typed items shown back mask a secret-named field, raw JSON field or header alike.
+    func testTypedItemsAreMaskedByTheirName() {
+        XCTAssertEqual(Redaction.maskWord("password=x"), "password=***")
+        XCTAssertEqual(Redaction.maskWord(#"password:="x""#), "password:=***")
+        XCTAssertEqual(Redaction.maskWord("X-Api-Key:abc"), "X-Api-Key:***")
+        XCTAssertEqual(Redaction.maskWord("q=token:x"), "q=token:x")
+        XCTAssertEqual(Redaction.maskWord("X-Trace:on"), "X-Trace:on")
+    }
+
     /// The forms a server echoes a token back in: another case, base64 at any alignment (standard
     /// and URL alphabet), a prefix or any run of 16 characters.
     func testLiveSecretsInEchoedForms() {

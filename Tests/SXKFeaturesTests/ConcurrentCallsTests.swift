@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import SXKAPI
+import SXKCore
 import SXKSandbox
 @testable import SXKFeatures
 
@@ -367,6 +368,61 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertEqual(h.sessionGuard.resetCount, 0)
         XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before)
         XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+    }
+
+    /// The home's rejected token ends it at the permission step: the store list sent beside it is
+    /// cancelled, not waited for (made one after another, it would never have been asked).
+    func testHomeExpiryDoesNotWaitForTheStoreList() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        h.sandbox.resetRequestLog()
+        h.sandbox.expireTokens()
+        h.sandbox.injectFault(path: Self.storeList, kind: .hang)
+        let started = Date()
+        let trace = try await h.home.initializeReplay()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the replay waited for the held store list")
+        XCTAssertTrue(trace.sessionExpired)
+        XCTAssertEqual(trace.calls.map(\.path), [Self.rolePermission])
+    }
+
+    private func contextDiff(_ h: Harness) -> ContextDiffFeature {
+        ContextDiffFeature(account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
+                           guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock())
+    }
+
+    /// `context diff`'s first failure in request order ends it at once: userinfo failing, the
+    /// role-permission list and the store list still held are cancelled, not waited for.
+    func testContextDiffEndsAtTheFirstFailureWithoutWaitingForTheRest() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: h.storage.appStore.defaults.path))
+        h.sandbox.resetRequestLog()
+        h.sandbox.injectFault(path: Self.userInfo, kind: .status500)
+        h.sandbox.injectFault(path: Self.rolePermission, kind: .hang)
+        h.sandbox.injectFault(path: Self.storeList, kind: .hang)
+        let started = Date()
+        await assertFails("GET \(Self.userInfo)", expired: false) { try await self.contextDiff(h).diff() }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the diff waited for the held calls")
+        XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before)
+    }
+
+    /// A rejected token at the role-permission list ends the next start's home before its store
+    /// step: the store list, held, neither delays the diff nor fails it; nothing is reset or saved.
+    func testContextDiffWithARejectedTokenIgnoresTheStoreList() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let token = try XCTUnwrap(try h.contexts.store.token())
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: h.storage.appStore.defaults.path))
+        h.sandbox.resetRequestLog()
+        h.sandbox.expireTokens()
+        h.sandbox.injectFault(path: Self.storeList, kind: .hang)
+        let started = Date()
+        let diff = try await contextDiff(h).diff()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the diff waited for the held store list")
+        XCTAssertTrue(diff.home.sessionExpired)
+        XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before)
+        XCTAssertEqual(try h.contexts.store.token(), token)
+        XCTAssertEqual(h.sessionGuard.resetCount, 0)
     }
 
     /// Ctrl-C with the role-permission list held and the store list sent beside it already answered

@@ -104,6 +104,22 @@ final class ContextDebugTests: BothSpellingsTestCase {
         XCTAssertEqual(try explain.key("nope").basis, .inferred, "sxk cannot know every key of the app: not documented")
     }
 
+    /// Whose token it is: a stored user id other than the server's shows as its own row, not only
+    /// as names that differ.
+    func testContextDiffComparesTheUserId() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let own = try XCTUnwrap(h.contexts.store.userId)
+        let diffFeature = ContextDiffFeature(account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
+                                             guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock())
+        var row = try await diffFeature.diff().rows.first { $0.key == "key_in_user_id" }
+        XCTAssertEqual(row, ContextDiffRow(key: "key_in_user_id", stored: String(own), server: String(own), same: true))
+        h.contexts.store.defaults.set("key_in_user_id", .int(own + 1))
+        try h.contexts.store.defaults.save()
+        row = try await diffFeature.diff().rows.first { $0.key == "key_in_user_id" }
+        XCTAssertEqual(row, ContextDiffRow(key: "key_in_user_id", stored: String(own + 1), server: String(own), same: false))
+    }
+
     func testContextDiffAfterTheServerChangesTheRoleList() async throws {
         let h = try Harness()
         _ = try await h.login("13800000002", choice: nil)

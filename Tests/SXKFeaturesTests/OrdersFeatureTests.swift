@@ -2,6 +2,7 @@ import Foundation
 import SXKTestSupport
 import XCTest
 import SXKAPI
+import SXKCore
 import SXKSandbox
 @testable import SXKFeatures
 
@@ -79,6 +80,36 @@ final class OrdersFeatureTests: BothSpellingsTestCase {
         XCTAssertEqual(ids.count, total, "no row twice")
         XCTAssertEqual(outcome.progress.pages, (total + 16) / 17)
         XCTAssertEqual(pages, outcome.progress.pages)
+    }
+
+    /// `page` is optional in an answer (CONTRACT §1): a page without it is the page asked for, so the
+    /// walk ends at the total's last page instead of asking one more, and a page's number is its own.
+    func testAnswersWithoutTheirPageNumberAreThePagesAsked() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let curl = CurlTransport()
+        let withoutPage = ClosureTransport { request in
+            var response = try await curl.send(request)
+            guard var envelope = (try? JSONParser.parse(response.body))?.objectValue, var data = envelope["data"]?.objectValue else { return response }
+            data["page"] = nil
+            envelope["data"] = .object(data)
+            response.body = JSONWriter.bytes(.object(envelope))
+            return response
+        }
+        let contexts = h.contexts!
+        let network = try NetworkBundle(configuration: APIConfiguration(environment: .sandbox(h.baseURL), timeout: 10),
+                                        transport: withoutPage, observer: SilentObserver(), tokenProvider: { contexts.session.token })
+        let orders = OrdersFeature(commerce: network.commerce, guard: h.sessionGuard)
+        let first = try await orders.fetchPage(page: 1, pageSize: 40)
+        XCTAssertEqual(first.page.total, 120, "the harness's sandbox holds 120 orders per role")
+        let third = try await orders.fetchPage(page: 3, pageSize: 40)
+        XCTAssertEqual(third.page.page, 3)
+        XCTAssertTrue(third.page.isLast)
+        h.sandbox.resetRequestLog()
+        let outcome = try await orders.walkAll(pageSize: 40) { _, _ in true }
+        XCTAssertEqual(outcome.stop, .completed)
+        XCTAssertEqual(outcome.progress.rows, 120)
+        XCTAssertEqual(h.requests().count, 3, "a page past the last was asked: \(h.requests().map { $0.queryValue("page") ?? "" })")
     }
 
     func testWalkAllStopsAtLimit() async throws {

@@ -132,6 +132,44 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.userId, 7)
     }
 
+    /// JSON saved by an editor that puts a byte-order mark first reads as a plist with one does.
+    func testJSONWithAByteOrderMark() throws {
+        let object: JSONObject = ["key_in_user_id": 7, "key_in_account_type": "scenic"]
+        let (store, report) = try importBytes([0xEF, 0xBB, 0xBF] + JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.format, "json")
+        XCTAssertEqual(store.userId, 7)
+    }
+
+    /// `true` is not user 1 or store 1: a boolean where an id belongs is rejected, not converted.
+    func testABooleanIsNotAnId() throws {
+        let object: JSONObject = ["key_in_user_id": true, "key_in_current_store_id": false, "key_in_current_scenic_id": 3]
+        let (store, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.rejected.map(\.key), ["key_in_user_id", "key_in_current_store_id"])
+        XCTAssertEqual(report.rejected.first?.reason, "expected an integer, found a boolean")
+        XCTAssertNil(store.userId)
+        XCTAssertNil(store.currentStoreId)
+        XCTAssertEqual(store.currentScenicId, 3)
+    }
+
+    /// The keys are written before the token; a token that cannot be written (here its path is a
+    /// folder) puts the keys back, so the profile never pairs one account's token with another's keys.
+    func testATokenThatCannotBeWrittenPutsTheKeysBack() throws {
+        let dir = makeTempDir(self)
+        let storage = try ProfileStorage(paths: try makePaths(dir, profile: "device"), warn: { _ in })
+        try storage.appStore.saveLogin(token: "tok_old_old_old_old", account: Demo.photographer, phone: "13800000001", privacyAccepted: false)
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: storage.paths.defaultsFile))
+        unlink(storage.paths.tokenFile)
+        XCTAssertEqual(mkdir(storage.paths.tokenFile, 0o700), 0)
+        XCTAssertEqual(mkdir(storage.paths.tokenFile + "/keep", 0o700), 0)
+        let object: JSONObject = ["key_in_user_id": 4003, "key_in_account_type": "store", "key_in_token": .string(Demo.token)]
+        let file = dir + "/d.json"
+        writeRaw(file, JSONWriter.bytes(.object(object)), mode: 0o644)
+        XCTAssertThrowsError(try DefaultsImporter().importFile(file, into: storage.appStore))
+        let after = try XCTUnwrap(FileManager.default.contents(atPath: storage.paths.defaultsFile))
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: after) as? NSDictionary, try JSONSerialization.jsonObject(with: before) as? NSDictionary,
+                       "the keys of the failed import stayed")
+    }
+
     /// A stored time no calendar shows (1e19 s, past the year 9999) is refused at the import, and
     /// were one stored anyway, it is shown as the number it is, not a trap.
     func testATimeOutsideTheCalendarIsRejected() throws {

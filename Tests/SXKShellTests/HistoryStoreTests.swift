@@ -73,6 +73,18 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x passport=E1 tokenCount=2", specs: specs))
     }
 
+    /// Every item `get`/`post` take names its value: a header (`X-Password:…`) and a raw JSON field
+    /// (`password:=…`) are secret by their name as a `k=v` field is; the first separator decides.
+    func testSecretHeadersAndJSONFieldsStayOut() {
+        let specs = Builtins.merged(with: Fixtures.specs)
+        for line in ["get /api/x X-Password:hunter22", "get /api/x token:abcdef0123456789", #"post /api/x password:="sandbox123""#,
+                     "get /api/x Authorization:Bearer-x", "get /api/x pin:=1234"] {
+            XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
+        }
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/x X-Trace:on q=a:b page:=2", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/x q=token:x", specs: specs), "the value of a plain field")
+    }
+
     /// Secret names match in any case, as a `k=v` word or a JSON member at any depth.
     func testSecretNamesMatchInAnyCase() {
         let specs = Builtins.merged(with: Fixtures.specs)

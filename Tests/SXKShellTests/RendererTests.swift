@@ -205,6 +205,27 @@ final class RendererTests: XCTestCase {
         return (out.text, io.data.value)
     }
 
+    /// A walk that fails after its progress line was drawn erases it first: the error that follows
+    /// starts a line of its own.
+    func testAStreamThatFailsErasesItsProgressLine() async throws {
+        struct PageFailed: Error {}
+        let out = BufferOutput(), err = BufferOutput()
+        let io = CommandIO(stdout: out, stderr: err,
+                           terminal: Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: true, width: 80, colorEnabled: false))
+        var output = CommandOutput()
+        let batch = [rows[0]]
+        output.stream = RowStream(columns: columns) { emit in
+            _ = emit(batch, "1 page · 1 row")
+            throw PageFailed()
+        }
+        do {
+            _ = try await Renderer(io: io, format: OutputFormat(kind: .ndjson), secrets: []).render(output)
+            XCTFail("the stream's error was not thrown")
+        } catch is PageFailed {}
+        XCTAssertTrue(err.text.contains("1 page · 1 row"), err.text.debugDescription)
+        XCTAssertTrue(err.text.hasSuffix("\r\u{1B}[K"), err.text.debugDescription)
+    }
+
     func testStreamKeepsRowsForDollarUnderscoreOnlyWhereTheyCanBeRead() async throws {
         let (kept, keptData) = try await stream(.ndjson, read: true)
         guard case .array(let list)? = keptData else { return XCTFail("no rows kept: \(String(describing: keptData))") }

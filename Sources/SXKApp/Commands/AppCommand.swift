@@ -7,6 +7,9 @@ import SXKShell
 protocol AppCommand: Sendable {
     static var spec: CommandSpec { get }
     static var needsServer: Bool { get }
+    /// `needsServer` for this run, for a command whose subcommands differ (`location` shows the
+    /// stored state; only `location detail` calls).
+    static func needsServer(_ command: ParsedCommand) -> Bool
     /// Whether a one-shot of it, these words after its name, sends a request at once: libcurl is then
     /// loaded beside the process's start (`SXKApplication.oneShotWillSend`). Read from the raw words
     /// before anything is parsed, so a guess: a wrong yes only loads libcurl early.
@@ -23,6 +26,7 @@ protocol AppCommand: Sendable {
 
 extension AppCommand {
     static var needsServer: Bool { false }
+    static func needsServer(_ command: ParsedCommand) -> Bool { needsServer }
     static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { needsServer }
     static var watchable: Bool { true }
     static var comparable: Bool { false }

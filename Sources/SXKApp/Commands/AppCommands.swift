@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SXKAPI
+import SXKFeatures
 import SXKShell
 
 extension SXKHost {
@@ -36,8 +37,20 @@ struct AppCommands: Sendable {
         if snapshot { try await host.beginSnapshotCommand(writes: writes) }
         defer { if snapshot { host.endSnapshotCommand() } }
         // A switch on a snapshot is not validated first: that would write the server's answers too.
-        if declaration.needsServer && !writes { try await validateRestoredSession() }
-        var output = try await declaration.run(self, command)
+        let expired = declaration.needsServer(command) && !writes ? try await validateRestoredSession() : nil
+        var output: CommandOutput
+        do {
+            output = try await declaration.run(self, command)
+        } catch {
+            // A command that needs the session the validation just ended says so in one line: the expiry.
+            if let expired {
+                if case FeatureError.notLoggedIn? = error as? FeatureError { throw AppError.notLoggedIn(expired) }
+                diagnostics.warning(expired)
+            }
+            throw error
+        }
+        // It ran logged out (a request that needs no token): the expiry is a warning before its output.
+        if let expired { diagnostics.warning(expired) }
         if output.format == nil { output.format = format }
         return output
     }
@@ -60,28 +73,33 @@ struct AppCommands: Sendable {
     /// How long after a validation a one-shot command trusts the session without one (docs/session.md).
     static let validationWindow: TimeInterval = 5 * 60
 
-    func validateRestoredSession() async throws {
+    /// Validates a restored session before its first command that needs the server. Returns the
+    /// expiry notice when the server rejected the token (not a device snapshot's): the caller says
+    /// it once, as the command's error or as a warning before its output.
+    @discardableResult
+    func validateRestoredSession() async throws -> String? {
         let features = try host.features()
-        guard features.bootstrapper.needsValidation else { return }
+        guard features.bootstrapper.needsValidation else { return nil }
         // One-shots, -c and scripts send only their own request on a recently validated session; an
         // expired token then shows in that request's answer (exit 3, same reset). The REPL validates.
         if host.shellContext.mode != .repl, !io.options.revalidate,
            let at = features.bootstrapper.trustRecentValidation(window: Self.validationWindow, now: services.clock.now()) {
             host.contextOrigin = "snapshot on disk, validated \(Formatting.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
-            return
+            return nil
         }
         let snapshot = services.storage.appStore.isDeviceSnapshot
         switch await features.bootstrapper.validate() {
         case .loggedOut where snapshot:
-            diagnostics.warning("the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported")
-        case .loggedOut(let notice): diagnostics.warning(notice)
-        case .offline(let reason): diagnostics.warning("server unreachable, working from the snapshot (offline): \(reason)")
+            return "the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported"
+        case .loggedOut(let notice): return notice
+        case .offline(let reason): diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(reason)")
         case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
         case .loggedInUnsaved(_, let reason):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"
             diagnostics.warning("session validated but not saved: \(reason)")
         case .notLoggedIn: break
         }
+        return nil
     }
 
     // MARK: Shell switches

@@ -21,6 +21,8 @@ extension AppCommands {
             items = try RequestItems.parse(rest)
             if method == "POST" { body = items.object }
         }
+        // A password sent in the body, masked wherever the answer shows it (as `--trace` does).
+        let bodySecrets = body.map(SecretScrubber.secretValues) ?? []
         let query = method == "GET" ? try items.query() : []
         let headers = items.headers.map { ($0.name, $0.value) }
         func send(_ query: [(String, String)]) async throws -> APIResponse {
@@ -30,12 +32,12 @@ extension AppCommands {
             }
         }
         if command.has("paginate") {
-            return try await paginate(path: path, query: query, show: show, send: send)
+            return try await paginate(path: path, query: query, show: show, secrets: bodySecrets, send: send)
         }
         let response = try await send(query)
         var output = dataOutput(response)
         output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.fixed(response.elapsedMs, digits: 1)) ms"]
-            + (show.contains("h") ? Self.headerLines(response) : [])
+            + (show.contains("h") ? Self.headerLines(response, secrets: bodySecrets) : [])
         if show.contains("b") {
             output.blocks = [.json(response.data)]
         } else {
@@ -72,13 +74,13 @@ extension AppCommands {
     }
 
     /// The response's status and headers, `< Name: value`, masked and made inert.
-    static func headerLines(_ response: APIResponse) -> [String] {
-        ["< HTTP \(response.status)"] + SecretScrubber.headers(response.headers, secrets: []).fields.map { "< \($0.name): \($0.value)" }
+    static func headerLines(_ response: APIResponse, secrets: [String]) -> [String] {
+        ["< HTTP \(response.status)"] + SecretScrubber.headers(response.headers, secrets: secrets).fields.map { "< \($0.name): \($0.value)" }
     }
 
     /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
     /// `pageSize`, either spelling) and `PageRule` say; the rows as one list, at most `paginateLimit`.
-    private func paginate(path: String, query: [(String, String)], show: String,
+    private func paginate(path: String, query: [(String, String)], show: String, secrets: [String],
                           send: ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
         var page = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
         let rest = query.filter { $0.0 != "page" }
@@ -90,8 +92,9 @@ extension AppCommands {
             let response = try await send(rest + [("page", String(page))])
             pages += 1
             bodies.append(response.bodyText)
-            if show.contains("h") { notes += Self.headerLines(response) }
-            guard let object = response.data.objectValue, let list = object["list"]?.arrayValue else {
+            if show.contains("h") { notes += Self.headerLines(response, secrets: secrets) }
+            // `--paginate` on an endpoint that answers no page is a usage error (`"list": null` is an empty page).
+            guard let object = response.data.objectValue, let list = try? PageRule.list(object) else {
                 throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)")
             }
             rows += list

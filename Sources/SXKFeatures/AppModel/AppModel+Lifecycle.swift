@@ -193,9 +193,16 @@ extension AppModel {
     /// account list when it holds the restored account. Nothing is written. The validation seed 001
     /// makes next (userinfo ∥ role-permission, then scenic and store) is in `calls`; sxk makes it at
     /// the first command that needs the server (inferred: docs/app-behaviour.md#cold-start).
+    /// The screen a launch shows (seed 000 §1: token 非空：进入 MainTabBarController；token 为空：进入
+    /// LoginViewController): the one rule behind `restore`, `boot`, `explain dialog` and `home`, so no
+    /// view runs the home for a state the app would open on the login page.
+    public static func launchRoot(token: String?) -> RootScreen {
+        token == nil ? .loginPage : .mainTab
+    }
+
     public static func restore(token: String?, state: AppStore, account: AccountContext, permission: PermissionContext) -> LifecyclePlan {
         var plan = LifecyclePlan(name: "SessionBootstrapper.restore", rule: Rule.restoreRoot, reads: restoreReads(state: state))
-        guard token != nil else {
+        guard launchRoot(token: token) == .mainTab else {
             account.reset()
             permission.reset()
             plan.root = .loginPage

@@ -175,13 +175,30 @@ struct HomeReplayRun: Sendable {
     /// store list beside it when the store step will ask (`AppModel.storeLoadExpected`), so the two take
     /// one round trip; each answer is used where the app asks for it, in the app's order.
     static func online(contexts: SessionContexts, catalog: MenuCatalog, clock: any WallClock, network: Network) async -> HomeReplayRun {
-        let timer = CallTimer(), account = network.account, commerce = network.commerce
-        async let roles = Prefetched.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
-        async let stores: Prefetched<[Store]>? = AppModel.storeLoadExpected(store: contexts.store)
-            ? Prefetched.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } : nil
-        let (rolesAnswer, storesAnswer) = await (roles, stores)
+        let timer = CallTimer(), account = network.account
+        let stores = storesBeside(contexts.store, commerce: network.commerce, timer: timer)
+        let rolesAnswer = await withTaskCancellationHandler {
+            await Prefetched.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
+        } onCancel: { stores?.cancel() }
+        let storesAnswer = await storesAnswer(stores, after: rolesAnswer)
         return HomeReplayRun(contexts: contexts, catalog: catalog, clock: clock, network: network, timer: timer,
                              prefetchedRoles: rolesAnswer, prefetchedStores: storesAnswer)
+    }
+
+    /// The store list sent beside the role-permission list when the home's store step will ask
+    /// (`AppModel.storeLoadExpected`): a task of its own, so it can be given up on its own.
+    static func storesBeside(_ store: AppStore, commerce: CommerceAPI, timer: CallTimer) -> Task<Prefetched<[Store]>, Never>? {
+        guard AppModel.storeLoadExpected(store: store) else { return nil }
+        return Task { await Prefetched.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } }
+    }
+
+    /// The store list's answer once the role-permission list's is in. A rejected token ends the home
+    /// at its permission step, before the app would ask for the stores: that call is cancelled, not
+    /// waited for, and its answer (cancelled) is used by nothing.
+    static func storesAnswer(_ stores: Task<Prefetched<[Store]>, Never>?, after roles: Prefetched<[RolePermission]>) async -> Prefetched<[Store]>? {
+        guard let stores else { return nil }
+        if case .failure(let error) = roles.result, error.isSessionExpired { stores.cancel() }
+        return await withTaskCancellationHandler { await stores.value } onCancel: { stores.cancel() }
     }
 
     private var store: AppStore { contexts.store }

@@ -68,7 +68,9 @@ public struct OrdersFeature: Sendable {
     func fetch(_ endpoint: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) async throws(APIError) -> APIResult<Page<Order>> {
         let request = page == 1 ? AppModel.ordersFirstScreen(endpoint, pageSize: pageSize, filter: filter).orders
             : AppModel.ordersPage(endpoint, page: page, pageSize: pageSize, filter: filter)
-        return try await commerce.client.call(request.endpoint, request.arguments)
+        var result = try await commerce.client.call(request.endpoint, request.arguments)
+        result.value.asked(page)
+        return result
     }
 
     static func checkPaging(page: Int, pageSize: Int) throws(FeatureError) {

@@ -101,7 +101,7 @@ public struct StatisticsFeature: Sendable {
         let timer = CallTimer(), sink = CallSink()
         return try await sessionGuard.run("stats daily") {
             var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), timer: timer, sink: sink)
+            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, timer: timer, sink: sink)
             try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
             return out
         }
@@ -118,7 +118,7 @@ public struct StatisticsFeature: Sendable {
     }
 
     private func firstPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
-        do { return .success(try await dailyPage(request, timer: timer, sink: sink)) } catch {
+        do { return .success(try await dailyPage(request, page: 1, timer: timer, sink: sink)) } catch {
             return .failure(error)
         }
     }
@@ -137,15 +137,17 @@ public struct StatisticsFeature: Sendable {
             out.responses.append(result.response)
             if result.value.isLast || !allPages || page >= 10_000 { break }
             page += 1
-            result = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize), timer: timer, sink: sink)
+            result = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize), page: page, timer: timer, sink: sink)
         }
     }
 
-    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
+    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, page: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
         return try await FeatureError.catching("stats daily") {
             try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
-                try await api.client.call(request.endpoint, request.arguments)
+                var result = try await api.client.call(request.endpoint, request.arguments)
+                result.value.asked(page)
+                return result
             }
         }
     }

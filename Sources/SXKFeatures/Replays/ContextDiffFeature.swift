@@ -58,18 +58,21 @@ public struct ContextDiffFeature: Sendable {
         let store = sessionGuard.contexts.store
         do { try store.reload() } catch { throw .storage(error) }
         let timer = CallTimer()
-        let account = self.account, commerce = self.commerce
         // The store list is asked for only when the next start's home would ask (seed 000 §4.3).
-        async let info = Prefetched.fetch(timer, "GET", Endpoint.userInfo.path) { try await account.userInfo().value }
-        async let roles = Prefetched.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
-        async let stores: Prefetched<[Store]>? = AppModel.storeLoadExpected(store: store)
-            ? Prefetched.fetch(timer, "GET", Endpoint.storeList.path) { try await commerce.storeList().value } : nil
-        let (infoAnswer, rolesAnswer, storesAnswer) = await (info, roles, stores)
-        // A failure other than a rejected token ends the diff (the first one, in request order).
-        for case .failure(let error) in [infoAnswer.result.map { _ in () }, rolesAnswer.result.map { _ in () }, storesAnswer?.result.map { _ in () } ?? .success(())]
-            where !error.isSessionExpired {
-            throw error
+        let stores = HomeReplayRun.storesBeside(store, commerce: commerce, timer: timer)
+        // A failure other than a rejected token ends the diff: the first one in request order, with
+        // what is still in flight cancelled, as one call after another would have ended there.
+        let answers: (Prefetched<UserInfo>, Prefetched<[RolePermission]>)
+        do {
+            answers = try await withTaskCancellationHandler { try await pair(timer, stores: stores) } onCancel: { stores?.cancel() }
+        } catch {
+            throw (error as? FeatureError) ?? .cancelled
         }
+        let (infoAnswer, rolesAnswer) = answers
+        let storesAnswer = await HomeReplayRun.storesAnswer(stores, after: rolesAnswer)
+        var rolesRejected = false
+        if case .failure(let error) = rolesAnswer.result { rolesRejected = error.isSessionExpired }
+        if case .failure(let error)? = storesAnswer?.result, !error.isSessionExpired, !rolesRejected { throw error }
         let scratch = AppModel.scratch(of: store)
         let run = HomeReplayRun(
             contexts: scratch, catalog: catalog, clock: clock,
@@ -85,6 +88,19 @@ public struct ContextDiffFeature: Sendable {
         return diff
     }
 
+    /// userinfo ∥ role-permission, read in request order: a failure other than a rejected token ends
+    /// the diff there, the store list cancelled and `roles` with it (leaving this scope cancels it).
+    private func pair(_ timer: CallTimer, stores: Task<Prefetched<[Store]>, Never>?) async throws(FeatureError)
+        -> (Prefetched<UserInfo>, Prefetched<[RolePermission]>) {
+        let account = self.account
+        async let roles = Prefetched.fetch(timer, "GET", Endpoint.rolePermissions.path) { try await account.rolePermissions().value }
+        let info = await Prefetched.fetch(timer, "GET", Endpoint.userInfo.path) { try await account.userInfo().value }
+        if case .failure(let error) = info.result, !error.isSessionExpired { stores?.cancel(); throw error }
+        let answer = await roles
+        if case .failure(let error) = answer.result, !error.isSessionExpired { stores?.cancel(); throw error }
+        return (info, answer)
+    }
+
     /// The key-by-key comparison, and the next start's writes and dialog from the replay (pure, for tests).
     static func compare(store: AppStore, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, into diff: inout ContextDiff) {
         let scope = store.accountCachePrefix
@@ -94,6 +110,8 @@ public struct ContextDiffFeature: Sendable {
             diff.rows.append(ContextDiffRow(key: key, stored: s, server: v, same: same ?? (s == v)))
         }
         if let info {
+            // Whose token this is: a token of another account shows here, not only as other names.
+            if let id = info.userId { row(StoreKey.userId, store.userId.map(String.init), String(id)) }
             row(StoreKey.userName, store.userName, info.userName)
             row(StoreKey.realName, store.realName, info.realName)
             row(StoreKey.phone, store.phone, info.phone)

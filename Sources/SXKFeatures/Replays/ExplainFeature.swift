@@ -20,7 +20,11 @@ public struct ExplainStep: Sendable, Equatable {
     }
 
     /// `5001_store_key_in_permission = 3 permissions — rule [documented: seed 000 §4.2]`
-    public var line: String { "\(key.map { "\($0) = \(value)" } ?? value) — \(rule) \(basis.marker)" }
+    /// A value whose key names a secret is shown as `***`, as the JSON view shows it (`Redaction`).
+    public var line: String {
+        let shown = key.map { Redaction.isSecretName($0) && value != "nil" ? "***" : value } ?? value
+        return "\(key.map { "\($0) = \(shown)" } ?? shown) — \(rule) \(basis.marker)"
+    }
 }
 
 /// What the app would show for one subject and the chain that leads there.
@@ -116,6 +120,15 @@ public struct ExplainFeature: Sendable {
         let scenicListKey = StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scopePrefix)
         let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scopePrefix)
         let listKey = StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix)
+        // No token: the launch opens the login page, and the home and its dialogs never run (as `boot`).
+        let token: String?
+        do { token = try store.token() } catch { throw .storage(error) }
+        if AppModel.launchRoot(token: token) == .loginPage {
+            let read = ExplainStep(key: StoreKey.token, value: "nil", rule: "no token: the app opens the login page, not the main tab", basis: Rules.root)
+            let none = Explanation(subject: "dialog", verdict: "no dialog: without a token the app opens the login page and the home never runs",
+                                   basis: verdictBasis([read]), steps: [read])
+            return (.null, [none])
+        }
         let trace = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
         // What the forced permission load leaves, with the stored list standing in for the answer.
         let derived = AppModel.permissionsAfterOfflineLoad(store: store)

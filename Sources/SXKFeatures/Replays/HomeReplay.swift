@@ -17,6 +17,11 @@ extension HomeFeature {
         let hadSnapshot = stored.hasAccountSnapshot
         let online = !offline && contexts.session.token != nil
         guard hadSnapshot || contexts.session.token != nil else { throw .notLoggedIn }
+        // The stored token decides the launch as for `boot` (a device snapshot keeps it after this
+        // process's session was reset by a rejection).
+        let storedToken: String?
+        do { storedToken = try stored.token() } catch { throw .storage(error) }
+        guard AppModel.launchRoot(token: contexts.session.token ?? storedToken) == .mainTab else { throw .loginPageFirst }
         let run: HomeReplayRun
         if online {
             let network = HomeReplayRun.Network(account: loader.account, commerce: loader.commerce, operation: operation)

@@ -27,15 +27,17 @@ extension Renderer {
                 me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state, out: out)
             }
         } catch {
+            // The error line starts a line of its own, not after the progress.
+            if state.progressShown { io.stderr.write("\r\u{1B}[K") }
             _ = pagerProcess?.finish()
             throw error
         }
+        if state.progressShown { io.stderr.write("\r\u{1B}[K") }
         let (status, summary) = ran
         if let error = state.error {
             _ = pagerProcess?.finish()
             throw error
         }
-        if state.progressShown { io.stderr.write("\r\u{1B}[K") }
         switch format.kind {
         case .json: out.write(state.written == 0 ? "[]\n" : "\n]\n")
         default: break

@@ -1,15 +1,15 @@
 import SXKCore
 
 /// Words that could carry a secret, for the history filter and the masked command text: a
-/// `NAME=value` word or a JSON member whose name is a secret name (`Token=…`, `new_password=…`,
+/// `NAME=value`, `NAME:=JSON` or `Name:value` word or a JSON member whose name is a secret name (`Token=…`, `new_password=…`,
 /// `{"Pwd": …}`), by the same rule as every other sink.
 enum SecretWord {
     /// Whether `name` names a secret by the one rule (`Redaction.isSecretName`).
     static func isSecretName(_ name: Substring) -> Bool { Redaction.isSecretName(name) }
 
-    /// `password=…` (any case), or JSON with a secret-named member at any depth.
+    /// `password=…`, `password:=…`, `X-Password:…` (any case), or JSON with a secret-named member at any depth.
     static func carriesSecret(_ word: String) -> Bool {
-        if let eq = word.firstIndex(of: "="), eq != word.startIndex, isSecretName(word[..<eq]) { return true }
+        if Redaction.secretItemValueStart(word) != nil { return true }
         guard word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) else { return false }
         return holdsSecretMember(value)
     }

@@ -13,17 +13,25 @@ final class CommandRegistryTests: XCTestCase {
     }
 
     /// The commands whose handlers send a request (read from the sandbox's request log in
-    /// `ScopeOrdersAndCLITests`); a command that forgets `needsServer` fails here.
-    func testServerCommandsAreDeclared() {
-        let server = Set(CommandRegistry.all.filter(\.needsServer).map(\.spec.name))
-        for name in ["get", "post", "orders", "stats", "profile", "store", "location"] {
-            XCTAssertTrue(server.contains(name), name)
+    /// `ScopeOrdersAndCLITests`); a command that forgets `needsServer` fails here. `location` alone
+    /// shows the state the device keeps: only `location detail` calls.
+    func testServerCommandsAreDeclared() throws {
+        let parser = CommandParser(specs: CommandCatalog.all)
+        func needsServer(_ words: [String]) throws -> Bool {
+            guard case .run(let command) = try parser.parse(words), let declaration = CommandRegistry.declaration(for: command.spec.name) else {
+                XCTFail("\(words) is not a command run"); return false
+            }
+            return declaration.needsServer(command)
+        }
+        for words in [["get", "/api/x"], ["post", "/api/x"], ["orders"], ["stats"], ["profile"], ["store"], ["location", "detail"]] {
+            XCTAssertTrue(try needsServer(words), "\(words)")
         }
         // home and context diff send requests but must not validate first (a validation saves over the
         // state they read); switch-account tries its own tokens and asks a password when none works.
-        for name in ["whoami", "keys", "logout", "trace", "timing", "pager", "man", "boot", "home", "explain", "context", "switch-account"] {
-            XCTAssertFalse(server.contains(name), name)
+        for name in ["whoami", "keys", "logout", "trace", "timing", "pager", "man", "boot", "home", "explain", "context", "switch-account", "location"] {
+            XCTAssertFalse(try needsServer([name]), name)
         }
+        for sub in ["online", "offline", "report"] { XCTAssertFalse(try needsServer(["location", sub]), sub) }
     }
 
     func testWatchAndCompareReadTheRegistry() {

@@ -52,9 +52,11 @@ final class SecretSinksTests: XCTestCase {
         let (ws, token) = try loggedIn()
         let har = ws.root + "/echo.har"
         let body = #"{"oldPassword":"PW-CAP1","newPassword":"RT-3333","profile":{"apiKey":"AK-QUERY"}}"#
-        let r = SXK.run(["--trace", "-c", "post \(SandboxHostile.echoPath) '\(body)'; curl 1; curl 1 --json; har save \(har)"],
+        // The echo route sends the body back in a header as well: shown (`--print h`) and saved masked.
+        let r = SXK.run(["--trace", "-c", "post \(SandboxHostile.echoPath) '\(body)' --print hb; curl 1; curl 1 --json; har save \(har)"],
                         in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("< \(SandboxHostile.echoHeaderName):"), r.summary)
         assertClean(r.stdout, "stdout", extra: [token])
         assertClean(r.stderr, "stderr", extra: [token])
         let file = String(decoding: try XCTUnwrap(ws.read(har)), as: UTF8.self)

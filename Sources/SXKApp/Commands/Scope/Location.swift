@@ -17,7 +17,9 @@ extension Commands {
                             arguments: [ArgumentSpec("MINUTES", kind: .int, summary: "minutes, 0 turns it off")]),
             ]
         )
-        static let needsServer = true
+        // Only the detail calls; the rest is the state the app keeps on the device (seed 000 §6.3).
+        static func needsServer(_ command: ParsedCommand) -> Bool { command.subcommand == "detail" }
+        static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { words.first == "detail" }
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { ["online", "offline", "report", "remind"].contains(command.subcommand ?? "") }
 

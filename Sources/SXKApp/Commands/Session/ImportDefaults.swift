@@ -23,19 +23,24 @@ extension AppCommands {
     /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
     fileprivate func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
         guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
+        // The file first: one that cannot be used leaves no profile behind.
+        let prepared = try DefaultsImporter().read(file)
         var options = services.options
-        options.profile = command.option("profile") ?? "imported"
+        // Named, it must be a valid name: an empty one (an unset variable in a script) would mean the
+        // default profile, the logged-in session this import would replace.
+        let profile = command.option("profile") ?? "imported"
+        try StatePaths.validateProfileName(profile)
+        options.profile = profile
         let target = try AppServices(
             environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
             settings: host.settings, transport: host.transport, stderr: io.stderr)
-        let report = try DefaultsImporter().importFile(file, into: target.storage.appStore)
+        let report = try DefaultsImporter().write(prepared, into: target.storage.appStore)
         // The imported profile talks to the backend it was imported under (`--profile NAME` alone).
         target.rememberBackend()
         host.replaceServices(target)
         // A device snapshot from now on: its account context is loaded whatever its token, and every
         // later command inspects it on a copy.
         try host.restoreSnapshotContexts()
-        let profile = target.paths.profile
         var output = CommandOutput(data: [
             "file": .string(file), "profile": .string(profile), "format": .string(report.format),
             "importedKeys": .array(report.importedKeys.map { .string($0) }), "tokenImported": .bool(report.tokenImported),

@@ -28,7 +28,7 @@ extension AppCommands {
         switch session.phase {
         case .loggedOut: origin = "none"
         case .restoring: origin = "snapshot on disk (not yet validated)"
-        case .loggedIn: origin = session.offline ? "snapshot on disk (server unreachable)" : host.contextOrigin
+        case .loggedIn: origin = session.offline ? "snapshot on disk (offline: not validated)" : host.contextOrigin
         }
         let snapshotOrigin = store.isDeviceSnapshot ? host.contextOrigin : nil
         var rows: [(String, JSONValue)] = [

@@ -41,10 +41,10 @@ extension AppCommands {
         guard let parser = io.parser else { throw AppError.usage("compare runs inside the shell only") }
         let (request, innerJSON) = try CompareRequest.parse(parser: parser, command.positionals)
         // Arguments are checked before anything is sent; then a restored session is validated as usual.
-        try await validateRestoredSession()
+        let expired = try await validateRestoredSession()
         let features = try host.features()
         let contexts = services.contexts
-        guard let sessionToken = contexts.session.token else { throw FeatureError.notLoggedIn }
+        guard let sessionToken = contexts.session.token else { throw expired.map(AppError.notLoggedIn) ?? FeatureError.notLoggedIn }
         // In a new process the login's account list comes from the profile (account:ID, role:CODE).
         _ = features.auth.knownAccounts()
         let targets = try identities.map { try CompareTarget.resolve($0.label, $0.identity, contexts: contexts) }

@@ -95,6 +95,30 @@ final class ValidationWindowTests: SandboxTestCase {
         XCTAssertEqual((try? who.json() as? [String: Any])?["phase"] as? String, "loggedOut", who.summary)
     }
 
+    /// Past the window the validation meets the expired token: one line says so, as the error of a
+    /// command that needs the session, as a warning before the output of one that needs no token.
+    func testAnExpiryFoundByTheValidationIsSaidOnce() throws {
+        let ws = loggedIn()
+        try setValidatedAt(ws, Date().addingTimeInterval(-6 * 60))
+        server.expireTokens()
+        let r = SXK.run(["orders", "--limit", "1"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertEqual(r.stderrLines.count, 1, r.summary)
+        XCTAssertTrue(r.errorLines.first?.contains("expired") ?? false, r.summary)
+        XCTAssertNil(ws.token(), "token kept after expiry")
+
+        let again = loggedIn()
+        try setValidatedAt(again, Date().addingTimeInterval(-6 * 60))
+        server.expireTokens()
+        let config = SXK.run(["get", config, "--json"], in: again, baseURL: url)
+        XCTAssertEqual(config.status, 0, config.summary)
+        XCTAssertEqual(config.stderrLines.filter { $0.contains("expired") }.count, 1, config.summary)
+        XCTAssertTrue(config.stderrLines.first?.hasPrefix("warning:") ?? false, config.summary)
+        XCTAssertTrue(config.stderrLines.first?.contains("expired") ?? false, config.summary)
+        XCTAssertEqual(config.errorLines, [], config.summary)
+        XCTAssertNoThrow(try config.json(), "stdout is the data alone")
+    }
+
     /// The same with HTTP 401 (a gateway's answer) to a raw `get`.
     func testHTTP401ToARawGetInsideTheWindowEndsInExitThree() throws {
         let ws = loggedIn()

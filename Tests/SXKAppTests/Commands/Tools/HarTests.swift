@@ -60,6 +60,19 @@ final class HarTests: XCTestCase {
         return ring
     }
 
+    /// A server that echoes the password in a header (a debug field, a redirect's `Location`) has
+    /// it masked in the ring, so no HAR file or `--print h` line carries it.
+    func testAPasswordEchoedInHeadersIsNotKept() throws {
+        let ring = RequestRing()
+        let body = Array(#"{"username":"13800000001","password":"\#(Self.password)"}"#.utf8)
+        let (number, secrets) = ring.begin(HTTPRequest(method: "POST", url: URL(string: "http://127.0.0.1:9/api/app/v9/login")!, body: body))
+        let response = HTTPResponse(status: 302, headers: HTTPHeaders([("X-Debug-Pw", Self.password), ("Location", "/next?p=\(Self.password)")]), text: "{}")
+        ring.finish(number, response: response, bodySecrets: secrets, elapsedMs: 1)
+        let text = JSONWriter.string(HARExport.document(ring.all, secrets: [Self.token], version: "9.9"))
+        XCTAssertFalse(text.contains(Self.password), text)
+        XCTAssertTrue(text.contains("X-Debug-Pw"), text)
+    }
+
     func testTheDocumentHasEveryRequiredHAR12FieldWithItsType() async throws {
         let ring = try await recordedSession()
         let text = JSONWriter.string(HARExport.document(ring.all, secrets: [Self.token], version: "9.9"))

@@ -1,0 +1,161 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// What an import writes, and what the views of an imported state say, when the export or the
+/// command line is not the usual one: an import that cannot be written changes nothing, a bad
+/// target profile or file leaves no profile behind, a state without a token is the login page in
+/// every view, and keys that hold secrets stay hidden in every format.
+final class ImportIntegrityTests: SandboxTestCase {
+    private let staleToken = "stale-device-token-0123456789abcdef"
+
+    /// storeAdmin 3001's keys, with `extra` added (a binary plist, as a device writes it).
+    private func export(_ ws: Workspace, name: String, token: String?, extra: [String: Any] = [:]) throws -> String {
+        var device: [String: Any] = [
+            "key_last_login_username": "13800000003",
+            "key_privacy_agreement_accepted": true,
+            "key_in_user_id": 3001,
+            "key_in_user_name": "store3001",
+            "key_in_account_type": "store",
+            "key_in_role_code": "storeAdmin",
+            "key_in_role_name": "门店管理员",
+            "key_in_current_scenic_id": 1,
+            "key_in_current_scenic_name": "西湖景区",
+            "key_in_current_store_id": 301,
+            "3001_store_key_in_permission": try JSONSerialization.data(withJSONObject: [["uri": "home/order", "name": "订单"]]),
+        ]
+        if let token { device["key_in_token"] = token }
+        for (key, value) in extra { device[key] = value }
+        let file = ws.root + "/" + name
+        try PropertyListSerialization.data(fromPropertyList: device, format: .binary, options: 0).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    private func files(_ ws: Workspace, profile: String) -> [String: Data?] {
+        var out: [String: Data?] = [:]
+        for name in ["defaults.json", "token"] { out[name] = ws.read(ws.stateDir + "/" + profile + "/" + name) }
+        return out
+    }
+
+    /// An export within the 16 MB read limit whose keys take more than 16 MB as JSON (3 MB of control
+    /// characters, six bytes each once escaped) would be written and then set aside as corrupt at the
+    /// next read, its token left behind: it is refused before anything is written, and the profile
+    /// it would have replaced keeps its keys and its token.
+    func testAnImportTooLargeToStoreChangesNothing() throws {
+        let ws = Workspace()
+        let first = try export(ws, name: "first.plist", token: staleToken)
+        XCTAssertEqual(SXK.run(["import-defaults", first, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let before = files(ws, profile: "device")
+        XCTAssertNotNil(before["token"] ?? nil)
+        let big = try export(ws, name: "big.plist", token: "another-device-token-0123456789ab",
+                             extra: ["key_in_user_id": 3002, "3002_store_queue_note": String(repeating: "\u{1}", count: 3_000_000)])
+        let r = SXK.run(["import-defaults", big, "--profile", "device"], in: ws, baseURL: url, timeout: 60)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertTrue(r.errorLines.first?.contains("more than the 16 MB") ?? false, r.summary)
+        XCTAssertFalse(r.stderr.contains("imported"), r.summary)
+        XCTAssertTrue(files(ws, profile: "device") == before, "the failed import changed the profile")
+        let setAside = (try? FileManager.default.contentsOfDirectory(atPath: ws.stateDir + "/device")) ?? []
+        XCTAssertFalse(setAside.contains { $0.contains("corrupt") }, "\(setAside)")
+    }
+
+    /// `--profile ""` (a script's unset variable) is not the default profile: refused, and the
+    /// session logged in there stays.
+    func testAnEmptyProfileNameIsRefused() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let token = ws.token()
+        let defaults = ws.read(ws.defaultsFile)
+        let file = try export(ws, name: "device.plist", token: staleToken)
+        let r = SXK.run(["import-defaults", file, "--profile", ""], in: ws, baseURL: url)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: invalid profile name '': use letters, digits, '.', '-' or '_' (no '/' or '..')"], r.summary)
+        XCTAssertEqual(ws.token(), token)
+        XCTAssertEqual(ws.read(ws.defaultsFile), defaults)
+    }
+
+    /// A file that cannot be used is refused before the profile's folder is made: a later `boot
+    /// --profile` of that name says there is none, instead of replaying an empty state.
+    func testAFileThatCannotBeUsedLeavesNoProfile() throws {
+        let ws = Workspace()
+        let broken = ws.root + "/broken.plist"
+        try Data("bplist00 not really".utf8).write(to: URL(fileURLWithPath: broken))
+        for file in [broken, ws.root + "/missing.plist"] {
+            let r = SXK.run(["import-defaults", file, "--profile", "bad-x"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertEqual(r.errorLines.count, 1, r.summary)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/bad-x"), "a profile was made for \(file)")
+        }
+        let boot = SXK.run(["-c", "boot --profile bad-x"], in: ws, baseURL: url)
+        XCTAssertEqual(boot.status, 2, boot.summary)
+        XCTAssertTrue(boot.errorLines.first?.contains("no profile 'bad-x'") ?? false, boot.summary)
+    }
+
+    /// Without a token the app opens the login page (seed 000 §1): `boot`, `explain dialog` and `home`
+    /// agree that no home runs and no dialog shows, whatever account keys the export holds.
+    func testWithoutATokenEveryViewSaysTheLoginPage() throws {
+        let ws = Workspace()
+        let file = try export(ws, name: "device.plist", token: nil, extra: ["3001_store_key_in_permission": Data("[]".utf8)])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let before = files(ws, profile: "device")
+        server.resetRequestLog()
+
+        let boot = SXK.run(["--profile", "device", "boot", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(boot.status, 0, boot.summary)
+        let bootJSON = try XCTUnwrap(try boot.json() as? [String: Any])
+        XCTAssertEqual((bootJSON["firstScreen"] as? [String: Any])?["name"] as? String, "login page", boot.summary)
+        XCTAssertTrue(bootJSON["dialog"] is NSNull, boot.summary)
+
+        let explain = SXK.run(["--profile", "device", "explain", "dialog", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(explain.status, 0, explain.summary)
+        let explainJSON = try XCTUnwrap(try explain.json() as? [String: Any])
+        XCTAssertTrue(explainJSON["dialog"] is NSNull, "explain dialog: \(explain.stdout)")
+
+        for args in [["home"], ["home", "--offline"], ["home", "--apply"]] {
+            let home = SXK.run(["--profile", "device"] + args, in: ws, baseURL: url)
+            XCTAssertEqual(home.status, 3, home.summary)
+            XCTAssertEqual(home.errorLines, ["error: no token: the app opens the login page, so the home never runs (seed 000 §1) — `boot` replays that launch"], home.summary)
+        }
+        XCTAssertEqual(server.requestLog().count, 0, "\(server.requestLog().map(\.path))")
+        XCTAssertTrue(files(ws, profile: "device") == before, "a view changed the import")
+    }
+
+    /// `location` shows what the device keeps and asks the server nothing (seed 000 §6.3); only
+    /// `location detail` calls, and on a snapshot with a stale token it says so.
+    func testLocationAloneSendsNothing() throws {
+        let ws = Workspace()
+        let file = try export(ws, name: "device.plist", token: staleToken)
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        server.resetRequestLog()
+        let r = SXK.run(["--profile", "device", "location"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(server.requestLog().map(\.path), [], r.summary)
+        XCTAssertFalse(r.stderr.contains("rejects"), r.summary)
+        let detail = SXK.run(["--profile", "device", "location", "detail"], in: ws, baseURL: url)
+        XCTAssertNotEqual(server.requestLog().count, 0, detail.summary)
+    }
+
+    /// A key named like a secret (a queue-calling password the app keeps) is hidden in the table,
+    /// CSV, records and JSON views of `keys` and in `explain key`, as one rule; a key that holds the
+    /// session token is not imported at all (the token lives in the token file only).
+    func testSecretKeysStayHiddenInEveryView() throws {
+        let ws = Workspace()
+        let file = try export(ws, name: "device.plist", token: staleToken, extra: [
+            "3001_store_queue_password": "hunter2hunter2",
+            "3001_store_key_in_token": staleToken,
+        ])
+        let imported = SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+        XCTAssertTrue(imported.stderr.contains("3001_store_key_in_token: not imported: holds the session token"), imported.summary)
+        let stored = String(decoding: ws.read(ws.stateDir + "/device/defaults.json") ?? Data(), as: UTF8.self)
+        XCTAssertFalse(stored.contains(staleToken), "the token was written to defaults.json")
+        XCTAssertTrue(stored.contains("3001_store_queue_password"), "the app's own key is kept")
+        for args in [["keys"], ["keys", "--csv"], ["keys", "-x"], ["keys", "--json"], ["explain", "key", "3001_store_queue_password"],
+                     ["explain", "key", "3001_store_queue_password", "--json"]] {
+            let r = SXK.run(["--profile", "device"] + args, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertFalse(r.stdout.contains("hunter2"), "\(args): \(r.stdout)")
+            XCTAssertTrue(r.stdout.contains("3001_store_queue_password"), "\(args): \(r.stdout)")
+        }
+    }
+}
