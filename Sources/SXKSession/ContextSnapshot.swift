@@ -5,14 +5,11 @@ import SXKModels
 /// write-back after a change of account, role or scope).
 extension AppStore {
     /// Fills the contexts from the stored snapshot as the app left it (no re-derivation, no network).
-    /// Returns false when there is no account snapshot (the contexts are reset then).
+    /// The app reads the role and scenic keys whatever the user id (seed 000 §4.2
+    /// `refreshLocalDisplayState`) and the scoped lists under `guest` without one (§6.1), so the
+    /// contexts hold what the keys say even then. Returns whether there is an account snapshot (a user id).
     @discardableResult
     public func restoreContexts(account: AccountContext, permission: PermissionContext) -> Bool {
-        guard hasAccountSnapshot else {
-            account.reset()
-            permission.reset()
-            return false
-        }
         var a = AccountContext.State()
         a.userId = userId
         a.accountType = accountType
@@ -34,7 +31,7 @@ extension AppStore {
         p.scenicList = roleScenicList()
         p.rolesLoaded = hasRolePermissionList
         permission.replace(with: p)
-        return true
+        return hasAccountSnapshot
     }
 
     /// Writes the contexts back as one save: account fields, role, scopes, and the account-scoped

@@ -120,6 +120,33 @@ final class ImportIntegrityTests: SandboxTestCase {
         XCTAssertTrue(files(ws, profile: "device") == before, "a view changed the import")
     }
 
+    /// An export without `key_in_user_id`: the app still reads the role and scenic keys (seed 000
+    /// §4.2) and its lists under `guest` (§6.1), so `whoami`, `explain scope` and `boot` name the same
+    /// role, scenic and store instead of some reading the keys and others an empty context.
+    func testWithoutAUserIdEveryViewReadsTheSameScope() throws {
+        let ws = Workspace()
+        let file = try export(ws, name: "device.plist", token: staleToken, extra: [
+            "guest_key_in_permission": try JSONSerialization.data(withJSONObject: [["uri": "home/order", "name": "订单"]]),
+        ])
+        // The helper's export always has a user id: rewrite it without one.
+        var device = try XCTUnwrap(try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: file)), format: nil) as? [String: Any])
+        device["key_in_user_id"] = nil
+        device["3001_store_key_in_permission"] = nil
+        try PropertyListSerialization.data(fromPropertyList: device, format: .binary, options: 0).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url).status, 0)
+
+        let who = try XCTUnwrap(try SXK.run(["--profile", "device", "whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertTrue(who["userId"] is NSNull, "\(who)")
+        XCTAssertEqual(who["roleCode"] as? String, "storeAdmin", "\(who)")
+        XCTAssertEqual(who["scenicId"] as? Int, 1, "\(who)")
+        XCTAssertEqual(who["storeId"] as? Int, 301, "\(who)")
+        let scope = SXK.run(["--profile", "device", "explain", "scope"], in: ws, baseURL: url)
+        XCTAssertTrue(scope.stdout.contains("account scope guest, role storeAdmin, scenic 1, store 301"), scope.summary)
+        let boot = SXK.run(["--profile", "device", "boot"], in: ws, baseURL: url)
+        XCTAssertEqual(boot.status, 0, boot.summary)
+        XCTAssertFalse(boot.stdout.contains("no scenic selected"), boot.summary)
+    }
+
     /// `location` shows what the device keeps and asks the server nothing (seed 000 §6.3); only
     /// `location detail` calls, and on a snapshot with a stale token it says so.
     func testLocationAloneSendsNothing() throws {
