@@ -84,16 +84,13 @@ public final class APIClient: Sendable {
         ])
         if let token { headers.append("token", token) }
         for (name, value) in extra { headers[name] = value }
-        // A secret-named header the caller added is masked by value as well, wherever it is echoed.
-        let extraSecrets = extra.filter { SecretScrubber.isSecretHeader($0.0) && !$0.1.isEmpty }.map(\.1)
-
         let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
-        var secrets = [sessionToken, tokenOverride].compactMap { $0 } + extraSecrets
-        if let body { secrets += SecretScrubber.secretValues(in: body) }
-        // A secret-named query value (`get /x password=…`) is masked wherever the server repeats it.
-        secrets += query.filter { Redaction.isSecretName($0.0) && !$0.1.isEmpty }.map(\.1)
+        // The tokens, and what the caller sent under a secret name (a header, a body member, a query
+        // value: `get /x password=…`), are masked wherever the server repeats them.
+        let secrets = [sessionToken, tokenOverride].compactMap { $0 } + SecretScrubber.requestSecrets(body: body, query: query, headers: extra)
 
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
+        request.secrets = secrets
         let tracing = observer.isTracing
         let traceURL = tracing ? SecretScrubber.url(urlText, secrets: secrets) : ""
         // The path as the trace lines and the status line show it: a live token or a secret-named query

@@ -42,6 +42,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     public var timeout: TimeInterval
+    /// Values this request carries under secret names (the tokens, a password, a secret-named query
+    /// value or header), never sent as such: what records the answer masks them in it.
+    public var secrets: [String] = []
 
     public init(method: String, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], timeout: TimeInterval = APIConfiguration.defaultTimeout) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.timeout = timeout

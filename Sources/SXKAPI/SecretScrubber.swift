@@ -51,6 +51,15 @@ public enum SecretScrubber {
     }
 
     /// String values of secret members of a JSON body (passwords sent in a login), to redact elsewhere.
+    /// The values a request carries under secret names — secret-named headers, the body's secret
+    /// members, secret-named query values — to be masked wherever an answer repeats them.
+    public static func requestSecrets(body: JSONValue?, query: [(String, String)], headers: [(String, String)]) -> [String] {
+        var out = headers.filter { (isSecretHeader($0.0) || Redaction.isSecretName($0.0)) && !$0.1.isEmpty }.map(\.1)
+        if let body { out += secretValues(in: body) }
+        out += query.filter { Redaction.isSecretName($0.0) && !$0.1.isEmpty }.map(\.1)
+        return out
+    }
+
     public static func secretValues(in value: JSONValue) -> [String] {
         switch value {
         case .object(let o):

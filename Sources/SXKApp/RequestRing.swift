@@ -44,8 +44,8 @@ struct RecordedRequest: Sendable {
 /// The answer to a recorded request, bounded: headers, the head of the body, the wire metrics.
 struct RecordedResponse: Sendable {
     let headers: [HTTPField]
-    /// At most `RequestRing.bodyHeadLimit` bytes of the body as received. When the request carried a
-    /// password, its value is already `***` here and in `headers` (a password is never kept); the token and secret
+    /// At most `RequestRing.bodyHeadLimit` bytes of the body as received. What the request carried under
+    /// a secret name (a password) is already `***` here and in `headers` (it is never kept); the token and secret
     /// members are masked when the body is written out (`HARExport`), as `--trace` masks them.
     let bodyHead: [UInt8]
     /// The whole body's size in bytes.
@@ -73,16 +73,17 @@ final class RequestRing: @unchecked Sendable {
     @discardableResult
     func record(_ request: HTTPRequest, time: Date = Date()) -> Int { begin(request, time: time).number }
 
-    /// Like `record`, and also returns the secret values of the body (a login's password), for
-    /// `finish` to mask in the response before it is kept; the caller holds them for that call only.
+    /// Like `record`, and also returns the secret values the request carries (its `secrets`, a
+    /// login's password), for `finish` to mask in the response before it is kept; the caller holds
+    /// them for that call only.
     func begin(_ request: HTTPRequest, time: Date = Date()) -> (number: Int, bodySecrets: [String]) {
         var body: String?
         var omitted = false
-        var secrets: [String] = []
+        var secrets = request.secrets
         if !request.body.isEmpty {
             if let value = try? JSONParser.parse(request.body) {
                 body = JSONWriter.string(Redaction.redact(value))
-                secrets = SecretScrubber.secretValues(in: value)
+                secrets += SecretScrubber.secretValues(in: value)
             } else {
                 omitted = true
             }
@@ -116,7 +117,7 @@ final class RequestRing: @unchecked Sendable {
         var headers = response.headers.fields
         if !bodySecrets.isEmpty {
             head = Array(Redaction.redact(String(decoding: head, as: UTF8.self), secrets: bodySecrets).utf8)
-            // A server may echo the password in a header too (a `Location`, a debug field).
+            // A server may echo them in a header too (a `Location`, a debug field).
             headers = headers.map { HTTPField(name: $0.name, value: Redaction.redact($0.value, secrets: bodySecrets)) }
         }
         let kept = RecordedResponse(headers: headers, bodyHead: head, bodySize: response.body.count, metrics: response.metrics)

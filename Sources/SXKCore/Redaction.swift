@@ -6,11 +6,9 @@ import Darwin
 
 /// Keeps secrets out of everything a person or a file might see: traces, errors, excerpts.
 public enum Redaction {
-    /// `abcd…wxyz` style: first 4 and last 4 characters, the middle replaced; short secrets fully hidden.
-    public static func maskToken(_ token: String) -> String {
-        guard token.count > 12 else { return "***" }
-        return String(token.prefix(4)) + "…" + String(token.suffix(4))
-    }
+    /// A stored token as every view shows it: `***`, saying there is one, never a part of it (the
+    /// JSON views mask a member named `token` so; a text view must not show more).
+    public static func maskToken(_ token: String) -> String { "***" }
 
     /// `13800000001` → `138****0001`; anything not phone-shaped is returned unchanged.
     public static func maskPhone(_ phone: String) -> String {
@@ -68,9 +66,9 @@ public enum Redaction {
                 let member: JSONValue?
                 if isSecretName(entry.key) || (namesSecret && namedValueMembers.contains(entry.key)) {
                     // null and true/false carry no secret (`"session": true` says one is stored),
-                    // nor does a table's mark for none.
+                    // nor does a table's or an explanation's mark for none.
                     switch entry.value {
-                    case .null, .bool, .string("***"), .string("–"): member = nil
+                    case .null, .bool, .string("***"), .string("–"), .string("nil"): member = nil
                     default: member = .string("***")
                     }
                 } else {
@@ -164,6 +162,15 @@ public enum Redaction {
         changed(value, SecretMatcher.none) ?? value
     }
 
+    /// A raw JSON body whose rows name a secret value in another member (`{"key": "password",
+    /// "value": …}`, the rule of `redact`), written again with those values masked; any other text
+    /// as it is. Parsed only when such a member name occurs in it.
+    public static func scrubNamedRows(_ text: String) -> String {
+        guard text.contains("\"field\"") || text.contains("\"key\""), let parsed = try? JSONParser.parse(text) else { return text }
+        let masked = redact(parsed)
+        return masked == parsed ? text : JSONWriter.string(masked)
+    }
+
     /// Replaces the value of every secret-named member in raw text (`"password":"x"` →
     /// `"password":"***"`, `"pin": 1234` → `"pin": "***"`), by `Redaction.isSecretName`. One pass:
     /// each string followed by `:` is a member name.
@@ -214,14 +221,22 @@ public enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Where the value of a typed item starts when its name is a secret name: `NAME=value`,
-    /// `NAME:=JSON` or `Name:value` (a header), the first separator deciding as `get`/`post` read them.
+    /// Where the value of a typed item starts when its name is a secret name: `NAME=value` (the name
+    /// is all before the first `=`, so `/x?password=…` counts), or a header `Name:value` or a raw JSON
+    /// field `name:=JSON` whose name is a header token (so `/api/x:y` and `10:30` are no names).
     public static func secretItemValueStart(_ word: String) -> String.Index? {
-        guard let separator = word.firstIndex(where: { $0 == "=" || $0 == ":" }), separator != word.startIndex,
-              isSecretName(word[..<separator]) else { return nil }
-        let next = word.index(after: separator)
-        if word[separator] == ":", next < word.endIndex, word[next] == "=" { return word.index(after: next) }
+        if let eq = word.firstIndex(of: "="), eq != word.startIndex, isSecretName(word[..<eq]) { return word.index(after: eq) }
+        guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return nil }
+        let name = word[..<colon]
+        guard name.utf8.allSatisfy(isHeaderTokenByte), isSecretName(name) else { return nil }
+        let next = word.index(after: colon)
+        if next < word.endIndex, word[next] == "=" { return word.index(after: next) }
         return next
+    }
+
+    /// A byte of an HTTP header name (RFC 9110 `tchar`).
+    private static func isHeaderTokenByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(b)
     }
 
     /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a

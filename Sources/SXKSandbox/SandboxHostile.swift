@@ -64,14 +64,15 @@ public enum SandboxHostile {
         data["nested"] = .object(nested)
         for (name, value) in plantedVisible { data[name] = .string(value) }
         var answer = HTTPResponse.success(.object(data))
-        // The body sent comes back in a header too, as a debugging gateway echoes it.
-        if !request.body.isEmpty {
-            answer.headers.append((name: echoHeaderName, value: String(bodyText.filter { $0 != "\r" && $0 != "\n" })))
+        // The body sent (else the query) comes back in a header too, as a debugging gateway echoes it.
+        let echoed = request.body.isEmpty ? request.rawQuery : bodyText
+        if !echoed.isEmpty {
+            answer.headers.append((name: echoHeaderName, value: String(echoed.filter { $0 != "\r" && $0 != "\n" })))
         }
         return answer
     }
 
-    /// The echo route's response header carrying the request body as sent.
+    /// The echo route's response header carrying the request body (or query) as sent.
     public static let echoHeaderName = "X-Sandbox-Echo"
 
     static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }

@@ -104,9 +104,8 @@ public struct DefaultsImporter: Sendable {
         }
         // The token lives in the token file only: a key that holds it too (a copy the app's settings
         // or another SDK kept) is left out, or defaults.json would carry the session.
-        if let token {
-            let matcher = SecretMatcher([token])
-            for (key, value) in object.entries where matcher.holds(JSONWriter.string(value)) {
+        if let token, token.utf8.count >= 8 {
+            for (key, value) in object.entries where DefaultsImporter.holds(token, in: value) {
                 object[key] = nil
                 report.importedKeys.removeAll { $0 == key }
                 report.unmodelledKeys.removeAll { $0 == TerminalText.sanitize(key) }
@@ -147,6 +146,17 @@ public struct DefaultsImporter: Sendable {
             throw error
         }
         return prepared.report
+    }
+
+    /// Whether a text of `value` (at any depth) holds `token` whole: the token copied, not an id
+    /// that happens to share its digits.
+    static func holds(_ token: String, in value: JSONValue) -> Bool {
+        switch value {
+        case .string(let text): return text.contains(token)
+        case .array(let items): return items.contains { holds(token, in: $0) }
+        case .object(let object): return object.entries.contains { holds(token, in: $0.value) }
+        default: return false
+        }
     }
 
     // MARK: Reading

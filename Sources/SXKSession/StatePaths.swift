@@ -103,6 +103,21 @@ public struct StatePaths: Sendable, Equatable {
         if bad { throw .invalidProfileName(name) }
     }
 
+    /// Removes a profile folder that holds nothing but its lock file (a profile made for a write
+    /// that then failed); a folder holding anything else is left as it is.
+    public static func removeEmptyProfile(_ profileDir: String) {
+        guard let dir = opendir(profileDir) else { return }
+        var others = false
+        while let entry = readdir(dir) {
+            let name = DirectoryEntry.name(entry)
+            if name != Array(".".utf8), name != Array("..".utf8), name != Array(".lock".utf8) { others = true }
+        }
+        closedir(dir)
+        guard !others else { return }
+        unlink(profileDir + "/.lock")
+        rmdir(profileDir)
+    }
+
     private static func absolute(_ path: String) -> String { PathText.absolute(path) }
 
     private static func trimSlashes(_ path: String) -> String {

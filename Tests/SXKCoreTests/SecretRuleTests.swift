@@ -49,11 +49,17 @@ final class SecretRuleTests: XCTestCase {
             .object(["key": "x_token", "before": "OLD-TOKEN", "after": "NEW-TOKEN"]),
             .object(["field": "key_in_user_name", "value": "store3001"]),
             .object(["field": "token", "value": "–"]),
+            .object(["key": "key_in_token", "value": "nil"]),
         ])
         let out = JSONWriter.string(Redaction.redact(rows))
         for hidden in ["hunter2", "OLD-TOKEN", "NEW-TOKEN"] { XCTAssertFalse(out.contains(hidden), out) }
         XCTAssertTrue(out.contains("store3001"), out)
         XCTAssertTrue(out.contains("–"), "a table's mark for none carries nothing: \(out)")
+        XCTAssertTrue(out.contains(#""value":"nil""#), "an explanation's mark for none carries nothing: \(out)")
+        // A raw body with such rows is written again, masked; other text stays byte for byte.
+        let raw = #"{"code":0, "data":[{"key":"password","value":"hunter2"}]}"#
+        XCTAssertFalse(Redaction.scrubNamedRows(raw).contains("hunter2"))
+        XCTAssertEqual(Redaction.scrubNamedRows(#"{"key": "name",  "value":"x"}"#), #"{"key": "name",  "value":"x"}"#)
     }
 
     /// Typed items shown back mask a secret-named field, raw JSON field or header alike.
@@ -63,6 +69,9 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertEqual(Redaction.maskWord("X-Api-Key:abc"), "X-Api-Key:***")
         XCTAssertEqual(Redaction.maskWord("q=token:x"), "q=token:x")
         XCTAssertEqual(Redaction.maskWord("X-Trace:on"), "X-Trace:on")
+        XCTAssertEqual(Redaction.maskWord("/api/x:y?password=hunter9"), "/api/x:y?password=***")
+        XCTAssertEqual(Redaction.maskWord("/api/session:list"), "/api/session:list")
+        XCTAssertEqual(Redaction.maskWord("10:30"), "10:30")
     }
 
     /// The forms a server echoes a token back in: another case, base64 at any alignment (standard

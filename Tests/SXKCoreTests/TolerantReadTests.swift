@@ -87,7 +87,7 @@ final class TolerantReadTests: XCTestCase {
     }
 
     func testRedaction() {
-        XCTAssertEqual(Redaction.maskToken("abcd1234567890wxyz"), "abcd…wxyz")
+        XCTAssertEqual(Redaction.maskToken("abcd1234567890wxyz"), "***", "no part of a token is shown")
         XCTAssertEqual(Redaction.maskToken("short"), "***")
         XCTAssertEqual(Redaction.maskPhone("13800000001"), "138****0001")
         XCTAssertEqual(Redaction.maskPhone("138****0001"), "138****0001")

@@ -140,6 +140,17 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.userId, 7)
     }
 
+    /// Only a text holding the token whole is a copy of it: an id that shares its digits is kept.
+    func testOnlyAWholeCopyOfTheTokenIsLeftOut() throws {
+        let object: JSONObject = ["key_in_token": "30013001", "key_in_user_id": 30013001, "key_in_user_name": "u30013001x",
+                                  "key_in_account_type": "store", "key_in_avatar": "3001"]
+        let (store, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.rejected.map(\.key), ["key_in_user_name"])
+        XCTAssertEqual(store.userId, 30013001)
+        XCTAssertEqual(store.avatar, "3001")
+        XCTAssertNil(store.userName)
+    }
+
     /// `true` is not user 1 or store 1: a boolean where an id belongs is rejected, not converted.
     func testABooleanIsNotAnId() throws {
         let object: JSONObject = ["key_in_user_id": true, "key_in_current_store_id": false, "key_in_current_scenic_id": 3]

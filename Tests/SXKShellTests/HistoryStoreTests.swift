@@ -83,6 +83,9 @@ final class HistoryStoreTests: XCTestCase {
         }
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x X-Trace:on q=a:b page:=2", specs: specs))
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x q=token:x", specs: specs), "the value of a plain field")
+        // A path is no header: its `:` names nothing, and a query's secret after it still counts.
+        XCTAssertFalse(HistoryStore.shouldPersist("get /api/x:y?password=hunter9", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("get /api/session:list", specs: specs))
     }
 
     /// Secret names match in any case, as a `k=v` word or a JSON member at any depth.

@@ -42,9 +42,13 @@ struct AppCommands: Sendable {
         do {
             output = try await declaration.run(self, command)
         } catch {
-            // A command that needs the session the validation just ended says so in one line: the expiry.
+            // A command that needs the session the validation just ended says so in one line: the
+            // expiry (its request sent without a token is refused as expired too: a raw `get`).
             if let expired {
-                if case FeatureError.notLoggedIn? = error as? FeatureError { throw AppError.notLoggedIn(expired) }
+                let feature = error as? FeatureError
+                if feature == .notLoggedIn || feature?.apiError?.kind == .sessionExpired || (error as? APIError)?.kind == .sessionExpired {
+                    throw AppError.notLoggedIn(expired)
+                }
                 diagnostics.warning(expired)
             }
             throw error
@@ -90,7 +94,7 @@ struct AppCommands: Sendable {
         let snapshot = services.storage.appStore.isDeviceSnapshot
         switch await features.bootstrapper.validate() {
         case .loggedOut where snapshot:
-            return "the server rejects this device snapshot's token (session expired): this command runs logged out, on a copy; the snapshot stays as imported"
+            return "the server rejects this device snapshot's token (session expired): the snapshot stays as imported; this process goes on logged out"
         case .loggedOut(let notice): return notice
         case .offline(let reason): diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(reason)")
         case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"

@@ -21,10 +21,10 @@ extension AppCommands {
             items = try RequestItems.parse(rest)
             if method == "POST" { body = items.object }
         }
-        // A password sent in the body, masked wherever the answer shows it (as `--trace` does).
-        let bodySecrets = body.map(SecretScrubber.secretValues) ?? []
         let query = method == "GET" ? try items.query() : []
         let headers = items.headers.map { ($0.name, $0.value) }
+        // What was sent under a secret name, masked wherever the answer shows it (as `--trace` does).
+        let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: headers)
         func send(_ query: [(String, String)]) async throws -> APIResponse {
             try await guarded {
                 method == "GET" ? try await client.get(path, query: query, headers: headers)
@@ -32,12 +32,12 @@ extension AppCommands {
             }
         }
         if command.has("paginate") {
-            return try await paginate(path: path, query: query, show: show, secrets: bodySecrets, send: send)
+            return try await paginate(path: path, query: query, show: show, secrets: itemSecrets, send: send)
         }
         let response = try await send(query)
         var output = dataOutput(response)
         output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.fixed(response.elapsedMs, digits: 1)) ms"]
-            + (show.contains("h") ? Self.headerLines(response, secrets: bodySecrets) : [])
+            + (show.contains("h") ? Self.headerLines(response, secrets: itemSecrets) : [])
         if show.contains("b") {
             output.blocks = [.json(response.data)]
         } else {

@@ -105,8 +105,9 @@ public struct Renderer: Sendable {
             guard let bodies = output.raw else { throw UsageError("--raw: this command has no response body to print") }
             for body in bodies {
                 // Byte-exact into a pipe or file (what --raw is for); inert on a terminal.
-                // Secret-named members too (a body is text here, perhaps not JSON at all).
-                var masked = Redaction.redact(Redaction.scrubMembers(body), secrets: secrets)
+                // Secret-named members too (a body is text here, perhaps not JSON at all), and the
+                // values rows name as secret (then the body is written again, masked).
+                var masked = Redaction.redact(Redaction.scrubNamedRows(Redaction.scrubMembers(body)), secrets: secrets)
                 if io.terminal.stdoutIsTerminal { masked = TerminalText.sanitizeLines(masked) }
                 sink.write(masked.hasSuffix("\n") ? masked : masked + "\n")
             }

@@ -37,12 +37,19 @@ final class SecretSinksTests: XCTestCase {
     func testQueryNamesAndResponseMembersInEveryFormat() throws {
         let (ws, token) = try loggedIn()
         let query = ["Password=PW-CAP1", "refresh_token=RT-3333", "X-Api-Key=AK-QUERY", "client-secret=CS-SENT9", "passport=E-VISIBLE"]
-        for (global, format) in [([], []), ([], ["--json"]), ([], ["--raw"]), (["--trace"], []), (["--json"], [])] {
+        for (global, format) in [([], []), ([], ["--json"]), ([], ["--raw"]), (["--trace"], []), (["--json"], []), ([], ["--print", "hb"])] {
             let r = SXK.run(global + ["get", SandboxHostile.echoPath] + query + format, in: ws, baseURL: url)
             XCTAssertEqual(r.status, 0, "\(format) \(r.summary)")
             assertClean(r.stdout, "\(global)\(format) stdout", extra: [token])
             assertClean(r.stderr, "\(global)\(format) stderr", extra: [token])
         }
+        // The echo route repeats the query in a response header: the HAR keeps it masked.
+        let har = ws.root + "/get.har"
+        let saved = SXK.run(["-c", "get \(SandboxHostile.echoPath) \(query.joined(separator: " ")); har save \(har)"], in: ws, baseURL: url)
+        XCTAssertEqual(saved.status, 0, saved.summary)
+        let file = String(decoding: try XCTUnwrap(ws.read(har)), as: UTF8.self)
+        XCTAssertTrue(file.contains(SandboxHostile.echoHeaderName), "the echoed header is in the HAR")
+        assertClean(file, "HAR file", extra: [token])
         let json = SXK.run(["--json", "get", SandboxHostile.echoPath] + query, in: ws, baseURL: url)
         for (_, value) in SandboxHostile.plantedVisible { XCTAssertTrue(json.stdout.contains(value), "\(value) stays visible: \(json.stdout)") }
         XCTAssertTrue(json.stdout.contains("E-VISIBLE"), json.stdout)

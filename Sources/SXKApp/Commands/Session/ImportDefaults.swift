@@ -1,3 +1,4 @@
+import SXKCore
 import SXKSession
 import SXKShell
 
@@ -23,18 +24,27 @@ extension AppCommands {
     /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
     fileprivate func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
         guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
-        // The file first: one that cannot be used leaves no profile behind.
-        let prepared = try DefaultsImporter().read(file)
-        var options = services.options
         // Named, it must be a valid name: an empty one (an unset variable in a script) would mean the
         // default profile, the logged-in session this import would replace.
         let profile = command.option("profile") ?? "imported"
         try StatePaths.validateProfileName(profile)
+        // The file before the profile: one that cannot be used leaves no profile behind.
+        let prepared = try DefaultsImporter().read(file)
+        var options = services.options
         options.profile = profile
+        let folder = try StatePaths(root: services.paths.root, profile: profile, configDir: services.paths.configDir).profileDir
+        let existed = PathText.isDirectory(folder)
         let target = try AppServices(
             environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
             settings: host.settings, transport: host.transport, stderr: io.stderr)
-        let report = try DefaultsImporter().write(prepared, into: target.storage.appStore)
+        let report: DefaultsImporter.Report
+        do {
+            report = try DefaultsImporter().write(prepared, into: target.storage.appStore)
+        } catch {
+            // A profile made for this import, which its failure left empty, goes again.
+            if !existed { StatePaths.removeEmptyProfile(folder) }
+            throw error
+        }
         // The imported profile talks to the backend it was imported under (`--profile NAME` alone).
         target.rememberBackend()
         host.replaceServices(target)

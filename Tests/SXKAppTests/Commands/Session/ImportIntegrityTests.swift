@@ -57,6 +57,10 @@ final class ImportIntegrityTests: SandboxTestCase {
         XCTAssertTrue(files(ws, profile: "device") == before, "the failed import changed the profile")
         let setAside = (try? FileManager.default.contentsOfDirectory(atPath: ws.stateDir + "/device")) ?? []
         XCTAssertFalse(setAside.contains { $0.contains("corrupt") }, "\(setAside)")
+        // Into a profile of its own, the refused write leaves no folder behind.
+        let fresh = SXK.run(["import-defaults", big, "--profile", "fresh"], in: ws, baseURL: url, timeout: 60)
+        XCTAssertEqual(fresh.status, 1, fresh.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/fresh"), "an empty profile was left")
     }
 
     /// `--profile ""` (a script's unset variable) is not the default profile: refused, and the

@@ -116,6 +116,15 @@ final class ValidationWindowTests: SandboxTestCase {
         XCTAssertTrue(config.stderrLines.first?.hasPrefix("warning:") ?? false, config.summary)
         XCTAssertTrue(config.stderrLines.first?.contains("expired") ?? false, config.summary)
         XCTAssertEqual(config.errorLines, [], config.summary)
+
+        // A raw request that needs a token, sent without one after the expiry: the same one line.
+        let third = loggedIn()
+        try setValidatedAt(third, Date().addingTimeInterval(-6 * 60))
+        server.expireTokens()
+        let raw = SXK.run(["get", userinfo], in: third, baseURL: url)
+        XCTAssertEqual(raw.status, 3, raw.summary)
+        XCTAssertEqual(raw.stderrLines.filter { $0.contains("expired") }.count, 1, raw.summary)
+        XCTAssertEqual(raw.errorLines.count, 1, raw.summary)
         XCTAssertNoThrow(try config.json(), "stdout is the data alone")
     }
 
