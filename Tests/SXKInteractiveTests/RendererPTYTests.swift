@@ -102,6 +102,48 @@ final class RendererPTYTests: SandboxPTYTestCase {
         _ = try s.waitForExit()
     }
 
+    /// Ctrl-C while the pager shows a command's output: the pager keeps the terminal until it quits
+    /// (as less does, which ignores it), and only then does the prompt come back, so no key goes to
+    /// the wrong program. The stand-in pager waits for a file before it quits.
+    func testCtrlCWhileThePagerRunsWaitsForIt() throws {
+        try logIn("13800000001")
+        let quit = home.appendingPathComponent("quit-pager")
+        let script = home.appendingPathComponent("slow-pager.sh")
+        try "#!/bin/sh\ntrap '' INT\ncat > /dev/null\necho PAGER-OPEN\nwhile [ ! -f '\(quit.path)' ]; do sleep 0.05; done\necho PAGER-QUIT\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        var env = environment
+        env["SXK_PAGER"] = script.path
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("orders --page-size 20\r")
+        try s.expect("PAGER-OPEN")
+        s.send("\u{03}")
+        // The old grace gave up after 0.2 s and drew the prompt over the running pager.
+        XCTAssertThrowsError(try s.expect("›", timeout: 1.5), "a prompt came back while the pager ran")
+        FileManager.default.createFile(atPath: quit.path, contents: nil)
+        try s.expect("PAGER-QUIT")
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("version\r")
+        try s.expect("sxk ")
+        s.send("exit\r")
+        _ = try s.waitForExit()
+
+        // A one-shot does not exit behind the pager either (the shell that ran it would get its keys).
+        try FileManager.default.removeItem(at: quit)
+        let one = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["orders", "--page-size", "20"],
+                                 environment: env, rows: 10, columns: 100)
+        try one.expect("PAGER-OPEN")
+        one.send("\u{03}")
+        XCTAssertThrowsError(try one.waitForExit(timeout: 1.5), "the one-shot exited while its pager ran")
+        FileManager.default.createFile(atPath: quit.path, contents: nil)
+        try one.expect("PAGER-QUIT")
+        // Its output was all written: the Ctrl-C went to the pager, and the command ends as it would have.
+        XCTAssertEqual(try one.waitForExit(), 0)
+    }
+
     /// `PAGER=less` with `LESS` unset: the pager runs with `LESS=FRX` (as git's does), so colours
     /// arrive as colours; a `LESS` the user set is passed unchanged. A stand-in `less` on PATH
     /// records what it was given.

@@ -1,4 +1,5 @@
 import SXKCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -63,20 +64,28 @@ public final class PagerProcess: @unchecked Sendable {
     public let input: StandardOutput
     private let fd: Int32
     private let pid: pid_t
+    private let finished = Atomic<Bool>(false)
+    /// Pagers started and not yet waited for. While one runs it owns the terminal: an interrupted
+    /// command is waited for until it ends (`RunningCommand`), never left behind it at a prompt.
+    static let running = Atomic<Int>(0)
+    public static var isRunning: Bool { running.load(ordering: .sequentiallyConsistent) > 0 }
 
     init(fd: Int32, pid: pid_t) {
         self.fd = fd
         self.pid = pid
         input = StandardOutput(fd: fd)
+        PagerProcess.running.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// Flushes, closes and waits; false when sh answered 127 (the pager's program does not exist:
     /// nothing was shown).
     public func finish() -> Bool {
+        guard !finished.exchange(true, ordering: .sequentiallyConsistent) else { return true }
         input.flush()
         close(fd)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        PagerProcess.running.subtract(1, ordering: .sequentiallyConsistent)
         return !((status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 127)
     }
 }

@@ -3,7 +3,8 @@ import SXKCore
 import Dispatch
 
 /// The command Task in flight, so Ctrl-C can cancel it. If the command ignores cancellation the
-/// runner stops waiting after a grace period and returns to the prompt anyway.
+/// runner stops waiting after a grace period and returns to the prompt anyway, unless a pager is
+/// running: that owns the terminal until it quits, and the command ends with it.
 final class RunningCommand: @unchecked Sendable {
     /// How the command ended: its status, or what it threw.
     enum CommandEnd: Sendable {
@@ -36,9 +37,7 @@ final class RunningCommand: @unchecked Sendable {
             let cancel: () -> Bool = {
                 guard !gate.hasEnded else { return false }
                 task.cancel()
-                DispatchQueue.global().asyncAfter(deadline: .now() + RunningCommand.grace) {
-                    gate.resume(.failed(CancellationError()))
-                }
+                RunningCommand.giveUp(gate, after: RunningCommand.grace)
                 return true
             }
             // An interrupt kept while the task was being made (`cancel(orNext:)`) cancels it now.
@@ -50,6 +49,16 @@ final class RunningCommand: @unchecked Sendable {
                 return interruptedBeforeStart
             }
             if cancelNow { _ = cancel() }
+        }
+    }
+
+    /// Ends the wait for an interrupted command after `delay`, or once no pager runs (the command,
+    /// which waits for its pager, usually ends first).
+    private static func giveUp(_ gate: Gate, after delay: TimeInterval) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            guard !gate.hasEnded else { return }
+            if PagerProcess.isRunning { return giveUp(gate, after: 0.05) }
+            gate.resume(.failed(CancellationError()))
         }
     }
 
