@@ -24,6 +24,45 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// `switch-account` asks for the password only once its set-user has failed (here a held token
+    /// the server refuses once): keys typed ahead meanwhile are not shown, then read as the answer.
+    func testAPasswordTypedAheadOfSwitchAccountsPromptIsNotShown() throws {
+        try logIn("13800000004", extra: ["--account", "1"])
+        let s = try start()
+        s.send("whoami\r")
+        try s.expect("›")
+        server.injectFault(path: "/api/app/v9/set-user", kind: .status500)
+        server.setLatency(milliseconds: 700)
+        s.send("switch-account 2\r")
+        usleep(50_000)
+        s.send("sandbox123\r")
+        let shown = try s.expect("password:", timeout: 30)
+        try s.expect("›", timeout: 30)
+        server.setLatency(milliseconds: 0)
+        XCTAssertFalse(s.screen.contains("sandbox123"), "the password was shown:\n\(s.screen)")
+        XCTAssertFalse(shown.contains("sandbox"), shown)
+        s.send("whoami --json\r")
+        try s.expect("4002")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// A login its local checks refuse asks for no password: one typed ahead for it is dropped, not
+    /// shown at the next prompt and run as a command.
+    func testAPasswordTypedAheadOfALoginRefusedLocallyIsDropped() throws {
+        let s = try start()
+        s.send("login 12345 --accept-privacy\rSecr3tPw\r")
+        try s.expect("is not valid")
+        try s.expect("›")
+        usleep(300_000)
+        s.send("version\r")
+        try s.expect("sxk ")
+        try s.expect("›")
+        XCTAssertFalse(s.screen.contains("Secr3tPw"), "the password was shown:\n\(s.screen)")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     func testWrongAccountChoiceAsksAgainWithOneLineWhy() throws {
         let s = try start()
         s.send("login 13800000004 --accept-privacy\r")

@@ -97,7 +97,7 @@ final class SignalPTYTests: SandboxPTYTestCase {
     }
 
     /// Ctrl-Z under a job-control shell: sxk stops (the shell reports it), `fg` resumes it with the
-    /// line editor's raw mode back and the half-typed line intact (SignalRouter's SIGTSTP handler does
+    /// line editor's raw mode back and the half-typed line intact and drawn again (SignalRouter's SIGTSTP handler does
     /// it: libedit's own signal handling is off).
     func testCtrlZStopsAndFgResumesTheLineInRawMode() throws {
         let bash = "/bin/bash"
@@ -115,6 +115,8 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("stopped-148")
         try s.expect("sxk-state'")  // bash's fg names the job it resumes
         try s.waitForEditor()  // raw mode again, put back by sxk itself
+        try s.expect("›")  // the prompt and the half-typed line drawn again below bash's lines
+        try s.expect("versio")
         s.send("n\r")
         try s.expect("sxk ")  // `version` ran: the line survived the stop
         try s.expect("›")

@@ -155,6 +155,11 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                 case .resize:
                     redrawAfterResize()
                     continue
+                case .resumed:
+                    // Back from Ctrl-Z: the shell's `fg` left the cursor on a line of its own.
+                    writeOut("\r\u{1B}[J")
+                    _ = sxk_el_refresh(el)
+                    continue
                 case .none:
                     break
                 }

@@ -116,9 +116,10 @@ enum SignalRouter {
 }
 
 extension SignalRouter {
-    enum Wakeup { case none, resize, interrupt }
+    enum Wakeup { case none, resize, resumed, interrupt }
 
-    /// Reads every byte waiting on the wake-up pipe; Ctrl-C wins over a resize.
+    /// Reads every byte waiting on the wake-up pipe; Ctrl-C wins over a resume (`fg`), which wins
+    /// over a resize.
     @discardableResult
     static func takeWakeups() -> Wakeup {
         let fd = editorWakeRead.load(ordering: .relaxed)
@@ -130,7 +131,13 @@ extension SignalRouter {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return result }
             for byte in buffer[0..<n] {
-                if byte == UInt8(ascii: "i") { result = .interrupt } else if result == .none { result = .resize }
+                if byte == UInt8(ascii: "i") {
+                    result = .interrupt
+                } else if byte == UInt8(ascii: "C") {
+                    if result != .interrupt { result = .resumed }
+                } else if result == .none {
+                    result = .resize
+                }
             }
         }
     }
@@ -162,7 +169,7 @@ extension SignalRouter {
     }
 }
 
-/// Only async-signal-safe calls: tcgetattr/tcsetattr, sigaction, sigprocmask, raise.
+/// Only async-signal-safe calls: tcgetattr/tcsetattr, sigaction, sigprocmask, raise, write.
 private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     let saved = errno
     defer { errno = saved }
@@ -184,6 +191,11 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     pthread_sigmask(SIG_SETMASK, &oldMask, nil)
     sigaction(SIGTSTP, &previous, nil)
     if haveEditing { tcsetattr(0, TCSADRAIN, &editing) }
+    // Resumed (`fg`): the job-control shell wrote below the line, so the editor draws prompt and
+    // line again where the cursor now is (a byte on its wake-up pipe, as a resize does).
+    var byte = UInt8(ascii: "C")
+    let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
+    if wake >= 0 { _ = write(wake, &byte, 1) }
 }
 
 private let signalHandler: @convention(c) (Int32) -> Void = { sig in

@@ -125,6 +125,31 @@ enum TerminalPrompt {
         return .answer(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// Flushes the terminal's unread input (`CommandIO.discardTypedAhead`).
+    static func discardTypedAhead() {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return }
+        tcflush(fd, TCIFLUSH)
+        close(fd)
+    }
+
+    /// Turns the terminal's echo off, keeping line input, until the returned closure runs; nil
+    /// without a terminal. Keys already typed stay to be read (TCSANOW, no flush).
+    static func echoOff() -> (() -> Void)? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0, saved.c_lflag & tcflag_t(ECHO) != 0 else { close(fd); return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ICANON | ECHONL)
+        tcsetattr(fd, TCSANOW, &quiet)
+        return {
+            tcsetattr(fd, TCSADRAIN, &saved)
+            close(fd)
+        }
+    }
+
     static func writeAll(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)
         var off = 0

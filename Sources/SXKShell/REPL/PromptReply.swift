@@ -9,6 +9,20 @@ public enum PromptReply: Sendable, Equatable {
 extension CommandIO {
     /// Asks for a line on the terminal (echo off when `secret`), telling Ctrl-D apart from having no
     /// terminal at all. Throws `CancellationError` on Ctrl-C.
+    /// Runs `body` with the terminal's echo off (line input kept), for a command that may ask for a
+    /// password once a request has answered (`switch-account`, `compare --as account:`): keys typed
+    /// ahead of that prompt are not shown meanwhile. Without a terminal, just `body`.
+    public func withEchoOff<T>(_ body: () async throws -> T) async rethrows -> T {
+        let restore = TerminalPrompt.echoOff()
+        defer { restore?() }
+        return try await body()
+    }
+
+    /// Throws away keys typed on the terminal and not read yet: a password typed ahead of a prompt
+    /// that will not come (a login refused by its local checks) must not become the next command
+    /// line, shown and run, or reach the shell a one-shot returns to.
+    public func discardTypedAhead() { TerminalPrompt.discardTypedAhead() }
+
     public func readReply(prompt: String, secret: Bool = false) async throws -> PromptReply {
         stdout.flush()
         let work: @Sendable () -> TerminalPrompt.Outcome = { TerminalPrompt.ask(prompt: prompt, secret: secret) }

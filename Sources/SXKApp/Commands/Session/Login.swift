@@ -43,7 +43,13 @@ extension AppCommands {
         let privacy = prefs.privacyAccepted || command.has("accept-privacy")
         // Local checks first (as the login page does), then the password, then the network: a password typed
         // ahead of the prompt is read with echo off instead of meeting a terminal still echoing.
-        try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
+        do {
+            try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
+        } catch {
+            // No prompt follows: a password typed ahead for it is dropped, not run as the next line.
+            if !command.has("password-stdin") { io.discardTypedAhead() }
+            throw error
+        }
         let password = try await readPassword(fromStdin: command.has("password-stdin"))
         // The login page loads the config as it appears, beside v9/login; a failure is ignored.
         let step = try await auth.loginFromLoginPage(phone: phone, password: password, privacyAccepted: privacy, choice: command.option("account"))

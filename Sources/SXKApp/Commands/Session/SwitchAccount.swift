@@ -61,7 +61,9 @@ extension AppCommands {
         let asked = PasswordFailure()
         let outcome: LoginOutcome
         do {
-            outcome = try await auth.switchAccount(to: selector, password: passwordSource(fromStdin: command.has("password-stdin"), failure: asked))
+            // A password may be asked once set-user has answered: keys typed ahead are not shown meanwhile.
+            let password = passwordSource(fromStdin: command.has("password-stdin"), failure: asked)
+            outcome = try await io.withEchoOff { try await auth.switchAccount(to: selector, password: password) }
         } catch {
             // The facade wraps what the prompt threw; a usage problem (no terminal, empty stdin) stays one.
             throw asked.error ?? error

@@ -52,8 +52,11 @@ extension AppCommands {
 
         let asked = PasswordFailure()
         let password = passwordSource(fromStdin: command.has("password-stdin"), failure: asked)
-        var results = try await probeAll(targets, request: request, sessionToken: sessionToken, auth: features.auth,
-                                         client: client, password: password, asked: asked)
+        // `account:` identities may need a password once their set-user has answered: typed-ahead keys are not shown.
+        var results = try await io.withEchoOff {
+            try await probeAll(targets, request: request, sessionToken: sessionToken, auth: features.auth,
+                               client: client, password: password, asked: asked)
+        }
         if let base = results.first {
             for i in results.indices.dropFirst() { results[i].diff = CompareDiff.between(base.data, results[i].data) }
         }
