@@ -65,6 +65,27 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
+
+    /// Ctrl-C with the cursor on the first row of a line wrapped over three: the cursor goes down to
+    /// the line's last row before the new line, so the next prompt is not drawn over the rest.
+    func testCtrlCOnAnEarlierRowOfAWrappedLineLeavesItWhole() throws {
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 24, columns: 40)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send(String(repeating: "x", count: 90))
+        try s.expect("xxxxxxxxxx")
+        usleep(100_000)
+        s.send("\u{01}")  // Ctrl-A: to the start, on the first row
+        usleep(100_000)
+        let before = s.raw.count
+        s.send("\u{03}")
+        try s.expect("›")
+        let after = String(decoding: s.raw[before...], as: UTF8.self)
+        // The prompt and 90 characters take three rows or more of 40 columns: rows down, then the new line.
+        XCTAssertNotNil(after.range(of: "\u{1B}\\[[1-9][0-9]*B\r?\n", options: .regularExpression), after.debugDescription)
+        s.send("exit\r")
+        _ = try s.waitForExit()
+    }
 }
 
 /// Ctrl-C inside a Ctrl-R history search, as in bash and psql.

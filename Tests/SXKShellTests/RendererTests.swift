@@ -205,6 +205,16 @@ final class RendererTests: XCTestCase {
         return (out.text, io.data.value)
     }
 
+    /// Whether output is paged is decided by the rows it takes at the window's width, not its
+    /// newlines: a few long lines can be taller than the screen; colour codes take no column.
+    func testThePagerCountsRowsAtTheWindowsWidth() {
+        let long = String(repeating: "x", count: 150) + "\n"
+        XCTAssertEqual(Pager.rows(String(repeating: long, count: 4), columns: 60, atLeast: 100), 12)
+        XCTAssertEqual(Pager.rows("西湖景区\n\n", columns: 4, atLeast: 100), 3, "wide characters take two columns, an empty line one row")
+        XCTAssertEqual(Pager.rows("\u{1B}[31m" + String(repeating: "y", count: 60) + "\u{1B}[0m\n", columns: 60, atLeast: 100), 1)
+        XCTAssertEqual(Pager.rows(String(repeating: long, count: 1000), columns: 60, atLeast: 24), 24, "counting stops at the screen's height")
+    }
+
     /// A walk that fails after its progress line was drawn erases it first: the error that follows
     /// starts a line of its own.
     func testAStreamThatFailsErasesItsProgressLine() async throws {

@@ -76,7 +76,9 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         errno = 0
         guard let raw = sxk_el_gets(el, &count) else {
             let interrupted = count < 0 && errno == EINTR
-            writeOut("\n")
+            // From the line's last row: with the cursor on an earlier row of a wrapped line, the
+            // next prompt would be drawn over the rest of it.
+            moveBelowTheLine()
             if interrupted {
                 sxk_el_reset(el)
                 return .interrupted
@@ -209,6 +211,19 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         guard let newline = text.lastIndex(of: "\n") else { return false }
         let tail = text[text.index(after: newline)...]
         return tail.hasPrefix("bck:") || tail.hasPrefix("bck?") || tail.hasPrefix("fwd:") || tail.hasPrefix("fwd?")
+    }
+
+    /// Moves the cursor down to the last row the line being edited takes, then to a new line.
+    private func moveBelowTheLine() {
+        let info = sxk_el_line(el).pointee
+        let columns = max(1, Int(sxk_el_get_columns(el)))
+        func width(_ end: UnsafePointer<CChar>) -> Int {
+            guard let start = info.buffer else { return promptWidth }
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: max(0, end - start))
+            return promptWidth + TextWidth.width(String(decoding: bytes, as: UTF8.self))
+        }
+        let down = info.buffer == nil ? 0 : width(info.lastchar) / columns - width(info.cursor) / columns
+        writeOut((down > 0 ? "\u{1B}[\(down)B" : "") + "\n")
     }
 
     /// The window changed size: libedit learns the new width, the cursor goes back to where the

@@ -22,12 +22,38 @@ public enum Pager {
     /// to `stdout`. A nil command never pages (`--no-pager`, `pager off`).
     public static func deliver(_ page: String, to stdout: any OutputSink, stdoutIsTerminal: Bool, command: String?) {
         if let command, stdoutIsTerminal, !page.isEmpty {
-            if page.utf8.lazy.filter({ $0 == 0x0A }).count >= Terminal.currentHeight() {
+            let height = Terminal.currentHeight()
+            if rows(page, columns: Terminal.currentWidth(environment: [:]), atLeast: height) >= height {
                 stdout.flush()
                 if run(command: command, text: page) { return }
             }
         }
         stdout.write(page)
+    }
+
+    /// Rows `page` takes on a terminal `columns` wide, counted up to `limit`: a line as many rows as
+    /// it wraps to, at least one (a colour code takes no column). Lines, not rows, would let a page of
+    /// long lines scroll its start away unpaged.
+    static func rows(_ page: String, columns: Int, atLeast limit: Int) -> Int {
+        let columns = max(1, columns)
+        var rows = 0, width = 0, escape = false
+        for scalar in page.unicodeScalars {
+            if escape {
+                // CSI: ESC [ parameters, ended by a final byte in @…~.
+                if scalar.value >= 0x40 && scalar.value <= 0x7E && scalar != "[" { escape = false }
+                continue
+            }
+            if scalar == "\u{1B}" { escape = true; continue }
+            if scalar == "\n" {
+                rows += max(1, (width + columns - 1) / columns)
+                width = 0
+                if rows >= limit { return rows }
+                continue
+            }
+            width += TextWidth.width(of: scalar)
+        }
+        if width > 0 { rows += (width + columns - 1) / columns }
+        return rows
     }
 
     /// The pager's environment: sxk's own, plus `LESS=FRX` when `LESS` is unset (as git does), so a
