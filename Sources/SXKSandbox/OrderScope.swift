@@ -184,9 +184,16 @@ final class OrderScope: @unchecked Sendable {
 
     // MARK: - Queries
 
+    /// Rows before `page` (1-based): past every list when the product overflows (a client may ask
+    /// for page 9223372036854775807), never a trap that ends the server.
+    static func skip(page: Int, pageSize: Int) -> Int {
+        let (rows, overflow) = max(0, page - 1).multipliedReportingOverflow(by: max(0, pageSize))
+        return overflow ? Int.max : rows
+    }
+
     /// One page of orders, newest first, filtered by status and keyword; and the filtered total.
     func page(status: Int?, keyword: String?, page: Int, pageSize: Int) -> (total: Int, orders: [GeneratedOrder]) {
-        let skip = (page - 1) * pageSize
+        let skip = OrderScope.skip(page: page, pageSize: pageSize)
         if let keyword, !keyword.isEmpty {
             return scan(status: status, matcher: KeywordMatcher(keyword: keyword, scope: self), skip: skip, take: pageSize)
         }

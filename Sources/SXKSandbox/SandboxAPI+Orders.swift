@@ -77,7 +77,7 @@ extension SandboxAPI {
         let (first, last) = try dateRange(request)
         let (page, pageSize) = try paging(request)
         let total = last - first + 1
-        let skip = (page - 1) * pageSize
+        let skip = OrderScope.skip(page: page, pageSize: pageSize)
         var rows: [JSONValue] = []
         if skip < total {
             for offset in skip..<min(total, skip + pageSize) {

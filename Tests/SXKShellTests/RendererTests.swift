@@ -236,6 +236,26 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(err.text.hasSuffix("\r\u{1B}[K"), err.text.debugDescription)
     }
 
+    /// A JSON stream that fails after some rows still closes its array: what came before the
+    /// failure parses (`| jq`), and the failure is the exit status.
+    func testAJSONStreamThatFailsIsStillOneArray() async throws {
+        struct PageFailed: Error {}
+        let out = BufferOutput()
+        let io = CommandIO(stdout: out, stderr: BufferOutput())
+        var output = CommandOutput()
+        let batch = [rows[0]]
+        output.stream = RowStream(columns: columns) { emit in
+            _ = emit(batch, nil)
+            throw PageFailed()
+        }
+        do {
+            _ = try await Renderer(io: io, format: OutputFormat(kind: .json), secrets: []).render(output)
+            XCTFail("the stream's error was not thrown")
+        } catch is PageFailed {}
+        let parsed = try JSONParser.parse(out.text)
+        XCTAssertEqual(parsed.arrayValue?.count, 1, out.text)
+    }
+
     func testStreamKeepsRowsForDollarUnderscoreOnlyWhereTheyCanBeRead() async throws {
         let (kept, keptData) = try await stream(.ndjson, read: true)
         guard case .array(let list)? = keptData else { return XCTFail("no rows kept: \(String(describing: keptData))") }

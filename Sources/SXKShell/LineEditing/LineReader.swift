@@ -76,6 +76,10 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var atEOF = false
     private var entries: [String] = []
+    private var taken = 0
+
+    /// Lines handed out so far, to whoever read them (the command loop or a command).
+    public var linesTaken: Int { lock.withLock { taken } }
 
     /// `promptFD`: a terminal without the line editor (libedit missing) still shows the prompt, as plain
     /// text made inert (`TerminalText`: it holds server text, scenic and store names).
@@ -95,6 +99,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
         var lineBytes = Array(buffer[..<nl])
         buffer.removeSubrange(...nl)
         if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+        taken += 1
         return .line(String(decoding: lineBytes, as: UTF8.self))
     }
 
@@ -121,6 +126,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
             if atEOF {
                 if buffer.isEmpty { return .eof }
                 defer { buffer.removeAll() }
+                taken += 1
                 return .line(String(decoding: buffer, as: UTF8.self))
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)

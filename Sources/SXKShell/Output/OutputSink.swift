@@ -11,19 +11,26 @@ public protocol OutputSink: AnyObject, Sendable {
     func write(_ text: String)
     func write(bytes: [UInt8])
     func flush()
+    /// The error (errno) a write met since the last call, other than the reader going away: a full
+    /// disk or a file-size limit lost output, which the command must not report as done.
+    func takeWriteError() -> Int32?
 }
 
 extension OutputSink {
+    public func takeWriteError() -> Int32? { nil }
+
     /// Writes `text` and a newline.
     public func line(_ text: String = "") { write(text + "\n") }
 }
 
-/// A buffered writer to a file descriptor (1 or 2). Stops quietly when the reader goes away (EPIPE).
+/// A buffered writer to a file descriptor (1 or 2). Stops quietly when the reader goes away (EPIPE);
+/// any other write error stops it too and is kept for `takeWriteError`.
 public final class StandardOutput: OutputSink, @unchecked Sendable {
     private let fd: Int32
     private let lock = Lock()
     private var buffer: [UInt8] = []
     private var broken = false
+    private var writeError: Int32?
     private let limit: Int
     /// Erased before this sink writes (set when the descriptor is the terminal the status line is on).
     private var status: StatusLine?
@@ -39,6 +46,13 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     }
 
     public var isBroken: Bool { lock.withLock { broken } }
+
+    public func takeWriteError() -> Int32? {
+        lock.withLock {
+            defer { writeError = nil }
+            return writeError
+        }
+    }
 
     /// Makes every write to this descriptor erase `status` first (the descriptor shows on the same terminal).
     public func attach(_ status: StatusLine) { lock.withLock { self.status = status } }
@@ -76,6 +90,7 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
                 let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
+                    if errno != EPIPE { writeError = errno }
                     broken = true
                     return
                 }

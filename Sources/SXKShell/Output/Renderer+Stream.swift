@@ -27,8 +27,10 @@ extension Renderer {
                 me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state, out: out)
             }
         } catch {
-            // The error line starts a line of its own, not after the progress.
+            // The error line starts a line of its own, not after the progress; a JSON array begun
+            // is closed, so what was written before the failure still parses (`| jq`).
             if state.progressShown { io.stderr.write("\r\u{1B}[K") }
+            if format.kind == .json, state.written > 0 { out.write("\n]\n"); out.flush() }
             _ = pagerProcess?.finish()
             throw error
         }

@@ -96,7 +96,9 @@ public struct Renderer: Sendable {
             table!.rows = table!.rows.prefix(format.limit ?? Int.max).map { Redaction.redact($0, secrets: secrets) }
         }
         let selection = try table.map { try ColumnSelection.resolve(format.columns, declared: $0.columns, sample: $0.rows.first) }
-        if format.columns != nil && table == nil {
+        // An empty list declares no columns: it prints nothing in any format, not a usage error.
+        let emptyList = table == nil && shaped == .array([])
+        if format.columns != nil && table == nil && !emptyList {
             throw UsageError("--columns needs rows to choose from; this command prints none")
         }
         // `set expanded` turns a table of the view into records, not lines that only stand for rows.
@@ -138,7 +140,10 @@ public struct Renderer: Sendable {
             if let shaped { io.keep(shaped) } else { io.keep(.array(rows)) }
             for row in rows { writeJSON(row, pretty: false, into: sink) }
         case .csv, .tsv:
-            guard let table, let selection else { throw UsageError("--\(format.kind.rawValue) needs rows; this command prints none") }
+            guard let table, let selection else {
+                if emptyList { return io.keep(.array([])) }
+                throw UsageError("--\(format.kind.rawValue) needs rows; this command prints none")
+            }
             if let shaped { io.keep(shaped) }
             let separated = SeparatedValues(tabs: format.kind == .tsv)
             sink.write(separated.line(selection.header(sample: table.rows.first)))

@@ -207,7 +207,13 @@ public final class Shell: @unchecked Sendable {
             case .interrupted: return ExitStatus.interrupted
             case .line(let typed):
                 guard let line = joiner.add(typed) else { continue }
+                let taken = lineReader.linesTaken
                 let status = await runLine(line, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+                // A `--password-stdin` command owns the next line whether it read it or not (refused
+                // before, or no password needed): a password never runs, and is never shown, as a command.
+                if line.contains("--password-stdin"), lineReader.linesTaken == taken {
+                    if lineReader.bufferedLine() == nil { _ = await thread.run { lineReader.readLine(prompt: PromptText("")) } }
+                }
                 if status != 0 {
                     if !options.keepGoing || status == ExitStatus.interrupted { return status }
                     worst = status
@@ -282,8 +288,14 @@ public final class Shell: @unchecked Sendable {
         // Before anything else is written, and at once after Ctrl-C: no "waiting for" left behind.
         status.commandEnded()
         io.stdout.flush()
+        // Output the disk or a file-size limit refused is lost: the command is not done.
+        let lost = io.stdout.takeWriteError()
         switch outcome {
         case .finished(let status):
+            if let lost {
+                errors.error("the output could not be written: \(String(cString: strerror(lost)))")
+                return status == 0 ? ExitStatus.failure : status
+            }
             if status == 0 { keepLastData(io.data.unmasked, source: source) }
             return status
         case .failed(let error):
@@ -325,7 +337,16 @@ public final class Shell: @unchecked Sendable {
             io.stdout.line("\(programName) \(version)")
             return 0
         case "exit":
-            exitRequest = command.positionals.first.flatMap { Int32($0) } ?? 0
+            // An exit status is a byte: 256 would be read as 0 (success) by whoever waits for it.
+            if let text = command.positionals.first {
+                guard let code = Int32(text), (0...255).contains(code) else {
+                    errors.error("exit takes a status from 0 to 255, got '\(TerminalText.sanitize(String(text.prefix(40))))'")
+                    return ExitStatus.usage
+                }
+                exitRequest = code
+            } else {
+                exitRequest = 0
+            }
             return 0
         case "history":
             // Without libedit the file cannot be read: said, not listed as an empty history.

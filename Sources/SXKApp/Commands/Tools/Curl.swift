@@ -37,7 +37,7 @@ extension AppCommands {
             guard n != 0 else { throw AppError.usage("curl N: N is a request number from `curl --list`, or -1 for the last, -2 for the one before…") }
             let range = "#\(entries.first!.number)–#\(last.number)"
             if n < 0 {
-                guard -n <= entries.count else {
+                guard n >= -entries.count else {  // not `-n`: the lowest Int has no negation
                     throw AppError.usage("only \(entries.count) request\(entries.count == 1 ? " is" : "s are") kept (\(range))")
                 }
                 chosen = entries[entries.count + n]

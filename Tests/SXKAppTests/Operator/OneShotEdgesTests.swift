@@ -1,0 +1,71 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// One-shots and piped input at their edges: numbers at the ends of `Int`, a password line a command
+/// did not read, and output the disk refuses.
+final class OneShotEdgesTests: SandboxTestCase {
+    private func loggedIn() -> Workspace {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        return ws
+    }
+
+    /// The lowest 64-bit number as a request number is one usage line, not a trap; the largest as a
+    /// page is asked for and answered past the last page (the sandbox clamps, never traps).
+    func testNumbersAtTheEndsOfIntAreAnsweredNotTrapped() {
+        let ws = loggedIn()
+        let curl = SXK.run(["-c", "config --json; curl -9223372036854775808"], in: ws, baseURL: url)
+        XCTAssertEqual(curl.status, 2, curl.summary)
+        XCTAssertFalse(curl.uncaughtSignal, curl.summary)
+        XCTAssertEqual(curl.errorLines.count, 1, curl.summary)
+        let page = SXK.run(["-c", "orders --page 9223372036854775807; version"], in: ws, baseURL: url)
+        XCTAssertEqual(page.status, 0, page.summary)
+        XCTAssertTrue(page.stdout.contains("sxk "), "the next command ran: \(page.summary)")
+        XCTAssertTrue(page.stderr.contains("past the last page"), page.summary)
+        XCTAssertEqual(SXK.run(["get", "/api/app/config"], in: ws, baseURL: url).status, 0, "the sandbox still serves")
+    }
+
+    /// Piped commands: the line after a `--password-stdin` command is its password whether it read it
+    /// or not (refused by a local check, no password needed): it never runs, and never shows, as a command.
+    func testAPasswordLineIsNeverRunAsACommand() {
+        let ws = Workspace()
+        let input = """
+        login 12345 --password-stdin --accept-privacy
+        Secr3t-Pw-1
+        login 13800000004 --password-stdin --accept-privacy --account 1
+        sandbox123
+        switch-account 2 --password-stdin
+        Secr3t-Pw-2
+        whoami --json
+        """
+        let r = SXK.run(["--keep-going"], in: ws, baseURL: url, stdin: input + "\n")
+        XCTAssertFalse(r.stderr.contains("Secr3t"), r.summary)
+        XCTAssertFalse(r.stdout.contains("Secr3t"), r.summary)
+        XCTAssertFalse(r.stderr.contains("unknown command"), r.summary)
+        XCTAssertTrue(r.stdout.contains("\"userId\" : 4002") || r.stdout.contains("\"userId\":4002"), "whoami ran after the switch: \(r.summary)")
+        XCTAssertEqual(r.errorLines.count, 1, "only the bad phone: \(r.summary)")
+    }
+
+    /// `exit` takes a byte: a status past 255 is refused, not wrapped to 0 (success); an empty list
+    /// prints nothing in CSV, not a usage error.
+    func testExitStatusesAndEmptyLists() {
+        let ws = Workspace()
+        let exit = SXK.run(["-c", "exit 256"], in: ws, baseURL: url)
+        XCTAssertEqual(exit.status, 2, exit.summary)
+        XCTAssertEqual(exit.errorLines, ["error: exit takes a status from 0 to 255, got '256'"], exit.summary)
+        XCTAssertEqual(SXK.run(["-c", "exit 7"], in: ws, baseURL: url).status, 7)
+        let csv = SXK.run(["accounts", "--csv"], in: ws, baseURL: url)
+        XCTAssertEqual(csv.status, 0, csv.summary)
+        XCTAssertEqual(csv.stdout, "", csv.summary)
+        XCTAssertEqual(csv.errorLines, [], csv.summary)
+    }
+
+    /// Output the disk refuses (standard output on /dev/full) is lost: one error line and exit 1, not success.
+    func testOutputThatCannotBeWrittenFailsTheCommand() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["orders", "--json"], in: ws, baseURL: url, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: the output could not be written: No space left on device"], r.summary)
+    }
+}
