@@ -124,6 +124,30 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("done-0")
     }
 
+    /// An sxk run in the background (`&` under a job-control shell) leaves the terminal alone: a
+    /// `switch-account` that may ask for a password does not turn off the echo of the program in
+    /// the foreground, and a login refused by its checks does not drop the keys typed to it.
+    func testABackgroundSxkLeavesTheForegroundsTerminalAlone() throws {
+        let bash = "/bin/bash"
+        // Skips only without /bin/bash (every Debian system has it, so CI runs this).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        try logIn("13800000004", extra: ["--account", "1"])
+        server.injectFault(path: "/api/app/v9/set-user", kind: .hang)
+        let sxk = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = "\(sxk) switch-account 2 --timeout 3 >/dev/null 2>&1 & sleep 1; stty -a | grep -o ' -*echo ' | head -1; wait; "
+            + "echo ready; (sleep 0.5; \(sxk) login 12345 --accept-privacy >/dev/null 2>&1) & read -r line; echo \"read:$line\"; wait"
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", script], environment: environment)
+        let mode = try s.expect("echo ", timeout: 15)
+        XCTAssertFalse(mode.contains("-echo"), "the background sxk turned the echo off: \(mode)")
+        try s.expect("ready", timeout: 15)
+        // Half a line typed to `read`, then the background login is refused, then Enter.
+        s.send("typed-to-the-foreground")
+        usleep(1_200_000)
+        s.send("\r")
+        try s.expect("read:typed-to-the-foreground", timeout: 15)
+        _ = try s.waitForExit(timeout: 15)
+    }
+
     /// The history file: when it cannot be written (a file-size limit stands in for a full
     /// disk) the shell says so in one warning line, exits normally and leaves the old file as it was.
     func testHistoryThatCannotBeSavedWarnsOnceAndKeepsTheOldFile() throws {

@@ -213,6 +213,8 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(Pager.rows("西湖景区\n\n", columns: 4, atLeast: 100), 3, "wide characters take two columns, an empty line one row")
         XCTAssertEqual(Pager.rows("\u{1B}[31m" + String(repeating: "y", count: 60) + "\u{1B}[0m\n", columns: 60, atLeast: 100), 1)
         XCTAssertEqual(Pager.rows(String(repeating: long, count: 1000), columns: 60, atLeast: 24), 24, "counting stops at the screen's height")
+        XCTAssertEqual(Pager.rows(String(repeating: "1234567\t", count: 10) + "\n", columns: 60, atLeast: 100), 2, "a tab goes to the next multiple of 8")
+        XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }
 
     /// A walk that fails after its progress line was drawn erases it first: the error that follows

@@ -158,7 +158,9 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                     redrawAfterResize()
                     continue
                 case .resumed:
-                    // Back from Ctrl-Z: the shell's `fg` left the cursor on a line of its own.
+                    // Back from Ctrl-Z: the shell's `fg` left the cursor on a line of its own, and
+                    // the window may have changed size while stopped (its SIGWINCH went to the shell).
+                    sxk_el_resize(el)
                     writeOut("\r\u{1B}[J")
                     _ = sxk_el_refresh(el)
                     continue

@@ -111,8 +111,14 @@ enum SignalRouter {
     /// SA_RESTART: the editor's read simply goes on with the line as it was.
     static func installStopHandler() {
         haveStartTermios.store(tcgetattr(0, &startTermios) == 0, ordering: .sequentiallyConsistent)
+        _ = continued.load(ordering: .relaxed)
+        setAction(SIGCONT, continueHandler, restart: true)
         setAction(SIGTSTP, stopHandler, restart: true)
     }
+
+    /// Set when SIGCONT arrives: the stop handler redraws only after a real stop and `fg` (a stop the
+    /// kernel discards, in a session leader's orphaned group, changes nothing on the screen).
+    static let continued = Atomic<Bool>(false)
 }
 
 extension SignalRouter {
@@ -187,15 +193,21 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     sigaddset(&set, SIGTSTP)
     var oldMask = sigset_t()
     pthread_sigmask(SIG_UNBLOCK, &set, &oldMask)
+    SignalRouter.continued.store(false, ordering: .relaxed)
     raise(SIGTSTP)  // the process stops here (in an orphaned process group the kernel discards it)
     pthread_sigmask(SIG_SETMASK, &oldMask, nil)
     sigaction(SIGTSTP, &previous, nil)
     if haveEditing { tcsetattr(0, TCSADRAIN, &editing) }
     // Resumed (`fg`): the job-control shell wrote below the line, so the editor draws prompt and
     // line again where the cursor now is (a byte on its wake-up pipe, as a resize does).
+    guard SignalRouter.continued.load(ordering: .relaxed) else { return }
     var byte = UInt8(ascii: "C")
     let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
     if wake >= 0 { _ = write(wake, &byte, 1) }
+}
+
+private let continueHandler: @convention(c) (Int32) -> Void = { _ in
+    SignalRouter.continued.store(true, ordering: .relaxed)
 }
 
 private let signalHandler: @convention(c) (Int32) -> Void = { sig in

@@ -36,21 +36,36 @@ public enum Pager {
     /// long lines scroll its start away unpaged.
     static func rows(_ page: String, columns: Int, atLeast limit: Int) -> Int {
         let columns = max(1, columns)
-        var rows = 0, width = 0, escape = false
+        enum Escape { case none, start, csi, osc, oscEnd }
+        var rows = 0, width = 0, escape = Escape.none
         for scalar in page.unicodeScalars {
-            if escape {
-                // CSI: ESC [ parameters, ended by a final byte in @…~.
-                if scalar.value >= 0x40 && scalar.value <= 0x7E && scalar != "[" { escape = false }
+            switch escape {
+            case .none: break
+            case .start:
+                // ESC [ starts a CSI, ESC ] an OSC (a title, a link); any other byte ends a two-byte escape.
+                escape = scalar == "[" ? .csi : scalar == "]" ? .osc : .none
+                continue
+            case .csi:
+                if scalar.value >= 0x40 && scalar.value <= 0x7E { escape = .none }
+                continue
+            case .osc:
+                // Ended by BEL or by ST (ESC \).
+                if scalar == "\u{07}" { escape = .none } else if scalar == "\u{1B}" { escape = .oscEnd }
+                continue
+            case .oscEnd:
+                escape = scalar == "\\" ? .none : .osc
                 continue
             }
-            if scalar == "\u{1B}" { escape = true; continue }
-            if scalar == "\n" {
+            switch scalar {
+            case "\u{1B}": escape = .start
+            case "\n":
                 rows += max(1, (width + columns - 1) / columns)
                 width = 0
                 if rows >= limit { return rows }
-                continue
+            case "\r": width -= width % columns  // back to the start of the row it is on
+            case "\t": width += 8 - (width % columns) % 8
+            default: width += TextWidth.width(of: scalar)
             }
-            width += TextWidth.width(of: scalar)
         }
         if width > 0 { rows += (width + columns - 1) / columns }
         return rows

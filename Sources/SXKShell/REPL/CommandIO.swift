@@ -125,27 +125,37 @@ enum TerminalPrompt {
         return .answer(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// The controlling terminal, open, when this process is in its foreground: a background sxk
+    /// must not change the mode of, or drop the keys typed to, the program the user is at.
+    private static func foregroundTerminal() -> Int32? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        guard tcgetpgrp(fd) == getpgrp() else { close(fd); return nil }
+        return fd
+    }
+
     /// Flushes the terminal's unread input (`CommandIO.discardTypedAhead`).
     static func discardTypedAhead() {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return }
+        guard let fd = foregroundTerminal() else { return }
         tcflush(fd, TCIFLUSH)
         close(fd)
     }
 
     /// Turns the terminal's echo off, keeping line input, until the returned closure runs; nil
-    /// without a terminal. Keys already typed stay to be read (TCSANOW, no flush).
+    /// without a terminal in the foreground. Keys already typed stay to be read (TCSANOW, no
+    /// flush). The restore puts back the echo alone, over whatever mode the terminal has by then.
     static func echoOff() -> (() -> Void)? {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return nil }
-        var saved = termios()
-        guard tcgetattr(fd, &saved) == 0, saved.c_lflag & tcflag_t(ECHO) != 0 else { close(fd); return nil }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ICANON | ECHONL)
-        tcsetattr(fd, TCSANOW, &quiet)
+        guard let fd = foregroundTerminal() else { return nil }
+        var mode = termios()
+        guard tcgetattr(fd, &mode) == 0, mode.c_lflag & tcflag_t(ECHO) != 0 else { close(fd); return nil }
+        mode.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(fd, TCSANOW, &mode)
         return {
-            tcsetattr(fd, TCSADRAIN, &saved)
+            var now = termios()
+            if tcgetpgrp(fd) == getpgrp(), tcgetattr(fd, &now) == 0 {
+                now.c_lflag |= tcflag_t(ECHO)
+                tcsetattr(fd, TCSADRAIN, &now)
+            }
             close(fd)
         }
     }

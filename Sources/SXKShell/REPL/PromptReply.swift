@@ -11,9 +11,10 @@ extension CommandIO {
     /// terminal at all. Throws `CancellationError` on Ctrl-C.
     /// Runs `body` with the terminal's echo off (line input kept), for a command that may ask for a
     /// password once a request has answered (`switch-account`, `compare --as account:`): keys typed
-    /// ahead of that prompt are not shown meanwhile. Without a terminal, just `body`.
-    public func withEchoOff<T>(_ body: () async throws -> T) async rethrows -> T {
-        let restore = TerminalPrompt.echoOff()
+    /// ahead of that prompt are not shown meanwhile. Without a terminal in the foreground, or when
+    /// `prompting` is false (the password comes from stdin), just `body`.
+    public func withEchoOff<T>(prompting: Bool, _ body: () async throws -> T) async rethrows -> T {
+        let restore = prompting ? TerminalPrompt.echoOff() : nil
         defer { restore?() }
         return try await body()
     }

@@ -34,6 +34,8 @@ extension AppCommands {
         let auth = features.auth
         let prefs = auth.storedPreferences
         guard let phone = command.positionals.first ?? prefs.lastPhone else {
+            // No prompt follows: a password typed ahead for it is dropped, not run as the next line.
+            if !command.has("password-stdin") { io.discardTypedAhead() }
             throw AppError.usage("login needs a PHONE (no last phone stored)")
         }
         if command.positionals.isEmpty {
@@ -46,7 +48,6 @@ extension AppCommands {
         do {
             try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
         } catch {
-            // No prompt follows: a password typed ahead for it is dropped, not run as the next line.
             if !command.has("password-stdin") { io.discardTypedAhead() }
             throw error
         }
