@@ -97,12 +97,14 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum APIErrorKind: String, Sendable, Equatable, CaseIterable {
     case server, sessionExpired, http, notJSON, decoding, network, cancelled, configuration, redirect
 
-    /// network → 4, session expired → 3, cancelled → 130, everything else → 1.
+    /// network → 4, session expired → 3, cancelled → 130, a base URL or environment the user gave
+    /// that cannot be used → 2 (a usage error: a bad value), everything else → 1.
     public var exitCode: Int32 {
         switch self {
         case .network: return 4
         case .sessionExpired: return 3
         case .cancelled: return 130
+        case .configuration: return 2
         default: return 1
         }
     }

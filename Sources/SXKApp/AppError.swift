@@ -42,7 +42,10 @@ enum ExitCodes {
             }
         case is UsageError: return ExitStatus.usage
         case is CancellationError: return ExitStatus.interrupted
-        case is SessionError: return ExitStatus.failure
+        case let e as SessionError:
+            // A profile name that cannot be one is a bad value the user gave (2); the rest is the state's (1).
+            if case .invalidProfileName = e { return ExitStatus.usage }
+            return ExitStatus.failure
         default: return ExitStatus.failure
         }
     }

@@ -58,7 +58,8 @@ public enum SXKApplication {
         return await ShellMain.run(
             version: version, commandSpecs: CommandCatalog.all, environment: environment,
             historyPath: { _ in built?.paths.historyFile },
-            rcPath: { _ in built.map { $0.paths.configDir + "/sxkrc" } }
+            rcPath: { _ in built.map { $0.paths.configDir + "/sxkrc" } },
+            startFailureStatus: { ExitCodes.status(for: $0) }
         ) { context in
             try await StateReset.runIfAsked(context)
             let host = try makeHost(context)

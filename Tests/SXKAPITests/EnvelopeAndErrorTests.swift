@@ -165,7 +165,7 @@ final class EnvelopeAndErrorTests: XCTestCase {
         let error = await Fixture.expectError { try await client.get("/x") }
         XCTAssertEqual(error, .insecureURL(url: "http://evil.localhost resolves to 10.0.0.1"))
         XCTAssertEqual(error?.description, "refusing plain http to a non-loopback host (http://evil.localhost resolves to 10.0.0.1); use https or --insecure-http")
-        XCTAssertEqual(error?.kind.exitCode, 1)
+        XCTAssertEqual(error?.kind.exitCode, 2, "a base URL that cannot be used is a bad value the user gave")
     }
 
     func testTransportCancellationAndRedirectRefusal() async {
@@ -192,6 +192,6 @@ final class EnvelopeAndErrorTests: XCTestCase {
     }
 
     func testExitCodesByKind() {
-        XCTAssertEqual(APIErrorKind.allCases.map(\.exitCode), [1, 3, 1, 1, 1, 4, 130, 1, 1])
+        XCTAssertEqual(APIErrorKind.allCases.map(\.exitCode), [1, 3, 1, 1, 1, 4, 130, 2, 1])
     }
 }

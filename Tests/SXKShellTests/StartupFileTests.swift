@@ -28,6 +28,8 @@ final class StartupFileTests: XCTestCase {
             .init(number: 1, text: "alias a='orders   --json'"), .init(number: 4, text: "# note"),
             .init(number: 5, text: "whoami"), .init(number: 6, text: "end \\\\"),
         ]))
+        // A byte-order mark first (an editor's) is not part of the first command.
+        XCTAssertEqual(StartupFile.split("\u{FEFF}version\r\nwhoami\n").map(\.text), ["version", "whoami"])
     }
 
     func testMissingAndUnsafeFiles() throws {

@@ -25,6 +25,7 @@ public enum ShellMain {
         programName: String = "sxk",
         historyPath: ((ShellContext) -> String?)? = nil,
         rcPath: ((ShellContext) -> String?)? = nil,
+        startFailureStatus: ((any Error) -> Int32)? = nil,
         makeHost: (ShellContext) async throws -> any ShellHost
     ) async -> Int32 {
         Terminal.adoptUTF8Locale()
@@ -64,7 +65,8 @@ public enum ShellMain {
         let host: any ShellHost
         do { host = try await makeHost(context) } catch {
             ErrorPresenter(sink: StandardOutput.stderr, color: terminal.stderrIsTerminal && !invocation.options.noColor).error(error)
-            return error is UsageError ? ExitStatus.usage : ExitStatus.failure
+            // The app's mapping when it gives one (a bad `--base-url` is a usage error, 2).
+            return startFailureStatus?(error) ?? (error is UsageError ? ExitStatus.usage : ExitStatus.failure)
         }
         let path = historyPath.map { $0(context) } ?? StatePaths.historyFile(options: invocation.options, environment: environment)
         let rc = rcPath.map { $0(context) } ?? StatePaths.rcFile(environment: environment)

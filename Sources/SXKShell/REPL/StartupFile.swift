@@ -84,8 +84,10 @@ public enum StartupFile {
     }
 
     /// Physical lines joined into commands by `LineJoiner` (a `\` at the end, an open quote);
-    /// blank lines dropped. Each command keeps the number of the line it starts on.
+    /// blank lines dropped. Each command keeps the number of the line it starts on. A byte-order
+    /// mark an editor put first is not part of the first command.
     static func split(_ text: String) -> [Line] {
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         var out: [Line] = []
         var joiner = LineJoiner()
         var start = 0

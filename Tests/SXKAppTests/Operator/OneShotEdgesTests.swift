@@ -61,6 +61,17 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(csv.errorLines, [], csv.summary)
     }
 
+    /// `watch` frames one answer: a walk of every page, written as its rows arrive, is refused in one
+    /// line rather than shown as an empty frame; a bad base URL is a usage error (2).
+    func testWatchOfAWalkAndBadValuesAreUsageErrors() {
+        let ws = loggedIn()
+        let watch = SXK.run(["watch", "--count", "1", "orders", "--all", "--ndjson"], in: ws, baseURL: url)
+        XCTAssertEqual(watch.status, 2, watch.summary)
+        XCTAssertEqual(watch.errorLines.count, 1, watch.summary)
+        let bad = SXK.run(["--base-url", "ftp://x", "version"], in: Workspace(), baseURL: nil)
+        XCTAssertEqual(bad.status, 2, bad.summary)
+    }
+
     /// Output the disk refuses (standard output on /dev/full) is lost: one error line and exit 1, not success.
     func testOutputThatCannotBeWrittenFailsTheCommand() throws {
         let ws = loggedIn()
