@@ -276,7 +276,14 @@ public final class Shell: @unchecked Sendable {
             return 0
         case .run(let command):
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
-                return await runBuiltin(command, io: io)
+                let status = await runBuiltin(command, io: io)
+                io.stdout.flush()
+                // A builtin's output lost to a full disk fails it too, as a command's does (`runHost`).
+                if let lost = io.stdout.takeWriteError() {
+                    errors.error("the output could not be written: \(String(cString: strerror(lost)))")
+                    return status == 0 ? ExitStatus.failure : status
+                }
+                return status
             }
             return await runHost(command, io: io, source: words)
         }

@@ -75,8 +75,10 @@ final class OneShotEdgesTests: SandboxTestCase {
     /// Output the disk refuses (standard output on /dev/full) is lost: one error line and exit 1, not success.
     func testOutputThatCannotBeWrittenFailsTheCommand() throws {
         let ws = loggedIn()
-        let r = SXK.run(["orders", "--json"], in: ws, baseURL: url, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full"])
-        XCTAssertEqual(r.status, 1, r.summary)
-        XCTAssertEqual(r.errorLines, ["error: the output could not be written: No space left on device"], r.summary)
+        for args in [["orders", "--json"], ["version"]] {
+            let r = SXK.run(args, in: ws, baseURL: url, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full"])
+            XCTAssertEqual(r.status, 1, "\(args): \(r.summary)")
+            XCTAssertEqual(r.errorLines, ["error: the output could not be written: No space left on device"], "\(args): \(r.summary)")
+        }
     }
 }
