@@ -144,6 +144,30 @@ final class RendererPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try one.waitForExit(), 0)
     }
 
+    /// SIGTERM while the pager shows a command's output: the shell ends (143) and takes the pager
+    /// with it, so no pager is left reading the terminal the shell gave back.
+    func testSIGTERMWhileThePagerRunsEndsThePagerToo() throws {
+        try logIn("13800000001")
+        let script = home.appendingPathComponent("term-pager.sh")
+        let marker = home.appendingPathComponent("pager-ended")
+        // `wait` returns at once for a trapped signal, so the trap runs before the pty's hang-up can end it.
+        try "#!/bin/sh\ntrap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\ncat > /dev/null\necho PAGER-OPEN\nsleep 5 &\nwait\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        var env = environment
+        env["SXK_PAGER"] = script.path
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("orders --page-size 20\r")
+        try s.expect("PAGER-OPEN")
+        kill(s.pid, SIGTERM)
+        XCTAssertEqual(try s.waitForExit(), 143)
+        let deadline = Date().addingTimeInterval(3)
+        while !FileManager.default.fileExists(atPath: marker.path) && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: marker.path), "the pager was left running")
+    }
+
     /// `PAGER=less` with `LESS` unset: the pager runs with `LESS=FRX` (as git's does), so colours
     /// arrive as colours; a `LESS` the user set is passed unchanged. A stand-in `less` on PATH
     /// records what it was given.

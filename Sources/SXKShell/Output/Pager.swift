@@ -110,12 +110,53 @@ public final class PagerProcess: @unchecked Sendable {
     /// command is waited for until it ends (`RunningCommand`), never left behind it at a prompt.
     static let running = Atomic<Int>(0)
     public static var isRunning: Bool { running.load(ordering: .sequentiallyConsistent) > 0 }
+    /// The pagers' process ids, for `endAll` (a shell ended by SIGTERM takes its pager with it).
+    private static let pids = Mutex<Set<pid_t>>([])
 
     init(fd: Int32, pid: pid_t) {
         self.fd = fd
         self.pid = pid
         input = StandardOutput(fd: fd)
         PagerProcess.running.add(1, ordering: .sequentiallyConsistent)
+        _ = PagerProcess.pids.withLock { $0.insert(pid) }
+    }
+
+    /// Ends every pager still running (SIGTERM, which less answers by putting the terminal back) and
+    /// waits up to a second for them: a shell that leaves must not leave a pager reading its terminal.
+    public static func endAll() {
+        let running = pids.withLock { $0 }
+        // The shell that runs the pager may not exec it: its children (less itself) first.
+        for pid in running {
+            for child in children(of: pid) { kill(child, SIGTERM) }
+            kill(pid, SIGTERM)
+        }
+        for pid in running {
+            for _ in 0..<100 {
+                var status: Int32 = 0
+                let done = waitpid(pid, &status, WNOHANG)
+                if done == pid || (done < 0 && errno == ECHILD) { break }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// The processes whose parent is `pid` (from /proc; none where there is no /proc).
+    static func children(of pid: pid_t) -> [pid_t] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var out: [pid_t] = []
+        while let entry = readdir(dir) {
+            guard let child = pid_t(String(decoding: DirectoryEntry.name(entry), as: UTF8.self)) else { continue }
+            let fd = open("/proc/\(child)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            guard case .bytes(let bytes) = FileBytes.readAll(fd, sizeHint: 512, limit: 4096),
+                  let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            // `pid (comm) state ppid …`: the name may hold spaces and parentheses, so after the last `)`.
+            let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+            if fields.count > 1, pid_t(String(decoding: fields[1], as: UTF8.self)) == pid { out.append(child) }
+        }
+        return out
     }
 
     /// Flushes, closes and waits; false when sh answered 127 (the pager's program does not exist:
@@ -126,6 +167,7 @@ public final class PagerProcess: @unchecked Sendable {
         close(fd)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = PagerProcess.pids.withLock { $0.remove(pid) }
         PagerProcess.running.subtract(1, ordering: .sequentiallyConsistent)
         return !((status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 127)
     }

@@ -526,6 +526,7 @@ public final class Shell: @unchecked Sendable {
         saveHistory()
         host.shutdown()
         stdout.flush()
+        PagerProcess.endAll()
         if haveTermios { tcsetattr(0, TCSANOW, &savedTermios) }
         // _exit, not exit: exit's teardown (stdio streams, destructors) would race the reader thread,
         // which may still be inside libedit. Everything worth keeping is written and flushed above.
