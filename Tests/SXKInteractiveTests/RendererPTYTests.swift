@@ -102,23 +102,31 @@ final class RendererPTYTests: SandboxPTYTestCase {
         _ = try s.waitForExit()
     }
 
-    /// Ctrl-C while the pager shows a command's output: the pager keeps the terminal until it quits
-    /// (as less does, which ignores it), and only then does the prompt come back, so no key goes to
-    /// the wrong program. The stand-in pager waits for a file before it quits.
-    func testCtrlCWhileThePagerRunsWaitsForIt() throws {
+    /// A stand-in pager (`script`, a shell script's body after `cat > /dev/null; echo PAGER-OPEN`), its
+    /// environment, and the shell in a pty with `orders` shown through it, up to PAGER-OPEN.
+    private func ordersThroughStandInPager(named name: String, _ script: String) throws -> (PTYSession, [String: String]) {
         try logIn("13800000001")
-        let quit = home.appendingPathComponent("quit-pager")
-        let script = home.appendingPathComponent("slow-pager.sh")
-        try "#!/bin/sh\ntrap '' INT\ncat > /dev/null\necho PAGER-OPEN\nwhile [ ! -f '\(quit.path)' ]; do sleep 0.05; done\necho PAGER-QUIT\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
+        let path = home.appendingPathComponent(name)
+        try ("#!/bin/sh\n" + script.replacingOccurrences(of: "PAGER-BODY", with: "cat > /dev/null\necho PAGER-OPEN"))
+            .write(to: path, atomically: true, encoding: .utf8)
+        chmod(path.path, 0o755)
         var env = environment
-        env["SXK_PAGER"] = script.path
+        env["SXK_PAGER"] = path.path
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
         try s.expect("›")
         try s.waitForEditor()
         s.send("orders --page-size 20\r")
         try s.expect("PAGER-OPEN")
+        return (s, env)
+    }
+
+    /// Ctrl-C while the pager shows a command's output: the pager keeps the terminal until it quits
+    /// (as less does, which ignores it), and only then does the prompt come back, so no key goes to
+    /// the wrong program. The stand-in pager waits for a file before it quits.
+    func testCtrlCWhileThePagerRunsWaitsForIt() throws {
+        let quit = home.appendingPathComponent("quit-pager")
+        let (s, env) = try ordersThroughStandInPager(
+            named: "slow-pager.sh", "trap '' INT\nPAGER-BODY\nwhile [ ! -f '\(quit.path)' ]; do sleep 0.05; done\necho PAGER-QUIT\n")
         s.send("\u{03}")
         // No prompt while the pager runs (the 0.2 s grace for a command that ignores Ctrl-C does not apply).
         XCTAssertThrowsError(try s.expect("›", timeout: 1.5), "a prompt came back while the pager ran")
@@ -147,20 +155,10 @@ final class RendererPTYTests: SandboxPTYTestCase {
     /// SIGTERM while the pager shows a command's output: the shell ends (143) and takes the pager
     /// with it, so no pager is left reading the terminal the shell gave back.
     func testSIGTERMWhileThePagerRunsEndsThePagerToo() throws {
-        try logIn("13800000001")
-        let script = home.appendingPathComponent("term-pager.sh")
         let marker = home.appendingPathComponent("pager-ended")
         // `wait` returns at once for a trapped signal, so the trap runs before the pty's hang-up can end it.
-        try "#!/bin/sh\ntrap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\ncat > /dev/null\necho PAGER-OPEN\nsleep 5 &\nwait\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        var env = environment
-        env["SXK_PAGER"] = script.path
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
-        try s.expect("›")
-        try s.waitForEditor()
-        s.send("orders --page-size 20\r")
-        try s.expect("PAGER-OPEN")
+        let (s, _) = try ordersThroughStandInPager(
+            named: "term-pager.sh", "trap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\nPAGER-BODY\nsleep 5 &\nwait\n")
         kill(s.pid, SIGTERM)
         XCTAssertEqual(try s.waitForExit(), 143)
         let deadline = Date().addingTimeInterval(3)
