@@ -65,12 +65,7 @@ public enum Redaction {
                 let key = matcher.holds(entry.key) ? matcher.mask(entry.key) : nil
                 let member: JSONValue?
                 if isSecretName(entry.key) || (namesSecret && namedValueMembers.contains(entry.key)) {
-                    // null and true/false carry no secret (`"session": true` says one is stored),
-                    // nor does a table's or an explanation's mark for none.
-                    switch entry.value {
-                    case .null, .bool, .string("***"), .string("–"), .string("nil"): member = nil
-                    default: member = .string("***")
-                    }
+                    member = carriesSecret(entry.value) ? .string("***") : nil
                 } else {
                     member = changed(entry.value, matcher)
                 }
@@ -82,6 +77,22 @@ public enum Redaction {
         default:
             return nil
         }
+    }
+
+    /// Whether a value under a secret name is to be hidden: null and true/false carry no secret
+    /// (`"session": true` says one is stored), nor do `***` and the marks for none of a table (`–`)
+    /// or an explanation (`nil`).
+    public static func carriesSecret(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null, .bool, .string("***"), .string("–"), .string("nil"): return false
+        default: return true
+        }
+    }
+
+    /// A value shown under `name` (a key and its value in a line of text): `***` when the name is
+    /// secret, by the rule the JSON views follow.
+    public static func shown(_ value: String, namedBy name: String) -> String {
+        isSecretName(name) && carriesSecret(.string(value)) ? "***" : value
     }
 
     /// The members of a row whose value another member names (`namesSecret` above).

@@ -22,7 +22,7 @@ public struct ExplainStep: Sendable, Equatable {
     /// `5001_store_key_in_permission = 3 permissions — rule [documented: seed 000 §4.2]`
     /// A value whose key names a secret is shown as `***`, as the JSON view shows it (`Redaction`).
     public var line: String {
-        let shown = key.map { Redaction.isSecretName($0) && value != "nil" ? "***" : value } ?? value
+        let shown = key.map { Redaction.shown(value, namedBy: $0) } ?? value
         return "\(key.map { "\($0) = \(shown)" } ?? shown) — \(rule) \(basis.marker)"
     }
 }
