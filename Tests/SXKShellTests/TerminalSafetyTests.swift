@@ -29,6 +29,25 @@ final class TerminalSafetyTests: XCTestCase {
         XCTAssertEqual(sink.text.split(separator: "\n").count, 2, sink.text)
     }
 
+    /// A pasted megabyte quoted by an error is not written whole: its start and end, and how much was
+    /// left out, on one line of bounded length.
+    func testAVeryLongMessageKeepsItsStartAndEnd() {
+        let sink = BufferOutput()
+        let word = "A" + String(repeating: "x", count: 1_000_000) + "\u{1B}Z"
+        ErrorPresenter(sink: sink, color: false).error("unknown command '" + word + "'")
+        let line = sink.text
+        XCTAssertEqual(line.split(separator: "\n").count, 1)
+        XCTAssertLessThan(line.count, 2_200, "the line is \(line.count) characters")
+        XCTAssertTrue(line.hasPrefix("error: unknown command 'Axxx"), String(line.prefix(40)))
+        XCTAssertTrue(line.hasSuffix("xx\\x1bZ'\n"), String(line.suffix(40)))
+        XCTAssertTrue(line.contains("(998421 characters left out)"), line)
+        Self.assertInert(line)
+        // Up to the limit, a message is whole.
+        let whole = BufferOutput()
+        ErrorPresenter(sink: whole, color: false).warning(String(repeating: "y", count: 1_990))
+        XCTAssertEqual(whole.text, "warning: " + String(repeating: "y", count: 1_990) + "\n")
+    }
+
     /// A builtin's status line (`let NAME = …` shows a preview of server data) is one inert line too.
     func testNoteLinesAreOneInertLine() {
         let sink = BufferOutput()

@@ -40,8 +40,20 @@ public struct ErrorPresenter: Sendable {
     }
 
     /// The message on one line and inert on a terminal: messages quote server and file text, so every
-    /// control (newlines too) is shown as an escape (`TerminalText`).
+    /// control (newlines too) is shown as an escape (`TerminalText`). A message longer than
+    /// `longestMessage` scalars (a pasted megabyte quoted by a usage error, a server's page of text)
+    /// keeps its start and its end, with how much was left out between them.
     static func oneLine(_ s: String) -> String {
-        TerminalText.sanitize(s)
+        guard s.utf8.count > longestMessage else { return TerminalText.sanitize(s) }
+        let scalars = s.unicodeScalars
+        let count = scalars.count
+        guard count > longestMessage else { return TerminalText.sanitize(s) }
+        let head = String(String.UnicodeScalarView(scalars.prefix(keptHead)))
+        let tail = String(String.UnicodeScalarView(scalars.suffix(keptTail)))
+        return TerminalText.sanitize(head) + " … (\(count - keptHead - keptTail) characters left out) … " + TerminalText.sanitize(tail)
     }
+
+    static let longestMessage = 2_000
+    static let keptHead = 1_200
+    static let keptTail = 400
 }
