@@ -1,4 +1,7 @@
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes errors, warnings and status lines as one line each on stderr: `error: …`, `warning: …`.
 public struct ErrorPresenter: Sendable {
@@ -21,6 +24,11 @@ public struct ErrorPresenter: Sendable {
 
     public func error(_ error: any Error) {
         self.error(Self.message(for: error))
+    }
+
+    /// Output the disk or a file-size limit refused (`OutputSink.takeWriteError`): the command is not done.
+    public func outputLost(_ code: Int32) {
+        error("the output could not be written: \(String(cString: strerror(code)))")
     }
 
     public func warning(_ message: String) {

@@ -273,20 +273,22 @@ public final class Shell: @unchecked Sendable {
         switch parsed {
         case .help(let chain):
             writeHelp(io) { $0.page(for: chain) }
-            return 0
+            return settled(0, io: io)
         case .run(let command):
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
-                let status = await runBuiltin(command, io: io)
-                io.stdout.flush()
-                // A builtin's output lost to a full disk fails it too, as a command's does (`runHost`).
-                if let lost = io.stdout.takeWriteError() {
-                    errors.error("the output could not be written: \(String(cString: strerror(lost)))")
-                    return status == 0 ? ExitStatus.failure : status
-                }
-                return status
+                return settled(await runBuiltin(command, io: io), io: io)
             }
             return await runHost(command, io: io, source: words)
         }
+    }
+
+    /// The status once the output is flushed. Output the disk or a file-size limit refused is lost:
+    /// the command (a builtin, a help page) is not done, whatever it returned.
+    private func settled(_ status: Int32, io: CommandIO) -> Int32 {
+        io.stdout.flush()
+        guard let lost = io.stdout.takeWriteError() else { return status }
+        errors.outputLost(lost)
+        return status == 0 ? ExitStatus.failure : status
     }
 
     private func runHost(_ command: ParsedCommand, io: CommandIO, source: [String]) async -> Int32 {
@@ -297,18 +299,15 @@ public final class Shell: @unchecked Sendable {
         if end.signalled { waitForTheSignalsExit() }
         // Before anything else is written, and at once after Ctrl-C: no "waiting for" left behind.
         status.commandEnded()
-        io.stdout.flush()
-        // Output the disk or a file-size limit refused is lost: the command is not done.
-        let lost = io.stdout.takeWriteError()
         switch outcome {
         case .finished(let status):
-            if let lost {
-                errors.error("the output could not be written: \(String(cString: strerror(lost)))")
-                return status == 0 ? ExitStatus.failure : status
-            }
-            if status == 0 { keepLastData(io.data.unmasked, source: source) }
-            return status
+            let settledStatus = settled(status, io: io)
+            if settledStatus == 0 { keepLastData(io.data.unmasked, source: source) }
+            return settledStatus
         case .failed(let error):
+            // The error says why; output lost before it is not a second line.
+            io.stdout.flush()
+            _ = io.stdout.takeWriteError()
             errors.error(error is CancellationError ? "interrupted" : ErrorPresenter.message(for: error))
             return host.status(forThrown: error)
         }

@@ -43,8 +43,7 @@ public enum ShellMain {
         let terminal = Terminal.detect(noColorFlag: invocation.options.noColor, environment: environment)
         if invocation.options.version {
             StandardOutput.stdout.write("\(programName) \(version)\n")
-            StandardOutput.stdout.flush()
-            return 0
+            return optionOutputStatus()
         }
         if invocation.options.help {
             // Fitted and paged as `help` is in the shell (a saved `set --save pager off` holds here too).
@@ -52,8 +51,7 @@ public enum ShellMain {
             let saved = DisplaySettings.load(path: StatePaths.displayFile(rcPath: StatePaths.rcFile(environment: environment))).settings
             Pager.deliver(text, to: StandardOutput.stdout, stdoutIsTerminal: terminal.stdoutIsTerminal,
                           command: invocation.options.noPager || !saved.pager ? nil : Pager.command(environment: environment))
-            StandardOutput.stdout.flush()
-            return 0
+            return optionOutputStatus()
         }
         let status = StatusLine(enabled: StatusLine.wanted(terminal: terminal, mode: invocation.mode))
         if status.isEnabled {
@@ -74,6 +72,14 @@ public enum ShellMain {
                           historyPath: path, rcPath: rc, displayPath: StatePaths.displayFile(rcPath: rc), programName: programName, status: status,
                           specs: specs)
         return await shell.run()
+    }
+
+    /// `--version` and `--help` are done when their text was written: lost to a full disk, one line and 1.
+    private static func optionOutputStatus() -> Int32 {
+        StandardOutput.stdout.flush()
+        guard let lost = StandardOutput.stdout.takeWriteError() else { return 0 }
+        ErrorPresenter(sink: StandardOutput.stderr, color: false).outputLost(lost)
+        return ExitStatus.failure
     }
 
     /// `sxk --help`: invocation forms, global options, then the command table; fitted to `width`

@@ -75,7 +75,8 @@ final class OneShotEdgesTests: SandboxTestCase {
     /// Output the disk refuses (standard output on /dev/full) is lost: one error line and exit 1, not success.
     func testOutputThatCannotBeWrittenFailsTheCommand() throws {
         let ws = loggedIn()
-        for args in [["orders", "--json"], ["version"]] {
+        // Help pages and the `--version` / `--help` options too: each is the whole of a one-shot's output.
+        for args in [["orders", "--json"], ["version"], ["--version"], ["--help"], ["orders", "--help"], ["help", "orders"]] {
             let r = SXK.run(args, in: ws, baseURL: url, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full"])
             XCTAssertEqual(r.status, 1, "\(args): \(r.summary)")
             XCTAssertEqual(r.errorLines, ["error: the output could not be written: No space left on device"], "\(args): \(r.summary)")
