@@ -217,6 +217,27 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }
 
+    /// A `watch` frame taller than the window is cut so that its header stays on the screen, and says
+    /// how many lines it left out; one that fits is whole.
+    func testAWatchFrameIsCutToTheWindow() {
+        let body = (1...40).map { "row \($0)" }.joined(separator: "\n") + "\n"
+        let screen = Renderer.screen(header: "Every 2s: orders", body: body, columns: 80, rows: 10)
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(Array(lines.prefix(3)), ["Every 2s: orders", "", "row 1"])
+        // Header, blank, 6 rows, the note: 9 rows, and the cursor on the 10th.
+        XCTAssertEqual(Pager.rows(screen, columns: 80, atLeast: 100), 9, screen)
+        XCTAssertTrue(screen.hasSuffix("row 6\n… 34 more lines (a taller window shows them)\n"), screen)
+        XCTAssertEqual(Renderer.screen(header: "h", body: "a\nb\n", columns: 80, rows: 10), "h\n\na\nb\n")
+        // Rows, not lines: long lines wrap; a wide header takes two rows.
+        let wide = String(repeating: "x", count: 100) + "\n"
+        let wrapped = Renderer.screen(header: String(repeating: "h", count: 70), body: String(repeating: wide, count: 5), columns: 60, rows: 10)
+        XCTAssertLessThanOrEqual(Pager.rows(wrapped, columns: 60, atLeast: 100), 9, wrapped)
+        XCTAssertTrue(wrapped.hasSuffix("… 3 more lines (a taller window shows them)\n"), wrapped)
+        XCTAssertNil(Pager.fitting("a\nb", columns: 10, rows: 2))
+        XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2).map { String($0.kept) }, "a\nb\n")
+        XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2)?.linesLeftOut, 1)
+    }
+
     /// A walk that fails after its progress line was drawn erases it first: the error that follows
     /// starts a line of its own.
     func testAStreamThatFailsErasesItsProgressLine() async throws {

@@ -35,10 +35,39 @@ public enum Pager {
     /// it wraps to, at least one (a colour code takes no column). Lines, not rows, would let a page of
     /// long lines scroll its start away unpaged.
     static func rows(_ page: String, columns: Int, atLeast limit: Int) -> Int {
+        scanRows(page, columns: columns) { rows, _ in rows < limit }
+    }
+
+    /// The start of `page` that fits in `limit` rows at `columns` (whole lines), and how many lines
+    /// are left out; nil when the whole page fits. A `watch` frame taller than the window is cut so
+    /// that its header stays on the screen, as watch(1) does.
+    static func fitting(_ page: String, columns: Int, rows limit: Int) -> (kept: Substring, linesLeftOut: Int)? {
+        var end = page.startIndex
+        var fits = true
+        let total = scanRows(page, columns: columns) { rows, next in
+            if rows <= limit { end = next; return true }
+            fits = false
+            return false
+        }
+        if fits && total <= limit { return nil }
+        let kept = page[..<end]
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).count - (page.hasSuffix("\n") ? 1 : 0)
+        let keptLines = kept.split(separator: "\n", omittingEmptySubsequences: false).count - (kept.isEmpty || kept.hasSuffix("\n") ? 1 : 0)
+        return (kept, max(0, lines - keptLines))
+    }
+
+    /// Counts `page`'s display rows at `columns`: a line as many rows as it wraps to, at least one; a
+    /// colour code or a link takes no column. After each line, `next(rows so far, the index after its
+    /// newline)` says whether to go on; the count so far is returned when it says no.
+    private static func scanRows(_ page: String, columns: Int, next: (Int, String.Index) -> Bool) -> Int {
         let columns = max(1, columns)
         enum Escape { case none, start, csi, osc, oscEnd }
         var rows = 0, width = 0, escape = Escape.none
-        for scalar in page.unicodeScalars {
+        let scalars = page.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
             switch escape {
             case .none: break
             case .start:
@@ -61,13 +90,16 @@ public enum Pager {
             case "\n":
                 rows += max(1, (width + columns - 1) / columns)
                 width = 0
-                if rows >= limit { return rows }
+                if !next(rows, index) { return rows }
             case "\r": width -= width % columns  // back to the start of the row it is on
             case "\t": width += 8 - (width % columns) % 8
             default: width += TextWidth.width(of: scalar)
             }
         }
-        if width > 0 { rows += (width + columns - 1) / columns }
+        if width > 0 {
+            rows += (width + columns - 1) / columns
+            _ = next(rows, index)
+        }
         return rows
     }
 

@@ -146,7 +146,9 @@ extension Renderer {
         framed.stderrIsTerminal = false
         let redraw = io.terminal.stdoutIsTerminal
         if redraw && changes != nil { framed.colorEnabled = false }
-        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : io.stderr, terminal: framed, options: io.options, display: io.display)
+        // Off a terminal the run's notes and errors follow its header line, as on the screen.
+        let messages = BufferOutput()
+        let frameIO = CommandIO(stdout: buffer, stderr: redraw ? buffer : messages, terminal: framed, options: io.options, display: io.display)
         let inner = Renderer(io: frameIO, format: frame?.format ?? format, secrets: secrets, pager: nil)
         var status: Int32 = ExitStatus.ok
         if let frame {
@@ -163,13 +165,27 @@ extension Renderer {
         if let error { frameIO.errors.error(inner.text(ErrorPresenter.message(for: error))) }
         if redraw {
             let body = changes.map { $0.mark(buffer.text) } ?? buffer.text
-            io.stdout.write("\u{1B}[H\u{1B}[2J" + text(header) + "\n\n" + body)
+            io.stdout.write("\u{1B}[H\u{1B}[2J" + Self.screen(header: text(header), body: body,
+                                                                 columns: Terminal.currentWidth(environment: [:]), rows: Terminal.currentHeight()))
         } else {
-            io.stderr.write(text(header) + "\n")
+            io.stderr.write(text(header) + "\n" + messages.text)
             io.stdout.write(buffer.text)
         }
         io.stdout.flush()
         return status
+    }
+}
+
+extension Renderer {
+    /// A `watch` screen: the header, a blank line and the frame, cut to the window (as watch(1) does)
+    /// so that a tall frame does not scroll its header away; a cut frame ends with how many lines it
+    /// left out. The cursor ends on a row of its own.
+    static func screen(header: String, body: String, columns: Int, rows: Int) -> String {
+        let top = header + "\n\n"
+        let room = rows - Pager.rows(top, columns: columns, atLeast: rows) - 1
+        guard Pager.fitting(body, columns: columns, rows: room) != nil else { return top + body }
+        let cut = Pager.fitting(body, columns: columns, rows: max(0, room - 1)) ?? (Substring(body), 0)
+        return top + cut.kept + "… \(cut.linesLeftOut) more line\(cut.linesLeftOut == 1 ? "" : "s") (a taller window shows them)\n"
     }
 }
 

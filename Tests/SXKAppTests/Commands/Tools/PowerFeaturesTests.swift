@@ -221,6 +221,9 @@ final class PowerFeaturesTests: SandboxTestCase {
         let failing = SXK.run(["watch", "--count", "2", "-n", "0.1", "get", "/nope"], in: ws, baseURL: url)
         XCTAssertEqual(failing.status, 1, failing.summary)
         XCTAssertEqual(failing.errorLines.count, 2, failing.summary)
+        // Each run's error follows its header line, as on the screen.
+        let lines = failing.stderrLines.filter { $0.hasPrefix("Every ") || $0.hasPrefix("error:") }
+        XCTAssertEqual(lines.map { $0.hasPrefix("Every ") ? "header" : "error" }, ["header", "error", "header", "error"], failing.summary)
         let errexit = SXK.run(["watch", "-e", "--count", "3", "-n", "0.1", "get", "/nope"], in: ws, baseURL: url)
         XCTAssertEqual(errexit.status, 1, errexit.summary)
         XCTAssertEqual(errexit.errorLines.count, 1, errexit.summary)
