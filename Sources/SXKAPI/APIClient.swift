@@ -170,7 +170,7 @@ public final class APIClient: Sendable {
             throw APIError.http(status: status, excerpt: excerpt(), request: label)
         }
         // A message may quote what it was sent: masked by the rule for names as well as by value.
-        let msg = APIClient.clip(Redaction.redact(Redaction.scrubText(object.string("msg") ?? object.string("message") ?? ""), secrets: secrets), limit: 200)
+        let msg = APIClient.clip(Redaction.redact(Redaction.scrubText([object.string("msg"), object.string("message")].compactMap { $0 }.first { !$0.allSatisfy(\.isWhitespace) } ?? ""), secrets: secrets), limit: 200)
         let code = codeValue.intValue
         let codeText = APIClient.clip(Redaction.redact(rawCode, secrets: secrets), limit: 32)
         if let code, configuration.authExpiredCodes.contains(code) {

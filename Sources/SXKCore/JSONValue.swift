@@ -54,10 +54,11 @@ public struct JSONObject: Sendable, Equatable {
         // snake_case adds one underscore per inner capital, so only a key of exactly that length can
         // be one; that length is worked out once, at the first longer key.
         // By index and `case .null` (not `!=`): no copy of each entry, no call to JSONValue's `==`.
+        // From the end: of duplicate keys the last wins, as in the subscript, `member` and jq.
         let count = camelName.utf8.count
         var snakeCount = -1
         var snakeMatch: JSONValue?
-        for i in entries.indices {
+        for i in entries.indices.reversed() {
             let keyCount = entries[i].key.utf8.count
             if keyCount == count {
                 guard entries[i].key == camelName else { continue }
@@ -97,6 +98,14 @@ public struct JSONObject: Sendable, Equatable {
             first = false
         }
         return keyBytes.next() == nil
+    }
+
+    /// `user_id` → `userId`, `create_time` → `createTime`: the name itself when it has no inner
+    /// underscore (ASCII lowercase letters and digits otherwise, as wire names are).
+    public static func camelCase(_ name: String) -> String {
+        let parts = name.split(separator: "_", omittingEmptySubsequences: true)
+        guard parts.count > 1, name.utf8.allSatisfy({ $0 == 0x5F || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) else { return name }
+        return String(parts[0]) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// `userId` → `user_id`, `pageSize` → `page_size`. ASCII only (wire names are), and the name
@@ -161,28 +170,60 @@ extension JSONValue {
         switch self {
         case .number(let n): text = n
         case .string(let s): text = s.trimmingASCIIWhitespace()
-        case .bool(let b): return b ? 1 : 0
         default: return nil
         }
         if let i = Int(text) { return i }
-        if let d = Double(text), d.isFinite, d == d.rounded(), abs(d) < 9.0e15 { return Int(d) }
+        if let d = Self.decimal(text), d == d.rounded(), abs(d) < 9.0e15 { return Int(d) }
         return nil
     }
 
-    /// A double from a number or a numeric string.
+    /// A double from a number or a numeric string (`12.5`, `"12.50"`, `"1e3"`). Only decimal
+    /// numbers count: not hex (`"0x10"`), `"nan"`, `"inf"` (which Swift's `Double(String)` reads),
+    /// nor a value past a double's range (`1e400`).
     public var doubleValue: Double? {
         switch self {
-        case .number(let n): return Double(n)
-        case .string(let s): return Double(s.trimmingASCIIWhitespace())
+        case .number(let n): return Self.decimal(n)
+        case .string(let s): return Self.decimal(s.trimmingASCIIWhitespace())
         default: return nil
         }
+    }
+
+    /// `text` as a finite double when it is a decimal number: an optional sign, digits with an
+    /// optional fraction (at least one digit in all), an optional exponent.
+    static func decimal(_ text: String) -> Double? {
+        var digits = 0, index = 0
+        var sawPoint = false, sawExponent = false, exponentDigits = 0
+        for byte in text.utf8 {
+            defer { index += 1 }
+            switch byte {
+            case 0x30...0x39:
+                if sawExponent { exponentDigits += 1 } else { digits += 1 }
+            case 0x2B, 0x2D:  // + -
+                guard index == 0 || (sawExponent && exponentDigits == 0 && isExponentMark(text.utf8, before: index)) else { return nil }
+            case 0x2E:  // .
+                guard !sawPoint, !sawExponent else { return nil }
+                sawPoint = true
+            case 0x45, 0x65:  // E e
+                guard digits > 0, !sawExponent else { return nil }
+                sawExponent = true
+            default:
+                return nil
+            }
+        }
+        guard digits > 0, !sawExponent || exponentDigits > 0, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    private static func isExponentMark(_ bytes: String.UTF8View, before index: Int) -> Bool {
+        let previous = bytes[bytes.index(bytes.startIndex, offsetBy: index - 1)]
+        return previous == 0x45 || previous == 0x65
     }
 
     /// A boolean from `true/false`, `0/1` or `"0"/"1"` (also `"true"/"false"`).
     public var boolValue: Bool? {
         switch self {
         case .bool(let b): return b
-        case .number(let n): return Double(n).map { $0 != 0 }
+        case .number(let n): return Self.decimal(n).map { $0 != 0 }
         case .string(let s):
             switch s.trimmingASCIIWhitespace().lowercased() {
             case "1", "true", "yes": return true

@@ -335,21 +335,23 @@ public struct Page<Item: Sendable>: Sendable {
 }
 
 /// Statistics summary for a date range.
+/// Counts and amounts are nil when the answer has none, or none that reads as a number (the
+/// member as received is in `raw`): a view shows that, never a 0 the server did not send.
 public struct Summary: Sendable, Equatable {
-    public var orderCount: Int
-    public var orderAmount: Double
-    public var refundCount: Int
-    public var refundAmount: Double
+    public var orderCount: Int?
+    public var orderAmount: Double?
+    public var refundCount: Int?
+    public var refundAmount: Double?
     public var startDate: String?
     public var endDate: String?
     public var raw: JSONValue
 
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
-        orderCount = o.int("orderCount") ?? 0
-        orderAmount = o.double("orderAmount") ?? 0
-        refundCount = o.int("refundCount") ?? 0
-        refundAmount = o.double("refundAmount") ?? 0
+        orderCount = o.int("orderCount")
+        orderAmount = o.double("orderAmount")
+        refundCount = o.int("refundCount")
+        refundAmount = o.double("refundAmount")
         startDate = o.string("startDate")
         endDate = o.string("endDate")
         raw = json
@@ -357,19 +359,20 @@ public struct Summary: Sendable, Equatable {
 }
 
 /// One day of statistics.
+/// As `Summary`: nil where the row has no readable number.
 public struct Daily: Sendable, Equatable {
     public var date: String
-    public var orderCount: Int
-    public var orderAmount: Double
-    public var refundAmount: Double
+    public var orderCount: Int?
+    public var orderAmount: Double?
+    public var refundAmount: Double?
     public var raw: JSONValue
 
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("daily")
         date = try o.requireString("date")
-        orderCount = o.int("orderCount") ?? 0
-        orderAmount = o.double("orderAmount") ?? 0
-        refundAmount = o.double("refundAmount") ?? 0
+        orderCount = o.int("orderCount")
+        orderAmount = o.double("orderAmount")
+        refundAmount = o.double("refundAmount")
         raw = json
     }
 }

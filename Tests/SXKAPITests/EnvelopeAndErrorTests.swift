@@ -40,6 +40,9 @@ final class EnvelopeAndErrorTests: XCTestCase {
         let stringCode = await Fixture.expectError { try await self.client("{\"code\":\"E42\",\"message\":\"nope\"}").get("/x") }
         XCTAssertEqual(stringCode?.description, "GET /x: server error E42: nope")
         XCTAssertNil(stringCode?.serverCode)
+        // An empty `msg` beside a `message` does not hide the reason.
+        let both = await Fixture.expectError { try await self.client("{\"code\":100001,\"msg\":\"\",\"message\":\"用户不存在\"}").get("/x") }
+        XCTAssertEqual(both?.description, "GET /x: server error 100001: 用户不存在")
     }
 
     func testEnvelopeWithErrorStatusIsStillAServerCode() async {

@@ -91,7 +91,7 @@ class SandboxIntegrationTests: XCTestCase {
         let (start, end) = range
         let summary = try await bundle.operation.photographerSummary(startDate: start, endDate: end)
         let daily = try await bundle.operation.photographerDaily(startDate: start, endDate: end, page: 1, pageSize: 100)
-        XCTAssertEqual(daily.value.list.reduce(0) { $0 + $1.orderCount }, summary.value.orderCount, "daily rows sum to the summary")
+        XCTAssertEqual(daily.value.list.reduce(0) { $0 + ($1.orderCount ?? 0) }, summary.value.orderCount, "daily rows sum to the summary")
         let location = try await bundle.operation.locationDetail(staffId: 1001)
         XCTAssertEqual(location.value.staffId, 1001)
     }
@@ -104,7 +104,7 @@ class SandboxIntegrationTests: XCTestCase {
         let (start, end) = range
         let summary = try await bundle.operation.scenicAdminSummary(startDate: start, endDate: end, scenicId: 1)
         let daily = try await bundle.operation.scenicAdminDaily(startDate: start, endDate: end, scenicId: 1, page: 1, pageSize: 100)
-        XCTAssertEqual(daily.value.list.reduce(0) { $0 + $1.orderCount }, summary.value.orderCount)
+        XCTAssertEqual(daily.value.list.reduce(0) { $0 + ($1.orderCount ?? 0) }, summary.value.orderCount)
         let keyword = try await bundle.commerce.scenicAdminOrders(page: 1, pageSize: 20, keyword: "西湖", scenicId: 1)
         XCTAssertEqual(keyword.response.status, 200)
         // Another role's endpoint is a business error, not a crash.
@@ -120,7 +120,7 @@ class SandboxIntegrationTests: XCTestCase {
         let (start, end) = range
         let summary = try await bundle.operation.storeSummary(startDate: start, endDate: end, storeId: 101)
         let daily = try await bundle.operation.storeDaily(startDate: start, endDate: end, storeId: 101, page: 1, pageSize: 100)
-        XCTAssertEqual(daily.value.list.reduce(0) { $0 + $1.orderCount }, summary.value.orderCount)
+        XCTAssertEqual(daily.value.list.reduce(0) { $0 + ($1.orderCount ?? 0) }, summary.value.orderCount)
     }
 
     /// Every endpoint of the catalog (`Endpoint.typed`), called through the typed client as every demo

@@ -7,19 +7,21 @@ struct BarChart {
 
     func render(_ rows: [Daily]) -> String {
         guard !rows.isEmpty else { return "(no daily rows)\n" }
-        let maxCount = max(1, rows.map(\.orderCount).max() ?? 1)
-        let maxAmount = max(0.01, rows.map(\.orderAmount).max() ?? 0.01)
-        let amountLabels = rows.map { Formatting.yuan($0.orderAmount) }
-        let countWidth = rows.map { String($0.orderCount).count }.max() ?? 1
+        // A day without a readable number has no bar and `–` for its label, as in the table.
+        let maxCount = max(1, rows.compactMap(\.orderCount).max() ?? 1)
+        let maxAmount = max(0.01, rows.compactMap(\.orderAmount).max() ?? 0.01)
+        let amountLabels = rows.map { $0.orderAmount.map { Formatting.yuan($0) } ?? "–" }
+        let countLabels = rows.map { $0.orderCount.map(String.init) ?? "–" }
+        let countWidth = countLabels.map(\.count).max() ?? 1
         let amountWidth = amountLabels.map(\.count).max() ?? 1
         // date, two labels and separators take the rest; each bar gets half of what remains.
         let barWidth = max(4, (max(width, 40) - 10 - countWidth - amountWidth - 8) / 2)
         var out = "DATE        \(pad("ORDERS", barWidth + countWidth + 1))  AMOUNT\n"
-        for (row, label) in zip(rows, amountLabels) {
-            let countBar = bar(Double(row.orderCount) / Double(maxCount), barWidth)
-            let amountBar = bar(row.orderAmount / maxAmount, barWidth)
+        for (i, row) in rows.enumerated() {
+            let countBar = bar(Double(row.orderCount ?? 0) / Double(maxCount), barWidth)
+            let amountBar = bar((row.orderAmount ?? 0) / maxAmount, barWidth)
             // Numbers right-aligned, as in the tables: the digits of each amount line up.
-            out += "\(row.date)  \(pad(countBar, barWidth)) \(pad(String(row.orderCount), countWidth, right: true))  \(pad(amountBar, barWidth)) \(pad(label, amountWidth, right: true))\n"
+            out += "\(row.date)  \(pad(countBar, barWidth)) \(pad(countLabels[i], countWidth, right: true))  \(pad(amountBar, barWidth)) \(pad(amountLabels[i], amountWidth, right: true))\n"
         }
         return out
     }

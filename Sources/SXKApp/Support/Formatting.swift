@@ -4,8 +4,10 @@ import SXKCore
 enum Formatting {
     /// `1234567.5` → `1,234,567.50`.
     static func yuan(_ amount: Double?) -> String {
-        guard let amount else { return "" }
+        guard let amount, amount.isFinite else { return "" }
         let text = JSONWriter.format(amount, digits: 2)
+        // Past what a UInt64 holds: the exponent form as it is (`1e+20`), not grouped.
+        guard !text.contains("e") else { return text }
         let negative = text.hasPrefix("-")
         let body = negative ? String(text.dropFirst()) : text
         let parts = body.split(separator: ".", maxSplits: 1)
@@ -13,9 +15,24 @@ enum Formatting {
         return (negative ? "-" : "") + whole + (parts.count > 1 ? "." + parts[1] : "")
     }
 
+    /// An amount member as it arrived: yuan when it reads as a decimal number, else its text as the
+    /// server sent it (`"NaN"`, `"0x10"`), so a table never shows an amount the answer did not hold.
+    static func yuan(_ value: JSONValue?) -> String {
+        guard let value else { return "" }
+        if let amount = value.doubleValue { return yuan(amount) }
+        return value.stringValue ?? ""
+    }
+
     /// `2500` → `2,500`.
     static func count(_ value: Int) -> String {
         value < 0 ? "-" + grouped(String(-value)) : grouped(String(value))
+    }
+
+    /// A count member as it arrived: grouped when it reads as an integer, else its text as sent.
+    static func count(_ value: JSONValue?) -> String {
+        guard let value else { return "" }
+        if let n = value.intValue { return count(n) }
+        return value.stringValue ?? ""
     }
 
     /// `1, "order"` → `1 order`, `2500, "order"` → `2,500 orders`: a grouped count with its noun,

@@ -18,9 +18,6 @@ public struct DailyRows: Sendable {
         self.rows = rows; self.pages = pages; self.total = total; self.responses = responses
     }
 
-    public var orderCount: Int { rows.reduce(0) { $0 + $1.orderCount } }
-    public var orderAmount: Double { rows.reduce(0) { $0 + $1.orderAmount } }
-    public var refundAmount: Double { rows.reduce(0) { $0 + $1.refundAmount } }
 }
 
 /// `initStatistics`: the summary and the daily rows of the range.

@@ -11,8 +11,16 @@ struct ColumnSelection: Sendable {
         let members = sample?.objectValue?.entries.map(\.key) ?? []
         return ColumnSelection(columns: try names.map { name in
             let lower = name.lowercased()
-            if let column = declared.first(where: { $0.key.lowercased() == lower || $0.header.lowercased() == lower }) {
+            // `create_time` names the same column as `createTime`: a server may spell each row either way.
+            let camel = JSONObject.camelCase(name)
+            let camelLower = camel.lowercased()
+            if let column = declared.first(where: { $0.key.lowercased() == lower || $0.key.lowercased() == camelLower || $0.header.lowercased() == lower }) {
                 return column
+            }
+            if camel != name, members.contains(where: { $0 == name || $0 == camel }) {
+                // A snake_case name: looked up by its camelCase form, which finds either spelling in
+                // every row; named as asked.
+                return OutputColumn(camel, name)
             }
             if let key = members.first(where: { $0.lowercased() == lower }) {
                 // A member shown as received; its header is the key itself, so it never repeats a declared header.

@@ -60,6 +60,23 @@ final class ColumnsSnakeCaseTests: XCTestCase {
         // A server key typed as it was sent picks that member too.
         let bySnake = try await render(.json, columns: ["create_time"])
         XCTAssertEqual(bySnake, #"[{"create_time":"2026-12-01 14:35:35"},{"create_time":"2026-12-01 13:10:48"}]"# + "\n")
+        // A snake_case name picks the member in rows of either spelling, whichever the first row uses,
+        // and names the declared column (the table converts it as its CREATED).
+        let mixed: [JSONValue] = [["orderNo": "A1", "createTime": "2026-12-01 14:35:35"], ["order_no": "A2", "create_time": "2026-12-01 13:10:48"]]
+        for rows in [mixed, mixed.reversed()] {
+            var output = CommandOutput(data: ["list": .array(rows)])
+            output.table(OrderColumns.columns(deposit: false), rows)
+            for kind in [OutputFormat.Kind.csv, .json, .table] {
+                let out = BufferOutput()
+                var format = OutputFormat(kind: kind)
+                format.columns = ["order_no", "create_time"]
+                try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: .plain), format: format, secrets: []).renderStatic(output, into: out)
+                XCTAssertTrue(out.text.contains("A1") && out.text.contains("A2"), "\(kind): \(out.text)")
+                XCTAssertEqual(out.text.components(separatedBy: "2026-12-01 ").count - 1, 2, "\(kind): \(out.text)")
+                // The table's CREATED, converted: the time with its offset.
+                if kind == .table { XCTAssertEqual(out.text.components(separatedBy: " +").count + out.text.components(separatedBy: " -").count - 2, 2, out.text) }
+            }
+        }
         // The table still reads and converts them (its CREATED is local time with an offset).
         let table = try await render(.table, columns: chosen)
         XCTAssertTrue(table.contains("CREATED") && table.contains("151****0083"), table)

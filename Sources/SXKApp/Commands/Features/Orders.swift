@@ -98,7 +98,7 @@ enum OrderColumns {
         return o?.string("statusText") ?? o?.int("status").map(String.init) ?? ""
     }
     static let amount = OutputColumn("amount", "AMOUNT", alignment: .right, priority: 85, cuttable: false) {
-        Formatting.yuan($0.objectValue?.double("amount"))
+        Formatting.yuan($0.objectValue?.field("amount"))
     }
     // A Shanghai wall time on the wire, shown by the README "Times" rule (local zone, with its offset).
     static let created = OutputColumn("createTime", "CREATED", priority: 70, cuttable: false) {
@@ -109,7 +109,7 @@ enum OrderColumns {
     static let scenic = OutputColumn("scenicName", "SCENIC", priority: 30) { $0.objectValue?.string("scenicName") ?? "" }
     static let photographer = OutputColumn("photographerName", "PHOTOGRAPHER", priority: 20) { $0.objectValue?.string("photographerName") ?? "" }
     static let deposit = OutputColumn("depositAmount", "DEPOSIT", alignment: .right, priority: 80, cuttable: false) {
-        Formatting.yuan($0.objectValue?.double("depositAmount"))
+        Formatting.yuan($0.objectValue?.field("depositAmount"))
     }
     static let writeOff = OutputColumn("writeOffStatus", "WRITE-OFF", priority: 50) { row in
         let o = row.objectValue

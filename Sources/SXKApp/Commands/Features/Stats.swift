@@ -84,17 +84,21 @@ extension AppCommands {
 
     static let summaryColumns = [OutputColumn("summary", priority: 90, cuttable: false), OutputColumn("value", alignment: .right, priority: 80, cuttable: false)]
 
+    /// The summary's four numbers as received: one without a readable number is its text as the
+    /// server sent it, or `–` when the answer has none (never a 0 it did not send).
     private func summaryRows(_ s: Summary) -> [JSONValue] {
-        [("orders", Formatting.count(s.orderCount)), ("amount", Formatting.yuan(s.orderAmount)),
-         ("refunds", Formatting.count(s.refundCount)), ("refunded", Formatting.yuan(s.refundAmount))]
+        let o = s.raw.objectValue
+        func shown(_ text: String) -> String { text.isEmpty ? "–" : text }
+        return [("orders", shown(Formatting.count(o?.field("orderCount")))), ("amount", shown(Formatting.yuan(o?.field("orderAmount")))),
+                ("refunds", shown(Formatting.count(o?.field("refundCount")))), ("refunded", shown(Formatting.yuan(o?.field("refundAmount"))))]
             .map { ["summary": .string($0.0), "value": .string($0.1)] }
     }
 
     static let dailyColumns = [
         OutputColumn("date", priority: 100, cuttable: false),
-        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.count($0.objectValue?.int("orderCount") ?? 0) },
-        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.yuan($0.objectValue?.double("orderAmount")) },
-        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.yuan($0.objectValue?.double("refundAmount")) },
+        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.count($0.objectValue?.field("orderCount")) },
+        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.yuan($0.objectValue?.field("orderAmount")) },
+        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.yuan($0.objectValue?.field("refundAmount")) },
     ]
 
     /// The daily rows as a table (which `--columns`, `--csv`… work on) or, with `--chart`, as bars.

@@ -1,0 +1,55 @@
+import SXKCore
+import SXKModels
+import XCTest
+@testable import SXKApp
+@testable import SXKShell
+
+/// Numbers as a backend may send them: past an Int, not decimal (hex, NaN, Infinity), past a
+/// double's range, or missing. Nothing crashes; no view shows a number the answer did not hold.
+final class WireNumbersTests: XCTestCase {
+    func testOnlyDecimalNumbersReadAsNumbers() {
+        for (text, value) in [("12.50", 12.5), ("-0.05", -0.05), ("1e3", 1000), ("+5", 5), (".5", 0.5), ("5.", 5), ("1E+2", 100), (" 7 ", 7)] {
+            XCTAssertEqual(JSONValue.string(text).doubleValue, value, text)
+        }
+        for text in ["0x10", "NaN", "nan", "inf", "Infinity", "-inf", "1e400", "1e", "e5", "--5", "1-2", "", ".", "1.2.3", "1e5e5", "٣"] {
+            XCTAssertNil(JSONValue.string(text).doubleValue, text)
+            XCTAssertNil(JSONValue.string(text).intValue, text)
+        }
+        XCTAssertNil(JSONValue.number("1e400").doubleValue)
+        XCTAssertEqual(JSONValue.string("0301").intValue, 301)
+        XCTAssertNil(JSONValue.string("0x12D").intValue, "a hex store id is not store 301")
+        XCTAssertNil(JSONValue.bool(true).intValue, "true is not order 1")
+        XCTAssertEqual(JSONValue.number("2").boolValue, true)
+    }
+
+    func testAmountsPastAnIntAndUnreadableOnesShowAsSent() throws {
+        let rows: [JSONValue] = [
+            ["orderNo": "A1", "amount": .number("1e17")], ["orderNo": "A2", "amount": "NaN"],
+            ["orderNo": "A3", "amount": .number("1e400")], ["orderNo": "A4", "amount": "0x10"],
+            ["orderNo": "A5", "amount": "12.50"], ["orderNo": "A6", "amount": .number("-9.3e18")],
+        ]
+        var output = CommandOutput(data: ["list": .array(rows)])
+        output.table(OrderColumns.columns(deposit: false), rows)
+        let out = BufferOutput()
+        try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: .plain), format: OutputFormat(kind: .table), secrets: []).renderStatic(output, into: out)
+        let amounts = out.text.split(separator: "\n").dropFirst().map { line in line.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        XCTAssertEqual(amounts, ["100,000,000,000,000,000.00", "NaN", "1e400", "0x10", "12.50", "-9,300,000,000,000,000,000.00"], out.text)
+        XCTAssertEqual(Formatting.yuan(Double(1e20)), "1e+20")
+        XCTAssertEqual(Formatting.yuan(Double.nan), "")
+        XCTAssertEqual(JSONWriter.format(1e17, digits: 2), "100000000000000000.00")
+    }
+
+    func testStatsWithoutReadableNumbersShowThemAsSent() throws {
+        let summary = try Summary(json: ["orderAmount": "37.50", "orderCount": "99999999999999999999"])
+        XCTAssertNil(summary.orderCount)
+        XCTAssertNil(summary.refundCount, "no refunds in the answer is not 0 refunds")
+        XCTAssertEqual(Formatting.count(summary.raw.objectValue?.field("orderCount")), "99999999999999999999")
+        XCTAssertEqual(Formatting.count(summary.raw.objectValue?.field("refundCount")), "")
+        let chart = BarChart(width: 80, unicode: true).render([
+            try Daily(json: ["date": "2026-11-01", "orderCount": "1", "orderAmount": "12.50"]),
+            try Daily(json: ["date": "2026-11-02"]),
+        ])
+        let last = chart.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(last.hasPrefix("2026-11-02") && last.hasSuffix("–") && !last.contains("0.00"), chart)
+    }
+}
