@@ -143,6 +143,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         let style: TextStyle
         let snapshot = s.storage.appStore.isDeviceSnapshot
         if snapshot { tail += " (snapshot)" }
+        if snapshot, session.phase == .loggedOut, s.sessionGuard.rejectedSnapshotToken != nil { tail += " (token rejected)" }
         switch session.phase {
         case .loggedOut where !(snapshot && s.contexts.account.hasAccount):
             scope = "(logged out)"

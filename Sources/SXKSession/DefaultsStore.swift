@@ -25,6 +25,11 @@ public final class DefaultsStore: @unchecked Sendable {
     /// The file as the last `load` read it (nil: not read, read as refused or absent, or written since),
     /// so `refresh` can tell that nothing changed without reading and parsing it again.
     private var loadedVersion: FileVersion?
+    /// Whose state the file held when this process last read or wrote it (user id and account type):
+    /// a save of scope keys onto another account's state is refused (`save`).
+    private var loadedIdentity: [JSONValue?]?
+    static let identityKeys: Set<String> = [StoreKey.userId, StoreKey.accountType]
+    static func identity(_ object: JSONObject) -> [JSONValue?] { [object[StoreKey.userId], object[StoreKey.accountType]] }
     /// How many times the file was read and parsed (for tests: a start reads it once).
     private(set) var diskReads = 0
 
@@ -81,6 +86,7 @@ public final class DefaultsStore: @unchecked Sendable {
             var merged = disk.object
             for key in changed { merged[key] = values[key] }
             values = merged
+            loadedIdentity = Self.identity(disk.object)
             looseMode = disk.loose
             loadedVersion = disk.read ? version : nil
             diskReads += 1
@@ -147,12 +153,18 @@ public final class DefaultsStore: @unchecked Sendable {
             mutex.withLock { changed = [] }
             return
         }
-        let (pending, snapshot, wasLoose) = mutex.withLock { () -> (Set<String>, JSONObject, Bool) in
+        let (pending, snapshot, wasLoose, identity) = mutex.withLock { () -> (Set<String>, JSONObject, Bool, [JSONValue?]?) in
             loadedVersion = nil
-            return (changed, values, looseMode)
+            return (changed, values, looseMode, loadedIdentity)
         }
         let merged = try lock.withLock { () throws(SessionError) -> JSONObject in
             let disk = try readDisk(warnIfRefused: false)
+            // Another process logged in as another account, or out, since this one read the file:
+            // its scope changes (a store, a role) belong to the account it read, not to this one.
+            // A change of the account itself (a login, a logout here) is this process's to make.
+            if let identity, !pending.isEmpty, pending.isDisjoint(with: Self.identityKeys), Self.identity(disk.object) != identity {
+                throw .rejected("the profile holds another session now (another sxk process logged in or out): nothing was written")
+            }
             var merged = disk.object
             // In memory order, so keys new to the file are added in the order they were set: the
             // same bytes whether the changes went out in one save or in several.
@@ -173,6 +185,7 @@ public final class DefaultsStore: @unchecked Sendable {
             }
             values = fresh
             changed = stillPending
+            loadedIdentity = Self.identity(merged)
             looseMode = false
         }
     }

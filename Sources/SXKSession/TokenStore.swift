@@ -40,12 +40,26 @@ public final class TokenStore: @unchecked Sendable {
 
     public func discardHeld() { mutex.withLock { heldToken = nil } }
 
+    /// The file as this process last read or wrote it (nil: never looked at).
+    private var seen: DefaultsStore.FileVersion??
+
+    /// Whether another process wrote or removed the token file since this one last read or wrote
+    /// it (a login, a switch of account, a logout elsewhere): a long-lived shell reads the session
+    /// again before its next command instead of going on as the account it read. One `lstat`.
+    public var changedOnDisk: Bool {
+        guard file != nil, !held, let seen = mutex.withLock({ self.seen }) else { return false }
+        return DefaultsStore.FileVersion(path) != seen
+    }
+
+    private func noteSeen() { let version = DefaultsStore.FileVersion(path); mutex.withLock { seen = .some(version) } }
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     public func read() throws(SessionError) -> String? {
         if let held = mutex.withLock({ heldToken }) { return held }
         guard let lock, let file else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> String? in
-            try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
+            defer { noteSeen() }
+            return try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
         }
     }
 
@@ -56,6 +70,7 @@ public final class TokenStore: @unchecked Sendable {
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(token) } }
         guard let lock, let file else { return mutex.withLock { memory = token } }
         try lock.withLock { () throws(SessionError) in
+            defer { noteSeen() }
             try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A])
         }
     }
@@ -63,7 +78,10 @@ public final class TokenStore: @unchecked Sendable {
     public func clear() throws(SessionError) {
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(nil) } }
         guard let lock, let file else { return mutex.withLock { memory = nil } }
-        try lock.withLock { () throws(SessionError) in try file.remove(path) }
+        try lock.withLock { () throws(SessionError) in
+            defer { noteSeen() }
+            try file.remove(path)
+        }
     }
 
     /// One line of printable ASCII without spaces; a trailing newline is allowed.

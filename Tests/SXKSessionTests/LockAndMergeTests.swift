@@ -96,6 +96,37 @@ final class LockAndMergeTests: XCTestCase {
         XCTAssertFalse(after.privacyAgreementAccepted)
     }
 
+    /// A process that read one account's state does not write its scope changes into another
+    /// account's (or a logged-out) state another process saved since; its own login or logout does.
+    func testScopeChangesAreNotMergedIntoAnotherAccountsState() throws {
+        let dir = makeTempDir(self)
+        let path = dir + "/defaults.json"
+        func store() -> DefaultsStore { DefaultsStore(path: path, file: SecureFile(warn: WarningRecorder().sink), lock: ProfileLock(path: dir + "/.lock")) }
+        let first = store()
+        first.set("key_in_user_id", 4003)
+        first.set("key_in_account_type", "store")
+        try first.save()
+        let stale = store(), other = store()
+        try stale.load()
+        try other.load()
+        other.set("key_in_user_id", 3001)
+        try other.save()
+        stale.set("key_in_current_store_id", 302)
+        XCTAssertThrowsError(try stale.save()) { XCTAssertTrue("\($0)".contains("another sxk process"), "\($0)") }
+        let disk = store()
+        try disk.load()
+        XCTAssertNil(disk["key_in_current_store_id"])
+        XCTAssertEqual(disk["key_in_user_id"], 3001)
+        // Its own change of account (a login) is written, and after it its scope changes too.
+        stale.set("key_in_user_id", 4001)
+        try stale.save()
+        stale.set("key_in_current_store_id", 1)
+        try stale.save()
+        try disk.load()
+        XCTAssertEqual(disk["key_in_user_id"], 4001)
+        XCTAssertEqual(disk["key_in_current_store_id"], 1)
+    }
+
     func testConcurrentWritersLoseNothing() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)

@@ -30,6 +30,12 @@ struct AppCommands: Sendable {
             throw AppError.usage("unknown command '\(command.spec.name)'")
         }
         let format = try given ?? self.format(command)
+        // A session another sxk process changed is read again first: no command runs as an account
+        // this profile no longer holds, nor writes that account's scope into another's state.
+        if let changed = try host.features().bootstrapper.readAgainIfChangedElsewhere() {
+            diagnostics.warning(changed)
+            host.contextOrigin = "snapshot on disk, read again after another sxk process changed it"
+        }
         // A device snapshot is inspected on a copy: each command starts from the state as imported,
         // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
         let snapshot = services.storage.appStore.isDeviceSnapshot

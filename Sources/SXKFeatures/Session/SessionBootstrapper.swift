@@ -49,13 +49,40 @@ public struct SessionBootstrapper: Sendable {
             throw .storage(error)
         }
         // Which screen, which phase and what fills the contexts: the app model's restore.
-        let plan = AppModel.restore(token: token, state: contexts.store, account: contexts.account, permission: contexts.permission)
-        guard let token, plan.phase == .restoring else {
+        // A snapshot's token the server rejected in this process is not used again (the file keeps it).
+        let usable = contexts.store.isDeviceSnapshot && token != nil && token == sessionGuard.rejectedSnapshotToken ? nil : token
+        let plan = AppModel.restore(token: usable, state: contexts.store, account: contexts.account, permission: contexts.permission)
+        guard let token = usable, plan.phase == .restoring else {
             contexts.session.reset()
             return RestoreResult(phase: .loggedOut, hadToken: false, hadSnapshot: contexts.store.hasAccountSnapshot)
         }
         contexts.session.beginRestoring(token: token)
         return RestoreResult(phase: .restoring, hadToken: true, hadSnapshot: contexts.store.hasAccountSnapshot)
+    }
+
+    /// Reads the session again when another sxk process logged in, switched account or logged out of
+    /// this profile since this one last read or wrote its token (a REPL, a script, `watch`): the next
+    /// command runs as the stored session, not as the account this process read at its start, and
+    /// changes not yet written are dropped (they were for the account it read). Returns the one line
+    /// to say it; nil when the stored token is the one this process holds. A device snapshot is read
+    /// again before every command already.
+    public func readAgainIfChangedElsewhere() throws(FeatureError) -> String? {
+        let store = contexts.store
+        guard !store.isDeviceSnapshot, store.tokens.changedOnDisk else { return nil }
+        let before = contexts.session.token
+        let stored: String?
+        do { stored = try store.token() } catch { throw .storage(error) }
+        guard stored != before else { return nil }
+        sessionGuard.resetInMemory()
+        do { try store.defaults.discardHeld() } catch { throw .storage(error) }
+        let restored = try restore()
+        guard restored.phase != .loggedOut else {
+            return "another sxk process logged out of this profile: this shell is logged out too"
+        }
+        let account = contexts.account.current
+        let who = [account.userId.map { "user \($0)" }, account.displayName, contexts.permission.roleCode.map { "role \($0)" }]
+            .compactMap { $0 }.joined(separator: ", ")
+        return "another sxk process changed this profile's session: now \(who.isEmpty ? "its stored session" : who), read again"
     }
 
     /// Whether the session still needs `validate()` (restored and not yet confirmed, or offline).

@@ -18,6 +18,12 @@ public final class SessionGuard: @unchecked Sendable {
 
     public init(contexts: SessionContexts) { self.contexts = contexts }
 
+    /// The device snapshot's token the server rejected in this process: the snapshot stays as
+    /// imported, and this process goes on logged out instead of sending that token again
+    /// (`SessionBootstrapper.restore`).
+    public var rejectedSnapshotToken: String? { lock.withLock { rejectedSnapshot } }
+    private var rejectedSnapshot: String?
+
     /// How many times the session was reset (logout or expiry), for tests and `whoami`.
     public var resetCount: Int { lock.withLock { resets } }
 
@@ -66,8 +72,9 @@ public final class SessionGuard: @unchecked Sendable {
             guard phase != .loggedOut || current != nil else { return nil }
             if let token, token != current { return nil }
             // A device snapshot is never changed by what the server says of its token: the reset is
-            // of this process's session only, and the next command starts from the import again.
+            // of this process's session only; later commands read the import again, without that token.
             let snapshot = contexts.store.isDeviceSnapshot
+            if snapshot { rejectedSnapshot = current }
             _ = resetLocked(expired: true, keepStored: snapshot)
             return snapshot ? SessionGuard.snapshotExpiredNotice : SessionGuard.expiredNotice
         }

@@ -80,6 +80,16 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertFalse(one.uncaughtSignal || one.timedOut, one.summary)
         XCTAssertEqual(files(ws, profile: "device"), before, "a session of inspecting commands changed the import:\n\(one.summary)")
 
+        // Once the server rejected the snapshot's token, this process goes on logged out, as it says:
+        // the token is not sent again (one validation), and the file keeps it.
+        server.resetRequestLog()
+        let again = SXK.run(["--profile", "device", "--keep-going", "-c", "orders; stats; profile; orders; whoami --jq .phase"], in: ws, baseURL: url)
+        XCTAssertTrue(again.stderr.contains("this process goes on logged out"), again.summary)
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/yf-handset-app/userinfo" }.count, 1, "\(server.requestLog().map(\.path))")
+        XCTAssertTrue(server.requestLog().allSatisfy { !$0.path.contains("analyse") && !$0.path.contains("order/list") && !$0.path.contains("real-name") }, "\(server.requestLog().map(\.path))")
+        XCTAssertTrue(again.stdout.hasSuffix("loggedOut\n"), again.summary)
+        XCTAssertEqual(files(ws, profile: "device"), before)
+
         // whoami shows the snapshot's account whatever its token, and says it is a snapshot.
         let who = SXK.run(["--profile", "device", "whoami", "--json"], in: ws, baseURL: url)
         let fields = try XCTUnwrap(try who.json() as? [String: Any], who.summary)

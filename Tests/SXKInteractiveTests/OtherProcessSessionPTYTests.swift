@@ -1,0 +1,48 @@
+import Foundation
+import SXKSandbox
+import XCTest
+
+/// A REPL whose profile another sxk process logs into or out of: its next command runs as the
+/// stored session, says so in one line, and never writes the old account's scope into the new
+/// account's state.
+final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
+    private func stored() throws -> [String: Any] {
+        let data = try Data(contentsOf: profileDir.appendingPathComponent("defaults.json"))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    func testAnotherLoginOrLogoutIsReadBeforeTheNextCommand() throws {
+        try logIn("13800000004", extra: ["--account", "4003"])
+        let s = try start()
+        s.send("whoami --jq .userId\r")
+        try s.expect("4003")
+        try s.expect("›")
+        // Another process logs in as another account (store 101 of 西湖景区).
+        try logIn("13800000003")
+        s.send("store 302\r")
+        try s.expect("another sxk process changed this profile's session: now user 3001")
+        try s.expect("›")
+        XCTAssertEqual((try stored())["key_in_user_id"] as? Int, 3001)
+        XCTAssertNotEqual((try stored())["key_in_current_store_id"] as? Int, 302, "user 4003's store 302 written into 3001's state")
+        s.send("whoami --jq .userId\r")
+        try s.expect("3001")
+        try s.expect("›")
+        // Another process logs out: the REPL is logged out too and sends no request with the old token.
+        let logout = Process()
+        logout.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        logout.arguments = globalArguments + ["logout"]
+        logout.environment = environment
+        logout.standardOutput = FileHandle.nullDevice
+        logout.standardError = FileHandle.nullDevice
+        try logout.run()
+        logout.waitUntilExit()
+        server.resetRequestLog()
+        s.send("store 101\r")
+        try s.expect("another sxk process logged out of this profile")
+        try s.expect("›")
+        XCTAssertTrue(server.requestLog().isEmpty, "\(server.requestLog().map(\.path))")
+        XCTAssertNil((try stored())["key_in_user_id"], "the logged-out state got an account back")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+}
