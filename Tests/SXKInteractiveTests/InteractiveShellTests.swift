@@ -75,6 +75,13 @@ final class InteractiveShellTests: XCTestCase {
         first.send(" help history\r")
         try first.expect("Usage: history")
         try first.expect("›")
+        // Usage errors the command itself finds stay out of the file too.
+        first.send("exit 300\r")
+        try first.expect("exit takes a status")
+        try first.expect("›")
+        first.send("set pager json\r")
+        try first.expect("pager is on or off")
+        try first.expect("›")
         first.send("exit\r")
         XCTAssertEqual(try first.waitForExit(), 0)
 
@@ -94,6 +101,7 @@ final class InteractiveShellTests: XCTestCase {
         for path in files {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             XCTAssertFalse(text.contains("help\\040history"), text)
+            XCTAssertFalse(text.contains("300") || text.contains("json"), text)
             XCTAssertTrue(text.contains("version"), text)
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
             XCTAssertEqual(mode, 0o600)

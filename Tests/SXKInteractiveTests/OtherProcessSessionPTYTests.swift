@@ -11,6 +11,23 @@ final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
+    /// A line that holds the live token (pasted into a header or a keyword) never reaches the
+    /// history file, whatever happens to the session afterwards.
+    func testALineHoldingTheLiveTokenStaysOutOfTheHistoryFile() throws {
+        try logIn("13800000001")
+        let token = try String(contentsOf: profileDir.appendingPathComponent("token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = try start()
+        s.send("orders --keyword \(token) --page-size 1\r")
+        try s.expect("›")
+        s.send("version\r")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+        let history = try String(contentsOf: profileDir.appendingPathComponent("history"), encoding: .utf8)
+        XCTAssertTrue(history.contains("version"), history)
+        XCTAssertFalse(history.contains(token), history)
+    }
+
     func testAnotherLoginOrLogoutIsReadBeforeTheNextCommand() throws {
         try logIn("13800000004", extra: ["--account", "4003"])
         let s = try start()

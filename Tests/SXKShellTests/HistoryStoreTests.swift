@@ -154,6 +154,37 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(c.entries, ["orders --all", "scenic 西湖景区", "stats daily"])
     }
 
+    /// A line found to be a usage error once it ran is kept out of the file, not out of recall.
+    func testTheLastLineCanBeKeptOutOfTheFile() throws {
+        let path = dir + "/profile/history"
+        let a = HistoryStore(path: path)
+        a.add("orders --limit 0", persist: true)
+        a.keepLastOutOfFile()
+        a.add("version", persist: true)
+        try a.save()
+        a.keepLastOutOfFile()  // already saved: nothing to take back
+        XCTAssertEqual(HistoryStore.read(path: path), ["version"])
+        XCTAssertEqual(a.entries, ["orders --limit 0", "version"])
+    }
+
+    /// A `history.lock` another process holds does not keep a shell from ending: the save gives up
+    /// after a bounded wait with one line.
+    func testAHeldLockIsWaitedForABoundedTime() throws {
+        let path = dir + "/profile/history"
+        try FileManager.default.createDirectory(atPath: dir + "/profile", withIntermediateDirectories: true)
+        let holder = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
+        XCTAssertEqual(flock(holder, LOCK_EX), 0)
+        defer { close(holder) }
+        let a = HistoryStore(path: path)
+        a.add("version", persist: true)
+        let started = Date()
+        XCTAssertThrowsError(try a.save()) { XCTAssertTrue("\($0)".contains("held by another process"), "\($0)") }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6)
+        _ = flock(holder, LOCK_UN)
+        try a.save()
+        XCTAssertEqual(HistoryStore.read(path: path), ["version"])
+    }
+
     /// A planted `history.lock` symlink is not followed (it made sxk create its target) and a
     /// symlinked history file is not read; the save fails with one line and writes nothing.
     func testPlantedLockSymlinkIsNotFollowed() throws {

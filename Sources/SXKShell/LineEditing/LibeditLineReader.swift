@@ -95,6 +95,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         store.add(line, persist: persist, context: context)
     }
 
+    public func keepLastOutOfFile() { store.keepLastOutOfFile() }
+
     public var historyEntries: [String] { store.entries }
     public var historyRecords: [HistoryEntry] { store.records }
 

@@ -48,6 +48,9 @@ public protocol LineReader: AnyObject, Sendable {
     func readLine(prompt: PromptText) -> LineReadResult
     /// Records a line for recall (and, when `persist`, for the history file, with where it ran).
     func addHistory(_ line: String, persist: Bool, context: HistoryContext?)
+    /// The last line recorded is kept out of the history file (still recalled): it turned out to
+    /// be a usage error once it ran.
+    func keepLastOutOfFile()
     /// Lines that can be recalled, oldest first.
     var historyEntries: [String] { get }
     /// The same lines with where each ran, when known.
@@ -58,6 +61,7 @@ public protocol LineReader: AnyObject, Sendable {
 
 extension LineReader {
     public func addHistory(_ line: String, persist: Bool) { addHistory(line, persist: persist, context: nil) }
+    public func keepLastOutOfFile() {}
     public var historyRecords: [HistoryEntry] { historyEntries.map { HistoryEntry(line: $0) } }
 }
 

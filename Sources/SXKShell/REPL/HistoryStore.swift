@@ -34,6 +34,14 @@ public final class HistoryStore: @unchecked Sendable {
         lock.withLock { session.append((HistoryEntry(line: line, context: context), persist)) }
     }
 
+    /// The last line added stays out of the file (it ran as a usage error); recall still has it.
+    public func keepLastOutOfFile() {
+        lock.withLock {
+            guard session.count > savedCount, let last = session.indices.last else { return }
+            session[last].persist = false
+        }
+    }
+
     /// Everything recallable now, oldest first.
     public var entries: [String] { records.map(\.line) }
 
@@ -104,6 +112,9 @@ public final class HistoryStore: @unchecked Sendable {
         return true
     }
 
+    /// How long `save` waits for another shell's save to finish.
+    static let lockWaitMilliseconds = 3_000
+
     /// Appends this shell's unsaved persistable lines to what is on disk now and replaces the file.
     public func save() throws {
         guard let path else { return }
@@ -131,7 +142,15 @@ public final class HistoryStore: @unchecked Sendable {
         guard fstat(lockFD, &lockStat) == 0, (lockStat.st_mode & S_IFMT) == S_IFREG, lockStat.st_uid == geteuid() else {
             throw HistoryError("cannot save history: refusing \(lockPath): not a regular file of this user")
         }
-        _ = flock(lockFD, LOCK_EX)
+        // Bounded: a `history.lock` held by a stuck process must not keep this shell from ending.
+        var waited = 0
+        while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < Self.lockWaitMilliseconds else {
+                throw HistoryError("cannot save history: \(lockPath) is held by another process (waited \(Self.lockWaitMilliseconds / 1000) s); this session's lines are not saved")
+            }
+            usleep(20_000)
+            waited += 20
+        }
 
         var event = HistEvent()
         guard let h = sxk_history_init() else { throw HistoryError("cannot start libedit history") }

@@ -146,8 +146,13 @@ public final class Shell: @unchecked Sendable {
             case .line(let typed):
                 guard let line = joiner.add(typed) else { continue }
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                lineReader.addHistory(line, persist: HistoryStore.shouldPersist(line, specs: specs, aliases: aliases), context: currentContext())
+                // A line holding a live token stays out of the file, as one with a secret word does.
+                let secrets = host.secrets
+                let holdsToken = secrets.contains { !$0.isEmpty && line.contains($0) }
+                lineReader.addHistory(line, persist: !holdsToken && HistoryStore.shouldPersist(line, specs: specs, aliases: aliases), context: currentContext())
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
+                // A usage error only the command itself finds (`orders --limit 0`, `exit 300`) is not kept either.
+                if status == ExitStatus.usage { lineReader.keepLastOutOfFile() }
             }
         }
         saveHistory()
