@@ -89,6 +89,31 @@ final class StatusLineTests: XCTestCase {
             + erase + "waiting for GET /api/app/config … 0.8s" + erase)
     }
 
+    /// While a pager shows the output (less on the same terminal) nothing is drawn or erased; the
+    /// line comes back when it quits.
+    func testNothingIsDrawnWhileAPagerRuns() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let now = Clockwork()
+        let line = StatusLine(enabled: true, fd: fds[1], width: { 80 }, clock: { now.value }, interval: .seconds(3600))
+        line.commandStarted()
+        line.requestStarted(id: 1, label: "GET /page/2")
+        line.settle()
+        PagerProcess.running.add(1, ordering: .sequentiallyConsistent)
+        now.value = 400 * ms
+        line.tick()
+        now.value = 500 * ms
+        line.tick()
+        PagerProcess.running.subtract(1, ordering: .sequentiallyConsistent)
+        now.value = 600 * ms
+        line.tick()
+        line.requestFinished(id: 1)
+        line.settle()
+        line.commandEnded()
+        XCTAssertEqual(read(fds[0]), erase + "waiting for GET /page/2 … 0.6s" + erase)
+    }
+
     func testDisabledWritesNothing() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)

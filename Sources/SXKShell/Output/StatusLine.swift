@@ -219,6 +219,9 @@ public final class StatusLine: @unchecked Sendable {
 
     /// One redraw (the timer's; tests call it with their own clock).
     func tick() {
+        // While a pager shows the output it owns the screen: nothing is drawn over it (nor erased
+        // from its last row); the line comes back once it quits, if the command still waits.
+        if PagerProcess.isRunning { return }
         let now = clock()
         let columns = width()
         lock.withLock {
