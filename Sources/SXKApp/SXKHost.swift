@@ -143,7 +143,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         let style: TextStyle
         let snapshot = s.storage.appStore.isDeviceSnapshot
         if snapshot { tail += " (snapshot)" }
-        if snapshot, session.phase == .loggedOut, s.sessionGuard.rejectedSnapshotToken != nil { tail += " (token rejected)" }
+        // A snapshot's account shows without a usable token: the prompt says so (colour may be off).
+        if snapshot, session.phase == .loggedOut { tail += s.sessionGuard.rejectedSnapshotToken != nil ? " (token rejected)" : " (no token)" }
         switch session.phase {
         case .loggedOut where !(snapshot && s.contexts.account.hasAccount):
             scope = "(logged out)"
@@ -151,7 +152,10 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         case .loggedOut, .restoring, .loggedIn:
             let account = s.contexts.account.current
             var text = s.contexts.permission.roleCode ?? "?"
-            if let scenic = account.scenicName ?? account.scenicId.map(String.init) { text += "@" + scenic }
+            // A scenic the app does not count as valid (it clears it at the next home) shows as `?`.
+            if let scenic = account.scenicName ?? account.scenicId.map(String.init) {
+                text += "@" + (AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) == nil ? scenic : "?")
+            }
             if session.phase == .restoring { tail += " (restoring)" }
             if session.offline { tail += " (offline)" }
             if let store = account.storeId {

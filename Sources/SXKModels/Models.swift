@@ -398,15 +398,17 @@ public struct LocationDetail: Sendable, Equatable {
 }
 
 /// Real-name verification of a photographer: 0 unverified, 1 pending, 2 verified.
+/// `status` and `bound` are nil when the answer has none that reads (a view says so; it never
+/// makes one up: no status is not "unverified", no `bound` is not "not bound").
 public struct RealNameInfo: Sendable, Equatable {
-    public var status: Int
+    public var status: Int?
     public var realName: String?
     public var idCardNo: String?
     public var raw: JSONValue
 
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
-        status = o.int("status") ?? 0
+        status = o.int("status")
         realName = o.string("realName")
         idCardNo = o.string("idCardNo")
         raw = json
@@ -414,16 +416,19 @@ public struct RealNameInfo: Sendable, Equatable {
 
     public var statusText: String {
         switch status {
-        case 0: return "unverified"
-        case 1: return "pending"
-        case 2: return "verified"
-        default: return "status \(status)"
+        case 0?: return "unverified"
+        case 1?: return "pending"
+        case 2?: return "verified"
+        case let other?: return "status \(other)"
+        case nil:
+            let sent = (raw.objectValue?.field("status")?.stringValue).map { " (status \($0))" } ?? ""
+            return "unknown: the answer has no readable status\(sent)"
         }
     }
 }
 
 public struct BankCardInfo: Sendable, Equatable {
-    public var bound: Bool
+    public var bound: Bool?
     public var bankName: String?
     public var cardNo: String?
     public var holderName: String?
@@ -431,7 +436,7 @@ public struct BankCardInfo: Sendable, Equatable {
 
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
-        bound = o.bool("bound") ?? false
+        bound = o.bool("bound")
         bankName = o.string("bankName")
         cardNo = o.string("cardNo")
         holderName = o.string("holderName")

@@ -59,7 +59,7 @@ class SandboxIntegrationTests: XCTestCase {
         let roles = try await bundle.account.rolePermissions()
         XCTAssertTrue(roles.value.contains { $0.roleCode == RoleCode.photographer && !$0.permissions.isEmpty })
         let realName = try await bundle.account.realNameInfo()
-        XCTAssertTrue((0...2).contains(realName.value.status))
+        XCTAssertTrue((0...2).contains(realName.value.status ?? -1))
         _ = try await bundle.account.bankCardInfo()
         XCTAssertTrue(observer.expiries.isEmpty)
         let trace = observer.allText

@@ -58,11 +58,11 @@ final class ToleranceTests: XCTestCase {
         XCTAssertEqual(realName.statusText, "verified")
         XCTAssertEqual(realName.idCardNo, "3301**********1234")
         let card = try await api("{\"bound\":1,\"bank_name\":\"招商银行\",\"card_no\":\"6225********1234\",\"holder_name\":\"王*\"}").account.bankCardInfo().value
-        XCTAssertTrue(card.bound)
+        XCTAssertEqual(card.bound, true)
         XCTAssertEqual(card.bankName, "招商银行")
         XCTAssertEqual(card.holderName, "王*")
         let unbound = try await api("{\"bound\":\"0\"}").account.bankCardInfo().value
-        XCTAssertFalse(unbound.bound)
+        XCTAssertEqual(unbound.bound, false)
     }
 
     func testStoreList() async throws {

@@ -24,6 +24,29 @@ public enum AppModel {
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
+    /// Why the next home's `loadPermissions` would leave the current role without the permissions
+    /// stored for it now, or nil: the stored role-permission list (the server's last answer) has no
+    /// entry for the role, so a load that answers the same derives none (`PermissionContext.derive`).
+    public static func permissionsLostAtNextLoad(_ state: PermissionContext.State) -> String? {
+        guard let code = state.roleCode, !code.isEmpty, !state.roles.isEmpty,
+              !state.roles.contains(where: { $0.roleCode == code }) else { return nil }
+        let held = state.roles.map(\.roleCode).joined(separator: ", ")
+        return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+    }
+
+    /// What the next home would change in what a view of the stored state shows: the scenic
+    /// `refreshLocalDisplayState` clears, the permissions a load without the role's entry empties.
+    /// Asked by `whoami`, `menus`, `permissions` and the prompt, so they say what `home`, `boot` and
+    /// `explain` will do.
+    public static func changesAtNextHome(account: AccountContext.State, permission: PermissionContext.State) -> [String] {
+        var notes: [String] = []
+        if let reason = scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) {
+            notes.append("\(reason): the next home's refreshLocalDisplayState clears the current scenic and the scenic dialog shows \(Rules.validScenic.marker)")
+        }
+        if let lost = permissionsLostAtNextLoad(permission) { notes.append(lost) }
+        return notes
+    }
+
     /// Seed 000 §4.3: the store list is asked for only for storeAdmin with currentScenicId > 0.
     public static func storeLoadApplies(role: String?, scenicId: Int?) -> Bool {
         role == RoleCode.storeAdmin && (scenicId ?? 0) > 0
@@ -345,6 +368,8 @@ struct HomeReplayRun: Sendable {
             step.skipped = offline
             step.notes = [offline ? "no answer and none stored: permissions unchanged"
                 : expiry.expired != nil ? "the server rejected the token" : "call failed: stored permissions kept"]
+            // What a failed load leaves is sxk's reading: the seed does not say.
+            if !offline, expiry.expired == nil { step.rule = Rules.failedPermissionLoad }
             return step
         }
         let derivation = contexts.permission.setRolePermissions(roles)

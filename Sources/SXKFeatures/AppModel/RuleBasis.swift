@@ -63,6 +63,10 @@ public enum Rules {
     public static let locationCallCondition = RuleBasis.seed("seed 000 §4.4")
     public static let locationTimeoutDecision = RuleBasis.inferred("location")
     public static let profileReload = RuleBasis.seed("seed 000 §5.3")
+    /// A photographer's real-name and bank-card calls sent beside userinfo (the seed: after it).
+    public static let profileSideCalls = RuleBasis.inferred("profile")
+    /// A failed permission load (not a rejected token) keeps the stored permissions (the seed is silent).
+    public static let failedPermissionLoad = RuleBasis.inferred("permissions")
     public static let storage = RuleBasis.seed("seed 000 §6.1")
     public static let scopeJoiner = RuleBasis.inferred("storage")
     public static let missingAccountType = RuleBasis.inferred("storage")

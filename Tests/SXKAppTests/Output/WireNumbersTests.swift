@@ -39,6 +39,16 @@ final class WireNumbersTests: XCTestCase {
         XCTAssertEqual(JSONWriter.format(1e17, digits: 2), "100000000000000000.00")
     }
 
+    /// No status is not "unverified", no `bound` is not "not bound".
+    func testProfileAnswersWithoutAStatusOrBoundSayUnknown() throws {
+        XCTAssertEqual(try RealNameInfo(json: ["status": .null, "realName": "张三"]).statusText, "unknown: the answer has no readable status")
+        XCTAssertEqual(try RealNameInfo(json: ["status": "verified"]).statusText, "unknown: the answer has no readable status (status verified)")
+        XCTAssertEqual(try RealNameInfo(json: ["status": "2"]).statusText, "verified")
+        XCTAssertNil(try BankCardInfo(json: ["bankName": "招商银行", "cardNo": "6225****1234"]).bound)
+        XCTAssertNil(try BankCardInfo(json: ["bound": "Y"]).bound)
+        XCTAssertEqual(try BankCardInfo(json: ["bound": "1"]).bound, true)
+    }
+
     func testStatsWithoutReadableNumbersShowThemAsSent() throws {
         let summary = try Summary(json: ["orderAmount": "37.50", "orderCount": "99999999999999999999"])
         XCTAssertNil(summary.orderCount)

@@ -1,4 +1,5 @@
 import SXKCore
+import SXKFeatures
 import SXKShell
 
 extension Commands {
@@ -39,14 +40,21 @@ extension AppCommands {
         }
         switch report.bankCard {
         case .success(let b)?:
-            rows.append(["bank card", b.value.bound ? "\(b.value.bankName ?? "") \(b.value.cardNo ?? "")" : "not bound"])
+            let card = "\(b.value.bankName ?? "") \(b.value.cardNo ?? "")"
+            switch b.value.bound {
+            case true?: rows.append(["bank card", card])
+            case false?: rows.append(["bank card", "not bound"])
+            case nil:
+                let sent = (b.value.raw.objectValue?.field("bound")?.stringValue).map { " (bound \($0))" } ?? ""
+                rows.append(["bank card", "unknown: the answer has no readable bound\(sent)" + (card.trimming(\.isWhitespace).isEmpty ? "" : " · " + card)])
+            }
         case .failure(let e)?: rows.append(["bank card", "error: \(e)"])
         case nil: break
         }
         output.table(Self.fieldColumns("PROFILE"), rows.map { ["field": .string($0[0]), "value": .string($0[1])] })
         if !report.writtenBack.isEmpty { output.notes.append("written back: \(report.writtenBack.joined(separator: ", "))") }
         if report.isPhotographer {
-            output.notes.append("real-name and bank card loaded \(report.sideCallsOverlapped ? "concurrently" : "one after the other")")
+            output.notes.append("real-name and bank card loaded \(report.sideCallsOverlapped ? "beside userinfo, read as if asked after it (the app asks them once userinfo answered) \(Rules.profileSideCalls.marker)" : "one after the other")")
         }
         return output
     }

@@ -1,4 +1,5 @@
 import SXKCore
+import SXKFeatures
 import SXKShell
 
 extension Commands {
@@ -72,6 +73,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
         output.table(Self.fieldColumns(), table)
+        output.notes += AppModel.changesAtNextHome(account: account, permission: permission)
         return output
     }
 

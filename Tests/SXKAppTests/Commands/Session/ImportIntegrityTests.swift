@@ -151,6 +151,29 @@ final class ImportIntegrityTests: SandboxTestCase {
         XCTAssertFalse(boot.stdout.contains("no scenic selected"), boot.summary)
     }
 
+    /// A role the stored role-permission list has no entry for, and a scenic the app does not count
+    /// as valid: the views that show the stored state say what the next home (which `boot`, `home`
+    /// and `explain` replay) will make of them, instead of presenting them as settled.
+    func testViewsOfTheStoredStateSayWhatTheNextHomeChanges() throws {
+        let ws = Workspace()
+        let roles: [[String: Any]] = [["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]],
+                                       "permissions": [["uri": "home/order", "name": "订单"]]]]
+        let file = try export(ws, name: "device.plist", token: staleToken, extra: [
+            "key_in_role_code": "cashier", "key_in_current_scenic_id": 0,
+            "3001_store_key_role_permission_list": try JSONSerialization.data(withJSONObject: roles),
+        ])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let explain = SXK.run(["--profile", "device", "explain", "dialog"], in: ws, baseURL: url)
+        XCTAssertTrue(explain.stdout.contains("permission"), explain.summary)
+        for args in [["whoami"], ["permissions"], ["menus"]] {
+            let r = SXK.run(["--profile", "device"] + args, in: ws, baseURL: url)
+            XCTAssertTrue(r.stderr.contains("role cashier has no entry in the stored role-permission list"), "\(args): \(r.summary)")
+        }
+        let who = SXK.run(["--profile", "device", "whoami"], in: ws, baseURL: url)
+        XCTAssertTrue(who.stderr.contains("scenic id 0 is not a valid scenic"), who.summary)
+        XCTAssertTrue(who.stderr.contains("[inferred:"), who.summary)
+    }
+
     /// `location` shows what the device keeps and asks the server nothing (seed 000 §6.3); only
     /// `location detail` calls, and on a snapshot with a stale token it says so.
     func testLocationAloneSendsNothing() throws {
