@@ -74,6 +74,10 @@ public final class APIClient: Sendable {
             observer.warning("plain http to \(configuration.baseURL.host ?? "?"): token and data travel unencrypted")
         }
         let urlText = APIClient.urlString(base: configuration.baseURL, path: path, query: query)
+        // Servers refuse far shorter ones (and libcurl a megabyte with "out of memory"): said before sending.
+        guard urlText.utf8.count <= APIClient.longestURL else {
+            throw APIError.invalidURL(String(path.prefix(200)), reason: "with its query the URL is \(urlText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)")
+        }
         guard let url = URL(string: urlText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
 
         let sessionToken = tokens.current()
@@ -237,6 +241,9 @@ public final class APIClient: Sendable {
     }
 
     // MARK: - URLs
+
+    /// The longest URL a request is sent with.
+    public static let longestURL = 65_536
 
     /// `base + path + ?query`, each query name and value percent-encoded as UTF-8.
     public static func urlString(base: URL, path: String, query: [(String, String)]) -> String {

@@ -42,7 +42,12 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
         case "test": return .test
         case "release", "prod", "production": return .release
         case "sandbox": throw APIError.invalidURL(trimmed, reason: "the sandbox URL is known only after the sandbox starts")
-        default: return .custom(try APIEnvironment.validatedBaseURL(trimmed))
+        default:
+            // A word that is not a URL was meant as an environment's name: say which names there are.
+            guard trimmed.contains("://") else {
+                throw APIError.invalidURL(trimmed, reason: "is neither an environment (test, release; sandbox with --sandbox) nor an http(s)://host[:port] URL")
+            }
+            return .custom(try APIEnvironment.validatedBaseURL(trimmed))
         }
     }
 

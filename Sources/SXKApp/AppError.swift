@@ -36,7 +36,8 @@ enum ExitCodes {
             if let api = e.apiError { return api.kind.exitCode }
             if e.isUsage { return ExitStatus.usage }
             switch e {
-            case .notLoggedIn, .loginPageFirst: return ExitStatus.notLoggedIn
+            // No account list: nothing to switch to before a login, as for every command that needs one.
+            case .notLoggedIn, .loginPageFirst, .noAccountList: return ExitStatus.notLoggedIn
             case .cancelled: return ExitStatus.interrupted
             default: return ExitStatus.failure
             }

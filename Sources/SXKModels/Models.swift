@@ -378,9 +378,10 @@ public struct Daily: Sendable, Equatable {
 }
 
 /// `photog/loacation/detail`: used only to decide the location-timeout dialog (seed 000 §4.4).
+/// `online` is nil when the answer has no readable one: unknown, not offline.
 public struct LocationDetail: Sendable, Equatable {
     public var staffId: Int?
-    public var online: Bool
+    public var online: Bool?
     public var lastReportTime: String?
     public var latitude: Double?
     public var longitude: Double?
@@ -389,7 +390,7 @@ public struct LocationDetail: Sendable, Equatable {
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
         staffId = o.int("staffId")
-        online = o.bool("online") ?? false
+        online = o.bool("online")
         lastReportTime = o.string("lastReportTime")
         latitude = o.double("latitude")
         longitude = o.double("longitude")

@@ -162,7 +162,7 @@ public final class DefaultsStore: @unchecked Sendable {
             // Another process logged in as another account, or out, since this one read the file:
             // its scope changes (a store, a role) belong to the account it read, not to this one.
             // A change of the account itself (a login, a logout here) is this process's to make.
-            if let identity, !pending.isEmpty, pending.isDisjoint(with: Self.identityKeys), Self.identity(disk.object) != identity {
+            if let identity, disk.read, !pending.isEmpty, pending.isDisjoint(with: Self.identityKeys), Self.identity(disk.object) != identity {
                 throw .rejected("the profile holds another session now (another sxk process logged in or out): nothing was written")
             }
             var merged = disk.object

@@ -48,6 +48,10 @@ final class ConfigurationAndEndpointTests: XCTestCase {
             }
         }
         XCTAssertEqual(try APIEnvironment.validatedBaseURL("https://api.example.test/prefix//").absoluteString, "https://api.example.test/prefix")
+        // `--env nosuch`: a name, not a URL, is answered with the names there are.
+        XCTAssertThrowsError(try APIEnvironment.parse("nosuch")) {
+            XCTAssertEqual($0 as? APIError, .invalidURL("nosuch", reason: "is neither an environment (test, release; sandbox with --sandbox) nor an http(s)://host[:port] URL"))
+        }
         XCTAssertEqual(try APIEnvironment.validatedBaseURL("HTTP://127.0.0.1:9000").absoluteString, "HTTP://127.0.0.1:9000")
         XCTAssertEqual(try APIEnvironment.validatedBaseURL("http://[::1]:8080").host, "::1")
     }

@@ -45,6 +45,14 @@ final class EnvelopeAndErrorTests: XCTestCase {
         XCTAssertEqual(both?.description, "GET /x: server error 100001: 用户不存在")
     }
 
+    /// A query that makes the URL longer than any server takes is refused before sending, as a
+    /// bad value (exit 2), not sent into libcurl's "out of memory" (a network error, 4).
+    func testAURLTooLongIsRefusedBeforeSending() async {
+        let error = await Fixture.expectError { try await self.client("{\"code\":100000,\"data\":null}").get("/x", query: [("k", String(repeating: "y", count: 70_000))]) }
+        XCTAssertEqual(error?.kind.exitCode, 2)
+        XCTAssertTrue(error?.description.contains("at most 65536 are sent") ?? false, "\(String(describing: error))")
+    }
+
     func testEnvelopeWithErrorStatusIsStillAServerCode() async {
         let error = await Fixture.expectError { try await self.client(status: 500, "{\"code\":100500,\"msg\":\"内部错误\"}").get("/x") }
         XCTAssertEqual(error, .serverCode(code: "100500", msg: "内部错误", request: RequestLabel(method: "GET", path: "/x", status: 500)))

@@ -141,12 +141,12 @@ final class ToleranceTests: XCTestCase {
         XCTAssertTrue(daily.isLast)
         let location = try await api("{\"staff_id\":\"1001\",\"online\":\"1\",\"last_report_time\":\"2026-11-29 08:00:00\",\"latitude\":\"30.25\",\"longitude\":120.15}").operation.locationDetail(staffId: 1001).value
         XCTAssertEqual(location.staffId, 1001)
-        XCTAssertTrue(location.online)
+        XCTAssertEqual(location.online, true)
         XCTAssertEqual(location.lastReportTime, "2026-11-29 08:00:00")
         XCTAssertEqual(location.latitude, 30.25)
         XCTAssertEqual(location.longitude, 120.15)
         let offline = try await api("{\"online\":0}").operation.locationDetail(staffId: 1).value
-        XCTAssertFalse(offline.online)
+        XCTAssertEqual(offline.online, false)
         XCTAssertNil(offline.lastReportTime)
     }
 }

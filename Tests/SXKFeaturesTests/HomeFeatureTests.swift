@@ -171,6 +171,25 @@ final class HomeFeatureTests: BothSpellingsTestCase {
         XCTAssertTrue(recent, why)
     }
 
+    /// What the answer does not say is not made up: no `online` is unknown, not offline; a time in
+    /// another format is said as sent; a time ahead of the clock is said to be.
+    func testLocationAnswersTheTimeoutCannotReadAreSaid() throws {
+        let now = Date(timeIntervalSince1970: 1_764_468_000)
+        let missing = try LocationDetail(json: ["lastReportTime": "2026-11-30 10:00:00"])
+        XCTAssertNil(missing.online)
+        let (noOnline, why) = DialogRules.decideTimeout(missing, reminderMinutes: 30, storedLast: nil, now: now)
+        XCTAssertFalse(noOnline)
+        XCTAssertTrue(why.contains("no readable online") && !why.contains("offline on the server"), why)
+        let (_, offWhy) = DialogRules.decideTimeout(try LocationDetail(json: ["online": "off"]), reminderMinutes: 30, storedLast: nil, now: now)
+        XCTAssertTrue(offWhy.contains("(online off)"), offWhy)
+        let iso = try LocationDetail(json: ["online": true, "lastReportTime": "2026-11-30T10:00:00+08:00"])
+        let (_, isoWhy) = DialogRules.decideTimeout(iso, reminderMinutes: 30, storedLast: nil, now: now)
+        XCTAssertTrue(isoWhy.contains("'2026-11-30T10:00:00+08:00' is not yyyy-MM-dd HH:mm:ss"), isoWhy)
+        let ahead = try LocationDetail(json: ["online": true, "lastReportTime": "2099-01-01 00:00:00"])
+        let (_, aheadWhy) = DialogRules.decideTimeout(ahead, reminderMinutes: 30, storedLast: nil, now: now)
+        XCTAssertTrue(aheadWhy.contains("in the future"), aheadWhy)
+    }
+
     func testLocationTwoHourRuleWithInjectedClock() async throws {
         let clock = FixedClock(Date())
         let h = try Harness(clock: clock)
@@ -197,7 +216,7 @@ final class HomeFeatureTests: BothSpellingsTestCase {
         _ = try await h.login("13800000001")
         let detail = try await h.home.locationDetail()
         XCTAssertEqual(detail.value.staffId, 1001)
-        XCTAssertTrue(detail.value.online)
+        XCTAssertEqual(detail.value.online, true)
         XCTAssertEqual(h.requests().last?.path, "/api/yf-handset-app/photog/loacation/detail")
         XCTAssertThrowsError(try h.home.remind(minutes: 5000))
     }

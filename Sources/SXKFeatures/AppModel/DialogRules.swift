@@ -28,12 +28,21 @@ enum DialogRules {
 
     /// Timeout when the staff member is online and the last report (the server's, else the local one)
     /// is missing or older than the reminder minutes; offline staff get no reminder (inferred).
+    /// An answer without a readable `online` is judged as no reminder, and says so: whether the staff
+    /// member is online is not known. A `lastReportTime` not in the wire's format reads as no time (as
+    /// a fixed-format parser reads it), said with the text as sent; one in the future is said to be.
     static func decideTimeout(_ detail: LocationDetail, reminderMinutes: Int, storedLast: Date?, now: Date) -> (Bool, String) {
-        guard detail.online else { return (false, "staff is offline on the server") }
+        guard let online = detail.online else {
+            let sent = (detail.raw.objectValue?.field("online")?.stringValue).map { " (online \(TerminalText.sanitize($0)))" } ?? ""
+            return (false, "the answer has no readable online\(sent): whether the staff member is online is unknown, no reminder judged")
+        }
+        guard online else { return (false, "staff is offline on the server") }
         let serverTime = detail.lastReportTime.flatMap(WireDate.parseTimestamp)
-        guard let last = serverTime ?? storedLast else { return (true, "online with no location report on record") }
+        let unreadable = serverTime == nil ? detail.lastReportTime.flatMap { $0.isEmpty ? nil : $0 } : nil
+        let unread = unreadable.map { "lastReportTime '\(TerminalText.sanitize($0))' is not yyyy-MM-dd HH:mm:ss, read as no time; " } ?? ""
+        guard let last = serverTime ?? storedLast else { return (true, unread + "online with no location report on record") }
         let age = now.timeIntervalSince(last)
-        let text = "last report \(LocalTime.human(last)) (\(HomeFeature.duration(age)) ago)"
+        let text = unread + "last report \(LocalTime.human(last)) (" + (age < 0 ? "\(HomeFeature.duration(-age)) in the future" : "\(HomeFeature.duration(age)) ago") + ")"
         // In seconds as a Double: minutes imported from a device may be any Int.
         if age > TimeInterval(reminderMinutes) * 60 {
             return (true, "\(text) is older than the \(reminderMinutes)-minute reminder")

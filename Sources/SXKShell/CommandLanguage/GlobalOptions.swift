@@ -98,6 +98,7 @@ public struct Invocation: Sendable, Equatable {
         o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
         if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) { o.persist = try persistSeconds(text, "SXK_PERSIST") }
         var commandText: String?
+        var baseURLGiven = false
         var i = 0
 
         func value(_ name: String, inline: String?) throws -> String {
@@ -119,8 +120,13 @@ public struct Invocation: Sendable, Equatable {
                 inline = String(arg[arg.index(after: eq)...])
             }
             switch name {
-            case "--env": o.env = try value(name, inline: inline)
-            case "--base-url": o.baseURL = try value(name, inline: inline)
+            case "--env":
+                o.env = try value(name, inline: inline)
+                // The command line's environment beats SXK_BASE_URL's (a --base-url given too still wins).
+                if !baseURLGiven { o.baseURL = nil }
+            case "--base-url":
+                o.baseURL = try value(name, inline: inline)
+                baseURLGiven = true
             case "--profile": o.profile = try value(name, inline: inline)
             case "--state-dir": o.stateDir = try value(name, inline: inline)
             case "--cacert": o.caCert = try value(name, inline: inline)

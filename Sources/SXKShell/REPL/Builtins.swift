@@ -20,7 +20,7 @@ public enum Builtins {
                         examples: ["help", "help orders", "orders --help"]),
             CommandSpec("version", summary: "Print the sxk version"),
             CommandSpec("exit", aliases: ["quit"], summary: "Leave the shell",
-                        arguments: [ArgumentSpec("CODE", kind: .int, optional: true, summary: "Exit status, 0 to 255 (default 0)")]),
+                        arguments: [ArgumentSpec("CODE", kind: .int, optional: true, summary: "Exit status, 0 to 255 (default 0; in a --keep-going run, its last failure's)")]),
             CommandSpec("history", summary: "Show the command history with where each line ran",
                         discussion: "Each line remembers the profile, role, scenic area and store it ran in (shown as in the prompt). Lines starting with a space and login lines are never saved.",
                         arguments: [ArgumentSpec("N", kind: .int, optional: true, summary: "Show only the last N lines")],

@@ -36,6 +36,8 @@ public final class Shell: @unchecked Sendable {
     private let running = RunningCommand()
     private let end = ShellEnd()
     var exitRequest: Int32?
+    /// The status of the last command that failed (what a bare `exit` keeps under --keep-going).
+    var lastFailure: Int32?
     private var reader: ReaderThread?
     private var history: HistoryStore?
     private var lineReader: (any LineReader)?
@@ -240,6 +242,7 @@ public final class Shell: @unchecked Sendable {
         for tokens in commands {
             let status = await runTokens(tokens, io: io, stopOnFailure: stopOnFailure)
             if status != 0 {
+                lastFailure = status
                 worst = status
                 if stopOnFailure || status == ExitStatus.interrupted { return status }
             }
@@ -359,7 +362,9 @@ public final class Shell: @unchecked Sendable {
                 }
                 exitRequest = code
             } else {
-                exitRequest = 0
+                // With --keep-going a script's run ends with its last failing command's status; a bare
+                // `exit` ends the run early and keeps that status (as sh's `exit` keeps the last one).
+                exitRequest = mode != .repl && options.keepGoing ? lastFailure ?? 0 : 0
             }
             return 0
         case "history":

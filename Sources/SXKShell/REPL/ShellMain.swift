@@ -99,7 +99,7 @@ public enum ShellMain {
         } + [("-c CMDS", "Run the commands (separated by ';' or newlines) and exit")]
         out += renderer.table(rows) + "\n"
         out += renderer.overview()
-        out += "\n" + renderer.paragraph("Exit status: 0 ok, 1 failed, 2 usage, 3 not logged in, 4 network, 130 interrupted.")
+        out += "\n" + renderer.paragraph("Exit status: 0 ok, 1 failed, 2 usage, 3 not logged in, 4 network, 130 interrupted, 129/143 hangup/terminated.")
         return out
     }
 }

@@ -55,6 +55,17 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(exit.status, 2, exit.summary)
         XCTAssertEqual(exit.errorLines, ["error: exit takes a status from 0 to 255, got '256'"], exit.summary)
         XCTAssertEqual(SXK.run(["-c", "exit 7"], in: ws, baseURL: url).status, 7)
+        // Under --keep-going a bare `exit` keeps the run's last failure, as the run's end does.
+        XCTAssertEqual(SXK.run(["--keep-going", "-c", "ordrs; exit"], in: ws, baseURL: url).status, 2)
+        XCTAssertEqual(SXK.run(["--keep-going", "-c", "ordrs; exit 0"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(SXK.run(["-c", "version; exit"], in: ws, baseURL: url).status, 0)
+        // Logged out, switch-account is "not logged in" (3) as every command that needs a login.
+        let switched = SXK.run(["switch-account", "1"], in: ws, baseURL: url)
+        XCTAssertEqual(switched.status, 3, switched.summary)
+        // --env on the command line beats SXK_BASE_URL: a bad name is refused, not ignored.
+        let env = SXK.run(["--env", "nosuch", "version"], in: ws, baseURL: nil, env: ["SXK_BASE_URL": url.absoluteString])
+        XCTAssertEqual(env.status, 2, env.summary)
+        XCTAssertTrue(env.stderr.contains("is neither an environment (test, release; sandbox with --sandbox)"), env.summary)
         let csv = SXK.run(["accounts", "--csv"], in: ws, baseURL: url)
         XCTAssertEqual(csv.status, 0, csv.summary)
         XCTAssertEqual(csv.stdout, "", csv.summary)

@@ -41,7 +41,7 @@ extension AppCommands {
             var output = dataOutput(result.response)
             let d = result.value
             let rows: [(String, String)] = [
-                ("staffId", d.staffId.map(String.init) ?? "–"), ("online", d.online ? "yes" : "no"),
+                ("staffId", d.staffId.map(String.init) ?? "–"), ("online", d.online.map { $0 ? "yes" : "no" } ?? "unknown (no readable online in the answer)"),
                 ("lastReportTime", d.lastReportTime.map { LocalTime.human(wire: $0) } ?? "–"),
                 ("position", d.latitude.flatMap { lat in d.longitude.map { "\(lat), \($0)" } } ?? "–"),
             ]

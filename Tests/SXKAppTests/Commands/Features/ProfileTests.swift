@@ -14,7 +14,8 @@ final class ProfileTests: XCTestCase {
         XCTAssertTrue((profile["writtenBack"] as? [String] ?? []).contains("userName"), r.summary)
         XCTAssertNotNil(profile["realName"] as? [String: Any], r.summary)
         XCTAssertNotNil(profile["bankCard"] as? [String: Any], r.summary)
-        XCTAssertTrue(r.stderr.contains("real-name and bank card loaded concurrently"), r.summary)
+        XCTAssertTrue(r.stderr.contains("real-name and bank card loaded beside userinfo, read as if asked after it"), r.summary)
+        XCTAssertTrue(r.stderr.contains("[inferred: docs/app-behaviour.md#profile]"), r.summary)
         let table = SXK.run(["profile"], in: ws, baseURL: SharedSandbox.url)
         XCTAssertTrue(table.stdout.contains("138****0001"), "the phone is masked in the table: \(table.summary)")
     }
