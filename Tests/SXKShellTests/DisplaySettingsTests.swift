@@ -51,6 +51,19 @@ final class DisplaySettingsTests: XCTestCase {
             XCTAssertTrue(problems.first?.hasPrefix(path + ": ") == true && problems.first?.contains(reason) == true, "\(problems)")
         }
 
+        // Trusted as sxkrc is: a file others can write is refused; a FIFO planted at the name the
+        // save once used for its temporary file is never opened.
+        let loose = dir + "/loose"
+        try "pager off\n".write(toFile: loose, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(loose, 0o666), 0)
+        let (looseSettings, looseProblems) = DisplaySettings.load(path: loose)
+        XCTAssertEqual(looseSettings.lines, ["expanded off", "format table", "pager on"])
+        XCTAssertTrue(looseProblems.first?.contains("others can write it") == true, "\(looseProblems)")
+        let saved = dir + "/saved"
+        XCTAssertEqual(mkfifo(saved + ".tmp-\(getpid())", 0o600), 0)
+        try DisplaySettings(path: saved).save()
+        XCTAssertEqual(try String(contentsOfFile: saved, encoding: .utf8), "expanded off\nformat table\npager on\n")
+
         // 1 MB exactly is read: a line of spaces, then a setting.
         let full = dir + "/full"
         let setting = Array("\nexpanded on\n".utf8)

@@ -167,6 +167,22 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(a.entries, ["orders --limit 0", "version"])
     }
 
+    /// A history file past 16 MB is neither read (seconds and a gigabyte at every start) nor replaced
+    /// by one session's lines.
+    func testAHugeHistoryFileIsNeitherReadNorReplaced() throws {
+        let path = dir + "/profile/history"
+        try FileManager.default.createDirectory(atPath: dir + "/profile", withIntermediateDirectories: true)
+        let big = "_HiStOrY_V2_\n" + String(repeating: "x", count: HistoryStore.maxFileBytes) + "\n"
+        try big.write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        let a = HistoryStore(path: path)
+        a.load()
+        XCTAssertEqual(a.entries, [])
+        a.add("version", persist: true)
+        XCTAssertThrowsError(try a.save()) { XCTAssertTrue("\($0)".contains("larger than 16 MB"), "\($0)") }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, big.utf8.count)
+    }
+
     /// A `history.lock` another process holds does not keep a shell from ending: the save gives up
     /// after a bounded wait with one line.
     func testAHeldLockIsWaitedForABoundedTime() throws {

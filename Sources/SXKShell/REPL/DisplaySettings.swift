@@ -70,7 +70,8 @@ public final class DisplaySettings: @unchecked Sendable {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(Unreadable(reason: "cannot inspect it: \(String(cString: strerror(errno)))")) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Unreadable(reason: "it is not a regular file")) }
+        // Trusted as sxkrc beside it is: this user's, not writable by others, in a safe folder.
+        if let reason = StartupFile.refusal(st, path: path) { return .failure(Unreadable(reason: reason)) }
         switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: 1 << 20) {
         case .bytes(let bytes): return .success(bytes)
         case .tooLarge: return .failure(Unreadable(reason: "it is larger than 1 MB"))
@@ -131,9 +132,10 @@ public final class DisplaySettings: @unchecked Sendable {
         } catch {
             throw UsageError("cannot save to '\(path)': \(error)")
         }
-        let temporary = path + ".tmp-\(getpid())"
+        // A new file of its own (O_EXCL): nothing planted at a guessable name (a FIFO, a link) is opened.
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw UsageError("cannot write '\(temporary)': \(String(cString: strerror(errno)))") }
         var written = 0
         while written < bytes.count {

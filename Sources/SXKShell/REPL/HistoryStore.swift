@@ -156,7 +156,11 @@ public final class HistoryStore: @unchecked Sendable {
         guard let h = sxk_history_init() else { throw HistoryError("cannot start libedit history") }
         defer { sxk_history_end(h) }
         _ = sxk_history_setsize(h, &event, Int32(limit))
-        if Self.isOwnRegularFile(path) { _ = sxk_history_load(h, &event, path) }
+        if Self.isOwnRegularFile(path) {
+            // Not read, and not replaced by this session's lines alone: the old lines are the user's.
+            if Self.isTooLarge(path) { throw HistoryError("cannot save history: \(path) is larger than 16 MB; it was not read or changed (move it aside to start a new one)") }
+            _ = sxk_history_load(h, &event, path)
+        }
         for line in pending { _ = sxk_history_enter(h, &event, line) }
 
         let tmp = dir + "/.history.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -194,7 +198,7 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Lines exactly as stored, oldest first.
     static func readStored(path: String, limit: Int) -> [String] {
-        guard isOwnRegularFile(path), Libedit.loadError == nil, let h = sxk_history_init() else { return [] }
+        guard isOwnRegularFile(path), !isTooLarge(path), Libedit.loadError == nil, let h = sxk_history_init() else { return [] }
         defer { sxk_history_end(h) }
         var event = HistEvent()
         _ = sxk_history_setsize(h, &event, Int32(limit))
@@ -208,6 +212,15 @@ public final class HistoryStore: @unchecked Sendable {
             rc = sxk_history_prev(h, &event)
         }
         return lines
+    }
+
+    /// Largest history file read: 2,000 lines of commands are far less; a bigger one (a pasted
+    /// megabyte line, a file made by something else) would cost every start seconds and memory.
+    static let maxFileBytes = 16 << 20
+
+    static func isTooLarge(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && Int(st.st_size) > maxFileBytes
     }
 
     /// A history file is read only when it is a regular file of this user, not a link to another file

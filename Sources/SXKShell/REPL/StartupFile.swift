@@ -33,13 +33,7 @@ public enum StartupFile {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .refused("cannot stat it: \(String(cString: strerror(errno)))") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .refused("it is not a regular file") }
-        guard st.st_uid == geteuid() else { return .refused("it is owned by uid \(st.st_uid), not by you (uid \(geteuid()))") }
-        let mode = st.st_mode & 0o777
-        guard mode & 0o022 == 0 else {
-            return .refused("others can write it (mode \(String(mode, radix: 8))); fix with: chmod go-w \(path)")
-        }
-        if let reason = unsafeFolder(above: path) { return .refused(reason) }
+        if let reason = refusal(st, path: path) { return .refused(reason) }
         guard Int(st.st_size) <= maxBytes else { return .refused("it is larger than 1 MB") }
         switch FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: maxBytes) {
         case .bytes(let bytes): return .lines(split(String(decoding: bytes, as: UTF8.self)))
@@ -60,6 +54,19 @@ public enum StartupFile {
         let words = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count == 2, words[0] == "persist" else { return nil }
         return String(words[1])
+    }
+
+    /// Why a file the shell takes settings or commands from (sxkrc, the saved display settings) is
+    /// not to be trusted, or nil: not a regular file, another user's, writable by others, or in a
+    /// folder someone else can replace it in.
+    static func refusal(_ st: stat, path: String) -> String? {
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return "it is not a regular file" }
+        guard st.st_uid == geteuid() else { return "it is owned by uid \(st.st_uid), not by you (uid \(geteuid()))" }
+        let mode = st.st_mode & 0o777
+        guard mode & 0o022 == 0 else {
+            return "others can write it (mode \(String(mode, radix: 8))); fix with: chmod go-w \(path)"
+        }
+        return unsafeFolder(above: path)
     }
 
     /// Why a folder above the file (its real path, up to /) lets someone else replace it, or nil:
