@@ -190,14 +190,15 @@ public final class APIClient: Sendable {
             elapsedMs: elapsedMs)
     }
 
-    /// Server-sent text for an error line: line breaks and control characters become spaces, and
-    /// past `limit` characters it is cut with `…` (a hostile `msg` or `code` must not flood the terminal).
+    /// Server-sent text for an error or status line: controls shown as the escapes every other line
+    /// shows (`TerminalText`), and past `limit` characters cut with `…` (a hostile `msg` or `code` must
+    /// not flood the terminal).
     static func clip(_ text: String, limit: Int) -> String {
         var out = ""
         var count = 0
-        for scalar in text.unicodeScalars {
+        for scalar in TerminalText.sanitize(text).unicodeScalars {
             if count == limit { return out + "…" }
-            out.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
+            out.unicodeScalars.append(scalar)
             count += 1
         }
         return out

@@ -154,7 +154,9 @@ final class SXKHost: ShellHost, @unchecked Sendable {
             var text = s.contexts.permission.roleCode ?? "?"
             // A scenic the app does not count as valid (it clears it at the next home) shows as `?`.
             if let scenic = account.scenicName ?? account.scenicId.map(String.init) {
-                text += "@" + (AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) == nil ? scenic : "?")
+                // At most 16 columns (a quarter of a narrow window): a long name never makes the prompt two rows.
+                let label = TextWidth.truncate(TerminalText.sanitize(scenic), to: max(4, min(16, columns / 4)))
+                text += "@" + (AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) == nil ? label : "?")
             }
             if session.phase == .restoring { tail += " (restoring)" }
             if session.offline { tail += " (offline)" }

@@ -17,4 +17,40 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
         plain.send("exit\r")
         XCTAssertEqual(try plain.waitForExit(), 0)
     }
+
+    /// A device snapshot without a token, whose scenic the app does not count as valid and whose name
+    /// is long: the prompt says "(no token)" (colour may be off), shows the scenic as `?`, and a
+    /// valid long name is cut so the prompt stays on one row at 60 columns.
+    func testASnapshotsPromptSaysWhatTheAppWillDo() throws {
+        func importing(_ keys: [String: Any], as profile: String) throws {
+            let file = home.appendingPathComponent("\(profile).json")
+            try JSONSerialization.data(withJSONObject: keys).write(to: file)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+            process.arguments = globalArguments + ["import-defaults", file.path, "--profile", profile]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        let base: [String: Any] = ["key_in_user_id": 3001, "key_in_account_type": "store", "key_in_role_code": "storeAdmin",
+                                   "key_in_current_store_id": 101]
+        try importing(base.merging(["key_in_current_scenic_id": 0, "key_in_current_scenic_name": "西湖景区"]) { $1 }, as: "zero")
+        try importing(base.merging(["key_in_current_scenic_id": 1, "key_in_current_scenic_name": String(repeating: "很长的景区名字", count: 6),
+                                    "key_in_token": "device-token-0123456789abcdef"]) { $1 }, as: "long")
+        var env = environment
+        env["NO_COLOR"] = "1"
+        let zero = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["--profile", "zero"], environment: env, rows: 30, columns: 60)
+        try zero.expect("storeAdmin@?/101 (snapshot) (no token) › ")
+        zero.send("exit\r")
+        XCTAssertEqual(try zero.waitForExit(), 0)
+        let long = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["--profile", "long"], environment: env, rows: 30, columns: 60)
+        let screen = try long.expect(" › ")
+        let promptLine = screen.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(promptLine.contains("storeAdmin@很长的景区名字…/101"), promptLine)
+        long.send("exit\r")
+        XCTAssertEqual(try long.waitForExit(), 0)
+    }
 }

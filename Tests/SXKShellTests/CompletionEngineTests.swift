@@ -38,6 +38,11 @@ final class CompletionEngineTests: XCTestCase {
             ("orders --all; stats d", ["daily"]),
             ("nosuch ", []),
             ("get -- -", []),
+            // After a pipe or a redirection the words are not sxk's.
+            ("orders --all | jq --st", []),
+            ("orders > out --", []),
+            ("orders '|' --st", ["--status"]),
+            ("orders | jq .; stats d", ["daily"]),
         ]
         for (line, expected) in cases {
             XCTAssertEqual(complete(line).candidates.map(\.value), expected, line)

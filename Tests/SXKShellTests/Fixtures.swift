@@ -42,7 +42,7 @@ enum Fixtures {
     struct Scenics: CompletionValueProvider {
         func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
             guard provider == "scenic" else { return [] }
-            let all = [("1", "西湖景区"), ("2", "灵隐寺"), ("3", "千岛湖"), ("西湖 北线", "name with a space"), ("9", "断桥\r\n残雪\t店\n")]
+            let all = [("1", "西湖景区"), ("2", "灵隐寺"), ("3", "千岛湖"), ("西湖 北线", "name with a space"), ("9", "断桥\r\n残雪\t店\n"), ("西湖\u{1B}]52;c;eA==\u{07}", "a hostile value"), ("西湖\u{0}x", "a NUL")]
             return all.filter { $0.0.hasPrefix(prefix) || $0.1.hasPrefix(prefix) }.map { CompletionCandidate($0.0, description: $0.1) }
         }
     }

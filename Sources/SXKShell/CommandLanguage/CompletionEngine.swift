@@ -1,3 +1,4 @@
+import SXKCore
 /// One completion: the value to insert and an optional note (`1` — `西湖景区`).
 public struct CompletionCandidate: Sendable, Equatable, Hashable {
     public var value: String
@@ -119,9 +120,16 @@ public struct CompletionEngine: Sendable {
             result.verbatim = true
             return result
         }
+        // After `| COMMAND` or `> FILE` the words are the system shell's or a file's, not sxk's.
+        if Self.pastPipeOrRedirect(utf8[0..<end]) {
+            return CompletionResult(candidates: [], replaceStart: currentWord.start, replaceEnd: end, prefix: currentWord.text)
+        }
         let words = tokens.map(\.text)
         let candidates = candidatesFor(words: words, current: currentWord.text, provider: provider)
-        var result = CompletionResult(candidates: candidates.values, replaceStart: currentWord.start, replaceEnd: end,
+        // A value holding a control character (a hostile store or scenic name) cannot be typed, and
+        // libedit would insert it raw (a NUL even cuts the line): the id completes such a one.
+        var result = CompletionResult(candidates: candidates.values.filter { !$0.value.unicodeScalars.contains(where: TerminalText.isControl) },
+                                      replaceStart: currentWord.start, replaceEnd: end,
                                       prefix: currentWord.text, openQuote: currentWord.openQuote)
         if let valueStart = candidates.valueOffset {
             // `--flag=val`: only the part after `=` is replaced.
@@ -129,6 +137,28 @@ public struct CompletionEngine: Sendable {
             result.prefix = String(currentWord.text.utf8.dropFirst(valueStart)).map { String($0) } ?? ""
         }
         return result
+    }
+
+    /// Whether an unquoted `|` or `>` comes after the last command's start (`;` or a newline).
+    static func pastPipeOrRedirect(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var quote: UInt8?
+        var escaped = false
+        var past = false
+        for byte in bytes {
+            if escaped { escaped = false; continue }
+            if let q = quote {
+                if byte == q { quote = nil } else if byte == UInt8(ascii: "\\") && q == UInt8(ascii: "\"") { escaped = true }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\\"): escaped = true
+            case UInt8(ascii: "'"), UInt8(ascii: "\""): quote = byte
+            case UInt8(ascii: "|"), UInt8(ascii: ">"): past = true
+            case UInt8(ascii: ";"), UInt8(ascii: "\n"): past = false
+            default: break
+            }
+        }
+        return past
     }
 
     /// `$na` or `${na` just before the cursor (not escaped, not in single quotes): the name typed so far.
