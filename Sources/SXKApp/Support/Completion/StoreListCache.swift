@@ -1,6 +1,10 @@
 import SXKCore
 import SXKModels
 import SXKSession
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The last store list the server sent, kept in the profile (`stores.json`, 0600) for Tab
 /// completion only. The app keeps no store list (it fetches one when it needs it), so a one-shot
@@ -28,9 +32,24 @@ enum StoreListCache {
     }
 
     /// What is kept; empty when there is nothing (or it is unreadable: completion just has less).
+    /// Parsed once per version of the file (device, inode, size, modification time): a Tab in a
+    /// shell that has fetched no list reads a list of thousands only when it changed.
     static func read(_ storage: ProfileStorage) -> [Store] {
-        guard case .loaded(let bytes, _)? = try? storage.file.read(path(storage.paths), kind: .state),
+        let target = path(storage.paths)
+        var st = stat()
+        let version = lstat(target, &st) == 0
+            ? [UInt64(st.st_dev), UInt64(st.st_ino), UInt64(bitPattern: Int64(st.st_size)), UInt64(bitPattern: Int64(st.st_mtim.tv_sec)), UInt64(st.st_mtim.tv_nsec)]
+            : nil
+        if let version, let hit = memo.withLock({ $0?.path == target && $0?.version == version ? $0?.stores : nil }) { return hit }
+        guard case .loaded(let bytes, _)? = try? storage.file.read(target, kind: .state),
               let items = (try? JSONParser.parse(bytes, maxDepth: 6))?.objectValue?["stores"]?.arrayValue else { return [] }
-        return items.compactMap { try? Store(json: $0) }
+        let stores = items.compactMap { try? Store(json: $0) }
+        parses.add(1, ordering: .relaxed)
+        if let version { memo.withLock { $0 = (target, version, stores) } }
+        return stores
     }
+
+    private static let memo = Mutex<(path: String, version: [UInt64], stores: [Store])?>(nil)
+    /// How many times a file was parsed (tests: once per version).
+    static let parses = Atomic<Int>(0)
 }
