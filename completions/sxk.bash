@@ -379,7 +379,10 @@ _sxk() {
             _sxk_dynamic;
             ;;
         'version')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'exit')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -422,7 +425,10 @@ _sxk() {
             _sxk_dynamic;
             ;;
         'set')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -W 'expanded format pager' -- "$cur"));
             ;;
     esac

@@ -117,7 +117,9 @@ struct AppCommands: Sendable {
     func toggle(_ command: ParsedCommand, name: String, set: (Bool) -> Void, current: () -> Bool) -> CommandOutput {
         // Asked, the state is what the command prints (stdout); set, the line confirms it (stderr).
         guard let value = command.positionals.first else {
-            return CommandOutput(blocks: [.lines(["\(name) \(current() ? "on" : "off")"])])
+            var output = CommandOutput(data: [name: .bool(current())])
+            output.line("\(name) \(current() ? "on" : "off")")
+            return output
         }
         set(value == "on")
         var output = CommandOutput()

@@ -18,7 +18,7 @@ public enum Builtins {
             CommandSpec("help", summary: "Show the commands, or the help page of one command",
                         arguments: [ArgumentSpec("COMMAND", kind: .provider("command"), optional: true, variadic: true, summary: "Command (and subcommand) to explain")],
                         examples: ["help", "help orders", "orders --help"]),
-            CommandSpec("version", summary: "Print the sxk version"),
+            CommandSpec("version", summary: "Print the sxk version", flags: output(json: "Print the name and version as JSON")),
             CommandSpec("exit", aliases: ["quit"], summary: "Leave the shell",
                         arguments: [ArgumentSpec("CODE", kind: .int, optional: true, summary: "Exit status, 0 to 255 (default 0; in a --keep-going run, its last failure's)")]),
             CommandSpec("history", summary: "Show the command history with where each line ran",
@@ -54,7 +54,8 @@ public enum Builtins {
                         arguments: [ArgumentSpec("NAME", kind: .choice(DisplaySettings.names), optional: true, summary: "The setting"),
                                     ArgumentSpec("VALUE", kind: .choice(["auto", "on", "off"] + DisplaySettings.formats.map(\.rawValue)), optional: true,
                                                  summary: "Its new value")],
-                        flags: [FlagSpec("save", summary: "Also keep the settings for this user (the config folder)")],
+                        flags: [FlagSpec("save", summary: "Also keep the settings for this user (the config folder)")]
+                            + output(json: "Print the settings as one JSON object"),
                         examples: ["set", "set expanded auto", "set --save format json"]),
             CommandSpec("__complete", summary: "Print completions for the words given (used by the completion scripts)",
                         arguments: [ArgumentSpec("WORDS", optional: true, variadic: true, summary: "Words typed so far; the last is completed")]),

@@ -351,8 +351,13 @@ public final class Shell: @unchecked Sendable {
             writeHelp(io) { $0.page(for: chain) }
             return 0
         case "version":
-            io.stdout.line("\(programName) \(version)")
-            return 0
+            // Through the renderer, so the global --json (and --jq) apply as to every command.
+            let (name, number) = (programName, version)
+            return await render(command, io: io) { _ in
+                var output = CommandOutput(data: ["name": .string(name), "version": .string(number)])
+                output.line("\(name) \(number)")
+                return output
+            }
         case "exit":
             // An exit status is a byte: 256 would be read as 0 (success) by whoever waits for it.
             if let text = command.positionals.first {
@@ -374,7 +379,7 @@ public final class Shell: @unchecked Sendable {
             }
             let records = lineReader?.historyRecords ?? history?.records ?? HistoryStore.readEntries(path: historyPath ?? "")
             return await showHistory(records, command, io: io)
-        case "set": return runSet(command, io: io)
+        case "set": return await runSet(command, io: io)
         case "vars": return await showVariables(command, io: io)
         case "unset": return unsetVariables(command)
         case "unalias": return removeAliases(command)
@@ -393,7 +398,7 @@ public final class Shell: @unchecked Sendable {
 
     /// `set [--save] [NAME VALUE]`: lists the display settings, or changes one; `--save` keeps them.
     /// The listing is data (stdout); a change is confirmed on stderr.
-    private func runSet(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+    private func runSet(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
         let words = command.positionals
         if words.count == 1 {
             errors.error("set \(words[0]) needs a value (now: \(display.value(words[0])))")
@@ -412,7 +417,14 @@ public final class Shell: @unchecked Sendable {
             }
         }
         if words.isEmpty {
-            for line in display.lines { io.stdout.line(line) }
+            // The listing is data: `name value` lines, or one JSON object with the global --json.
+            let display = self.display
+            let status = await render(command, io: io) { _ in
+                var output = CommandOutput(data: .object(JSONObject(DisplaySettings.names.map { (key: $0, value: .string(display.value($0))) })))
+                for line in display.lines { output.line(line) }
+                return output
+            }
+            if status != 0 { return status }
         } else {
             io.errors.note("\(words[0]) \(display.value(words[0]))" + (command.has("save") ? " (saved)" : ""))
         }

@@ -72,6 +72,19 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(csv.errorLines, [], csv.summary)
     }
 
+    /// `--json` is JSON for the builtins that print data too, given globally or on the command.
+    func testBuiltinsPrintJSONWhenAsked() throws {
+        let ws = Workspace()
+        for (args, expected) in [(["--json", "version"], #"{"name":"sxk","version":"0.1.0"}"#), (["version", "--json"], #"{"name":"sxk","version":"0.1.0"}"#),
+                                 (["--json", "set"], #"{"expanded":"off","format":"table","pager":"on"}"#), (["set", "--json"], #"{"expanded":"off","format":"table","pager":"on"}"#),
+                                 (["--json", "trace"], #"{"trace":false}"#), (["--json", "timing"], #"{"timing":false}"#)] {
+            let r = SXK.run(args, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.summary)")
+            XCTAssertEqual(r.stdout, expected + "\n", "\(args): \(r.summary)")
+        }
+        XCTAssertEqual(SXK.run(["version"], in: ws, baseURL: url).stdout, "sxk 0.1.0\n")
+    }
+
     /// `watch` frames one answer: a walk of every page, written as its rows arrive, is refused in one
     /// line rather than shown as an empty frame; a bad base URL is a usage error (2).
     func testWatchOfAWalkAndBadValuesAreUsageErrors() {
