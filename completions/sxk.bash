@@ -297,11 +297,11 @@ _sxk() {
             ;;
         'trace')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'on off' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'timing')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'on off' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'boot')
             case "$prev" in
@@ -329,7 +329,7 @@ _sxk() {
                 --jq) :; return ;;
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --jq --no-pager --help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'permission scenic location' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'explain scope')
             case "$prev" in
@@ -368,11 +368,11 @@ _sxk() {
             ;;
         'har')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'save' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'pager')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'on off' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'help')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -397,7 +397,7 @@ _sxk() {
             ;;
         'completion')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'let')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -429,7 +429,7 @@ _sxk() {
                 --jq) :; return ;;
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'expanded format pager' -- "$cur"));
+            _sxk_dynamic;
             ;;
     esac
 }

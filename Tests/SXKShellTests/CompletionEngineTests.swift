@@ -38,6 +38,12 @@ final class CompletionEngineTests: XCTestCase {
             ("orders --all; stats d", ["daily"]),
             ("nosuch ", []),
             ("get -- -", []),
+            // `set NAME VALUE`: the values of the setting named, and nothing past the value.
+            ("set format ", ["table", "json", "ndjson", "csv", "tsv"]),
+            ("set pager ", ["on", "off"]),
+            ("set expanded a", ["auto"]),
+            ("set pager on ", []),
+            ("completion bash ", []),
             // After a pipe or a redirection the words are not sxk's.
             ("orders --all | jq --st", []),
             ("orders > out --", []),

@@ -268,6 +268,11 @@ public struct CompletionEngine: Sendable {
         }
         let args = spec.arguments
         let arg: ArgumentSpec? = typed.positionalCount < args.count ? args[typed.positionalCount] : args.last(where: { $0.isVariadic })
+        if arg?.kind == .provider(DisplaySettings.valueProvider) {
+            // `set NAME VALUE`: the values of the setting named before it.
+            let name = typed.positionals.last ?? ""
+            return DisplaySettings.values(of: name).filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) }
+        }
         if let arg { out += values(of: arg.kind, prefix: current, provider: provider) }
         return out
     }
@@ -290,7 +295,8 @@ public struct CompletionEngine: Sendable {
 /// the subcommand chain, how many positionals, the flags used, and a flag still waiting for its value.
 private struct TypedWords {
     var chain: [CommandSpec]
-    var positionalCount = 0
+    var positionals: [String] = []
+    var positionalCount: Int { positionals.count }
     var usedFlags: Set<String> = []
     var pendingFlag: FlagSpec?
     var onlyPositionals = false
@@ -318,7 +324,7 @@ private struct TypedWords {
             }
             let passesOn = current.passesCommand && positionalCount == 0
             if passesOn && (onlyPositionals || !word.hasPrefix("-") || word == "-") { return index }
-            if onlyPositionals { positionalCount += 1; continue }
+            if onlyPositionals { positionals.append(word); continue }
             if word == "--" { onlyPositionals = true; continue }
             if word.hasPrefix("--") {
                 let body = word.dropFirst(2)
@@ -337,7 +343,7 @@ private struct TypedWords {
                 chain.append(sub)
                 continue
             }
-            positionalCount += 1
+            positionals.append(word)
         }
         return nil
     }

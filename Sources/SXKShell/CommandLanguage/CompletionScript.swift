@@ -187,7 +187,11 @@ public enum CompletionScript {
                 let flagWords = (node.flags.map { "--" + $0.name } + ["--help"]).joined(separator: " ")
                 let subs = node.subcommandNames
                 var rest: String?
-                if let arg = node.firstArgument {
+                if let arg = node.firstArgument, case .choice = arg.kind {
+                    // A fixed list at one position only: sxk's own completion knows the position
+                    // (`set format <Tab>`, `trace on <Tab>`), and gives the subcommands with it.
+                    rest = "_\(program)_dynamic;"
+                } else if let arg = node.firstArgument {
                     rest = bashAction(arg.kind, program: program, words: subs)
                 } else if !subs.isEmpty {
                     rest = "COMPREPLY=($(compgen -W \(sq(subs.joined(separator: " "))) -- \"$cur\"))"
@@ -301,7 +305,10 @@ public enum CompletionScript {
                 let flagItems = node.flags.map { zq("--" + $0.name, $0.summary) } + [zq("--help", "Show help for this command")]
                 let subs = node.spec.subcommands.filter { !$0.isHidden }.map { zq($0.name, $0.summary) }
                 var rest: String?
-                if let arg = node.firstArgument {
+                if let arg = node.firstArgument, case .choice = arg.kind {
+                    // As in bash: the position decides, which sxk's own completion knows.
+                    rest = "_\(program)_dynamic;"
+                } else if let arg = node.firstArgument {
                     rest = zshAction(arg.kind, program: program, subs: subs)
                 } else if !subs.isEmpty {
                     rest = "items=(\(subs.joined(separator: " "))); _describe -t commands 'subcommand' items"
@@ -421,8 +428,8 @@ public enum CompletionScript {
         }
         if let arg = node.firstArgument {
             switch arg.kind {
-            case .choice(let choices): s += "complete -c \(p) \(cond) -a \(sq(choices.joined(separator: " ")))\n"
-            case .provider: s += "complete -c \(p) \(cond) -a '(__\(p)_dynamic)'\n"
+            // A fixed list belongs to one position: sxk's own completion knows which.
+            case .choice, .provider: s += "complete -c \(p) \(cond) -a '(__\(p)_dynamic)'\n"
             case .path: s += "complete -c \(p) \(cond) -F\n"
             default: break
             }

@@ -52,8 +52,8 @@ public enum Builtins {
             CommandSpec("set", summary: "Show or change the display settings (expanded, format, pager), as psql's \\pset",
                         discussion: "set alone lists them. set expanded auto|on|off: rows as records never (tables are fitted), always, or when a table cannot fit the terminal (auto). set format table|json|ndjson|csv|tsv: the format of commands given none (a command without rows prints its table view; --json, --csv… on a command win). set pager on|off: long output through the pager (pager on|off is the same). --save also keeps the current settings for this user in $XDG_CONFIG_HOME/sxk/display, read when sxk starts.",
                         arguments: [ArgumentSpec("NAME", kind: .choice(DisplaySettings.names), optional: true, summary: "The setting"),
-                                    ArgumentSpec("VALUE", kind: .choice(["auto", "on", "off"] + DisplaySettings.formats.map(\.rawValue)), optional: true,
-                                                 summary: "Its new value")],
+                                    ArgumentSpec("VALUE", kind: .provider(DisplaySettings.valueProvider), optional: true,
+                                                 summary: "Its new value: expanded auto|on|off, format table|json|ndjson|csv|tsv, pager on|off")],
                         flags: [FlagSpec("save", summary: "Also keep the settings for this user (the config folder)")]
                             + output(json: "Print the settings as one JSON object"),
                         examples: ["set", "set expanded auto", "set --save format json"]),

@@ -20,6 +20,18 @@ public final class DisplaySettings: @unchecked Sendable {
     public static let names = ["expanded", "format", "pager"]
     /// The formats `set format` takes: every one a command can fall back from when it has no rows.
     public static let formats: [OutputFormat.Kind] = [.table, .json, .ndjson, .csv, .tsv]
+    /// The completion provider of `set`'s VALUE: the values of the setting named before it.
+    public static let valueProvider = "setting-value"
+
+    /// The values `name` takes (empty for an unknown name).
+    public static func values(of name: String) -> [String] {
+        switch name {
+        case "expanded": return ExpandedMode.allCases.map(\.rawValue)
+        case "format": return formats.map(\.rawValue)
+        case "pager": return ["on", "off"]
+        default: return []
+        }
+    }
 
     private let lock = Lock()
     private var expandedMode = ExpandedMode.off

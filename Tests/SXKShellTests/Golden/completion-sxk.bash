@@ -92,7 +92,10 @@ _sxk() {
             _sxk_dynamic;
             ;;
         'version')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'exit')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -107,7 +110,7 @@ _sxk() {
             ;;
         'completion')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"));
+            _sxk_dynamic;
             ;;
         'let')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -135,8 +138,11 @@ _sxk() {
             _sxk_dynamic;
             ;;
         'set')
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -W 'expanded format pager' -- "$cur"));
+            case "$prev" in
+                --jq) :; return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
+            _sxk_dynamic;
             ;;
     esac
 }
