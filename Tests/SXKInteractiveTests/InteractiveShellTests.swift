@@ -108,6 +108,23 @@ final class InteractiveShellTests: XCTestCase {
         }
     }
 
+    /// Lines are saved as the shell goes: one killed (kill -9) keeps what it ran.
+    func testAKilledShellKeepsTheLinesItRan() throws {
+        let s = try start()
+        s.send("version\r")
+        try s.expect("sxk 0.1.0")
+        try s.expect("›")
+        s.send("help exit\r")
+        try s.expect("Usage: exit")
+        try s.expect("›")
+        kill(s.pid, SIGKILL)
+        _ = try? s.waitForExit()
+        let files = historyFiles()
+        XCTAssertFalse(files.isEmpty, "no history file under \(home.path)")
+        let text = try files.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
+        XCTAssertTrue(text.contains("version") && text.contains("help\\040exit"), text)
+    }
+
     func testCtrlCClearsTheLine() throws {
         let s = try start()
         s.send("exit 7")

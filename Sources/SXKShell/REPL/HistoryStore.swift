@@ -116,7 +116,9 @@ public final class HistoryStore: @unchecked Sendable {
     static let lockWaitMilliseconds = 3_000
 
     /// Appends this shell's unsaved persistable lines to what is on disk now and replaces the file.
-    public func save() throws {
+    /// With `waiting` false (the save after each command) a lock another shell holds is not waited
+    /// for: the lines stay unsaved for the next save.
+    public func save(waiting: Bool = true) throws {
         guard let path else { return }
         let pending: [String] = lock.withLock {
             let new = session[savedCount...].filter(\.persist).map(\.entry.stored)
@@ -145,6 +147,7 @@ public final class HistoryStore: @unchecked Sendable {
         // Bounded: a `history.lock` held by a stuck process must not keep this shell from ending.
         var waited = 0
         while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            if !waiting && errno == EWOULDBLOCK { return }
             guard errno == EWOULDBLOCK || errno == EINTR, waited < Self.lockWaitMilliseconds else {
                 throw HistoryError("cannot save history: \(lockPath) is held by another process (waited \(Self.lockWaitMilliseconds / 1000) s); this session's lines are not saved")
             }

@@ -155,6 +155,8 @@ public final class Shell: @unchecked Sendable {
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
                 // A usage error only the command itself finds (`orders --limit 0`, `exit 300`) is not kept either.
                 if status == ExitStatus.usage { lineReader.keepLastOutOfFile() }
+                // Saved as it goes, not only at the end: a shell killed (kill -9, a crash) keeps its lines.
+                saveHistory(waiting: false)
             }
         }
         saveHistory()
@@ -534,8 +536,9 @@ public final class Shell: @unchecked Sendable {
     }
 
     /// Writes the lines typed in this shell; a failure (disk full, read-only) is one warning, not silence.
-    private func saveHistory() {
-        do { try history?.save() } catch { errors.warning("\(error)") }
+    /// `waiting` false: after a command, quietly (a problem is said once, at the end's save).
+    private func saveHistory(waiting: Bool = true) {
+        do { try history?.save(waiting: waiting) } catch { if waiting { errors.warning("\(error)") } }
     }
 
     /// SIGTERM/SIGHUP, once it has claimed the shell's end (`ShellEnd`): keep the history and the
