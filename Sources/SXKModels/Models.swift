@@ -190,8 +190,10 @@ public struct RolePermission: Sendable, Equatable {
         permissions = try (o.array("permissions") ?? []).map { v throws(FieldError) in try PermissionItem(json: v) }
     }
 
+    /// `"data": null` is an empty list (how a Java backend writes one), as `"list": null` is in a page.
     public static func list(json: JSONValue) throws(FieldError) -> [RolePermission] {
-        try json.requireArray("data").map { v throws(FieldError) in try RolePermission(json: v) }
+        if json == .null { return [] }
+        return try json.requireArray("data").map { v throws(FieldError) in try RolePermission(json: v) }
     }
 
     public var json: JSONValue {
@@ -217,8 +219,10 @@ public struct Store: Sendable, Equatable {
         scenicId = o.int("scenicId")
         address = o.string("address")
     }
+    /// `"data": null` is no stores, as for the role list.
     public static func list(json: JSONValue) throws(FieldError) -> [Store] {
-        try json.requireArray("data").map { v throws(FieldError) in try Store(json: v) }
+        if json == .null { return [] }
+        return try json.requireArray("data").map { v throws(FieldError) in try Store(json: v) }
     }
 }
 
@@ -318,6 +322,11 @@ public struct Page<Item: Sendable>: Sendable {
     }
 
     public init(json: JSONValue, item: (JSONValue) throws(FieldError) -> Item) throws(FieldError) {
+        // `"data": null` is an empty page, as `"list": null` is (`PageRule.list`).
+        if json == .null {
+            list = []; total = nil; page = 1; pageInAnswer = false; pageSize = 1; raw = json
+            return
+        }
         let o = try json.requireObject("data")
         let items = try PageRule.list(o)
         list = try items.map { v throws(FieldError) in try item(v) }

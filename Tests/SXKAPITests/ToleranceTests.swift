@@ -117,6 +117,14 @@ final class ToleranceTests: XCTestCase {
         let nullList = try await api("{\"list\":null,\"total\":0}").commerce.photographerOrders(page: 1, pageSize: 100).value
         XCTAssertEqual(nullList.list.count, 0)
         XCTAssertTrue(nullList.isLast)
+        // So is `"data": null`, for a page and for the lists: not an error while `"list": null` is fine.
+        let nullData = try await api("null").operation.photographerDaily(startDate: "2026-11-01", endDate: "2026-11-01", page: 1, pageSize: 31).value
+        XCTAssertEqual(nullData.list.count, 0)
+        XCTAssertTrue(nullData.isLast)
+        let noStores = try await api("null").commerce.storeList().value
+        XCTAssertEqual(noStores, [])
+        let noRoles = try await api("null").account.rolePermissions().value
+        XCTAssertEqual(noRoles, [])
         let emptyWithoutTotal = try await api("{\"list\":[]}").commerce.photographerOrders(page: 3, pageSize: 100).value
         XCTAssertTrue(emptyWithoutTotal.isLast)
         let shortWithoutTotal = try await page("\"page\":4,\"page_size\":100")

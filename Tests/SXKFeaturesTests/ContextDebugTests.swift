@@ -120,6 +120,24 @@ final class ContextDebugTests: BothSpellingsTestCase {
         XCTAssertEqual(row, ContextDiffRow(key: "key_in_user_id", stored: String(own + 1), server: String(own), same: false))
     }
 
+    /// The same roles with other permissions are a change, not "same" (the next load writes them).
+    func testContextDiffComparesTheWholeRoleList() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        let diffFeature = ContextDiffFeature(account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
+                                             guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock())
+        let key = h.contexts.store.accountCachePrefix + "_key_role_permission_list"
+        let first = try await diffFeature.diff()
+        XCTAssertEqual(first.rows.first { $0.key == key }?.same, true)
+        var stored = h.contexts.store.rolePermissionList()
+        stored[0].permissions = []
+        try h.contexts.store.saveRolePermissionList(stored)
+        let second = try await diffFeature.diff()
+        let row = try XCTUnwrap(second.rows.first { $0.key == key })
+        XCTAssertFalse(row.same, "\(row)")
+        XCTAssertTrue(row.server.hasSuffix("(their permissions or scenic areas differ)"), row.server)
+    }
+
     func testContextDiffAfterTheServerChangesTheRoleList() async throws {
         let h = try Harness()
         _ = try await h.login("13800000002", choice: nil)

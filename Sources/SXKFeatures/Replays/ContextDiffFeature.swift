@@ -119,7 +119,12 @@ public struct ContextDiffFeature: Sendable {
         }
         if let roles {
             let storedRoles = store.rolePermissionList()
-            row(StoreKey.scoped(StoreKey.rolePermissionList, prefix: scope), storedRoles.map(\.roleCode).joined(separator: ","), roles.map(\.roleCode).joined(separator: ","))
+            // Same only when the whole list is: the same roles with other permissions or scenic
+            // areas are a change the next load writes.
+            let storedCodes = storedRoles.map(\.roleCode).joined(separator: ","), serverCodes = roles.map(\.roleCode).joined(separator: ",")
+            let sameList = storedRoles == roles
+            row(StoreKey.scoped(StoreKey.rolePermissionList, prefix: scope), storedCodes,
+                serverCodes + (!sameList && storedCodes == serverCodes ? " (their permissions or scenic areas differ)" : ""), same: sameList)
             let entry = roles.first { $0.roleCode == role }
             row(StoreKey.scoped(StoreKey.permission, prefix: scope), store.permissionItems().map(\.uri).joined(separator: ","),
                 (entry?.permissions.map(\.uri) ?? []).joined(separator: ","))
