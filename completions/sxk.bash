@@ -21,6 +21,7 @@ _sxk() {
     if [[ $i -ge $COMP_CWORD ]]; then
         case "$prev" in
             --state-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --env) COMPREPLY=($(compgen -W 'test release sandbox' -- "$cur")); return ;;
             --env|--base-url|--profile|--timeout|--har|--cacert|--persist|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then

@@ -44,6 +44,9 @@ final class CompletionEngineTests: XCTestCase {
             ("set expanded a", ["auto"]),
             ("set pager on ", []),
             ("completion bash ", []),
+            ("help stats ", ["summary", "daily"]),
+            ("help stats d", ["daily"]),
+            ("help stats daily ", []),
             // After a pipe or a redirection the words are not sxk's.
             ("orders --all | jq --st", []),
             ("orders > out --", []),

@@ -268,6 +268,15 @@ public struct CompletionEngine: Sendable {
         }
         let args = spec.arguments
         let arg: ArgumentSpec? = typed.positionalCount < args.count ? args[typed.positionalCount] : args.last(where: { $0.isVariadic })
+        if spec.name == "help", arg?.kind == .provider("command"), let first = typed.positionals.first,
+           var node = specs.first(where: { $0.matches(first) }) {
+            // `help stats <Tab>`: the subcommands of the command named so far.
+            for word in typed.positionals.dropFirst() {
+                guard let sub = node.subcommand(word) else { return [] }
+                node = sub
+            }
+            return node.subcommands.filter { !$0.isHidden && $0.name.hasPrefix(current) }.map { CompletionCandidate($0.name, description: $0.summary) }
+        }
         if arg?.kind == .provider(DisplaySettings.valueProvider) {
             // `set NAME VALUE`: the values of the setting named before it.
             let name = typed.positionals.last ?? ""

@@ -111,6 +111,14 @@ public enum CompletionScript {
 
     static func sq(_ s: String) -> String { "'" + s.replacingAll("'", with: "'\\''") + "'" }
 
+    /// The global options whose value is one of a list (`--env`), completed from it.
+    static var globalChoices: [(flag: String, choices: [String])] {
+        GlobalOptions.flags.compactMap { f in
+            guard case .choice(let choices)? = f.value else { return nil }
+            return ("--" + f.name, choices)
+        }
+    }
+
     static var globalValueFlags: [String] { GlobalOptions.flags.filter { !$0.isSwitch }.map { "--" + $0.name } + ["-c"] }
 
     /// Alias → name pairs for every top-level command.
@@ -146,6 +154,7 @@ public enum CompletionScript {
             if [[ $i -ge $COMP_CWORD ]]; then
                 case "$prev" in
                     --state-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        \(globalChoices.map { "            \($0.flag)) COMPREPLY=($(compgen -W \(sq($0.choices.joined(separator: " "))) -- \"$cur\")); return ;;\n" }.joined())\
                     \(globalValueFlags.filter { $0 != "--state-dir" }.joined(separator: "|"))) [[ $i -gt $COMP_CWORD ]] && return ;;
                 esac
                 if [[ "$cur" == -* ]]; then
@@ -261,6 +270,7 @@ public enum CompletionScript {
             if (( i >= CURRENT )); then
                 case "$prev" in
                     --state-dir) _directories; return ;;
+        \(globalChoices.map { "            \($0.flag)) compadd -- \($0.choices.map(sq).joined(separator: " ")); return ;;\n" }.joined())\
                     \(globalValueFlags.filter { $0 != "--state-dir" }.joined(separator: "|"))) (( i > CURRENT )) && return ;;
                 esac
                 if [[ "$cur" == -* ]]; then
@@ -395,7 +405,7 @@ public enum CompletionScript {
         """
         // fish declares the global options and the commands before each path's own completions.
         for f in GlobalOptions.flags {
-            walkClose += "complete -c \(p) -n '__\(p)_at \"\"' -l \(f.name)\(f.short.map { " -s \($0)" } ?? "")\(f.isSwitch ? "" : (f.value == .path ? " -r -F" : " -x")) -d \(sq(f.summary))\n"
+            walkClose += "complete -c \(p) -n '__\(p)_at \"\"' -l \(f.name)\(f.short.map { " -s \($0)" } ?? "")\(f.value.map { fishValue($0, program: p) } ?? "") -d \(sq(f.summary))\n"
         }
         walkClose += "complete -c \(p) -n '__\(p)_at \"\"' -s c -x -d 'Run commands and exit'\n"
         for spec in specs where !spec.isHidden {

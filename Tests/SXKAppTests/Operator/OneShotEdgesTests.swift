@@ -85,6 +85,14 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(SXK.run(["version"], in: ws, baseURL: url).stdout, "sxk 0.1.0\n")
     }
 
+    /// Tab after `watch` offers what watch repeats, not the shell's commands nor a login.
+    func testWatchCompletesTheCommandsItRepeats() {
+        let r = SXK.run(["__complete", "watch", ""], in: Workspace(), baseURL: url)
+        let names = r.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        XCTAssertTrue(names.contains("orders") && names.contains("stats"), r.summary)
+        XCTAssertFalse(names.contains("login") || names.contains("history") || names.contains("watch") || names.contains("import-defaults"), r.summary)
+    }
+
     /// `watch` frames one answer: a walk of every page, written as its rows arrive, is refused in one
     /// line rather than shown as an empty frame; a bad base URL is a usage error (2).
     func testWatchOfAWalkAndBadValuesAreUsageErrors() {

@@ -15,7 +15,7 @@ extension Commands {
             "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
             discussion: "On a terminal each run replaces the screen (a run taller than the window is cut, saying how many lines it left out); otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
             arguments: [
-                ArgumentSpec("COMMAND", kind: .provider("command"), summary: "the command to repeat"),
+                ArgumentSpec("COMMAND", kind: .provider("watchable-command"), summary: "the command to repeat"),
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
             ],
             flags: [

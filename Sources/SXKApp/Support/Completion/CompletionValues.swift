@@ -47,6 +47,9 @@ struct CompletionValues {
             // `get` sends GET and `post` POST: offer only the paths that take that method.
             let method: Endpoint.Method = provider == "get-endpoint" ? .get : .post
             all = Endpoint.all.filter { $0.method == method }.map { CompletionCandidate($0.path, description: $0.summary) }
+        case "watchable-command":
+            // What `watch` takes: the app's commands it can repeat, not the shell's nor a login.
+            all = CommandRegistry.all.filter { $0.watchable && !$0.spec.isHidden }.map { CompletionCandidate($0.spec.name, description: $0.spec.summary) }
         case "env":
             all = APIEnvironment.names.map { CompletionCandidate($0) }
         case "identity":
