@@ -10,9 +10,9 @@ final class PipePTYTests: SandboxPTYTestCase {
 
         // Taller than the window and wider than it: into the file whole, unpaged and uncoloured.
         let table = home.appendingPathComponent("table.txt")
-        // `help version` after `;` marks the end (the redirect itself shows nothing).
-        s.send("orders --page-size 20 > '\(table.path)'; help version\r")
-        try s.expect("Print the sxk version")
+        // `help unset` after `;` marks the end (the redirect itself shows nothing).
+        s.send("orders --page-size 20 > '\(table.path)'; help unset\r")
+        try s.expect("Forget variables")
         try s.expect("›")
         let text = try String(contentsOf: table, encoding: .utf8)
         XCTAssertTrue(text.contains("ORDER NO") && text.contains("PHOTOGRAPHER"), text)
@@ -22,8 +22,8 @@ final class PipePTYTests: SandboxPTYTestCase {
 
         // JSON through a pipe is one line, as `sxk … | cmd` gives it; `>>` appends.
         let json = home.appendingPathComponent("json.txt")
-        s.send("orders --page-size 2 --json | cat > '\(json.path)'; version >> '\(json.path)'; help version\r")
-        try s.expect("Print the sxk version")
+        s.send("orders --page-size 2 --json | cat > '\(json.path)'; version >> '\(json.path)'; help unset\r")
+        try s.expect("Forget variables")
         try s.expect("›")
         let lines = try String(contentsOf: json, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 2, "\(lines)")
@@ -49,8 +49,8 @@ final class PipePTYTests: SandboxPTYTestCase {
         s.send("\u{03}")
         try s.expect("watch: stopped after", timeout: 5)
         try s.expect("›", timeout: 5)
-        s.send("help version\r")
-        try s.expect("Print the sxk version")
+        s.send("help unset\r")
+        try s.expect("Forget variables")
         try s.expect("›")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)

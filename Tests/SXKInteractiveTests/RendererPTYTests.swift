@@ -212,8 +212,8 @@ final class RendererPTYTests: SandboxPTYTestCase {
             try FileManager.default.removeItem(at: record)
         }
         // Shorter than the screen: printed directly.
-        s.send("help version\r")
-        try s.expect("Print the sxk version")
+        s.send("help unset\r")
+        try s.expect("Forget variables")
         try s.expect("›")
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "a short help was paged")
         s.send("pager off\r")

@@ -24,13 +24,17 @@ final class InvocationTests: XCTestCase {
         XCTAssertEqual(o.stateDir, "/s")
         XCTAssertTrue(o.noColor)
         o = try parse(["--env", "release", "--base-url=http://x", "--profile", "q", "--state-dir", "/t", "--json", "--trace",
-                       "--timeout", "2.5", "--insecure-http", "--sandbox", "--keep-going", "--no-color", "version"], env: env).options
+                       "--timeout", "2.5", "--insecure-http", "--keep-going", "--no-color", "version"], env: env).options
         XCTAssertEqual(o.env, "release")
         XCTAssertEqual(o.baseURL, "http://x")
         XCTAssertEqual(o.profile, "q")
         XCTAssertEqual(o.stateDir, "/t")
         XCTAssertEqual(o.timeout, 2.5)
-        XCTAssertTrue(o.json && o.trace && o.insecureHTTP && o.sandbox && o.keepGoing && o.noColor)
+        XCTAssertTrue(o.json && o.trace && o.insecureHTTP && o.keepGoing && o.noColor)
+        XCTAssertTrue(try parse(["--sandbox", "version"], env: env).options.sandbox, "SXK_BASE_URL is a default --sandbox overrides")
+        // --env on the command line beats SXK_BASE_URL; --base-url beats both.
+        XCTAssertNil(try parse(["--env", "release", "version"], env: env).options.baseURL)
+        XCTAssertEqual(try parse(["--base-url", "http://y", "--env", "release", "version"], env: env).options.baseURL, "http://y")
         XCTAssertTrue(try parse(["--version"]).options.version)
         XCTAssertTrue(try parse(["-h"]).options.help)
     }
@@ -42,6 +46,11 @@ final class InvocationTests: XCTestCase {
         XCTAssertThrowsError(try parse(["--json=1"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["-c", "x", "extra"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["a.sxk", "extra"])) { XCTAssertTrue($0 is UsageError) }
+        // Two backends on one command line, or an empty profile name: refused, not one silently ignored.
+        XCTAssertThrowsError(try parse(["--sandbox", "--base-url", "http://x", "version"])) { XCTAssertTrue("\($0)".hasPrefix("--sandbox starts its own backend")) }
+        XCTAssertThrowsError(try parse(["--env", "release", "--sandbox", "version"])) { XCTAssertTrue($0 is UsageError) }
+        XCTAssertNoThrow(try parse(["--env", "sandbox", "--sandbox", "version"]))
+        XCTAssertThrowsError(try parse(["--profile", "", "version"])) { XCTAssertEqual("\($0)", "--profile needs a name") }
     }
 
     func testDefaultHistoryPath() {

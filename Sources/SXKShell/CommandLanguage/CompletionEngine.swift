@@ -126,9 +126,7 @@ public struct CompletionEngine: Sendable {
         }
         let words = tokens.map(\.text)
         let candidates = candidatesFor(words: words, current: currentWord.text, provider: provider)
-        // A value holding a control character (a hostile store or scenic name) cannot be typed, and
-        // libedit would insert it raw (a NUL even cuts the line): the id completes such a one.
-        var result = CompletionResult(candidates: candidates.values.filter { !$0.value.unicodeScalars.contains(where: TerminalText.isControl) },
+        var result = CompletionResult(candidates: Self.typeable(candidates.values),
                                       replaceStart: currentWord.start, replaceEnd: end,
                                       prefix: currentWord.text, openQuote: currentWord.openQuote)
         if let valueStart = candidates.valueOffset {
@@ -181,7 +179,13 @@ public struct CompletionEngine: Sendable {
 
     /// Completions for `words` (already typed, unquoted) and the partial `current` word.
     public func candidates(words: [String], current: String, provider: any CompletionValueProvider) -> [CompletionCandidate] {
-        candidatesFor(words: words, current: current, provider: provider).values
+        Self.typeable(candidatesFor(words: words, current: current, provider: provider).values)
+    }
+
+    /// A value holding a control character (a hostile store or scenic name) cannot be typed, and a
+    /// line editor would insert it raw (a NUL even cuts the line): the id completes such a one.
+    static func typeable(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {
+        candidates.filter { !$0.value.unicodeScalars.contains(where: TerminalText.isControl) }
     }
 
     private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider) -> (values: [CompletionCandidate], valueOffset: Int?) {

@@ -98,7 +98,7 @@ public struct Invocation: Sendable, Equatable {
         o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
         if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) { o.persist = try persistSeconds(text, "SXK_PERSIST") }
         var commandText: String?
-        var baseURLGiven = false
+        var baseURLGiven = false, envGiven = false, sandboxGiven = false
         var i = 0
 
         func value(_ name: String, inline: String?) throws -> String {
@@ -122,12 +122,16 @@ public struct Invocation: Sendable, Equatable {
             switch name {
             case "--env":
                 o.env = try value(name, inline: inline)
+                envGiven = true
                 // The command line's environment beats SXK_BASE_URL's (a --base-url given too still wins).
                 if !baseURLGiven { o.baseURL = nil }
             case "--base-url":
                 o.baseURL = try value(name, inline: inline)
                 baseURLGiven = true
-            case "--profile": o.profile = try value(name, inline: inline)
+            case "--profile":
+                o.profile = try value(name, inline: inline)
+                // An empty name would quietly be the environment's own profile.
+                if o.profile?.isEmpty == true { throw UsageError("--profile needs a name") }
             case "--state-dir": o.stateDir = try value(name, inline: inline)
             case "--cacert": o.caCert = try value(name, inline: inline)
             case "--persist": o.persist = try persistSeconds(try value(name, inline: inline), "--persist")
@@ -149,7 +153,7 @@ public struct Invocation: Sendable, Equatable {
                 case "--no-color": o.noColor = true
                 case "--trace": o.trace = true
                 case "--insecure-http": o.insecureHTTP = true
-                case "--sandbox": o.sandbox = true
+                case "--sandbox": o.sandbox = true; sandboxGiven = true
                 case "--keep-going": o.keepGoing = true
                 case "--reset-state": o.resetState = true
                 case "--no-rc": o.noRC = true
@@ -162,6 +166,10 @@ public struct Invocation: Sendable, Equatable {
                     throw UsageError("unknown option '\(name)'\(Suggestion.hint(name, names))")
                 }
             }
+        }
+        // Two backends named on one command line: one of them would be silently ignored.
+        if sandboxGiven && (baseURLGiven || (envGiven && o.env?.lowercased() != "sandbox")) {
+            throw UsageError("--sandbox starts its own backend: leave out --\(baseURLGiven ? "base-url" : "env") (or --sandbox)")
         }
         let rest = Array(arguments[i...])
         if let commandText {

@@ -51,7 +51,7 @@ public struct HelpRenderer: Sendable {
         var rows: [(String, String)] = []
         if !spec.arguments.isEmpty {
             out += "\nArguments:\n"
-            rows = spec.arguments.map { (argName($0), $0.summary + kindNote($0.kind)) }
+            rows = spec.arguments.map { (argName($0), $0.summary + kindNote($0.kind, after: $0.summary)) }
             out += table(rows)
         }
         let inherited = chain.dropLast().reversed().flatMap(\.flags).filter { f in !spec.flags.contains { $0.name == f.name } }
@@ -61,7 +61,7 @@ public struct HelpRenderer: Sendable {
             var left = f.short.map { "-\($0), " } ?? "    "
             left += "--" + f.name
             if !f.isSwitch { left += " " + f.valueName }
-            return (left, f.summary + (f.value.map(kindNote) ?? ""))
+            return (left, f.summary + (f.value.map { kindNote($0, after: f.summary) } ?? ""))
         }
         rows.append(("-h, --help", "Show this help"))
         out += table(rows)
@@ -109,10 +109,11 @@ public struct HelpRenderer: Sendable {
         return text
     }
 
-    func kindNote(_ kind: ValueKind) -> String {
+    /// The values or format a summary does not already give (as the man page leaves them out).
+    func kindNote(_ kind: ValueKind, after summary: String) -> String {
         switch kind {
-        case .choice(let choices): return " (" + choices.joined(separator: ", ") + ")"
-        case .date: return " (yyyy-MM-dd)"
+        case .choice(let choices) where !choices.allSatisfy(summary.contains): return " (" + choices.joined(separator: ", ") + ")"
+        case .date where !summary.contains("yyyy-MM-dd"): return " (yyyy-MM-dd)"
         default: return ""
         }
     }

@@ -375,6 +375,10 @@ public final class Shell: @unchecked Sendable {
             }
             return 0
         case "history":
+            if let text = command.positionals.first, let n = Int(text), n < 1 {
+                errors.error("history N shows the last N lines: N is 1 or more (got \(n))")
+                return ExitStatus.usage
+            }
             // Without libedit the file cannot be read: said, not listed as an empty history.
             if let path = historyPath, access(path, F_OK) == 0, let why = Libedit.loadError {
                 errors.warning("the history file is not read: \(why)")

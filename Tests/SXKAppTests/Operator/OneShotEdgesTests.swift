@@ -59,6 +59,7 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(SXK.run(["--keep-going", "-c", "ordrs; exit"], in: ws, baseURL: url).status, 2)
         XCTAssertEqual(SXK.run(["--keep-going", "-c", "ordrs; exit 0"], in: ws, baseURL: url).status, 0)
         XCTAssertEqual(SXK.run(["-c", "version; exit"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(SXK.run(["-c", "history -5"], in: ws, baseURL: url).status, 2, "a negative count is not an empty history")
         // Logged out, switch-account is "not logged in" (3) as every command that needs a login.
         let switched = SXK.run(["switch-account", "1"], in: ws, baseURL: url)
         XCTAssertEqual(switched.status, 3, switched.summary)
