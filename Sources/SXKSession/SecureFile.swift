@@ -221,6 +221,12 @@ public struct SecureFile: Sendable {
         SecureFile.syncDirectory(SecureFile.directoryName(path))
     }
 
+    /// The set-aside copies of `path` (`NAME.corrupt-…`), which a token's may still hold a token in.
+    public static func setAsideCopies(of path: String) -> [String] {
+        let dir = directoryName(path), prefix = baseName(path) + ".corrupt-"
+        return (entries(of: dir) ?? []).filter { $0.hasPrefix(prefix) }.sorted().map { dir + "/" + $0 }
+    }
+
     /// Renames a corrupt file to `NAME.corrupt-<yyyyMMddHHmmss>` (never overwriting an earlier one)
     /// and warns once, naming the file. Returns the new path, or nil if it could not be moved.
     @discardableResult

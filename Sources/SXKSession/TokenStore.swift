@@ -81,6 +81,8 @@ public final class TokenStore: @unchecked Sendable {
         try lock.withLock { () throws(SessionError) in
             defer { noteSeen() }
             try file.remove(path)
+            // A token file once set aside as corrupt may still hold a token: it goes with the token.
+            for copy in SecureFile.setAsideCopies(of: path) { try file.remove(copy) }
         }
     }
 

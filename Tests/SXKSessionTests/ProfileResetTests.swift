@@ -39,6 +39,26 @@ final class ProfileResetTests: XCTestCase {
         XCTAssertTrue(reopened.appStore.defaults.entries.isEmpty)
     }
 
+    /// A token file set aside as corrupt may still hold a token: a reset and a logout remove it with
+    /// the token; the other set-aside files stay as evidence.
+    func testTheTokensSetAsideCopiesGoWithTheToken() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir, profile: "p")
+        let storage = try ProfileStorage(paths: paths, warn: { _ in })
+        try storage.appStore.saveLogin(token: Demo.token, account: Demo.photographer, phone: "13800000001", privacyAccepted: true)
+        let copy = paths.tokenFile + ".corrupt-20260101000000"
+        writeRaw(copy, Array((Demo.token + " \n").utf8))
+        writeRaw(paths.defaultsFile + ".corrupt-20260101000000", Array("{".utf8))
+        XCTAssertEqual(try ProfileReset(paths: paths).run(), [paths.tokenFile, copy, paths.defaultsFile])
+        XCTAssertFalse(exists(copy))
+        XCTAssertTrue(exists(paths.defaultsFile + ".corrupt-20260101000000"))
+
+        writeRaw(copy, Array((Demo.token + " \n").utf8))
+        try storage.appStore.tokens.write(Demo.token)
+        try storage.appStore.tokens.clear()
+        XCTAssertFalse(exists(copy), "a logout left a copy of the token behind")
+    }
+
     func testMissingProfileIsLeftUncreated() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir, profile: "never")
