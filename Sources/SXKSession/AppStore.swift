@@ -157,17 +157,25 @@ public final class AppStore: @unchecked Sendable {
     /// Writes what one step of the app model decided (`AppModel.apply`): the token file first, then the
     /// account list, then `values` (nil removes a key) in one save. The storage layer holds no rule of
     /// which keys a login or a logout writes; the app model does.
+    /// A removal (logout, expiry) clears everything it can: a token file that cannot be removed (a
+    /// folder planted there) does not keep the account snapshot and list; its failure is thrown last.
     public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false) throws(SessionError) {
+        var deferred: SessionError?
         switch token {
         case .set(let value): try tokens.write(value)
-        case .remove: try tokens.clear()
+        case .remove:
+            do { try tokens.clear() } catch { deferred = error }
         case nil: break
         }
-        if clearAccountList { try accountList.clear() }
-        guard !values.isEmpty else { return }
-        try batch { () throws(SessionError) in
-            for (key, value) in values { defaults.set(key, value) }
+        if clearAccountList {
+            do { try accountList.clear() } catch { if deferred == nil { throw error } }
         }
+        if !values.isEmpty {
+            try batch { () throws(SessionError) in
+                for (key, value) in values { defaults.set(key, value) }
+            }
+        }
+        if let deferred { throw deferred }
     }
 
     /// `AppStore.applyUserInfo` (seed 000 §5.3): userName, realName, avatar, phone when sent; roleName

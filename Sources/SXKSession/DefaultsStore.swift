@@ -25,6 +25,8 @@ public final class DefaultsStore: @unchecked Sendable {
     /// The file as the last `load` read it (nil: not read, read as refused or absent, or written since),
     /// so `refresh` can tell that nothing changed without reading and parsing it again.
     private var loadedVersion: FileVersion?
+    /// The file as the last `load` refused it (the warning said why): not read, nor said, again.
+    private var refusedVersion: FileVersion?
     /// Whose state the file held when this process last read or wrote it (user id and account type):
     /// a save of scope keys onto another account's state is refused (`save`).
     private var loadedIdentity: [JSONValue?]?
@@ -89,6 +91,8 @@ public final class DefaultsStore: @unchecked Sendable {
             loadedIdentity = Self.identity(disk.object)
             looseMode = disk.loose
             loadedVersion = disk.read ? version : nil
+            // A refused file (another owner, a link, loose…) is refused again the same way: said once.
+            refusedVersion = disk.read ? nil : version
             diskReads += 1
         }
     }
@@ -98,7 +102,9 @@ public final class DefaultsStore: @unchecked Sendable {
     /// are already those bytes with the pending changes on top.
     public func refresh() throws(SessionError) {
         guard lock != nil else { return }
-        if let seen = mutex.withLock({ loadedVersion }), FileVersion(path) == seen { return }
+        let (seen, refused) = mutex.withLock { (loadedVersion, refusedVersion) }
+        if let seen, FileVersion(path) == seen { return }
+        if let refused, FileVersion(path) == refused { return }
         try load()
     }
 

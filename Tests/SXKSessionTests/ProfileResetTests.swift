@@ -59,6 +59,21 @@ final class ProfileResetTests: XCTestCase {
         XCTAssertFalse(exists(copy), "a logout left a copy of the token behind")
     }
 
+    /// A logout whose token cannot be removed (a folder planted at its name) still clears the
+    /// snapshot, and says why the token stayed.
+    func testALogoutThatCannotRemoveTheTokenClearsTheRest() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir, profile: "p")
+        let storage = try ProfileStorage(paths: paths, warn: { _ in })
+        try storage.appStore.saveLogin(token: Demo.token, account: Demo.photographer, phone: "13800000001", privacyAccepted: true)
+        try FileManager.default.removeItem(atPath: paths.tokenFile)
+        try FileManager.default.createDirectory(atPath: paths.tokenFile + "/x", withIntermediateDirectories: true)
+        let plan = AppModel.logout(state: storage.appStore)
+        XCTAssertThrowsError(try AppModel.apply(plan, to: storage.appStore))
+        let reopened = try ProfileStorage(paths: paths, warn: { _ in })
+        XCTAssertFalse(reopened.appStore.hasAccountSnapshot, "the snapshot stayed because the token could not go")
+    }
+
     func testMissingProfileIsLeftUncreated() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir, profile: "never")

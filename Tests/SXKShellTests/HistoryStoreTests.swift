@@ -178,8 +178,16 @@ final class HistoryStoreTests: XCTestCase {
         let a = HistoryStore(path: path)
         a.load()
         XCTAssertEqual(a.entries, [])
+        XCTAssertTrue(a.refusal?.contains("larger than 16 MB") == true, "\(String(describing: a.refusal))")
         a.add("version", persist: true)
         XCTAssertThrowsError(try a.save()) { XCTAssertTrue("\($0)".contains("larger than 16 MB"), "\($0)") }
+        // A link where the file was is refused, and said, not silently replaced.
+        let linked = dir + "/profile/linked"
+        XCTAssertEqual(symlink(path, linked), 0)
+        let b = HistoryStore(path: linked)
+        b.load()
+        XCTAssertTrue(b.refusal?.contains("not a regular file of this user") == true, "\(String(describing: b.refusal))")
+        XCTAssertNil({ let c = HistoryStore(path: dir + "/profile/none"); c.load(); return c.refusal }())
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, big.utf8.count)
     }
 

@@ -22,9 +22,22 @@ public final class HistoryStore: @unchecked Sendable {
         self.limit = limit
     }
 
+    /// Why the file there was not read (not this user's regular file, writable by others, past
+    /// 16 MB), said once by the shell: its lines are not recalled, and the next save replaces it
+    /// (but for one past 16 MB, which is kept).
+    public private(set) var refusal: String?
+
     /// Reads the file (a missing file is an empty history).
     public func load() {
         guard let path else { return }
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            if !Self.isOwnRegularFile(path) {
+                refusal = "\(path) is not read: not a regular file of this user that only you can write; the next save replaces it"
+            } else if Self.isTooLarge(path) {
+                refusal = "\(path) is not read: it is larger than 16 MB; move it aside to start a new one"
+            }
+        }
         let lines = Self.readEntries(path: path, limit: limit)
         lock.withLock { loaded = lines }
     }

@@ -108,6 +108,7 @@ public final class Shell: @unchecked Sendable {
         let store = HistoryStore(path: historyPath)
         store.load()
         history = store
+        if let refusal = store.refusal { errors.warning("history: \(refusal)") }
         let color = terminal.stderrIsTerminal && !options.noColor && terminal.colorEnabled
         let engine = self.engine
         let values = self.values

@@ -86,6 +86,14 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(SXK.run(["version"], in: ws, baseURL: url).stdout, "sxk 0.1.0\n")
     }
 
+    /// A refused defaults.json (others may have written it) is said once per run, not at each read.
+    func testARefusedStateFileIsSaidOnce() throws {
+        let ws = loggedIn()
+        XCTAssertEqual(chmod(ws.defaultsFile, 0o666), 0)
+        let r = SXK.run(["whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(r.stderrLines.filter { $0.contains("refusing") && $0.contains("defaults.json") }.count, 1, r.summary)
+    }
+
     /// Tab after `watch` offers what watch repeats, not the shell's commands nor a login.
     func testWatchCompletesTheCommandsItRepeats() {
         let r = SXK.run(["__complete", "watch", ""], in: Workspace(), baseURL: url)
