@@ -558,6 +558,13 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
             guard (try? HolderSocket.writeAll(fd, stop, deadline: deadline)) == true else { return false }
             // A holder of another version closes without a word: try the next.
             if (try? HolderSocket.readFrame(fd, deadline: deadline, limit: 1 << 16)) != nil { return true }
+            // No word at all in the time given (a stopped or hung holder): its name is removed, as for a
+            // full queue, so later one-shots send directly instead of each waiting for it.
+            if HolderSocket.now() >= deadline {
+                var st = stat()
+                if lstat(socketPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(socketPath) }
+                return false
+            }
         }
         return false
     }

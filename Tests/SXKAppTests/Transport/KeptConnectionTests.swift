@@ -383,6 +383,20 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertEqual(asked.value, 1)
     }
 
+    /// A holder that takes the stop and says nothing (stopped with SIGSTOP, hung) loses its socket's
+    /// name: `SXK_PERSIST=0` ends the wait of every later one-shot, not only its own.
+    func testASilentHolderLosesItsNameWhenAskedToStop() throws {
+        let ws = workspace()
+        let path = socket(ws)
+        let listener = try HolderSocket.listen(path)
+        defer { close(listener); unlink(path) }
+        let started = Date()
+        XCTAssertFalse(KeptConnectionTransport.stopHolder(socketPath: path, identity: "this build"))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5, "asked every version in turn")
+        var st = stat()
+        XCTAssertNotEqual(lstat(path, &st), 0, "the silent holder's socket is still there")
+    }
+
     /// A GET the holder took on and then lost goes again directly only in the time it has left: with
     /// none left it fails as timed out, instead of waiting its whole time again.
     func testAGetLostAfterItsTimeIsNotSentAgain() throws {
