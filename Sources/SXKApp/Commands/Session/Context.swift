@@ -37,7 +37,8 @@ extension AppCommands {
             out.line("no server answer to compare with the stored state")
         } else {
             out.table([
-                OutputColumn("key", "KEY", priority: 90, cuttable: false),
+                // Cut rather than losing a side of the comparison on a narrow terminal.
+                OutputColumn("key", "KEY", priority: 90),
                 OutputColumn("stored", "STORED", priority: 70),
                 OutputColumn("server", "SERVER NOW", priority: 70),
                 OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
