@@ -217,6 +217,31 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }
 
+    /// On a terminal a text line wider than it wraps at spaces under its indentation plus two, its
+    /// spacing kept; a verbatim block (a command to copy) and output off a terminal are never wrapped.
+    func testLongTextLinesWrapOnATerminalOnly() throws {
+        XCTAssertEqual(Renderer.wrapped("   note   scenic 3 千岛湖 kept: a valid scenic", width: 24),
+                       ["   note   scenic 3", "     千岛湖 kept: a", "     valid scenic"])
+        XCTAssertEqual(Renderer.wrapped(String(repeating: "x", count: 25), width: 10), ["xxxxxxxxxx", "  xxxxxxxx", "  xxxxxxx"])
+        XCTAssertEqual(Renderer.wrapped("short", width: 10), ["short"])
+        let long = "1. loadPermissions(api:force: true)  [inferred: docs/app-behaviour.md#replays]"
+        var output = CommandOutput()
+        output.line(long)
+        output.blocks.append(.verbatim([long]))
+        var terminal = Terminal.plain
+        terminal.stdoutIsTerminal = true
+        terminal.width = 40
+        let out = BufferOutput()
+        try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: terminal), format: OutputFormat(kind: .table), secrets: []).renderStatic(output, into: out)
+        let rows = out.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.last, long, "the verbatim line was wrapped")
+        XCTAssertTrue(rows.dropLast().allSatisfy { TextWidth.width($0) <= 40 }, out.text)
+        XCTAssertEqual(rows.dropLast().joined().filter { $0 != " " }, long.filter { $0 != " " })
+        let piped = BufferOutput()
+        try Renderer(io: CommandIO(stdout: piped, stderr: BufferOutput(), terminal: .plain), format: OutputFormat(kind: .table), secrets: []).renderStatic(output, into: piped)
+        XCTAssertEqual(piped.text, long + "\n" + long + "\n")
+    }
+
     /// A `watch` frame taller than the window is cut so that its header stays on the screen, and says
     /// how many lines it left out; one that fits is whole.
     func testAWatchFrameIsCutToTheWindow() {

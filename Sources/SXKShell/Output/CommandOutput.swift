@@ -48,7 +48,10 @@ public struct OutputTable: Sendable {
 
 /// One part of a command's human view, in order.
 public enum OutputBlock: Sendable {
+    /// Text; on a terminal a line wider than it wraps at spaces (`Renderer.wrapped`).
     case lines([String])
+    /// Text printed as it is, never wrapped: a command to copy (`curl N`).
+    case verbatim([String])
     case table(OutputTable)
     /// JSON shown as the human view (`get`, `post`).
     case json(JSONValue)

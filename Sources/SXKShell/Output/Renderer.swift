@@ -204,10 +204,49 @@ public struct Renderer: Sendable {
 
     func writeBlock(_ block: OutputBlock, into sink: any OutputSink) {
         switch block {
-        case .lines(let lines): for line in lines { sink.write(text(line) + "\n") }
+        case .verbatim(let lines): for line in lines { sink.write(text(line) + "\n") }
+        case .lines(let lines):
+            for line in lines {
+                let shown = text(line)
+                guard let width = maxWidth, TextWidth.width(shown) > width else { sink.write(shown + "\n"); continue }
+                // On a terminal a long line (a replay's step, a reason) wraps at spaces under its own
+                // indentation plus two, as help does, instead of where the terminal breaks it.
+                for part in Self.wrapped(shown, width: width) { sink.write(part + "\n") }
+            }
         case .json(let value): writeJSON(Redaction.redact(value, secrets: secrets), pretty: io.terminal.stdoutIsTerminal, into: sink)
         case .table(let t): writeTable(OutputTable(columns: t.columns, rows: t.rows.map { Redaction.redact($0, secrets: secrets) }), into: sink)
         }
+    }
+
+    /// `line` in rows of at most `width` columns, broken at the last space that fits (a word longer
+    /// than a row is cut where it must); its spacing is kept, and each row after the first starts
+    /// under the line's indentation plus two.
+    static func wrapped(_ line: String, width: Int) -> [String] {
+        let indent = String(line.prefix { $0 == " " })
+        let next = indent + "  "
+        var rows: [String] = []
+        var rest = Substring(line)
+        var lead = ""
+        while true {
+            let room = max(1, width - TextWidth.width(lead))
+            if TextWidth.width(String(rest)) <= room { rows.append(lead + rest); break }
+            var used = 0, cut = rest.startIndex, lastSpace: String.Index?
+            for index in rest.indices {
+                let w = TextWidth.width(String(rest[index]))
+                if used + w > room { break }
+                used += w
+                cut = rest.index(after: index)
+                if rest[index] == " ", index > rest.startIndex, rest[rest.index(before: index)] != " " { lastSpace = index }
+            }
+            let end = lastSpace ?? cut
+            var head = rest[..<end]
+            while head.last == " " { head.removeLast() }
+            rows.append(lead + head)
+            rest = rest[end...].drop { $0 == " " }
+            lead = TextWidth.width(next) < width / 2 ? next : ""
+            if rest.isEmpty { break }
+        }
+        return rows
     }
 
     /// A fitted table; a single row that cannot fit even with columns hidden becomes a record view.

@@ -53,7 +53,8 @@ extension AppCommands {
         let warnings = warnings(for: chosen, reveal: reveal)
         var output = CommandOutput(data: ["number": .int(chosen.number), "method": .string(chosen.method),
                                           "url": .string(chosen.url), "command": .string(text)])
-        output.blocks = [.lines(text.split(separator: "\n").map(String.init))]
+        // A command to copy: a wrapped line would run as two.
+        output.blocks = [.verbatim(text.split(separator: "\n").map(String.init))]
         output.revealsSecrets = reveal
         output.warnings = warnings
         return output
