@@ -32,6 +32,10 @@ public final class DefaultsStore: @unchecked Sendable {
     private var loadedIdentity: [JSONValue?]?
     static let identityKeys: Set<String> = [StoreKey.userId, StoreKey.accountType]
     static func identity(_ object: JSONObject) -> [JSONValue?] { [object[StoreKey.userId], object[StoreKey.accountType]] }
+    /// A save found another account's state on disk (`save` refused it): the session is read again
+    /// before the next command, even when the token file did not change (an import that kept it).
+    public var anotherSessionSeen: Bool { mutex.withLock { anotherSession } }
+    private var anotherSession = false
     /// How many times the file was read and parsed (for tests: a start reads it once).
     private(set) var diskReads = 0
 
@@ -89,6 +93,7 @@ public final class DefaultsStore: @unchecked Sendable {
             for key in changed { merged[key] = values[key] }
             values = merged
             loadedIdentity = Self.identity(disk.object)
+            anotherSession = false
             looseMode = disk.loose
             loadedVersion = disk.read ? version : nil
             // A refused file (another owner, a link, loose…) is refused again the same way: said once.
@@ -169,6 +174,7 @@ public final class DefaultsStore: @unchecked Sendable {
             // its scope changes (a store, a role) belong to the account it read, not to this one.
             // A change of the account itself (a login, a logout here) is this process's to make.
             if let identity, disk.read, !pending.isEmpty, pending.isDisjoint(with: Self.identityKeys), Self.identity(disk.object) != identity {
+                mutex.withLock { anotherSession = true }
                 throw .rejected("the profile holds another session now (another sxk process logged in or out): nothing was written")
             }
             var merged = disk.object

@@ -53,13 +53,29 @@ public final class TokenStore: @unchecked Sendable {
 
     private func noteSeen() { let version = DefaultsStore.FileVersion(path); mutex.withLock { seen = .some(version) } }
 
+    /// The file as the last read refused it (the warning said why): refused again without a word.
+    private var refused: DefaultsStore.FileVersion?
+
+    /// Whether a token file is there that the last read refused (loose mode, a link, corrupt):
+    /// its token is not usable, though no one removed it.
+    public var refusedOnDisk: Bool {
+        guard let refused = mutex.withLock({ self.refused }) else { return false }
+        return DefaultsStore.FileVersion(path) == refused
+    }
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     public func read() throws(SessionError) -> String? {
         if let held = mutex.withLock({ heldToken }) { return held }
         guard let lock, let file else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> String? in
             defer { noteSeen() }
-            return try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
+            let version = DefaultsStore.FileVersion(path)
+            if let version, mutex.withLock({ refused }) == version { return nil }
+            let token = try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
+            // Refused where it stays (a loose mode, a link): said once, not at every read.
+            let after = DefaultsStore.FileVersion(path)
+            mutex.withLock { refused = token == nil && after != nil && after == version ? version : nil }
+            return token
         }
     }
 

@@ -37,6 +37,24 @@ final class SessionBootstrapperTests: BothSpellingsTestCase {
         XCTAssertFalse(h.bootstrapper.needsValidation)
     }
 
+    /// Another account's state written under the same token (an import that kept it): a scope save
+    /// onto it is refused, and the next command reads the stored session again instead of refusing
+    /// every save from then on.
+    func testAnotherAccountUnderTheSameTokenIsReadAgainAfterARefusedSave() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        XCTAssertNil(try h.bootstrapper.readAgainIfChangedElsewhere(), "nothing changed")
+        let other = try ProfileStorage(paths: h.storage.paths, warn: { _ in })
+        other.appStore.defaults.set("key_in_user_id", 4003)
+        try other.appStore.defaults.save()
+        XCTAssertThrowsError(try h.contexts.store.setCurrentStoreId(102))
+        let notice = try h.bootstrapper.readAgainIfChangedElsewhere()
+        XCTAssertTrue(notice?.contains("now user 4003") == true, "\(String(describing: notice))")
+        XCTAssertEqual(h.contexts.account.current.userId, 4003)
+        try h.contexts.store.setCurrentStoreId(301)
+        XCTAssertNil(try h.bootstrapper.readAgainIfChangedElsewhere(), "said once")
+    }
+
     func testRestoreWithoutTokenIsLoggedOut() throws {
         let h = try Harness()
         XCTAssertEqual(try h.bootstrapper.restore(), RestoreResult(phase: .loggedOut, hadToken: false, hadSnapshot: false))

@@ -62,4 +62,38 @@ final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
+
+    /// A token file this process can no longer trust (made readable by others) is refused once, and
+    /// not blamed on another sxk process.
+    func testARefusedTokenFileIsSaidOnceAndNotBlamedOnAnotherProcess() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("version\r")
+        try s.expect("›")
+        XCTAssertEqual(chmod(profileDir.appendingPathComponent("token").path, 0o644), 0)
+        s.send("whoami --jq .phase\r")
+        let screen = try s.expect("loggedOut")
+        try s.expect("›")
+        XCTAssertEqual(screen.components(separatedBy: "refusing").count - 1, 1, screen)
+        XCTAssertTrue(screen.contains("the stored token is not usable"), screen)
+        XCTAssertFalse(screen.contains("another sxk process"), screen)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// In `watch` the line saying another process changed the session is part of the run it changes,
+    /// not said before the screen is cleared.
+    func testWatchSaysTheChangeInTheRunItChanges() throws {
+        try logIn("13800000004", extra: ["--account", "4003"])
+        let s = try start()
+        s.send("watch -n 1 --count 3 whoami --jq .userId\r")
+        try s.expect("run 1/3")
+        try logIn("13800000003")
+        try s.expect("run 2/3")
+        let frame = try s.expect("another sxk process changed this profile's session")
+        XCTAssertFalse(frame.contains("\u{1B}[2J"), "the line was cleared away: \(frame)")
+        try s.expect("›", timeout: 10)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
 }

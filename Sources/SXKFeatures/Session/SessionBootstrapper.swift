@@ -68,15 +68,18 @@ public struct SessionBootstrapper: Sendable {
     /// again before every command already.
     public func readAgainIfChangedElsewhere() throws(FeatureError) -> String? {
         let store = contexts.store
-        guard !store.isDeviceSnapshot, store.tokens.changedOnDisk else { return nil }
+        let anotherAccount = store.defaults.anotherSessionSeen
+        guard !store.isDeviceSnapshot, store.tokens.changedOnDisk || anotherAccount else { return nil }
         let before = contexts.session.token
         let stored: String?
         do { stored = try store.token() } catch { throw .storage(error) }
-        guard stored != before else { return nil }
+        guard stored != before || anotherAccount else { return nil }
         sessionGuard.resetInMemory()
         do { try store.defaults.discardHeld() } catch { throw .storage(error) }
         let restored = try restore()
         guard restored.phase != .loggedOut else {
+            // A token file still there but refused (its warning said why) is not another process's logout.
+            if store.tokens.refusedOnDisk { return "the stored token is not usable (see above): this shell is logged out" }
             return "another sxk process logged out of this profile: this shell is logged out too"
         }
         let account = contexts.account.current

@@ -73,13 +73,19 @@ extension AppCommands {
             while true {
                 runs += 1
                 let header = "Every \(Self.seconds(interval))s: \(title)    \(LocalTime.human(me.services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
+                // Said inside the run it changes (a screen's clear would wipe a line said before it).
+                var changed: String?
                 do {
-                    let frame = try await me.produce(inner)
+                    changed = try me.sessionChangedElsewhere()
+                    var frame = try await me.produce(inner)
                     if Task.isCancelled { break }
+                    if let changed { frame.warnings.insert(changed, at: 0) }
                     status = await show(header, frame, nil)
                 } catch {
                     if Task.isCancelled || error is CancellationError { break }
-                    _ = await show(header, nil, error)
+                    var said = CommandOutput()
+                    if let changed { said.warnings = [changed] }
+                    _ = await show(header, changed == nil ? nil : said, error)
                     status = me.host.status(forThrown: error)
                 }
                 if Task.isCancelled { break }
