@@ -51,7 +51,7 @@ public final class APIClient: Sendable {
             return APIResult(value: try decode(response.data), response: response)
         } catch {
             var field = error
-            if field.field != "data" && !field.field.hasPrefix("data.") { field.field = "data." + field.field }
+            if field.field != "data" && !field.field.hasPrefix("data.") && !field.field.hasPrefix("data[") { field.field = "data." + field.field }
             throw APIError.decoding(field, request: RequestLabel(method: response.method, path: response.path, status: response.status))
         }
     }

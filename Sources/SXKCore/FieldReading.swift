@@ -42,7 +42,13 @@ extension JSONObject {
 
     public func requireInt(_ name: String) throws(FieldError) -> Int {
         guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
-        guard let number = value.intValue else { throw FieldError(field: name, reason: "is \(value.typePhrase), expected an integer") }
+        guard let number = value.intValue else {
+            // A whole number too large for an Int is not "a string": say what it is.
+            if let text = value.stringValue, let d = value.doubleValue, d == d.rounded() {
+                throw FieldError(field: name, reason: "is \(text.count > 40 ? String(text.prefix(40)) + "…" : text), past the integers sxk reads")
+            }
+            throw FieldError(field: name, reason: "is \(value.typePhrase), expected an integer")
+        }
         return number
     }
 
@@ -63,5 +69,20 @@ extension JSONValue {
     public func requireArray(_ what: String) throws(FieldError) -> [JSONValue] {
         guard let items = arrayValue else { throw FieldError(field: what, reason: "is \(typePhrase), expected an array") }
         return items
+    }
+}
+
+extension Array where Element == JSONValue {
+    /// Each element decoded; an element's error names its place in the list (`accounts[1].accountType`),
+    /// not a member of the answer's top level.
+    public func decodeEach<T>(_ name: String, _ decode: (JSONValue) throws(FieldError) -> T) throws(FieldError) -> [T] {
+        var out: [T] = []
+        out.reserveCapacity(count)
+        for index in indices {
+            do { out.append(try decode(self[index])) } catch {
+                throw FieldError(field: "\(name)[\(index)].\(error.field)", reason: error.reason)
+            }
+        }
+        return out
     }
 }

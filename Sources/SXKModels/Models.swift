@@ -87,7 +87,7 @@ public struct LoginResult: Sendable {
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
         tempToken = try o.requireString("token")
-        accounts = try o.requireArray("accounts").map { v throws(FieldError) in try Account(json: v) }
+        accounts = try o.requireArray("accounts").decodeEach("accounts") { v throws(FieldError) in try Account(json: v) }
     }
 }
 
@@ -186,14 +186,14 @@ public struct RolePermission: Sendable, Equatable {
         // An entry without a name has none: the code is not a name, and the permission load writes a
         // role name only when the entry gives one.
         roleName = o.string("roleName") ?? ""
-        scenicList = try (o.array("scenicList") ?? []).map { v throws(FieldError) in try ScenicRef(json: v) }
-        permissions = try (o.array("permissions") ?? []).map { v throws(FieldError) in try PermissionItem(json: v) }
+        scenicList = try (o.array("scenicList") ?? []).decodeEach("scenicList") { v throws(FieldError) in try ScenicRef(json: v) }
+        permissions = try (o.array("permissions") ?? []).decodeEach("permissions") { v throws(FieldError) in try PermissionItem(json: v) }
     }
 
     /// `"data": null` is an empty list (how a Java backend writes one), as `"list": null` is in a page.
     public static func list(json: JSONValue) throws(FieldError) -> [RolePermission] {
         if json == .null { return [] }
-        return try json.requireArray("data").map { v throws(FieldError) in try RolePermission(json: v) }
+        return try json.requireArray("data").decodeEach("data") { v throws(FieldError) in try RolePermission(json: v) }
     }
 
     public var json: JSONValue {
@@ -222,7 +222,7 @@ public struct Store: Sendable, Equatable {
     /// `"data": null` is no stores, as for the role list.
     public static func list(json: JSONValue) throws(FieldError) -> [Store] {
         if json == .null { return [] }
-        return try json.requireArray("data").map { v throws(FieldError) in try Store(json: v) }
+        return try json.requireArray("data").decodeEach("data") { v throws(FieldError) in try Store(json: v) }
     }
 }
 
@@ -329,7 +329,7 @@ public struct Page<Item: Sendable>: Sendable {
         }
         let o = try json.requireObject("data")
         let items = try PageRule.list(o)
-        list = try items.map { v throws(FieldError) in try item(v) }
+        list = try items.decodeEach("list") { v throws(FieldError) in try item(v) }
         total = PageRule.total(o)
         let answered = o.int("page")
         page = answered ?? 1

@@ -117,6 +117,13 @@ final class ToleranceTests: XCTestCase {
         let nullList = try await api("{\"list\":null,\"total\":0}").commerce.photographerOrders(page: 1, pageSize: 100).value
         XCTAssertEqual(nullList.list.count, 0)
         XCTAssertTrue(nullList.isLast)
+        // A bad element is named by its place in the list, and a number past an Int says so.
+        let badAccount = await Fixture.expectError { try await self.api("{\"token\":\"t-1234567890\",\"accounts\":[{\"userId\":1,\"accountType\":\"scenic\"},{\"userId\":2}]}").account.login(username: "13800000001", password: "x") }
+        XCTAssertTrue(badAccount?.description.contains("field 'data.accounts[1].accountType' is missing") == true, "\(String(describing: badAccount))")
+        let bigId = await Fixture.expectError { try await self.api("{\"list\":[{\"orderId\":99999999999999999999,\"orderNo\":\"A\"}],\"total\":1}").commerce.photographerOrders(page: 1, pageSize: 20) }
+        XCTAssertTrue(bigId?.description.contains("field 'data.list[0].orderId' is 99999999999999999999, past the integers sxk reads") == true, "\(String(describing: bigId))")
+        let badStore = await Fixture.expectError { try await self.api("[{\"storeId\":1},{\"storeName\":\"x\"}]").commerce.storeList() }
+        XCTAssertTrue(badStore?.description.contains("field 'data[1].storeId' is missing") == true, "\(String(describing: badStore))")
         // So is `"data": null`, for a page and for the lists: not an error while `"list": null` is fine.
         let nullData = try await api("null").operation.photographerDaily(startDate: "2026-11-01", endDate: "2026-11-01", page: 1, pageSize: 31).value
         XCTAssertEqual(nullData.list.count, 0)
