@@ -118,6 +118,27 @@ final class GeneratedArtifactsTests: XCTestCase {
         }
     }
 
+    /// The bash script as bash runs it: values at their position, and words bash splits at ':' and '='
+    /// (`role:p`, `--status=com`) completed whole.
+    func testTheBashScriptCompletesInBash() throws {
+        let ws = Workspace()
+        var env = ws.environment
+        env["PATH"] = URL(fileURLWithPath: SXKBinary.path).deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let script = Self.root.appendingPathComponent("completions/sxk.bash").path
+        let driver = """
+        source '\(script)'
+        t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _sxk; echo "${COMPREPLY[*]}"; }
+        t sxk compare --as role : p
+        t sxk orders --status = com
+        t sxk set format ''
+        t sxk trace on ''
+        t sxk --env r
+        """
+        let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
+        XCTAssertEqual(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+                       ["photographer", "completed", "table json ndjson csv tsv", "", "release", ""], r.summary)
+    }
+
     func testEverySpecParsesItsOwnExamples() throws {
         let specs = Builtins.merged(with: CommandCatalog.all)
         let parser = CommandParser(specs: specs)
