@@ -12,6 +12,14 @@ final class TableRendererTests: XCTestCase {
         XCTAssertEqual(TextWidth.truncate("西湖景区", to: 5), "西湖…")
         XCTAssertEqual(TextWidth.truncate("abcdef", to: 4), "abc…")
         XCTAssertEqual(TextWidth.truncate("abc", to: 3), "abc")
+        // East_Asian_Width, as terminals draw it: emoji shown as pictures are two columns; pictographs
+        // of text presentation (🏔 🗺 🖥 🛠) one; Tangut components and Hangul jamo as their blocks say.
+        XCTAssertEqual(TextWidth.width("👍😀🚀🟠"), 8)
+        XCTAssertEqual(TextWidth.width("🏔🗺🖥🛠👁"), 5)
+        XCTAssertEqual(TextWidth.width("🏔雪山🗺店"), 8)
+        XCTAssertEqual(TextWidth.width("\u{16FF0}\u{18D00}\u{1F260}"), 6)
+        XCTAssertEqual(TextWidth.width("\u{1100}\u{1161}\u{11A8}"), 2, "a decomposed Hangul syllable is one wide cell")
+        XCTAssertEqual(TextWidth.width("\u{2A6D6}\u{3FFFD}"), 4, "planes 2 and 3 are wide, assigned or not")
     }
 
     func testAlignsCJKColumns() {
