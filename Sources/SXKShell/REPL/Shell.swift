@@ -178,6 +178,12 @@ public final class Shell: @unchecked Sendable {
             }
             return ExitStatus.usage
         }
+        // A byte that is not UTF-8 would run as U+FFFD (a command or value other than the file's):
+        // the script is not run, and the place is named.
+        if let bad = Self.firstInvalidUTF8([UInt8](data)) {
+            errors.error("\(path):\(bad.line): not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16))); the script was not run")
+            return ExitStatus.usage
+        }
         // Line by line, as the startup file: an error names `FILE:LINE`.
         defer { errorLocation = nil }
         var worst: Int32 = 0
@@ -191,6 +197,21 @@ public final class Shell: @unchecked Sendable {
             if exitRequest != nil { break }
         }
         return worst
+    }
+
+    /// The line and the first byte of the first sequence that is not UTF-8, or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, byte: UInt8)? {
+        var line = 1, i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x0A { line += 1 }
+            if b < 0x80 { i += 1; continue }
+            let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xC2 && b <= 0xDF ? 2 : 0
+            guard length > 0, i + length <= bytes.count,
+                  String(validatingUTF8: bytes[i..<(i + length)].map { CChar(bitPattern: $0) } + [0]) != nil else { return (line, b) }
+            i += length
+        }
+        return nil
     }
 
     private func runText(_ text: String, origin: String) async -> Int32 {

@@ -86,6 +86,17 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertEqual(SXK.run(["version"], in: ws, baseURL: url).stdout, "sxk 0.1.0\n")
     }
 
+    /// A script with a byte that is not UTF-8 is not run (U+FFFD would run in its place); the line is named.
+    func testAScriptThatIsNotUTF8IsNotRun() throws {
+        let ws = Workspace()
+        let script = ws.root + "/bad.sxk"
+        try Data("version\nscenic ".utf8 + [0xFF, 0xFE] + Data("\n".utf8)).write(to: URL(fileURLWithPath: script))
+        let r = SXK.run([script], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.stdout, "", "a line ran before the refusal: \(r.summary)")
+        XCTAssertEqual(r.errorLines, ["error: \(script):2: not valid UTF-8 (byte 0xff); the script was not run"], r.summary)
+    }
+
     /// A refused defaults.json (others may have written it) is said once per run, not at each read.
     func testARefusedStateFileIsSaidOnce() throws {
         let ws = loggedIn()
