@@ -68,7 +68,7 @@ public final class APIClient: Sendable {
                      tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
         let method = method.uppercased()
         var label = RequestLabel(method: method, path: path)
-        guard path.hasPrefix("/") else { throw APIError.invalidURL(path, reason: "a request path must start with /") }
+        guard path.hasPrefix("/") else { throw APIError.invalidRequest(reason: "a request path must start with /", request: label) }
         if configuration.isInsecureRemote {
             guard configuration.insecureHTTP else { throw APIError.insecureURL(url: configuration.baseURL.absoluteString) }
             observer.warning("plain http to \(configuration.baseURL.host ?? "?"): token and data travel unencrypted")
@@ -76,7 +76,7 @@ public final class APIClient: Sendable {
         let urlText = APIClient.urlString(base: configuration.baseURL, path: path, query: query)
         // Servers refuse far shorter ones (and libcurl a megabyte with "out of memory"): said before sending.
         guard urlText.utf8.count <= APIClient.longestURL else {
-            throw APIError.invalidURL(String(path.prefix(200)), reason: "with its query the URL is \(urlText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)")
+            throw APIError.invalidRequest(reason: "with its query the URL is \(urlText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)", request: label)
         }
         guard let url = URL(string: urlText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
 
@@ -174,7 +174,7 @@ public final class APIClient: Sendable {
             throw APIError.http(status: status, excerpt: excerpt(), request: label)
         }
         // A message may quote what it was sent: masked by the rule for names as well as by value.
-        let msg = APIClient.clip(Redaction.redact(Redaction.scrubText([object.string("msg"), object.string("message")].compactMap { $0 }.first { !$0.allSatisfy(\.isWhitespace) } ?? ""), secrets: secrets), limit: 200)
+        let msg = APIClient.clip(Redaction.redact(Redaction.scrubText([object.string("msg"), object.string("message")].compactMap { $0 }.first { !$0.unicodeScalars.allSatisfy { $0.properties.isWhitespace || TerminalText.isControl($0) } } ?? ""), secrets: secrets), limit: 200)
         let code = codeValue.intValue
         let codeText = APIClient.clip(Redaction.redact(rawCode, secrets: secrets), limit: 32)
         if let code, configuration.authExpiredCodes.contains(code) {

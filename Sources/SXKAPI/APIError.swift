@@ -30,8 +30,10 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled(request: RequestLabel)
     /// Plain http to a non-loopback host without `insecureHTTP`.
     case insecureURL(url: String)
-    /// A base URL, environment name or path that cannot be used.
+    /// A base URL or environment name that cannot be used.
     case invalidURL(String, reason: String)
+    /// A request sxk will not send as asked (a path without `/`, a URL past the length servers take).
+    case invalidRequest(reason: String, request: RequestLabel)
     case redirectRefused(location: String, request: RequestLabel)
 
     /// Server and URL text (code, msg, excerpts, locations) is quoted through `TerminalText.sanitize`:
@@ -57,6 +59,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "refusing plain http to a non-loopback host (\(q(url))); use https or --insecure-http"
         case .invalidURL(let text, let reason):
             return "invalid base URL '\(q(text))': \(q(reason))"
+        case .invalidRequest(let reason, let r):
+            return "\(q(r.description)): \(q(reason))"
         case .redirectRefused(let location, let r):
             return "\(q(r.description)): refused a redirect to another origin (\(q(location)))"
         }
@@ -71,7 +75,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding: return .decoding
         case .network: return .network
         case .cancelled: return .cancelled
-        case .insecureURL, .invalidURL: return .configuration
+        case .insecureURL, .invalidURL, .invalidRequest: return .configuration
         case .redirectRefused: return .redirect
         }
     }
@@ -80,7 +84,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var request: RequestLabel? {
         switch self {
         case .serverCode(_, _, let r), .sessionExpired(_, let r), .http(_, _, let r), .notJSON(_, _, _, let r),
-            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r):
+            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r), .invalidRequest(_, let r):
             return r
         case .insecureURL, .invalidURL: return nil
         }

@@ -68,6 +68,13 @@ public enum SXKApplication {
         }
     }
 
+    /// The environment the options name, for completion's check that they name one it can use.
+    static func completionEnvironment(_ options: GlobalOptions) throws -> APIEnvironment? {
+        if let url = options.baseURL { return .custom(try APIEnvironment.validatedBaseURL(url)) }
+        if let name = options.env, name.lowercased() != "sandbox" { return try APIEnvironment.parse(name) }
+        return .test
+    }
+
     static func makeHost(_ context: ShellContext) throws -> SXKHost {
         let stderr = StandardOutput.stderr
         let options = context.options
@@ -91,6 +98,10 @@ public enum SXKApplication {
                 let spelled = spelling == .snake ? " (snake_case answers)" : ""
                 Diagnostics(sink: stderr).note("sandbox backend on \(environment.baseURL.absoluteString)\(spelled) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))")
             }
+        } else if completing, (try? completionEnvironment(options)) == nil {
+            // A backend named wrongly (`--base-url example.com` on the line being completed, a bad
+            // SXK_BASE_URL): completion still answers, from the default profile's cache.
+            environment = .test
         } else if let url = options.baseURL {
             environment = .custom(try APIEnvironment.validatedBaseURL(url))
         } else if let name = options.env {

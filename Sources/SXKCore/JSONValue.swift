@@ -190,7 +190,7 @@ extension JSONValue {
 
     /// `text` as a finite double when it is a decimal number: an optional sign, digits with an
     /// optional fraction (at least one digit in all), an optional exponent.
-    static func decimal(_ text: String) -> Double? {
+    public static func decimal(_ text: String) -> Double? {
         var digits = 0, index = 0
         var sawPoint = false, sawExponent = false, exponentDigits = 0
         for byte in text.utf8 {
@@ -228,7 +228,8 @@ extension JSONValue {
             switch s.trimmingASCIIWhitespace().lowercased() {
             case "1", "true", "yes": return true
             case "0", "false", "no", "": return false
-            default: return nil
+            // A number in a string reads as that number does (`"2"` as `2`, `"1.0"` as `1.0`).
+            case let other: return Self.decimal(other).map { $0 != 0 }
             }
         default: return nil
         }

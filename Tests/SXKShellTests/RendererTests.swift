@@ -258,6 +258,16 @@ final class RendererTests: XCTestCase {
         let wrapped = Renderer.screen(header: String(repeating: "h", count: 70), body: String(repeating: wide, count: 5), columns: 60, rows: 10)
         XCTAssertLessThanOrEqual(Pager.rows(wrapped, columns: 60, atLeast: 100), 9, wrapped)
         XCTAssertTrue(wrapped.hasSuffix("… 3 more lines (a taller window shows them)\n"), wrapped)
+        // Any window: the whole screen leaves the cursor a row of its own, so the header's first row
+        // is never scrolled away, however small or narrow the window and however long the header.
+        let header = "Every 1s: orders --page-size 100 --status completed    2026-12-05 05:00:00 · run 3/10"
+        for rows in 2...12 {
+            for columns in [8, 10, 20, 24, 40, 60, 80, 120] {
+                let screen = Renderer.screen(header: header, body: body, columns: columns, rows: rows)
+                XCTAssertLessThanOrEqual(Pager.rows(screen, columns: columns, atLeast: 1_000), rows - 1, "\(rows)x\(columns): \(screen)")
+                XCTAssertTrue(screen.hasPrefix(String(header.prefix(4))), "\(rows)x\(columns): \(screen)")
+            }
+        }
         XCTAssertNil(Pager.fitting("a\nb", columns: 10, rows: 2))
         XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2).map { String($0.kept) }, "a\nb\n")
         XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2)?.linesLeftOut, 1)

@@ -40,8 +40,16 @@ final class TerminalSafetyTests: XCTestCase {
         XCTAssertLessThan(line.count, 2_200, "the line is \(line.count) characters")
         XCTAssertTrue(line.hasPrefix("error: unknown command 'Axxx"), String(line.prefix(40)))
         XCTAssertTrue(line.hasSuffix("xx\\x1bZ'\n"), String(line.suffix(40)))
-        XCTAssertTrue(line.contains("(998421 characters left out)"), line)
+        XCTAssertTrue(line.contains("(998424 characters left out)"), line)
         Self.assertInert(line)
+        // Cut between characters (a flag stays a flag), and counted as shown: controls shown as
+        // escapes count as the escapes they are.
+        let flags = BufferOutput()
+        ErrorPresenter(sink: flags, color: false).error(String(repeating: "🇨🇳", count: 3_000))
+        XCTAssertTrue(flags.text.hasPrefix("error: " + String(repeating: "🇨🇳", count: 1_200) + " … (1400 characters left out) … "), String(flags.text.prefix(80)))
+        let escapes = BufferOutput()
+        ErrorPresenter(sink: escapes, color: false).error(String(repeating: "\u{1B}", count: 1_990))
+        XCTAssertLessThan(escapes.text.count, 2_200, "1,990 controls printed \(escapes.text.count) characters")
         // Up to the limit, a message is whole.
         let whole = BufferOutput()
         ErrorPresenter(sink: whole, color: false).warning(String(repeating: "y", count: 1_990))

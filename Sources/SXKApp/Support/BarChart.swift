@@ -7,11 +7,11 @@ struct BarChart {
 
     func render(_ rows: [Daily]) -> String {
         guard !rows.isEmpty else { return "(no daily rows)\n" }
-        // A day without a readable number has no bar and `–` for its label, as in the table.
+        // A day without a readable number has no bar; its label is the table's cell (the text as sent, or `–`).
         let maxCount = max(1, rows.compactMap(\.orderCount).max() ?? 1)
         let maxAmount = max(0.01, rows.compactMap(\.orderAmount).max() ?? 0.01)
-        let amountLabels = rows.map { $0.orderAmount.map { Formatting.yuan($0) } ?? "–" }
-        let countLabels = rows.map { $0.orderCount.map(String.init) ?? "–" }
+        let amountLabels = rows.map { Formatting.statsCell($0.raw.objectValue?.field("orderAmount"), amount: true) }
+        let countLabels = rows.map { $0.orderCount.map(String.init) ?? Formatting.statsCell($0.raw.objectValue?.field("orderCount"), amount: false) }
         let countWidth = countLabels.map(\.count).max() ?? 1
         let amountWidth = amountLabels.map(\.count).max() ?? 1
         // date, two labels and separators take the rest; each bar gets half of what remains.

@@ -23,6 +23,13 @@ enum Formatting {
         return value.stringValue ?? ""
     }
 
+    /// A stats cell: the amount or count as `yuan`/`count` show it, `–` when the answer has none
+    /// (the daily table, its chart and the summary say the same for the same member).
+    static func statsCell(_ value: JSONValue?, amount: Bool) -> String {
+        let text = amount ? yuan(value) : count(value)
+        return text.isEmpty ? "–" : text
+    }
+
     /// `2500` → `2,500`.
     static func count(_ value: Int) -> String {
         value < 0 ? "-" + grouped(String(-value)) : grouped(String(value))

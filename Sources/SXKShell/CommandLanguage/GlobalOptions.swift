@@ -96,7 +96,12 @@ public struct Invocation: Sendable, Equatable {
         o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
         o.noColor = environment["NO_COLOR"] != nil
         o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
-        if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) { o.persist = try persistSeconds(text, "SXK_PERSIST") }
+        // Completion (`sxk __complete …`, what the scripts run) reads only the cache: a bad setting
+        // it never uses does not leave Tab with nothing.
+        let completing = arguments.first == "__complete"
+        if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) {
+            o.persist = completing ? try? persistSeconds(text, "SXK_PERSIST") : try persistSeconds(text, "SXK_PERSIST")
+        }
         var commandText: String?
         var baseURLGiven = false, envGiven = false, sandboxGiven = false
         var i = 0

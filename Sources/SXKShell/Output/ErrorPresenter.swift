@@ -52,13 +52,13 @@ public struct ErrorPresenter: Sendable {
     /// `longestMessage` scalars (a pasted megabyte quoted by a usage error, a server's page of text)
     /// keeps its start and its end, with how much was left out between them.
     static func oneLine(_ s: String) -> String {
-        guard s.utf8.count > longestMessage else { return TerminalText.sanitize(s) }
-        let scalars = s.unicodeScalars
-        let count = scalars.count
-        guard count > longestMessage else { return TerminalText.sanitize(s) }
-        let head = String(String.UnicodeScalarView(scalars.prefix(keptHead)))
-        let tail = String(String.UnicodeScalarView(scalars.suffix(keptTail)))
-        return TerminalText.sanitize(head) + " … (\(count - keptHead - keptTail) characters left out) … " + TerminalText.sanitize(tail)
+        let shown = TerminalText.sanitize(s)
+        // Counted as shown (an escape is several characters) and cut between characters, never
+        // inside one (a flag's pair, a letter and its accent).
+        guard shown.utf8.count > longestMessage else { return shown }
+        let count = shown.count
+        guard count > longestMessage else { return shown }
+        return shown.prefix(keptHead) + " … (\(count - keptHead - keptTail) characters left out) … " + shown.suffix(keptTail)
     }
 
     static let longestMessage = 2_000

@@ -179,13 +179,30 @@ extension Renderer {
 extension Renderer {
     /// A `watch` screen: the header, a blank line and the frame, cut to the window (as watch(1) does)
     /// so that a tall frame does not scroll its header away; a cut frame ends with how many lines it
-    /// left out. The cursor ends on a row of its own.
+    /// left out. Every row is counted as the window wraps it, and the cursor ends on a row of its own.
+    /// A window too small for all of that keeps the header first (cut to one row when it must be).
     static func screen(header: String, body: String, columns: Int, rows: Int) -> String {
-        let top = header + "\n\n"
-        let room = rows - Pager.rows(top, columns: columns, atLeast: rows) - 1
+        let columns = max(1, columns)
+        var head = header
+        if Pager.rows(head + "\n", columns: columns, atLeast: rows) > max(1, rows - 2) {
+            head = TextWidth.truncate(head, to: columns - 1)
+        }
+        // The blank line after the header only where there is room for it and a frame.
+        let top = head + (rows >= 6 ? "\n\n" : "\n")
+        let room = rows - 1 - Pager.rows(top, columns: columns, atLeast: rows)
+        guard room > 0 else { return top }
         guard Pager.fitting(body, columns: columns, rows: room) != nil else { return top + body }
-        let cut = Pager.fitting(body, columns: columns, rows: max(0, room - 1)) ?? (Substring(body), 0)
-        return top + cut.kept + "… \(cut.linesLeftOut) more line\(cut.linesLeftOut == 1 ? "" : "s") (a taller window shows them)\n"
+        func note(_ left: Int) -> String {
+            let text = "… \(left) more line\(left == 1 ? "" : "s")"
+            return (columns >= 44 ? text + " (a taller window shows them)" : text) + "\n"
+        }
+        // The note's own rows come out of the room; with no row left for it, the frame alone, cut.
+        let noteRows = Pager.rows(note(99_999), columns: columns, atLeast: rows)
+        guard room > noteRows else {
+            return top + (Pager.fitting(body, columns: columns, rows: room)?.kept ?? Substring(body))
+        }
+        let cut = Pager.fitting(body, columns: columns, rows: room - noteRows) ?? (Substring(body), 0)
+        return top + cut.kept + note(cut.linesLeftOut)
     }
 }
 

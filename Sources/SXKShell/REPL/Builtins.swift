@@ -13,12 +13,17 @@ public enum Builtins {
          FlagSpec("no-pager", summary: "print directly, not through the pager (as sxk --no-pager)")]
     }
 
+    /// The formats of a builtin whose data is one object (`version`, `set`): no rows for CSV.
+    static func objectOutput(json: String) -> [FlagSpec] {
+        output(json: json).filter { $0.name != "csv" && $0.name != "tsv" }
+    }
+
     public static let specs: [CommandSpec] = {
         var specs = [
             CommandSpec("help", summary: "Show the commands, or the help page of one command",
                         arguments: [ArgumentSpec("COMMAND", kind: .provider("command"), optional: true, variadic: true, summary: "Command (and subcommand) to explain")],
                         examples: ["help", "help orders", "orders --help"]),
-            CommandSpec("version", summary: "Print the sxk version", flags: output(json: "Print the name and version as JSON")),
+            CommandSpec("version", summary: "Print the sxk version", flags: objectOutput(json: "Print the name and version as JSON")),
             CommandSpec("exit", aliases: ["quit"], summary: "Leave the shell",
                         arguments: [ArgumentSpec("CODE", kind: .int, optional: true, summary: "Exit status, 0 to 255 (default 0; in a --keep-going run, its last failure's)")]),
             CommandSpec("history", summary: "Show the command history with where each line ran",
@@ -55,7 +60,7 @@ public enum Builtins {
                                     ArgumentSpec("VALUE", kind: .provider(DisplaySettings.valueProvider), optional: true,
                                                  summary: "Its new value: expanded auto|on|off, format table|json|ndjson|csv|tsv, pager on|off")],
                         flags: [FlagSpec("save", summary: "Also keep the settings for this user (the config folder)")]
-                            + output(json: "Print the settings as one JSON object"),
+                            + objectOutput(json: "Print the settings as one JSON object"),
                         examples: ["set", "set expanded auto", "set --save format json"]),
             CommandSpec("__complete", summary: "Print completions for the words given (used by the completion scripts)",
                         arguments: [ArgumentSpec("WORDS", optional: true, variadic: true, summary: "Words typed so far; the last is completed")]),

@@ -133,10 +133,14 @@ final class GeneratedArtifactsTests: XCTestCase {
         t sxk set format ''
         t sxk trace on ''
         t sxk --env r
+        t sxk trace ''
+        t sxk --base-url example.com completion ''
         """
+        // A setting completion never uses, set wrongly, does not leave Tab with nothing.
+        env["SXK_PERSIST"] = "bad"
         let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
         XCTAssertEqual(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-                       ["photographer", "completed", "table json ndjson csv tsv", "", "release", ""], r.summary)
+                       ["photographer", "completed", "table json ndjson csv tsv", "", "release", "on off", "bash zsh fish", ""], r.summary)
     }
 
     func testEverySpecParsesItsOwnExamples() throws {

@@ -37,6 +37,9 @@ final class WireNumbersTests: XCTestCase {
         XCTAssertEqual(Formatting.yuan(Double(1e20)), "1e+20")
         XCTAssertEqual(Formatting.yuan(Double.nan), "")
         XCTAssertEqual(JSONWriter.format(1e17, digits: 2), "100000000000000000.00")
+        // Cents are kept while a double has them: 90 trillion yuan and 55 fen.
+        XCTAssertEqual(Formatting.yuan(90_000_000_000_000.55), "90,000,000,000,000.55")
+        XCTAssertEqual(Formatting.yuan(JSONValue.string("-90000000000000.55")), "-90,000,000,000,000.55")
     }
 
     /// No status is not "unverified", no `bound` is not "not bound".
@@ -55,6 +58,9 @@ final class WireNumbersTests: XCTestCase {
         XCTAssertNil(summary.refundCount, "no refunds in the answer is not 0 refunds")
         XCTAssertEqual(Formatting.count(summary.raw.objectValue?.field("orderCount")), "99999999999999999999")
         XCTAssertEqual(Formatting.count(summary.raw.objectValue?.field("refundCount")), "")
+        // The table, the chart and the summary show a missing member alike, and one not a number as sent.
+        XCTAssertEqual(Formatting.statsCell(summary.raw.objectValue?.field("refundCount"), amount: false), "–")
+        XCTAssertEqual(Formatting.statsCell(JSONValue.string("Infinity"), amount: true), "Infinity")
         let chart = BarChart(width: 80, unicode: true).render([
             try Daily(json: ["date": "2026-11-01", "orderCount": "1", "orderAmount": "12.50"]),
             try Daily(json: ["date": "2026-11-02"]),

@@ -119,7 +119,7 @@ _sxk() {
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --ndjson --jq --no-pager --help' -- "$cur")); return; fi
             ;;
         'exit')
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--help' -- "$cur")); return; fi
@@ -165,7 +165,7 @@ _sxk() {
             case "$prev" in
                 --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --json --ndjson --csv --tsv --jq --no-pager --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--save --json --ndjson --jq --no-pager --help' -- "$cur")); return; fi
             _sxk_dynamic;
             ;;
     esac

@@ -88,17 +88,16 @@ extension AppCommands {
     /// server sent it, or `–` when the answer has none (never a 0 it did not send).
     private func summaryRows(_ s: Summary) -> [JSONValue] {
         let o = s.raw.objectValue
-        func shown(_ text: String) -> String { text.isEmpty ? "–" : text }
-        return [("orders", shown(Formatting.count(o?.field("orderCount")))), ("amount", shown(Formatting.yuan(o?.field("orderAmount")))),
-                ("refunds", shown(Formatting.count(o?.field("refundCount")))), ("refunded", shown(Formatting.yuan(o?.field("refundAmount"))))]
+        return [("orders", Formatting.statsCell(o?.field("orderCount"), amount: false)), ("amount", Formatting.statsCell(o?.field("orderAmount"), amount: true)),
+                ("refunds", Formatting.statsCell(o?.field("refundCount"), amount: false)), ("refunded", Formatting.statsCell(o?.field("refundAmount"), amount: true))]
             .map { ["summary": .string($0.0), "value": .string($0.1)] }
     }
 
     static let dailyColumns = [
         OutputColumn("date", priority: 100, cuttable: false),
-        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.count($0.objectValue?.field("orderCount")) },
-        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.yuan($0.objectValue?.field("orderAmount")) },
-        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.yuan($0.objectValue?.field("refundAmount")) },
+        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.statsCell($0.objectValue?.field("orderCount"), amount: false) },
+        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.statsCell($0.objectValue?.field("orderAmount"), amount: true) },
+        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.statsCell($0.objectValue?.field("refundAmount"), amount: true) },
     ]
 
     /// The daily rows as a table (which `--columns`, `--csv`… work on) or, with `--chart`, as bars.

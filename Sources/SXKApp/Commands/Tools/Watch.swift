@@ -104,7 +104,7 @@ extension AppCommands {
 
     static func watchInterval(_ text: String?) throws -> Double {
         guard let text else { return 2 }
-        guard let value = Double(text), value.isFinite else { throw AppError.usage("-n expects seconds, got '\(text)'") }
+        guard let value = JSONValue.decimal(text) else { throw AppError.usage("-n expects seconds, got '\(text)'") }
         guard value >= watchMinimumInterval else {
             throw AppError.usage("-n must be at least \(seconds(watchMinimumInterval)) s (got \(text))")
         }
