@@ -127,7 +127,8 @@ final class ClientRequestTests: XCTestCase {
     func testPathMustStartWithSlash() async {
         let client = Fixture.client { _ in Fixture.ok("{}") }
         let error = await Fixture.expectError { try await client.get("api/app/config") }
-        guard case .invalidURL? = error else { return XCTFail("got \(String(describing: error))") }
+        guard case .invalidRequest? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(error?.kind, .configuration)
+        XCTAssertEqual(error?.description, "GET api/app/config: a request path must start with /")
     }
 }
