@@ -185,7 +185,10 @@ public struct CompletionEngine: Sendable {
     /// A value holding a control character (a hostile store or scenic name) cannot be typed, and a
     /// line editor would insert it raw (a NUL even cuts the line): the id completes such a one.
     static func typeable(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {
-        candidates.filter { !$0.value.unicodeScalars.contains(where: TerminalText.isControl) }
+        // A byte scan (`needsEscaping`), and the list itself when nothing is to go: a Tab over 20,000
+        // stores neither looks up scalar properties nor copies the list.
+        guard candidates.contains(where: { TerminalText.needsEscaping($0.value) }) else { return candidates }
+        return candidates.filter { !TerminalText.needsEscaping($0.value) }
     }
 
     private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider) -> (values: [CompletionCandidate], valueOffset: Int?) {
