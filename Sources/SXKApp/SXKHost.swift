@@ -125,6 +125,19 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     // MARK: Prompt
 
+    /// Reads the session again when another sxk process changed it
+    /// (`SessionBootstrapper.readAgainIfChangedElsewhere`); the line that says so, nil when nothing did.
+    func sessionChangedElsewhere() throws -> String? {
+        guard let changed = try features().bootstrapper.readAgainIfChangedElsewhere() else { return nil }
+        contextOrigin = "snapshot on disk, read again after another sxk process changed it"
+        return changed
+    }
+
+    /// Before a prompt: a session another process changed is read now, so the prompt shows it.
+    func noticesBeforePrompt() -> [String] {
+        do { return (try sessionChangedElsewhere()).map { [$0] } ?? [] } catch { return ["\(error)"] }
+    }
+
     /// `sxk test photographer@西湖景区/湖畔店 ›`, `sxk test (logged out) ›`, with a marker while
     /// restoring or offline. `release` (the real users' backend) is in a warning colour. The reader
     /// drops all colour when it is off (NO_COLOR, --no-color, not a terminal).

@@ -96,4 +96,19 @@ final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
+
+    /// The prompt shows the session as it is: a change made by another process while this shell sat
+    /// at its prompt is read, and said, before the next prompt is drawn (an empty line is enough).
+    func testThePromptIsDrawnForTheSessionAsItIs() throws {
+        try logIn("13800000004", extra: ["--account", "4003"])
+        let s = try start()
+        XCTAssertTrue(s.screen.contains("storeAdmin@千岛湖"), s.screen)
+        try logIn("13800000001")
+        s.send("\r")
+        try s.expect("another sxk process changed this profile's session: now user 1001")
+        try s.expect("photographer@")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
 }

@@ -82,11 +82,7 @@ struct AppCommands: Sendable {
 
     /// Reads the session again when another sxk process changed it
     /// (`SessionBootstrapper.readAgainIfChangedElsewhere`); the line that says so, nil when nothing did.
-    func sessionChangedElsewhere() throws -> String? {
-        guard let changed = try host.features().bootstrapper.readAgainIfChangedElsewhere() else { return nil }
-        host.contextOrigin = "snapshot on disk, read again after another sxk process changed it"
-        return changed
-    }
+    func sessionChangedElsewhere() throws -> String? { try host.sessionChangedElsewhere() }
 
     /// Validates a restored session before its first command that needs the server. Returns the
     /// expiry notice when the server rejected the token (not a device snapshot's): the caller says

@@ -131,6 +131,7 @@ public final class Shell: @unchecked Sendable {
         var joiner = LineJoiner()
         while exitRequest == nil {
             if end.signalled { waitForTheSignalsExit() }
+            if joiner.continuation == nil { for notice in host.noticesBeforePrompt() { errors.warning(notice) } }
             let prompt = joiner.continuation.map(\.prompt) ?? host.prompt()
             let result = await thread.run { lineReader.readLine(prompt: prompt) }
             switch result {

@@ -8,6 +8,9 @@ public protocol ShellHost: AnyObject, Sendable {
     var commandSpecs: [CommandSpec] { get }
     /// The REPL prompt, asked before each line.
     func prompt() -> PromptText
+    /// Lines to say before the prompt is drawn (another sxk process changed the session): the
+    /// prompt then shows the session as it is. Asked before each prompt of the REPL.
+    func noticesBeforePrompt() -> [String]
     /// Runs one parsed app command; returns its exit status. Thrown errors are shown as one
     /// `error:` line and mapped through `exitStatus(for:)` (`UsageError` → 2, cancellation → 130).
     func execute(_ command: ParsedCommand, io: CommandIO) async throws -> Int32
@@ -35,6 +38,7 @@ extension ShellHost {
         return status == 0 ? ExitStatus.failure : status
     }
 
+    public func noticesBeforePrompt() -> [String] { [] }
     public var secrets: [String] { [] }
     public func historyContext() -> HistoryContext? { nil }
     public func pager() -> String? { Pager.command(environment: ProcessEnvironment.current()) }
