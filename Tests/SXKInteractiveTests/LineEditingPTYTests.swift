@@ -43,6 +43,20 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
 
     /// A line longer than the window is drawn again from its start when the window is resized:
     /// the prompt and the first characters are sent again after the resize.
+    /// A wide character typed before the end of the line: the line is drawn again whole (the system
+    /// libedit moves the cursor back one column, not two, after its own partial redraw), so what is
+    /// on the screen is the line being edited.
+    func testAWideCharacterTypedMidLineRedrawsTheLine() throws {
+        let s = try start()
+        s.send("echo x千岛湖y")
+        try s.expect("湖y")
+        s.send("\u{1B}[D\u{1B}[D\u{1B}[D")
+        s.send("我")
+        try s.expect("echo x千我岛湖y", timeout: 5)
+        s.send("\u{15}exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     func testResizeWhileEditingRedrawsTheWholeLine() throws {
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments,
                                environment: environment, rows: 30, columns: 60)

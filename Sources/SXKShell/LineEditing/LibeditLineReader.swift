@@ -135,6 +135,15 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     /// (nothing but a byte on a pipe happens in the signal handler), and Ctrl-C ends `el_gets` with
     /// EINTR as an interrupted read would.
     fileprivate func readCharacter(_ out: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        // libedit (3.1-2022) moves the cursor back one column, not two, after a wide character it
+        // inserts before the end of the line: the line is drawn again once it has been inserted.
+        if wideInsertMidLine {
+            wideInsertMidLine = false
+            // Up to the line's first row, cleared, and drawn whole from there.
+            let up = rowsAboveCursor()
+            writeOut((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+            _ = sxk_el_refresh(el)
+        }
         var bytes: [CChar] = []
         let wakeFD = SignalRouter.editorWakeRead.load(ordering: .relaxed)
         while true {
@@ -197,12 +206,19 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                     if bytes.count >= Int(MB_LEN_MAX) { bytes.removeAll() }
                 default:
                     out.pointee = wide
+                    if let scalar = Unicode.Scalar(UInt32(bitPattern: wide)), TextWidth.width(of: scalar) == 2 {
+                        let info = sxk_el_line(el).pointee
+                        wideInsertMidLine = info.cursor != nil && info.cursor != info.lastchar
+                    }
                     return 1
                 }
                 break
             }
         }
     }
+
+    /// The character just handed to libedit is a wide one going in before the end of the line.
+    private var wideInsertMidLine = false
 
     /// True while a Ctrl-R (or Ctrl-S) search waits for a key. libedit shows the search by writing
     /// a newline, `bck` or `fwd`, `:` (or `?` when nothing matched) and the pattern after the end
@@ -215,6 +231,15 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         guard let newline = text.lastIndex(of: "\n") else { return false }
         let tail = text[text.index(after: newline)...]
         return tail.hasPrefix("bck:") || tail.hasPrefix("bck?") || tail.hasPrefix("fwd:") || tail.hasPrefix("fwd?")
+    }
+
+    /// Rows between the line's first row (the prompt's) and the cursor's.
+    private func rowsAboveCursor() -> Int {
+        let info = sxk_el_line(el).pointee
+        guard let start = info.buffer, let cursor = info.cursor else { return 0 }
+        let columns = max(1, Int(sxk_el_get_columns(el)))
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: max(0, cursor - start))
+        return (promptWidth + TextWidth.width(String(decoding: bytes, as: UTF8.self))) / columns
     }
 
     /// Moves the cursor down to the last row the line being edited takes, then to a new line.
