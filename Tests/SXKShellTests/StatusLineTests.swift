@@ -92,26 +92,33 @@ final class StatusLineTests: XCTestCase {
     /// While a pager shows the output (less on the same terminal) nothing is drawn or erased; the
     /// line comes back when it quits.
     func testNothingIsDrawnWhileAPagerRuns() throws {
+        let written = try ticks(at: [400, 500, 600], label: "GET /page/2") { tick in
+            if tick == 0 { PagerProcess.running.add(1, ordering: .sequentiallyConsistent) }
+            if tick == 2 { PagerProcess.running.subtract(1, ordering: .sequentiallyConsistent) }
+        }
+        XCTAssertEqual(written, erase + "waiting for GET /page/2 … 0.6s" + erase)
+    }
+
+    /// A status line for one request, ticked at `times` (ms) with `before(n)` run before the n-th
+    /// tick; what reached its descriptor once the command ended.
+    private func ticks(at times: [UInt64], label: String, before: (Int) -> Void) throws -> String {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         let now = Clockwork()
         let line = StatusLine(enabled: true, fd: fds[1], width: { 80 }, clock: { now.value }, interval: .seconds(3600))
         line.commandStarted()
-        line.requestStarted(id: 1, label: "GET /page/2")
+        line.requestStarted(id: 1, label: label)
         line.settle()
-        PagerProcess.running.add(1, ordering: .sequentiallyConsistent)
-        now.value = 400 * ms
-        line.tick()
-        now.value = 500 * ms
-        line.tick()
-        PagerProcess.running.subtract(1, ordering: .sequentiallyConsistent)
-        now.value = 600 * ms
-        line.tick()
+        for (n, time) in times.enumerated() {
+            before(n)
+            now.value = time * ms
+            line.tick()
+        }
         line.requestFinished(id: 1)
         line.settle()
         line.commandEnded()
-        XCTAssertEqual(read(fds[0]), erase + "waiting for GET /page/2 … 0.6s" + erase)
+        return read(fds[0])
     }
 
     func testDisabledWritesNothing() throws {
