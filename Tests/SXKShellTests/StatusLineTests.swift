@@ -69,39 +69,26 @@ final class StatusLineTests: XCTestCase {
 
     /// The object around the state: what reaches the descriptor, in order, with an injected clock.
     func testStatusLineWritesEraseBeforeOutputAndOnFinish() throws {
-        var fds: [Int32] = [0, 0]
-        XCTAssertEqual(pipe(&fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
-        let now = Clockwork()
-        let line = StatusLine(enabled: true, fd: fds[1], width: { 80 }, clock: { now.value }, interval: .seconds(3600))
-        line.commandStarted()
-        line.requestStarted(id: 1, label: "GET /api/app/config")
-        line.settle()
-        now.value = 400 * ms
-        line.tick()
-        line.output(endsLine: true) { TerminalPrompt.writeAll(fds[1], "data\n") }
-        now.value = 800 * ms
-        line.tick()
-        line.requestFinished(id: 1)
-        line.settle()
-        line.commandEnded()
-        XCTAssertEqual(read(fds[0]), erase + "waiting for GET /api/app/config … 0.4s" + erase + "data\n"
+        let written = try ticks(at: [400, 800], label: "GET /api/app/config") { tick, line, fd in
+            if tick == 1 { line.output(endsLine: true) { TerminalPrompt.writeAll(fd, "data\n") } }
+        }
+        XCTAssertEqual(written, erase + "waiting for GET /api/app/config … 0.4s" + erase + "data\n"
             + erase + "waiting for GET /api/app/config … 0.8s" + erase)
     }
 
     /// While a pager shows the output (less on the same terminal) nothing is drawn or erased; the
     /// line comes back when it quits.
     func testNothingIsDrawnWhileAPagerRuns() throws {
-        let written = try ticks(at: [400, 500, 600], label: "GET /page/2") { tick in
+        let written = try ticks(at: [400, 500, 600], label: "GET /page/2") { tick, _, _ in
             if tick == 0 { PagerProcess.running.add(1, ordering: .sequentiallyConsistent) }
             if tick == 2 { PagerProcess.running.subtract(1, ordering: .sequentiallyConsistent) }
         }
         XCTAssertEqual(written, erase + "waiting for GET /page/2 … 0.6s" + erase)
     }
 
-    /// A status line for one request, ticked at `times` (ms) with `before(n)` run before the n-th
-    /// tick; what reached its descriptor once the command ended.
-    private func ticks(at times: [UInt64], label: String, before: (Int) -> Void) throws -> String {
+    /// A status line for one request, ticked at `times` (ms) with `before(n, line, fd)` run before the
+    /// n-th tick; what reached its descriptor once the command ended.
+    private func ticks(at times: [UInt64], label: String, before: (Int, StatusLine, Int32) -> Void) throws -> String {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]); close(fds[1]) }
@@ -111,7 +98,7 @@ final class StatusLineTests: XCTestCase {
         line.requestStarted(id: 1, label: label)
         line.settle()
         for (n, time) in times.enumerated() {
-            before(n)
+            before(n, line, fds[1])
             now.value = time * ms
             line.tick()
         }
