@@ -137,9 +137,11 @@ public enum JSONWriter {
         let negative = value < 0
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
-        guard (abs(value) * scale).rounded() < 9.0e18 else {
-            // The scaled value would not fit an Int (and a double that large has no fraction left to
-            // show): the whole number's digits while a UInt64 holds them, else the shortest text.
+        guard (abs(value) * scale).rounded() < 9.0e15 else {
+            // Past 2^53 the scaled value is no longer exact: the double's shortest decimal text, cut
+            // to `digits` on the text; in exponent form (no fraction left to show) the whole number's
+            // digits while a UInt64 holds them, else the shortest text.
+            if let fixed = NumberText.decimalFixed(value.description, digits: digits) { return fixed }
             guard abs(value) < 1.8e19 else { return "\(value)" }
             let whole = (negative ? "-" : "") + String(UInt64(abs(value).rounded()))
             return digits > 0 ? whole + "." + String(repeating: "0", count: digits) : whole

@@ -15,6 +15,33 @@ public enum NumberText {
         return value.sign == .minus && !text.hasPrefix("-") ? "-" + text : text
     }
 
+    /// A plain decimal (`-123.456`, `+7`, `.5`: digits and one point, no exponent) with exactly `digits`
+    /// fraction digits, rounded half away from zero on the text itself: exact whatever its size, as
+    /// the server wrote it (a double past 2^53 has no cents left). nil for any other text.
+    public static func decimalFixed(_ text: String, digits: Int) -> String? {
+        var body = Substring(text)
+        var negative = false
+        if let sign = body.first, sign == "-" || sign == "+" { negative = sign == "-"; body = body.dropFirst() }
+        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), (whole + fraction).utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        var digitsOut = Array((whole.isEmpty ? "0" : String(whole)).utf8) + Array(String(fraction.prefix(digits)).utf8)
+        digitsOut += [UInt8](repeating: 0x30, count: max(0, digits - fraction.count))
+        // Half away from zero: the first digit past `digits` decides.
+        if fraction.count > digits, let next = fraction.utf8.dropFirst(digits).first, next >= 0x35 {
+            var i = digitsOut.count - 1
+            while i >= 0 {
+                if digitsOut[i] == 0x39 { digitsOut[i] = 0x30; i -= 1 } else { digitsOut[i] += 1; break }
+            }
+            if i < 0 { digitsOut.insert(0x31, at: 0) }
+        }
+        var integer = digitsOut.prefix(digitsOut.count - digits)
+        while integer.count > 1, integer.first == 0x30 { integer = integer.dropFirst() }
+        let fractionText = String(decoding: digitsOut.suffix(digits), as: UTF8.self)
+        let isZero = (integer + digitsOut.suffix(digits)).allSatisfy { $0 == 0x30 }
+        return (negative && !isZero ? "-" : "") + String(decoding: integer, as: UTF8.self) + (digits > 0 ? "." + fractionText : "")
+    }
+
     /// `n` zero-padded to at least `width` digits, as `%0Nd` prints it (`7` → `07`, `-7` → `-07` at 3).
     public static func padded(_ n: Int, width: Int) -> String {
         let digits = String(n.magnitude)

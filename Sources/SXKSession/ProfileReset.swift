@@ -8,8 +8,9 @@ import Darwin
 /// `--reset-state`: clears one profile as the app's UI-test reset flag clears the device (its
 /// UserDefaults and the keychain token): the `token` file and `defaults.json`, which holds the account
 /// snapshot, the preferences (last phone, privacy choice) and every account-scoped key, and the
-/// token's set-aside copies (`token.corrupt-*`, which may hold a token). The REPL history, other
-/// profiles, the config folder and other set-aside `*.corrupt-*` files are left alone.
+/// token's set-aside copies (`token.corrupt-*`, which may hold a token), and the last login's account
+/// list (`accounts.json`, as a logout clears it). The REPL history, other profiles, the config folder,
+/// the backend the profile remembers and other set-aside `*.corrupt-*` files are left alone.
 public struct ProfileReset: Sendable {
     public let paths: StatePaths
     /// How long to wait for another shell holding the profile lock.
@@ -21,7 +22,7 @@ public struct ProfileReset: Sendable {
     }
 
     /// The files a reset removes, in the order it removes them.
-    public var targets: [String] { [paths.tokenFile] + SecureFile.setAsideCopies(of: paths.tokenFile) + [paths.defaultsFile] }
+    public var targets: [String] { [paths.tokenFile] + SecureFile.setAsideCopies(of: paths.tokenFile) + [paths.defaultsFile, paths.accountsFile] }
 
     /// Which of `targets` exist now (a symlink or other non-regular file counts: it is removed too).
     public var storedFiles: [String] { targets.filter(Self.exists) }

@@ -42,7 +42,7 @@ final class ResetStatePTYTests: SandboxPTYTestCase {
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: arguments, environment: environment)
         try s.expect("[y/N] ")
         s.send("y\r")
-        try s.expect("reset-state: profile '\(profile)' cleared (token and defaults.json removed)")
+        try s.expect("reset-state: profile '\(profile)' cleared (token and defaults.json and accounts.json removed)")
         try s.expect("(logged out) ›")
         try s.waitForEditor()
         XCTAssertFalse(FileManager.default.fileExists(atPath: tokenFile))

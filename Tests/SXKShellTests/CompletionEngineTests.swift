@@ -58,6 +58,18 @@ final class CompletionEngineTests: XCTestCase {
         }
     }
 
+    /// A line of thousands of passed-on commands (`watch watch …`) is not walked once per word:
+    /// nothing to complete, at once, and no stack to run out of.
+    func testNestedPassedOnCommandsStopEarly() {
+        let watch = CommandSpec("watch", summary: "repeat", arguments: [ArgumentSpec("COMMAND", kind: .provider("command"), summary: "command"),
+                                                                       ArgumentSpec("ARGS", optional: true, variadic: true, summary: "args")]).passingCommand()
+        let nested = CompletionEngine(specs: Builtins.merged(with: Fixtures.specs + [watch]))
+        XCTAssertEqual(nested.candidates(words: ["watch", "orders", "--role"], current: "s", provider: Fixtures.Scenics()).map(\.value), ["scenicAdmin", "storeAdmin"])
+        let started = Date()
+        XCTAssertEqual(nested.candidates(words: Array(repeating: "watch", count: 20_000), current: "", provider: Fixtures.Scenics()), [])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+
     func testReplaceRangeAndInsertion() {
         let r = complete("orders --role=st")
         XCTAssertEqual(r.replaceStart, "orders --role=".utf8.count)

@@ -224,6 +224,14 @@ final class RendererTests: XCTestCase {
                        ["   note   scenic 3", "     千岛湖 kept: a", "     valid scenic"])
         XCTAssertEqual(Renderer.wrapped(String(repeating: "x", count: 25), width: 10), ["xxxxxxxxxx", "  xxxxxxxx", "  xxxxxxx"])
         XCTAssertEqual(Renderer.wrapped("short", width: 10), ["short"])
+        // A character wider than the row still goes (one to a row), and a long line is linear.
+        XCTAssertEqual(Renderer.wrapped("西湖 x", width: 1), ["西", "湖", "x"])
+        let huge = String(repeating: "名字 ", count: 10_000)
+        let started = Date()
+        let hugeRows = Renderer.wrapped(huge, width: 80)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "quadratic in the line's length")
+        XCTAssertTrue(hugeRows.allSatisfy { TextWidth.width($0) <= 80 })
+        XCTAssertEqual(hugeRows.joined().filter { $0 != " " }.count, 20_000)
         let long = "1. loadPermissions(api:force: true)  [inferred: docs/app-behaviour.md#replays]"
         var output = CommandOutput()
         output.line(long)

@@ -50,6 +50,10 @@ final class TerminalSafetyTests: XCTestCase {
         let escapes = BufferOutput()
         ErrorPresenter(sink: escapes, color: false).error(String(repeating: "\u{1B}", count: 1_990))
         XCTAssertLessThan(escapes.text.count, 2_200, "1,990 controls printed \(escapes.text.count) characters")
+        // A character of 60,000 combining marks is cut too.
+        let marks = BufferOutput()
+        ErrorPresenter(sink: marks, color: false).error("e" + String(repeating: "\u{301}", count: 60_000))
+        XCTAssertLessThan(marks.text.unicodeScalars.count, 10_000)
         // Up to the limit, a message is whole.
         let whole = BufferOutput()
         ErrorPresenter(sink: whole, color: false).warning(String(repeating: "y", count: 1_990))

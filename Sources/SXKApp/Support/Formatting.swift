@@ -5,13 +5,16 @@ enum Formatting {
     /// `1234567.5` → `1,234,567.50`.
     static func yuan(_ amount: Double?) -> String {
         guard let amount, amount.isFinite else { return "" }
-        let text = JSONWriter.format(amount, digits: 2)
-        // Past what a UInt64 holds: the exponent form as it is (`1e+20`), not grouped.
+        return grouped(JSONWriter.format(amount, digits: 2))
+    }
+
+    /// `-1234567.50` → `-1,234,567.50`; the exponent form (`1e+20`, past what a UInt64 holds) as it is.
+    private static func grouped(_ text: String) -> String {
         guard !text.contains("e") else { return text }
         let negative = text.hasPrefix("-")
         let body = negative ? String(text.dropFirst()) : text
         let parts = body.split(separator: ".", maxSplits: 1)
-        let whole = grouped(String(parts[0]))
+        let whole = grouped(digits: String(parts[0]))
         return (negative ? "-" : "") + whole + (parts.count > 1 ? "." + parts[1] : "")
     }
 
@@ -19,6 +22,10 @@ enum Formatting {
     /// server sent it (`"NaN"`, `"0x10"`), so a table never shows an amount the answer did not hold.
     static func yuan(_ value: JSONValue?) -> String {
         guard let value else { return "" }
+        // A plain decimal is formatted from its text: exact at any size (a double has no cents past
+        // 2^53), as the server wrote it.
+        if case .bool = value {} else if let text = value.stringValue?.trimming(\.isWhitespace),
+            let fixed = NumberText.decimalFixed(text, digits: 2) { return grouped(fixed) }
         if let amount = value.doubleValue { return yuan(amount) }
         return value.stringValue ?? ""
     }
@@ -32,7 +39,8 @@ enum Formatting {
 
     /// `2500` → `2,500`.
     static func count(_ value: Int) -> String {
-        value < 0 ? "-" + grouped(String(-value)) : grouped(String(value))
+        // `magnitude`: the negation of Int.min (a count a server may send) would trap.
+        value < 0 ? "-" + grouped(digits: String(value.magnitude)) : grouped(digits: String(value))
     }
 
     /// A count member as it arrived: grouped when it reads as an integer, else its text as sent.
@@ -54,7 +62,7 @@ enum Formatting {
         return "\(count(value)) of \(count(total, noun))"
     }
 
-    private static func grouped(_ digits: String) -> String {
+    private static func grouped(digits: String) -> String {
         guard digits.count > 3 else { return digits }
         var out = ""
         for (i, ch) in digits.enumerated() {

@@ -19,8 +19,8 @@ enum Manual {
         tagline: "the Suixinkan operator shell",
         description: [
             .paragraph("`sxk` is a command shell for the backend of Suixinkan, the mobile app of photographers, scenic-area admins and store admins. It keeps an in-process session (token, account, role, scenic-area scope, store scope) and maps commands onto the same feature facades the app has: explore the API, debug one user's account context exactly as the app would store and show it, and switch account, role, scenic area or store on the fly."),
-            .paragraph("With no command and standard input a terminal, sxk is an interactive shell (libedit line editing, history, Tab completion from the cached session, never the network). With standard input not a terminal it reads commands line by line, without prompt or history. `-c` runs commands separated by ';' or newlines, FILE runs a script ('#' starts a comment), and COMMAND ARGS runs one command. Scripts and `-c` stop at the first failing command unless `--keep-going` is given."),
-            .paragraph("It talks to the real `test` and `release` environments, to any base URL, or to an embedded sandbox backend (a loopback HTTP server with seeded data) started with `--sandbox`. Start-up does no network: a stored session is restored from the snapshot and validated when the first command needs the server."),
+            .paragraph("With no command and standard input a terminal, sxk is an interactive shell (libedit line editing, history, Tab completion from the cached session, never the network). With standard input not a terminal it reads commands line by line, without prompt or history. `-c` runs commands separated by ';' or newlines, FILE runs a script ('#' starts a comment), and COMMAND ARGS runs one command. Scripts, `-c` and piped commands stop at the first failing command unless `--keep-going` is given."),
+            .paragraph("It talks to the real `test` and `release` environments, to any base URL, or to an embedded sandbox backend (a loopback HTTP server with seeded data) started with `--sandbox`. Start-up does no network: a stored session is restored from the snapshot; the REPL validates it when the first command needs the server, and a one-shot, `-c`, a script or piped commands only when the last validation is older than 5 minutes (`--revalidate` always)."),
             .paragraph("Output: tables by default (East Asian wide characters count as two columns); `--json` prints the decoded data, `--raw` the response envelope as received, `--ndjson` one object per line for lists. Data goes to standard output; prompts, progress, warnings and errors (one line, `error: ...`) go to standard error."),
         ],
         sections: [
@@ -36,7 +36,7 @@ enum Manual {
             ManPage.Section("Environment", [
                 .tagged("SXK_ENV", "Environment when `--env` is not given: test, release or sandbox (default test)."),
                 .tagged("SXK_BASE_URL", "Base URL when `--base-url` is not given."),
-                .tagged("SXK_PROFILE", "State profile when `--profile` is not given (default: the environment's name)."),
+                .tagged("SXK_PROFILE", "State profile when `--profile` is not given (default: the environment's name; for a base URL its host and port, e.g. 127.0.0.1-8080)."),
                 .tagged("SXK_STATE_DIR", "State root when `--state-dir` is not given."),
                 .tagged("SXK_SANDBOX_SPELLING", "How the `--sandbox` backend spells its answers: camel (default) or snake (snake_case members, numbers and booleans as strings, `message` for `msg`)."),
                 .tagged("XDG_STATE_HOME", "State root is $XDG_STATE_HOME/sxk (default ~/.local/state/sxk)."),
@@ -50,10 +50,10 @@ enum Manual {
             ManPage.Section("Files", [
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/token", "The formal token, and nothing else."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/defaults.json", "Every other key the app keeps in UserDefaults, with the app's key names (`key_in_user_id`, `5001_store_key_in_permission`, ...): the account snapshot, the preferences (last phone, privacy choice) and the account-scoped keys."),
-                .tagged("$XDG_STATE_HOME/sxk/PROFILE/history", "REPL history in libedit's format; lines starting with a space and `login` lines are never written."),
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/history", "REPL history in libedit's format, saved after each command; never written: lines starting with a space, `login` lines, lines with a secret-named item or the live token, and usage errors."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/.lock", "flock(2) guard against a second shell writing the profile at the same time."),
                 .tagged("NAME.corrupt-TIME", "A corrupt state file, set aside byte for byte with one warning."),
-                .paragraph("The profile defaults to the environment's name, so a test and a release account live side by side. `--reset-state` removes `token` and `defaults.json` of the profile before anything else (asking first when standard input is a terminal); the history stays."),
+                .paragraph("The profile defaults to the environment's name (for a base URL, its host and port), so a test and a release account live side by side. `--reset-state` removes the profile's `token` (and any `token.corrupt-*` copy), `defaults.json` and `accounts.json` before anything else (asking first when standard input is a terminal); the history stays."),
             ]),
             ManPage.Section("Security", [
                 .bullet("The password is read with echo off, or from standard input with `--password-stdin`; it is never taken as an argument and never written anywhere."),

@@ -191,7 +191,7 @@ public struct CompletionEngine: Sendable {
         return candidates.filter { !TerminalText.needsEscaping($0.value) }
     }
 
-    private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider) -> (values: [CompletionCandidate], valueOffset: Int?) {
+    private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider, depth: Int = 0) -> (values: [CompletionCandidate], valueOffset: Int?) {
         var words = words
         // `let NAME = COMMAND…`: the command after `=` completes as a command of its own.
         if words.first == "let" {
@@ -209,7 +209,10 @@ public struct CompletionEngine: Sendable {
         var typed = TypedWords(top: top)
         // `watch -n 5 orders --st…`: from the inner command on, its own spec completes.
         if let inner = typed.read(words) {
-            return candidatesFor(words: Array(words[inner...]), current: current, provider: provider)
+            // A passed-on command passing one on itself (`watch compare …`) is as deep as it goes:
+            // `watch watch watch …` is refused when it runs, and must not recurse once per word here.
+            guard depth < 2 else { return ([], nil) }
+            return candidatesFor(words: Array(words[inner...]), current: current, provider: provider, depth: depth + 1)
         }
         if let flag = typed.pendingFlag, let kind = flag.value {
             return (values(of: kind, prefix: current, provider: provider), nil)

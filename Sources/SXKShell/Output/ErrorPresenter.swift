@@ -57,8 +57,15 @@ public struct ErrorPresenter: Sendable {
         // inside one (a flag's pair, a letter and its accent).
         guard shown.utf8.count > longestMessage else { return shown }
         let count = shown.count
-        guard count > longestMessage else { return shown }
-        return shown.prefix(keptHead) + " … (\(count - keptHead - keptTail) characters left out) … " + shown.suffix(keptTail)
+        let scalars = shown.unicodeScalars.count
+        guard count > longestMessage || scalars > 4 * longestMessage else { return shown }
+        var head = String(shown.prefix(keptHead)), tail = String(shown.suffix(keptTail))
+        // A character of thousands of combining marks counts as one: past four scalars a character
+        // on average, the cut is by scalars.
+        if head.unicodeScalars.count > 4 * keptHead { head = String(String.UnicodeScalarView(head.unicodeScalars.prefix(keptHead))) }
+        if tail.unicodeScalars.count > 4 * keptTail { tail = String(String.UnicodeScalarView(tail.unicodeScalars.suffix(keptTail))) }
+        let left = max(0, count - head.count - tail.count)
+        return head + " … (\(left) characters left out) … " + tail
     }
 
     static let longestMessage = 2_000

@@ -226,23 +226,34 @@ public struct Renderer: Sendable {
         let next = indent + "  "
         var rows: [String] = []
         var rest = Substring(line)
+        // The width left is kept as the rows are taken, not measured again for each: linear in the line.
+        var restWidth = TextWidth.width(line)
         var lead = ""
         while true {
             let room = max(1, width - TextWidth.width(lead))
-            if TextWidth.width(String(rest)) <= room { rows.append(lead + rest); break }
-            var used = 0, cut = rest.startIndex, lastSpace: String.Index?
+            if restWidth <= room { rows.append(lead + rest); break }
+            var used = 0, cut = rest.startIndex, lastSpace: String.Index?, widthAtSpace = 0
             for index in rest.indices {
                 let w = TextWidth.width(String(rest[index]))
-                if used + w > room { break }
+                // A character wider than the whole room goes on a row of its own: every row takes one.
+                if used + w > room && cut > rest.startIndex { break }
                 used += w
                 cut = rest.index(after: index)
-                if rest[index] == " ", index > rest.startIndex, rest[rest.index(before: index)] != " " { lastSpace = index }
+                if rest[index] == " ", index > rest.startIndex, rest[rest.index(before: index)] != " " {
+                    lastSpace = index
+                    widthAtSpace = used - w
+                }
+                if used >= room { break }
             }
             let end = lastSpace ?? cut
             var head = rest[..<end]
+            var taken = lastSpace == nil ? used : widthAtSpace
             while head.last == " " { head.removeLast() }
             rows.append(lead + head)
-            rest = rest[end...].drop { $0 == " " }
+            let after = rest[end...]
+            rest = after.drop { $0 == " " }
+            taken += after.count - rest.count
+            restWidth -= taken
             lead = TextWidth.width(next) < width / 2 ? next : ""
             if rest.isEmpty { break }
         }

@@ -37,6 +37,15 @@ final class WireNumbersTests: XCTestCase {
         XCTAssertEqual(Formatting.yuan(Double(1e20)), "1e+20")
         XCTAssertEqual(Formatting.yuan(Double.nan), "")
         XCTAssertEqual(JSONWriter.format(1e17, digits: 2), "100000000000000000.00")
+        // An amount is formatted from its text, exact at any size; a double past 2^53 from its shortest text.
+        for (sent, shown) in [("123456789012345.67", "123,456,789,012,345.67"), ("100000000000000.01", "100,000,000,000,000.01"),
+                              ("12345678901234567.89", "12,345,678,901,234,567.89"), ("0.005", "0.01"), ("-0.004", "0.00"),
+                              ("9.995", "10.00"), ("+3", "3.00"), (".5", "0.50"), ("-999.999", "-1,000.00")] {
+            XCTAssertEqual(Formatting.yuan(JSONValue.number(sent)), shown, sent)
+            XCTAssertEqual(Formatting.yuan(JSONValue.string(sent)), shown, sent)
+        }
+        XCTAssertEqual(JSONWriter.format(123456789012345.67, digits: 2), "123456789012345.67")
+        XCTAssertEqual(Formatting.count(Int.min), "-9,223,372,036,854,775,808", "Int.min's negation traps")
         // Cents are kept while a double has them: 90 trillion yuan and 55 fen.
         XCTAssertEqual(Formatting.yuan(90_000_000_000_000.55), "90,000,000,000,000.55")
         XCTAssertEqual(Formatting.yuan(JSONValue.string("-90000000000000.55")), "-90,000,000,000,000.55")

@@ -127,7 +127,7 @@ final class BootTests: BothSpellingsTestCase {
         server.resetRequestLog()
         let r = SXK.run(["--reset-state", "whoami", "--json"], in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stderrLines, ["reset-state: profile '\(ws.profile)' cleared (token and defaults.json removed)"], r.summary)
+        XCTAssertEqual(r.stderrLines, ["reset-state: profile '\(ws.profile)' cleared (token and defaults.json and accounts.json removed)"], r.summary)
         let who = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
         XCTAssertEqual(who["phase"] as? String, "loggedOut")
         XCTAssertTrue(who["userId"] is NSNull, r.summary)
