@@ -6,7 +6,7 @@ import Darwin
 
 /// A mutual-exclusion lock over a pthread mutex, for state that threads outside Swift concurrency
 /// share (libcurl's engine, the shell's reader, the connection holder). sxk does not link
-/// Foundation, whose `NSLock` this replaces (docs/architecture.md, "What sxk links").
+/// Foundation, whose `NSLock` would do this (docs/architecture.md, "What sxk links").
 public final class Lock: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
