@@ -13,6 +13,8 @@ final class InvocationTests: XCTestCase {
         XCTAssertEqual(try parse(["--json", "orders", "--role", "x"]).mode, .oneShot(["orders", "--role", "x"]))
         XCTAssertEqual(try parse(["script.sxk"]).mode, .script("script.sxk"))
         XCTAssertEqual(try parse(["--", "orders"]).mode, .oneShot(["orders"]))
+        XCTAssertEqual(try parse(["-"]).mode, .stdin, "`-` reads the commands from standard input, as sh does")
+        XCTAssertThrowsError(try parse(["-", "x"]))
     }
 
     func testOptionsAndEnvironment() throws {

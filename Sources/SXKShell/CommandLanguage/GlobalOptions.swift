@@ -184,6 +184,11 @@ public struct Invocation: Sendable, Equatable {
         guard let first = rest.first else {
             return Invocation(options: o, mode: stdinIsTerminal ? .repl : .stdin)
         }
+        // `-` as the script, as sh reads it: the commands come from standard input, even a terminal's.
+        if first == "-" {
+            if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])' after script '-'") }
+            return Invocation(options: o, mode: .stdin)
+        }
         if isCommand(first) {
             if first == "__complete" { adoptCompletionLine(Array(rest.dropFirst()), into: &o) }
             return Invocation(options: o, mode: .oneShot(rest))

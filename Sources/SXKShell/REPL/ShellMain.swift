@@ -89,7 +89,7 @@ public enum ShellMain {
         let forms = [
             ("[OPTIONS]", "interactive shell (commands from stdin when not a terminal)"),
             ("[OPTIONS] -c 'CMD; CMD'", "run commands and exit"),
-            ("[OPTIONS] FILE", "run a script file"),
+            ("[OPTIONS] FILE", "run a script file (- reads the commands from standard input)"),
             ("[OPTIONS] COMMAND [ARGS…]", "run one command"),
         ].map { ("\(programName) \($0.0)", $0.1) }
         var out = "Usage:\n" + renderer.table(forms) + "\nOptions:\n"
