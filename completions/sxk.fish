@@ -419,6 +419,7 @@ complete -c sxk -n '__sxk_at "history"' -l tsv -d 'print the rows as tab-separat
 complete -c sxk -n '__sxk_at "history"' -l jq -x -d 'filter the data with a jq expression (strings print raw)'
 complete -c sxk -n '__sxk_at "history"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'
 complete -c sxk -n '__sxk_at "completion"' -a '(__sxk_dynamic)'
+complete -c sxk -n '__sxk_at "let"' -a '(__sxk_dynamic)'
 complete -c sxk -n '__sxk_at "vars"' -l json -d 'Print the variables as one JSON object'
 complete -c sxk -n '__sxk_at "vars"' -l ndjson -d 'print one JSON object per line'
 complete -c sxk -n '__sxk_at "vars"' -l csv -d 'print the rows as CSV (header of data keys)'

@@ -1,5 +1,6 @@
 import Foundation
 import SXKSandbox
+import SXKShell
 import XCTest
 
 /// The line editor as a person meets it: commands continued over several lines, and a window
@@ -55,6 +56,26 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
         try s.expect("echo x千我岛湖y", timeout: 5)
         s.send("\u{15}exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// The redraw starts from the line's first row, counted as the terminal lays the line out: a
+    /// wide character that did not fit at a row's end moved to the next row whole, leaving a column.
+    func testTheRedrawCountsRowsAsWideCharactersWrap() throws {
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 12, columns: 80)
+        try session.expect("›")
+        try session.waitForEditor()
+        let promptLine = session.screen.split(separator: "\n").last.map(String.init) ?? ""
+        let prompt = String(promptLine[..<promptLine.range(of: "› ")!.upperBound])
+        // ASCII up to the last column but one, then 中: it cannot fit there and starts row 2.
+        let fill = String(repeating: "a", count: 80 - TextWidth.width(prompt) - 1)
+        session.send(fill + "中" + String(repeating: "x", count: 100))
+        try session.expect(String(repeating: "x", count: 20))
+        session.send(String(repeating: "\u{1B}[D", count: 24))
+        session.send("中")
+        // Past the second 中 the cursor is on the third row: two rows up to the first.
+        try session.expectRaw("\u{1B}[2A\r\u{1B}[J", timeout: 5)
+        session.send("\u{15}exit\r")
+        XCTAssertEqual(try session.waitForExit(), 0)
     }
 
     func testResizeWhileEditingRedrawsTheWholeLine() throws {

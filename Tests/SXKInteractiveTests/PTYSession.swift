@@ -94,6 +94,17 @@ final class PTYSession {
         }
     }
 
+    /// Waits until the bytes written so far (escape sequences and all) hold `text`.
+    func expectRaw(_ text: String, timeout: TimeInterval = 10) throws {
+        let needle = Array(text.utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if raw.count >= needle.count, (0...(raw.count - needle.count)).contains(where: { raw[$0..<($0 + needle.count)].elementsEqual(needle) }) { return }
+            if Date() > deadline { throw Timeout(description: "did not see \(text.debugDescription) in the raw output within \(timeout)s") }
+            pump(until: deadline)
+        }
+    }
+
     /// Reads what is available, waiting at most until `deadline`. False at end of output.
     @discardableResult
     private func pump(until deadline: Date) -> Bool {

@@ -114,6 +114,31 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         if let promptBuffer { free(promptBuffer) }
         promptBuffer = strdup(prompt.rendered(color: color, marker: Self.marker))
         promptWidth = TextWidth.width(prompt.plain)
+        promptText = prompt.plain
+    }
+
+    /// The prompt as shown, without colour: where the line's rows start (`row(after:columns:)`).
+    private var promptText = ""
+
+    /// The row, counted from the prompt's first, of the position just past the prompt and `text`, as
+    /// a terminal lays them out: a wide character that does not fit in what is left of a row starts
+    /// the next one (leaving a column empty), and a row filled to its end moves on at the next character.
+    private func row(after text: String, columns: Int) -> Int {
+        var row = 0, column = 0
+        for scalar in (promptText + text).unicodeScalars {
+            let width = TextWidth.width(of: scalar)
+            guard width > 0 else { continue }
+            if column + width > columns { row += 1; column = 0 }
+            column += width
+        }
+        return column >= columns ? row + 1 : row
+    }
+
+    /// The text of the line being edited from its start up to `end`.
+    private func lineText(upTo end: UnsafePointer<CChar>?) -> String {
+        let info = sxk_el_line(el).pointee
+        guard let start = info.buffer, let end else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: max(0, end - start)), as: UTF8.self)
     }
 
     fileprivate func currentPrompt() -> UnsafeMutablePointer<CChar>? { promptBuffer }
@@ -236,22 +261,16 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     /// Rows between the line's first row (the prompt's) and the cursor's.
     private func rowsAboveCursor() -> Int {
         let info = sxk_el_line(el).pointee
-        guard let start = info.buffer, let cursor = info.cursor else { return 0 }
-        let columns = max(1, Int(sxk_el_get_columns(el)))
-        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: max(0, cursor - start))
-        return (promptWidth + TextWidth.width(String(decoding: bytes, as: UTF8.self))) / columns
+        guard info.buffer != nil, info.cursor != nil else { return 0 }
+        return row(after: lineText(upTo: info.cursor), columns: max(1, Int(sxk_el_get_columns(el))))
     }
 
     /// Moves the cursor down to the last row the line being edited takes, then to a new line.
     private func moveBelowTheLine() {
         let info = sxk_el_line(el).pointee
         let columns = max(1, Int(sxk_el_get_columns(el)))
-        func width(_ end: UnsafePointer<CChar>) -> Int {
-            guard let start = info.buffer else { return promptWidth }
-            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: max(0, end - start))
-            return promptWidth + TextWidth.width(String(decoding: bytes, as: UTF8.self))
-        }
-        let down = info.buffer == nil ? 0 : width(info.lastchar) / columns - width(info.cursor) / columns
+        // Rows as laid out, wide characters wrapped whole, not columns divided by the width.
+        let down = info.buffer == nil ? 0 : row(after: lineText(upTo: info.lastchar), columns: columns) - row(after: lineText(upTo: info.cursor), columns: columns)
         writeOut((down > 0 ? "\u{1B}[\(down)B" : "") + "\n")
     }
 

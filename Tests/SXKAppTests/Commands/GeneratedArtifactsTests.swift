@@ -127,20 +127,24 @@ final class GeneratedArtifactsTests: XCTestCase {
         let script = Self.root.appendingPathComponent("completions/sxk.bash").path
         let driver = """
         source '\(script)'
-        t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _sxk; echo "${COMPREPLY[*]}"; }
-        t sxk compare --as role : p
-        t sxk orders --status = com
-        t sxk set format ''
-        t sxk trace on ''
-        t sxk --env r
-        t sxk trace ''
-        t sxk --base-url example.com completion ''
+        # As bash gives them: the line, and its words split at spaces, ':' and '='.
+        t() { COMP_LINE="$1"; COMP_POINT=${#1}; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _sxk; echo "${COMPREPLY[*]}"; }
+        t 'sxk compare --as role:p' sxk compare --as role : p
+        t 'sxk orders --status=com' sxk orders --status = com
+        t 'sxk set format ' sxk set format ''
+        t 'sxk trace on ' sxk trace on ''
+        t 'sxk --env r' sxk --env r
+        t 'sxk trace ' sxk trace ''
+        t 'sxk --base-url example.com completion ' sxk --base-url example.com completion ''
+        t 'sxk --base-url http://127.0.0.1:9 ord' sxk --base-url http : //127.0.0.1 : 9 ord
+        t 'sxk let x = ord' sxk let x = ord
+        t 'sxk orders --status= ' sxk orders --status = ''
         """
         // A setting completion never uses, set wrongly, does not leave Tab with nothing.
         env["SXK_PERSIST"] = "bad"
         let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
         XCTAssertEqual(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-                       ["photographer", "completed", "table json ndjson csv tsv", "", "release", "on off", "bash zsh fish", ""], r.summary)
+                       ["photographer", "completed", "table json ndjson csv tsv", "", "release", "on off", "bash zsh fish", "orders", "orders", "", ""], r.summary)
     }
 
     func testEverySpecParsesItsOwnExamples() throws {
