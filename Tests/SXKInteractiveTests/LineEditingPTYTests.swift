@@ -61,9 +61,7 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
     /// The redraw starts from the line's first row, counted as the terminal lays the line out: a
     /// wide character that did not fit at a row's end moved to the next row whole, leaving a column.
     func testTheRedrawCountsRowsAsWideCharactersWrap() throws {
-        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 12, columns: 80)
-        try session.expect("›")
-        try session.waitForEditor()
+        let session = try start(rows: 12, columns: 80)
         let promptLine = session.screen.split(separator: "\n").last.map(String.init) ?? ""
         let prompt = String(promptLine[..<promptLine.range(of: "› ")!.upperBound])
         // ASCII up to the last column but one, then 中: it cannot fit there and starts row 2.
@@ -104,9 +102,7 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
     /// Ctrl-C with the cursor on the first row of a line wrapped over three: the cursor goes down to
     /// the line's last row before the new line, so the next prompt is not drawn over the rest.
     func testCtrlCOnAnEarlierRowOfAWrappedLineLeavesItWhole() throws {
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 24, columns: 40)
-        try s.expect("›")
-        try s.waitForEditor()
+        let s = try start(rows: 24, columns: 40)
         s.send(String(repeating: "x", count: 90))
         try s.expect("xxxxxxxxxx")
         usleep(100_000)

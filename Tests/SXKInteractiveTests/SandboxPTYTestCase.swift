@@ -54,9 +54,9 @@ class SandboxPTYTestCase: XCTestCase {
         return (session, record, env)
     }
 
-    /// The shell in a pty, up to its first prompt with the line editor ready.
-    func start() throws -> PTYSession {
-        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment)
+    /// The shell in a pty of `rows` × `columns`, up to its first prompt with the line editor ready.
+    func start(rows: UInt16 = 30, columns: UInt16 = 100) throws -> PTYSession {
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: rows, columns: columns)
         try session.expect("›")
         try session.waitForEditor()
         return session
