@@ -68,10 +68,23 @@ public enum SXKApplication {
         }
     }
 
-    /// The environment the options name, for completion's check that they name one it can use.
-    static func completionEnvironment(_ options: GlobalOptions) throws -> APIEnvironment? {
+    /// The backend the options name without `--sandbox`: `--base-url`, `--env`, the backend a named
+    /// profile remembers, else `test`.
+    static func namedEnvironment(_ options: GlobalOptions, _ context: ShellContext, completing: Bool) throws -> APIEnvironment {
         if let url = options.baseURL { return .custom(try APIEnvironment.validatedBaseURL(url)) }
-        if let name = options.env, name.lowercased() != "sandbox" { return try APIEnvironment.parse(name) }
+        if let name = options.env {
+            if name.lowercased() == "sandbox" {
+                throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
+            }
+            return try APIEnvironment.parse(name)
+        }
+        if let named = options.profile, let backend = ProfileBackend.read(
+            root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
+            profile: named) {
+            // Only the profile named: the backend it was last used with, not the default `test`.
+            return completing && backend.environment == "sandbox"
+                ? .sandbox(URL(string: "http://127.0.0.1")!) : try APIEnvironment.remembered(backend, profile: named)
+        }
         return .test
     }
 
@@ -98,25 +111,12 @@ public enum SXKApplication {
                 let spelled = spelling == .snake ? " (snake_case answers)" : ""
                 Diagnostics(sink: stderr).note("sandbox backend on \(environment.baseURL.absoluteString)\(spelled) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))")
             }
-        } else if completing, (try? completionEnvironment(options)) == nil {
+        } else if completing {
             // A backend named wrongly (`--base-url example.com` on the line being completed, a bad
             // SXK_BASE_URL): completion still answers, from the default profile's cache.
-            environment = .test
-        } else if let url = options.baseURL {
-            environment = .custom(try APIEnvironment.validatedBaseURL(url))
-        } else if let name = options.env {
-            if name.lowercased() == "sandbox" {
-                throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
-            }
-            environment = try APIEnvironment.parse(name)
-        } else if let named = options.profile, let backend = ProfileBackend.read(
-            root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
-            profile: named) {
-            // Only the profile named: the backend it was last used with, not the default `test`.
-            environment = completing && backend.environment == "sandbox"
-                ? .sandbox(URL(string: "http://127.0.0.1")!) : try APIEnvironment.remembered(backend, profile: named)
+            environment = (try? namedEnvironment(options, context, completing: true)) ?? .test
         } else {
-            environment = .test
+            environment = try namedEnvironment(options, context, completing: false)
         }
         let settings = AppSettings(trace: options.trace, status: context.status)
         // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.

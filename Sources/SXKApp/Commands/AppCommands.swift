@@ -32,7 +32,7 @@ struct AppCommands: Sendable {
         let format = try given ?? self.format(command)
         // A session another sxk process changed is read again first: no command runs as an account
         // this profile no longer holds, nor writes that account's scope into another's state.
-        if let changed = try sessionChangedElsewhere() { diagnostics.warning(changed) }
+        if let changed = try host.sessionChangedElsewhere() { diagnostics.warning(changed) }
         // A device snapshot is inspected on a copy: each command starts from the state as imported,
         // and only a switch the user typed or `--apply` writes (docs/app-behaviour.md#snapshots).
         let snapshot = services.storage.appStore.isDeviceSnapshot
@@ -79,10 +79,6 @@ struct AppCommands: Sendable {
 
     /// How long after a validation a one-shot command trusts the session without one (docs/session.md).
     static let validationWindow: TimeInterval = 5 * 60
-
-    /// Reads the session again when another sxk process changed it
-    /// (`SessionBootstrapper.readAgainIfChangedElsewhere`); the line that says so, nil when nothing did.
-    func sessionChangedElsewhere() throws -> String? { try host.sessionChangedElsewhere() }
 
     /// Validates a restored session before its first command that needs the server. Returns the
     /// expiry notice when the server rejected the token (not a device snapshot's): the caller says

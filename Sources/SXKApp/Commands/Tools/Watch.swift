@@ -76,7 +76,7 @@ extension AppCommands {
                 // Said inside the run it changes (a screen's clear would wipe a line said before it).
                 var changed: String?
                 do {
-                    changed = try me.sessionChangedElsewhere()
+                    changed = try me.host.sessionChangedElsewhere()
                     var frame = try await me.produce(inner)
                     if Task.isCancelled { break }
                     if let changed { frame.warnings.insert(changed, at: 0) }
