@@ -156,8 +156,15 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         let style: TextStyle
         let snapshot = s.storage.appStore.isDeviceSnapshot
         if snapshot { tail += " (snapshot)" }
-        // A snapshot's account shows without a usable token: the prompt says so (colour may be off).
-        if snapshot, session.phase == .loggedOut { tail += s.sessionGuard.rejectedSnapshotToken != nil ? " (token rejected)" : " (no token)" }
+        // A stored token this process saw rejected is not used: the prompt says so (colour may be off),
+        // as it says a snapshot's account shows without a token.
+        if session.phase == .loggedOut {
+            if let rejected = s.sessionGuard.rejectedToken, (try? s.storage.appStore.token()) == rejected {
+                tail += " (token rejected)"
+            } else if snapshot {
+                tail += " (no token)"
+            }
+        }
         switch session.phase {
         case .loggedOut where !(snapshot && s.contexts.account.hasAccount):
             scope = "(logged out)"

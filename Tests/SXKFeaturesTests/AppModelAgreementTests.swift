@@ -167,7 +167,9 @@ final class AppModelAgreementTests: BothSpellingsTestCase {
         XCTAssertEqual(permissionStep.rule, Rules.roleMatch)
     }
 
-    /// The server rejects the token during a replay: a step of the replay, nothing reset or written.
+    /// The server rejects the token during a replay: a step of the replay, nothing written; this
+    /// process goes on logged out (one reset) and never sends that token again: a later replay is
+    /// answered by the rejection it saw.
     func testARejectedTokenIsAStepOfTheReplayAndChangesNothing() async throws {
         let h = try Harness()
         _ = try await h.login("13800000003")
@@ -185,7 +187,25 @@ final class AppModelAgreementTests: BothSpellingsTestCase {
         XCTAssertTrue(diff.home.sessionExpired)
         XCTAssertEqual(FileManager.default.contents(atPath: store.defaults.path), before)
         XCTAssertNotNil(try store.token(), "the token file stays")
-        XCTAssertEqual(h.sessionGuard.resetCount, 0, "a replay does not reset the session")
+        XCTAssertEqual(h.sessionGuard.resetCount, 1, "one reset, in memory only")
+        XCTAssertNil(h.contexts.session.token)
+        XCTAssertEqual(h.sessionGuard.rejectedToken, try store.token())
+        let sent = h.sandbox.requestLog().count
+        let again = try await h.home.initializeReplay()
+        XCTAssertTrue(again.sessionExpired, again.verdict)
+        XCTAssertEqual(again.calls.map(\.made), [false])
+        XCTAssertTrue(again.verdict.contains("not sent again"), again.verdict)
+        let boot = try await BootReplay(store: store, catalog: Harness.catalog, clock: SystemClock(), rejectedToken: h.sessionGuard.rejectedToken).replay()
+        XCTAssertTrue(boot.sessionExpired, boot.verdict)
+        XCTAssertEqual(boot.dialogAnswer, .null)
+        let diffAgain = try await ContextDiffFeature(
+            account: h.network.account, commerce: h.network.commerce, operation: h.network.operation,
+            guard: h.sessionGuard, catalog: Harness.catalog, clock: SystemClock()).diff()
+        XCTAssertTrue(diffAgain.home.sessionExpired)
+        XCTAssertTrue(diffAgain.calls.isEmpty)
+        XCTAssertEqual(h.sandbox.requestLog().count, sent, "the rejected token was sent again")
+        XCTAssertEqual(FileManager.default.contents(atPath: store.defaults.path), before)
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
     }
 }
 
@@ -202,5 +222,24 @@ extension AppModelAgreementTests {
         XCTAssertTrue(explained.verdict.contains("shown") && explained.verdict.hasSuffix("at the next home it would be hidden"), explained.verdict)
         let home = try await h.home.initializeReplay(offline: true)
         XCTAssertTrue(home.changes.contains { $0.key.hasSuffix("key_in_permission") && $0.after == .array([]) })
+    }
+}
+
+extension AppModelAgreementTests {
+    /// A stored flat list that is not the role's entry in the stored role-permission list is said by
+    /// the views of the stored state: the next load replaces it (as `home --offline` shows).
+    func testAFlatListOtherThanTheRolesEntryIsSaid() {
+        let mine = [PermissionItem(uri: "home/order", name: "订单")]
+        let other = [PermissionItem(uri: "home/store-manage", name: "门店"), PermissionItem(uri: "home/order", name: "订单")]
+        var state = PermissionContext.State()
+        state.roleCode = "photographer"
+        state.roles = [RolePermission(roleCode: "photographer", roleName: "摄影师", scenicList: [], permissions: mine)]
+        state.permissions = other
+        let note = AppModel.permissionsChangedAtNextLoad(state)
+        XCTAssertTrue(note?.contains("the stored permissions (2) are not role photographer's entry") ?? false, "\(String(describing: note))")
+        state.permissions = mine
+        XCTAssertNil(AppModel.permissionsChangedAtNextLoad(state))
+        state.roleCode = "cashier"
+        XCTAssertTrue(AppModel.permissionsChangedAtNextLoad(state)?.contains("has no entry") ?? false)
     }
 }

@@ -124,15 +124,19 @@ final class BootReplayTests: BothSpellingsTestCase {
         XCTAssertEqual(noScenic.calls.map(\.path), ["/api/yf-handset-app/role-permission"])
     }
 
-    func testNoPermissionsStoredPredictsPermissionDialogAndNoLocationCall() async throws {
+    /// No role-permission list stored: what the forced load answers decides every dialog, so offline
+    /// the answer is undecided (inferred), not a dialog judged on lists the load would replace.
+    func testNoRolePermissionListStoredLeavesTheDialogsUndecided() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
         try store.setLocationReminderMinutes(30)
         let trace = try await replay(store)
         XCTAssertEqual(trace.calls.map(\.path), ["/api/yf-handset-app/role-permission"])
-        XCTAssertEqual(trace.checks.first { $0.show }?.dialog, .permission)
-        XCTAssertFalse(trace.checks[2].evaluated)
-        XCTAssertTrue(trace.verdict.hasSuffix("then the permission dialog"), trace.verdict)
+        XCTAssertNil(trace.checks.first { $0.show })
+        XCTAssertTrue(trace.checks.allSatisfy { $0.undecided && $0.rule.basis == .inferred }, "\(trace.checks)")
+        XCTAssertEqual(trace.dialogAnswer, .string("undecided"))
+        XCTAssertTrue(trace.verdict.hasSuffix("then undecided: the permission load's answer decides every dialog, and no role-permission list is stored"), trace.verdict)
+        XCTAssertTrue(trace.changes.isEmpty, "\(trace.changes)")
     }
 
     func testReplayChangesNothingEvenWhenHomeWouldClearState() async throws {

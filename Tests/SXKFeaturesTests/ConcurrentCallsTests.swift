@@ -353,7 +353,8 @@ final class ConcurrentCallsTests: XCTestCase {
     }
 
     /// A rejected token at the permission load ends the home before its store step: the list sxk sent
-    /// beside it is said and unused, and nothing is reset or written.
+    /// beside it is said and unused, nothing is written, and this process's session is reset once
+    /// in memory (it does not send that token again).
     func testHomeExpiryWithTheStoreListInFlightSaysSoAndChangesNothing() async throws {
         let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
         _ = try await h.login("13800000003")
@@ -365,9 +366,9 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertTrue(try record(h, Self.rolePermission).overlaps(try record(h, Self.storeList)))
         XCTAssertEqual(trace.calls.map(\.path), [Self.rolePermission], "the app never asks for the store list")
         XCTAssertTrue(trace.steps.last?.notes.contains { $0.contains("that answer is not used") } ?? false, "\(String(describing: trace.steps.last?.notes))")
-        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
         XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before)
-        XCTAssertEqual(h.contexts.session.phase, .loggedIn)
+        XCTAssertEqual(h.contexts.session.phase, .loggedOut)
     }
 
     /// The home's rejected token ends it at the permission step: the store list sent beside it is
@@ -407,7 +408,8 @@ final class ConcurrentCallsTests: XCTestCase {
     }
 
     /// A rejected token at the role-permission list ends the next start's home before its store
-    /// step: the store list, held, neither delays the diff nor fails it; nothing is reset or saved.
+    /// step: the store list, held, neither delays the diff nor fails it; nothing is saved, and this
+    /// process's session is reset once, in memory.
     func testContextDiffWithARejectedTokenIgnoresTheStoreList() async throws {
         let h = try Harness()
         _ = try await h.login("13800000003")
@@ -422,7 +424,7 @@ final class ConcurrentCallsTests: XCTestCase {
         XCTAssertTrue(diff.home.sessionExpired)
         XCTAssertEqual(FileManager.default.contents(atPath: h.storage.appStore.defaults.path), before)
         XCTAssertEqual(try h.contexts.store.token(), token)
-        XCTAssertEqual(h.sessionGuard.resetCount, 0)
+        XCTAssertEqual(h.sessionGuard.resetCount, 1)
     }
 
     /// Ctrl-C with the role-permission list held and the store list sent beside it already answered

@@ -54,6 +54,10 @@ struct AppCommands: Sendable {
                 }
                 diagnostics.warning(expired)
             }
+            if (error as? FeatureError) == .notLoggedIn, let rejected = services.sessionGuard.rejectedToken,
+               (try? services.storage.appStore.token()) == rejected {
+                throw AppError.notLoggedIn("not logged in: the server rejected this profile's token earlier in this process (the profile keeps it; it is not sent again) — run `login`")
+            }
             throw error
         }
         // It ran logged out (a request that needs no token): the expiry is a warning before its output.
@@ -100,13 +104,23 @@ struct AppCommands: Sendable {
             return "the server rejects this device snapshot's token (session expired): the snapshot stays as imported; this process goes on logged out"
         case .loggedOut(let notice): return notice
         case .offline(let reason): diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(reason)")
-        case .loggedIn: host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
-        case .loggedInUnsaved(_, let reason):
+        case .loggedIn(let report):
+            host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
+            roleDerivedNote(report)
+        case .loggedInUnsaved(let report, let reason):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"
             diagnostics.warning("session validated but not saved: \(reason)")
+            roleDerivedNote(report)
         case .notLoggedIn: break
         }
         return nil
+    }
+
+    /// A role the validation's permission load chose (none was stored) is said, not acted on silently.
+    private func roleDerivedNote(_ report: AccountLoadReport) {
+        let derivation = report.derivation
+        guard derivation.matched != nil, !derivation.exactMatch, let reason = derivation.reason else { return }
+        diagnostics.note("\(reason) (as the app's permission load takes it)")
     }
 
     // MARK: Shell switches

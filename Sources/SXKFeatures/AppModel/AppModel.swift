@@ -24,14 +24,19 @@ public enum AppModel {
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
-    /// Why the next home's `loadPermissions` would leave the current role without the permissions
-    /// stored for it now, or nil: the stored role-permission list (the server's last answer) has no
-    /// entry for the role, so a load that answers the same derives none (`PermissionContext.derive`).
-    public static func permissionsLostAtNextLoad(_ state: PermissionContext.State) -> String? {
-        guard let code = state.roleCode, !code.isEmpty, !state.roles.isEmpty,
-              !state.roles.contains(where: { $0.roleCode == code }) else { return nil }
-        let held = state.roles.map(\.roleCode).joined(separator: ", ")
-        return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+    /// Why the next home's `loadPermissions` would not leave the current role the permissions stored
+    /// for it now, or nil: the stored role-permission list (the server's last answer) has no entry for
+    /// the role, so a load that answers the same derives none (`PermissionContext.derive`), or its
+    /// entry holds other permissions than the stored flat list, which the load replaces with them.
+    public static func permissionsChangedAtNextLoad(_ state: PermissionContext.State) -> String? {
+        guard let code = state.roleCode, !code.isEmpty, !state.roles.isEmpty else { return nil }
+        guard let entry = state.role(code) else {
+            let held = state.roles.map(\.roleCode).joined(separator: ", ")
+            return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+        }
+        let next = entry.permissions.map(\.uri)
+        guard next != state.permissionURIs else { return nil }
+        return "the stored permissions (\(state.permissions.count)) are not role \(code)'s entry in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \(Rules.permissionLoad.marker)"
     }
 
     /// What the next home would change in what a view of the stored state shows: the scenic
@@ -43,7 +48,7 @@ public enum AppModel {
         if let reason = scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) {
             notes.append("\(reason): the next home's refreshLocalDisplayState clears the current scenic and the scenic dialog shows \(Rules.validScenic.marker)")
         }
-        if let lost = permissionsLostAtNextLoad(permission) { notes.append(lost) }
+        if let changed = permissionsChangedAtNextLoad(permission) { notes.append(changed) }
         return notes
     }
 
@@ -91,10 +96,16 @@ public enum AppModel {
     }
 
     /// The home's first appearance offline on a copy of `store`: the stored role-permission list stands
-    /// in for the forced permission load; the store list and the location detail are unknown.
-    public static func homeOffline(store: AppStore, catalog: MenuCatalog, clock: any WallClock) async throws(FeatureError) -> HomeTrace {
+    /// in for the forced permission load; the store list and the location detail are unknown. With
+    /// `rejectedToken` (the token the server rejected in this process) equal to the stored token, the
+    /// load is answered by that rejection instead, as the online home answers it.
+    public static func homeOffline(store: AppStore, catalog: MenuCatalog, clock: any WallClock, rejectedToken: String? = nil) async throws(FeatureError) -> HomeTrace {
         let scratch = scratch(of: store)
-        var trace = try await HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil).replay()
+        var run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil)
+        let stored: String?
+        do { stored = try store.token() } catch { throw .storage(error) }
+        if let rejectedToken, stored == rejectedToken { run.knownRejection = HomeReplayRun.knownRejectionNote }
+        var trace = try await run.replay()
         trace.changes = KeyDiff.between(stored: store, scratch: scratch.store)
         return trace
     }
@@ -185,6 +196,10 @@ struct HomeReplayRun: Sendable {
     var prefetchedStores: Prefetched<[Store]>?
     /// The axis of every call's times, the prefetched ones' too.
     let timer: CallTimer
+    /// Set when the server rejected this token earlier in this process: the first call is answered by
+    /// that rejection, not sent (the process never sends a rejected token again).
+    var knownRejection: String?
+    static let knownRejectionNote = "not sent: the server rejected this token earlier in this process"
     let order = CallOrder()
     let expiry = ExpiryMark()
 
@@ -226,7 +241,10 @@ struct HomeReplayRun: Sendable {
 
     private var store: AppStore { contexts.store }
     private var scope: String { store.accountCachePrefix }
-    private var offline: Bool { network == nil && prefetchedRoles == nil }
+    private var offline: Bool { network == nil && prefetchedRoles == nil && knownRejection == nil }
+    static let loadUnknownReason = "undecided: the forced permission load's answer decides, and no role-permission list is stored to stand in for it offline"
+    /// Offline with no stored role-permission list: what the forced permission load leaves is unknown.
+    private var loadUnknown: Bool { offline && !store.hasRolePermissionList }
 
     func replay() async throws(FeatureError) -> HomeTrace {
         var steps: [HomeStep] = []
@@ -242,7 +260,8 @@ struct HomeReplayRun: Sendable {
         if let call = expiry.expired { return expired(steps, call) }
         let winner = checks.first { $0.show }
         let undecided = winner == nil && checks.contains { $0.undecided }
-        let verdict = winner.map { "the app would show the \(HomeFeature.title($0.dialog)) dialog: \($0.reason)" }
+        let verdict = loadUnknown ? Self.loadUnknownReason
+            : winner.map { "the app would show the \(HomeFeature.title($0.dialog)) dialog: \($0.reason)" }
             ?? (undecided ? "undecided: " : "no dialog: ")
                 + checks.map { "\(HomeFeature.title($0.dialog)) — \($0.reason)" }.joined(separator: "; ")
         // The priority is documented; whether a dialog shows rests on inferred conditions.
@@ -257,7 +276,8 @@ struct HomeReplayRun: Sendable {
     private func expired(_ steps: [HomeStep], _ call: ReplayCall) -> HomeTrace {
         var steps = steps
         var step = HomeStep(name: "sessionDidExpire -> SceneDelegate: login state cleared, back to the login page", rule: Rules.sessionExpiry)
-        step.reads = ["the answer to #\(call.order) \(call.method) \(call.path): \(call.note ?? "session expired")"]
+        step.reads = [call.made ? "the answer to #\(call.order) \(call.method) \(call.path): \(call.note ?? "session expired")"
+                                : "#\(call.order) \(call.method) \(call.path): \(call.note ?? "")"]
         // What is cleared is the app model's expiry (`AppModel.sessionExpired`), said key by key.
         let plan = AppModel.sessionExpired(state: store)
         let cleared = plan.writes.filter { store.defaults[$0.key] != nil && StoreKey.kind(of: $0.key) != .sxk }
@@ -271,8 +291,9 @@ struct HomeReplayRun: Sendable {
         contexts.account.reset()
         contexts.permission.reset()
         steps.append(step)
+        let when = call.made ? "" : " (earlier in this process; not sent again)"
         return HomeTrace(steps: steps, checks: [], dialog: nil,
-                         verdict: "the server rejected the token: the app clears the login state and shows the login page; no home dialog",
+                         verdict: "the server rejected the token\(when): the app clears the login state and shows the login page; no home dialog",
                          verdictRule: Rules.sessionExpiry, offline: false, changes: [], applied: false, sessionExpired: true)
     }
 
@@ -284,6 +305,11 @@ struct HomeReplayRun: Sendable {
         _ body: @Sendable (Network) async throws -> T
     ) async throws(FeatureError) -> (ReplayCall, T?) {
         let n = order.take()
+        if let knownRejection {
+            let answered = ReplayCall(order: n, method: method, path: path, made: false, record: nil, note: knownRejection)
+            expiry.mark(answered)
+            return (answered, nil)
+        }
         if let prefetched {
             switch prefetched.result {
             case .success(let value):
@@ -366,10 +392,11 @@ struct HomeReplayRun: Sendable {
         step.calls = [record]
         guard let roles = answer ?? (offline ? stored : nil) else {
             step.skipped = offline
-            step.notes = [offline ? "no answer and none stored: permissions unchanged"
+            step.notes = [offline ? "no answer and none stored: what the load leaves is unknown, so the dialogs are undecided"
                 : expiry.expired != nil ? "the server rejected the token" : "call failed: stored permissions kept"]
-            // What a failed load leaves is sxk's reading: the seed does not say.
-            if !offline, expiry.expired == nil { step.rule = Rules.failedPermissionLoad }
+            // What a failed load leaves is sxk's reading (the seed does not say); offline with no list
+            // to stand in, what the load answers is not known at all.
+            if offline { step.rule = Rules.offlineStandIn } else if expiry.expired == nil { step.rule = Rules.failedPermissionLoad }
             return step
         }
         let derivation = contexts.permission.setRolePermissions(roles)
@@ -384,7 +411,8 @@ struct HomeReplayRun: Sendable {
             "\(scope)_key_role_permission_list = \(roles.count) roles",
             "\(scope)_key_current_role_scenic_list = \(p.scenicList.count) scenic areas",
             "\(scope)_key_in_permission = \(p.permissions.count) permissions",
-        ] + (derivation.matched != nil ? ["key_in_role_name = \(p.roleName ?? "nil")"] : [])
+        ] + (derivation.matched != nil && !derivation.exactMatch ? ["key_in_role_code = \(p.roleCode ?? "nil")"] : [])
+          + (derivation.matched != nil ? ["key_in_role_name = \(p.roleName ?? "nil")"] : [])
         // Offline the stored list is taken for the server's answer: sxk's choice, not the app's.
         if answer == nil { step.rule = Rules.offlineStandIn }
         if let matched = derivation.matched, derivation.exactMatch {
@@ -403,6 +431,12 @@ struct HomeReplayRun: Sendable {
         var step = HomeStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus)
         let visible = catalog.visibleMenus(permissions: contexts.permission.current.permissions)
         step.reads = ["\(scope)_key_in_permission → \(visible.count) menus"]
+        guard !loadUnknown else {
+            step.skipped = true
+            step.rule = Rules.offlineStandIn
+            step.notes = ["the permissions the load leaves are unknown offline (no stored role-permission list): nothing judged"]
+            return step
+        }
         guard let role = contexts.permission.roleCode, !role.isEmpty else {
             step.skipped = true
             step.notes = ["no role: nothing to rebuild"]
@@ -474,6 +508,17 @@ struct HomeReplayRun: Sendable {
             "key_in_role_code = \(p.roleCode ?? "nil")",
             "\(scope)_key_location_reminder_minutes = \(reminder.map(String.init) ?? "nil")",
         ]
+        if loadUnknown {
+            // The forced load always asks the server; with no stored answer to stand in, every dialog
+            // rests on what it answers.
+            let checks = HomeDialog.allCases.map { dialog in
+                var check = DialogCheck(dialog: dialog, show: false, reason: Self.loadUnknownReason, evaluated: true, rule: Rules.offlineStandIn)
+                check.undecided = true
+                return check
+            }
+            step.notes = checks.map { "\(HomeFeature.title($0.dialog)): \($0.state) — \($0.reason) \($0.rule.marker)" }
+            return (checks, step)
+        }
         var checks = DialogRules.localChecks(permissions: p.permissions, scenicList: p.scenicList, scenicId: a.scenicId)
         let needPermission = checks[0].show, needScenic = checks[1].show
         var location: DialogCheck

@@ -11,11 +11,15 @@ public struct BootReplay: Sendable {
     public let store: AppStore
     public let catalog: MenuCatalog
     public let clock: any WallClock
+    /// The token the server rejected in this process (`SessionGuard.rejectedToken`): when it is the
+    /// stored one, the home's first call is answered by that rejection, as `home` answers it.
+    public let rejectedToken: String?
 
-    public init(store: AppStore, catalog: MenuCatalog, clock: any WallClock) {
+    public init(store: AppStore, catalog: MenuCatalog, clock: any WallClock, rejectedToken: String? = nil) {
         self.store = store
         self.catalog = catalog
         self.clock = clock
+        self.rejectedToken = rejectedToken
     }
 
     /// Seed 000 §1 step 4.
@@ -73,7 +77,8 @@ public struct BootReplay: Sendable {
             reads: [tokenRead])
 
         if toMainTab {
-            let home = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
+            let home = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock, rejectedToken: rejectedToken)
+            if home.sessionExpired { return rejected(sdks: sdks, root: root, tokenRead: tokenRead, home: home) }
             return mainTab(sdks: sdks, root: root, tokenRead: tokenRead, home: home)
         }
         return loginPage(sdks: sdks, root: root, tokenRead: tokenRead, privacy: privacy)
@@ -118,6 +123,7 @@ public struct BootReplay: Sendable {
         let calls = steps.flatMap(\.calls)
         let dialog: String
         switch home.dialogAnswer {
+        case .string("undecided") where home.checks.first?.undecided == true: dialog = "undecided: the permission load's answer decides every dialog, and no role-permission list is stored"
         case .string("undecided"): dialog = "the location-timeout dialog only if the location detail answer calls for it (undecided)"
         case .string(let name): dialog = "the \(HomeFeature.title(HomeDialog(rawValue: name) ?? .permission)) dialog"
         default: dialog = "no dialog"
@@ -126,6 +132,23 @@ public struct BootReplay: Sendable {
             + calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ") + "); then \(dialog)"
         var trace = BootTrace(sdks: sdks, root: root, firstScreen: "home", steps: steps, checks: home.checks, verdict: verdict)
         trace.changes = home.changes
+        return trace
+    }
+
+    /// The main tab whose home's first call this process already saw rejected: the app leaves the
+    /// home for the login page before anything else is asked.
+    private func rejected(sdks: [SDKDecision], root: RootDecision, tokenRead: StoredRead, home: HomeTrace) -> BootTrace {
+        var order = 0
+        var steps = localSteps(home) + Array(permissionSteps(home, tokenRead: tokenRead, order: &order).prefix(1))
+        if let last = home.steps.last {
+            var expiry = BootStep(name: last.name, rule: last.rule)
+            expiry.notes = last.reads + last.notes
+            expiry.stores = last.stores
+            steps.append(expiry)
+        }
+        var trace = BootTrace(sdks: sdks, root: root, firstScreen: "home", steps: steps, checks: [], verdict: "main tab, then " + home.verdict)
+        trace.changes = home.changes
+        trace.sessionExpired = true
         return trace
     }
 
@@ -189,7 +212,9 @@ public struct BootReplay: Sendable {
         var permissionStep = BootStep(name: "loadPermissions(api:force: true)", rule: Rules.permissionLoad, calls: [rolePermission])
         Self.decided("loadPermissions(api:force: true)", by: home, &permissionStep)
         permissionStep.skipped = false
-        permissionStep.notes.insert("judged with the stored role-permission list standing in for the answer", at: 0)
+        permissionStep.notes.insert(home.sessionExpired ? "answered by the rejection this process saw"
+            : store.hasRolePermissionList ? "judged with the stored role-permission list standing in for the answer"
+            : "no role-permission list stored to stand in for the answer", at: 0)
         permissionStep.notes.append("stored before this launch: \(Self.count(store.permissionItems().count, "permission")), \(Self.count(store.roleScenicList().count, "scenic area")) for the role")
         // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
         var menus = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus,

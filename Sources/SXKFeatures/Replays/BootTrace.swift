@@ -126,9 +126,11 @@ public struct BootTrace: Sendable, Equatable {
     public var changes: [KeyChange] = []
     /// True when `changes` were written (`apply`).
     public var applied = false
+    /// True when the home's first call is answered by a rejection this process saw: login page, no dialog.
+    public var sessionExpired = false
 
     /// The home dialog, as every view gives it (null on the login page).
-    public var dialogAnswer: JSONValue { HomeTrace.dialogAnswer(checks: checks, expired: false) }
+    public var dialogAnswer: JSONValue { HomeTrace.dialogAnswer(checks: checks, expired: sessionExpired) }
 
     /// The first screen's calls in the order the app makes them.
     public var calls: [BootCall] { steps.flatMap(\.calls) }
@@ -144,7 +146,7 @@ public struct BootTrace: Sendable, Equatable {
             "firstScreen": ["name": .string(firstScreen), "steps": .array(steps.map(\.json))],
             "calls": .array(calls.map(\.json)),
             "dialogs": .array(checks.map(\.json)),
-            "dialog": dialogAnswer,
+            "dialog": dialogAnswer, "sessionExpired": .bool(sessionExpired),
             "verdict": .string(verdict),
             "coldStart": BootReplay.coldStartNote.json,
             "changes": .array(changes.map(\.json)),

@@ -54,8 +54,16 @@ public struct ContextDiffFeature: Sendable {
     }
 
     public func diff() async throws(FeatureError) -> ContextDiff {
-        try sessionGuard.requireSession()
         let store = sessionGuard.contexts.store
+        let sent = sessionGuard.contexts.session.token
+        if sent == nil, let rejected = sessionGuard.rejectedToken {
+            // The stored token was rejected earlier in this process: not sent again; the next start's
+            // home is answered by that rejection, as `home` answers it.
+            let stored: String?
+            do { try store.reload(); stored = try store.token() } catch { throw .storage(error) }
+            if stored == rejected { return try await knownRejection(store) }
+        }
+        try sessionGuard.requireSession()
         do { try store.reload() } catch { throw .storage(error) }
         let timer = CallTimer()
         // The store list is asked for only when the next start's home would ask (seed 000 §4.3).
@@ -80,11 +88,28 @@ public struct ContextDiffFeature: Sendable {
             prefetchedRoles: rolesAnswer, prefetchedStores: storesAnswer)
         var home = try await run.replay()
         home.changes = KeyDiff.between(stored: store, scratch: scratch.store)
+        // This process does not send a token the server rejected again (nothing stored changes).
+        var rejected = home.sessionExpired
+        if case .failure(let error) = infoAnswer.result, error.isSessionExpired { rejected = true }
+        if rejected, let sent { sessionGuard.replayRejected(token: sent) }
         let calls = [infoAnswer.record, rolesAnswer.record] + (storesAnswer.map { [$0.record] } ?? [])
             + home.calls.compactMap(\.record).filter { $0.path.hasPrefix(Endpoint.locationDetail.path) }
         var diff = ContextDiff(rows: [], nextStart: [], calls: calls, home: home)
-        Self.compare(store: store, info: try? infoAnswer.result.get(), roles: try? rolesAnswer.result.get(),
-                     stores: try? storesAnswer?.result.get(), into: &diff)
+        Self.compare(store: store, role: scratch.permission.roleCode, info: try? infoAnswer.result.get(),
+                     roles: try? rolesAnswer.result.get(), stores: try? storesAnswer?.result.get(), into: &diff)
+        return diff
+    }
+
+    /// The diff when this process already saw the server reject the stored token: no call, no row,
+    /// and the next start as the rejection leaves it.
+    private func knownRejection(_ store: AppStore) async throws(FeatureError) -> ContextDiff {
+        let scratch = AppModel.scratch(of: store)
+        var run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil)
+        run.knownRejection = HomeReplayRun.knownRejectionNote
+        var home = try await run.replay()
+        home.changes = KeyDiff.between(stored: store, scratch: scratch.store)
+        var diff = ContextDiff(rows: [], nextStart: [], calls: [], home: home)
+        Self.compare(store: store, role: nil, info: nil, roles: nil, stores: nil, into: &diff)
         return diff
     }
 
@@ -102,9 +127,11 @@ public struct ContextDiffFeature: Sendable {
     }
 
     /// The key-by-key comparison, and the next start's writes and dialog from the replay (pure, for tests).
-    static func compare(store: AppStore, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, into diff: inout ContextDiff) {
+    /// `role` is the role the replay's permission load leaves (the stored one, or the entry it takes
+    /// when none is stored): the server's lists compared are that role's, as the next start uses them.
+    static func compare(store: AppStore, role: String?, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, into diff: inout ContextDiff) {
         let scope = store.accountCachePrefix
-        let role = store.roleCode ?? ""
+        let role = role ?? store.roleCode ?? ""
         func row(_ key: String, _ stored: String?, _ server: String?, same: Bool? = nil) {
             let s = stored ?? "nil", v = server ?? "nil"
             diff.rows.append(ContextDiffRow(key: key, stored: s, server: v, same: same ?? (s == v)))
@@ -136,16 +163,21 @@ public struct ContextDiffFeature: Sendable {
             let inScenic = stores.filter { $0.scenicId == store.currentScenicId }.map { String($0.storeId) }.joined(separator: ",")
             let saved = store.currentStoreId
             let matched = AppModel.matchStore(in: stores, scenicId: store.currentScenicId, savedStoreId: saved) != nil
+            // No saved id: nothing to match and nothing written, so nothing differs.
             row(StoreKey.currentStoreId, saved.map(String.init),
-                matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)", same: matched)
+                matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)",
+                same: matched || saved == nil)
         }
         for change in diff.home.changes {
             // After a rejected token every change is the expiry's clearing, not a home step's.
             let writer = diff.home.sessionExpired ? diff.home.steps.last
                 : diff.home.steps.first { step in step.stores.contains { $0.hasPrefix(change.key) || $0.hasPrefix(Self.shortName(change.key)) } }
             let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
+            // Which keys an expiry clears is sxk's reading (AppModel.sessionExpired); a key no step
+            // names is not claimed for a documented rule.
+            let basis = diff.home.sessionExpired ? AppModel.Rule.sessionExpired.basis : writer?.rule ?? .inferred("replays")
             diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
-                rule: "written by \(writer?.name ?? "the home's first appearance")", basis: writer?.rule ?? Rules.permissionLoad))
+                rule: "written by \(writer?.name ?? "the home's first appearance")", basis: basis))
         }
         diff.nextStart.append(ExplainStep(key: nil, value: "dialog: \(diff.home.dialogAnswer.stringValue ?? "none")",
                                           rule: diff.home.verdict, basis: diff.home.verdictRule))

@@ -46,6 +46,9 @@ public struct ExplainFeature: Sendable {
     public let store: AppStore
     public let catalog: MenuCatalog
     public let clock: any WallClock
+    /// The token the server rejected in this process (`SessionGuard.rejectedToken`): when it is the
+    /// stored one, the home's first call is answered by that rejection, as `home` answers it.
+    public var rejectedToken: String?
 
     public init(store: AppStore, catalog: MenuCatalog, clock: any WallClock) {
         self.store = store; self.catalog = catalog; self.clock = clock
@@ -129,7 +132,12 @@ public struct ExplainFeature: Sendable {
                                    basis: verdictBasis([read]), steps: [read])
             return (.null, [none])
         }
-        let trace = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock)
+        let trace = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock, rejectedToken: rejectedToken)
+        if trace.sessionExpired {
+            let read = ExplainStep(key: StoreKey.token, value: Redaction.maskToken(token ?? ""), rule: trace.steps.last?.reads.first ?? HomeReplayRun.knownRejectionNote, basis: Rules.sessionExpiry)
+            let none = Explanation(subject: "dialog", verdict: "no dialog: \(trace.verdict)", basis: verdictBasis([read]), steps: [read])
+            return (.null, [none])
+        }
         // What the forced permission load leaves, with the stored list standing in for the answer.
         let derived = AppModel.permissionsAfterOfflineLoad(store: store)
         let derivedPermissions = derived?.permissions ?? store.permissionItems()

@@ -15,15 +15,20 @@ extension HomeFeature {
         do { try stored.reload() } catch { throw .storage(error) }
         let scratch = AppModel.scratch(of: stored)
         let hadSnapshot = stored.hasAccountSnapshot
-        let online = !offline && contexts.session.token != nil
-        guard hadSnapshot || contexts.session.token != nil else { throw .notLoggedIn }
+        let sent = contexts.session.token
+        let online = !offline && sent != nil
+        guard hadSnapshot || sent != nil else { throw .notLoggedIn }
         // The stored token decides the launch as for `boot` (a device snapshot keeps it after this
         // process's session was reset by a rejection).
         let storedToken: String?
         do { storedToken = try stored.token() } catch { throw .storage(error) }
-        guard AppModel.launchRoot(token: contexts.session.token ?? storedToken) == .mainTab else { throw .loginPageFirst }
-        let run: HomeReplayRun
-        if online {
+        guard AppModel.launchRoot(token: sent ?? storedToken) == .mainTab else { throw .loginPageFirst }
+        var run: HomeReplayRun
+        if !offline, let token = sent ?? storedToken, token == sessionGuard.rejectedToken {
+            // Rejected earlier in this process: answered by that rejection, as the app's call would be.
+            run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil)
+            run.knownRejection = HomeReplayRun.knownRejectionNote
+        } else if online {
             let network = HomeReplayRun.Network(account: loader.account, commerce: loader.commerce, operation: operation)
             run = await HomeReplayRun.online(contexts: scratch, catalog: catalog, clock: clock, network: network)
         } else {
@@ -31,14 +36,17 @@ extension HomeFeature {
         }
         var trace = try await run.replay()
         trace.changes = KeyDiff.between(stored: stored, scratch: scratch.store)
+        // This process does not send a token the server rejected again (nothing stored changes).
+        if trace.sessionExpired, let sent { sessionGuard.replayRejected(token: sent) }
         if apply {
             // Interrupted once the replay was done: nothing written after the Ctrl-C.
             if Task.isCancelled { throw .cancelled }
             do { try KeyDiff.apply(trace.changes, to: stored) } catch { throw .storage(error) }
             // The live contexts follow what is now stored; this login's accounts and stores stay in memory.
             if trace.sessionExpired {
-                // The login state is cleared on disk as the app clears it: this process's session follows.
-                sessionGuard.resetInMemory()
+                // The login state is cleared on disk as the app clears it: this process's session
+                // follows (already reset above when it held the token: one reset).
+                if contexts.session.token != nil { sessionGuard.resetInMemory() }
             } else if contexts.account.hasAccount {
                 let accounts = contexts.account.current.accounts
                 stored.restoreContexts(account: contexts.account, permission: contexts.permission)

@@ -49,8 +49,9 @@ public struct SessionBootstrapper: Sendable {
             throw .storage(error)
         }
         // Which screen, which phase and what fills the contexts: the app model's restore.
-        // A snapshot's token the server rejected in this process is not used again (the file keeps it).
-        let usable = contexts.store.isDeviceSnapshot && token != nil && token == sessionGuard.rejectedSnapshotToken ? nil : token
+        // A token the server rejected in this process is not used again (a snapshot's file keeps it,
+        // and so does a profile whose token only a replay saw rejected).
+        let usable = token != nil && token == sessionGuard.rejectedToken ? nil : token
         let plan = AppModel.restore(token: usable, state: contexts.store, account: contexts.account, permission: contexts.permission)
         guard let token = usable, plan.phase == .restoring else {
             contexts.session.reset()

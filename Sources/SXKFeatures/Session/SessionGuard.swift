@@ -18,11 +18,12 @@ public final class SessionGuard: @unchecked Sendable {
 
     public init(contexts: SessionContexts) { self.contexts = contexts }
 
-    /// The device snapshot's token the server rejected in this process: the snapshot stays as
-    /// imported, and this process goes on logged out instead of sending that token again
-    /// (`SessionBootstrapper.restore`).
-    public var rejectedSnapshotToken: String? { lock.withLock { rejectedSnapshot } }
-    private var rejectedSnapshot: String?
+    /// The token the server rejected in this process. This process never sends it again
+    /// (`SessionBootstrapper.restore` leaves it out; the replays answer with the rejection): a device
+    /// snapshot keeps it on disk as imported, and so does a profile whose token only a replay saw
+    /// rejected (replays write nothing); any other rejection clears it on disk as the app does.
+    public var rejectedToken: String? { lock.withLock { rejected } }
+    private var rejected: String?
 
     /// How many times the session was reset (logout or expiry), for tests and `whoami`.
     public var resetCount: Int { lock.withLock { resets } }
@@ -74,11 +75,25 @@ public final class SessionGuard: @unchecked Sendable {
             // A device snapshot is never changed by what the server says of its token: the reset is
             // of this process's session only; later commands read the import again, without that token.
             let snapshot = contexts.store.isDeviceSnapshot
-            if snapshot { rejectedSnapshot = current }
+            rejected = current
             _ = resetLocked(expired: true, keepStored: snapshot)
             return snapshot ? SessionGuard.snapshotExpiredNotice : SessionGuard.expiredNotice
         }
     }
+
+    /// A replay (`home`, `context diff`) saw the server reject `token`: this process goes on logged
+    /// out without sending it again, and nothing stored changes (a replay writes only with `--apply`,
+    /// which has written the cleared state itself). Resets only when `token` is still the session's.
+    public func replayRejected(token: String) {
+        lock.withLock {
+            rejected = token
+            guard contexts.session.token == token else { return }
+            _ = resetLocked(keepStored: true)
+        }
+    }
+
+    /// A login's new token: whatever was rejected before is no longer this process's session.
+    public func loggedIn() { lock.withLock { rejected = nil } }
 
     /// Runs a call that uses the session token; a session-expired answer resets the session (once)
     /// before the error is rethrown wrapped with `context`. Calls sent together run inside one `run`,

@@ -52,7 +52,11 @@ extension AppCommands {
         case nil: break
         }
         output.table(Self.fieldColumns("PROFILE"), rows.map { ["field": .string($0[0]), "value": .string($0[1])] })
-        if !report.writtenBack.isEmpty { output.notes.append("written back: \(report.writtenBack.joined(separator: ", "))") }
+        if !report.writtenBack.isEmpty {
+            // A device snapshot's writes are held and dropped with the command: said as what the app would write.
+            let held = services.storage.appStore.isDeviceSnapshot
+            output.notes.append("\(held ? "the app would write back (not written: a device snapshot)" : "written back"): \(report.writtenBack.joined(separator: ", "))")
+        }
         if report.isPhotographer {
             output.notes.append("real-name and bank card loaded \(report.sideCallsOverlapped ? "beside userinfo, read as if asked after it (the app asks them once userinfo answered) \(Rules.profileSideCalls.marker)" : "one after the other")")
         }

@@ -38,7 +38,7 @@ extension AppCommands {
             let menus = home.visibleMenus()
             let records = menus.map(\.json)
             var output = CommandOutput(data: .array(records))
-            if let lost = AppModel.permissionsLostAtNextLoad(services.contexts.permission.current) { output.notes.append(lost) }
+            if let changed = AppModel.permissionsChangedAtNextLoad(services.contexts.permission.current) { output.notes.append(changed) }
             if menus.isEmpty {
                 output.notes.append("(no visible menus: no permissions for the current role)")
             } else {

@@ -33,7 +33,7 @@ extension AppCommands {
             return output
         }
         var output = CommandOutput(data: .array(permission.permissions.map(\.json)))
-        if let lost = AppModel.permissionsLostAtNextLoad(permission) { output.notes.append(lost) }
+        if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }
         if permission.permissions.isEmpty { output.notes.append("(no permissions for role \(permission.roleCode ?? "–"))"); return output }
         output.table([uri, name, group], permission.permissions.map {
             ["uri": .string($0.uri), "name": .string($0.name), "group": .string($0.group ?? "")]

@@ -29,7 +29,9 @@ extension AppCommands {
         let s = services
         let storage = try bootStorage(profile: command.option("profile"))
         let apply = command.has("apply")
-        let trace = try await BootReplay(store: storage.appStore, catalog: s.menuCatalog, clock: s.clock).replay(apply: apply)
+        // What the server said of a token in this process counts for this profile only.
+        let rejected = storage.paths.profile == s.storage.paths.profile ? s.sessionGuard.rejectedToken : nil
+        let trace = try await BootReplay(store: storage.appStore, catalog: s.menuCatalog, clock: s.clock, rejectedToken: rejected).replay(apply: apply)
         if apply, storage.paths.profile == s.storage.paths.profile {
             // The live contexts follow what is now stored.
             _ = s.storage.appStore.restoreContexts(account: s.contexts.account, permission: s.contexts.permission)

@@ -34,7 +34,8 @@ extension AppCommands {
     fileprivate func explain(_ command: ParsedCommand) async throws -> CommandOutput {
         if command.subcommand == "rules" { return Self.rules() }
         let s = services
-        let feature = ExplainFeature(store: s.storage.appStore, catalog: s.menuCatalog, clock: s.clock)
+        var feature = ExplainFeature(store: s.storage.appStore, catalog: s.menuCatalog, clock: s.clock)
+        feature.rejectedToken = s.sessionGuard.rejectedToken
         var explanations: [Explanation]
         var dialog: JSONValue?
         switch command.subcommand {

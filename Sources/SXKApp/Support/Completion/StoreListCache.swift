@@ -19,7 +19,8 @@ enum StoreListCache {
     static func remember(_ stores: [Store], in storage: ProfileStorage) {
         // Compared as kept: without the addresses, which the file leaves out.
         let kept = stores.map { Store(storeId: $0.storeId, storeName: $0.storeName, scenicId: $0.scenicId) }
-        guard !kept.isEmpty, read(storage) != kept else { return }
+        // A device snapshot's folder changes only when the user says so, sxk's own files too.
+        guard !kept.isEmpty, !storage.appStore.isDeviceSnapshot, read(storage) != kept else { return }
         let value: JSONValue = ["stores": .array(kept.map { store in
             var o: JSONObject = ["storeId": .int(store.storeId), "storeName": .string(store.storeName)]
             if let scenicId = store.scenicId { o["scenicId"] = .int(scenicId) }

@@ -10,12 +10,12 @@ final class DeviceSnapshotTests: SandboxTestCase {
 
     /// The app's keys for storeAdmin 3001 of 千岛湖 (scenic 1), a token the sandbox never issued, the
     /// role-permission list without an entry for the current role's scenic list, and a queue setting.
-    private func writeExport(_ ws: Workspace) throws -> String {
+    private func writeExport(_ ws: Workspace, token: String = "stale-device-token-0123456789abcdef", dropping: [String] = []) throws -> String {
         func json(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
         let permissions: [[String: Any]] = [["uri": "home/order", "name": "订单", "group": "home"], ["uri": "home/stats", "name": "数据", "group": "home"]]
         let roles: [[String: Any]] = [["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]], "permissions": permissions]]
         let device: [String: Any] = [
-            "key_in_token": "stale-device-token-0123456789abcdef",
+            "key_in_token": token,
             "key_last_login_username": "13800000003",
             "key_privacy_agreement_accepted": true,
             "key_in_user_id": 3001,
@@ -35,7 +35,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
             "3001_store_key_location_reminder_minutes": 30,
             "3001_store_queue_call_voice_enabled": true,
         ]
-        let data = try PropertyListSerialization.data(fromPropertyList: device, format: .binary, options: 0)
+        let data = try PropertyListSerialization.data(fromPropertyList: device.filter { !dropping.contains($0.key) }, format: .binary, options: 0)
         XCTAssertEqual(Array(data.prefix(8)), Array("bplist00".utf8))
         let file = ws.root + "/device.plist"
         try data.write(to: URL(fileURLWithPath: file))
@@ -126,6 +126,56 @@ final class DeviceSnapshotTests: SandboxTestCase {
     }
 
     /// Without a token the snapshot's account still shows: whoami, the prompt's scope, the replays.
+    /// One process, every view, after the server rejected the snapshot's token: the token went out
+    /// once, and every view says what the rejection means (the login page), none an offline answer.
+    func testEveryViewAgreesOnceTheTokenWasRejected() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        XCTAssertEqual(SXK.run(["import-defaults", file], in: ws, baseURL: url).status, 0)
+        server.resetRequestLog()
+        let views = "home; context diff; home; orders; boot; explain dialog; whoami --jq .phase"
+        let r = SXK.run(["--profile", "imported", "--keep-going", "-c", views], in: ws, baseURL: url)
+        let withToken = server.requestLog().filter { ($0.header("token") ?? $0.header("authorization") ?? "").contains("stale-device-token") }
+        // The first home's two calls go out together (the store list beside the permission load);
+        // nothing after them carries the token.
+        XCTAssertEqual(withToken.map(\.path).sorted(), ["/api/app/store/all", "/api/yf-handset-app/role-permission"],
+                       "the rejected token was sent again\n\(r.summary)")
+        XCTAssertFalse(r.stdout.contains("offline: no call made"), r.summary)
+        XCTAssertFalse(r.stdout.contains("no dialog: permission"), r.summary)
+        XCTAssertEqual(r.stdout.components(separatedBy: "shows the login page").count - 1, 5, r.summary)
+        XCTAssertTrue(r.stderr.contains("rejected this profile's token earlier in this process"), r.summary)
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertTrue(r.stdout.hasSuffix("loggedOut\n"), r.summary)
+    }
+
+    /// With a token the server accepts, `store` (the list) and `profile` write nothing into the
+    /// snapshot's folder, sxk's completion cache included, and `profile` says its write is held.
+    func testShowingStoresAndProfileOfALiveSnapshotWritesNothing() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let tokenFile = try XCTUnwrap(FileManager.default.enumerator(atPath: ws.stateDir)?.compactMap { $0 as? String }.first { $0.hasSuffix("/token") })
+        let token = try String(contentsOfFile: ws.stateDir + "/" + tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, token: token), "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let dir = ws.stateDir + "/device"
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let contents = files(ws, profile: "device")
+        let stores = SXK.run(["--profile", "device", "store"], in: ws, baseURL: url)
+        XCTAssertEqual(stores.status, 0, stores.summary)
+        XCTAssertTrue(stores.stdout.contains("101"), stores.summary)
+        let profile = SXK.run(["--profile", "device", "profile"], in: ws, baseURL: url)
+        XCTAssertEqual(profile.status, 0, profile.summary)
+        XCTAssertTrue(profile.stderr.contains("not written: a device snapshot"), profile.summary)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), before)
+        XCTAssertEqual(files(ws, profile: "device"), contents)
+
+        // No role stored: the validation's permission load takes the first entry, and says so.
+        let noRole = try writeExport(ws, token: token, dropping: ["key_in_role_code", "key_in_role_name"])
+        XCTAssertEqual(SXK.run(["import-defaults", noRole, "--profile", "norole"], in: ws, baseURL: url).status, 0)
+        let orders = SXK.run(["--profile", "norole", "profile"], in: ws, baseURL: url)
+        XCTAssertEqual(orders.status, 0, orders.summary)
+        XCTAssertTrue(orders.stderr.contains("no current role: the first entry storeAdmin became the role"), orders.summary)
+    }
+
     func testAnImportWithoutATokenStillShowsItsAccount() throws {
         let ws = Workspace()
         let file = try writeExport(ws)
@@ -158,7 +208,8 @@ final class DeviceSnapshotTests: SandboxTestCase {
         let next = try XCTUnwrap(diff["nextStart"] as? [[String: Any]])
         let cleared = next.filter { ($0["value"] as? String ?? "").hasSuffix("→ nil") }
         XCTAssertFalse(cleared.isEmpty, "\(next)")
-        XCTAssertTrue(cleared.allSatisfy { $0["source"] as? String == "seed 000 §1, §2" }, "\(cleared)")
+        // Which keys an expiry clears is sxk's reading, said as such (as `explain key` says it).
+        XCTAssertTrue(cleared.allSatisfy { $0["basis"] as? String == "inferred" && $0["source"] as? String == "docs/app-behaviour.md#logout" }, "\(cleared)")
         let text = SXK.run(["--profile", "imported", "context", "diff"], in: ws, baseURL: url)
         XCTAssertFalse(text.stdout.contains("SERVER NOW"), "an empty table header: \(text.summary)")
         let offline = SXK.run(["--profile", "imported", "home", "--offline"], in: ws, baseURL: url)

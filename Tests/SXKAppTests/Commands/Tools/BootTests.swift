@@ -81,6 +81,8 @@ final class BootTests: BothSpellingsTestCase {
             "key_in_current_scenic_id": 3, "key_in_current_scenic_name": "千岛湖",
             "4001_scenic_key_in_permission": [["uri": "photog/orders", "name": "订单"]],
             "4001_scenic_key_current_role_scenic_list": [["scenicId": 3, "scenicName": "千岛湖"]],
+            "4001_scenic_key_role_permission_list": [["roleCode": "photographer", "scenicList": [["scenicId": 3, "scenicName": "千岛湖"]],
+                                                      "permissions": [["uri": "photog/orders", "name": "订单"]]]],
             "4001_scenic_key_location_reminder_minutes": 20,
         ]
         try JSONSerialization.data(withJSONObject: device).write(to: URL(fileURLWithPath: export))
