@@ -26,6 +26,7 @@ public enum SXKApplication {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
+        openClosedStandardDescriptors()
         let environment = ProcessEnvironment.current()
         // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).
         if oneShotWillSend(Array(CommandLine.arguments.dropFirst()), environment: environment) {
@@ -34,6 +35,19 @@ public enum SXKApplication {
             CurlTransport.prepareEngine()
         }
         return Start(environment: environment)
+    }
+
+    /// Started with standard input, output or error closed (`>&-`), the first file or socket sxk
+    /// opens would take that number and receive its output (a state file, libcurl's socket). Each
+    /// is held by /dev/null first: input reads as empty, error output is dropped, and output is
+    /// opened read-only, so writing it fails and is reported (exit 1) as any lost output is.
+    static func openClosedStandardDescriptors() {
+        for (fd, flags) in [(Int32(0), O_RDONLY), (1, O_RDONLY), (2, O_WRONLY)] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let null = open("/dev/null", flags | O_CLOEXEC)
+            // Opened at the lowest free number, which is `fd` (the lower ones are open by now).
+            if null >= 0, null != fd { _ = dup2(null, fd); _ = close(null) }
+            if null >= 0 { _ = fcntl(fd, F_SETFD, 0) }
+        }
     }
 
     /// `main`, then the process ends with its status on the thread that finished it (the main thread

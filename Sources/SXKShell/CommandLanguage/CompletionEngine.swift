@@ -7,6 +7,15 @@ public struct CompletionCandidate: Sendable, Equatable, Hashable {
         self.value = value
         self.description = description
     }
+
+    /// As shown to a person or handed to a shell: the description (often a name from the server)
+    /// with every control escaped and the live tokens masked. The value needs neither: only
+    /// typeable values are offered (`CompletionEngine.typeable`).
+    public func shown(secrets: [String]) -> CompletionCandidate {
+        var c = self
+        c.description = description.map { Redaction.redact(TerminalText.sanitize($0), secrets: secrets) }
+        return c
+    }
 }
 
 /// Values for `ValueKind.provider(name)`, from cached data only (never the network).

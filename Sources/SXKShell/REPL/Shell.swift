@@ -38,6 +38,8 @@ public final class Shell: @unchecked Sendable {
     var exitRequest: Int32?
     /// The status of the last command that failed (what a bare `exit` keeps under --keep-going).
     var lastFailure: Int32?
+    /// Set when a command of the line being run from standard input was given `--password-stdin`.
+    private var passwordLineOwed = false
     private var reader: ReaderThread?
     private var history: HistoryStore?
     private var lineReader: (any LineReader)?
@@ -112,8 +114,14 @@ public final class Shell: @unchecked Sendable {
         let color = terminal.stderrIsTerminal && !options.noColor && terminal.colorEnabled
         let engine = self.engine
         let values = self.values
+        let host = self.host
         let completer: LibeditLineReader.Completer = { line, cursor in
-            engine.complete(line: line, cursor: cursor, provider: values)
+            var result = engine.complete(line: line, cursor: cursor, provider: values)
+            if result.candidates.contains(where: { $0.description != nil }) {
+                let secrets = host.secrets
+                result.candidates = result.candidates.map { $0.shown(secrets: secrets) }
+            }
+            return result
         }
         let made: ReaderBox = await thread.run {
             let editor: (any LineReader)? = LibeditLineReader(programName: "sxk", store: store, color: color, completer: completer)
@@ -223,6 +231,9 @@ public final class Shell: @unchecked Sendable {
         let lineReader = PlainLineReader.standardInput
         var worst: Int32 = 0
         var joiner = LineJoiner()
+        // A script on standard input names its places as a script file does (`-:3: …`).
+        var firstLine = 0
+        defer { errorLocation = nil }
         while exitRequest == nil {
             let result: LineReadResult
             if let ready = lineReader.bufferedLine() {
@@ -237,13 +248,21 @@ public final class Shell: @unchecked Sendable {
                 let status = await runLine(pending, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
                 return status != 0 ? status : worst
             case .interrupted: return ExitStatus.interrupted
-            case .line(let typed):
+            case .line(var typed):
+                if !joiner.isPending {
+                    firstLine = lineReader.linesTaken
+                    // A byte order mark starts the text, not its first command (as a script file's).
+                    if firstLine == 1, typed.hasPrefix("\u{FEFF}") { typed.removeFirst() }
+                }
                 guard let line = joiner.add(typed) else { continue }
+                errorLocation = "-:\(firstLine)"
                 let taken = lineReader.linesTaken
+                passwordLineOwed = false
                 let status = await runLine(line, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
-                // A `--password-stdin` command owns the next line whether it read it or not (refused
-                // before, or no password needed): a password never runs, and is never shown, as a command.
-                if line.contains("--password-stdin"), lineReader.linesTaken == taken {
+                // A command given `--password-stdin` (as it ran: aliases expanded; not a comment or an
+                // alias's definition) owns the next line whether it read it or not (refused before, or
+                // no password needed): a password never runs, and is never shown, as a command.
+                if passwordLineOwed, lineReader.linesTaken == taken {
                     if lineReader.bufferedLine() == nil { _ = await thread.run { lineReader.readLine(prompt: PromptText("")) } }
                 }
                 if status != 0 {
@@ -295,6 +314,7 @@ public final class Shell: @unchecked Sendable {
         // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
         if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
         if first == "alias" { return await runAlias(Array(words.dropFirst()), io: io) }
+        if words.contains("--password-stdin") { passwordLineOwed = true }
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
             // A login refused for its words asks no password: one typed ahead on the terminal for it
@@ -508,12 +528,11 @@ public final class Shell: @unchecked Sendable {
         } else {
             candidates = engine.candidates(words: Array(words[min(i, words.count)...]), current: current, provider: values)
         }
-        for c in candidates {
-            // One candidate per line: a tab, CR or LF inside a description (server text) becomes a space.
-            let description = c.description.map { text in
-                "\t" + String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\t" || $0 == "\r" || $0 == "\n" ? " " : $0 }))
-            } ?? ""
-            io.stdout.write(c.value + description + "\n")
+        // One candidate per line: a tab, CR or LF inside a description (server text) is escaped with
+        // every other control, so the shell's script shows nothing raw.
+        let secrets = host.secrets
+        for c in candidates.map({ $0.shown(secrets: secrets) }) {
+            io.stdout.write(c.value + (c.description.map { "\t" + $0 } ?? "") + "\n")
         }
     }
 

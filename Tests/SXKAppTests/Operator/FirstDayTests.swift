@@ -132,6 +132,17 @@ final class FirstDayTests: XCTestCase {
         let r = SXK.runProcess(["__complete", "--", "--state-dir", ws.stateDir, "--profile", "shop", "store", "雷"], env: ws.environment,
                                stdin: Data(), timeout: 20)
         XCTAssertEqual(r.stdout, "雷峰塔影像馆\t103\n", r.summary)
+
+        // Names a hostile server sent reach the shell's script escaped, and the live token masked.
+        let token = try? String(contentsOfFile: ws.stateDir + "/shop/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertNotNil(token)
+        let hostile = #"{"stores":[{"storeId":104,"storeName":"evil\u001b]0;title\u0007\u001b[2J \#(token ?? "")","scenicId":1}]}"#
+        XCTAssertNoThrow(try Data(hostile.utf8).write(to: URL(fileURLWithPath: ws.stateDir + "/shop/stores.json")))
+        let ids = SXK.runProcess(["__complete", "--", "--state-dir", ws.stateDir, "--profile", "shop", "store", "10"], env: ws.environment,
+                                 stdin: Data(), timeout: 20)
+        XCTAssertTrue(ids.stdout.hasPrefix("104\t"), ids.summary)
+        XCTAssertFalse(ids.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, ids.summary)
+        XCTAssertFalse(ids.stdout.contains(token ?? "-"), ids.summary)
     }
 
     // MARK: a profile remembers its backend

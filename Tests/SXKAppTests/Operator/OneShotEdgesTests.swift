@@ -135,3 +135,40 @@ final class OneShotEdgesTests: SandboxTestCase {
         }
     }
 }
+
+extension OneShotEdgesTests {
+    /// Commands from standard input: only a command that ran with `--password-stdin` owns the next
+    /// line (not a comment or an alias's definition that names it); a byte order mark is not part of
+    /// the first command; errors name their line as a script file's do.
+    func testStandardInputOwesALineOnlyToACommandGivenPasswordStdin() throws {
+        let ws = Workspace()
+        let comment = SXK.run(["-"], in: ws, baseURL: url, stdin: "# log in with --password-stdin below\nversion --json\nversion\n")
+        XCTAssertEqual(comment.status, 0, comment.summary)
+        XCTAssertTrue(comment.stdout.contains("\"version\"") && comment.stdout.contains("sxk 0.1.0"), comment.summary)
+        let aliased = SXK.run(["-"], in: ws, baseURL: url,
+                              stdin: "alias li='login 13800000001 --password-stdin --accept-privacy'\nli\nsandbox123\nwhoami --jq .userId\n")
+        XCTAssertEqual(aliased.status, 0, aliased.summary)
+        XCTAssertEqual(aliased.stdout, "1001\n", aliased.summary)
+        XCTAssertFalse(aliased.stderr.contains("sandbox123"), aliased.summary)
+        let bom = SXK.run(["-"], in: ws, baseURL: url, stdin: "\u{FEFF}version\n\nordrs\n")
+        XCTAssertEqual(bom.status, 2, bom.summary)
+        XCTAssertTrue(bom.stdout.contains("sxk 0.1.0"), bom.summary)
+        XCTAssertTrue(bom.stderr.contains("-:3: unknown command 'ordrs'"), bom.summary)
+    }
+}
+
+extension OneShotEdgesTests {
+    /// Started with standard output closed, sxk's output goes nowhere else (not into a state file or
+    /// libcurl's socket, which would take its number): the write fails, is said, and the run exits 1.
+    func testAClosedStandardOutputIsAWriteErrorEveryTime() {
+        let ws = loggedIn()
+        for _ in 0..<3 {
+            let r = SXK.runProcess(["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "orders", "--json"], env: ws.environment,
+                                   stdin: Data(), timeout: 20, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" >&-"])
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains("the output could not be written: Bad file descriptor"), r.summary)
+        }
+        let after = SXK.run(["whoami", "--jq", ".userId"], in: ws, baseURL: url)
+        XCTAssertEqual(after.status, 0, after.summary)
+    }
+}
