@@ -140,7 +140,7 @@ public enum SXKApplication {
             allowPlainHTTPOffLoopback: options.insecureHTTP))
         if let har = options.harFile {
             // Refused before anything runs, not at exit after the work is done.
-            if let reason = OutputFile.refusal(har) { throw UsageError(TerminalText.sanitize("--har: refusing to write \(har): \(reason)")) }
+            if let reason = OutputFile.laterWriteRefusal(har) { throw UsageError(TerminalText.sanitize("--har: refusing to write \(har): \(reason)")) }
             transport.ring.keep(atLeast: RequestRing.harCapacity)
         }
         let services = try AppServices(

@@ -6,6 +6,7 @@ import SXKSandbox
 import SXKSession
 import SXKShell
 import Dispatch
+import Synchronization
 
 /// The app as the shell sees it: the command table, the prompt, completion values from cached
 /// session data, error → exit status. It owns the current `AppServices`, which `env use` replaces.
@@ -22,6 +23,9 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var origin = "login in this shell"
     private var previous: APIEnvironment?
     private var snapshotBusy = false
+    /// Set when the `--har` file could not be written at the end.
+    let harLost = Mutex(false)
+    var shutdownLostOutput: Bool { harLost.withLock { $0 } }
 
     init(shellContext: ShellContext, services: AppServices, settings: AppSettings, transport: RecordingTransport,
          sandbox: SandboxServer?, stderr: any OutputSink) {

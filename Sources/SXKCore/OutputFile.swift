@@ -43,6 +43,18 @@ public final class OutputFile: @unchecked Sendable {
         return kindRefusal(st)
     }
 
+    /// `refusal`, and for a file written later (at exit): a new name needs a folder that exists and
+    /// can be written, checked now so the run is refused before its work rather than its file lost.
+    public static func laterWriteRefusal(_ path: String) -> String? {
+        if let reason = refusal(path) { return reason }
+        guard path != "-", access(path, F_OK) != 0 else { return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno)) }
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var st = stat()
+        guard stat(folder, &st) == 0 else { return "its folder: \(String(cString: strerror(errno)))" }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return "its folder is not a folder" }
+        return access(folder, W_OK | X_OK) == 0 ? nil : "its folder: \(String(cString: strerror(errno)))"
+    }
+
     /// Checks `path` (as `refusal`) and opens it for writing: truncated, or with `append` (`>> FILE`)
     /// added to at its end. The check is repeated on the open descriptor, so a file swapped in
     /// between is refused too.

@@ -93,13 +93,66 @@ public struct SecretMatcher: Sendable {
     public func holds(_ text: String) -> Bool {
         // Most keys and cells are shorter than any secret: no scan (utf8.count is O(1) on native strings).
         guard !isEmpty, text.utf8.count >= minLength else { return false }
-        var text = text
-        return text.withUTF8 { firstMatch(in: $0) != nil }
+        var copy = text
+        if copy.withUTF8({ firstMatch(in: $0) != nil }) { return true }
+        return percentEncodedPieces(of: text).contains { holds($0.decoded) }
+    }
+
+    /// The pieces of `text` (between URL and list delimiters) that hold a `%XX` escape, each with
+    /// its decoded text: a token sent in a query string or echoed URL-encoded is found decoded.
+    private func percentEncodedPieces(of text: String) -> [(range: Range<String.Index>, decoded: String)] {
+        guard text.utf8.contains(0x25) else { return [] }
+        var pieces: [(Range<String.Index>, String)] = []
+        var start = text.startIndex
+        func close(_ end: String.Index) {
+            let piece = text[start..<end]
+            if piece.utf8.contains(0x25), let decoded = Self.percentDecoded(piece), decoded != String(piece) {
+                pieces.append((start..<end, decoded))
+            }
+        }
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "&" || c == "=" || c == "?" || c == "#" || c == "," || c == "\"" || c == "'" || c.isWhitespace {
+                close(i)
+                start = text.index(after: i)
+            }
+            i = text.index(after: i)
+        }
+        close(text.endIndex)
+        return pieces
+    }
+
+    /// `%XX` escapes decoded (a `+` left as it is); nil when the bytes are not UTF-8.
+    static func percentDecoded(_ piece: Substring) -> String? {
+        var out: [UInt8] = []
+        let bytes = Array(piece.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x25, i + 2 < bytes.count, let byte = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                out.append(byte)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
     }
 
     /// `text` with each stretch holding a secret replaced by `***` (overlapping finds become one).
     public func mask(_ text: String) -> String {
         guard !isEmpty, text.utf8.count >= minLength else { return text }
+        let masked = maskAsSent(text)
+        // A piece that holds a secret once its `%XX` escapes are decoded is masked whole.
+        let encoded = percentEncodedPieces(of: masked).filter { holds($0.decoded) }
+        guard !encoded.isEmpty else { return masked }
+        var out = masked
+        for piece in encoded.reversed() { out.replaceSubrange(piece.range, with: "***") }
+        return out
+    }
+
+    private func maskAsSent(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes -> String? in
             let found = ranges(in: bytes)

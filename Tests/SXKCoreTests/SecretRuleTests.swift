@@ -102,3 +102,17 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertEqual(Redaction.redact("西湖" + token + "景区", secrets: [token]), "西湖***景区")
     }
 }
+
+extension SecretRuleTests {
+    /// A token sent in a query string or echoed URL-encoded is found and masked decoded.
+    func testAPercentEncodedSecretIsFoundAndMasked() {
+        let token = "Q1w2E3r4T5y6U7i/O9p0A1s2D3f4G5h+J7k8L9z0X1c2V3b/N5m6Q7w8E9r0T1y="
+        let matcher = SecretMatcher([token])
+        let encoded = "Q1w2E3r4T5y6U7i%2FO9p0A1s2D3f4G5h%2BJ7k8L9z0X1c2V3b%2FN5m6Q7w8E9r0T1y%3D"
+        let url = "https://app.example/cb?t=\(encoded)&x=1"
+        XCTAssertTrue(matcher.holds(url))
+        XCTAssertEqual(matcher.mask(url), "https://app.example/cb?t=***&x=1")
+        XCTAssertFalse(matcher.holds("https://app.example/cb?t=a%20b&x=1"))
+        XCTAssertEqual(matcher.mask("100%25 sure"), "100%25 sure")
+    }
+}

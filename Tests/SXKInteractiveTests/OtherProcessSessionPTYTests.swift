@@ -19,6 +19,11 @@ final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
         let s = try start()
         s.send("orders --keyword \(token) --page-size 1\r")
         try s.expect("›")
+        // In the forms output masks it in too: another case, a 20-character part.
+        s.send("orders --keyword \(token.uppercased()) --page-size 1\r")
+        try s.expect("›")
+        s.send("orders --keyword x\(token.prefix(20)) --page-size 1\r")
+        try s.expect("›")
         s.send("version\r")
         try s.expect("›")
         s.send("exit\r")
@@ -26,6 +31,8 @@ final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
         let history = try String(contentsOf: profileDir.appendingPathComponent("history"), encoding: .utf8)
         XCTAssertTrue(history.contains("version"), history)
         XCTAssertFalse(history.contains(token), history)
+        XCTAssertFalse(history.contains(token.uppercased()) || history.contains(String(token.prefix(20))), history)
+        XCTAssertFalse(history.contains("keyword"), history)
     }
 
     func testAnotherLoginOrLogoutIsReadBeforeTheNextCommand() throws {

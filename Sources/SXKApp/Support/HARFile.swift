@@ -26,6 +26,7 @@ extension SXKHost {
             try writeHAR(transport.ring.all, to: path)
         } catch {
             diagnostics.error("--har: \(error)")
+            harLost.withLock { $0 = true }
         }
     }
 }

@@ -101,7 +101,8 @@ public final class Shell: @unchecked Sendable {
         host.shutdown()
         stdout.flush()
         // `exit N` was asked for first and wins over a signal that comes while the shell ends.
-        return exitRequest ?? end.status(status)
+        let final = exitRequest ?? end.status(status)
+        return final == ExitStatus.ok && host.shutdownLostOutput ? ExitStatus.failure : final
     }
 
     // MARK: modes
@@ -159,8 +160,8 @@ public final class Shell: @unchecked Sendable {
                 guard let line = joiner.add(typed) else { continue }
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
                 // A line holding a live token stays out of the file, as one with a secret word does.
-                let secrets = host.secrets
-                let holdsToken = secrets.contains { !$0.isEmpty && line.contains($0) }
+                // In every form output masks it in (another case, base64, a 16-character run, URL-encoded).
+                let holdsToken = SecretMatcher.shared(host.secrets).holds(line)
                 lineReader.addHistory(line, persist: !holdsToken && HistoryStore.shouldPersist(line, specs: specs, aliases: aliases), context: currentContext())
                 status = await runLine(line, io: makeIO(interactive: true), stopOnFailure: false)
                 // A usage error only the command itself finds (`orders --limit 0`, `exit 300`) is not kept either.

@@ -20,6 +20,9 @@ public protocol ShellHost: AnyObject, Sendable {
     func exitStatus(for error: any Error) -> Int32
     /// Save state before the process ends (normal exit, SIGTERM, SIGHUP).
     func shutdown()
+    /// True when `shutdown` could not write a file the user asked for (`--har`): a run that
+    /// succeeded otherwise then ends with 1, the artifact being lost.
+    var shutdownLostOutput: Bool { get }
     /// Secrets the session holds (the token): never kept in a variable or `$_`.
     var secrets: [String] { get }
     /// Where a command would run now (profile, role, scenic, store), kept with each history line.
@@ -39,6 +42,7 @@ extension ShellHost {
     }
 
     public func noticesBeforePrompt() -> [String] { [] }
+    public var shutdownLostOutput: Bool { false }
     public var secrets: [String] { [] }
     public func historyContext() -> HistoryContext? { nil }
     public func pager() -> String? { Pager.command(environment: ProcessEnvironment.current()) }

@@ -270,6 +270,23 @@ final class HARFileTests: XCTestCase {
 
     /// A FIFO, a device, a directory or a link to one is never replaced by a file: one line, exit 2,
     /// left as it was (`--har` checks before the run); `-` writes the document to stdout.
+    /// A HAR file whose folder is missing is refused before anything is sent (2); one that cannot be
+    /// written at the end (the folder refuses even root: /proc) makes a run that succeeded end with 1.
+    func testAHARFileThatCannotBeWrittenIsNotASuccess() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let server = SharedSandbox.server
+        server.resetRequestLog()
+        let missing = SXK.run(["--har", ws.root + "/no/such/folder/x.har", "get", "/api/app/config"], in: ws, baseURL: url)
+        XCTAssertEqual(missing.status, 2, missing.summary)
+        XCTAssertTrue(missing.stderr.contains("its folder: No such file or directory"), missing.summary)
+        XCTAssertTrue(server.requestLog().isEmpty, "\(server.requestLog().map(\.path))")
+        let lost = SXK.run(["--har", "/proc/sxk-test.har", "get", "/api/app/config", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(lost.status, 1, lost.summary)
+        XCTAssertTrue(lost.stdout.contains("latestVersion"), lost.summary)
+        XCTAssertTrue(lost.stderr.contains("--har: cannot write HAR file"), lost.summary)
+    }
+
     func testSpecialTargetsAreRefusedWithExit2() throws {
         let ws = Workspace()
         SXK.login("13800000001", in: ws, baseURL: url)
