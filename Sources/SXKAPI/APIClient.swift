@@ -136,15 +136,24 @@ public final class APIClient: Sendable {
         let ms = elapsed()
         label.status = response.status
         if tracing {
+            // A secret the answer itself carries (a new token as `data.token`) is masked wherever
+            // else it shows in that answer (a name, a message).
+            let shown = secrets + Redaction.secretMemberValues(response.body)
             observer.responseReceived(TraceResponse(
                 method: method, url: traceURL, path: shownPath, status: response.status, elapsedMs: ms,
-                headers: SecretScrubber.headers(response.headers, secrets: secrets),
-                bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: secrets), failure: nil, metrics: response.metrics))
+                headers: SecretScrubber.headers(response.headers, secrets: shown),
+                bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: shown), failure: nil, metrics: response.metrics))
         }
         if Task.isCancelled { throw APIError.cancelled(request: label) }
 
         do {
-            return try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets)
+            var answer = try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets)
+            // A password or temporary token the server repeats (in an account's name) is masked in
+            // the answer itself, before anything keeps it (accounts.json) or shows it: only these
+            // short answers are scanned, as only the login's requests carry such secrets.
+            let echoed = secrets.filter { $0 != sessionToken }
+            if !echoed.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: echoed) }
+            return answer
         } catch {
             if case .sessionExpired(let reason, _) = error, tokenOverride == nil, let sessionToken,
                let generation = expiry.report(sentAtEpoch: epoch, token: sessionToken) {
@@ -155,9 +164,13 @@ public final class APIClient: Sendable {
     }
 
     /// Reads status and envelope into a success response or an error.
-    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets: [String]) throws(APIError) -> APIResponse {
+    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets sent: [String]) throws(APIError) -> APIResponse {
         let status = response.status
         if status == 401 { throw APIError.sessionExpired(reason: "HTTP 401", request: label) }
+        // What an error line quotes is masked for the secrets the answer carries too (an answer of a
+        // size an error or a login has: a long list is not scanned for them).
+        let ok = (200..<300).contains(status)
+        let secrets = response.body.count <= 65_536 ? sent + Redaction.secretMemberValues(response.body) : sent
         let excerpt = { SecretScrubber.excerpt(response.body, secrets: secrets) }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw APIError.notJSON(status: status, reason: "empty body", excerpt: "", request: label)
@@ -168,7 +181,6 @@ public final class APIClient: Sendable {
         } catch {
             throw APIError.notJSON(status: status, reason: APIClient.notJSONReason(response.body, error), excerpt: excerpt(), request: label)
         }
-        let ok = (200..<300).contains(status)
         guard let object = envelope.objectValue, let codeValue = object.field("code"), let rawCode = codeValue.stringValue else {
             if ok { throw APIError.decoding(FieldError(field: "code", reason: "is missing: the body is not an envelope"), request: label) }
             throw APIError.http(status: status, excerpt: excerpt(), request: label)

@@ -115,6 +115,8 @@ final class RequestRing: @unchecked Sendable {
     func finish(_ number: Int, response: HTTPResponse, bodySecrets: [String], elapsedMs: Double) {
         var head = response.body.count > RequestRing.bodyHeadLimit ? Array(response.body.prefix(RequestRing.bodyHeadLimit)) : response.body
         var headers = response.headers.fields
+        // And what the answer itself carries under a secret name (a new token), wherever else it shows.
+        let bodySecrets = bodySecrets + Redaction.secretMemberValues(head)
         if !bodySecrets.isEmpty {
             head = Array(Redaction.redact(String(decoding: head, as: UTF8.self), secrets: bodySecrets).utf8)
             // A server may echo them in a header too (a `Location`, a debug field).

@@ -30,6 +30,13 @@ public enum Redaction {
         return changed(value, matcher) ?? value
     }
 
+    /// Only the live secrets in `value` replaced, a secret-named member's value kept: an answer
+    /// still to be used (a login's, whose `token` is the session's) cleaned of what it repeats.
+    public static func maskingRepeated(_ value: JSONValue, secrets: [String]) -> JSONValue {
+        let matcher = SecretMatcher.shared(secrets)
+        return changed(value, matcher, byName: false) ?? value
+    }
+
     /// `redact(_:secrets:)` over each row of a batch, the secrets prepared once (a stream masks
     /// 100,000 rows).
     public static func redact(rows: [JSONValue], secrets: [String]) -> [JSONValue] {
@@ -39,7 +46,7 @@ public enum Redaction {
 
     /// One walk for both rules; nil when nothing changes, so a clean answer (the usual case) is
     /// handed back without copying a node. Runs on every command's data.
-    private static func changed(_ value: JSONValue, _ matcher: SecretMatcher) -> JSONValue? {
+    private static func changed(_ value: JSONValue, _ matcher: SecretMatcher, byName: Bool = true) -> JSONValue? {
         switch value {
         case .string(let text):
             guard matcher.holds(text) else { return nil }
@@ -47,7 +54,7 @@ public enum Redaction {
         case .array(let items):
             var out: [JSONValue]?
             for (i, item) in items.enumerated() {
-                guard let new = changed(item, matcher) else { continue }
+                guard let new = changed(item, matcher, byName: byName) else { continue }
                 if out == nil { out = items }
                 out![i] = new
             }
@@ -56,7 +63,7 @@ public enum Redaction {
             // A row that names its value in a member (`{"field": NAME, "value": …}` of a key/value
             // table, `{"key": NAME, "before": …, "after": …}` of a change) hides it as a member
             // named NAME would be: the table, CSV and JSON views of one value agree.
-            let namesSecret = object.entries.contains { entry in
+            let namesSecret = byName && object.entries.contains { entry in
                 guard entry.key == "field" || entry.key == "key", case .string(let name) = entry.value else { return false }
                 return isSecretName(name)
             }
@@ -64,10 +71,12 @@ public enum Redaction {
             for (i, entry) in object.entries.enumerated() {
                 let key = matcher.holds(entry.key) ? matcher.mask(entry.key) : nil
                 let member: JSONValue?
-                if isSecretName(entry.key) || (namesSecret && namedValueMembers.contains(entry.key)) {
+                if byName && (isSecretName(entry.key) || (namesSecret && namedValueMembers.contains(entry.key))) {
                     member = carriesSecret(entry.value) ? .string("***") : nil
+                } else if !byName && isSecretName(entry.key) {
+                    member = nil
                 } else {
-                    member = changed(entry.value, matcher)
+                    member = changed(entry.value, matcher, byName: byName)
                 }
                 guard key != nil || member != nil else { continue }
                 if out == nil { out = object.entries }
@@ -189,6 +198,40 @@ public enum Redaction {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         var copied = 0
+        for member in secretMembers(bytes) {
+            if member.quoted {
+                out.append(contentsOf: bytes[copied..<member.range.lowerBound])
+                out.append(contentsOf: "***".utf8)
+            } else {
+                out.append(contentsOf: bytes[copied..<member.range.lowerBound])
+                out.append(contentsOf: "\"***\"".utf8)
+            }
+            copied = member.range.upperBound
+        }
+        guard copied > 0 else { return text }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The values of the secret-named members of raw JSON text (a token a server sends back, as
+    /// `data.token`): masked wherever else that answer shows them (trace, HAR, error lines).
+    public static func secretMemberValues(_ bytes: [UInt8]) -> [String] {
+        secretMembers(bytes).compactMap { member in
+            let raw = bytes[member.range]
+            guard raw.count >= 4 else { return nil }
+            // An escape in it (`\/`, `\u0041`): the value is what the JSON string decodes to.
+            if member.quoted, raw.contains(UInt8(ascii: "\\")) {
+                return (try? JSONParser.parse([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))?.stringValue
+            }
+            return String(decoding: raw, as: UTF8.self)
+        }
+    }
+
+    /// Where the value of each secret-named member is (inside the quotes for a string, the whole
+    /// number otherwise), skipping values already `***`. One pass: each string followed by `:` is a
+    /// member name.
+    private static func secretMembers(_ bytes: [UInt8]) -> [(range: Range<Int>, quoted: Bool)] {
+        var found: [(range: Range<Int>, quoted: Bool)] = []
         var i = 0
         let quote = UInt8(ascii: "\"")
         func stringEnd(from start: Int) -> Int {
@@ -210,26 +253,19 @@ public enum Redaction {
             while k < bytes.count, isSpace(bytes[k]) { k += 1 }
             if k < bytes.count, bytes[k] == quote {
                 let valueEnd = stringEnd(from: k + 1)
-                if bytes[(k + 1)..<valueEnd].elementsEqual("***".utf8) { i = valueEnd + 1; continue }
-                out.append(contentsOf: bytes[copied...k])
-                out.append(contentsOf: "***".utf8)
-                copied = valueEnd
+                if !bytes[(k + 1)..<valueEnd].elementsEqual("***".utf8) { found.append(((k + 1)..<valueEnd, true)) }
                 i = valueEnd + 1
             } else if k < bytes.count, bytes[k] == UInt8(ascii: "-") || (bytes[k] >= 0x30 && bytes[k] <= 0x39) {
                 // A number: every digit, sign, point and exponent of it.
                 var e = k
                 while e < bytes.count, "+-.eE0123456789".utf8.contains(bytes[e]) { e += 1 }
-                out.append(contentsOf: bytes[copied..<k])
-                out.append(contentsOf: "\"***\"".utf8)
-                copied = e
+                found.append((k..<e, false))
                 i = e
             } else {
                 i = k
             }
         }
-        guard copied > 0 else { return text }
-        out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
+        return found
     }
 
     /// Where the value of a typed item starts when its name is a secret name: `NAME=value` (the name

@@ -85,7 +85,15 @@ public enum SandboxHostile {
         if envelope.int("code") != SandboxCode.success {
             envelope["msg"] = .string((envelope.string("msg") ?? "") + payload)
         } else if let data = envelope.field("data") {
-            var tainted = taint(data)
+            // The login's answers repeat what they were sent and what they hand out in the names a
+            // client shows and keeps: the password (v9/login), the temporary token and the new
+            // formal token (set-user).
+            var echoes: [String] = []
+            if let sent = (try? JSONParser.parse(request.body))?.objectValue, let password = sent.string("password") { echoes.append("pw:" + password) }
+            if let token = data.objectValue?.string("token"), let temporary = request.header("token"), !temporary.isEmpty {
+                echoes += ["new:" + token, "tmp:" + temporary]
+            }
+            var tainted = taint(data, with: payload + echoes.map { " " + $0 }.joined())
             if request.path.hasPrefix("/api/yf-handset-app/userinfo"), var object = tainted.objectValue,
                let token = request.header("token"), !token.isEmpty {
                 object["debug"] = echo(token: token)
@@ -97,16 +105,16 @@ public enum SandboxHostile {
         return out
     }
 
-    private static func taint(_ value: JSONValue) -> JSONValue {
+    private static func taint(_ value: JSONValue, with tail: String) -> JSONValue {
         switch value {
-        case .array(let items): return .array(items.map(taint))
+        case .array(let items): return .array(items.map { taint($0, with: tail) })
         case .object(let object):
             var out = JSONObject()
             for (key, member) in object.entries {
                 if taintedMembers.contains(key), case .string(let text) = member {
-                    out[key] = .string(text + payload)
+                    out[key] = .string(text + tail)
                 } else {
-                    out[key] = taint(member)
+                    out[key] = taint(member, with: tail)
                 }
             }
             return .object(out)

@@ -88,3 +88,27 @@ final class HostileServerTests: XCTestCase {
         assertInert(expired.stderrData, "--trace of a failing call")
     }
 }
+
+extension HostileServerTests {
+    /// The login's answers repeat the password (v9/login) and the temporary and new formal tokens
+    /// (set-user) in the names a client shows and keeps: none of them reaches the trace, the output,
+    /// a state file or a HAR file written after the logout that forgot them.
+    func testWhatTheLoginsAnswersRepeatIsNeverShownOrKept() throws {
+        let ws = Workspace()
+        let har = ws.root + "/login.har"
+        let r = SXK.run(["--trace", "--har", har, "-c", "login 13800000004 --password-stdin --accept-privacy --account 3; accounts; whoami; logout"],
+                        in: ws, baseURL: url, stdin: "sandbox123\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("pw:***") && r.stderr.contains("new:***") && r.stderr.contains("tmp:***"), r.summary)
+        var kept = [r.stdout, r.stderr, (try? String(contentsOfFile: har, encoding: .utf8)) ?? "no HAR file"]
+        for name in (try? FileManager.default.subpathsOfDirectory(atPath: ws.stateDir)) ?? [] {
+            kept.append((try? String(contentsOfFile: ws.stateDir + "/" + name, encoding: .utf8)) ?? "")
+        }
+        let pattern = try NSRegularExpression(pattern: "(pw|new|tmp):(?!\\*\\*\\*)")
+        for text in kept {
+            XCTAssertFalse(text.contains("sandbox123"), String(text.prefix(2000)))
+            let unmasked = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+            XCTAssertNil(unmasked, String(text.prefix(2000)))
+        }
+    }
+}
