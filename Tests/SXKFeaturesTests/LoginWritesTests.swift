@@ -59,14 +59,19 @@ final class LoginWritesTests: XCTestCase {
     }
 
     func testASnapshotThatCannotBeSavedLeavesNoCommonMenusBehind() async throws {
-        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 300))
+        let h = try Harness(config: SandboxConfig(ordersPerRole: 20, latencyMs: 2_000))
         let defaultsFile = profileDir(h) + "/defaults.json"
         let login = Task { try await h.login("13800000001") }
         // Once the pair is in flight the login's first save is done; from then on the defaults
         // cannot be replaced (a folder where the file was).
         let deadline = Date().addingTimeInterval(10)
         while h.requests(Self.userInfo).isEmpty && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Waited for, not slept on: the saves are synced to disk, which a loaded machine makes slow.
+        let fm = FileManager.default
+        while (!fm.fileExists(atPath: defaultsFile) || !fm.fileExists(atPath: profileDir(h) + "/accounts.json")
+               || ((try? fm.contentsOfDirectory(atPath: profileDir(h))) ?? []).contains { $0.contains(".tmp-") }) && Date() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         XCTAssertNil(h.requests(Self.userInfo).last?.answered, "the pair answered before the disk was blocked")
         try FileManager.default.removeItem(atPath: defaultsFile)
         try FileManager.default.createDirectory(atPath: defaultsFile + "/blocked", withIntermediateDirectories: true)

@@ -105,9 +105,10 @@ final class LineEditingPTYTests: SandboxPTYTestCase {
         let s = try start(rows: 24, columns: 40)
         s.send(String(repeating: "x", count: 90))
         try s.expect("xxxxxxxxxx")
-        usleep(100_000)
+        let typed = s.raw.count
         s.send("\u{01}")  // Ctrl-A: to the start, on the first row
-        usleep(100_000)
+        // Seen done (the cursor moved up) before the Ctrl-C, which would flush a Ctrl-A not yet read.
+        try s.expectRaw(matching: "\u{1B}\\[[1-9][0-9]*A", after: typed)
         let before = s.raw.count
         s.send("\u{03}")
         try s.expect("›")

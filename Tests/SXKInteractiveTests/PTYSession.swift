@@ -105,6 +105,16 @@ final class PTYSession {
         }
     }
 
+    /// Waits until the bytes written since `start` (escape sequences and all) match `pattern`.
+    func expectRaw(matching pattern: String, after start: Int, timeout: TimeInterval = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if String(decoding: raw[min(start, raw.count)...], as: UTF8.self).range(of: pattern, options: .regularExpression) != nil { return }
+            if Date() > deadline { throw Timeout(description: "did not see /\(pattern)/ in the raw output within \(timeout)s") }
+            pump(until: deadline)
+        }
+    }
+
     /// Reads what is available, waiting at most until `deadline`. False at end of output.
     @discardableResult
     private func pump(until deadline: Date) -> Bool {

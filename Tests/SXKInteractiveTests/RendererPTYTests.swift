@@ -20,7 +20,8 @@ final class RendererPTYTests: SandboxPTYTestCase {
                 try s.expect("›")
             }
             // Typed lines (after the prompt's ›) are wrapped by the line editor, not printed by a command.
-            for line in s.screen.split(separator: "\n") where !line.contains("›") {
+            // Read as the terminal shows them: a "waiting for" line a slow request drew is erased.
+            for line in TerminalLines.render(s.raw) where !line.contains("›") {
                 XCTAssertLessThanOrEqual(TextWidth.width(String(line)), Int(columns), "\(columns) cols: \(line)")
             }
             XCTAssertTrue(s.screen.contains("ORDER NO"), s.screen)

@@ -6,15 +6,21 @@ import XCTest
 /// every file whole, the token, the login's snapshot and its account list written before the kill.
 final class LoginCrashTests: XCTestCase {
     func testALoginKilledWithThePairInFlightLeavesTheTokenSnapshotAndAccountList() throws {
-        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 400))
+        let (server, url) = try startSandbox(SandboxConfig(latencyMs: 3_000))
         defer { server.stop() }
         let ws = Workspace()
         let live = try LiveSXK(["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "2"], in: ws, baseURL: url)
         live.send(SXK.password + "\n")
         let deadline = Date().addingTimeInterval(15)
         while !server.requestLog().contains(where: { $0.path == "/api/yf-handset-app/userinfo" }) && Date() < deadline { usleep(5_000) }
-        // The pair is held by the server for 400 ms; the writes that do not wait for it are done well before.
-        usleep(150_000)
+        // The pair is held by the server for 3 s; the writes that do not wait for it are done well
+        // before (waited for, not slept on: each is synced to disk, which a loaded machine makes slow).
+        let written = Date().addingTimeInterval(2.5)
+        while Date() < written, (ws.token() ?? "").isEmpty || ws.read(ws.profileDir + "/accounts.json") == nil
+                || ((try? ws.defaultsObject())?["key_in_user_id"] as? Int) != 4002
+                || !ws.allFiles(under: ws.profileDir).filter({ $0.contains(".tmp-") }).isEmpty {
+            usleep(10_000)
+        }
         XCTAssertNil(server.requestLog().last { $0.path == "/api/yf-handset-app/userinfo" }?.answered, "the pair answered before the kill")
         live.kill9()
 

@@ -4,7 +4,8 @@ import XCTest
 
 /// Fails when any test left a connection holder (`sxk __hold-connections`) running. The tests that
 /// start holders (SXKAppTests' `KeptConnectionTests`) stop them in their tearDown; this catches one
-/// that did not. The runner takes this module after SXKAppTests, and classes in name order.
+/// that did not. The runner takes SXKAppTests (the module of the tests that start holders) last,
+/// and its classes in name order: this one after all of them.
 final class ZZNoHolderLeftBehindTests: XCTestCase {
     func testNoConnectionHolderIsLeftRunning() {
         var left: [String] = []
@@ -18,11 +19,4 @@ final class ZZNoHolderLeftBehindTests: XCTestCase {
         }
         XCTAssertEqual(left, [], "connection holders still running")
     }
-}
-
-/// A /proc file's bytes (they report size 0, so read to the end).
-func procFile(_ path: String) -> Data? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    return try? handle.readToEnd()
 }
