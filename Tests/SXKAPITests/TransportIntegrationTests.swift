@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 import SXKCore
 @testable import SXKAPI
@@ -59,8 +60,13 @@ final class TransportIntegrationTests: XCTestCase {
     /// first requests to a plain-http origin: plain http cannot multiplex, so the second request takes
     /// a connection of its own at once instead of waiting behind the first.
     func testConcurrentPairOverPlainHTTPOverlapsOnTwoConnections() async throws {
+        // Each answer waits (up to 5 s) until both requests are in: on a loaded machine the second
+        // may start late, and it still must not wait behind the first.
+        let arrived = Mutex(0)
         let server = try LoopbackTestServer { _ in
-            usleep(200_000)
+            arrived.withLock { $0 += 1 }
+            let deadline = Date().addingTimeInterval(5)
+            while arrived.withLock({ $0 }) < 2, Date() < deadline { usleep(5_000) }
             return .json(Fixture.envelope("{}"))
         }
         defer { server.stop() }

@@ -22,16 +22,17 @@ final class WatchPTYTests: SandboxPTYTestCase {
         s.send("\u{03}")
         try s.expect("watch: stopped after", timeout: 5)
         try s.expect("›", timeout: 5)
-        XCTAssertLessThan(Date().timeIntervalSince(pressed), 2.0)
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), 3.0)
+        let back = Date()
         XCTAssertFalse(s.screen.contains("error: interrupted"), "Ctrl-C was reported as a failure:\n\(s.screen)")
-        // No run starts after the prompt is back, and the session still works.
-        let ordersCalls = server.requestLog().filter { $0.path == "/api/yf-handset-app/photog/order/listv2" }.count
+        // No run starts after the prompt is back (a request sent before it may be logged later: counted
+        // by when it arrived), and the session still works.
         s.send("whoami\r")
         try s.expect("loggedIn")
         try s.expect("›")
-        Thread.sleep(forTimeInterval: 0.6)
-        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/yf-handset-app/photog/order/listv2" }.count, ordersCalls,
-                       "watch kept running after Ctrl-C")
+        Thread.sleep(forTimeInterval: 1.0)
+        let late = server.requestLog().filter { $0.path == "/api/yf-handset-app/photog/order/listv2" && $0.arrived > back }
+        XCTAssertEqual(late.count, 0, "watch kept running after Ctrl-C")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }

@@ -240,12 +240,15 @@ final class LoginTests: BothSpellingsTestCase {
 /// File events in one folder (inotify), as "deleted NAME" / "replaced NAME" / "wrote NAME", in order.
 final class DirectoryEvents: @unchecked Sendable {
     private let fd: Int32
+    private let dir: String
+    private var sentinels = 0
     private let lock = NSLock()
     private var events: [String] = []
     private var markIndex = 0
     private var stopped = false
 
     init?(_ dir: String) {
+        self.dir = dir
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_DELETE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
@@ -271,17 +274,31 @@ final class DirectoryEvents: @unchecked Sendable {
         }
     }
 
-    /// Later calls to `sinceMark` see only what happens after this. Waits 100 ms first, so events of
-    /// writes that already happened are read and counted before the mark.
+    /// Later calls to `sinceMark` see only what happens after this: the events of writes that
+    /// already happened are read first (a file of its own is written and its event waited for:
+    /// inotify reports in order).
     func mark() {
-        usleep(100_000)
-        lock.withLock { markIndex = events.count }
+        let index = flush()
+        lock.withLock { markIndex = index }
     }
 
-    /// Events after the mark; waits briefly so the last ones are read.
+    /// Events after the mark, every one so far read (as `mark`), sxk's only.
     func sinceMark() -> [String] {
-        usleep(200_000)
-        return lock.withLock { Array(events[markIndex...]) }
+        let end = flush()
+        return lock.withLock { Array(events[markIndex..<end]).filter { !$0.hasSuffix(".events-sentinel") } }
+    }
+
+    /// Writes a sentinel file and waits (up to 10 s) for its event; returns the index after it.
+    private func flush() -> Int {
+        let name = lock.withLock { sentinels += 1; return "\(sentinels).events-sentinel" }
+        FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+        unlink(dir + "/" + name)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let i = lock.withLock({ events.firstIndex(of: "deleted \(name)") }) { return i + 1 }
+            usleep(2_000)
+        }
+        return lock.withLock { events.count }
     }
 
     /// Ends the reading thread and closes the descriptor.
