@@ -14,10 +14,13 @@ public protocol OutputSink: AnyObject, Sendable {
     /// The error (errno) a write met since the last call, other than the reader going away: a full
     /// disk or a file-size limit lost output, which the command must not report as done.
     func takeWriteError() -> Int32?
+    /// True once a write found the reader gone (EPIPE: `| head -1` has read enough).
+    var readerGone: Bool { get }
 }
 
 extension OutputSink {
     public func takeWriteError() -> Int32? { nil }
+    public var readerGone: Bool { false }
 
     /// Writes `text` and a newline.
     public func line(_ text: String = "") { write(text + "\n") }
@@ -30,6 +33,7 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     private let lock = Lock()
     private var buffer: [UInt8] = []
     private var broken = false
+    private var gone = false
     private var writeError: Int32?
     private let limit: Int
     /// Erased before this sink writes (set when the descriptor is the terminal the status line is on).
@@ -46,6 +50,7 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     }
 
     public var isBroken: Bool { lock.withLock { broken } }
+    public var readerGone: Bool { lock.withLock { gone } }
 
     public func takeWriteError() -> Int32? {
         lock.withLock {
@@ -90,7 +95,7 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
                 let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
-                    if errno != EPIPE { writeError = errno }
+                    if errno == EPIPE { gone = true } else { writeError = errno }
                     broken = true
                     return
                 }

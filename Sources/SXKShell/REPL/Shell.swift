@@ -198,6 +198,7 @@ public final class Shell: @unchecked Sendable {
         defer { errorLocation = nil }
         var worst: Int32 = 0
         for line in StartupFile.split(String(decoding: data, as: UTF8.self)) {
+            if stdout.readerGone { break }
             errorLocation = "\(path):\(line.number)"
             let status = await runLine(line.text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
             if status != 0 {
@@ -250,6 +251,7 @@ public final class Shell: @unchecked Sendable {
                 return status != 0 ? status : worst
             case .interrupted: return ExitStatus.interrupted
             case .line(var typed):
+                if stdout.readerGone { return worst }
                 if !joiner.isPending {
                     firstLine = lineReader.linesTaken
                     // A byte order mark starts the text, not its first command (as a script file's).
@@ -285,6 +287,9 @@ public final class Shell: @unchecked Sendable {
         }
         var worst: Int32 = 0
         for tokens in commands {
+            // A script's reader has gone (`sxk -c '…' | head -1`): what is left is not run, as a shell
+            // script's commands after a SIGPIPE are not (the REPL's terminal is never a pipe's end).
+            if !io.isInteractive, stdout.readerGone { break }
             let status = await runTokens(tokens, io: io, stopOnFailure: stopOnFailure)
             if status != 0 {
                 lastFailure = status

@@ -172,3 +172,18 @@ extension OneShotEdgesTests {
         XCTAssertEqual(after.status, 0, after.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// The reader of a script's output has gone (`| head -1`): the commands after are not run, as a
+    /// shell script's are not after a SIGPIPE; the run ends quietly.
+    func testNothingMoreRunsOnceTheReaderHasGone() {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let r = SXK.runProcess(["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "-c", "orders --all --ndjson; store 102"],
+                               env: ws.environment, stdin: Data(), timeout: 30, wrapper: ["/bin/sh", "-c", "\"$0\" \"$@\" | head -1"])
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 1, r.summary)
+        XCTAssertFalse(r.stderr.contains("now role"), r.summary)
+        let store = SXK.run(["whoami", "--jq", ".storeId"], in: ws, baseURL: url)
+        XCTAssertEqual(store.stdout, "101\n", store.summary)
+    }
+}
