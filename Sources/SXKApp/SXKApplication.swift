@@ -143,13 +143,28 @@ public enum SXKApplication {
             if let reason = OutputFile.laterWriteRefusal(har) { throw UsageError(TerminalText.sanitize("--har: refusing to write \(har): \(reason)")) }
             transport.ring.keep(atLeast: RequestRing.harCapacity)
         }
-        let services = try AppServices(
-            environment: environment, options: options, processEnvironment: context.environment,
-            settings: settings, transport: transport, stderr: stderr)
+        let services: AppServices
+        var borrowedState: String?
+        do {
+            services = try AppServices(
+                environment: environment, options: options, processEnvironment: context.environment,
+                settings: settings, transport: transport, stderr: stderr)
+        } catch where readsNoState(context.mode) {
+            // Help, version, the completion scripts, the man page and Tab read no state: with no state
+            // folder to be had (a build sandbox's HOME), they run on an empty one of their own, removed
+            // at the end (Tab then completes commands and flags, not cached names).
+            var blank = options
+            blank.stateDir = try emptyStateFolder(context.environment)
+            borrowedState = blank.stateDir
+            services = try AppServices(
+                environment: environment, options: blank, processEnvironment: context.environment,
+                settings: settings, transport: transport, stderr: stderr)
+        }
         keepConnections(options: options, mode: context.mode, environment: context.environment, paths: services.paths,
                         transport: transport, settings: settings, stderr: stderr)
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
+        host.borrowedStateFolder = borrowedState
         // A backend chosen on the command line is the profile's from now on.
         if !completing && (options.sandbox || options.baseURL != nil || options.env != nil) { services.rememberBackend() }
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
@@ -157,6 +172,20 @@ public enum SXKApplication {
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
         if services.storage.appStore.isDeviceSnapshot { try host.restoreSnapshotContexts() }
         return host
+    }
+
+    /// A one-shot of a command that reads no state (`help`, `version`, `completion`, `man`, Tab's `__complete`).
+    static func readsNoState(_ mode: RunMode) -> Bool {
+        guard case .oneShot(let words) = mode, let first = words.first else { return false }
+        return ["help", "version", "completion", "man", "__complete"].contains(first)
+    }
+
+    /// A new private folder under TMPDIR (or /tmp) for a run that has no state folder of its own.
+    static func emptyStateFolder(_ environment: [String: String]) throws -> String {
+        let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("sxk-nostate-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw UsageError("no state folder can be made: \(String(cString: strerror(errno)))") }
+        return String(cString: made)
     }
 
     /// True for a one-shot whose command sends at once (`AppCommand.sendsAtOnce`) and that sends directly

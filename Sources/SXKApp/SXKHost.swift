@@ -23,6 +23,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var origin = "login in this shell"
     private var previous: APIEnvironment?
     private var snapshotBusy = false
+    /// The empty state folder a stateless command ran on (`SXKApplication.readsNoState`), removed at the end.
+    var borrowedStateFolder: String?
     /// Set when the `--har` file could not be written at the end.
     let harLost = Mutex(false)
     var shutdownLostOutput: Bool { harLost.withLock { $0 } }
@@ -236,6 +238,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     func shutdown() {
         writeHARAtExit()
         sandbox?.stop()
+        if let folder = borrowedStateFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     // MARK: Variables and history context

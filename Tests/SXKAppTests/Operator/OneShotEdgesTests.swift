@@ -187,3 +187,22 @@ extension OneShotEdgesTests {
         XCTAssertEqual(store.stdout, "101\n", store.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// With no state folder to be had (a build sandbox's HOME), the commands that read no state run
+    /// (the completion scripts are generated at packaging time) and leave nothing behind; one that
+    /// needs the state says why it cannot run.
+    func testCommandsThatReadNoStateRunWithoutAStateFolder() throws {
+        let ws = Workspace()
+        let env = ["HOME": "/proc/sxk-no-home", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TMPDIR": ws.root]
+        for args in [["completion", "bash"], ["version"], ["help"], ["__complete", "ord"], ["man"]] {
+            let r = SXK.runProcess(args, env: env, stdin: Data(), timeout: 20)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.summary)")
+            XCTAssertFalse(r.stdout.isEmpty, "\(args): \(r.summary)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.root).filter { $0.hasPrefix("sxk-nostate-") }, [])
+        let orders = SXK.runProcess(["orders"], env: env, stdin: Data(), timeout: 20)
+        XCTAssertNotEqual(orders.status, 0, orders.summary)
+        XCTAssertTrue(orders.stderr.contains("cannot create folder /proc/sxk-no-home"), orders.summary)
+    }
+}
