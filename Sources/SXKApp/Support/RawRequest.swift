@@ -34,7 +34,15 @@ extension AppCommands {
         if command.has("paginate") {
             return try await paginate(path: path, query: query, show: show, secrets: itemSecrets, send: send)
         }
-        let response = try await send(query)
+        let response: APIResponse
+        do {
+            response = try await send(query)
+        } catch {
+            // A failed answer is where its parts matter most: asked for, they are shown before the
+            // error line (from what this shell recorded of the exchange, masked as `--trace` masks it).
+            if show != "b" { failedExchangeNotes(show, secrets: itemSecrets).forEach(diagnostics.note) }
+            throw error
+        }
         var output = dataOutput(response)
         output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.fixed(response.elapsedMs, digits: 1)) ms"]
             + (show.contains("h") ? Self.headerLines(response, secrets: itemSecrets) : [])
@@ -70,6 +78,25 @@ extension AppCommands {
             lines += masked.fields.map { "> \($0.name): \($0.value)" }
         }
         if show.contains("B"), let body = sent.body { lines.append("> " + body) }
+        return lines
+    }
+
+    /// The `--print` parts of an exchange that ended in an error: the request's, then the answer's
+    /// status, headers and (with `b`) the head of its body, as recorded; nothing of an answer that
+    /// never came.
+    private func failedExchangeNotes(_ show: String, secrets: [String]) -> [String] {
+        var lines = requestNotes(show)
+        guard let sent = host.transport.ring.all.last, let answer = sent.response else { return lines }
+        let masked = secrets + host.secrets
+        if show.contains("h") {
+            lines.append("< HTTP \(sent.status.map(String.init) ?? "?")")
+            lines += SecretScrubber.headers(HTTPHeaders(answer.headers.map { ($0.name, $0.value) }), secrets: masked).fields.map { "< \($0.name): \($0.value)" }
+        }
+        if show.contains("b"), !answer.bodyHead.isEmpty {
+            let text = SecretScrubber.traceBody(answer.bodyHead, secrets: masked)
+            lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "< " + $0 }
+            if answer.bodySize > answer.bodyHead.count { lines.append("< … (\(answer.bodySize) bytes in all)") }
+        }
         return lines
     }
 

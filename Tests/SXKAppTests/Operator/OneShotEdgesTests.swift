@@ -206,3 +206,21 @@ extension OneShotEdgesTests {
         XCTAssertTrue(orders.stderr.contains("cannot create folder /proc/sxk-no-home"), orders.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// `get -v` of an answer that is an error shows the exchange (request, status, headers, body)
+    /// on stderr before the one error line, the token masked; stdout stays empty.
+    func testVerboseShowsTheExchangeOfAFailedAnswer() {
+        let ws = loggedIn()
+        let r = SXK.run(["get", "/api/nonexistent", "-v"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.stdout, "", r.summary)
+        for part in ["> GET /api/nonexistent", "> token: ***", "< HTTP 404", "< Content-Type: application/json", "< {\"code\":100404"] {
+            XCTAssertTrue(r.stderr.contains(part), "\(part): \(r.summary)")
+        }
+        XCTAssertEqual(r.errorLines.count, 1, r.summary)
+        XCTAssertFalse(r.stderr.contains(ws.token() ?? "-"), r.summary)
+        let quiet = SXK.run(["get", "/api/nonexistent"], in: ws, baseURL: url)
+        XCTAssertFalse(quiet.stderr.contains("< HTTP"), quiet.summary)
+    }
+}
