@@ -45,8 +45,10 @@ public enum SecretScrubber {
     /// `Set-Cookie`, `X-Api-Key`…) shown as `***`, and live secrets masked in the rest.
     public static func headers(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
         HTTPHeaders(headers.fields.map { field in
-            if Redaction.isSecretName(field.name) { return HTTPField(name: field.name, value: "***") }
-            return HTTPField(name: field.name, value: Redaction.redact(field.value, secrets: secrets))
+            // A server may put a secret in a header's name too (`X-Tok-<token>: 1`).
+            let name = Redaction.redact(field.name, secrets: secrets)
+            if Redaction.isSecretName(field.name) { return HTTPField(name: name, value: "***") }
+            return HTTPField(name: name, value: Redaction.redact(field.value, secrets: secrets))
         })
     }
 

@@ -120,7 +120,7 @@ final class RequestRing: @unchecked Sendable {
         if !bodySecrets.isEmpty {
             head = Array(Redaction.redact(String(decoding: head, as: UTF8.self), secrets: bodySecrets).utf8)
             // A server may echo them in a header too (a `Location`, a debug field).
-            headers = headers.map { HTTPField(name: $0.name, value: Redaction.redact($0.value, secrets: bodySecrets)) }
+            headers = headers.map { HTTPField(name: Redaction.redact($0.name, secrets: bodySecrets), value: Redaction.redact($0.value, secrets: bodySecrets)) }
         }
         let kept = RecordedResponse(headers: headers, bodyHead: head, bodySize: response.body.count, metrics: response.metrics)
         lock.withLock {

@@ -85,13 +85,23 @@ public enum SXKApplication {
     /// The backend the options name without `--sandbox`: `--base-url`, `--env`, the backend a named
     /// profile remembers, else `test`.
     static func namedEnvironment(_ options: GlobalOptions, _ context: ShellContext, completing: Bool) throws -> APIEnvironment {
-        if let url = options.baseURL { return .custom(try APIEnvironment.validatedBaseURL(url)) }
+        // A wrong `--env` is said even beside `--base-url` (which names the backend when both are given).
+        var named: APIEnvironment?
         if let name = options.env {
             if name.lowercased() == "sandbox" {
                 throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
             }
-            return try APIEnvironment.parse(name)
+            let parsed = Result { () throws(APIError) in try APIEnvironment.parse(name) }
+            switch parsed {
+            case .success(let environment): named = environment
+            // A URL says what is wrong with it; a word was meant as an environment's name.
+            case .failure(let error) where name.contains("://"): throw error
+            case .failure:
+                throw AppError.usage(TerminalText.sanitize("--env: '\(name)' is neither an environment (test, release; sandbox with --sandbox) nor an http(s)://host[:port] URL"))
+            }
         }
+        if let url = options.baseURL { return .custom(try APIEnvironment.validatedBaseURL(url)) }
+        if let named { return named }
         if let named = options.profile, let backend = ProfileBackend.read(
             root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
             profile: named) {
@@ -135,6 +145,11 @@ public enum SXKApplication {
         let settings = AppSettings(trace: options.trace, status: context.status)
         // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.
         let caCert = options.caCert, processEnvironment = context.environment
+        // A CA file that cannot be read is the command line's mistake (2), said before anything runs,
+        // not a TLS failure (4) at the first request.
+        if let caCert, access(caCert, R_OK) != 0 {
+            throw UsageError(TerminalText.sanitize("--cacert: cannot read \(caCert): \(String(cString: strerror(errno)))"))
+        }
         let transport = RecordingTransport(base: CurlTransport(
             resolvingTrust: { TrustStore.resolve(caCert: caCert, environment: processEnvironment) },
             allowPlainHTTPOffLoopback: options.insecureHTTP))

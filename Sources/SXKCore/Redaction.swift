@@ -214,17 +214,22 @@ public enum Redaction {
     }
 
     /// The values of the secret-named members of raw JSON text (a token a server sends back, as
-    /// `data.token`): masked wherever else that answer shows them (trace, HAR, error lines).
+    /// `data.token`): masked wherever else that answer shows them (trace, HAR, error lines). Read
+    /// from the first 64 KB (where an answer carrying a token has it), each value once, at most 16:
+    /// a body of a million such members costs what a small one does.
     public static func secretMemberValues(_ bytes: [UInt8]) -> [String] {
-        secretMembers(bytes).compactMap { member in
-            let raw = bytes[member.range]
-            guard raw.count >= 4 else { return nil }
+        let head = bytes.count > 65_536 ? Array(bytes.prefix(65_536)) : bytes
+        var values: [String] = []
+        for member in secretMembers(head) where values.count < 16 {
+            let raw = head[member.range]
+            guard raw.count >= 4 else { continue }
             // An escape in it (`\/`, `\u0041`): the value is what the JSON string decodes to.
-            if member.quoted, raw.contains(UInt8(ascii: "\\")) {
-                return (try? JSONParser.parse([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))?.stringValue
-            }
-            return String(decoding: raw, as: UTF8.self)
+            let value = member.quoted && raw.contains(UInt8(ascii: "\\"))
+                ? (try? JSONParser.parse([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))?.stringValue
+                : String(decoding: raw, as: UTF8.self)
+            if let value, !values.contains(value) { values.append(value) }
         }
+        return values
     }
 
     /// Where the value of each secret-named member is (inside the quotes for a string, the whole

@@ -148,13 +148,18 @@ public struct DefaultsImporter: Sendable {
         return prepared.report
     }
 
-    /// Whether a text of `value` (at any depth) holds `token` whole: the token copied, not an id
-    /// that happens to share its digits.
+    /// Whether a text of `value` (at any depth) holds `token` in a form output masks it in (as is,
+    /// another case, base64, a 16-character run): the token copied, not an id that happens to share
+    /// a few of its digits.
     static func holds(_ token: String, in value: JSONValue) -> Bool {
+        holds(SecretMatcher.shared([token]), in: value)
+    }
+
+    private static func holds(_ matcher: SecretMatcher, in value: JSONValue) -> Bool {
         switch value {
-        case .string(let text): return text.contains(token)
-        case .array(let items): return items.contains { holds(token, in: $0) }
-        case .object(let object): return object.entries.contains { holds(token, in: $0.value) }
+        case .string(let text): return matcher.holds(text)
+        case .array(let items): return items.contains { holds(matcher, in: $0) }
+        case .object(let object): return object.entries.contains { holds(matcher, in: $0.value) }
         default: return false
         }
     }

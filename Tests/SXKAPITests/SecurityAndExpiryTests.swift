@@ -160,3 +160,24 @@ final class SecurityAndExpiryTests: XCTestCase {
         XCTAssertEqual(observer.expiries.count, 2, "no notification for a temporary token or for no token")
     }
 }
+
+extension SecurityAndExpiryTests {
+    /// A secret in a header's name (`X-Tok-<token>: 1`) is masked as one in its value is, in every
+    /// view that lists headers (`--trace`, `-v`, HAR).
+    func testASecretInAHeaderNameIsMasked() {
+        let token = "hxc5d2c4ea38008f159d2de783a3f35017"
+        let shown = SecretScrubber.headers(HTTPHeaders([("X-Tok-\(token)", "1"), ("X-Echo", token)]), secrets: [token])
+        XCTAssertEqual(shown.fields.map(\.name), ["X-Tok-***", "X-Echo"])
+        XCTAssertEqual(shown.fields.map(\.value), ["1", "***"])
+    }
+
+    /// What an answer carries under a secret name is found once, from the body's head, however many
+    /// times the body repeats it.
+    func testSecretMemberValuesAreFewAndCheap() {
+        var body = Array("{\"data\":{\"token\":\"tok_0123456789abcdef\",\"note\":\"x\"},\"list\":[".utf8)
+        for _ in 0..<100_000 { body += Array("{\"token\":\"tok_0123456789abcdef\"},".utf8) }
+        let started = Date()
+        XCTAssertEqual(Redaction.secretMemberValues(body), ["tok_0123456789abcdef"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+}

@@ -109,9 +109,10 @@ final class ShellRunnerTests: XCTestCase {
     func testHiddenCompleteUsesEngineAndProviders() async {
         var r = await run(.oneShot(["__complete", "--", "scenic", "西"]))
         XCTAssertEqual(r.1, "1\t西湖景区\n西湖 北线\tname with a space\n")
-        // A description with line breaks and a tab (server text) stays on its candidate's line.
+        // A description with line breaks and a tab (server text) stays on its candidate's line, each
+        // shown as its escape (as every other control).
         r = await run(.oneShot(["__complete", "--", "scenic", "9"]))
-        XCTAssertEqual(r.1, "9\t断桥  残雪 店 \n")
+        XCTAssertEqual(r.1, "9\t断桥\\r\\n残雪\\t店\\n\n")
         r = await run(.oneShot(["__complete", "--", "--json", "--env", "test", "ord"]))
         XCTAssertEqual(r.1, "orders\tList orders\n")
         r = await run(.oneShot(["__complete", "--", "--js"]))

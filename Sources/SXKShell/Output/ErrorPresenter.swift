@@ -9,16 +9,19 @@ public struct ErrorPresenter: Sendable {
     public let color: Bool
     /// `FILE:LINE` of the startup-file line being run, put before each message.
     public let location: String?
-    public init(sink: any OutputSink, color: Bool, location: String? = nil) {
+    /// The live secrets (the session's token): a message quoting what was typed or sent may hold one.
+    public let secrets: [String]
+    public init(sink: any OutputSink, color: Bool, location: String? = nil, secrets: [String] = []) {
         self.sink = sink
         self.color = color
         self.location = location
+        self.secrets = secrets
     }
 
     private var place: String { location.map { $0 + ": " } ?? "" }
 
     public func error(_ message: String) {
-        sink.write(TextStyle.red.apply("error:", enabled: color) + " " + place + Self.oneLine(message) + "\n")
+        sink.write(TextStyle.red.apply("error:", enabled: color) + " " + place + Self.oneLine(masked(message)) + "\n")
         sink.flush()
     }
 
@@ -32,15 +35,17 @@ public struct ErrorPresenter: Sendable {
     }
 
     public func warning(_ message: String) {
-        sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + place + Self.oneLine(message) + "\n")
+        sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + place + Self.oneLine(masked(message)) + "\n")
         sink.flush()
     }
 
     /// A status line (a builtin's confirmation: `set`, `let`), on one line and inert, without a prefix.
     public func note(_ line: String) {
-        sink.write(Self.oneLine(line) + "\n")
+        sink.write(Self.oneLine(masked(line)) + "\n")
         sink.flush()
     }
+
+    private func masked(_ text: String) -> String { secrets.isEmpty ? text : Redaction.redact(text, secrets: secrets) }
 
     /// The user-facing text of an error: its description when it has one.
     public static func message(for error: any Error) -> String {

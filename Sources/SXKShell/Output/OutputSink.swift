@@ -35,6 +35,8 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
     private var broken = false
     private var gone = false
     private var writeError: Int32?
+    /// The error that broke the descriptor (not EPIPE): every later write is lost to it as well.
+    private var failure: Int32?
     private let limit: Int
     /// Erased before this sink writes (set when the descriptor is the terminal the status line is on).
     private var status: StatusLine?
@@ -80,7 +82,12 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
 
     private func drain() {
         defer { buffer.removeAll(keepingCapacity: true) }
-        if broken || buffer.isEmpty { return }
+        if buffer.isEmpty { return }
+        if broken {
+            // Output of a later command (`--keep-going` on a full disk) is lost too, and is said.
+            if let failure { writeError = failure }
+            return
+        }
         if let status {
             status.output(endsLine: buffer.last == 0x0A) { writeBuffer() }
         } else {
@@ -95,7 +102,7 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
                 let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
-                    if errno == EPIPE { gone = true } else { writeError = errno }
+                    if errno == EPIPE { gone = true } else { writeError = errno; failure = errno }
                     broken = true
                     return
                 }

@@ -69,7 +69,7 @@ public final class Shell: @unchecked Sendable {
     }
 
     var errors: ErrorPresenter {
-        ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor, location: errorLocation)
+        ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor, location: errorLocation, secrets: host.secrets)
     }
     var values: ShellValues { ShellValues(host: host, specs: specs, variables: variables, aliases: aliases) }
 
@@ -247,6 +247,7 @@ public final class Shell: @unchecked Sendable {
             case .eof:
                 // A command still open at the end (an unclosed quote) runs and fails with the tokenizer's message.
                 guard let pending = joiner.finish() else { return worst }
+                errorLocation = "-:\(firstLine)"
                 let status = await runLine(pending, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
                 return status != 0 ? status : worst
             case .interrupted: return ExitStatus.interrupted

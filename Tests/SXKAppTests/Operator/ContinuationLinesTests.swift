@@ -23,7 +23,8 @@ final class ContinuationLinesTests: SandboxTestCase {
         let ws = Workspace()
         let r = SXK.run([], in: ws, baseURL: url, stdin: "version\nget '/api/app/config\n--json\n")
         XCTAssertEqual(r.status, 2, r.summary)
-        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }, ["error: unterminated single quote"], r.summary)
+        // Named by the line it starts on, as a script file's error is.
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }, ["error: -:2: unterminated single quote"], r.summary)
     }
 
     func testDashCAndScriptsContinueATrailingBackslash() throws {

@@ -224,3 +224,37 @@ extension OneShotEdgesTests {
         XCTAssertFalse(quiet.stderr.contains("< HTTP"), quiet.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// Mistakes on the command line are usage errors (2) said before anything runs: a CA file that
+    /// cannot be read, a wrong `--env` beside `--base-url`.
+    func testCommandLineMistakesAreUsageErrors() {
+        let ws = loggedIn()
+        let ca = SXK.run(["--cacert", ws.root + "/missing.pem", "whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(ca.status, 2, ca.summary)
+        XCTAssertTrue(ca.stderr.contains("--cacert: cannot read"), ca.summary)
+        let env = SXK.run(["--env", "nope", "whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(env.status, 2, env.summary)
+        XCTAssertTrue(env.stderr.contains("--env: 'nope' is neither an environment"), env.summary)
+    }
+
+    /// A usage error quoting what was typed masks the live token in it.
+    func testAUsageErrorNeverEchoesTheLiveToken() throws {
+        let ws = loggedIn()
+        let token = try XCTUnwrap(ws.token())
+        let r = SXK.run(["orders", "--columns", "k_\(token)"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertFalse(r.stderr.contains(token), r.summary)
+        XCTAssertTrue(r.stderr.contains("***"), r.summary)
+    }
+
+    /// Under --keep-going every command whose output is lost (a full disk) says so and fails, not
+    /// only the first.
+    func testEveryCommandWhoseOutputIsLostSaysSo() {
+        let ws = loggedIn()
+        let r = SXK.runProcess(["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "--keep-going", "-c", "version; whoami --json; version"],
+                               env: ws.environment, stdin: Data(), timeout: 20, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines.filter { $0.contains("the output could not be written") }.count, 3, r.summary)
+    }
+}

@@ -197,10 +197,15 @@ final class ImportIntegrityTests: SandboxTestCase {
         let file = try export(ws, name: "device.plist", token: staleToken, extra: [
             "3001_store_queue_password": "hunter2hunter2",
             "3001_store_key_in_token": staleToken,
+            // Copies in other forms (another case, base64) are the token too.
+            "3001_store_tokcopy": staleToken.uppercased(),
+            "3001_store_tokb64": Data(staleToken.utf8).base64EncodedString(),
         ])
         let imported = SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url)
         XCTAssertEqual(imported.status, 0, imported.summary)
-        XCTAssertTrue(imported.stderr.contains("3001_store_key_in_token: not imported: holds the session token"), imported.summary)
+        for key in ["3001_store_key_in_token", "3001_store_tokcopy", "3001_store_tokb64"] {
+            XCTAssertTrue(imported.stderr.contains("\(key): not imported: holds the session token"), imported.summary)
+        }
         let stored = String(decoding: ws.read(ws.stateDir + "/device/defaults.json") ?? Data(), as: UTF8.self)
         XCTAssertFalse(stored.contains(staleToken), "the token was written to defaults.json")
         XCTAssertTrue(stored.contains("3001_store_queue_password"), "the app's own key is kept")
