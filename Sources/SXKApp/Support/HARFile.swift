@@ -11,15 +11,15 @@ extension SXKHost {
         if path == "-" { StandardOutput.stdout.flush() }
         do {
             try OutputFile.write(bytes, to: path)
-        } catch where OutputFile.refusal(path) != nil {
+        } catch where OutputFile.laterWriteRefusal(path) != nil {
             throw AppError.usage(TerminalText.sanitize(error.description))
         } catch {
             throw AppError.failed(TerminalText.sanitize("cannot write HAR file: \(error)"))
         }
     }
 
-    /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line; the run's
-    /// exit status is already decided). The name was checked at start (`checkHARTarget`).
+    /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line, and a run
+    /// that succeeded otherwise ends with 1: `shutdownLostOutput`). The name was checked at start.
     func writeHARAtExit() {
         guard let path = shellContext.options.harFile else { return }
         do {

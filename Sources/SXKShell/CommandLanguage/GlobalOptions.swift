@@ -146,7 +146,10 @@ public struct Invocation: Sendable, Equatable {
                     throw UsageError("--timeout expects a positive number of seconds, got '\(text)'")
                 }
                 o.timeout = seconds
-            case "-c": commandText = try value(name, inline: inline)
+            case "-c":
+                // Two would silently run only the last: said, and `;` shown as the way to give several.
+                guard commandText == nil else { throw UsageError("-c is given once: separate the commands with ';' or newlines") }
+                commandText = try value(name, inline: inline)
             case "--har":
                 let path = try value(name, inline: inline)
                 guard !path.isEmpty else { throw UsageError("--har expects a file name") }

@@ -258,3 +258,20 @@ extension OneShotEdgesTests {
         XCTAssertEqual(r.errorLines.filter { $0.contains("the output could not be written") }.count, 3, r.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// A file the command line names that is not there, and `-c` given twice, are usage errors (2),
+    /// as a missing script is.
+    func testMissingFilesAndARepeatedDashCAreUsageErrors() {
+        let ws = loggedIn()
+        let imported = SXK.run(["import-defaults", ws.root + "/missing.plist"], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 2, imported.summary)
+        XCTAssertTrue(imported.stderr.contains("no such file"), imported.summary)
+        let saved = SXK.run(["-c", "get /api/app/config; har save \(ws.root)/no/such/folder/x.har"], in: ws, baseURL: url)
+        XCTAssertEqual(saved.status, 2, saved.summary)
+        let twice = SXK.run(["-c", "version", "-c", "whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(twice.status, 2, twice.summary)
+        XCTAssertTrue(twice.stderr.contains("-c is given once"), twice.summary)
+        XCTAssertEqual(twice.stdout, "", twice.summary)
+    }
+}

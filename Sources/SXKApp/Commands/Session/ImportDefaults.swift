@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SXKCore
 import SXKSession
 import SXKShell
@@ -24,6 +25,8 @@ extension AppCommands {
     /// Loads a device's UserDefaults export into a profile of its own, then switches to it.
     fileprivate func importDefaults(_ command: ParsedCommand) throws -> CommandOutput {
         guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
+        // A file that is not there is the command line's mistake (2), as a missing script is.
+        guard FileManager.default.fileExists(atPath: file) else { throw AppError.usage(TerminalText.sanitize("no such file '\(file)'")) }
         // Named, it must be a valid name: an empty one (an unset variable in a script) would mean the
         // default profile, the logged-in session this import would replace.
         let profile = command.option("profile") ?? "imported"
