@@ -54,7 +54,8 @@ final class RendererTests: XCTestCase {
 
     func testJSONWithColumnsAndLimitKeepsTheSameData() throws {
         let (text, _, io) = try render(.json, columns: ["customer", "amount"], limit: 1)
-        XCTAssertEqual(text, "[{\"customerName\":\"张三, \\\"Li\\\"\",\"amount\":12.5}]\n")
+        // The rows are selected where they are: the page keeps its other members.
+        XCTAssertEqual(text, "{\"list\":[{\"customerName\":\"张三, \\\"Li\\\"\",\"amount\":12.5}],\"total\":2}\n")
         let (_, _, tableIO) = try render(.table, limit: 1)
         guard case .array(let list)? = tableIO.data.value?.objectValue?["list"] else { return XCTFail("no data kept") }
         XCTAssertEqual(list.count, 1)
@@ -81,7 +82,7 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(try render(.csv), "order_no,customer_name,scenic_name,amount,create_time\nSO1,张三,灵隐,12.50,2026-06-01 10:00:00\n")
         let table = try render(.table)
         XCTAssertTrue(table.contains("SO1") && table.contains("张三") && table.contains("12.50") && table.contains("human text"), table)
-        XCTAssertEqual(try render(.json, ["orderNo", "createTime"]), "[{\"order_no\":\"SO1\",\"create_time\":\"2026-06-01 10:00:00\"}]\n")
+        XCTAssertEqual(try render(.json, ["orderNo", "createTime"]), "{\"list\":[{\"order_no\":\"SO1\",\"create_time\":\"2026-06-01 10:00:00\"}]}\n")
         XCTAssertEqual(try render(.tsv, ["customerName"]), "customer_name\n张三\n")
         XCTAssertEqual(try render(.csv, ["orderNo", "customerPhone"]), "order_no,customer_phone\nSO1,151****0083\n", "an undeclared member by its camelCase name")
         XCTAssertEqual(try render(.csv, ["customer_phone"]), "customer_phone\n151****0083\n", "an undeclared member by its own name")

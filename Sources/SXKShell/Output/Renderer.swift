@@ -117,7 +117,9 @@ public struct Renderer: Sendable {
         case .json:
             let value: JSONValue
             if let table, let selection, format.columns != nil {
-                value = .array(table.rows.map { selection.record($0) })
+                // Selected where they are: a page keeps its total, page and page size around them.
+                let records = table.rows.map { selection.record($0) }
+                value = Self.replacingRows(in: shaped, count: table.rows.count, with: records) ?? .array(records)
             } else if let shaped {
                 value = shaped
             } else if let table {
@@ -192,6 +194,18 @@ public struct Renderer: Sendable {
         guard format.kind == .table, format.expandedMode != .off || readWhole, let table, let selection else { return format.kind }
         if format.expandedMode == .on { return .expanded }
         return fitsWhole(selection.columns, rows: table.rows) ? .table : .expanded
+    }
+
+    /// `data` with its list of rows (the member `list`, `items`, `rows` or `records` holding `count`
+    /// of them) replaced by `records`; nil when the data is not such an object.
+    static func replacingRows(in data: JSONValue?, count: Int, with records: [JSONValue]) -> JSONValue? {
+        guard case .object(var object)? = data else { return nil }
+        for name in ["list", "items", "rows", "records"] {
+            guard let rows = object.field(name)?.arrayValue, rows.count == count else { continue }
+            object[name] = .array(records)
+            return .object(object)
+        }
+        return nil
     }
 
     func fitsWhole(_ columns: [OutputColumn], rows: [JSONValue]) -> Bool {

@@ -44,7 +44,7 @@ final class ColumnsSnakeCaseTests: XCTestCase {
     func testColumnsKeepTheServersKeysAndValues() async throws {
         let chosen = ["created", "customer"]
         let json = try await render(.json, columns: chosen)
-        XCTAssertEqual(json, #"[{"create_time":"2026-12-01 14:35:35","customer_phone":"151****0083"},{"create_time":"2026-12-01 13:10:48","customer_phone":"177****5698"}]"# + "\n")
+        XCTAssertEqual(json, #"{"list":[{"create_time":"2026-12-01 14:35:35","customer_phone":"151****0083"},{"create_time":"2026-12-01 13:10:48","customer_phone":"177****5698"}],"total":2}"# + "\n")
         for streamed in [false, true] {
             let nd = try await render(.ndjson, columns: chosen, streamed: streamed)
             XCTAssertEqual(nd.split(separator: "\n").first, #"{"create_time":"2026-12-01 14:35:35","customer_phone":"151****0083"}"#, "streamed \(streamed)")
@@ -59,7 +59,7 @@ final class ColumnsSnakeCaseTests: XCTestCase {
         XCTAssertTrue(whole.contains(",2026-12-01 14:35:35,"), whole)
         // A server key typed as it was sent picks that member too.
         let bySnake = try await render(.json, columns: ["create_time"])
-        XCTAssertEqual(bySnake, #"[{"create_time":"2026-12-01 14:35:35"},{"create_time":"2026-12-01 13:10:48"}]"# + "\n")
+        XCTAssertEqual(bySnake, #"{"list":[{"create_time":"2026-12-01 14:35:35"},{"create_time":"2026-12-01 13:10:48"}],"total":2}"# + "\n")
         // A snake_case name picks the member in rows of either spelling, whichever the first row uses,
         // and names the declared column (the table converts it as its CREATED).
         let mixed: [JSONValue] = [["orderNo": "A1", "createTime": "2026-12-01 14:35:35"], ["order_no": "A2", "create_time": "2026-12-01 13:10:48"]]
