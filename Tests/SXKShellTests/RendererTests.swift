@@ -350,3 +350,21 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(csv.line([]), "\n")
     }
 }
+
+extension RendererTests {
+    /// `--raw` never shows the token in a form JSON decodes to it (`\u` escapes), and a masking that
+    /// would cut a `\/` escape leaves JSON still: the body is then written again from its value, masked.
+    func testRawMasksEscapedSecretsAndStaysJSON() throws {
+        let token = "hxc5d2c4ea38008f159d2de783a3f35017"
+        let escaped = token.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
+        let uesc = try JSONParser.parse(Renderer.rawMasked("{\"uesc\":\"\(escaped)\",\"n\":1}", secrets: [token]))
+        XCTAssertEqual(uesc.objectValue?.string("uesc"), "***")
+        let slashed = "Q1w2E3r4T5y6U7i/O9p0A1s2D3f4G5h+J7k8L9z0X1c2V3b/N5m6Q7w8E9r0T1y="
+        let body = "{\"note\":\"seen \(slashed.replacingOccurrences(of: "/", with: "\\/"))\"}"
+        let shown = Renderer.rawMasked(body, secrets: [slashed])
+        let value = try JSONParser.parse(shown)
+        XCTAssertFalse(SecretMatcher([slashed]).holds(value.objectValue?.string("note") ?? ""), shown)
+        // Nothing to mask: byte for byte as received.
+        XCTAssertEqual(Renderer.rawMasked("{\"a\":\"x\\/y\"}", secrets: [token]), "{\"a\":\"x\\/y\"}")
+    }
+}

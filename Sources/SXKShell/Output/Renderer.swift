@@ -109,7 +109,7 @@ public struct Renderer: Sendable {
                 // Byte-exact into a pipe or file (what --raw is for); inert on a terminal.
                 // Secret-named members too (a body is text here, perhaps not JSON at all), and the
                 // values rows name as secret (then the body is written again, masked).
-                var masked = Redaction.redact(Redaction.scrubNamedRows(Redaction.scrubMembers(body)), secrets: secrets)
+                var masked = Self.rawMasked(body, secrets: secrets)
                 if io.terminal.stdoutIsTerminal { masked = TerminalText.sanitizeLines(masked) }
                 sink.write(masked.hasSuffix("\n") ? masked : masked + "\n")
             }
@@ -194,6 +194,26 @@ public struct Renderer: Sendable {
         guard format.kind == .table, format.expandedMode != .off || readWhole, let table, let selection else { return format.kind }
         if format.expandedMode == .on { return .expanded }
         return fitsWhole(selection.columns, rows: table.rows) ? .table : .expanded
+    }
+
+    /// A body for `--raw`: as received, with secret-named members, rows naming a secret and the live
+    /// secrets masked in its text. A JSON body that would still show a secret once decoded (a token
+    /// written with `\u` escapes) or that the masking left unreadable (a `\/` escape cut) is written
+    /// again from its parsed value, masked: never the token, and always JSON when it was JSON.
+    static func rawMasked(_ body: String, secrets: [String]) -> String {
+        let masked = Redaction.redact(Redaction.scrubNamedRows(Redaction.scrubMembers(body)), secrets: secrets)
+        guard !secrets.isEmpty, body.utf8.contains(UInt8(ascii: "\\")), let value = try? JSONParser.parse(body) else { return masked }
+        if let shown = try? JSONParser.parse(masked), !holdsSecret(shown, SecretMatcher.shared(secrets)) { return masked }
+        return JSONWriter.string(Redaction.redact(Redaction.redact(value), secrets: secrets))
+    }
+
+    private static func holdsSecret(_ value: JSONValue, _ matcher: SecretMatcher) -> Bool {
+        switch value {
+        case .string(let text): return matcher.holds(text)
+        case .array(let items): return items.contains { holdsSecret($0, matcher) }
+        case .object(let object): return object.entries.contains { matcher.holds($0.key) || holdsSecret($0.value, matcher) }
+        default: return false
+        }
     }
 
     /// `data` with its list of rows (the member `list`, `items`, `rows` or `records` holding `count`
