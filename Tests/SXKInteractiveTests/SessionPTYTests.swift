@@ -22,6 +22,14 @@ final class SessionPTYTests: SandboxPTYTestCase {
         s.send("whoami\r")
         try s.expect("loggedIn")
         try s.expect("›")
+        // A machine format says how far it got too (on stderr, beside the rows it wrote).
+        server.setLatency(milliseconds: 400)
+        s.send("orders --all --page-size 5 --ndjson\r")
+        try s.expect("orderNo")
+        s.send("\u{03}")
+        try s.expect("interrupted after")
+        try s.expect("›", timeout: 5)
+        server.setLatency(milliseconds: 0)
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }

@@ -52,8 +52,9 @@ extension Renderer {
             noteHidden(layout, columns: selection.columns, held: false)
         }
         if let kept = state.kept { io.keep(.array(kept)) }
-        // Summaries are for people; JSON and NDJSON consumers get the data alone.
-        for line in summary where line.hasPrefix("warning: ") || ![.json, .ndjson].contains(format.kind) {
+        // Summaries are for people; JSON and NDJSON consumers get the data alone, but for what every
+        // reader must know: a warning, and how far a run that was interrupted got (stderr, as all are).
+        for line in summary where line.hasPrefix("warning: ") || line.hasPrefix("interrupted") || ![.json, .ndjson].contains(format.kind) {
             io.stderr.write(text(line) + "\n")
         }
         return status
