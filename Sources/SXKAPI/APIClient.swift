@@ -148,11 +148,16 @@ public final class APIClient: Sendable {
 
         do {
             var answer = try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets)
-            // A password or temporary token the server repeats (in an account's name) is masked in
-            // the answer itself, before anything keeps it (accounts.json) or shows it: only these
-            // short answers are scanned, as only the login's requests carry such secrets.
-            let echoed = secrets.filter { $0 != sessionToken }
-            if !echoed.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: echoed) }
+            // A secret the server repeats (a password or temporary token in an account's name, the
+            // session's token in a user name) is masked in the answer itself, before anything keeps
+            // it (accounts.json, defaults.json: files that outlive the session) or shows it, and so is
+            // one the answer hands out under a secret name (set-user's new token) wherever else it
+            // repeats it. The session's token and the answer's own are looked for in answers of the
+            // size the stored ones have (a long list is masked as it is shown); what the request
+            // carried under a secret name, in any.
+            let repeated = response.body.count <= 65_536 ? secrets + Redaction.secretMemberValues(response.body)
+                : secrets.filter { $0 != sessionToken }
+            if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
         } catch {
             if case .sessionExpired(let reason, _) = error, tokenOverride == nil, let sessionToken,

@@ -110,5 +110,15 @@ extension HostileServerTests {
             let unmasked = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
             XCTAssertNil(unmasked, String(text.prefix(2000)))
         }
+
+        // Logged in and staying so: the token the answer handed out is in the token file only, not in
+        // the names kept beside it (defaults.json outlives the session; a logout never reaches the server).
+        let stays = Workspace()
+        XCTAssertEqual(SXK.run(["login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "3"], in: stays, baseURL: url,
+                               stdin: "sandbox123\n").status, 0)
+        let token = try XCTUnwrap(stays.token())
+        let defaults = String(decoding: stays.read(stays.defaultsFile) ?? Data(), as: UTF8.self)
+        XCTAssertTrue(defaults.contains("new:***"), defaults)
+        XCTAssertFalse(defaults.contains(token), defaults)
     }
 }
