@@ -31,7 +31,7 @@ public enum ShellMain {
         Terminal.adoptUTF8Locale()
         let specs = Builtins.merged(with: commandSpecs)
         let probe = Terminal.detect(noColorFlag: false, environment: environment)
-        let invocation: Invocation
+        var invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments, environment: environment, stdinIsTerminal: probe.stdinIsTerminal) { word in
                 specs.contains { $0.matches(word) }
@@ -44,6 +44,11 @@ public enum ShellMain {
         if invocation.options.version {
             StandardOutput.stdout.write("\(programName) \(version)\n")
             return optionOutputStatus()
+        }
+        // `sxk --help orders` asks for the command's help, as `sxk help orders` and `sxk orders --help` do.
+        if invocation.options.help, case .oneShot(let words) = invocation.mode, !words.isEmpty {
+            invocation.options.help = false
+            invocation.mode = .oneShot(["help"] + words)
         }
         if invocation.options.help {
             // Fitted and paged as `help` is in the shell (a saved `set --save pager off` holds here too).

@@ -275,3 +275,17 @@ extension OneShotEdgesTests {
         XCTAssertEqual(twice.stdout, "", twice.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// `sxk --help orders` is the command's help, as `sxk help orders` is; `sxk --help` alone the
+    /// program's.
+    func testHelpBeforeACommandIsThatCommandsHelp() {
+        let ws = Workspace()
+        let command = SXK.run(["--help", "orders"], in: ws, baseURL: url)
+        XCTAssertEqual(command.status, 0, command.summary)
+        XCTAssertTrue(command.stdout.hasPrefix("Usage: orders"), command.summary)
+        XCTAssertEqual(command.stdout, SXK.run(["help", "orders"], in: ws, baseURL: url).stdout)
+        let program = SXK.run(["--help"], in: ws, baseURL: url)
+        XCTAssertTrue(program.stdout.contains("sxk [OPTIONS]"), program.summary)
+    }
+}
