@@ -316,8 +316,8 @@ struct HomeReplayRun: Sendable {
                 return (ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: nil), value)
             case .failure(let error):
                 if error.isCancelled { throw error }
-                let made = ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: "\(error)")
-                if error.isSessionExpired { expiry.mark(made) }
+                var made = ReplayCall(order: n, method: method, path: path, made: true, record: prefetched.record, note: "\(error)")
+                if error.isSessionExpired { expiry.mark(made) } else { made.failureStatus = Self.failureStatus(error) }
                 return (made, nil)
             }
         }
@@ -332,11 +332,14 @@ struct HomeReplayRun: Sendable {
         } catch {
             let wrapped = FeatureError.from(error, context: path)
             if wrapped.isCancelled { throw wrapped }
-            let made = ReplayCall(order: n, method: method, path: path, made: true, record: sink.records.first, note: "\(wrapped)")
-            if wrapped.isSessionExpired { expiry.mark(made) }
+            var made = ReplayCall(order: n, method: method, path: path, made: true, record: sink.records.first, note: "\(wrapped)")
+            if wrapped.isSessionExpired { expiry.mark(made) } else { made.failureStatus = Self.failureStatus(wrapped) }
             return (made, nil)
         }
     }
+
+    /// A failed call's exit status: 4 when no answer came, 1 for an error answer.
+    static func failureStatus(_ error: FeatureError) -> Int32 { error.apiError?.kind == .network ? 4 : 1 }
 
     /// 1. `locationStateStore.restoreStateIfNeeded()`: the 2-hour rule, no network (seed 000 §6.3).
     private func restoreLocationStep() -> HomeStep {

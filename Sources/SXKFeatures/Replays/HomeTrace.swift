@@ -17,6 +17,9 @@ public struct ReplayCall: Sendable, Equatable {
     public var made: Bool
     public var record: CallRecord?
     public var note: String?
+    /// The exit status its failure stands for (4 no answer, 1 an error answer); nil when it was
+    /// answered, not made, or answered by a rejected token (which the replay follows as the app does).
+    public var failureStatus: Int32?
 
     public var ok: Bool { record?.ok ?? false }
     public var error: String? { record?.error ?? (made ? nil : note) }
@@ -110,6 +113,14 @@ public struct HomeTrace: Sendable, Equatable {
     }
 
     public var calls: [ReplayCall] { steps.flatMap(\.calls) }
+
+    /// The exit status of a replay whose calls did not all get an answer to follow: 4 when one got
+    /// none (unreachable, timeout), else 1 when one got an error answer, else 0. The replay still
+    /// shows what the app would do with what it got.
+    public var failureStatus: Int32 {
+        let failed = calls.compactMap(\.failureStatus)
+        return failed.contains(4) ? 4 : failed.isEmpty ? 0 : 1
+    }
 
     /// The one answer every view gives for a state: the dialog's name, `undecided` when it rests on an
     /// answer not had (the location detail offline), or null for none.

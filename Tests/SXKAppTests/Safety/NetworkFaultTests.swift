@@ -145,3 +145,22 @@ final class NetworkFaultTests: SandboxTestCase {
         XCTAssertFalse(r.stderr.contains(token) || r.stdout.contains(token))
     }
 }
+
+extension NetworkFaultTests {
+    /// `home` shows what the app would do whatever its calls got, and its exit status says what they
+    /// got: 1 for an error answer, 4 for none, 0 when every call was answered.
+    func testHomesStatusSaysWhatItsCallsGot() {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        XCTAssertEqual(SXK.run(["home"], in: ws, baseURL: url).status, 0)
+        server.injectFault(path: "/api/yf-handset-app/role-permission", kind: .status500)
+        let failed = SXK.run(["home"], in: ws, baseURL: url)
+        XCTAssertEqual(failed.status, 1, failed.summary)
+        XCTAssertTrue(failed.stdout.contains("call failed: stored permissions kept"), failed.summary)
+        server.clearFaults()
+        // The same profile against a port nothing listens on.
+        let profile = URL(fileURLWithPath: ws.profileDir).lastPathComponent
+        let closed = SXK.run(["--profile", profile, "--base-url", "http://127.0.0.1:1", "home"], in: ws, baseURL: nil)
+        XCTAssertEqual(closed.status, 4, closed.summary)
+    }
+}

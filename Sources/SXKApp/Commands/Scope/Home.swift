@@ -32,8 +32,13 @@ extension AppCommands {
         let trace = try await host.features().home.initializeReplay(offline: command.has("offline"), apply: apply)
         if apply { host.contextOrigin = "home --apply" }
         var out = CommandOutput(data: trace.json)
+        // What the app would do is shown whatever the calls got; a call that got no answer or an
+        // error answer is the run's status, so a script can tell a replay that reached the server.
+        out.status = trace.failureStatus
         out.line(trace.offline
             ? "HomeViewModel.initialize replayed on a copy of the stored state, offline: no call made, stored answers used"
+            : trace.sessionExpired && trace.calls.allSatisfy({ !$0.made })
+            ? "HomeViewModel.initialize replayed on a copy of the stored state: no call made (the server rejected this token earlier in this process)"
             : "HomeViewModel.initialize replayed on a copy of the stored state: the app's calls made, nothing saved")
         out.line(Self.basisLegend)
         out.line("")
