@@ -233,7 +233,8 @@ class SandboxIntegrationTests: XCTestCase {
         task.cancel()
         let error = await task.value
         XCTAssertEqual(error?.kind, .cancelled)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
+        // Not the hang's end (never) nor the request's timeout: room for a loaded machine.
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3.0)
         _ = try await bundle.account.config()
     }
 }

@@ -210,7 +210,9 @@ final class TransportIntegrationTests: XCTestCase {
         guard case .cancelled(let label)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(label.path, "/api/app/config")
         XCTAssertEqual(error?.kind.exitCode, 130)
-        XCTAssertLessThan(elapsed, 1.0, "cancellation took \(elapsed) s (the REPL wants < 0.25 s; 1 s leaves room for a loaded machine)")
+        // Against a request that would hang for its whole 10 s: the REPL wants < 0.25 s; 3 s leaves
+        // room for a loaded machine and still tells a cancellation from the timeout.
+        XCTAssertLessThan(elapsed, 3.0, "cancellation took \(elapsed) s")
         XCTAssertTrue(server.waitUntil(timeout: 3) { server.closedByPeerWhileHanging == 1 }, "server never saw the connection close")
     }
 
@@ -240,7 +242,7 @@ final class TransportIntegrationTests: XCTestCase {
             XCTAssertEqual(error, .cancelled)
         }
         let elapsed = Date().timeIntervalSince(start)
-        XCTAssertLessThan(elapsed, 1.0, "cancellation during connect took \(elapsed) s")
+        XCTAssertLessThan(elapsed, 3.0, "cancellation during connect took \(elapsed) s (the deadline is 20 s)")
         withExtendedLifetime(listener) {}
     }
 
