@@ -91,7 +91,8 @@ public final class APIClient: Sendable {
         let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
         // The tokens, and what the caller sent under a secret name (a header, a body member, a query
         // value: `get /x password=…`), are masked wherever the server repeats them.
-        let secrets = [sessionToken, tokenOverride].compactMap { $0 } + SecretScrubber.requestSecrets(body: body, query: query, headers: extra)
+        let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: extra)
+        let secrets = [sessionToken, tokenOverride].compactMap { $0 } + itemSecrets
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
         request.secrets = secrets
@@ -155,8 +156,10 @@ public final class APIClient: Sendable {
             // repeats it. The session's token and the answer's own are looked for in answers of the
             // size the stored ones have (a long list is masked as it is shown); what the request
             // carried under a secret name, in any.
-            let repeated = response.body.count <= 65_536 ? secrets + Redaction.secretMemberValues(response.body)
-                : secrets.filter { $0 != sessionToken }
+            // A password may be short or digits that turn up in a phone or an id by chance: only one
+            // of 6 or more characters is looked for, and never in number-like text (`maskingRepeated`).
+            let sent = [tokenOverride].compactMap { $0 } + itemSecrets.filter { $0.count >= 6 }
+            let repeated = response.body.count <= 65_536 ? sent + [sessionToken].compactMap { $0 } + Redaction.secretMemberValues(response.body) : sent
             if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
         } catch {

@@ -145,10 +145,11 @@ public enum SXKApplication {
         let settings = AppSettings(trace: options.trace, status: context.status)
         // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.
         let caCert = options.caCert, processEnvironment = context.environment
-        // A CA file that cannot be read is the command line's mistake (2), said before anything runs,
-        // not a TLS failure (4) at the first request.
-        if let caCert, access(caCert, R_OK) != 0 {
-            throw UsageError(TerminalText.sanitize("--cacert: cannot read \(caCert): \(String(cString: strerror(errno)))"))
+        // A CA file that cannot be read is the caller's mistake (2), said before anything runs, not
+        // a TLS failure (4) at the first request; not for a command that sends nothing (Tab, help).
+        if let caCert, !readsNoState(context.mode), let reason = OutputFile.readRefusal(caCert) {
+            let source = context.environment["SXK_CACERT"] == caCert && !CommandLine.arguments.contains(where: { $0.hasPrefix("--cacert") }) ? "SXK_CACERT" : "--cacert"
+            throw UsageError(TerminalText.sanitize("\(source): cannot read \(caCert): \(reason)"))
         }
         let transport = RecordingTransport(base: CurlTransport(
             resolvingTrust: { TrustStore.resolve(caCert: caCert, environment: processEnvironment) },
@@ -197,7 +198,8 @@ public enum SXKApplication {
 
     /// A new private folder under TMPDIR (or /tmp) for a run that has no state folder of its own.
     static func emptyStateFolder(_ environment: [String: String]) throws -> String {
-        let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        // TMPDIR when it names a folder, else /tmp.
+        let base = environment["TMPDIR"].flatMap { $0.isEmpty || !PathText.isDirectory($0) ? nil : $0 } ?? "/tmp"
         var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("sxk-nostate-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw UsageError("no state folder can be made: \(String(cString: strerror(errno)))") }
         return String(cString: made)

@@ -43,11 +43,20 @@ public final class OutputFile: @unchecked Sendable {
         return kindRefusal(st)
     }
 
+    /// Why a file to be read cannot be (missing, unreadable, a folder), or nil.
+    public static func readRefusal(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return String(cString: strerror(errno)) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
+        return access(path, R_OK) == 0 ? nil : String(cString: strerror(errno))
+    }
+
     /// `refusal`, and for a file written later (at exit): a new name needs a folder that exists and
     /// can be written, checked now so the run is refused before its work rather than its file lost.
     public static func laterWriteRefusal(_ path: String) -> String? {
+        if path == "-" { return nil }
         if let reason = refusal(path) { return reason }
-        guard path != "-", access(path, F_OK) != 0 else { return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno)) }
+        guard access(path, F_OK) != 0 else { return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno)) }
         let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         var st = stat()
         guard stat(folder, &st) == 0 else { return "its folder: \(String(cString: strerror(errno)))" }

@@ -94,62 +94,84 @@ public struct SecretMatcher: Sendable {
         // Most keys and cells are shorter than any secret: no scan (utf8.count is O(1) on native strings).
         guard !isEmpty, text.utf8.count >= minLength else { return false }
         var copy = text
-        if copy.withUTF8({ firstMatch(in: $0) != nil }) { return true }
-        return percentEncodedPieces(of: text).contains { holds($0.decoded) }
-    }
-
-    /// The pieces of `text` (between URL and list delimiters) that hold a `%XX` escape, each with
-    /// its decoded text: a token sent in a query string or echoed URL-encoded is found decoded.
-    private func percentEncodedPieces(of text: String) -> [(range: Range<String.Index>, decoded: String)] {
-        guard text.utf8.contains(0x25) else { return [] }
-        var pieces: [(Range<String.Index>, String)] = []
-        var start = text.startIndex
-        func close(_ end: String.Index) {
-            let piece = text[start..<end]
-            if piece.utf8.contains(0x25), let decoded = Self.percentDecoded(piece), decoded != String(piece) {
-                pieces.append((start..<end, decoded))
+        return copy.withUTF8 { bytes in
+            if firstMatch(in: bytes) != nil { return true }
+            return percentEncodedPieces(in: bytes).contains { piece in
+                piece.decoded.withUnsafeBufferPointer { firstMatch(in: $0) != nil }
             }
         }
-        var i = text.startIndex
-        while i < text.endIndex {
-            let c = text[i]
-            if c == "&" || c == "=" || c == "?" || c == "#" || c == "," || c == "\"" || c == "'" || c.isWhitespace {
-                close(i)
-                start = text.index(after: i)
-            }
-            i = text.index(after: i)
-        }
-        close(text.endIndex)
-        return pieces
     }
 
-    /// `%XX` escapes decoded (a `+` left as it is); nil when the bytes are not UTF-8.
-    static func percentDecoded(_ piece: Substring) -> String? {
-        var out: [UInt8] = []
-        let bytes = Array(piece.utf8)
+    /// The pieces of `bytes` (between URL and list delimiters) that hold a `%XX` escape, each with
+    /// its bytes decoded once (not again: a `%2541` stays `%41`, so nesting costs nothing) and
+    /// whatever they decode to, UTF-8 or not: a token sent in a query string or echoed URL-encoded
+    /// is found decoded. One pass over the bytes.
+    private func percentEncodedPieces(in bytes: UnsafeBufferPointer<UInt8>) -> [(range: Range<Int>, decoded: [UInt8])] {
+        guard bytes.contains(0x25) else { return [] }
+        var pieces: [(Range<Int>, [UInt8])] = []
+        var start = 0
+        var decoded: [UInt8] = []
+        var escaped = false
         var i = 0
+        func close(_ end: Int) {
+            if escaped, decoded.count >= minLength { pieces.append((start..<end, decoded)) }
+            decoded.removeAll(keepingCapacity: true)
+            escaped = false
+            start = end + 1
+        }
         while i < bytes.count {
-            if bytes[i] == 0x25, i + 2 < bytes.count, let byte = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
-                out.append(byte)
-                i += 3
-            } else {
-                out.append(bytes[i])
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "\""),
+                 UInt8(ascii: "'"), 0x20, 0x09, 0x0A, 0x0D:
+                close(i)
+                i += 1
+            case 0x25 where i + 2 < bytes.count:
+                if let high = Self.hexValue(bytes[i + 1]), let low = Self.hexValue(bytes[i + 2]) {
+                    decoded.append(high << 4 | low)
+                    escaped = true
+                    i += 3
+                } else {
+                    decoded.append(b)
+                    i += 1
+                }
+            default:
+                decoded.append(b)
                 i += 1
             }
         }
-        return String(validating: out, as: UTF8.self)
+        close(bytes.count)
+        return pieces
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     /// `text` with each stretch holding a secret replaced by `***` (overlapping finds become one).
     public func mask(_ text: String) -> String {
         guard !isEmpty, text.utf8.count >= minLength else { return text }
-        let masked = maskAsSent(text)
+        var masked = maskAsSent(text)
         // A piece that holds a secret once its `%XX` escapes are decoded is masked whole.
-        let encoded = percentEncodedPieces(of: masked).filter { holds($0.decoded) }
-        guard !encoded.isEmpty else { return masked }
-        var out = masked
-        for piece in encoded.reversed() { out.replaceSubrange(piece.range, with: "***") }
-        return out
+        guard masked.utf8.contains(0x25) else { return masked }
+        return masked.withUTF8 { bytes -> String in
+            let encoded = percentEncodedPieces(in: bytes).filter { piece in piece.decoded.withUnsafeBufferPointer { firstMatch(in: $0) != nil } }
+            guard !encoded.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+            var out: [UInt8] = []
+            var position = 0
+            for piece in encoded {
+                out.append(contentsOf: bytes[position..<piece.range.lowerBound])
+                out.append(contentsOf: "***".utf8)
+                position = piece.range.upperBound
+            }
+            out.append(contentsOf: bytes[position...])
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     private func maskAsSent(_ text: String) -> String {

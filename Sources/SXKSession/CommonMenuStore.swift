@@ -29,7 +29,7 @@ public final class CommonMenuStore: @unchecked Sendable {
     }
 
     /// The record, or the default it would get, without writing anything.
-    func current(roleCode: String, visibleURIs: [String]) -> [String] {
+    public func current(roleCode: String, visibleURIs: [String]) -> [String] {
         store.commonMenuURIs(roleCode: roleCode) ?? Self.defaults(visibleURIs)
     }
 

@@ -116,3 +116,31 @@ extension SecretRuleTests {
         XCTAssertEqual(matcher.mask("100%25 sure"), "100%25 sure")
     }
 }
+
+extension SecretRuleTests {
+    /// Percent escapes are decoded once, in one pass over the bytes: nested escapes cost what plain
+    /// text does, and a token beside an escape that is not UTF-8 (a URL cut mid-character) is found.
+    func testPercentDecodingIsOneLinearPass() {
+        let token = "hxc5d2c4ea38008f159d2de783a3f35017"
+        let matcher = SecretMatcher([token])
+        let nested = "%" + String(repeating: "25", count: 20_000) + "41"
+        let started = Date()
+        XCTAssertFalse(matcher.holds(nested))
+        XCTAssertEqual(matcher.mask(nested), nested)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        let encoded = token.utf8.map { String(format: "%%%02X", $0) }.joined()
+        XCTAssertTrue(matcher.holds("q=\(encoded)%FF"))
+        XCTAssertEqual(matcher.mask("a=1&q=\(encoded)%E4%B8&b=2"), "a=1&q=***&b=2")
+    }
+
+    /// An answer still to be used keeps its number-like text whole (a phone that holds a numeric
+    /// password's digits); a name that repeats the secret is masked.
+    func testMaskingARepeatedSecretLeavesNumbersAlone() {
+        let value: JSONValue = ["phone": "13800000004", "userId": "4001", "name": "千岛湖 pw:000000x", "token": "keep-000000x-token"]
+        let masked = Redaction.maskingRepeated(value, secrets: ["000000x"])
+        XCTAssertEqual(masked.objectValue?.string("phone"), "13800000004")
+        XCTAssertEqual(masked.objectValue?.string("userId"), "4001")
+        XCTAssertEqual(masked.objectValue?.string("name"), "千岛湖 pw:***")
+        XCTAssertEqual(masked.objectValue?.string("token"), "keep-000000x-token")
+    }
+}

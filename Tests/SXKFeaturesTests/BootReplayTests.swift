@@ -137,6 +137,12 @@ final class BootReplayTests: BothSpellingsTestCase {
         XCTAssertEqual(trace.dialogAnswer, .string("undecided"))
         XCTAssertTrue(trace.verdict.hasSuffix("then undecided: the permission load's answer decides every dialog, and no role-permission list is stored"), trace.verdict)
         XCTAssertTrue(trace.changes.isEmpty, "\(trace.changes)")
+        // explain dialog says the same, and makes up no count of what the load leaves.
+        let (dialog, explanations) = try await ExplainFeature(store: store, catalog: Harness.catalog, clock: FixedClock(now)).dialogs(.permission)
+        XCTAssertEqual(dialog, .string("undecided"))
+        let values = explanations.flatMap(\.steps).map(\.value)
+        XCTAssertTrue(values.contains { $0.hasPrefix("unknown after the load") }, "\(values)")
+        XCTAssertFalse(values.contains { $0.contains("permissions after the load") }, "\(values)")
     }
 
     func testReplayChangesNothingEvenWhenHomeWouldClearState() async throws {

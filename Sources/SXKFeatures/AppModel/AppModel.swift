@@ -283,6 +283,7 @@ struct HomeReplayRun: Sendable {
         let cleared = plan.writes.filter { store.defaults[$0.key] != nil && StoreKey.kind(of: $0.key) != .sxk }
         step.stores = ["\(StoreKey.token) removed"] + cleared.map(\.line)
         step.notes = ["the home is left before its dialogs are evaluated: no dialog",
+                      "cleared: the keys logout clears (the seed says \"the login state\") \(AppModel.Rule.sessionExpired.basis.marker)",
                       "kept: the last phone, the privacy flag and the account-scoped keys \(AppModel.Rule.sessionExpired.basis.marker)"]
         if prefetchedStores != nil, !steps.contains(where: { $0.calls.contains { $0.path == Endpoint.storeList.path } }) {
             step.notes.append("sxk asked for the store list beside the role-permission list (the stored role and scenic said the home would): the app, leaving the home, never asks, and that answer is not used")

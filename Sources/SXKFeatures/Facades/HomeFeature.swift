@@ -67,13 +67,12 @@ public struct HomeFeature: Sendable {
         catalog.visibleMenus(permissions: contexts.permission.current.permissions)
     }
 
-    /// The common menus (`HomeCommonMenuStore`): the record, or the first 4 visible menus written as default.
+    /// The common menus (`HomeCommonMenuStore`): the record, or the first 4 visible menus the home
+    /// would write as default. Listing writes nothing (the home writes the default, `home --apply`).
     public func commonMenus() throws(FeatureError) -> CommonMenus {
         let role = try currentRole()
         let existed = contexts.store.commonMenuURIs(roleCode: role) != nil
-        let visible = visibleMenus()
-        let uris: [String]
-        do { uris = try commonStore.commonURIs(roleCode: role, visibleURIs: visible.map(\.uri)) } catch { throw .storage(error) }
+        let uris = commonStore.current(roleCode: role, visibleURIs: visibleMenus().map(\.uri))
         return describe(uris, role: role, defaulted: !existed && !uris.isEmpty)
     }
 

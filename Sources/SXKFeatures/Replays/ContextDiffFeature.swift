@@ -172,7 +172,11 @@ public struct ContextDiffFeature: Sendable {
             // After a rejected token every change is the expiry's clearing, not a home step's.
             let writer = diff.home.sessionExpired ? diff.home.steps.last
                 : diff.home.steps.first { step in step.stores.contains { $0.hasPrefix(change.key) || $0.hasPrefix(Self.shortName(change.key)) } }
-            let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
+            // The token's value is never shown: its change is said with the mask in place, so the
+            // row keeps its arrow (a row naming a secret is masked whole otherwise).
+            let secret = change.key == StoreKey.token
+            let before = change.before.map { secret ? "***" : JSONWriter.string($0) } ?? "nil"
+            let after = change.after.map { secret ? "***" : JSONWriter.string($0) } ?? "nil"
             // Which keys an expiry clears is sxk's reading (AppModel.sessionExpired); a key no step
             // names is not claimed for a documented rule.
             let basis = diff.home.sessionExpired ? AppModel.Rule.sessionExpired.basis : writer?.rule ?? .inferred("replays")

@@ -158,18 +158,22 @@ public struct ExplainFeature: Sendable {
             switch check.dialog {
             case .permission:
                 steps.append(load)
-                steps.append(ExplainStep(key: permissionKey, value: "\(derivedPermissions.count) permissions after the load (stored: \(store.permissionItems().count))",
+                // With no list stored the load's answer is not known offline: no count is made up.
+                steps.append(ExplainStep(key: permissionKey, value: derived == nil ? "unknown after the load: no role-permission list stored to stand in (stored now: \(store.permissionItems().count))"
+                                            : "\(derivedPermissions.count) permissions after the load (stored: \(store.permissionItems().count))",
                                          rule: "shown when the current role has no permissions", basis: Rules.permissionDialog))
             case .scenic:
                 steps.append(load)
-                steps.append(ExplainStep(key: scenicListKey, value: "\(derivedScenics.count) scenic areas after the load", rule: "the role's scenic areas to choose from", basis: Rules.permissionLoad))
+                steps.append(ExplainStep(key: scenicListKey, value: derived == nil ? "unknown after the load: no role-permission list stored" : "\(derivedScenics.count) scenic areas after the load",
+                                         rule: "the role's scenic areas to choose from", basis: derived == nil ? Rules.offlineStandIn : Rules.permissionLoad))
                 steps.append(ExplainStep(key: StoreKey.currentScenicId, value: rawScenic.map(String.init) ?? "nil",
                                          rule: "cleared first when not a valid scenic (> 0)", basis: Rules.validScenic))
                 steps.append(ExplainStep(key: nil, value: check.reason, rule: "shown when the role has scenic areas and none is selected", basis: Rules.scenicDialog))
             case .locationTimeout:
                 steps.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role, rule: "not for the simplified-top roles (\(HomeFeature.simplifiedTopRoles.sorted().joined(separator: ", ")))", basis: Rules.simplifiedTop))
                 steps.append(ExplainStep(key: reminderKey, value: reminder.map(String.init) ?? "nil", rule: "the location detail call is made only with reminder minutes set", basis: Rules.locationCallCondition))
-                steps.append(ExplainStep(key: nil, value: check.reason, rule: "timeout when online and the last report is older than the reminder; the answer is never stored", basis: Rules.locationTimeoutDecision))
+                // The basis of what decided this check (the call's condition when it settled it).
+                steps.append(ExplainStep(key: nil, value: check.reason, rule: "timeout when online and the last report is older than the reminder; the answer is never stored", basis: check.rule))
             }
             let state = !check.evaluated ? "not evaluated" : check.show ? "shown" : check.undecided ? "undecided" : "not shown"
             out.append(Explanation(subject: "dialog \(check.dialog.rawValue)", verdict: "\(HomeFeature.title(check.dialog)) dialog \(state): \(check.reason)",

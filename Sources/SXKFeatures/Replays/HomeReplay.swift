@@ -24,8 +24,9 @@ extension HomeFeature {
         do { storedToken = try stored.token() } catch { throw .storage(error) }
         guard AppModel.launchRoot(token: sent ?? storedToken) == .mainTab else { throw .loginPageFirst }
         var run: HomeReplayRun
-        if !offline, let token = sent ?? storedToken, token == sessionGuard.rejectedToken {
-            // Rejected earlier in this process: answered by that rejection, as the app's call would be.
+        if let token = sent ?? storedToken, token == sessionGuard.rejectedToken {
+            // Rejected earlier in this process: answered by that rejection, as the app's call would be
+            // (offline too: the answer is known, as `boot` and `explain dialog` take it).
             run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil)
             run.knownRejection = HomeReplayRun.knownRejectionNote
         } else if online {

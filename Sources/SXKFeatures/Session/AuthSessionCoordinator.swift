@@ -228,7 +228,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             _ = try? await stores?.value
             throw .storage(error)
         }
-        sessionGuard.loggedIn()
+        sessionGuard.loggedIn(token: result.token)
         contexts.account.reset()
         contexts.account.apply(result.user)
         if let stored = plan.value(of: StoreKey.phone)?.stringValue { contexts.account.applyUserInfo(UserInfo(phone: stored)) }

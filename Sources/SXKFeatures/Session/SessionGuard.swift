@@ -2,6 +2,7 @@ import FoundationEssentials
 import SXKAPI
 import SXKSession
 import SXKCore
+import Synchronization
 
 /// The one place a session ends (seed 001 logout and `sessionDidExpire`): token and snapshot cleared,
 /// every context reset, preferences kept. Expiries seen by several calls at once reset once.
@@ -18,12 +19,17 @@ public final class SessionGuard: @unchecked Sendable {
 
     public init(contexts: SessionContexts) { self.contexts = contexts }
 
-    /// The token the server rejected in this process. This process never sends it again
-    /// (`SessionBootstrapper.restore` leaves it out; the replays answer with the rejection): a device
-    /// snapshot keeps it on disk as imported, and so does a profile whose token only a replay saw
-    /// rejected (replays write nothing); any other rejection clears it on disk as the app does.
-    public var rejectedToken: String? { lock.withLock { rejected } }
-    private var rejected: String?
+    /// The stored token, when the server rejected it in this process. This process never sends it
+    /// again (`SessionBootstrapper.restore` leaves it out; the replays answer with the rejection): a
+    /// device snapshot keeps it on disk as imported, and so does a profile whose token only a replay
+    /// saw rejected (replays write nothing); any other rejection clears it on disk as the app does.
+    /// Kept for the process, not for this guard: `env use` and `import-defaults` make new services,
+    /// and coming back to the profile finds the token still known.
+    public var rejectedToken: String? {
+        guard let stored = try? contexts.store.token() else { return nil }
+        return Self.rejectedInProcess.withLock { $0.contains(stored) } ? stored : nil
+    }
+    private static let rejectedInProcess = Mutex<Set<String>>([])
 
     /// How many times the session was reset (logout or expiry), for tests and `whoami`.
     public var resetCount: Int { lock.withLock { resets } }
@@ -75,7 +81,7 @@ public final class SessionGuard: @unchecked Sendable {
             // A device snapshot is never changed by what the server says of its token: the reset is
             // of this process's session only; later commands read the import again, without that token.
             let snapshot = contexts.store.isDeviceSnapshot
-            rejected = current
+            if let current { Self.rejectedInProcess.withLock { _ = $0.insert(current) } }
             _ = resetLocked(expired: true, keepStored: snapshot)
             return snapshot ? SessionGuard.snapshotExpiredNotice : SessionGuard.expiredNotice
         }
@@ -86,14 +92,14 @@ public final class SessionGuard: @unchecked Sendable {
     /// which has written the cleared state itself). Resets only when `token` is still the session's.
     public func replayRejected(token: String) {
         lock.withLock {
-            rejected = token
+            Self.rejectedInProcess.withLock { _ = $0.insert(token) }
             guard contexts.session.token == token else { return }
             _ = resetLocked(keepStored: true)
         }
     }
 
-    /// A login's new token: whatever was rejected before is no longer this process's session.
-    public func loggedIn() { lock.withLock { rejected = nil } }
+    /// A login's new token is the server's answer: accepted, whatever was said of it before.
+    public func loggedIn(token: String) { Self.rejectedInProcess.withLock { _ = $0.remove(token) } }
 
     /// Runs a call that uses the session token; a session-expired answer resets the session (once)
     /// before the error is rethrown wrapped with `context`. Calls sent together run inside one `run`,

@@ -263,9 +263,9 @@ public final class Shell: @unchecked Sendable {
                 let taken = lineReader.linesTaken
                 passwordLineOwed = false
                 let status = await runLine(line, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
-                // A command given `--password-stdin` (as it ran: aliases expanded; not a comment or an
-                // alias's definition) owns the next line whether it read it or not (refused before, or
-                // no password needed): a password never runs, and is never shown, as a command.
+                // A command given `--password-stdin`, or a `login` (as it ran: aliases expanded; not a
+                // comment or an alias's definition), owns the next line whether it read it or not
+                // (refused before, or no password needed): a password never runs, and is never shown.
                 if passwordLineOwed, lineReader.linesTaken == taken {
                     if lineReader.bufferedLine() == nil { _ = await thread.run { lineReader.readLine(prompt: PromptText("")) } }
                 }
@@ -321,7 +321,9 @@ public final class Shell: @unchecked Sendable {
         // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
         if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
         if first == "alias" { return await runAlias(Array(words.dropFirst()), io: io) }
-        if words.contains("--password-stdin") { passwordLineOwed = true }
+        // `login` always takes a password: the line after it, given the flag or not (without it, it
+        // fails for want of a terminal, and the password the script put next must not run).
+        if words.contains("--password-stdin") || first == "login" { passwordLineOwed = true }
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
             // A login refused for its words asks no password: one typed ahead on the terminal for it

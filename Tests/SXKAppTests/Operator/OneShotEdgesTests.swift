@@ -289,3 +289,32 @@ extension OneShotEdgesTests {
         XCTAssertTrue(program.stdout.contains("sxk [OPTIONS]"), program.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// What the second review of this stop found: `--har -` writes to standard output; `watch` stops
+    /// once its reader has gone; a stale SXK_CACERT does not stop commands that send nothing, a folder
+    /// is no CA file; a `login` read from standard input owns the next line (the password) even
+    /// without the flag; the empty state folder falls back to /tmp when TMPDIR names none.
+    func testSecondReviewEdges() throws {
+        let ws = loggedIn()
+        let har = SXK.run(["--har", "-", "get", "/api/app/config", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(har.status, 0, har.summary)
+        XCTAssertTrue(har.stdout.contains("\"creator\""), har.summary)
+        let watch = SXK.runProcess(["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "watch", "-n", "0.2", "orders", "--page-size", "1"],
+                                   env: ws.environment, stdin: Data(), timeout: 20, wrapper: ["/bin/sh", "-c", "\"$0\" \"$@\" | head -1"])
+        XCTAssertFalse(watch.timedOut, "watch kept running after its reader went: \(watch.summary)")
+        let stale = SXK.run(["version"], in: ws, baseURL: url, env: ["SXK_CACERT": ws.root + "/gone.pem"])
+        XCTAssertEqual(stale.status, 0, stale.summary)
+        let staleSend = SXK.run(["whoami"], in: ws, baseURL: url, env: ["SXK_CACERT": ws.root + "/gone.pem"])
+        XCTAssertEqual(staleSend.status, 2, staleSend.summary)
+        XCTAssertTrue(staleSend.stderr.contains("SXK_CACERT: cannot read"), staleSend.summary)
+        let folder = SXK.run(["--cacert", ws.root, "whoami"], in: ws, baseURL: url)
+        XCTAssertEqual(folder.status, 2, folder.summary)
+        XCTAssertTrue(folder.stderr.contains("it is a directory"), folder.summary)
+        let piped = SXK.run(["--keep-going", "-"], in: Workspace(), baseURL: url, stdin: "login 13800000001 --accept-privacy\nsandbox123\nversion\n")
+        XCTAssertFalse(piped.stderr.contains("sandbox123"), piped.summary)
+        XCTAssertTrue(piped.stdout.contains("sxk 0.1.0"), piped.summary)
+        let env = ["HOME": "/proc/sxk-no-home", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TMPDIR": ws.root + "/no-such-tmp"]
+        XCTAssertEqual(SXK.runProcess(["version"], env: env, stdin: Data(), timeout: 20).status, 0)
+    }
+}

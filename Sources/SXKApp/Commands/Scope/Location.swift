@@ -1,4 +1,5 @@
 import SXKCore
+import SXKFeatures
 import SXKSession
 import SXKShell
 
@@ -35,6 +36,11 @@ extension AppCommands {
     fileprivate func location(_ command: ParsedCommand) async throws -> CommandOutput {
         let home = try host.features().home
         let state: LocationStateStore.State
+        // A switch needs the session its keys belong to: not one whose token this process saw rejected.
+        if ["online", "offline", "report", "remind"].contains(command.subcommand ?? ""), services.contexts.session.token == nil,
+           let rejected = services.sessionGuard.rejectedToken, (try? services.storage.appStore.token()) == rejected {
+            throw FeatureError.notLoggedIn
+        }
         switch command.subcommand {
         case "detail":
             let result = try await home.locationDetail()

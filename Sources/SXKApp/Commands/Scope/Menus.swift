@@ -34,6 +34,9 @@ extension Commands {
 extension AppCommands {
     fileprivate func menus(_ command: ParsedCommand) throws -> CommandOutput {
         let home = try host.features().home
+        // As `permissions`: without a session and with no stored lists there is nothing to show.
+        let permission = services.contexts.permission.current
+        guard services.contexts.session.token != nil || !permission.roles.isEmpty else { throw FeatureError.notLoggedIn }
         guard command.subcommand == "common" else {
             let menus = home.visibleMenus()
             let records = menus.map(\.json)
@@ -54,8 +57,9 @@ extension AppCommands {
         }
         var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
         output.line(common.key)
-        // What this call did to the profile is a status, not part of the list.
-        if common.defaulted { output.notes.append("(no common menus were stored: the first \(CommonMenuStore.defaultCount) visible menus, as the app defaults them, are stored now)") }
+        // The default is what the home would write; listing writes nothing.
+        if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus, the default the app's home writes; not stored by this listing)") }
+        if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }
         output.table(Self.menuColumns, common.menus.map(\.json))
         return output
     }

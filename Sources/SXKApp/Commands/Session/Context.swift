@@ -50,7 +50,8 @@ extension AppCommands {
         }
         out.line("at the app's next start (the home replayed with these answers, \(diff.home.changes.count) key\(diff.home.changes.count == 1 ? "" : "s") written):")
         for step in diff.nextStart { out.line("   " + step.line) }
-        out.line("read-only: \(diff.calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ")); nothing saved")
+        out.line(diff.calls.isEmpty ? "no call made (the server rejected this token earlier in this process); nothing saved"
+                 : "read-only: \(diff.calls.map { "\($0.method) \($0.path)" }.joined(separator: ", ")); nothing saved")
         return out
     }
 }

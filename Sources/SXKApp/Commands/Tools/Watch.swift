@@ -89,6 +89,10 @@ extension AppCommands {
                     status = me.host.status(forThrown: error)
                 }
                 if Task.isCancelled { break }
+                // Its reader has gone (`| head`): nothing more is asked of the server, as a script's
+                // commands stop; quietly, as a lost reader ends any run.
+                me.io.stdout.flush()
+                if me.io.stdout.readerGone { return status }
                 if status == ExitStatus.usage || status == ExitStatus.notLoggedIn || (stopOnFailure && status != ExitStatus.ok) {
                     me.diagnostics.note("watch: stopped after run \(runs) (exit \(status))")
                     return status

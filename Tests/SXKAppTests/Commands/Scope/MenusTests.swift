@@ -25,3 +25,21 @@ final class MenusTests: XCTestCase {
         XCTAssertFalse(try common().contains("home/album"), removed.summary)
     }
 }
+
+extension MenusTests {
+    /// Listing the common menus of a role that has none stored shows the default the app's home would
+    /// write, and writes nothing.
+    func testListingCommonMenusWritesNothing() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(SXK.run(["role", "photographer"], in: ws, baseURL: SharedSandbox.url).status, 0)
+        let before = ws.read(ws.defaultsFile)
+        let listed = SXK.run(["menus", "common", "--json"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(listed.status, 0, listed.summary)
+        let data = try XCTUnwrap(try listed.json() as? [String: Any], listed.summary)
+        XCTAssertEqual(data["defaulted"] as? Bool, true, listed.summary)
+        XCTAssertFalse((data["uris"] as? [String] ?? []).isEmpty, listed.summary)
+        XCTAssertTrue(listed.stderr.contains("not stored by this listing"), listed.summary)
+        XCTAssertEqual(ws.read(ws.defaultsFile), before, "listing wrote the profile")
+    }
+}

@@ -133,7 +133,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
         let file = try writeExport(ws)
         XCTAssertEqual(SXK.run(["import-defaults", file], in: ws, baseURL: url).status, 0)
         server.resetRequestLog()
-        let views = "home; context diff; home; orders; boot; explain dialog; whoami --jq .phase"
+        let views = "home; context diff; home; home --offline; orders; boot; explain dialog; menus; location online; whoami --jq .phase"
         let r = SXK.run(["--profile", "imported", "--keep-going", "-c", views], in: ws, baseURL: url)
         let withToken = server.requestLog().filter { ($0.header("token") ?? $0.header("authorization") ?? "").contains("stale-device-token") }
         // The first home's calls go out together (the store list beside the permission load, cancelled
@@ -144,8 +144,13 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertLessThanOrEqual(paths.count, 2, r.summary)
         XCTAssertFalse(r.stdout.contains("offline: no call made"), r.summary)
         XCTAssertFalse(r.stdout.contains("no dialog: permission"), r.summary)
-        XCTAssertEqual(r.stdout.components(separatedBy: "shows the login page").count - 1, 5, r.summary)
-        XCTAssertTrue(r.stderr.contains("rejected this profile's token earlier in this process"), r.summary)
+        XCTAssertEqual(r.stdout.components(separatedBy: "shows the login page").count - 1, 6, r.summary)
+        // orders and location online: one line each, the same one (menus shows the import's, as
+        // permissions does: a snapshot's account is read for every view).
+        XCTAssertEqual(r.stderr.components(separatedBy: "rejected this profile's token earlier in this process").count - 1, 2, r.summary)
+        // context diff, asked again, says it made no call and shows the token's change masked.
+        XCTAssertTrue(r.stdout.contains("no call made (the server rejected this token earlier in this process)"), r.summary)
+        XCTAssertTrue(r.stdout.contains("key_in_token = *** → nil"), r.summary)
         XCTAssertEqual(r.status, 3, r.summary)
         XCTAssertTrue(r.stdout.hasSuffix("loggedOut\n"), r.summary)
     }
@@ -244,5 +249,26 @@ final class DeviceSnapshotTests: SandboxTestCase {
         let name = SXK.run(["--profile", "imported", "explain", "key", "key_in_role_name"], in: ws, baseURL: url)
         let matched = name.stdout.split(separator: "\n").first { $0.contains("current role's entry matched") } ?? ""
         XCTAssertTrue(matched.contains("[inferred"), String(matched))
+    }
+}
+
+extension DeviceSnapshotTests {
+    /// What a process learnt of a token stays learnt when it comes back to the profile: after `env
+    /// use` away and back (new services), the live profile's rejected token is still not sent, and
+    /// the files the replay left are still there.
+    func testARejectedTokenStaysKnownAcrossEnvUse() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000001", in: ws, baseURL: url).status, 0)
+        let token = try XCTUnwrap(ws.token())
+        server.expireTokens()
+        server.resetRequestLog()
+        let before = ws.read(ws.defaultsFile)
+        let r = SXK.run(["--keep-going", "-c", "home; env use test; env use \(url.absoluteString); orders --page-size 1; menus; location online"], in: ws, baseURL: url)
+        let sent = server.requestLog().filter { $0.header("token") == token }.map(\.path)
+        XCTAssertEqual(sent, ["/api/yf-handset-app/role-permission"], r.summary)
+        // orders, menus and location online say the same one line (a live profile's session is gone).
+        XCTAssertEqual(r.stderr.components(separatedBy: "rejected this profile's token earlier in this process").count - 1, 3, r.summary)
+        XCTAssertEqual(ws.token(), token, "the replay's profile lost its token: \(r.summary)")
+        XCTAssertEqual(ws.read(ws.defaultsFile), before, "a refused switch wrote the profile")
     }
 }
