@@ -131,6 +131,16 @@ public struct CommandOutput: Sendable {
         blocks.append(.table(OutputTable(columns: columns, rows: rows)))
     }
 
+    /// The table view of one record (`data`, an object) as field and value rows, labelled for people:
+    /// the machine formats and `--columns` work on the record itself (one row of its keys).
+    public mutating func record(_ columns: [OutputColumn], _ rows: [JSONValue]) {
+        table(columns, rows)
+        recordData = true
+    }
+
+    /// Set by `record`: the view's table lists the fields of `data`.
+    public var recordData = false
+
     /// The first table of the view, else `rows`: the one row formats work on.
     public var mainTable: OutputTable? { viewTable ?? rows }
 

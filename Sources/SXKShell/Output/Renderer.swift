@@ -92,6 +92,11 @@ public struct Renderer: Sendable {
         if let jq = format.jq { return try writeJQ(jq, output, into: sink) }
         let shaped = output.data.map(shape)
         var table = output.mainTable
+        // A record's field/value rows are for people; a machine format or a choice of columns takes
+        // the record as one row of its own keys and values (as `--json` shows it).
+        if output.recordData, format.kind != .table || format.columns != nil, case .object(let record)? = shaped {
+            table = OutputTable(columns: record.entries.map { OutputColumn($0.key, $0.key) }, rows: [.object(record)])
+        }
         if table != nil {
             table!.rows = table!.rows.prefix(format.limit ?? Int.max).map { Redaction.redact($0, secrets: secrets) }
         }

@@ -318,3 +318,23 @@ extension OneShotEdgesTests {
         XCTAssertEqual(SXK.runProcess(["version"], env: env, stdin: Data(), timeout: 20).status, 0)
     }
 }
+
+extension OneShotEdgesTests {
+    /// A record view (`whoami`, `keys`) is field and value rows for people; `--ndjson`, `--csv` and
+    /// `--columns` take the record's own keys and values, as `--json` shows them.
+    func testRecordViewsGiveTheirKeysToMachineFormats() throws {
+        let ws = loggedIn()
+        let nd = SXK.run(["whoami", "--ndjson"], in: ws, baseURL: url)
+        XCTAssertEqual(nd.status, 0, nd.summary)
+        let lines = nd.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, nd.summary)
+        let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(record["userId"] as? Int, 1001, nd.summary)
+        let csv = SXK.run(["whoami", "--columns", "userId,roleCode", "--csv"], in: ws, baseURL: url)
+        XCTAssertEqual(csv.stdout, "userId,roleCode\n1001,photographer\n", csv.summary)
+        let keys = SXK.run(["keys", "--columns", "key_in_user_id", "--tsv"], in: ws, baseURL: url)
+        XCTAssertEqual(keys.stdout, "key_in_user_id\n1001\n", keys.summary)
+        // The table view stays the labelled one.
+        XCTAssertTrue(SXK.run(["whoami"], in: ws, baseURL: url).stdout.contains("user id"))
+    }
+}

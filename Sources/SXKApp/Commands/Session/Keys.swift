@@ -30,7 +30,7 @@ extension AppCommands {
         if rows.isEmpty {
             output.notes.append("(no keys stored in profile \(services.paths.profile))")
         } else {
-            output.table(Self.fieldColumns("KEY"), rows)
+            output.record(Self.fieldColumns("KEY"), rows)
         }
         return output
     }

@@ -72,7 +72,7 @@ extension AppCommands {
             return ["field": .string(Self.whoamiLabels[row.0] ?? row.0), "value": .string(value)]
         }
         var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
-        output.table(Self.fieldColumns(), table)
+        output.record(Self.fieldColumns(), table)
         output.notes += AppModel.changesAtNextHome(account: account, permission: permission)
         return output
     }
