@@ -1,3 +1,4 @@
+import SXKCore
 import SXKFeatures
 import SXKSession
 import SXKShell
@@ -51,8 +52,19 @@ extension AppCommands {
         }
         let common: CommonMenus
         switch command.path.count > 2 ? command.path[2] : nil {
-        case "add": common = try home.addCommonMenu(try menuURI(command))
-        case "remove": common = try home.removeCommonMenu(try menuURI(command))
+        // A URI that cannot be added or removed is a value that cannot be used (2), as `role nope` is.
+        case "add":
+            let uri = try menuURI(command)
+            guard home.visibleMenus().contains(where: { $0.uri == uri }) else {
+                throw AppError.usage(TerminalText.sanitize("'\(uri)' is not a visible menu for role \(permission.roleCode ?? "–") (see `menus`)"))
+            }
+            common = try home.addCommonMenu(uri)
+        case "remove":
+            let uri = try menuURI(command)
+            guard try home.commonMenus().uris.contains(uri) else {
+                throw AppError.usage(TerminalText.sanitize("'\(uri)' is not among the common menus (see `menus common`)"))
+            }
+            common = try home.removeCommonMenu(uri)
         default: common = try home.commonMenus()
         }
         var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])

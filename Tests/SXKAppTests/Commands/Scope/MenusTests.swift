@@ -23,6 +23,12 @@ final class MenusTests: XCTestCase {
         let removed = SXK.run(["menus", "common", "remove", "home/album"], in: ws, baseURL: SharedSandbox.url)
         XCTAssertEqual(removed.status, 0, removed.summary)
         XCTAssertFalse(try common().contains("home/album"), removed.summary)
+        // A URI that is no visible menu, or not a common one, is a value that cannot be used (2).
+        for words in [["add", "home/nope"], ["remove", "home/album"]] {
+            let refused = SXK.run(["menus", "common"] + words, in: ws, baseURL: SharedSandbox.url)
+            XCTAssertEqual(refused.status, 2, refused.summary)
+            XCTAssertEqual(refused.errorLines.count, 1, refused.summary)
+        }
     }
 }
 
