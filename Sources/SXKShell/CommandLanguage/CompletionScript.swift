@@ -475,6 +475,10 @@ public enum CompletionScript {
             if let kind = f.value { line += fishValue(kind, program: p) }
             s += line + " -d \(sq(f.summary))\n"
         }
+        // Every command takes --help, as bash's and zsh's scripts offer it.
+        if !node.flags.contains(where: { $0.name == "help" }) {
+            s += "complete -c \(p) \(cond) -l help -d 'Show help for this command'\n"
+        }
         if let arg = node.firstArgument {
             switch arg.kind {
             // A fixed list belongs to one position: sxk's own completion knows which.
