@@ -181,6 +181,13 @@ final class DeviceSnapshotTests: SandboxTestCase {
         let orders = SXK.run(["--profile", "norole", "profile"], in: ws, baseURL: url)
         XCTAssertEqual(orders.status, 0, orders.summary)
         XCTAssertTrue(orders.stderr.contains("no current role: the first entry storeAdmin became the role"), orders.summary)
+
+        // No scenic chosen: the store list is every store the server sent, and says so.
+        let noScenic = try writeExport(ws, token: token, dropping: ["key_in_current_scenic_id", "key_in_current_scenic_name", "key_in_current_store_id"])
+        XCTAssertEqual(SXK.run(["import-defaults", noScenic, "--profile", "noscenic"], in: ws, baseURL: url).status, 0)
+        let all = SXK.run(["--profile", "noscenic", "store"], in: ws, baseURL: url)
+        XCTAssertEqual(all.status, 0, all.summary)
+        XCTAssertTrue(all.stderr.contains("no valid current scenic: every store the server sent"), all.summary)
     }
 
     func testAnImportWithoutATokenStillShowsItsAccount() throws {
