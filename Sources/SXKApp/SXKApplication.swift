@@ -89,7 +89,7 @@ public enum SXKApplication {
         var named: APIEnvironment?
         if let name = options.env {
             if name.lowercased() == "sandbox" {
-                throw AppError.usage("the sandbox environment needs --sandbox (or --base-url of a running sxk-sandbox)")
+                throw AppError.usage("the sandbox environment needs --sandbox (a running sxk-sandbox is reached with --base-url URL)")
             }
             let parsed = Result { () throws(APIError) in try APIEnvironment.parse(name) }
             switch parsed {

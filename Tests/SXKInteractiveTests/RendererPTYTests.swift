@@ -157,9 +157,11 @@ final class RendererPTYTests: SandboxPTYTestCase {
     /// with it, so no pager is left reading the terminal the shell gave back.
     func testSIGTERMWhileThePagerRunsEndsThePagerToo() throws {
         let marker = home.appendingPathComponent("pager-ended")
-        // `wait` returns at once for a trapped signal, so the trap runs before the pty's hang-up can end it.
+        // `wait` returns at once for a trapped signal, so the trap runs before the pty's hang-up can end
+        // it. sxk ends the pager's children first (less under a shell): the `sleep` may die before the
+        // TERM reaches the script, so the script waits again rather than end without its trap.
         let (s, _) = try ordersThroughStandInPager(
-            named: "term-pager.sh", "trap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\nPAGER-BODY\nsleep 5 &\nwait\n")
+            named: "term-pager.sh", "trap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\nPAGER-BODY\nwhile :; do sleep 5 & wait; done\n")
         kill(s.pid, SIGTERM)
         XCTAssertEqual(try s.waitForExit(), 143)
         let deadline = Date().addingTimeInterval(3)

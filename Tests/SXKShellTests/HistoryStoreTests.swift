@@ -24,6 +24,10 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("login 13800000001", specs: specs))
         XCTAssertFalse(HistoryStore.shouldPersist("version; login", specs: specs))
         XCTAssertTrue(HistoryStore.shouldPersist("help login", specs: specs))
+        // A pipe or a redirection is the shell's: the command before it is what is checked.
+        XCTAssertTrue(HistoryStore.shouldPersist("version | cat", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("version > /tmp/out", specs: specs))
+        XCTAssertTrue(HistoryStore.shouldPersist("help version | head -1", specs: specs))
         // Looked through: `let NAME =` and aliases.
         let aliases = AliasTable()
         XCTAssertNoThrow(try aliases.define("li", as: "login 13800000001", isCommand: { _ in true }))

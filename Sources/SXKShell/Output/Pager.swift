@@ -157,19 +157,38 @@ public final class PagerProcess: @unchecked Sendable {
     /// waits up to a second for them: a shell that leaves must not leave a pager reading its terminal.
     public static func endAll() {
         let running = pids.withLock { $0 }
-        // The shell that runs the pager may not exec it: its children (less itself) first.
+        // The shell that runs the pager may not exec it: its children (less itself) first, and they
+        // are waited for too (the shell dies at once; less, putting the terminal back, takes a moment
+        // that the terminal's hang-up at sxk's exit must not cut short).
+        var descendants: [pid_t] = []
         for pid in running {
-            for child in children(of: pid) { kill(child, SIGTERM) }
+            let children = children(of: pid)
+            for child in children { kill(child, SIGTERM) }
             kill(pid, SIGTERM)
+            descendants += children
         }
-        for pid in running {
-            for _ in 0..<100 {
+        var waiting = Set(running)
+        for _ in 0..<100 {
+            for pid in waiting {
                 var status: Int32 = 0
                 let done = waitpid(pid, &status, WNOHANG)
-                if done == pid || (done < 0 && errno == ECHILD) { break }
-                usleep(10_000)
+                if done == pid || (done < 0 && errno == ECHILD) { waiting.remove(pid) }
             }
+            descendants.removeAll { !isRunning($0) }
+            if waiting.isEmpty && descendants.isEmpty { return }
+            usleep(10_000)
         }
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has; none where there is no /proc).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard case .bytes(let bytes) = FileBytes.readAll(fd, sizeHint: 512, limit: 4096),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return false }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        return fields.first.map { !$0.elementsEqual("Z".utf8) && !$0.elementsEqual("X".utf8) } ?? false
     }
 
     /// The processes whose parent is `pid` (from /proc; none where there is no /proc).

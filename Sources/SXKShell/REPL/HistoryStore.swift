@@ -68,7 +68,8 @@ public final class HistoryStore: @unchecked Sendable {
     /// on its own line after a failed `login`; a usage error). Recall in this shell still offers every line.
     public static func shouldPersist(_ line: String, specs: [CommandSpec], aliases: AliasTable? = nil) -> Bool {
         if line.hasPrefix(" ") || line.hasPrefix("\t") { return false }
-        let typed = (try? Tokenizer.tokenize(line, lenient: true)) ?? []
+        // Read as the shell runs it (pipes and redirections are operators), else leniently.
+        let typed = (try? Tokenizer.tokenize(line, lenient: false)) ?? (try? Tokenizer.tokenize(line, lenient: true)) ?? []
         for command in typed.flatMap({ aliases?.expand($0) ?? [$0] }) {
             guard let first = command.first else { continue }
             // The parser's own test: a command word it cannot name is "unknown command". A word
@@ -87,7 +88,8 @@ public final class HistoryStore: @unchecked Sendable {
             if !isSafe(checked, specs: specs, aliases: aliases, depth: 0) { return false }
             // A line the parser rejects (a usage error: perhaps a password typed where a word was
             // expected) stays out. A word made by a variable is only known when the line runs.
-            var words = checked
+            // What is piped or redirected to (`| jq`, `> file`) is the shell's, not the command's words.
+            var words = (try? OutputTarget.split(checked))?.words ?? checked
             // `let x = COMMAND … .path`: the path is the shell's, not the command's.
             if checked.count < command.count, let last = words.last, last.text.hasPrefix(".") || last.text.hasPrefix("[") { words.removeLast() }
             if let head = words.first, specs.contains(where: { $0.matches(head.text) }), words.allSatisfy({ $0.parts.isEmpty }) {

@@ -9,7 +9,7 @@ extension Commands {
     enum Home: AppCommand {
         static let spec = CommandSpec(
             "home", summary: "replay HomeViewModel.initialize on a copy: steps with their basis, calls, key diff, the dialog",
-            discussion: "Runs on a copy of the stored state, without validating the session first: the calls the app would make are made (--offline: none, the stored answers stand in) and listed in order, each step says whether the app's documents state its rule ([documented: seed …]) or sxk inferred it ([inferred: docs/app-behaviour.md#…]), and what the app would write is shown as a key diff (before → after). Nothing is saved unless --apply.",
+            discussion: "Runs on a copy of the stored state, without validating the session first: the calls the app would make are made (--offline: none, the stored answers stand in) and listed in order, each step says whether the app's documents state its rule ([documented: seed …]) or sxk inferred it ([inferred: docs/app-behaviour.md#…]), and what the app would write is shown as a key diff (before → after). Nothing is saved unless --apply. Exit 4 when a call got no answer, 1 when one got an error answer, else 0 (a rejected token included: the replay follows it to the login page); 3 without a token.",
             flags: [
                 FlagSpec("offline", summary: "make no call: the stored answers stand in"),
                 FlagSpec("apply", summary: "write the key diff to the profile"),
