@@ -29,7 +29,7 @@ final class InteractiveShellTests: XCTestCase {
         return dirs.first!.appendingPathComponent("sxk").path
     }
 
-    func start() throws -> PTYSession {
+    func start(rows: UInt16 = 24, columns: UInt16 = 80) throws -> PTYSession {
         let env = [
             "HOME": home.path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path,
@@ -40,7 +40,7 @@ final class InteractiveShellTests: XCTestCase {
             "SXK_PAGER": "cat",
         ]
         let session = try PTYSession(executable: Self.binary, arguments: ["--state-dir", home.appendingPathComponent("sxk-state").path],
-                                     environment: env)
+                                     environment: env, rows: rows, columns: columns)
         try session.expect("›")
         try session.waitForEditor()
         return session
@@ -65,6 +65,25 @@ final class InteractiveShellTests: XCTestCase {
         let listed = try s.expect("fish")
         XCTAssertTrue(listed.contains("bash") && listed.contains("zsh"), listed)
         s.send("\u{15}exit\r")  // Ctrl-U clears the line
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// Tab–Tab on a line that wraps over several rows: the list stays whole below it (the line
+    /// editor's redraw moves up from the cursor's row; the rows it moves over are left after the list).
+    func testTheCandidateListOfAWrappedLineStaysWhole() throws {
+        let s = try start(rows: 40, columns: 40)
+        let typed = "completion " + String(repeating: " ", count: 70)
+        s.send(typed + "\t")
+        usleep(200_000)
+        s.send("\t")
+        try s.expect("zsh")
+        usleep(300_000)
+        _ = try? s.expect("never-shown", timeout: 0.3)
+        let screen = ScreenModel(s.raw, columns: 40).lines
+        for shell in ["bash", "fish", "zsh"] {
+            XCTAssertTrue(screen.contains { $0.contains(shell) }, "\(shell) was drawn over:\n\(screen.joined(separator: "\n"))")
+        }
+        s.send("\u{15}exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 

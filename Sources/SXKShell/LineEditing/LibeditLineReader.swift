@@ -314,7 +314,10 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         }
         if let last = lastTab, last.line == line, last.cursor == cursor {
             let width = Terminal.currentWidth(environment: [:])
-            writeOut("\n" + CandidateList.format(candidates, width: width, color: color))
+            // libedit redraws the line from its first row, moving up as many rows as the cursor is
+            // below it: that many rows are left after the list, so none of its rows is drawn over.
+            let cursorRow = row(after: lineText(upTo: info.cursor), columns: max(1, width))
+            writeOut("\n" + CandidateList.format(candidates, width: width, color: color) + String(repeating: "\n", count: cursorRow))
             return UInt8(CC_REDISPLAY)
         }
         lastTab = (line, cursor)

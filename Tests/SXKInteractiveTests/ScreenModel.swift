@@ -1,0 +1,70 @@
+import Foundation
+import SXKShell
+
+/// A terminal screen as the bytes leave it: printable text (wide characters taking two columns,
+/// rows wrapping at the width), `\r`, `\n`, and the cursor and erase sequences the line editor
+/// uses (CSI A B C D G K J). Enough to tell which rows a redraw wrote over.
+struct ScreenModel {
+    private(set) var rows: [[Character]] = [[]]
+    private var row = 0, column = 0
+    let columns: Int
+
+    init(columns: Int) { self.columns = columns }
+
+    init(_ bytes: [UInt8], columns: Int) {
+        self.init(columns: columns)
+        feed(bytes)
+    }
+
+    var lines: [String] { rows.map { String($0).replacingOccurrences(of: "\u{0}", with: " ").trimmingCharacters(in: .whitespaces) } }
+
+    mutating func feed(_ bytes: [UInt8]) {
+        let text = Array(String(decoding: bytes, as: UTF8.self))
+        var i = 0
+        while i < text.count {
+            let c = text[i]
+            switch c {
+            case "\u{1B}":
+                guard i + 1 < text.count else { return }
+                if text[i + 1] == "[" {
+                    var j = i + 2, digits = ""
+                    while j < text.count, !("@"..."~").contains(text[j]) { digits.append(text[j]); j += 1 }
+                    guard j < text.count else { return }
+                    let n = Int(digits.split(separator: ";").first ?? "") ?? 1
+                    switch text[j] {
+                    case "A": row = max(0, row - n)
+                    case "B": row += n; ensureRow()
+                    case "C": column = min(columns - 1, column + n)
+                    case "D": column = max(0, column - n)
+                    case "G": column = max(0, n - 1)
+                    case "K": ensureRow(); if column < rows[row].count { rows[row].removeSubrange(column...) }
+                    case "J": ensureRow(); if column < rows[row].count { rows[row].removeSubrange(column...) }; rows.removeSubrange((row + 1)...)
+                    default: break
+                    }
+                    i = j + 1
+                } else if text[i + 1] == "]" {
+                    var j = i + 2
+                    while j < text.count, text[j] != "\u{07}" { j += 1 }
+                    i = j + 1
+                } else {
+                    i += 2
+                }
+                continue
+            case "\r": column = 0
+            case "\n", "\r\n": row += 1; column = 0; ensureRow()
+            case "\u{07}", "\u{08}", "\u{01}": break
+            default:
+                let width = max(1, TextWidth.width(String(c)))
+                if column + width > columns { row += 1; column = 0 }
+                ensureRow()
+                while rows[row].count < column { rows[row].append(" ") }
+                if column < rows[row].count { rows[row][column] = c } else { rows[row].append(c) }
+                if width == 2 { if column + 1 < rows[row].count { rows[row][column + 1] = "\u{0}" } else { rows[row].append("\u{0}") } }
+                column += width
+            }
+            i += 1
+        }
+    }
+
+    private mutating func ensureRow() { while rows.count <= row { rows.append([]) } }
+}
