@@ -153,3 +153,25 @@ final class SessionPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "the lock symlink was followed")
     }
 }
+
+extension SessionPTYTests {
+    /// Ctrl-C while the REPL validates a restored session at its first command: the command is
+    /// interrupted, and the session is not taken for offline (no answer said anything of it).
+    func testCtrlCDuringTheFirstValidationIsNotOffline() throws {
+        try logIn("13800000003")
+        let s = try start()
+        server.setLatency(milliseconds: 4_000)
+        defer { server.setLatency(milliseconds: 0) }
+        server.resetRequestLog()
+        s.send("orders --page-size 1\r")
+        let deadline = Date().addingTimeInterval(10)
+        while !server.requestLog().contains(where: { $0.path == "/api/yf-handset-app/userinfo" }) && Date() < deadline { usleep(10_000) }
+        s.send("\u{03}")
+        let after = try s.expect("›", timeout: 10)
+        XCTAssertFalse(after.contains("offline"), after)
+        XCTAssertFalse(after.contains("could not be validated"), after)
+        XCTAssertEqual(after.components(separatedBy: "error:").count - 1, 1, after)
+        s.send("exit\r")
+        _ = try s.waitForExit()
+    }
+}

@@ -112,6 +112,7 @@ struct AppCommands: Sendable {
             diagnostics.warning("session validated but not saved: \(reason)")
             roleDerivedNote(report)
         case .notLoggedIn: break
+        case .cancelled: throw CancellationError()
         }
         return nil
     }

@@ -24,6 +24,8 @@ public enum ValidationOutcome: Sendable {
     case loggedOut(notice: String)
     /// The server could not be reached (or failed): the snapshot stays, the session is marked offline.
     case offline(reason: String)
+    /// Interrupted (Ctrl-C) before an answer: nothing concluded, the session stays as it was.
+    case cancelled
 }
 
 /// Seed 001 启动流程 `SessionBootstrapper`: restore from the token and snapshot with no network, then
@@ -120,6 +122,8 @@ public struct SessionBootstrapper: Sendable {
             sessionGuard.sessionExpired(token: token)
             return .loggedOut(notice: SessionGuard.expiredNotice)
         } catch {
+            // Interrupted: no answer says anything of the session; the next command validates.
+            if Task.isCancelled || FeatureError.from(error, context: "").isCancelled { return .cancelled }
             // Seed 001 step 11: keep the local login, enter with the snapshot.
             if contexts.session.phase == .restoring { contexts.session.logIn(token: token) }
             contexts.session.setOffline(true)
