@@ -368,3 +368,20 @@ extension RendererTests {
         XCTAssertEqual(Renderer.rawMasked("{\"a\":\"x\\/y\"}", secrets: [token]), "{\"a\":\"x\\/y\"}")
     }
 }
+
+extension RendererTests {
+    /// A note on a terminal's stderr is wrapped at spaces to its width, never cut: it is read whole.
+    func testNotesAreWrappedNotCut() async throws {
+        let out = BufferOutput(), err = BufferOutput()
+        let io = CommandIO(stdout: out, stderr: err,
+                           terminal: Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: true, width: 40, colorEnabled: false))
+        var output = CommandOutput()
+        let note = "(no common menus are stored: these are the first 4 visible menus, the default the app's home writes; not stored by this listing)"
+        output.notes = [note]
+        _ = try await Renderer(io: io, format: OutputFormat(kind: .table), secrets: []).render(output)
+        let lines = err.text.split(separator: "\n").map(String.init)
+        XCTAssertGreaterThan(lines.count, 1, err.text)
+        XCTAssertTrue(lines.allSatisfy { TextWidth.width($0) <= 40 }, err.text)
+        XCTAssertEqual(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "), note)
+    }
+}

@@ -296,8 +296,10 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
 
     /// The accounts of this login with the current one marked (memory only; empty after a restart).
     public func accounts() -> [AccountRow] {
+        // The list `switch-account` uses: this login's, else the one kept from the profile's last.
+        let known = knownAccounts()
         let a = contexts.account.current
-        return a.accounts.enumerated().map { i, acc in
+        return known.enumerated().map { i, acc in
             AccountRow(index: i + 1, account: acc, isCurrent: acc.userId == a.userId && acc.accountType == a.accountType)
         }
     }

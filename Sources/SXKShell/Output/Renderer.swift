@@ -338,10 +338,11 @@ public struct Renderer: Sendable {
         for line in HelpRenderer.wrap(words, width: io.terminal.width, first: "", rest: "  ") { sink.write(line + "\n") }
     }
 
-    /// A line for stderr, cut to the terminal's width when stderr is one.
+    /// A note for stderr, wrapped at spaces to the terminal's width when stderr is one: a note is
+    /// read whole (what was written, what was left out), never cut.
     func stderrLine(_ s: String) -> String {
         let line = text(s)
-        return io.terminal.stderrIsTerminal ? TextWidth.truncate(line, to: io.terminal.width) : line
+        return io.terminal.stderrIsTerminal ? Self.wrapped(line, width: io.terminal.width).joined(separator: "\n") : line
     }
 
     /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.

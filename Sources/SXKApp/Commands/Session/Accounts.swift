@@ -22,7 +22,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: .array(records))
         guard !rows.isEmpty else {
-            output.notes.append("(no account list — the list exists after `login` in this shell)")
+            output.notes.append("(no account list: none is kept from a login on this profile — `login` makes one)")
             return output
         }
         output.table([

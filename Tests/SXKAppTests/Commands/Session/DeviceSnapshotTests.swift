@@ -279,3 +279,15 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(ws.read(ws.defaultsFile), before, "a refused switch wrote the profile")
     }
 }
+
+extension DeviceSnapshotTests {
+    /// After a replay saw the token rejected, `accounts` lists the profile's kept account list, the
+    /// one `switch-account` uses, not "no list".
+    func testAccountsAfterARejectionListTheKeptList() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000004", in: ws, baseURL: url, account: "3").status, 0)
+        server.expireTokens()
+        let r = SXK.run(["-c", "home --jq .sessionExpired; accounts --jq length"], in: ws, baseURL: url)
+        XCTAssertEqual(r.stdout, "true\n3\n", r.summary)
+    }
+}
