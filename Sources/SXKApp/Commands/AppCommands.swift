@@ -56,7 +56,7 @@ struct AppCommands: Sendable {
             }
             if (error as? FeatureError) == .notLoggedIn, let rejected = services.sessionGuard.rejectedToken,
                (try? services.storage.appStore.token()) == rejected {
-                throw AppError.notLoggedIn("not logged in: the server rejected this profile's token earlier in this process (the profile keeps it; it is not sent again) — run `login`")
+                throw AppError.notLoggedIn("not logged in: the server rejected this profile's token earlier (kept, not sent again) — run `login`")
             }
             throw error
         }

@@ -199,7 +199,7 @@ struct HomeReplayRun: Sendable {
     /// Set when the server rejected this token earlier in this process: the first call is answered by
     /// that rejection, not sent (the process never sends a rejected token again).
     var knownRejection: String?
-    static let knownRejectionNote = "not sent: the server rejected this token earlier in this process"
+    static let knownRejectionNote = "the server rejected this token earlier in this process"
     let order = CallOrder()
     let expiry = ExpiryMark()
 

@@ -147,7 +147,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertEqual(r.stdout.components(separatedBy: "shows the login page").count - 1, 6, r.summary)
         // orders and location online: one line each, the same one (menus shows the import's, as
         // permissions does: a snapshot's account is read for every view).
-        XCTAssertEqual(r.stderr.components(separatedBy: "rejected this profile's token earlier in this process").count - 1, 2, r.summary)
+        XCTAssertEqual(r.stderr.components(separatedBy: "rejected this profile's token earlier (kept").count - 1, 2, r.summary)
         // context diff, asked again, says it made no call and shows the token's change masked.
         XCTAssertTrue(r.stdout.contains("no call made (the server rejected this token earlier in this process)"), r.summary)
         XCTAssertTrue(r.stdout.contains("key_in_token = *** → nil"), r.summary)
@@ -274,7 +274,7 @@ extension DeviceSnapshotTests {
         let sent = server.requestLog().filter { $0.header("token") == token }.map(\.path)
         XCTAssertEqual(sent, ["/api/yf-handset-app/role-permission"], r.summary)
         // orders, menus and location online say the same one line (a live profile's session is gone).
-        XCTAssertEqual(r.stderr.components(separatedBy: "rejected this profile's token earlier in this process").count - 1, 3, r.summary)
+        XCTAssertEqual(r.stderr.components(separatedBy: "rejected this profile's token earlier (kept").count - 1, 3, r.summary)
         XCTAssertEqual(ws.token(), token, "the replay's profile lost its token: \(r.summary)")
         XCTAssertEqual(ws.read(ws.defaultsFile), before, "a refused switch wrote the profile")
     }
