@@ -114,6 +114,7 @@ extension AppCommands {
         var rows: [JSONValue] = []
         var bodies: [String] = []
         var notes: [String] = requestNotes(show)
+        var cut: String?
         var pages = 0
         while true {
             let response = try await send(rest + [("page", String(page))])
@@ -129,7 +130,7 @@ extension AppCommands {
             if PageRule.isLast(count: list.count, page: page, pageSize: PageRule.pageSize(object, listCount: list.count), total: total) { break }
             let (next, overflow) = page.addingReportingOverflow(1)
             if rows.count >= Self.paginateLimit || overflow {
-                notes.append("--paginate stopped at \(Formatting.count(rows.count, of: total, "row")); --page N goes on from a later page")
+                cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), its limit: the output is partial (--page \(next) goes on from there; `orders --all` streams any number)"
                 break
             }
             page = next
@@ -138,6 +139,11 @@ extension AppCommands {
         if !show.contains("b") { output.data = nil }
         output.raw = bodies
         output.notes = notes + ["\(Formatting.count(pages, "page")) · \(Formatting.count(rows.count, "row"))"]
+        // Rows left out are a failure a script must see, not a note it may miss.
+        if let cut {
+            output.warnings.append(cut)
+            output.status = ExitStatus.failure
+        }
         return output
     }
 

@@ -9,7 +9,7 @@ extension AppCommand {
         [
             FlagSpec("print", value: .string, valueName: "HBhb", summary: "what to show: H request headers, B request body, h response headers (stderr), b response body (default b)"),
             FlagSpec("verbose", short: "v", summary: "show the request and the response headers too (--print HBhb)"),
-            FlagSpec("paginate", summary: "walk every page of a list endpoint (list, total, pageSize) into one list, to the last page"),
+            FlagSpec("paginate", summary: "walk every page of a list endpoint (list, total, pageSize) into one list, to the last page or 10,000 rows (then exit 1)"),
         ]
     }
 

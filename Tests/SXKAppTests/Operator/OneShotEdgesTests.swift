@@ -338,3 +338,18 @@ extension OneShotEdgesTests {
         XCTAssertTrue(SXK.run(["whoami"], in: ws, baseURL: url).stdout.contains("user id"))
     }
 }
+
+extension OneShotEdgesTests {
+    /// `get --paginate` gathers at most 10,000 rows: a list longer than that is cut, said as a
+    /// warning, and the run fails (1), so a script does not take the partial rows for all of them.
+    func testPaginateCutAtItsLimitFails() throws {
+        let (server, big) = try startSandbox(SandboxConfig(ordersPerRole: 10_100))
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: big)
+        let r = SXK.run(["get", "--paginate", "/api/yf-handset-app/photog/order/listv2", "pageSize=100", "--ndjson"], in: ws, baseURL: big, timeout: 120)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 10_000)
+        XCTAssertTrue(r.stderr.contains("warning: --paginate stopped at 10,000 of 10,100 rows"), String(r.stderr.prefix(500)))
+    }
+}
