@@ -353,3 +353,16 @@ extension OneShotEdgesTests {
         XCTAssertTrue(r.stderr.contains("warning: --paginate stopped at 10,000 of 10,100 rows"), String(r.stderr.prefix(500)))
     }
 }
+
+extension OneShotEdgesTests {
+    /// `watch` whose output cannot be written (a full disk) stops at once and fails (1), as any
+    /// command whose output is lost does.
+    func testWatchStopsWhenItsOutputIsLost() {
+        let ws = loggedIn()
+        let r = SXK.runProcess(["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "watch", "-n", "0.1", "orders", "--limit", "1", "--ndjson"],
+                               env: ws.environment, stdin: Data(), timeout: 20, wrapper: ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full"])
+        XCTAssertFalse(r.timedOut, r.summary)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("the output could not be written"), r.summary)
+    }
+}

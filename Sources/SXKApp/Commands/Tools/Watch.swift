@@ -1,5 +1,8 @@
 import SXKCore
 import SXKShell
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Commands {
     /// `watch [-n SECONDS] [--count N] [-e] [-d] COMMAND…` (like psql's `\watch` and watch(1)):
@@ -93,6 +96,11 @@ extension AppCommands {
                 // commands stop; quietly, as a lost reader ends any run.
                 me.io.stdout.flush()
                 if me.io.stdout.readerGone { return status }
+                // Output that cannot be written (a full disk, a closed descriptor) ends it as a failure.
+                if let lost = me.io.stdout.takeWriteError() {
+                    me.diagnostics.error("the output could not be written: \(String(cString: strerror(lost)))")
+                    return ExitStatus.failure
+                }
                 if status == ExitStatus.usage || status == ExitStatus.notLoggedIn || (stopOnFailure && status != ExitStatus.ok) {
                     me.diagnostics.note("watch: stopped after run \(runs) (exit \(status))")
                     return status
