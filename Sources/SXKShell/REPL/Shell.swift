@@ -177,7 +177,16 @@ public final class Shell: @unchecked Sendable {
     }
 
     private func runScript(_ path: String) async -> Int32 {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read to its end whatever it is: a file, or a pipe (`sxk <(generate)`, /dev/stdin); not a folder.
+        var data: [UInt8]?
+        var st = stat()
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR,
+               case .bytes(let bytes) = FileBytes.readAll(fd, sizeHint: 64 * 1024, limit: 64 << 20) { data = bytes }
+            close(fd)
+        }
+        guard let data else {
             if FileManager.default.fileExists(atPath: path) {
                 errors.error("cannot read script '\(path)'")
             } else if Invocation.looksLikeCommand(path) {
@@ -190,7 +199,7 @@ public final class Shell: @unchecked Sendable {
         }
         // A byte that is not UTF-8 would run as U+FFFD (a command or value other than the file's):
         // the script is not run, and the place is named.
-        if let bad = Self.firstInvalidUTF8([UInt8](data)) {
+        if let bad = Self.firstInvalidUTF8(data) {
             errors.error("\(path):\(bad.line): not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16))); the script was not run")
             return ExitStatus.usage
         }

@@ -366,3 +366,17 @@ extension OneShotEdgesTests {
         XCTAssertTrue(r.stderr.contains("the output could not be written"), r.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// A script that is a pipe (`sxk <(generate)`) runs as a file does; a folder is no script.
+    func testAScriptMayBeAPipe() {
+        let ws = Workspace()
+        let piped = SXK.runProcess(["--state-dir", ws.stateDir, "--base-url", url.absoluteString], env: ws.environment, stdin: Data(), timeout: 20,
+                                   wrapper: ["/bin/bash", "-c", "\"$0\" \"$@\" <(printf 'version\\nordrs\\n')"])
+        XCTAssertEqual(piped.status, 2, piped.summary)
+        XCTAssertTrue(piped.stdout.contains("sxk 0.1.0"), piped.summary)
+        XCTAssertTrue(piped.stderr.contains(":2: unknown command 'ordrs'"), piped.summary)
+        let folder = SXK.run([ws.root], in: ws, baseURL: url)
+        XCTAssertEqual(folder.status, 2, folder.summary)
+    }
+}
