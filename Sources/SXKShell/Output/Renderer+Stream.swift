@@ -160,7 +160,9 @@ extension Renderer {
                 status = frame.status
             } catch {
                 frameIO.errors.error(inner.text(ErrorPresenter.message(for: error)))
-                status = ExitStatus.usage
+                // As outside `watch`: a usage error is 2 (it stops the watch), any other (a `--jq`
+                // program failing on this answer) 1.
+                status = error is UsageError ? ExitStatus.usage : ExitStatus.failure
             }
         }
         if let error { frameIO.errors.error(inner.text(ErrorPresenter.message(for: error))) }

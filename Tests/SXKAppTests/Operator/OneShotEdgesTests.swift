@@ -380,3 +380,14 @@ extension OneShotEdgesTests {
         XCTAssertEqual(folder.status, 2, folder.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// A `--jq` program failing on an answer inside `watch` is a failure (1), as outside it, not a
+    /// usage error: the watch goes on to its next run.
+    func testAJQFailureInWatchIsNotAUsageError() {
+        let ws = loggedIn()
+        let r = SXK.run(["-c", "watch --count 2 -n 0.1 orders --limit 1 --jq 'error(\"x\")'"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines.filter { $0.contains("--jq: x") }.count, 2, r.summary)
+    }
+}
