@@ -42,6 +42,15 @@ extension Renderer {
         }
         switch format.kind {
         case .json: out.write(state.written == 0 ? "[]\n" : "\n]\n")
+        case .csv, .tsv where state.written == 0:
+            // No row: the header alone, as a page without rows prints it (a CSV reader wants one).
+            if let selection = try? ColumnSelection.resolve(format.columns, declared: stream.columns, sample: nil) {
+                let separated = SeparatedValues(tabs: format.kind == .tsv)
+                var line: [UInt8] = []
+                for (i, key) in selection.header(sample: nil).enumerated() { separated.append(key, first: i == 0, into: &line) }
+                line.append(0x0A)
+                out.write(bytes: line)
+            }
         default: break
         }
         out.flush()

@@ -391,3 +391,15 @@ extension OneShotEdgesTests {
         XCTAssertEqual(r.errorLines.filter { $0.contains("--jq: x") }.count, 2, r.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// A walk with no rows writes the CSV header alone, as a page with no rows does.
+    func testAnEmptyWalkWritesTheCSVHeader() {
+        let ws = loggedIn()
+        let walk = SXK.run(["orders", "--all", "--keyword", "zzzz-no-such", "--csv"], in: ws, baseURL: url)
+        let page = SXK.run(["orders", "--keyword", "zzzz-no-such", "--csv"], in: ws, baseURL: url)
+        XCTAssertEqual(walk.status, 0, walk.summary)
+        XCTAssertTrue(walk.stdout.hasPrefix("orderNo,"), walk.summary)
+        XCTAssertEqual(walk.stdout, page.stdout)
+    }
+}
