@@ -42,7 +42,7 @@ extension Renderer {
         }
         switch format.kind {
         case .json: out.write(state.written == 0 ? "[]\n" : "\n]\n")
-        case .csv, .tsv where state.written == 0:
+        case .csv where state.written == 0, .tsv where state.written == 0:
             // No row: the header alone, as a page without rows prints it (a CSV reader wants one).
             if let selection = try? ColumnSelection.resolve(format.columns, declared: stream.columns, sample: nil) {
                 let separated = SeparatedValues(tabs: format.kind == .tsv)
