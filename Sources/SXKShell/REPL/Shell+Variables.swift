@@ -209,6 +209,8 @@ extension Shell {
                 throw UsageError("let \(name): '\(command[0].text)' stands for several commands; let takes one")
             }
             if one[0].text == "let" && !one[0].quoted { throw UsageError("let \(name): a let cannot run another let") }
+            // A command that ends the shell gives no data: refused, not run after its error.
+            if ["exit", "quit"].contains(one[0].text) && !one[0].quoted { throw UsageError("let \(name): '\(one[0].text)' ends the shell and gives no data") }
             let words = try one.map(expandVariables)
             let (status, produced) = await capture(words, io: io)
             if status != 0 { return status }

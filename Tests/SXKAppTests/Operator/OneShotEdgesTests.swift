@@ -403,3 +403,13 @@ extension OneShotEdgesTests {
         XCTAssertEqual(walk.stdout, page.stdout)
     }
 }
+
+extension OneShotEdgesTests {
+    /// `let x = exit` is refused (2) and does not end the run after its error.
+    func testLetRefusesExit() {
+        let r = SXK.run(["--keep-going", "-c", "let x = exit 3; version"], in: Workspace(), baseURL: url)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertTrue(r.stdout.contains("sxk 0.1.0"), r.summary)
+        XCTAssertTrue(r.stderr.contains("ends the shell and gives no data"), r.summary)
+    }
+}
