@@ -120,6 +120,8 @@ public enum SXKApplication {
         // Completion reads the profile's cache only: no sandbox is started, no backend remembered.
         let completing: Bool
         if case .oneShot(let words) = context.mode, words.first == "__complete" { completing = true } else { completing = false }
+        let stateless = readsNoState(context.mode)
+        if let problem = options.persistProblem, !stateless { throw UsageError(problem) }
         if options.sandbox && completing {
             environment = .sandbox(URL(string: "http://127.0.0.1")!)
         } else if options.sandbox {
@@ -135,9 +137,10 @@ public enum SXKApplication {
                 let spelled = spelling == .snake ? " (snake_case answers)" : ""
                 Diagnostics(sink: stderr).note("sandbox backend on \(environment.baseURL.absoluteString)\(spelled) — demo logins: \(SandboxDemo.phones.joined(separator: ", ")) (password \(SandboxDemo.password))")
             }
-        } else if completing {
+        } else if completing || (stateless && !namesBackendOnCommandLine()) {
             // A backend named wrongly (`--base-url example.com` on the line being completed, a bad
-            // SXK_BASE_URL): completion still answers, from the default profile's cache.
+            // SXK_BASE_URL or SXK_ENV): completion still answers, from the default profile's cache,
+            // and help, version and the scripts are shown. One typed on the command line is refused.
             environment = (try? namedEnvironment(options, context, completing: true)) ?? .test
         } else {
             environment = try namedEnvironment(options, context, completing: false)
@@ -162,13 +165,15 @@ public enum SXKApplication {
         let services: AppServices
         var borrowedState: String?
         do {
+            // Help, version, the completion scripts and the man page read no state: they make none
+            // (no profile folder, no lock), running on an empty folder of their own.
+            if stateless && !completing { throw UsageError("no state read") }
             services = try AppServices(
                 environment: environment, options: options, processEnvironment: context.environment,
                 settings: settings, transport: transport, stderr: stderr)
-        } catch where readsNoState(context.mode) {
-            // Help, version, the completion scripts, the man page and Tab read no state: with no state
-            // folder to be had (a build sandbox's HOME), they run on an empty one of their own, removed
-            // at the end (Tab then completes commands and flags, not cached names).
+        } catch where stateless {
+            // Tab reads the profile's cache; with no state folder to be had (a build sandbox's HOME)
+            // it runs on an empty one of its own too, removed at the end (commands and flags, no names).
             var blank = options
             blank.stateDir = try emptyStateFolder(context.environment)
             borrowedState = blank.stateDir
@@ -188,6 +193,11 @@ public enum SXKApplication {
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }
         if services.storage.appStore.isDeviceSnapshot { try host.restoreSnapshotContexts() }
         return host
+    }
+
+    /// Whether `--env` or `--base-url` is on the command line (not only in the environment).
+    static func namesBackendOnCommandLine() -> Bool {
+        CommandLine.arguments.dropFirst().contains { $0 == "--env" || $0 == "--base-url" || $0.hasPrefix("--env=") || $0.hasPrefix("--base-url=") }
     }
 
     /// A one-shot of a command that reads no state (`help`, `version`, `completion`, `man`, Tab's `__complete`).

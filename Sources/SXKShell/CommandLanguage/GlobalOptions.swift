@@ -31,6 +31,9 @@ public struct GlobalOptions: Sendable, Equatable {
     /// `--persist SECONDS` (`SXK_PERSIST`): keep connections open in a holder process for the next
     /// one-shots, that long after the last use; 0 stops a running holder.
     public var persist: Double?
+    /// Why `SXK_PERSIST` could not be read: said by a run that uses it, not by one that reads no
+    /// state (help, version, the completion scripts, Tab).
+    public var persistProblem: String?
 
     public init() {}
 
@@ -96,11 +99,10 @@ public struct Invocation: Sendable, Equatable {
         o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
         o.noColor = environment["NO_COLOR"] != nil
         o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
-        // Completion (`sxk __complete …`, what the scripts run) reads only the cache: a bad setting
-        // it never uses does not leave Tab with nothing.
-        let completing = arguments.first == "__complete"
+        // A bad setting in the environment is said by the run that uses it (`persistProblem`): help,
+        // version, the completion scripts and Tab never do, and keep working.
         if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) {
-            o.persist = completing ? try? persistSeconds(text, "SXK_PERSIST") : try persistSeconds(text, "SXK_PERSIST")
+            do { o.persist = try persistSeconds(text, "SXK_PERSIST") } catch { o.persistProblem = "\(error)" }
         }
         var commandText: String?
         var baseURLGiven = false, envGiven = false, sandboxGiven = false

@@ -413,3 +413,20 @@ extension OneShotEdgesTests {
         XCTAssertTrue(r.stderr.contains("ends the shell and gives no data"), r.summary)
     }
 }
+
+extension OneShotEdgesTests {
+    /// A bad SXK_PERSIST or SXK_ENV is said by a run that uses it; help, version and the completion
+    /// scripts keep working, and make no state folder.
+    func testStatelessCommandsIgnoreBadSettingsAndMakeNoState() throws {
+        let ws = Workspace()
+        let folder = ws.root + "/fresh-state"
+        for (args, env) in [(["help"], ["SXK_PERSIST": "abc"]), (["version"], ["SXK_ENV": "bogus"]), (["completion", "bash"], ["SXK_PERSIST": "abc"])] {
+            let r = SXK.run(["--state-dir", folder] + args, in: ws, baseURL: nil, env: env)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.summary)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "a stateless command made the state folder")
+        let used = SXK.run(["whoami"], in: ws, baseURL: url, env: ["SXK_PERSIST": "abc"])
+        XCTAssertEqual(used.status, 2, used.summary)
+        XCTAssertTrue(used.stderr.contains("SXK_PERSIST expects seconds"), used.summary)
+    }
+}
