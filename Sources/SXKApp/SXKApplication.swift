@@ -162,24 +162,28 @@ public enum SXKApplication {
             if let reason = OutputFile.laterWriteRefusal(har) { throw UsageError(TerminalText.sanitize("--har: refusing to write \(har): \(reason)")) }
             transport.ring.keep(atLeast: RequestRing.harCapacity)
         }
+        func makeServices(stateDir: String?) throws -> AppServices {
+            var chosen = options
+            if let stateDir { chosen.stateDir = stateDir }
+            return try AppServices(environment: environment, options: chosen, processEnvironment: context.environment,
+                                   settings: settings, transport: transport, stderr: stderr)
+        }
         let services: AppServices
         var borrowedState: String?
-        do {
+        if stateless && !completing {
             // Help, version, the completion scripts and the man page read no state: they make none
-            // (no profile folder, no lock), running on an empty folder of their own.
-            if stateless && !completing { throw UsageError("no state read") }
-            services = try AppServices(
-                environment: environment, options: options, processEnvironment: context.environment,
-                settings: settings, transport: transport, stderr: stderr)
-        } catch where stateless {
-            // Tab reads the profile's cache; with no state folder to be had (a build sandbox's HOME)
-            // it runs on an empty one of its own too, removed at the end (commands and flags, no names).
-            var blank = options
-            blank.stateDir = try emptyStateFolder(context.environment)
-            borrowedState = blank.stateDir
-            services = try AppServices(
-                environment: environment, options: blank, processEnvironment: context.environment,
-                settings: settings, transport: transport, stderr: stderr)
+            // (no profile folder, no lock), running on an empty folder of their own, removed at the end.
+            borrowedState = try emptyStateFolder(context.environment)
+            services = try makeServices(stateDir: borrowedState)
+        } else {
+            do {
+                services = try makeServices(stateDir: nil)
+            } catch where completing {
+                // Tab reads the profile's cache; with no state folder to be had (a build sandbox's HOME)
+                // it runs on an empty one too (commands and flags complete, no cached names).
+                borrowedState = try emptyStateFolder(context.environment)
+                services = try makeServices(stateDir: borrowedState)
+            }
         }
         keepConnections(options: options, mode: context.mode, environment: context.environment, paths: services.paths,
                         transport: transport, settings: settings, stderr: stderr)

@@ -56,12 +56,11 @@ public struct ContextDiffFeature: Sendable {
     public func diff() async throws(FeatureError) -> ContextDiff {
         let store = sessionGuard.contexts.store
         let sent = sessionGuard.contexts.session.token
-        if sent == nil, let rejected = sessionGuard.rejectedToken {
+        if sent == nil {
             // The stored token was rejected earlier in this process: not sent again; the next start's
             // home is answered by that rejection, as `home` answers it.
-            let stored: String?
-            do { try store.reload(); stored = try store.token() } catch { throw .storage(error) }
-            if stored == rejected { return try await knownRejection(store) }
+            do { try store.reload() } catch { throw .storage(error) }
+            if sessionGuard.rejectedToken != nil { return try await knownRejection(store) }
         }
         try sessionGuard.requireSession()
         do { try store.reload() } catch { throw .storage(error) }
