@@ -25,13 +25,11 @@ struct ScreenModel {
             let c = text[i]
             switch c {
             case "\u{1B}":
-                guard i + 1 < text.count else { return }
-                if text[i + 1] == "[" {
-                    var j = i + 2, digits = ""
-                    while j < text.count, !("@"..."~").contains(text[j]) { digits.append(text[j]); j += 1 }
-                    guard j < text.count else { return }
-                    let n = Int(digits.split(separator: ";").first ?? "") ?? 1
-                    switch text[j] {
+                guard let sequence = Self.escape(text, at: i) else { return }
+                i = sequence.next
+                if let final = sequence.final {
+                    let n = Int(sequence.parameter.split(separator: ";").first ?? "") ?? 1
+                    switch final {
                     case "A": row = max(0, row - n)
                     case "B": row += n; ensureRow()
                     case "C": column = min(columns - 1, column + n)
@@ -41,13 +39,6 @@ struct ScreenModel {
                     case "J": ensureRow(); if column < rows[row].count { rows[row].removeSubrange(column...) }; rows.removeSubrange((row + 1)...)
                     default: break
                     }
-                    i = j + 1
-                } else if text[i + 1] == "]" {
-                    var j = i + 2
-                    while j < text.count, text[j] != "\u{07}" { j += 1 }
-                    i = j + 1
-                } else {
-                    i += 2
                 }
                 continue
             case "\r": column = 0
@@ -67,4 +58,22 @@ struct ScreenModel {
     }
 
     private mutating func ensureRow() { while rows.count <= row { rows.append([]) } }
+
+    /// The escape sequence starting at `i` (an ESC): a CSI's final character and parameter, nil
+    /// for an OSC or a two-character one, and where the text goes on; nil when it is cut off.
+    static func escape(_ text: [Character], at i: Int) -> (final: Character?, parameter: String, next: Int)? {
+        guard i + 1 < text.count else { return nil }
+        switch text[i + 1] {
+        case "[":
+            var j = i + 2, parameter = ""
+            while j < text.count, !("@"..."~").contains(text[j]) { parameter.append(text[j]); j += 1 }
+            return j < text.count ? (text[j], parameter, j + 1) : nil
+        case "]":
+            var j = i + 2
+            while j < text.count, text[j] != "\u{07}" { j += 1 }
+            return (nil, "", j + 1)
+        default:
+            return (nil, "", i + 2)
+        }
+    }
 }

@@ -102,15 +102,10 @@ enum TerminalLines {
             let c = text[i]
             switch c {
             case "\u{1B}":
-                i += 1
-                if i < text.count, text[i] == "[" {
-                    var j = i + 1
-                    while j < text.count, !("@"..."~").contains(text[j]) { j += 1 }
-                    if j < text.count, text[j] == "K" { line.removeSubrange(min(cursor, line.count)...) }
-                    i = j
-                } else if i < text.count, text[i] == "]" {
-                    while i < text.count, text[i] != "\u{07}" { i += 1 }
-                }
+                guard let sequence = ScreenModel.escape(text, at: i) else { return lines + [String(line)] }
+                if sequence.final == "K" { line.removeSubrange(min(cursor, line.count)...) }
+                i = sequence.next
+                continue
             case "\r": cursor = 0
             case "\r\n", "\n":
                 lines.append(String(line))
