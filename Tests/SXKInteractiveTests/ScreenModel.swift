@@ -8,15 +8,21 @@ struct ScreenModel {
     private(set) var rows: [[Character]] = [[]]
     private var row = 0, column = 0
     let columns: Int
+    /// False: cursor moves between rows (CSI A, B, J) are ignored, for a slice of a stream.
+    let followsRowMoves: Bool
 
-    init(columns: Int) { self.columns = columns }
+    init(columns: Int, followsRowMoves: Bool = true) {
+        self.columns = columns
+        self.followsRowMoves = followsRowMoves
+    }
 
     init(_ bytes: [UInt8], columns: Int) {
         self.init(columns: columns)
         feed(bytes)
     }
 
-    var lines: [String] { rows.map { String($0).replacingOccurrences(of: "\u{0}", with: " ").trimmingCharacters(in: .whitespaces) } }
+    /// The rows as text (a wide character's second column is its own), without the spaces at their ends.
+    var lines: [String] { rows.map { String($0.filter { $0 != "\u{0}" }).trimmingCharacters(in: .whitespaces) } }
 
     mutating func feed(_ bytes: [UInt8]) {
         let text = Array(String(decoding: bytes, as: UTF8.self))
@@ -30,13 +36,13 @@ struct ScreenModel {
                 if let final = sequence.final {
                     let n = Int(sequence.parameter.split(separator: ";").first ?? "") ?? 1
                     switch final {
-                    case "A": row = max(0, row - n)
-                    case "B": row += n; ensureRow()
+                    case "A" where followsRowMoves: row = max(0, row - n)
+                    case "B" where followsRowMoves: row += n; ensureRow()
                     case "C": column = min(columns - 1, column + n)
                     case "D": column = max(0, column - n)
                     case "G": column = max(0, n - 1)
                     case "K": ensureRow(); if column < rows[row].count { rows[row].removeSubrange(column...) }
-                    case "J": ensureRow(); if column < rows[row].count { rows[row].removeSubrange(column...) }; rows.removeSubrange((row + 1)...)
+                    case "J" where followsRowMoves: ensureRow(); if column < rows[row].count { rows[row].removeSubrange(column...) }; rows.removeSubrange((row + 1)...)
                     default: break
                     }
                 }

@@ -90,35 +90,12 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
 }
 
 /// What a terminal ends up showing for a byte stream, as far as the status line matters: `\r` goes
-/// to column 0, `ESC [ K` erases to the end of the line, other escape sequences are dropped.
+/// to column 0, `ESC [ K` erases to the end of the line; rows are not wrapped and moves between
+/// rows are not followed (a slice of the stream starts anywhere).
 enum TerminalLines {
     static func render(_ bytes: [UInt8]) -> [String] {
-        var lines: [String] = []
-        var line: [Character] = []
-        var cursor = 0
-        let text = Array(String(decoding: bytes, as: UTF8.self))
-        var i = 0
-        while i < text.count {
-            let c = text[i]
-            switch c {
-            case "\u{1B}":
-                guard let sequence = ScreenModel.escape(text, at: i) else { return lines + [String(line)] }
-                if sequence.final == "K" { line.removeSubrange(min(cursor, line.count)...) }
-                i = sequence.next
-                continue
-            case "\r": cursor = 0
-            case "\r\n", "\n":
-                lines.append(String(line))
-                line = []
-                cursor = 0
-            case "\u{07}", "\u{08}", "\u{01}": break
-            default:
-                if cursor < line.count { line[cursor] = c } else { line.append(c) }
-                cursor += 1
-            }
-            i += 1
-        }
-        if !line.isEmpty { lines.append(String(line)) }
-        return lines
+        var screen = ScreenModel(columns: Int.max / 2, followsRowMoves: false)
+        screen.feed(bytes)
+        return screen.lines
     }
 }
