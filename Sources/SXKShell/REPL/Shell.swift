@@ -330,9 +330,7 @@ public final class Shell: @unchecked Sendable {
         // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
         if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
         if first == "alias" { return await runAlias(Array(words.dropFirst()), io: io) }
-        // `login` always takes a password: the line after it, given the flag or not (without it, it
-        // fails for want of a terminal, and the password the script put next must not run).
-        if words.contains("--password-stdin") || first == "login" { passwordLineOwed = true }
+        if words.contains("--password-stdin") { passwordLineOwed = true }
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
             // A login refused for its words asks no password: one typed ahead on the terminal for it
@@ -346,6 +344,9 @@ public final class Shell: @unchecked Sendable {
             writeHelp(io) { $0.page(for: chain) }
             return settled(0, io: io)
         case .run(let command):
+            // A `login` that runs always takes a password: the line after it, given the flag or not
+            // (without it, it fails for want of a terminal, and the password put next must not run).
+            if command.spec.name == "login" { passwordLineOwed = true }
             if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
                 return settled(await runBuiltin(command, io: io), io: io)
             }

@@ -314,6 +314,12 @@ extension OneShotEdgesTests {
         let piped = SXK.run(["--keep-going", "-"], in: Workspace(), baseURL: url, stdin: "login 13800000001 --accept-privacy\nsandbox123\nversion\n")
         XCTAssertFalse(piped.stderr.contains("sandbox123"), piped.summary)
         XCTAssertTrue(piped.stdout.contains("sxk 0.1.0"), piped.summary)
+        // `login --help` asks no password: the line after it runs.
+        let help = SXK.run(["-"], in: Workspace(), baseURL: url, stdin: "login --help
+version
+")
+        XCTAssertTrue(help.stdout.hasSuffix("sxk 0.1.0
+"), help.summary)
         let env = ["HOME": "/proc/sxk-no-home", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TMPDIR": ws.root + "/no-such-tmp"]
         XCTAssertEqual(SXK.runProcess(["version"], env: env, stdin: Data(), timeout: 20).status, 0)
     }
