@@ -315,11 +315,8 @@ extension OneShotEdgesTests {
         XCTAssertFalse(piped.stderr.contains("sandbox123"), piped.summary)
         XCTAssertTrue(piped.stdout.contains("sxk 0.1.0"), piped.summary)
         // `login --help` asks no password: the line after it runs.
-        let help = SXK.run(["-"], in: Workspace(), baseURL: url, stdin: "login --help
-version
-")
-        XCTAssertTrue(help.stdout.hasSuffix("sxk 0.1.0
-"), help.summary)
+        let help = SXK.run(["-"], in: Workspace(), baseURL: url, stdin: "login --help\nversion\n")
+        XCTAssertTrue(help.stdout.hasSuffix("sxk 0.1.0\n"), help.summary)
         let env = ["HOME": "/proc/sxk-no-home", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TMPDIR": ws.root + "/no-such-tmp"]
         XCTAssertEqual(SXK.runProcess(["version"], env: env, stdin: Data(), timeout: 20).status, 0)
     }
