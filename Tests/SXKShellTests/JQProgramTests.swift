@@ -152,3 +152,15 @@ final class NSLockedCounter: @unchecked Sendable {
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
+
+extension JQProgramTests {
+    /// A program without end is stopped with one error at its limit of results, not left to take
+    /// all memory; the program runs again afterwards.
+    func testAProgramWithoutEndIsStopped() throws {
+        let forever = try JQProgram.compile("repeat(1)")
+        XCTAssertThrowsError(try forever.run(on: .int(1))) { error in
+            XCTAssertEqual("\(error)", "--jq: more than 1000000 results; stopped")
+        }
+        XCTAssertEqual(try JQProgram.compile(".a").run(on: ["a": .int(2)]).count, 1)
+    }
+}

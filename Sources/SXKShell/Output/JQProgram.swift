@@ -107,6 +107,9 @@ private final class JQMachine: @unchecked Sendable {
         if state != nil { sxk_jq_teardown(&state) }
     }
 
+    /// Results one run gathers at most.
+    static let outputLimit = 1_000_000
+
     func run(_ json: [UInt8]) throws(JQError) -> [JQOutput] {
         lock.lock()
         defer { lock.unlock() }
@@ -122,6 +125,12 @@ private final class JQMachine: @unchecked Sendable {
         while true {
             let result = sxk_jq_next(state)
             if sxk_jv_get_kind(result) != JV_KIND_INVALID {
+                // The results are gathered before any is printed: a program without end (`repeat(1)`)
+                // is stopped with one line, not left to take all memory.
+                guard outputs.count < Self.outputLimit else {
+                    sxk_jv_free(result)
+                    throw .runtime("more than \(Self.outputLimit) results; stopped")
+                }
                 outputs.append(try JQMachine.output(result))
                 continue
             }
