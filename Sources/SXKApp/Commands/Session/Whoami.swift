@@ -25,8 +25,11 @@ extension AppCommands {
         let store = s.storage.appStore
         let age = store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
         let validatedAge = store.sessionValidatedAt.map { s.clock.now().timeIntervalSince($0) }
+        // A stored token this process saw rejected: logged out here, said as such (the prompt says it too).
+        let rejected = session.phase == .loggedOut && s.sessionGuard.rejectedToken != nil
         let origin: String
         switch session.phase {
+        case .loggedOut where rejected: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
         case .loggedOut: origin = "none"
         case .restoring: origin = "snapshot on disk (not yet validated)"
         case .loggedIn: origin = session.offline ? "snapshot on disk (offline: not validated)" : host.contextOrigin
@@ -54,6 +57,7 @@ extension AppCommands {
         add("permissionCount", .int(permission.permissions.count))
         add("roleCount", .int(permission.roles.count))
         add("token", session.token.map { .string(Redaction.maskToken($0)) })
+        add("tokenRejected", .bool(rejected))
         add("snapshotAgeSeconds", age.map { .int(Int($0)) })
         add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
         add("source", .string(snapshotOrigin ?? origin))
@@ -83,6 +87,6 @@ extension AppCommands {
         "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
         "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
         "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
-        "sessionResets": "session resets (this process)", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
+        "sessionResets": "session resets (this process)", "tokenRejected": "token rejected (this process)", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
     ]
 }

@@ -287,7 +287,8 @@ extension DeviceSnapshotTests {
         let ws = Workspace()
         XCTAssertEqual(SXK.login("13800000004", in: ws, baseURL: url, account: "3").status, 0)
         server.expireTokens()
-        let r = SXK.run(["-c", "home --jq .sessionExpired; accounts --jq length"], in: ws, baseURL: url)
-        XCTAssertEqual(r.stdout, "true\n3\n", r.summary)
+        let r = SXK.run(["-c", "home --jq .sessionExpired; accounts --jq length; whoami --jq .tokenRejected"], in: ws, baseURL: url)
+        // whoami says it too, as the prompt does.
+        XCTAssertEqual(r.stdout, "true\n3\ntrue\n", r.summary)
     }
 }
