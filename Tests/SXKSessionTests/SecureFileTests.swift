@@ -66,6 +66,7 @@ final class SecureFileTests: XCTestCase {
     /// A state folder owned by another user is refused; the owner is compared with the effective
     /// uid. Making one needs chown, so this runs as root (CI and the dev machines do).
     func testFolderOwnedByAnotherUserIsRefused() throws {
+        // Skips only for an unprivileged developer: chown to another uid needs root (CI runs as root).
         guard geteuid() == 0 else { throw XCTSkip("needs root to chown a folder to another uid") }
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)

@@ -81,6 +81,7 @@ final class StartupFileTests: XCTestCase {
     /// A folder above owned by another user (not root) is refused; the owner is compared with the
     /// effective uid. Making one needs chown, so this runs as root (CI and the dev machines do).
     func testFolderAboveOwnedByAnotherUserIsRefused() throws {
+        // Skips only for an unprivileged developer: chown to another uid needs root (CI runs as root).
         guard geteuid() == 0 else { throw XCTSkip("needs root to chown a folder to another uid") }
         let nested = dir + "/a/b"
         try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
