@@ -135,11 +135,12 @@ public final class APIClient: Sendable {
             throw mapped
         }
         let ms = elapsed()
+        // What the answer itself carries under a secret name (set-user's new token), read once from
+        // its head: masked wherever else the answer shows it (a name, a message, the trace).
+        let carried = Redaction.secretMemberValues(response.body)
         label.status = response.status
         if tracing {
-            // A secret the answer itself carries (a new token as `data.token`) is masked wherever
-            // else it shows in that answer (a name, a message).
-            let shown = secrets + Redaction.secretMemberValues(response.body)
+            let shown = secrets + carried
             observer.responseReceived(TraceResponse(
                 method: method, url: traceURL, path: shownPath, status: response.status, elapsedMs: ms,
                 headers: SecretScrubber.headers(response.headers, secrets: shown),
@@ -148,18 +149,17 @@ public final class APIClient: Sendable {
         if Task.isCancelled { throw APIError.cancelled(request: label) }
 
         do {
-            var answer = try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets)
+            var answer = try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets + carried)
             // A secret the server repeats (a password or temporary token in an account's name, the
-            // session's token in a user name) is masked in the answer itself, before anything keeps
-            // it (accounts.json, defaults.json: files that outlive the session) or shows it, and so is
-            // one the answer hands out under a secret name (set-user's new token) wherever else it
-            // repeats it. The session's token and the answer's own are looked for in answers of the
+            // session's token or the answer's own in a user name) is masked in the answer itself,
+            // before anything keeps it (accounts.json, defaults.json: files that outlive the session)
+            // or shows it. The session's token and the answer's own are looked for in answers of the
             // size the stored ones have (a long list is masked as it is shown); what the request
-            // carried under a secret name, in any.
-            // A password may be short or digits that turn up in a phone or an id by chance: only one
-            // of 6 or more characters is looked for, and never in number-like text (`maskingRepeated`).
+            // carried under a secret name, in any. A password may be short or digits that turn up in a
+            // phone or an id by chance: only one of 6 or more characters is looked for, and never in
+            // number-like text (`maskingRepeated`).
             let sent = [tokenOverride].compactMap { $0 } + itemSecrets.filter { $0.count >= 6 }
-            let repeated = response.body.count <= 65_536 ? sent + [sessionToken].compactMap { $0 } + Redaction.secretMemberValues(response.body) : sent
+            let repeated = response.body.count <= 65_536 ? sent + [sessionToken].compactMap { $0 } + carried : sent
             if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
         } catch {
@@ -172,13 +172,11 @@ public final class APIClient: Sendable {
     }
 
     /// Reads status and envelope into a success response or an error.
-    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets sent: [String]) throws(APIError) -> APIResponse {
+    /// `secrets`: what an error line quotes is masked for (the request's and the answer's own).
+    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets: [String]) throws(APIError) -> APIResponse {
         let status = response.status
         if status == 401 { throw APIError.sessionExpired(reason: "HTTP 401", request: label) }
-        // What an error line quotes is masked for the secrets the answer carries too (an answer of a
-        // size an error or a login has: a long list is not scanned for them).
         let ok = (200..<300).contains(status)
-        let secrets = response.body.count <= 65_536 ? sent + Redaction.secretMemberValues(response.body) : sent
         let excerpt = { SecretScrubber.excerpt(response.body, secrets: secrets) }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw APIError.notJSON(status: status, reason: "empty body", excerpt: "", request: label)

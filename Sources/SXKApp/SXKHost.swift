@@ -165,7 +165,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         // A stored token this process saw rejected is not used: the prompt says so (colour may be off),
         // as it says a snapshot's account shows without a token.
         if session.phase == .loggedOut {
-            if let rejected = s.sessionGuard.rejectedToken, (try? s.storage.appStore.token()) == rejected {
+            if s.sessionGuard.rejectedToken != nil {
                 tail += " (token rejected)"
             } else if snapshot {
                 tail += " (no token)"

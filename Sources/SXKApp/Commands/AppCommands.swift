@@ -54,8 +54,7 @@ struct AppCommands: Sendable {
                 }
                 diagnostics.warning(expired)
             }
-            if (error as? FeatureError) == .notLoggedIn, let rejected = services.sessionGuard.rejectedToken,
-               (try? services.storage.appStore.token()) == rejected {
+            if (error as? FeatureError) == .notLoggedIn, services.sessionGuard.rejectedToken != nil {
                 throw AppError.notLoggedIn("not logged in: the server rejected this profile's token earlier (kept, not sent again) — run `login`")
             }
             throw error

@@ -24,7 +24,7 @@ extension HomeFeature {
         do { storedToken = try stored.token() } catch { throw .storage(error) }
         guard AppModel.launchRoot(token: sent ?? storedToken) == .mainTab else { throw .loginPageFirst }
         var run: HomeReplayRun
-        if let token = sent ?? storedToken, token == sessionGuard.rejectedToken {
+        if sessionGuard.isRejected(sent ?? storedToken) {
             // Rejected earlier in this process: answered by that rejection, as the app's call would be
             // (offline too: the answer is known, as `boot` and `explain dialog` take it).
             run = HomeReplayRun(contexts: scratch, catalog: catalog, clock: clock, network: nil)

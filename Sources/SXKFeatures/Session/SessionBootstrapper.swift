@@ -53,7 +53,7 @@ public struct SessionBootstrapper: Sendable {
         // Which screen, which phase and what fills the contexts: the app model's restore.
         // A token the server rejected in this process is not used again (a snapshot's file keeps it,
         // and so does a profile whose token only a replay saw rejected).
-        let usable = token != nil && token == sessionGuard.rejectedToken ? nil : token
+        let usable = sessionGuard.isRejected(token) ? nil : token
         let plan = AppModel.restore(token: usable, state: contexts.store, account: contexts.account, permission: contexts.permission)
         guard let token = usable, plan.phase == .restoring else {
             contexts.session.reset()

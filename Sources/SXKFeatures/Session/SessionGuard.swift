@@ -26,8 +26,14 @@ public final class SessionGuard: @unchecked Sendable {
     /// Kept for the process, not for this guard: `env use` and `import-defaults` make new services,
     /// and coming back to the profile finds the token still known.
     public var rejectedToken: String? {
-        guard let stored = try? contexts.store.token() else { return nil }
-        return Self.rejectedInProcess.withLock { $0.contains(stored) } ? stored : nil
+        guard let stored = try? contexts.store.token(), isRejected(stored) else { return nil }
+        return stored
+    }
+
+    /// Whether the server rejected `token` in this process.
+    public func isRejected(_ token: String?) -> Bool {
+        guard let token else { return false }
+        return Self.rejectedInProcess.withLock { $0.contains(token) }
     }
     private static let rejectedInProcess = Mutex<Set<String>>([])
 

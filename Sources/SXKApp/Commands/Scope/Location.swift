@@ -38,7 +38,7 @@ extension AppCommands {
         let state: LocationStateStore.State
         // A switch needs the session its keys belong to: not one whose token this process saw rejected.
         if ["online", "offline", "report", "remind"].contains(command.subcommand ?? ""), services.contexts.session.token == nil,
-           let rejected = services.sessionGuard.rejectedToken, (try? services.storage.appStore.token()) == rejected {
+           services.sessionGuard.rejectedToken != nil {
             throw FeatureError.notLoggedIn
         }
         switch command.subcommand {
