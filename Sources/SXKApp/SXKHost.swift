@@ -23,6 +23,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var origin = "login in this shell"
     private var previous: APIEnvironment?
     private var snapshotBusy = false
+    private var snapshotValidation: KeptSnapshotValidation?
     /// The empty state folder a stateless command ran on (`SXKApplication.readsNoState`), removed at the end.
     var borrowedStateFolder: String?
     /// Set when the `--har` file could not be written at the end.
@@ -123,7 +124,45 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         }
         if s.storage.appStore.isDeviceSnapshot {
             s.storage.appStore.held = true
-            contextOrigin = "device snapshot imported from \(s.storage.appStore.importedFrom ?? "a file"), inspected on a copy"
+            let validated = keptSnapshotValidation(token: s.contexts.session.token) != nil
+                ? "; its token accepted by the server at this process's first server command" : ""
+            contextOrigin = "device snapshot imported from \(s.storage.appStore.importedFrom ?? "a file"), inspected on a copy" + validated
+        }
+    }
+
+    /// A device snapshot's validation, kept for this process: every command starts from the state as
+    /// imported, and a server command then runs on what the first validation loaded instead of
+    /// sending userinfo, role-permission and the store list again (3 requests, 2 round trips). Tied to
+    /// the backend, the profile, its token and `defaults.json` as read: a switch written, a new
+    /// import or another process's change validates again, and so does `--revalidate`.
+    struct KeptSnapshotValidation {
+        let place: String
+        let file: DefaultsStore.FileVersion
+        let validated: SessionBootstrapper.Validated
+    }
+
+    private func snapshotPlace() -> String {
+        let s = services
+        return s.environment.baseURL.absoluteString + " " + s.paths.profileDir
+    }
+
+    /// Keeps what a snapshot's validation loaded (the contexts as it left them).
+    func keepSnapshotValidation(_ report: AccountLoadReport) throws {
+        let store = services.storage.appStore
+        guard store.isDeviceSnapshot, let file = store.defaults.loadedFileVersion,
+              let validated = try features().bootstrapper.validated(report) else { return }
+        let kept = KeptSnapshotValidation(place: snapshotPlace(), file: file, validated: validated)
+        lock.withLock { snapshotValidation = kept }
+    }
+
+    /// The kept validation when it is still this snapshot's: same place, same file, same token.
+    func keptSnapshotValidation(token: String?) -> SessionBootstrapper.Validated? {
+        let store = services.storage.appStore
+        guard store.isDeviceSnapshot, let token, let file = store.defaults.loadedFileVersion else { return nil }
+        let place = snapshotPlace()
+        return lock.withLock { () -> SessionBootstrapper.Validated? in
+            guard let kept = snapshotValidation, kept.place == place, kept.file == file, kept.validated.token == token else { return nil }
+            return kept.validated
         }
     }
 
@@ -184,7 +223,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
                 let label = TextWidth.truncate(TerminalText.sanitize(scenic), to: max(4, min(16, columns / 4)))
                 text += "@" + (AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) == nil ? label : "?")
             }
-            if session.phase == .restoring { tail += " (restoring)" }
+            // A snapshot whose token this process validated is not "restoring" between its commands.
+            if session.phase == .restoring, keptSnapshotValidation(token: session.token) == nil { tail += " (restoring)" }
             if session.offline { tail += " (offline)" }
             if let store = account.storeId {
                 let known = account.stores.first { $0.storeId == store }?.storeName

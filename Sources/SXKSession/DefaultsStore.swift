@@ -27,6 +27,8 @@ public final class DefaultsStore: @unchecked Sendable {
     private var loadedVersion: FileVersion?
     /// The file as the last `load` refused it (the warning said why): not read, nor said, again.
     private var refusedVersion: FileVersion?
+    /// The file as the last `load` read it; nil when it was not read (absent, refused) or written since.
+    public var loadedFileVersion: FileVersion? { mutex.withLock { loadedVersion } }
     /// Whose state the file held when this process last read or wrote it (user id and account type):
     /// a save of scope keys onto another account's state is refused (`save`).
     private var loadedIdentity: [JSONValue?]?
@@ -211,7 +213,8 @@ public final class DefaultsStore: @unchecked Sendable {
     }
 
     /// What identifies one version of the file: device, inode, size and both times to the nanosecond.
-    struct FileVersion: Equatable {
+    /// A file's identity as `stat` gives it: every write replaces the file, so an equal version is the same bytes.
+    public struct FileVersion: Equatable, Sendable {
         var device: UInt64, inode: UInt64, size: Int64
         var modified: Int, modifiedNanos: Int, changed: Int, changedNanos: Int
 

@@ -21,20 +21,21 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
     /// A device snapshot without a token, whose scenic the app does not count as valid and whose name
     /// is long: the prompt says "(no token)" (colour may be off), shows the scenic as `?`, and a
     /// valid long name is cut so the prompt stays on one row at 60 columns.
+    private func importing(_ keys: [String: Any], as profile: String) throws {
+        let file = home.appendingPathComponent("\(profile).json")
+        try JSONSerialization.data(withJSONObject: keys).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
+        process.arguments = globalArguments + ["import-defaults", file.path, "--profile", profile]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+
     func testASnapshotsPromptSaysWhatTheAppWillDo() throws {
-        func importing(_ keys: [String: Any], as profile: String) throws {
-            let file = home.appendingPathComponent("\(profile).json")
-            try JSONSerialization.data(withJSONObject: keys).write(to: file)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-            process.arguments = globalArguments + ["import-defaults", file.path, "--profile", profile]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0)
-        }
         let base: [String: Any] = ["key_in_user_id": 3001, "key_in_account_type": "store", "key_in_role_code": "storeAdmin",
                                    "key_in_current_store_id": 101]
         try importing(base.merging(["key_in_current_scenic_id": 0, "key_in_current_scenic_name": "西湖景区"]) { $1 }, as: "zero")
@@ -52,5 +53,25 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
         XCTAssertTrue(promptLine.contains("storeAdmin@很长的景区名字…/101"), promptLine)
         long.send("exit\r")
         XCTAssertEqual(try long.waitForExit(), 0)
+    }
+
+    /// A snapshot whose token this shell's first server command validated is not "restoring" at the
+    /// prompts after it (each command still starts from the state as imported).
+    func testASnapshotValidatedByThisShellIsNotShownAsRestoring() throws {
+        try logIn("13800000003")
+        let token = try String(contentsOf: profileDir.appendingPathComponent("token"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try importing(["key_in_user_id": 3001, "key_in_account_type": "store", "key_in_role_code": "storeAdmin",
+                       "key_in_current_scenic_id": 1, "key_in_current_scenic_name": "西湖景区", "key_in_current_store_id": 101,
+                       "key_in_token": token], as: "device")
+        var env = environment
+        env["NO_COLOR"] = "1"
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["--profile", "device"], environment: env)
+        try session.expect("/101 (snapshot) (restoring) › ")
+        try session.waitForEditor()
+        session.send("profile\r")
+        try session.expect("/101 (snapshot) › ", timeout: 20)
+        session.send("exit\r")
+        XCTAssertEqual(try session.waitForExit(), 0)
     }
 }

@@ -98,6 +98,12 @@ struct AppCommands: Sendable {
             return nil
         }
         let snapshot = services.storage.appStore.isDeviceSnapshot
+        if snapshot, !io.options.revalidate, let kept = host.keptSnapshotValidation(token: services.contexts.session.token),
+           try features.bootstrapper.reuse(kept) {
+            host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission at this process's first server command (not repeated)"
+            roleDerivedNote(kept.report)
+            return nil
+        }
         switch await features.bootstrapper.validate() {
         case .loggedOut where snapshot:
             return "the server rejects this device snapshot's token (session expired): the snapshot stays as imported; this process goes on logged out"
@@ -105,6 +111,7 @@ struct AppCommands: Sendable {
         case .offline(let reason): diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(reason)")
         case .loggedIn(let report):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
+            if snapshot { try host.keepSnapshotValidation(report) }
             roleDerivedNote(report)
         case .loggedInUnsaved(let report, let reason):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"

@@ -111,6 +111,34 @@ public struct SessionBootstrapper: Sendable {
         return at
     }
 
+    /// What a validation left in the contexts: a device snapshot's later commands start from the state
+    /// as imported again, and are given this instead of asking the server the same questions again.
+    public struct Validated: Sendable {
+        public let token: String
+        public let account: AccountContext.State
+        public let permission: PermissionContext.State
+        public let report: AccountLoadReport
+    }
+
+    /// The contexts as the validation that gave `report` left them (nil without a token).
+    public func validated(_ report: AccountLoadReport) -> Validated? {
+        guard let token = contexts.session.token else { return nil }
+        return Validated(token: token, account: contexts.account.current, permission: contexts.permission.current, report: report)
+    }
+
+    /// Puts back what an earlier validation of the same token loaded, without a request: the session
+    /// is logged in on those contexts, saved as a validation saves them (a held write on a snapshot).
+    /// False, changing nothing, unless the session is restored (not offline) with that token.
+    public func reuse(_ kept: Validated) throws(FeatureError) -> Bool {
+        let s = contexts.session.current
+        guard s.token == kept.token, s.phase == .restoring, !s.offline else { return false }
+        contexts.account.replace(with: kept.account)
+        contexts.permission.replace(with: kept.permission)
+        contexts.session.logIn(token: kept.token)
+        try contexts.persist(validated: true)
+        return true
+    }
+
     /// userinfo and role-permission in parallel, then scenic and store. Invalid token → cleared and
     /// logged out; any other failure → the snapshot stays and the session is marked offline.
     public func validate() async -> ValidationOutcome {

@@ -10,7 +10,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
 
     /// The app's keys for storeAdmin 3001 of 千岛湖 (scenic 1), a token the sandbox never issued, the
     /// role-permission list without an entry for the current role's scenic list, and a queue setting.
-    private func writeExport(_ ws: Workspace, token: String = "stale-device-token-0123456789abcdef", dropping: [String] = []) throws -> String {
+    private func writeExport(_ ws: Workspace, token: String = "stale-device-token-0123456789abcdef", dropping: [String] = [], store: Int = 301) throws -> String {
         func json(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
         let permissions: [[String: Any]] = [["uri": "home/order", "name": "订单", "group": "home"], ["uri": "home/stats", "name": "数据", "group": "home"]]
         let roles: [[String: Any]] = [["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]], "permissions": permissions]]
@@ -28,7 +28,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
             "key_in_role_name": "门店管理员",
             "key_in_current_scenic_id": 1,
             "key_in_current_scenic_name": "西湖景区",
-            "key_in_current_store_id": 301,
+            "key_in_current_store_id": store,
             "3001_store_key_role_permission_list": try json(roles),
             "3001_store_key_in_permission": try json(permissions),
             "3001_store_key_current_role_scenic_list": try json([["scenicId": 1, "scenicName": "西湖景区"]]),
@@ -290,5 +290,44 @@ extension DeviceSnapshotTests {
         let r = SXK.run(["-c", "home --jq .sessionExpired; accounts --jq length; whoami --jq .tokenRejected"], in: ws, baseURL: url)
         // whoami says it too, as the prompt does.
         XCTAssertEqual(r.stdout, "true\n3\ntrue\n", r.summary)
+    }
+}
+
+extension DeviceSnapshotTests {
+    /// A snapshot's token is validated once a process: each command starts from the state as imported,
+    /// and later server commands run on what that validation loaded (here the role it derived, none
+    /// being stored) without sending userinfo, role-permission and the store list again. A switch
+    /// written into the snapshot and `--revalidate` validate again; nothing else is written.
+    func testASnapshotIsValidatedOnceAProcess() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let token = try XCTUnwrap(ws.token())
+        let export = try writeExport(ws, token: token, dropping: ["key_in_role_code", "key_in_role_name"], store: 101)
+        XCTAssertEqual(SXK.run(["import-defaults", export, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let contents = files(ws, profile: "device")
+        func validations() -> Int { server.requestLog().filter { $0.path == "/api/yf-handset-app/role-permission" }.count }
+
+        server.resetRequestLog()
+        let r = SXK.run(["--profile", "device", "-c", "orders --page-size 1; stats; whoami --jq .source; profile; orders --page-size 1"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(validations(), 1, r.summary)
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/store/all" }.count, 1, r.summary)
+        // Every server command ran as the role the validation derived, and says so as the first did.
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/store/order/list" }.map { $0.queryValue("storeId") }, ["101", "101"], r.summary)
+        XCTAssertEqual(r.stderr.components(separatedBy: "no current role: the first entry storeAdmin became the role").count - 1, 4, r.summary)
+        XCTAssertTrue(r.stdout.contains("its token accepted by the server at this process's first server command"), r.summary)
+        XCTAssertEqual(files(ws, profile: "device"), contents)
+
+        server.resetRequestLog()
+        let again = SXK.run(["--profile", "device", "--revalidate", "-c", "profile; profile"], in: ws, baseURL: url)
+        XCTAssertEqual(again.status, 0, again.summary)
+        XCTAssertEqual(validations(), 2, again.summary)
+        XCTAssertEqual(files(ws, profile: "device"), contents)
+
+        // A switch typed writes the snapshot: the next server command validates what it now holds.
+        server.resetRequestLog()
+        let switched = SXK.run(["--profile", "device", "-c", "profile; scenic 1; profile; profile"], in: ws, baseURL: url)
+        XCTAssertEqual(switched.status, 0, switched.summary)
+        XCTAssertEqual(validations(), 2, switched.summary)
     }
 }
