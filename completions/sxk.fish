@@ -65,7 +65,7 @@ complete -c sxk -n '__sxk_at ""' -l reset-state -d 'Clear the profile'\''s token
 complete -c sxk -n '__sxk_at ""' -l no-rc -d 'Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)'
 complete -c sxk -n '__sxk_at ""' -l version -d 'Print the version and exit'
 complete -c sxk -n '__sxk_at ""' -l help -s h -d 'Show this help and exit'
-complete -c sxk -n '__sxk_at ""' -l revalidate -d 'Validate the session first even if it was validated in the last 5 minutes'
+complete -c sxk -n '__sxk_at ""' -l revalidate -d 'Validate the session first (whoami too) even if it was validated in the last 5 minutes'
 complete -c sxk -n '__sxk_at ""' -l har -r -F -d 'At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)'
 complete -c sxk -n '__sxk_at ""' -l no-pager -d 'Print long output directly, not through $SXK_PAGER / $PAGER / less'
 complete -c sxk -n '__sxk_at ""' -l cacert -r -F -d 'Trust the CA certificates in FILE for https instead of the system'\''s (SXK_CACERT)'

@@ -14,6 +14,9 @@ protocol AppCommand: Sendable {
     /// loaded beside the process's start (`SXKApplication.oneShotWillSend`). Read from the raw words
     /// before anything is parsed, so a guess: a wrong yes only loads libcurl early.
     static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool
+    /// Whether this run shows the session (`whoami`): `--revalidate` then validates it first, so the
+    /// view answers whether the server still accepts it.
+    static func showsSession(_ command: ParsedCommand) -> Bool
     /// `watch` may repeat it (commands that read input or replace the session may not).
     static var watchable: Bool { get }
     /// `compare` may send it under several identities.
@@ -28,6 +31,7 @@ extension AppCommand {
     static var needsServer: Bool { false }
     static func needsServer(_ command: ParsedCommand) -> Bool { needsServer }
     static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { needsServer }
+    static func showsSession(_ command: ParsedCommand) -> Bool { false }
     static var watchable: Bool { true }
     static var comparable: Bool { false }
     static func writesSnapshot(_ command: ParsedCommand) -> Bool { false }

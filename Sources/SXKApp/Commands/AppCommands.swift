@@ -40,7 +40,9 @@ struct AppCommands: Sendable {
         if snapshot { try await host.beginSnapshotCommand(writes: writes) }
         defer { if snapshot { host.endSnapshotCommand() } }
         // A switch on a snapshot is not validated first: that would write the server's answers too.
-        let expired = declaration.needsServer(command) && !writes ? try await validateRestoredSession() : nil
+        // `--revalidate whoami` asks the server first, so the view says whether the session still holds.
+        let validates = declaration.needsServer(command) || io.options.revalidate && declaration.showsSession(command)
+        let expired = validates && !writes ? try await validateRestoredSession() : nil
         var output: CommandOutput
         do {
             output = try await declaration.run(self, command)

@@ -5,6 +5,7 @@ struct CommandDeclaration: Sendable {
     typealias Run = @Sendable (AppCommands, ParsedCommand) async throws -> CommandOutput
     let spec: CommandSpec
     let needsServer: @Sendable (ParsedCommand) -> Bool
+    let showsSession: @Sendable (ParsedCommand) -> Bool
     let watchable: Bool
     let comparable: Bool
     let writesSnapshot: @Sendable (ParsedCommand) -> Bool
@@ -51,6 +52,7 @@ enum CommandRegistry {
     /// The declarations, with `--jq` and `--no-pager` beside each `--json` (`CommandCatalog`).
     static let all: [CommandDeclaration] = commands.map { type in
         CommandDeclaration(spec: CommandCatalog.withJQ(type.spec), needsServer: { type.needsServer($0) },
+                           showsSession: { type.showsSession($0) },
                            watchable: type.watchable, comparable: type.comparable,
                            writesSnapshot: { type.writesSnapshot($0) }) { app, command in
             try await type.run(command, app)

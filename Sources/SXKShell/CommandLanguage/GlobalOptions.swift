@@ -54,7 +54,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),
         FlagSpec("help", short: "h", summary: "Show this help and exit"),
-        FlagSpec("revalidate", summary: "Validate the session first even if it was validated in the last 5 minutes"),
+        FlagSpec("revalidate", summary: "Validate the session first (whoami too) even if it was validated in the last 5 minutes"),
         FlagSpec("har", value: .path, valueName: "FILE", summary: "At exit, write the requests sent to FILE as HTTP Archive 1.2 (secrets masked)"),
         FlagSpec("no-pager", summary: "Print long output directly, not through $SXK_PAGER / $PAGER / less"),
         FlagSpec("cacert", value: .path, valueName: "FILE", summary: "Trust the CA certificates in FILE for https instead of the system's (SXK_CACERT)"),

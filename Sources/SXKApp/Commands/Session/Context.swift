@@ -18,6 +18,7 @@ extension Commands {
         )
 
         static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { words.first == "diff" }
+        static func showsSession(_ command: ParsedCommand) -> Bool { command.subcommand == nil }
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             command.subcommand == "diff" ? try await app.contextDiff(command) : try app.whoami(command)

@@ -10,6 +10,8 @@ extension Commands {
             flags: tableOutput
         )
 
+        static func showsSession(_ command: ParsedCommand) -> Bool { true }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try app.whoami(command)
         }

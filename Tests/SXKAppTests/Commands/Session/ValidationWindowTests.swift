@@ -40,6 +40,24 @@ final class ValidationWindowTests: SandboxTestCase {
         XCTAssertEqual(sent.filter { $0 == userinfo }.count, 1, "\(sent)")
     }
 
+    /// `whoami` reads no network; with `--revalidate` it asks the server first, and an expired token
+    /// then shows as logged out with the expiry said once.
+    func testRevalidateMakesWhoamiAskTheServer() throws {
+        let ws = loggedIn()
+        XCTAssertEqual(SXK.run(["whoami", "--json"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(paths(server.requestLog()), [])
+        let r = SXK.run(["--revalidate", "whoami", "--jq", ".phase"], in: ws, baseURL: url)
+        XCTAssertEqual(r.stdout, "loggedIn\n", r.summary)
+        XCTAssertEqual(Set(paths(server.requestLog())), [userinfo, rolePermission], r.summary)
+        server.resetRequestLog()
+        XCTAssertEqual(SXK.run(["--revalidate", "context", "diff", "--json"], in: ws, baseURL: url).status, 0)
+        XCTAssertEqual(paths(server.requestLog()).filter { $0 == userinfo }.count, 1, "context diff validated before its own calls")
+        server.expireTokens()
+        let expired = SXK.run(["--revalidate", "context", "--jq", ".phase"], in: ws, baseURL: url)
+        XCTAssertEqual(expired.stdout, "loggedOut\n", expired.summary)
+        XCTAssertEqual(expired.stderr.components(separatedBy: "session expired").count - 1, 1, expired.summary)
+    }
+
     func testAValidationOlderThanTheWindowIsRepeatedAndRecorded() throws {
         let ws = loggedIn()
         try setValidatedAt(ws, Date().addingTimeInterval(-6 * 60))
