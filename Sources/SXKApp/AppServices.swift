@@ -52,14 +52,37 @@ final class AppServices: @unchecked Sendable {
 
     var paths: SXKSession.StatePaths { storage.paths }
 
+    /// This process's backend as a profile remembers it.
+    var backend: ProfileBackend {
+        if case .custom(let base) = environment { return ProfileBackend(environment: environment.name, baseURL: base.absoluteString) }
+        return ProfileBackend(environment: environment.name, baseURL: nil)
+    }
+
     /// Keeps this backend in the profile (`ProfileBackend`), so `--profile NAME` alone comes back
-    /// to it; a failure costs only that (one warning).
+    /// to it; a failure costs only that (one warning). For a login, an import and a profile that
+    /// holds no session: `adoptBackend` otherwise.
     func rememberBackend() {
-        let url: String?
-        if case .custom(let base) = environment { url = base.absoluteString } else { url = nil }
-        do { try ProfileBackend(environment: environment.name, baseURL: url).remember(in: storage) } catch {
+        do { try backend.remember(in: storage) } catch {
             Diagnostics(sink: stderr).warning("cannot remember the backend of profile \(paths.profile): \(error)")
         }
+    }
+
+    /// A backend named on the command line or by `env use` for this profile. When the profile holds
+    /// a token of another backend it remembers, that token is kept (on disk and in `backend.json`)
+    /// and not sent: the session is the other backend's, and a token goes only to the server that
+    /// issued it. Returns the line that says so; otherwise remembers this backend, nil.
+    func adoptBackend() -> String? {
+        let here = backend
+        if let owner = ProfileBackend.read(root: paths.root, profile: paths.profile), owner != here,
+           let token = try? storage.appStore.token() {
+            let ownerName = owner.environment == "custom" ? owner.baseURL ?? "another base URL" : owner.environment
+            let hereName = here.environment == "custom" ? here.baseURL ?? environment.baseURL.absoluteString : here.environment
+            let note = "not logged in here: profile \(paths.profile)'s session belongs to \(ownerName), and its token is not sent to \(hereName) — `sxk --profile \(paths.profile)` alone uses it; `login` here replaces it"
+            sessionGuard.withheld = SessionGuard.WithheldToken(token: token, owner: TerminalText.sanitize(ownerName), note: TerminalText.sanitize(note))
+            return sessionGuard.withheld?.note
+        }
+        rememberBackend()
+        return nil
     }
 
     /// The one client of this shell, built on first use from the environment and global options.

@@ -190,8 +190,11 @@ public enum SXKApplication {
         let host = SXKHost(shellContext: context, services: services, settings: settings, transport: transport,
                            sandbox: sandbox, stderr: stderr)
         host.borrowedStateFolder = borrowedState
-        // A backend chosen on the command line is the profile's from now on.
-        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil) { services.rememberBackend() }
+        // A backend chosen on the command line is the profile's from now on, unless the profile's
+        // session belongs to another: then its token is not sent (one warning, before anything runs).
+        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil), let withheld = services.adoptBackend() {
+            Diagnostics(sink: stderr).warning(withheld)
+        }
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
         let restored = try host.features().bootstrapper.restore()
         if restored.phase != .loggedOut { host.contextOrigin = "snapshot on disk, validated at first server command" }

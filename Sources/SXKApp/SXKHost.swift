@@ -206,6 +206,9 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         if session.phase == .loggedOut {
             if s.sessionGuard.rejectedToken != nil {
                 tail += " (token rejected)"
+            } else if let withheld = s.sessionGuard.withheldStoredToken {
+                // The profile's session is another backend's: its token is kept, not sent here.
+                tail += " (session of \(TextWidth.truncate(withheld.owner, to: 24)))"
             } else if snapshot {
                 tail += " (no token)"
             }

@@ -74,4 +74,18 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
         session.send("exit\r")
         XCTAssertEqual(try session.waitForExit(), 0)
     }
+
+    /// A profile whose token another backend issued, opened with this one: the prompt says whose
+    /// session it holds (the token is kept, not sent).
+    func testAProfileOfAnotherBackendSaysWhoseSessionItHolds() throws {
+        try logIn("13800000001", extra: [], profile: "prod")
+        var env = environment
+        env["NO_COLOR"] = "1"
+        let other = ["--base-url", "http://127.0.0.1:9", "--state-dir", stateDir.path, "--profile", "prod"]
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: other, environment: env)
+        try session.expect("sxk custom:prod (logged out) (session of \(baseURL.absoluteString)) › ")
+        XCTAssertTrue(session.screen.contains("profile prod's session belongs to"), session.screen)
+        session.send("exit\r")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
 }

@@ -63,10 +63,10 @@ class SandboxPTYTestCase: XCTestCase {
     }
 
     /// Logs in once without a terminal (`--password-stdin`), so the pty session starts from the snapshot.
-    func logIn(_ phone: String = "13800000001", extra: [String] = []) throws {
+    func logIn(_ phone: String = "13800000001", extra: [String] = [], profile: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = globalArguments + ["login", phone, "--password-stdin", "--accept-privacy"] + extra
+        process.arguments = globalArguments + (profile.map { ["--profile", $0] } ?? []) + ["login", phone, "--password-stdin", "--accept-privacy"] + extra
         process.environment = environment
         let input = Pipe()
         process.standardInput = input

@@ -56,8 +56,8 @@ struct AppCommands: Sendable {
                 }
                 diagnostics.warning(expired)
             }
-            if (error as? FeatureError) == .notLoggedIn, services.sessionGuard.rejectedToken != nil {
-                throw AppError.notLoggedIn("not logged in: the server rejected this profile's token earlier (kept, not sent again) — run `login`")
+            if (error as? FeatureError) == .notLoggedIn, let note = services.sessionGuard.unusableTokenNote {
+                throw AppError.notLoggedIn(note)
             }
             throw error
         }

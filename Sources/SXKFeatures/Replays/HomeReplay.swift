@@ -23,6 +23,8 @@ extension HomeFeature {
         let storedToken: String?
         do { storedToken = try stored.token() } catch { throw .storage(error) }
         guard AppModel.launchRoot(token: sent ?? storedToken) == .mainTab else { throw .loginPageFirst }
+        // A token kept from another backend is not sent, nor replayed as if the server had no answer.
+        if !offline, sent == nil, sessionGuard.withholds(storedToken) { throw .notLoggedIn }
         var run: HomeReplayRun
         if sessionGuard.isRejected(sent ?? storedToken) {
             // Rejected earlier in this process: answered by that rejection, as the app's call would be

@@ -52,8 +52,8 @@ public struct SessionBootstrapper: Sendable {
         }
         // Which screen, which phase and what fills the contexts: the app model's restore.
         // A token the server rejected in this process is not used again (a snapshot's file keeps it,
-        // and so does a profile whose token only a replay saw rejected).
-        let usable = sessionGuard.isRejected(token) ? nil : token
+        // and so does a profile whose token only a replay saw rejected), nor one of another backend.
+        let usable = sessionGuard.isRejected(token) || sessionGuard.withholds(token) ? nil : token
         let plan = AppModel.restore(token: usable, state: contexts.store, account: contexts.account, permission: contexts.permission)
         guard let token = usable, plan.phase == .restoring else {
             contexts.session.reset()

@@ -37,6 +37,44 @@ public final class SessionGuard: @unchecked Sendable {
     }
     private static let rejectedInProcess = Mutex<Set<String>>([])
 
+    /// The stored token when this process talks to another backend than the one the profile's session
+    /// belongs to (`AppServices.adoptBackend`), and the line that says so: a token is sent only to the
+    /// backend that issued it. Per guard: `env use` back to that backend makes a guard without it.
+    public var withheld: WithheldToken? {
+        get { lock.withLock { withheldToken } }
+        set { lock.withLock { withheldToken = newValue } }
+    }
+    private var withheldToken: WithheldToken?
+
+    public struct WithheldToken: Sendable {
+        public let token: String
+        /// The backend the session belongs to (`release`, a base URL).
+        public let owner: String
+        /// The one line a command that needs the session says.
+        public let note: String
+        public init(token: String, owner: String, note: String) { self.token = token; self.owner = owner; self.note = note }
+    }
+
+    /// `withheld` while the profile still stores that token (a login here replaces it).
+    public var withheldStoredToken: WithheldToken? {
+        guard let withheld, (try? contexts.store.token()) == withheld.token else { return nil }
+        return withheld
+    }
+
+    /// Whether `token` is the one this process keeps from another backend.
+    public func withholds(_ token: String?) -> Bool {
+        guard let token, let withheld else { return false }
+        return withheld.token == token
+    }
+
+    /// The line to say for a command that needs the session, when the stored token is withheld or
+    /// was rejected: nil when neither.
+    public var unusableTokenNote: String? {
+        if let withheld = withheldStoredToken { return withheld.note }
+        if rejectedToken != nil { return "not logged in: the server rejected this profile's token earlier (kept, not sent again) — run `login`" }
+        return nil
+    }
+
     /// How many times the session was reset (logout or expiry), for tests and `whoami`.
     public var resetCount: Int { lock.withLock { resets } }
 

@@ -29,9 +29,12 @@ extension AppCommands {
         let validatedAge = store.sessionValidatedAt.map { s.clock.now().timeIntervalSince($0) }
         // A stored token this process saw rejected: logged out here, said as such (the prompt says it too).
         let rejected = session.phase == .loggedOut && s.sessionGuard.rejectedToken != nil
+        // A stored token of another backend than this process's: kept, not sent (the prompt says it too).
+        let withheld = session.phase == .loggedOut ? s.sessionGuard.withheldStoredToken : nil
         let origin: String
         switch session.phase {
         case .loggedOut where rejected: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
+        case .loggedOut where withheld != nil: origin = "none: the stored token is the session of \(withheld?.owner ?? "another backend") (kept, not sent here)"
         case .loggedOut: origin = "none"
         case .restoring: origin = "snapshot on disk (not yet validated)"
         case .loggedIn: origin = session.offline ? "snapshot on disk (offline: not validated)" : host.contextOrigin
@@ -60,6 +63,7 @@ extension AppCommands {
         add("roleCount", .int(permission.roles.count))
         add("token", session.token.map { .string(Redaction.maskToken($0)) })
         add("tokenRejected", .bool(rejected))
+        add("tokenOfBackend", withheld.map { .string($0.owner) })
         add("snapshotAgeSeconds", age.map { .int(Int($0)) })
         add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
         add("source", .string(snapshotOrigin ?? origin))
@@ -89,6 +93,6 @@ extension AppCommands {
         "userName": "user name", "realName": "real name", "roleCode": "role", "roleName": "role name",
         "scenicId": "scenic id", "scenicName": "scenic", "storeId": "store id", "permissionCount": "permissions",
         "roleCount": "roles", "snapshotAgeSeconds": "snapshot saved", "validatedAgeSeconds": "validated",
-        "sessionResets": "session resets (this process)", "tokenRejected": "token rejected (this process)", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
+        "sessionResets": "session resets (this process)", "tokenRejected": "token rejected (this process)", "tokenOfBackend": "token of backend (not sent)", "stateDir": "state folder", "deviceSnapshot": "device snapshot",
     ]
 }

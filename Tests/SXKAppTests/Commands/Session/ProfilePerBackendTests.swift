@@ -57,4 +57,43 @@ final class ProfilePerBackendTests: XCTestCase {
         XCTAssertEqual(objects.first?["profile"] as? String, "127.0.0.1-\(otherURL.port!)", r.summary)
         XCTAssertEqual(objects.last?["phase"] as? String, "loggedOut", r.summary)
     }
+
+    /// A profile's session belongs to the backend that issued its token. Named with another backend
+    /// (`--profile P --base-url OTHER`, a `SXK_PROFILE` left set, `env use` with the profile pinned),
+    /// the token is kept and never sent there, `backend.json` still names its own backend, and every
+    /// command that needs the session says why in one line (exit 3), as `whoami` does. Back on its
+    /// own backend it works; a login on the other replaces it.
+    func testAProfilesTokenIsNeverSentToAnotherBackend() throws {
+        let ws = Workspace()
+        let login = SXK.run(["--profile", "prod", "login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url, stdin: "sandbox123\n")
+        XCTAssertEqual(login.status, 0, login.summary)
+        let dir = ws.stateDir + "/prod"
+        let token = try XCTUnwrap(ws.read(dir + "/token"))
+        let backend = try XCTUnwrap(ws.read(dir + "/backend.json"))
+        let defaults = try XCTUnwrap(ws.read(dir + "/defaults.json"))
+        other.resetRequestLog()
+
+        let r = SXK.run(["--keep-going", "-c", "orders --limit 1; home; context diff; whoami --json"], in: ws, baseURL: otherURL, env: ["SXK_PROFILE": "prod"])
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, "the token went to another backend: \(r.summary)")
+        XCTAssertEqual(r.stderr.components(separatedBy: "profile prod's session belongs to \(url.absoluteString)").count - 1, 4, r.summary)
+        XCTAssertTrue(r.stdout.contains("\"tokenOfBackend\":\"\(url.absoluteString)\""), r.summary)
+        XCTAssertEqual(ws.read(dir + "/token"), token)
+        XCTAssertEqual(ws.read(dir + "/backend.json"), backend)
+        XCTAssertEqual(ws.read(dir + "/defaults.json"), defaults)
+
+        // env use with the profile pinned: the same, and back on its own backend the session works.
+        let pinned = SXK.run(["--profile", "prod", "--keep-going", "-c", "env use \(otherURL.absoluteString); orders --limit 1; env use -; orders --limit 1 --json"], in: ws, baseURL: url)
+        XCTAssertEqual(pinned.status, 3, pinned.summary)
+        XCTAssertEqual(pinned.errorLines.count, 1, pinned.summary)
+        XCTAssertTrue(pinned.stdout.contains("\"total\""), pinned.summary)
+        XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, pinned.summary)
+
+        // A login there replaces the session, and the profile is that backend's from then on.
+        let relogin = SXK.run(["--profile", "prod", "login", "13800000002", "--password-stdin", "--accept-privacy"], in: ws, baseURL: otherURL, stdin: "sandbox123\n")
+        XCTAssertEqual(relogin.status, 0, relogin.summary)
+        XCTAssertNotEqual(ws.read(dir + "/token"), token)
+        let alone = SXK.run(["--profile", "prod", "whoami", "--jq", ".baseURL"], in: ws, baseURL: nil)
+        XCTAssertEqual(alone.stdout, otherURL.absoluteString + "\n", alone.summary)
+    }
 }
