@@ -176,11 +176,20 @@ final class FirstDayTests: XCTestCase {
         XCTAssertEqual(dev["session"] as? Bool, true)
         XCTAssertEqual(rows.filter { $0["current"] as? Bool == true }.map { $0["profile"] as? String }, ["test"], env.summary)
 
-        // An explicit backend still wins, and becomes the profile's.
+        // An explicit backend wins for the run; while the profile holds the sandbox's token, that
+        // token is not sent to it and the profile stays the sandbox's (whoami sends nothing).
         let release = SXK.run(["--profile", "dev", "--env", "release", "whoami", "--json"], in: ws, baseURL: nil)
-        XCTAssertEqual((try release.json() as? [String: Any])?["environment"] as? String, "release", release.summary)
+        let shown = try XCTUnwrap(try release.json() as? [String: Any], release.summary)
+        XCTAssertEqual(shown["environment"] as? String, "release", release.summary)
+        XCTAssertEqual(shown["tokenOfBackend"] as? String, url.absoluteString, release.summary)
+        XCTAssertEqual(shown["phase"] as? String, "loggedOut", release.summary)
         let after = SXK.run(["--profile", "dev", "whoami", "--json"], in: ws, baseURL: nil)
-        XCTAssertEqual((try after.json() as? [String: Any])?["environment"] as? String, "release", after.summary)
+        XCTAssertEqual((try after.json() as? [String: Any])?["environment"] as? String, "custom", after.summary)
+        // With no session the explicit backend becomes the profile's.
+        XCTAssertEqual(SXK.run(["--profile", "dev", "logout"], in: ws, baseURL: nil).status, 0)
+        XCTAssertEqual(SXK.run(["--profile", "dev", "--env", "release", "whoami"], in: ws, baseURL: nil).status, 0)
+        let adopted = SXK.run(["--profile", "dev", "whoami", "--json"], in: ws, baseURL: nil)
+        XCTAssertEqual((try adopted.json() as? [String: Any])?["environment"] as? String, "release", adopted.summary)
     }
 
     /// A sandbox profile alone cannot reach its backend (a new port each run): one usage line says what to add.

@@ -158,9 +158,10 @@ extension NetworkFaultTests {
         XCTAssertEqual(failed.status, 1, failed.summary)
         XCTAssertTrue(failed.stdout.contains("call failed: stored permissions kept"), failed.summary)
         server.clearFaults()
-        // The same profile against a port nothing listens on.
-        let profile = URL(fileURLWithPath: ws.profileDir).lastPathComponent
-        let closed = SXK.run(["--profile", profile, "--base-url", "http://127.0.0.1:1", "home"], in: ws, baseURL: nil)
+        // No answer before the timeout.
+        server.injectFault(path: "/api/yf-handset-app/role-permission", kind: .hang)
+        let closed = SXK.run(["--timeout", "1", "home"], in: ws, baseURL: url)
+        server.clearFaults()
         XCTAssertEqual(closed.status, 4, closed.summary)
     }
 }
