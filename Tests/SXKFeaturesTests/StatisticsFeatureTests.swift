@@ -75,4 +75,28 @@ final class StatisticsFeatureTests: BothSpellingsTestCase {
             if case .roleNotHeld = $0 { return true }; return false
         }
     }
+
+    /// `--all`: the daily pages the first answer makes known go out together (a slow server shows them
+    /// in flight at once), after the first page's answer, and arrive in page order.
+    func testAllDailyPagesAfterTheFirstGoTogether() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let today = try h.stats.range()
+        let wide = DateRange(from: WireDate.day(Date().addingTimeInterval(-40 * 86400)), to: today.to)
+        h.sandbox.setLatency(milliseconds: 40)
+        defer { h.sandbox.setLatency(milliseconds: 0) }
+        h.sandbox.resetRequestLog()
+        let report = try await h.stats.load(range: wide, pageSize: 10, allPages: true)
+        XCTAssertEqual(report.daily.rows.map(\.date), wide.days.reversed().filter { day in report.daily.rows.contains { $0.date == day } },
+                       "rows not in page order")
+        let pages = h.requests(report.endpoint.daily.path)
+        XCTAssertEqual(pages.compactMap { Int($0.queryValue("page") ?? "") }.sorted(), Array(1...report.daily.pages))
+        XCTAssertGreaterThanOrEqual(report.daily.pages, 4)
+        let first = try XCTUnwrap(pages.first { $0.queryValue("page") == "1" })
+        let rest = pages.filter { $0.queryValue("page") != "1" }
+        XCTAssertTrue(rest.allSatisfy { $0.arrived >= (first.answered ?? .distantFuture) })
+        for page in rest {
+            XCTAssertTrue(rest.allSatisfy { $0.queryValue("page") == page.queryValue("page") || $0.overlaps(page) }, "daily pages not in flight together")
+        }
+    }
 }

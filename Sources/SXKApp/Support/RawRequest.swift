@@ -1,5 +1,6 @@
 import SXKAPI
 import SXKCore
+import SXKFeatures
 import SXKShell
 
 /// `get` / `post` (and `compare`'s raw requests): items, the request, `--print` parts, `--paginate`.
@@ -25,8 +26,10 @@ extension AppCommands {
         let headers = items.headers.map { ($0.name, $0.value) }
         // What was sent under a secret name, masked wherever the answer shows it (as `--trace` does).
         let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: headers)
-        func send(_ query: [(String, String)]) async throws -> APIResponse {
-            try await guarded {
+        let (target, sent) = (path, body)
+        @Sendable func send(_ query: [(String, String)]) async throws -> APIResponse {
+            let (path, body) = (target, sent)
+            return try await guarded {
                 method == "GET" ? try await client.get(path, query: query, headers: headers)
                     : try await client.post(path, body: body, query: query, headers: headers)
             }
@@ -107,41 +110,47 @@ extension AppCommands {
 
     /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
     /// `pageSize`, either spelling) and `PageRule` say; the rows as one list, at most `paginateLimit`.
+    /// The pages the first answer makes known go out together (`PageWalker`) and are read in page
+    /// order; the first failure in that order is the one reported.
     private func paginate(path: String, query: [(String, String)], show: String, secrets: [String],
-                          send: ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
-        var page = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
+                          send: @escaping @Sendable ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
+        let first = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
+        guard first >= 1 else { throw AppError.usage("--paginate: page must be 1 or more, got \(first)") }
         let rest = query.filter { $0.0 != "page" }
         var rows: [JSONValue] = []
         var bodies: [String] = []
         var notes: [String] = requestNotes(show)
-        var cut: String?
         var pages = 0
-        while true {
+        var total: Int?
+        typealias Answer = PageWalker.Answer<(response: APIResponse, list: [JSONValue])>
+        let outcome = try await PageWalker.walk(first: first, limit: nil, fetch: { @Sendable page -> Answer in
             let response = try await send(rest + [("page", String(page))])
-            pages += 1
-            bodies.append(response.bodyText)
-            if show.contains("h") { notes += Self.headerLines(response, secrets: secrets) }
             // `--paginate` on an endpoint that answers no page is a usage error (`"list": null` is an empty page).
             guard let object = response.data.objectValue, let list = try? PageRule.list(object) else {
                 throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)")
             }
-            rows += list
             let total = PageRule.total(object)
-            if PageRule.isLast(count: list.count, page: page, pageSize: PageRule.pageSize(object, listCount: list.count), total: total) { break }
-            let (next, overflow) = page.addingReportingOverflow(1)
-            if rows.count >= Self.paginateLimit || overflow {
-                cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), its limit: the output is partial (--page \(next) goes on from there; `orders --all` streams any number)"
-                break
+            let size = PageRule.pageSize(object, listCount: list.count)
+            return ([(response, list)], total, PageRule.isLast(count: list.count, page: page, pageSize: size, total: total), size ?? 0)
+        }, onPage: { answered, progress in
+            for page in answered {
+                pages += 1
+                bodies.append(page.response.bodyText)
+                if show.contains("h") { notes += Self.headerLines(page.response, secrets: secrets) }
+                rows += page.list
             }
-            page = next
-        }
+            total = progress.total
+            return rows.count < Self.paginateLimit
+        })
+        if outcome.stop == .cancelled { throw CancellationError() }
         var output = CommandOutput(data: .array(rows), blocks: show.contains("b") ? [.json(.array(rows))] : [])
         if !show.contains("b") { output.data = nil }
         output.raw = bodies
         output.notes = notes + ["\(Formatting.count(pages, "page")) · \(Formatting.count(rows.count, "row"))"]
         // Rows left out are a failure a script must see, not a note it may miss.
-        if let cut {
-            output.warnings.append(cut)
+        if outcome.stop == .stoppedByCaller {
+            let (next, _) = (first + pages - 1).addingReportingOverflow(1)
+            output.warnings.append("--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), its limit: the output is partial (--page \(next) goes on from there; `orders --all` streams any number)")
             output.status = ExitStatus.failure
         }
         return output

@@ -45,8 +45,8 @@ public struct OrdersFeature: Sendable {
         return OrdersPage(endpoint: endpoint, page: result.value, response: result.response)
     }
 
-    /// Walks every page, handing each page's rows to `onPage` as it arrives (the next four pages are
-    /// already being fetched meanwhile), so memory holds at most five pages. Stops at the last page, at `limit`
+    /// Walks every page, handing each page's rows to `onPage` as it arrives (the next `PageWalker.ahead`
+    /// pages are already being fetched meanwhile), so memory holds a few pages whatever the total. Stops at the last page, at `limit`
     /// rows, on cancellation, or when `onPage` returns false. The endpoint is resolved once, up front.
     public func walkAll(
         role: String? = nil, pageSize: Int = 500, filter: OrderFilter = OrderFilter(), limit: Int? = nil,

@@ -38,30 +38,32 @@ public struct WalkOutcome: Sendable, Equatable {
 /// Walks pages in order, handing each page's rows to the caller before the walk moves on, so memory
 /// holds a few pages whatever the total (`--all`).
 ///
-/// While `onPage` handles page n, pages n+1 … n+4 are already being fetched: the server works on the
+/// While `onPage` handles page n, pages n+1 … n+8 are already being fetched: the server works on the
 /// next pages while this process parses and decodes the one before, and on a slow link the pages the
-/// first answer makes known go out together (page 1, then up to four at once: two round trips for five
-/// pages) instead of one round trip each.
+/// first answer makes known go out together (page 1, then up to eight at once: two round trips for nine
+/// pages, four for twenty) instead of one round trip each. Eight: about what a browser keeps open to one
+/// host, a handful of streams on one HTTP/2 connection, and a few pages of memory.
 /// Nothing past what the walk needs is asked for: the first page goes alone, and the pages fetched
 /// ahead stop at the last page the server's total and page size name and at the page that holds the
 /// `limit`-th row; an answer without a total makes only the next page known. A page the server then
 /// calls the last (an empty list, a smaller total) ends the walk, and anything still in flight is cancelled.
-enum PageWalker {
+public enum PageWalker {
     /// How many pages are in flight while the caller handles one: the bound on what memory holds
     /// (the page being handled and these) whatever the total.
-    static let ahead = 4
+    public static let ahead = 8
 
     /// One page as the walker needs it: its rows, the server's total (nil when none), whether it is the
     /// last (`PageRule`), and the page size the server used. Without a total only the next page is fetched
     /// ahead: a server that always answers full pages and no total is walked until `limit` or Ctrl-C, as
     /// one whose total lies is.
-    typealias Answer<Row> = (rows: [Row], total: Int?, isLast: Bool, pageSize: Int)
+    public typealias Answer<Row> = (rows: [Row], total: Int?, isLast: Bool, pageSize: Int)
 
-    /// `fetch(page)` returns one page. `onPage` receives the rows (cut at `limit`) with progress so far;
-    /// returning false stops the walk. When the walk returns or throws, no page task is left running:
-    /// the ones still in flight are cancelled and waited for, so nothing they report comes after the
-    /// walk's own end.
-    static func walk<Row: Sendable>(
+    /// `fetch(page)` returns one page, from `first` on. `onPage` receives the rows (cut at `limit`) with
+    /// progress so far; returning false stops the walk. When the walk returns or throws, no page task is
+    /// left running: the ones still in flight are cancelled and waited for, so nothing they report comes
+    /// after the walk's own end.
+    public static func walk<Row: Sendable>(
+        first: Int = 1,
         limit: Int?,
         fetch: @escaping @Sendable (Int) async throws -> Answer<Row>,
         onPage: ([Row], WalkProgress) async throws -> Bool
@@ -77,8 +79,9 @@ enum PageWalker {
             error is CancellationError || Task.isCancelled || (error as? APIError)?.kind == .cancelled
         }
         // Pages in flight, in page order; the first is the one awaited next.
-        var pending: [(page: Int, task: Task<Answer<Row>, any Error>)] = [(1, Task { try await fetch(1) })]
-        var nextPage = 2
+        var pending: [(page: Int, task: Task<Answer<Row>, any Error>)] = [(first, Task { try await fetch(first) })]
+        // Page numbers saturate: a walk that starts near Int.max ends there instead of overflowing.
+        var nextPage: Int? = first == Int.max ? nil : first + 1
         var result: Result<WalkOutcome, any Error>?
         walking: while !pending.isEmpty {
             let current = pending.removeFirst()
@@ -108,16 +111,21 @@ enum PageWalker {
             } else if !Task.isCancelled {
                 // Up to the server's last page and the page holding the limit-th row; at least the next
                 // page (an answer whose numbers say it was the last, but which is not marked so, goes on).
-                var last = current.page + 1
+                let (after, overflow) = current.page.addingReportingOverflow(1)
+                var last = overflow ? Int.max : after
                 if answer.pageSize > 0, let total = answer.total {
                     var wanted = PageRule.pages(rows: total, pageSize: answer.pageSize)
-                    if let limit { wanted = min(wanted, PageRule.pages(rows: limit, pageSize: answer.pageSize)) }
+                    // The rows still wanted, counted from the page the walk started on.
+                    if let limit {
+                        let (through, overflow) = (first - 1).addingReportingOverflow(PageRule.pages(rows: limit, pageSize: answer.pageSize))
+                        wanted = min(wanted, overflow ? Int.max : through)
+                    }
                     last = max(last, wanted)
                 }
-                while nextPage <= min(last, current.page + ahead) {
-                    let page = nextPage
+                let (horizon, beyond) = current.page.addingReportingOverflow(ahead)
+                while let page = nextPage, page <= min(last, beyond ? Int.max : horizon) {
                     pending.append((page, Task { try await fetch(page) }))
-                    nextPage += 1
+                    nextPage = page == Int.max ? nil : page + 1
                 }
             }
             let keepGoing: Bool

@@ -120,22 +120,38 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    /// Adds `first` to `out`, then, with `allPages`, the following pages until the server's last.
+    /// Adds `first` to `out`, then, with `allPages`, the following pages until the server's last: the
+    /// pages the first answer makes known go out together (`PageWalker`), read in page order; the first
+    /// failure in that order is the one reported, and what is still in flight is cancelled.
     private func collect(_ first: APIResult<Page<Daily>>, _ endpoint: RoleEndpoints, range: DateRange, pageSize: Int, allPages: Bool,
                          timer: CallTimer, sink: CallSink, into out: inout DailyRows) async throws(FeatureError) {
-        var result = first
-        var page = 1
-        // A range has at most a few hundred days; the page cap only guards against a server that never ends.
-        while true {
+        func add(_ result: APIResult<Page<Daily>>) {
             out.rows += result.value.list
             out.pages += 1
             out.total = result.value.total
             out.lastPage = result.value.isLast
             out.responses.append(result.response)
-            if result.value.isLast || !allPages || page >= 10_000 { break }
-            page += 1
-            result = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize), page: page, timer: timer, sink: sink)
         }
+        guard allPages, !first.value.isLast else { return add(first) }
+        let feature = self
+        typealias Answer = PageWalker.Answer<APIResult<Page<Daily>>>
+        @Sendable func answer(_ r: APIResult<Page<Daily>>) -> Answer { ([r], r.value.total, r.value.isLast, r.value.pageSize) }
+        let outcome: WalkOutcome
+        do {
+            // A range has at most a few hundred days; the page cap only guards against a server that never ends.
+            outcome = try await PageWalker.walk(limit: nil, fetch: { @Sendable page in
+                if page == 1 { return answer(first) }
+                return answer(try await feature.dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize),
+                                                          page: page, timer: timer, sink: sink))
+            }, onPage: { pages, _ in
+                pages.forEach(add)
+                return out.pages < 10_000
+            })
+        } catch {
+            throw FeatureError.from(error, context: "stats daily")
+        }
+        // Interrupted: no partial list stands for the range.
+        if outcome.stop == .cancelled { throw .cancelled }
     }
 
     private func dailyPage(_ request: PlannedRequest<Page<Daily>>, page: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {

@@ -78,12 +78,42 @@ final class RawRequestTests: SandboxTestCase {
         XCTAssertEqual(Set(rows).count, 2000, "a page came twice")
         XCTAssertTrue(r.stderrLines.contains("20 pages · 2,000 rows"), r.summary.suffix(500).description)
         let pages = server.requestLog().map { $0.queryValue("page") }
-        XCTAssertEqual(pages, (1...20).map { String($0) })
+        XCTAssertEqual(pages.count, 20, "\(pages)")
+        XCTAssertEqual(Set(pages), Set((1...20).map { String($0) }))
+        // Printed in page order, whatever order the answers came in.
+        let first = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "pageSize:=100", "page:=1", "--ndjson"], in: ws, baseURL: url)
+        let last = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "pageSize:=100", "page:=20", "--ndjson"], in: ws, baseURL: url)
+        XCTAssertEqual(rows.prefix(100).joined(separator: "\n") + "\n", first.stdout)
+        XCTAssertEqual(rows.suffix(100).joined(separator: "\n") + "\n", last.stdout)
 
         let json = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "page:=19", "pageSize:=100", "--paginate", "--json"], in: ws, baseURL: url)
         XCTAssertEqual((try json.json() as? [Any])?.count, 200, "from page 19 on")
         let notAList = SXK.run(["get", "/api/app/config", "--paginate"], in: ws, baseURL: url)
         XCTAssertEqual(notAList.status, 2, notAList.summary)
         XCTAssertEqual(notAList.errorLines, ["error: --paginate: /api/app/config answered no page (a data object with a list)"])
+    }
+
+    /// The pages the first answer makes known are asked together (a slow server shows them in flight
+    /// at once), never before the first page's answer, and never past the last page.
+    func testPaginateAsksTheKnownPagesTogether() throws {
+        let ws = loggedIn()
+        server.setLatency(milliseconds: 40)
+        defer { server.setLatency(milliseconds: 0) }
+        server.resetRequestLog()
+        let r = SXK.run(["get", "/api/app/store/order/list", "storeId:=301", "pageSize:=100", "--paginate", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual((try r.json() as? [Any])?.count, 2000, r.summary.suffix(300).description)
+        let log = server.requestLog().filter { $0.path == "/api/app/store/order/list" }
+        XCTAssertEqual(log.compactMap { Int($0.queryValue("page") ?? "") }.sorted(), Array(1...20))
+        let firstPage = try XCTUnwrap(log.first { $0.queryValue("page") == "1" })
+        XCTAssertTrue(log.allSatisfy { $0.queryValue("page") == "1" || $0.arrived >= (firstPage.answered ?? .distantFuture) },
+                      "a page was asked before the first answer said there was one")
+        // Pages 2 to 1 + PageWalker.ahead go out together once the first answer names them.
+        let window = log.filter { (2...(1 + 8)).contains(Int($0.queryValue("page") ?? "") ?? 0) }
+        XCTAssertEqual(window.count, 8)
+        for page in window {
+            XCTAssertTrue(window.allSatisfy { $0.queryValue("page") == page.queryValue("page") || $0.overlaps(page) },
+                          "page \(page.queryValue("page") ?? "?") was not in flight with the others of its window")
+        }
     }
 }
