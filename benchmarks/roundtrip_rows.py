@@ -10,12 +10,16 @@ case). Target: within the floor + 20 ms.
 
 Imported by benchmarks/run, which passes its helpers in `ctx`.
 """
-import os, subprocess, sys
+import datetime, os, subprocess, sys
 import bench, tls_lab
 
 RTT_MS = 30.0
 LIMIT = 120
 PASSWORD = "sandbox123"
+
+# `stats --all` over 200 days ending today in Shanghai (the sandbox's days): four daily pages of 50.
+_TODAY = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=8)).date()
+_FROM = (_TODAY - datetime.timedelta(days=199)).isoformat()
 
 # (label, phone, login --account, argv, floor in round trips, requests the server sees, why[, a command run once after the login])
 CASES = (
@@ -35,6 +39,12 @@ CASES = (
      ["compare", "--as", "role:photographer,role:scenicAdmin", "--", "orders"], 1, 2, "one request per identity, side by side"),
     ("`orders --all --limit 500 --page-size 100 --ndjson`", "13800000001", None,
      ["orders", "--all", "--limit", "500", "--page-size", "100", "--ndjson"], 2, 5, "page 1 gives the total, then pages 2–5 at once"),
+    ("`get … pageSize=100 page=3 --paginate --ndjson` (photographer, pages 3–10)", "13800000001", None,
+     ["get", "/api/yf-handset-app/photog/order/listv2", "pageSize=100", "page=3", "--paginate", "--ndjson"], 2, 8,
+     "page 3 gives the total, then pages 4–10 at once"),
+    ("`stats --all` over 200 days (photographer)", "13800000001", None,
+     ["stats", "--all", "--from", _FROM, "--to", _TODAY.isoformat()], 2, 5,
+     "summary ∥ first daily page, then daily pages 2–4 at once"),
     ("`profile` (storeAdmin)", "13800000003", None, ["profile"], 1, 1, "userinfo"),
     ("`profile` (photographer)", "13800000001", None, ["profile"], 1, 3, "userinfo ∥ real-name ∥ bank-card"),
     ("`compare --as account:4001,account:4002,account:4003 -- orders` (a new process)", "13800000004", "1",

@@ -40,8 +40,16 @@ public final class APIClient: Sendable {
     /// method, path and parameter names come from the declaration (`EndpointCatalog`).
     public func call<Value: Sendable>(_ endpoint: TypedEndpoint<Value>, _ arguments: Endpoint.Arguments = [:]) async throws(APIError) -> APIResult<Value> {
         let wire = endpoint.endpoint.wire(arguments)
+        // The same GET already answered in this command (`AnswerMemo`) is not sent again.
+        let memo = endpoint.method == .get ? AnswerMemo.current : nil
+        let key = memo.map { _ in
+            AnswerMemo.key(url: APIClient.urlString(base: configuration.baseURL, path: endpoint.path, query: wire.query),
+                           token: wire.token.flatMap { $0.isEmpty ? nil : $0 } ?? tokens.current())
+        }
+        if let memo, let key, let kept = memo.answer(key) { return try APIClient.decode(kept, endpoint.decode) }
         let response = try await send(
             method: endpoint.method.rawValue, path: endpoint.path, query: wire.query, body: wire.body, tokenOverride: wire.token)
+        if let memo, let key { memo.keep(response, key) }
         return try APIClient.decode(response, endpoint.decode)
     }
 
@@ -67,6 +75,7 @@ public final class APIClient: Sendable {
     public func send(method: String, path: String, query: [(String, String)] = [], body: JSONValue?, headers extra: [(String, String)] = [],
                      tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
         let method = method.uppercased()
+        if method != "GET" { AnswerMemo.current?.forget() }
         var label = RequestLabel(method: method, path: path)
         guard path.hasPrefix("/") else { throw APIError.invalidRequest(reason: "a request path must start with /", request: label) }
         if configuration.isInsecureRemote {

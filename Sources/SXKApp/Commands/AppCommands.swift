@@ -24,8 +24,13 @@ struct AppCommands: Sendable {
         return try await renderer(format).render(output)
     }
 
-    /// The command's output without printing it (also what `watch` shows each run).
+    /// The command's output without printing it (also what `watch` shows each run). Its validation and
+    /// its own calls share one `AnswerMemo`: a GET the validation just answered is not sent again.
     func produce(_ command: ParsedCommand, format given: OutputFormat? = nil) async throws -> CommandOutput {
+        try await AnswerMemo.$current.withValue(AnswerMemo()) { try await producing(command, format: given) }
+    }
+
+    private func producing(_ command: ParsedCommand, format given: OutputFormat?) async throws -> CommandOutput {
         guard let declaration = CommandRegistry.declaration(for: command.spec.name) else {
             throw AppError.usage("unknown command '\(command.spec.name)'")
         }

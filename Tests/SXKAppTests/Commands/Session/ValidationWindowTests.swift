@@ -58,6 +58,22 @@ final class ValidationWindowTests: SandboxTestCase {
         XCTAssertEqual(expired.stderr.components(separatedBy: "session expired").count - 1, 1, expired.summary)
     }
 
+    /// A command's first request that the validation just made (profile's userinfo, a store admin's
+    /// store list) is answered by the validation's answer, not sent again; the next command asks anew.
+    func testAValidationsAnswersServeTheCommandThatAskedForIt() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["--revalidate", "-c", "profile --json; profile --json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(paths(server.requestLog()).filter { $0 == userinfo }.count, 2, "validation + the second profile: \(paths(server.requestLog()))")
+        let store = Workspace()
+        SXK.login("13800000003", in: store, baseURL: url)
+        server.resetRequestLog()
+        let listed = SXK.run(["--revalidate", "store", "--json"], in: store, baseURL: url)
+        XCTAssertEqual(listed.status, 0, listed.summary)
+        XCTAssertTrue(listed.stdout.contains("101"), listed.summary)
+        XCTAssertEqual(paths(server.requestLog()).filter { $0 == "/api/app/store/all" }.count, 1, "\(paths(server.requestLog()))")
+    }
+
     func testAValidationOlderThanTheWindowIsRepeatedAndRecorded() throws {
         let ws = loggedIn()
         try setValidatedAt(ws, Date().addingTimeInterval(-6 * 60))
