@@ -108,17 +108,22 @@ public struct HomeFeature: Sendable {
     /// Online status, last report, reminder and the countdown to the 2-hour limit (no network).
     public func locationState() -> LocationStateStore.State { locationStore.state }
 
+    /// The switches write the account's own keys: they need its session (logged out, the app shows
+    /// the login page and no location control; sxk would write the `guest` scope's keys).
     public func goOnline() throws(FeatureError) -> LocationStateStore.State {
+        try sessionGuard.requireSession()
         do { try locationStore.goOnline() } catch { throw .storage(error) }
         return locationStore.state
     }
 
     public func goOffline() throws(FeatureError) -> LocationStateStore.State {
+        try sessionGuard.requireSession()
         do { try locationStore.goOffline() } catch { throw .storage(error) }
         return locationStore.state
     }
 
     public func report() throws(FeatureError) -> LocationStateStore.State {
+        try sessionGuard.requireSession()
         do { try locationStore.report() } catch { throw .storage(error) }
         return locationStore.state
     }
@@ -126,6 +131,7 @@ public struct HomeFeature: Sendable {
     /// Sets the reminder minutes (1…1440; 0 turns it off).
     public func remind(minutes: Int) throws(FeatureError) -> LocationStateStore.State {
         guard (0...1440).contains(minutes) else { throw .invalidReminderMinutes(minutes) }
+        try sessionGuard.requireSession()
         do { try locationStore.remind(minutes: minutes) } catch { throw .storage(error) }
         return locationStore.state
     }

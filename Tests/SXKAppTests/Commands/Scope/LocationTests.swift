@@ -19,4 +19,18 @@ final class LocationTests: XCTestCase {
         XCTAssertEqual(SXK.run(["location", "offline"], in: ws, baseURL: SharedSandbox.url).status, 0)
         XCTAssertEqual(try online(), false)
     }
+
+    /// Logged out there is no account whose keys a switch could write (the app shows the login page):
+    /// every switch is refused with exit 3 and nothing is written, not even the `guest` scope's keys.
+    func testSwitchesNeedASession() throws {
+        let ws = Workspace()
+        for argv in [["location", "online"], ["location", "offline"], ["location", "report"], ["location", "remind", "30"]] {
+            let r = SXK.run(argv, in: ws, baseURL: SharedSandbox.url)
+            XCTAssertEqual(r.status, 3, r.summary)
+            XCTAssertEqual(r.errorLines, ["error: not logged in — run `login`"], r.summary)
+        }
+        XCTAssertNil(ws.read(ws.defaultsFile), "a logged-out switch wrote defaults.json")
+        // Showing the stored state still works logged out.
+        XCTAssertEqual(SXK.run(["location"], in: ws, baseURL: SharedSandbox.url).status, 0)
+    }
 }
