@@ -48,6 +48,7 @@ final class AppServices: @unchecked Sendable {
             session: AppSession(), account: AccountContext(), permission: PermissionContext(), store: storage.appStore)
         sessionGuard = SessionGuard(contexts: contexts)
         menuCatalog = MenuCatalogResource.catalog
+        installOwnerCheck()
     }
 
     var paths: SXKSession.StatePaths { storage.paths }
@@ -67,22 +68,44 @@ final class AppServices: @unchecked Sendable {
         }
     }
 
-    /// A backend named on the command line or by `env use` for this profile. When the profile holds
-    /// a token of another backend it remembers, that token is kept (on disk and in `backend.json`)
-    /// and not sent: the session is the other backend's, and a token goes only to the server that
-    /// issued it. Returns the line that says so; otherwise remembers this backend, nil.
-    func adoptBackend() -> String? {
-        let here = backend
-        if let owner = ProfileBackend.read(root: paths.root, profile: paths.profile), owner != here,
-           let token = try? storage.appStore.token() {
-            let ownerName = owner.environment == "custom" ? owner.baseURL ?? "another base URL" : owner.environment
-            let hereName = here.environment == "custom" ? here.baseURL ?? environment.baseURL.absoluteString : here.environment
-            let note = "not logged in here: profile \(paths.profile)'s session belongs to \(ownerName), and its token is not sent to \(hereName) — `sxk --profile \(paths.profile)` alone uses it; `login` here replaces it"
-            sessionGuard.withheld = SessionGuard.WithheldToken(token: token, owner: TerminalText.sanitize(ownerName), note: TerminalText.sanitize(note))
-            return sessionGuard.withheld?.note
+    /// At start and at `env use`: a profile whose stored token is another backend's says so once (the
+    /// token is kept and not sent: `SessionGuard.ownerCheck`); otherwise a backend named on the command
+    /// line (`explicit`) becomes the profile's. Returns the warning line, nil when there is none.
+    func adoptBackend(explicit: Bool) -> String? {
+        if let token = try? storage.appStore.token(), let withheld = sessionGuard.withheld(token) {
+            return "profile \(TerminalText.sanitize(paths.profile)) holds a session of \(withheld.owner): its token is not sent to \(hereName) (`login` here replaces it)"
         }
-        rememberBackend()
+        if explicit { rememberBackend() }
         return nil
+    }
+
+    /// This process's backend as the lines about it name it.
+    private var hereName: String {
+        if case .custom(let base) = environment { return TerminalText.sanitize(base.absoluteString) }
+        return environment.name
+    }
+
+    /// Judges a stored token by the profile's `backend.json` as it is when the token is about to be
+    /// used: this backend's (or, with no record, a profile named after this backend, as sxk names
+    /// them) is sent; another's, or one of no backend on record under another name, is kept back.
+    private func installOwnerCheck() {
+        let here = backend, root = paths.root, profile = paths.profile
+        let ownName = profile == environment.defaultProfile
+        let hereName = self.hereName
+        let shownProfile = TerminalText.sanitize(profile)
+        sessionGuard.ownerCheck = { _ in
+            guard let owner = ProfileBackend.read(root: root, profile: profile) else {
+                if ownName { return nil }
+                return SessionGuard.WithheldToken(
+                    owner: "unknown backend",
+                    note: "not logged in here: profile \(shownProfile)'s token has no backend on record (backend.json), so it is not sent to \(hereName) — `login` here replaces it")
+            }
+            if owner.isSameBackend(as: here) { return nil }
+            let ownerName = TerminalText.sanitize(owner.environment == "custom" ? owner.baseURL ?? "another base URL" : owner.environment)
+            return SessionGuard.WithheldToken(
+                owner: ownerName,
+                note: "not logged in here: profile \(shownProfile)'s session belongs to \(ownerName), and its token is not sent to \(hereName) — use the profile with that backend, or `login` here to replace it")
+        }
     }
 
     /// The one client of this shell, built on first use from the environment and global options.

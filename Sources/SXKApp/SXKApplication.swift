@@ -192,7 +192,8 @@ public enum SXKApplication {
         host.borrowedStateFolder = borrowedState
         // A backend chosen on the command line is the profile's from now on, unless the profile's
         // session belongs to another: then its token is not sent (one warning, before anything runs).
-        if !completing && (options.sandbox || options.baseURL != nil || options.env != nil), let withheld = services.adoptBackend() {
+        if !completing && !stateless,
+           let withheld = services.adoptBackend(explicit: options.sandbox || options.baseURL != nil || options.env != nil) {
             Diagnostics(sink: stderr).warning(withheld)
         }
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.

@@ -42,12 +42,21 @@ public struct SandboxFault: Sendable, Equatable {
     public var kind: SandboxFaultKind
     public var remaining: Int
     public var location: String?
+    /// When set, only a request whose query holds this `name=value` pair (`page=3`) meets the fault.
+    public var query: String?
 
-    public init(path: String, kind: SandboxFaultKind, count: Int = 1, location: String? = nil) {
+    public init(path: String, kind: SandboxFaultKind, count: Int = 1, location: String? = nil, query: String? = nil) {
         self.path = path
         self.kind = kind
         self.remaining = count
         self.location = location
+        self.query = query
+    }
+
+    func matches(path: String, rawQuery: String) -> Bool {
+        guard self.path == path || self.path == "*" else { return false }
+        guard let query else { return true }
+        return rawQuery.split(separator: "&").contains { $0 == query }
     }
 }
 
@@ -73,10 +82,10 @@ final class SandboxFaultBook: @unchecked Sendable {
     func setFailRate(_ rate: Double) { lock.withLock { failRate = min(1, max(0, rate)) } }
     var latency: Int { lock.withLock { latencyMs } }
 
-    /// Takes one use of the first fault matching `path`, if any.
-    func take(path: String) -> SandboxFault? {
+    /// Takes one use of the first fault matching `path` (and its query, when the fault names one), if any.
+    func take(path: String, rawQuery: String = "") -> SandboxFault? {
         lock.withLock {
-            guard let index = faults.firstIndex(where: { $0.path == path || $0.path == "*" }) else { return nil }
+            guard let index = faults.firstIndex(where: { $0.matches(path: path, rawQuery: rawQuery) }) else { return nil }
             let fault = faults[index]
             faults[index].remaining -= 1
             if faults[index].remaining <= 0 { faults.remove(at: index) }

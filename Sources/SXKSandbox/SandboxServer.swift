@@ -119,7 +119,7 @@ public final class SandboxServer: @unchecked Sendable {
         let entry = log.append(request, time: config.clock.now())
         defer { log.answered(entry) }
         sleepLatency()
-        if let fault = faults.take(path: request.path) { return faultResponse(fault, request) }
+        if let fault = faults.take(path: request.path, rawQuery: request.rawQuery) { return faultResponse(fault, request) }
         if faults.rollFailure() { return SandboxServer.html502() }
         let response: HTTPResponse
         if hostileMode.isOn {

@@ -15,6 +15,21 @@ public struct ProfileBackend: Sendable, Equatable {
         self.baseURL = baseURL
     }
 
+    /// The same server: the environment, and for a base URL its text with the scheme and host in
+    /// lower case (`HTTP://Host:8080` is `http://host:8080`).
+    public func isSameBackend(as other: ProfileBackend) -> Bool {
+        environment == other.environment && baseURL.map(Self.normalized) == other.baseURL.map(Self.normalized)
+    }
+
+    static func normalized(_ url: String) -> String {
+        guard let scheme = url.range(ofBytes: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var tail = String(rest[authority.endIndex...])
+        if tail == "/" { tail = "" }
+        return url[..<scheme.lowerBound].lowercased() + "://" + authority.lowercased() + tail
+    }
+
     public static func path(root: String, profile: String) -> String { root + "/" + profile + "/backend.json" }
 
     /// What the profile's file says; nil when there is none or it is unreadable (read only: no

@@ -84,7 +84,7 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
         let other = ["--base-url", "http://127.0.0.1:9", "--state-dir", stateDir.path, "--profile", "prod"]
         let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: other, environment: env)
         try session.expect("sxk custom:prod (logged out) (session of \(baseURL.absoluteString)) › ")
-        XCTAssertTrue(session.screen.contains("profile prod's session belongs to"), session.screen)
+        XCTAssertTrue(session.screen.contains("profile prod holds a session of"), session.screen)
         session.send("exit\r")
         XCTAssertEqual(try session.waitForExit(), 0)
     }

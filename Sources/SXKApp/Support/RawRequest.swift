@@ -1,5 +1,6 @@
 import SXKAPI
 import SXKCore
+import Synchronization
 import SXKFeatures
 import SXKShell
 
@@ -27,19 +28,19 @@ extension AppCommands {
         // What was sent under a secret name, masked wherever the answer shows it (as `--trace` does).
         let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: headers)
         let (target, sent) = (path, body)
+        // Plain: the caller resets the session on a rejected token (`guarded`), once, for the
+        // failure it reports (a page walk reports the first in page order).
         @Sendable func send(_ query: [(String, String)]) async throws -> APIResponse {
             let (path, body) = (target, sent)
-            return try await guarded {
-                method == "GET" ? try await client.get(path, query: query, headers: headers)
-                    : try await client.post(path, body: body, query: query, headers: headers)
-            }
+            return method == "GET" ? try await client.get(path, query: query, headers: headers)
+                : try await client.post(path, body: body, query: query, headers: headers)
         }
         if command.has("paginate") {
             return try await paginate(path: path, query: query, show: show, secrets: itemSecrets, send: send)
         }
         let response: APIResponse
         do {
-            response = try await send(query)
+            response = try await guarded { try await send(query) }
         } catch {
             // A failed answer is where its parts matter most: asked for, they are shown before the
             // error line (from what this shell recorded of the exchange, masked as `--trace` masks it).
@@ -110,47 +111,67 @@ extension AppCommands {
 
     /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
     /// `pageSize`, either spelling) and `PageRule` say; the rows as one list, at most `paginateLimit`.
-    /// The pages the first answer makes known go out together (`PageWalker`) and are read in page
-    /// order; the first failure in that order is the one reported.
+    /// The pages the first answer makes known go out together (`PageWalker`), never past the page that
+    /// holds the row after the limit, and are read in page order: the first failure in that order is
+    /// the one reported, and a rejected token resets the session only when that failure is it.
     private func paginate(path: String, query: [(String, String)], show: String, secrets: [String],
                           send: @escaping @Sendable ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
         let first = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
         guard first >= 1 else { throw AppError.usage("--paginate: page must be 1 or more, got \(first)") }
         let rest = query.filter { $0.0 != "page" }
+        // Each page's answer, kept until its rows are read (for `--raw` and `--print h`).
+        let answers = Mutex<[Int: (response: APIResponse, isLast: Bool)]>([:])
         var rows: [JSONValue] = []
         var bodies: [String] = []
         var notes: [String] = requestNotes(show)
         var pages = 0
         var total: Int?
-        typealias Answer = PageWalker.Answer<(response: APIResponse, list: [JSONValue])>
-        let outcome = try await PageWalker.walk(first: first, limit: nil, fetch: { @Sendable page -> Answer in
-            let response = try await send(rest + [("page", String(page))])
-            // `--paginate` on an endpoint that answers no page is a usage error (`"list": null` is an empty page).
-            guard let object = response.data.objectValue, let list = try? PageRule.list(object) else {
-                throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)")
-            }
-            let total = PageRule.total(object)
-            let size = PageRule.pageSize(object, listCount: list.count)
-            return ([(response, list)], total, PageRule.isLast(count: list.count, page: page, pageSize: size, total: total), size ?? 0)
-        }, onPage: { answered, progress in
-            for page in answered {
-                pages += 1
-                bodies.append(page.response.bodyText)
-                if show.contains("h") { notes += Self.headerLines(page.response, secrets: secrets) }
-                rows += page.list
-            }
-            total = progress.total
-            return rows.count < Self.paginateLimit
-        })
+        var endedOnLastPage = false
+        var rowsBeforeLastPage = 0
+        let outcome = try await guarded {
+            try await PageWalker.walk(first: first, limit: Self.paginateLimit + 1, fetch: { @Sendable page -> PageWalker.Answer<JSONValue> in
+                let response = try await send(rest + [("page", String(page))])
+                // `--paginate` on an endpoint that answers no page is a usage error (`"list": null` is an empty page).
+                guard let object = response.data.objectValue, let list = try? PageRule.list(object) else {
+                    throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)")
+                }
+                let total = PageRule.total(object)
+                let size = PageRule.pageSize(object, listCount: list.count)
+                let isLast = PageRule.isLast(count: list.count, page: page, pageSize: size, total: total)
+                answers.withLock { $0[page] = (response, isLast) }
+                return (list, total, isLast, size ?? 0)
+            }, onPage: { pageRows, progress in
+                let page = first + (progress.pages - 1)
+                if let answer = answers.withLock({ $0.removeValue(forKey: page) }) {
+                    pages += 1
+                    bodies.append(answer.response.bodyText)
+                    if show.contains("h") { notes += Self.headerLines(answer.response, secrets: secrets) }
+                    endedOnLastPage = answer.isLast
+                }
+                rowsBeforeLastPage = rows.count
+                rows += pageRows
+                total = progress.total
+                return true
+            })
+        }
         if outcome.stop == .cancelled { throw CancellationError() }
+        // The row after the limit says there is more: the list is cut, and the run fails.
+        var cut: String?
+        if rows.count > Self.paginateLimit {
+            rows.removeLast(rows.count - Self.paginateLimit)
+            let page = first + (pages - 1), kept = rows.count - rowsBeforeLastPage
+            let from = kept == 0 ? "page=\(page) goes on from there" : "page=\(page) goes on from there, repeating its first \(Formatting.count(kept, "row"))"
+            cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), its limit: the output is partial (\(from); `orders --all` streams any number)"
+        } else if !endedOnLastPage {
+            cut = "--paginate stopped at page \(Int.max), the largest page number, before the server's last page: the output is partial"
+        }
         var output = CommandOutput(data: .array(rows), blocks: show.contains("b") ? [.json(.array(rows))] : [])
         if !show.contains("b") { output.data = nil }
         output.raw = bodies
         output.notes = notes + ["\(Formatting.count(pages, "page")) · \(Formatting.count(rows.count, "row"))"]
         // Rows left out are a failure a script must see, not a note it may miss.
-        if outcome.stop == .stoppedByCaller {
-            let (next, _) = (first + pages - 1).addingReportingOverflow(1)
-            output.warnings.append("--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), its limit: the output is partial (--page \(next) goes on from there; `orders --all` streams any number)")
+        if let cut {
+            output.warnings.append(cut)
             output.status = ExitStatus.failure
         }
         return output

@@ -37,35 +37,36 @@ public final class SessionGuard: @unchecked Sendable {
     }
     private static let rejectedInProcess = Mutex<Set<String>>([])
 
-    /// The stored token when this process talks to another backend than the one the profile's session
-    /// belongs to (`AppServices.adoptBackend`), and the line that says so: a token is sent only to the
-    /// backend that issued it. Per guard: `env use` back to that backend makes a guard without it.
-    public var withheld: WithheldToken? {
-        get { lock.withLock { withheldToken } }
-        set { lock.withLock { withheldToken = newValue } }
+    /// Whose session a stored token is, asked each time a token is about to be used (`restore`, a
+    /// replay, the prompt): nil when this process may send it; otherwise the backend it belongs to and
+    /// the line a command that needs the session says. Set by `AppServices` from the profile's
+    /// `backend.json` as it is on disk then, so a token another process stores later (a login on
+    /// another backend) is judged too: a token goes only to the backend that issued it.
+    public var ownerCheck: (@Sendable (String) -> WithheldToken?)? {
+        get { lock.withLock { check } }
+        set { lock.withLock { check = newValue } }
     }
-    private var withheldToken: WithheldToken?
+    private var check: (@Sendable (String) -> WithheldToken?)?
 
     public struct WithheldToken: Sendable {
-        public let token: String
-        /// The backend the session belongs to (`release`, a base URL).
+        /// The backend the session belongs to (`release`, a base URL), or what is known of it.
         public let owner: String
         /// The one line a command that needs the session says.
         public let note: String
-        public init(token: String, owner: String, note: String) { self.token = token; self.owner = owner; self.note = note }
+        public init(owner: String, note: String) { self.owner = owner; self.note = note }
     }
 
-    /// `withheld` while the profile still stores that token (a login here replaces it).
-    public var withheldStoredToken: WithheldToken? {
-        guard let withheld, (try? contexts.store.token()) == withheld.token else { return nil }
-        return withheld
+    /// Why `token` is not sent by this process to its backend, nil when it may be.
+    public func withheld(_ token: String?) -> WithheldToken? {
+        guard let token, let check = ownerCheck else { return nil }
+        return check(token)
     }
 
-    /// Whether `token` is the one this process keeps from another backend.
-    public func withholds(_ token: String?) -> Bool {
-        guard let token, let withheld else { return false }
-        return withheld.token == token
-    }
+    /// `withheld` for the token the profile stores now.
+    public var withheldStoredToken: WithheldToken? { withheld(try? contexts.store.token()) }
+
+    /// Whether this process keeps `token` from its backend (another backend's session).
+    public func withholds(_ token: String?) -> Bool { withheld(token) != nil }
 
     /// The line to say for a command that needs the session, when the stored token is withheld or
     /// was rejected: nil when neither.

@@ -34,6 +34,34 @@ final class GeneratedArtifactsTests: XCTestCase {
     }
 
     /// README.md's command table is the specs' (`CommandTable`), between its markers.
+    /// Every `SXK_…` variable the sources read is in the man page's ENVIRONMENT (and every state
+    /// file name in its FILES): a new one cannot go undocumented.
+    func testManPageNamesEveryVariableAndStateFile() throws {
+        let manual = Manual.page
+        let environment = try XCTUnwrap(manual.range(of: ".SH \"ENVIRONMENT\"")).upperBound
+        let files = try XCTUnwrap(manual.range(of: ".SH \"FILES\"")).upperBound
+        let envSection = String(manual[environment..<files]), fileSection = String(manual[files...])
+        var names = Set<String>()
+        let sources = Self.root.appendingPathComponent("Sources")
+        for case let path as String in FileManager.default.enumerator(atPath: sources.path)! where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            var rest = text[...]
+            while let start = rest.range(of: "\"SXK_") {
+                let name = rest[rest.index(after: start.lowerBound)...].prefix { $0 == "_" || $0.isUppercase || $0.isNumber }
+                names.insert(String(name))
+                rest = rest[start.upperBound...]
+            }
+        }
+        // The curl command's placeholder for the token, set by whoever runs it, is not read by sxk.
+        names.remove("SXK_TOKEN")
+        XCTAssertTrue(names.contains("SXK_PERSIST"), "\(names)")
+        for name in names.sorted() { XCTAssertTrue(envSection.contains(name), "\(name) missing from ENVIRONMENT") }
+        for name in ["token", "defaults.json", "history", "history.lock", "accounts.json", "backend.json", "stores.json",
+                     "sandbox-tokens.json", ".lock", "connections.sock", "sxkrc", "display"] {
+            XCTAssertTrue(fileSection.contains(ManPage.text("/" + name) + "\\fR"), "\(name) missing from FILES")
+        }
+    }
+
     func testReadmeCommandTableMatchesTheSpecs() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let committed = try XCTUnwrap(CommandTable.current(in: readme), "README.md has no \(CommandTable.begin) … \(CommandTable.end) block")

@@ -353,7 +353,38 @@ extension OneShotEdgesTests {
         let r = SXK.run(["get", "--paginate", "/api/yf-handset-app/photog/order/listv2", "pageSize=100", "--ndjson"], in: ws, baseURL: big, timeout: 120)
         XCTAssertEqual(r.status, 1, r.summary)
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 10_000)
-        XCTAssertTrue(r.stderr.contains("warning: --paginate stopped at 10,000 of 10,100 rows"), String(r.stderr.prefix(500)))
+        XCTAssertTrue(r.stderr.contains("warning: --paginate stopped at 10,000 of 10,100 rows, its limit: the output is partial (page=101 goes on from there;"),
+                      String(r.stderr.prefix(500)))
+        // Nothing past the page that holds the row after the limit is asked for.
+        let pages = server.requestLog().filter { $0.path == "/api/yf-handset-app/photog/order/listv2" }.compactMap { Int($0.queryValue("page") ?? "") }
+        XCTAssertEqual(pages.sorted(), Array(1...101))
+        // A cut inside a page says how many of its rows were printed.
+        let odd = SXK.run(["get", "--paginate", "/api/yf-handset-app/photog/order/listv2", "pageSize=7", "--ndjson"], in: ws, baseURL: big, timeout: 120)
+        XCTAssertEqual(odd.status, 1, odd.summary)
+        XCTAssertEqual(odd.stdout.split(separator: "\n").count, 10_000)
+        XCTAssertTrue(odd.stderr.contains("page=1429 goes on from there, repeating its first 4 rows"), String(odd.stderr.prefix(500)))
+    }
+
+    /// Pages asked together read as if asked one after another: a rejected token on a page after the
+    /// one whose failure is reported does not end the session.
+    func testPaginateResetsTheSessionOnlyForTheFailureItReports() throws {
+        let (server, big) = try startSandbox(SandboxConfig(ordersPerRole: 1_000))
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: big)
+        let path = "/api/yf-handset-app/photog/order/listv2"
+        server.injectFault(SandboxFault(path: path, kind: .hang, query: "page=2"))
+        server.injectFault(SandboxFault(path: path, kind: .status401, query: "page=3"))
+        let r = SXK.run(["--timeout", "1", "get", "--paginate", path, "pageSize=100"], in: ws, baseURL: big)
+        server.clearFaults()
+        XCTAssertEqual(r.status, 4, r.summary)
+        XCTAssertFalse(r.stderr.contains("session expired"), r.summary)
+        XCTAssertNotNil(ws.token(), "a rejection on page 3, after page 2's failure, ended the session")
+        // The rejection on the first page that fails is the one said, and it ends the session once.
+        server.injectFault(SandboxFault(path: path, kind: .status401, query: "page=2"))
+        let expired = SXK.run(["get", "--paginate", path, "pageSize=100"], in: ws, baseURL: big)
+        XCTAssertEqual(expired.status, 3, expired.summary)
+        XCTAssertNil(ws.token())
     }
 }
 

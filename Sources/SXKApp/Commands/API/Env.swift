@@ -53,7 +53,7 @@ extension AppCommands {
             try next.network().configuration.validate()
             let left = services.environment
             host.replaceServices(next)
-            if let withheld = next.adoptBackend() { diagnostics.warning(withheld) }
+            if let withheld = next.adoptBackend(explicit: true) { diagnostics.warning(withheld) }
             host.previousEnvironment = left
             _ = try host.features().bootstrapper.restore()
         }

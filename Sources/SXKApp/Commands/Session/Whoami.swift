@@ -34,7 +34,7 @@ extension AppCommands {
         let origin: String
         switch session.phase {
         case .loggedOut where rejected: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
-        case .loggedOut where withheld != nil: origin = "none: the stored token is the session of \(withheld?.owner ?? "another backend") (kept, not sent here)"
+        case .loggedOut where withheld != nil: origin = "none: the stored token is kept, not sent here (its session's backend: \(withheld?.owner ?? "another"))"
         case .loggedOut: origin = "none"
         case .restoring: origin = "snapshot on disk (not yet validated)"
         case .loggedIn: origin = session.offline ? "snapshot on disk (offline: not validated)" : host.contextOrigin

@@ -76,7 +76,8 @@ final class ProfilePerBackendTests: XCTestCase {
         let r = SXK.run(["--keep-going", "-c", "orders --limit 1; home; context diff; whoami --json"], in: ws, baseURL: otherURL, env: ["SXK_PROFILE": "prod"])
         XCTAssertEqual(r.status, 3, r.summary)
         XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, "the token went to another backend: \(r.summary)")
-        XCTAssertEqual(r.stderr.components(separatedBy: "profile prod's session belongs to \(url.absoluteString)").count - 1, 4, r.summary)
+        XCTAssertEqual(r.stderr.components(separatedBy: "profile prod's session belongs to \(url.absoluteString)").count - 1, 3, r.summary)
+        XCTAssertTrue(r.stderrLines.first?.hasPrefix("warning: profile prod holds a session of \(url.absoluteString): its token is not sent to") == true, r.summary)
         XCTAssertTrue(r.stdout.contains("\"tokenOfBackend\":\"\(url.absoluteString)\""), r.summary)
         XCTAssertEqual(ws.read(dir + "/token"), token)
         XCTAssertEqual(ws.read(dir + "/backend.json"), backend)
@@ -95,5 +96,46 @@ final class ProfilePerBackendTests: XCTestCase {
         XCTAssertNotEqual(ws.read(dir + "/token"), token)
         let alone = SXK.run(["--profile", "prod", "whoami", "--jq", ".baseURL"], in: ws, baseURL: nil)
         XCTAssertEqual(alone.stdout, otherURL.absoluteString + "\n", alone.summary)
+    }
+
+    /// The owner is read when a token is about to be used, not once at start: a token another process
+    /// stores later for another backend is kept back too, in either direction, and a profile whose
+    /// token has no backend on record is not sent to a backend it is not named after.
+    func testATokenStoredLaterIsJudgedByItsOwnBackend() throws {
+        let ws = Workspace()
+        func login(_ phone: String, _ base: URL) {
+            let r = SXK.run(["--profile", "prod", "login", phone, "--password-stdin", "--accept-privacy"], in: ws, baseURL: base, stdin: "sandbox123\n")
+            XCTAssertEqual(r.status, 0, r.summary)
+        }
+        login("13800000001", url)
+        // A shell on the other backend, reading commands as they come.
+        let shell = try LiveSXK(["--profile", "prod", "--keep-going"], in: ws, baseURL: otherURL)
+        defer { _ = shell.finish() }
+        shell.send("whoami --jq .tokenOfBackend\n")
+        XCTAssertTrue(shell.waitForStdout { $0.contains(self.url.absoluteString) })
+        // Another process logs in again on the profile's own backend: a new token, still not this backend's.
+        login("13800000002", url)
+        other.resetRequestLog()
+        shell.send("orders --limit 1\n")
+        shell.send("whoami --jq .phase\n")
+        XCTAssertTrue(shell.waitForStdout { $0.contains("loggedOut") }, "\(other.requestLog().map(\.path))")
+        XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, "the new token went to the other backend")
+        XCTAssertNotNil(ws.read(ws.stateDir + "/prod/token"), "the profile's new session was lost")
+
+        // No backend on record, a profile not named after this backend: kept back.
+        try FileManager.default.removeItem(atPath: ws.stateDir + "/prod/backend.json")
+        other.resetRequestLog()
+        let unknown = SXK.run(["--profile", "prod", "orders", "--limit", "1"], in: ws, baseURL: otherURL)
+        XCTAssertEqual(unknown.status, 3, unknown.summary)
+        XCTAssertTrue(unknown.stderr.contains("has no backend on record"), unknown.summary)
+        XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, unknown.summary)
+        XCTAssertNotNil(ws.read(ws.stateDir + "/prod/token"))
+        // The same URL spelled in capitals is the same backend.
+        let spelled = URL(string: url.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://"))!
+        let first = Workspace()
+        XCTAssertEqual(SXK.run(["--profile", "p", "login", "13800000001", "--password-stdin", "--accept-privacy"], in: first, baseURL: url, stdin: "sandbox123\n").status, 0)
+        let same = SXK.run(["--profile", "p", "orders", "--limit", "1", "--json"], in: first, baseURL: spelled)
+        XCTAssertEqual(same.status, 0, same.summary)
+        XCTAssertFalse(same.stderr.contains("not sent"), same.summary)
     }
 }
