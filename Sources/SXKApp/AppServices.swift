@@ -49,6 +49,13 @@ final class AppServices: @unchecked Sendable {
         sessionGuard = SessionGuard(contexts: contexts)
         menuCatalog = MenuCatalogResource.catalog
         installOwnerCheck()
+        // A token written here (a login, an account switch, an import) is this backend's: recorded
+        // first, so no reader ever sees the new token beside the old owner.
+        let here = backend
+        storage.appStore.tokens.beforeWrite = { [weak storage] () throws(SessionError) in
+            guard let storage else { return }
+            try here.remember(in: storage)
+        }
     }
 
     var paths: SXKSession.StatePaths { storage.paths }
@@ -72,7 +79,9 @@ final class AppServices: @unchecked Sendable {
     /// token is kept and not sent: `SessionGuard.ownerCheck`); otherwise a backend named on the command
     /// line (`explicit`) becomes the profile's. Returns the warning line, nil when there is none.
     func adoptBackend(explicit: Bool) -> String? {
-        if let token = try? storage.appStore.token(), let withheld = sessionGuard.withheld(token) {
+        // A token file counts whatever its state: one refused for now (a loose mode) is still a session.
+        let holdsToken = (try? storage.appStore.token()) != nil || storage.appStore.tokens.isOnDisk
+        if holdsToken, let withheld = sessionGuard.ownerCheck?("") {
             return "profile \(TerminalText.sanitize(paths.profile)) holds a session of \(withheld.owner): its token is not sent to \(hereName) (`login` here replaces it)"
         }
         if explicit { rememberBackend() }
@@ -94,11 +103,14 @@ final class AppServices: @unchecked Sendable {
         let hereName = self.hereName
         let shownProfile = TerminalText.sanitize(profile)
         sessionGuard.ownerCheck = { _ in
-            guard let owner = ProfileBackend.read(root: root, profile: profile) else {
-                if ownName { return nil }
+            let owner: ProfileBackend
+            switch ProfileBackend.record(root: root, profile: profile) {
+            case .known(let known): owner = known
+            case .none where ownName: return nil
+            case .none, .unreadable:
                 return SessionGuard.WithheldToken(
                     owner: "unknown backend",
-                    note: "not logged in here: profile \(shownProfile)'s token has no backend on record (backend.json), so it is not sent to \(hereName) — `login` here replaces it")
+                    note: "not logged in here: profile \(shownProfile)'s token has no readable backend on record (backend.json), so it is not sent to \(hereName) — `login` here replaces it")
             }
             if owner.isSameBackend(as: here) { return nil }
             let ownerName = TerminalText.sanitize(owner.environment == "custom" ? owner.baseURL ?? "another base URL" : owner.environment)

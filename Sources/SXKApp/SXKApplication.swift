@@ -102,9 +102,16 @@ public enum SXKApplication {
         }
         if let url = options.baseURL { return .custom(try APIEnvironment.validatedBaseURL(url)) }
         if let named { return named }
-        if let named = options.profile, let backend = ProfileBackend.read(
-            root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
-            profile: named) {
+        let record = try options.profile.map { named in
+            ProfileBackend.record(
+                root: try SXKSession.StatePaths.resolve(stateDir: options.stateDir, profile: named, envName: "test", environment: context.environment).root,
+                profile: named)
+        }
+        if let named = options.profile, record == .unreadable, !completing {
+            // Not the default `test`: the profile's session belongs to some backend, which is not known.
+            throw UsageError(TerminalText.sanitize("profile '\(named)' has a backend.json sxk cannot read — add --env or --base-url (its token is kept back there until a login)"))
+        }
+        if let named = options.profile, case .known(let backend)? = record {
             // Only the profile named: the backend it was last used with, not the default `test`.
             return completing && backend.environment == "sandbox"
                 ? .sandbox(URL(string: "http://127.0.0.1")!) : try APIEnvironment.remembered(backend, profile: named)
@@ -194,7 +201,7 @@ public enum SXKApplication {
         // session belongs to another: then its token is not sent (one warning, before anything runs).
         if !completing && !stateless,
            let withheld = services.adoptBackend(explicit: options.sandbox || options.baseURL != nil || options.env != nil) {
-            Diagnostics(sink: stderr).warning(withheld)
+            if context.mode == .repl { Diagnostics(sink: stderr).warning(withheld) } else { host.deferBackendWarning(withheld) }
         }
         // Restore from the token and snapshot at once; validation waits for the first command that needs the server.
         let restored = try host.features().bootstrapper.restore()

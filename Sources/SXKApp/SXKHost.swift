@@ -24,6 +24,17 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     private var previous: APIEnvironment?
     private var snapshotBusy = false
     private var snapshotValidation: KeptSnapshotValidation?
+    private var backendWarning: String?
+
+    /// A one-shot's or script's warning that the profile's token is another backend's, said with its
+    /// first command (`AppCommands.produce`) so that an error saying the same is not doubled.
+    func deferBackendWarning(_ line: String) { lock.withLock { backendWarning = line } }
+    func takeBackendWarning() -> String? {
+        lock.withLock {
+            defer { backendWarning = nil }
+            return backendWarning
+        }
+    }
     /// The empty state folder a stateless command ran on (`SXKApplication.readsNoState`), removed at the end.
     var borrowedStateFolder: String?
     /// Set when the `--har` file could not be written at the end.
@@ -208,7 +219,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
                 tail += " (token rejected)"
             } else if let withheld = s.sessionGuard.withheldStoredToken {
                 // The profile's session is another backend's: its token is kept, not sent here.
-                tail += " (session of \(TextWidth.truncate(withheld.owner, to: 24)))"
+                tail += " (session of \(TextWidth.truncate(withheld.owner, to: min(24, max(8, columns / 4)))))"
             } else if snapshot {
                 tail += " (no token)"
             }

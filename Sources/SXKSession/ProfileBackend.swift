@@ -32,14 +32,33 @@ public struct ProfileBackend: Sendable, Equatable {
 
     public static func path(root: String, profile: String) -> String { root + "/" + profile + "/backend.json" }
 
-    /// What the profile's file says; nil when there is none or it is unreadable (read only: no
-    /// warning, nothing set aside — a bad file only means the backend is not known).
+    /// What the profile's file says: none, a backend, or a file that is there but cannot be read as
+    /// one (refused as unsafe, too large, not JSON, no environment). Read only: no warning, nothing set
+    /// aside — an unreadable record means the profile's backend is not known, and its token is kept back.
+    public enum Record: Sendable, Equatable {
+        case none
+        case known(ProfileBackend)
+        case unreadable
+    }
+
+    public static func record(root: String, profile: String) -> Record {
+        guard (try? StatePaths.validateProfileName(profile)) != nil else { return .none }
+        let outcome: SecureFile.ReadOutcome
+        do { outcome = try SecureFile(warn: { _ in }).read(path(root: root, profile: profile), kind: .state) } catch { return .unreadable }
+        switch outcome {
+        case .missing: return .none
+        case .refused, .oversized: return .unreadable
+        case .loaded(let bytes, _):
+            guard let object = (try? JSONParser.parse(bytes, maxDepth: 4))?.objectValue,
+                  let environment = object.string("environment"), !environment.isEmpty else { return .unreadable }
+            return .known(ProfileBackend(environment: environment, baseURL: object.string("baseURL")))
+        }
+    }
+
+    /// The backend the profile's file names; nil when there is no readable one.
     public static func read(root: String, profile: String) -> ProfileBackend? {
-        guard (try? StatePaths.validateProfileName(profile)) != nil,
-              case .loaded(let bytes, _)? = try? SecureFile(warn: { _ in }).read(path(root: root, profile: profile), kind: .state),
-              let object = (try? JSONParser.parse(bytes, maxDepth: 4))?.objectValue,
-              let environment = object.string("environment"), !environment.isEmpty else { return nil }
-        return ProfileBackend(environment: environment, baseURL: object.string("baseURL"))
+        if case .known(let backend) = record(root: root, profile: profile) { return backend }
+        return nil
     }
 
     /// Writes the file (atomically, under the profile lock) unless it already says the same.

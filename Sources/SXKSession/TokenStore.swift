@@ -63,6 +63,9 @@ public final class TokenStore: @unchecked Sendable {
         return DefaultsStore.FileVersion(path) == refused
     }
 
+    /// Whether something is at the token file's path (a token, or one refused for now: a loose mode).
+    public var isOnDisk: Bool { file != nil && DefaultsStore.FileVersion(path) != nil }
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     public func read() throws(SessionError) -> String? {
         if let held = mutex.withLock({ heldToken }) { return held }
@@ -79,12 +82,22 @@ public final class TokenStore: @unchecked Sendable {
         }
     }
 
+    /// Runs before a token is written to the file (not while held, not in memory): records whose token
+    /// it is (the profile's `backend.json`), so the file never holds a token whose backend another
+    /// process would read as another's. Throwing, the token is not written.
+    public var beforeWrite: (@Sendable () throws(SessionError) -> Void)? {
+        get { mutex.withLock { hook } }
+        set { mutex.withLock { hook = newValue } }
+    }
+    private var hook: (@Sendable () throws(SessionError) -> Void)?
+
     public func write(_ token: String) throws(SessionError) {
         guard TokenStore.isWellFormed(token) else {
             throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
         }
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(token) } }
         guard let lock, let file else { return mutex.withLock { memory = token } }
+        try beforeWrite?()
         try lock.withLock { () throws(SessionError) in
             defer { noteSeen() }
             try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A])

@@ -48,6 +48,9 @@ struct AppCommands: Sendable {
         // `--revalidate whoami` asks the server first, so the view says whether the session still holds.
         let validates = declaration.needsServer(command) || io.options.revalidate && declaration.showsSession(command)
         let expired = validates && !writes ? try await validateRestoredSession() : nil
+        // The start's word about a stored token of another backend, when a one-shot or script has not
+        // said it yet: after the command, unless its error line says the same.
+        let heldBack = host.takeBackendWarning()
         var output: CommandOutput
         do {
             output = try await declaration.run(self, command)
@@ -61,11 +64,17 @@ struct AppCommands: Sendable {
                 }
                 diagnostics.warning(expired)
             }
-            if (error as? FeatureError) == .notLoggedIn, let note = services.sessionGuard.unusableTokenNote {
+            // Not logged in because the stored token is kept back (another backend's, or rejected earlier):
+            // said as such, also when a request sent without it was refused as expired (a raw `get`).
+            let feature = error as? FeatureError
+            let refusedUnsent = (feature?.apiError?.kind ?? (error as? APIError)?.kind) == .sessionExpired && services.contexts.session.token == nil
+            if feature == .notLoggedIn || refusedUnsent, let note = services.sessionGuard.unusableTokenNote {
                 throw AppError.notLoggedIn(note)
             }
+            if let heldBack { diagnostics.warning(heldBack) }
             throw error
         }
+        if let heldBack { diagnostics.warning(heldBack) }
         // It ran logged out (a request that needs no token): the expiry is a warning before its output.
         if let expired { diagnostics.warning(expired) }
         if output.format == nil { output.format = format }

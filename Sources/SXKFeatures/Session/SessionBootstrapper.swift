@@ -83,6 +83,9 @@ public struct SessionBootstrapper: Sendable {
         guard restored.phase != .loggedOut else {
             // A token file still there but refused (its warning said why) is not another process's logout.
             if store.tokens.refusedOnDisk { return "the stored token is not usable (see above): this shell is logged out" }
+            if let withheld = sessionGuard.withheldStoredToken {
+                return "another sxk process stored a session of \(withheld.owner) in this profile: its token is not sent here, and this shell is logged out"
+            }
             return "another sxk process logged out of this profile: this shell is logged out too"
         }
         let account = contexts.account.current

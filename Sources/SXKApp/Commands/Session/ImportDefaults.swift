@@ -40,6 +40,12 @@ extension AppCommands {
         let target = try AppServices(
             environment: services.environment, options: options, processEnvironment: host.shellContext.environment,
             settings: host.settings, transport: host.transport, stderr: io.stderr)
+        // A profile holding a login's session is not replaced by a device's state: that session would
+        // be lost without a word (a snapshot imported before is replaced: that is what re-importing is).
+        let store = target.storage.appStore
+        if existed, !store.isDeviceSnapshot, (try? store.token()) != nil || store.tokens.isOnDisk {
+            throw AppError.failed(TerminalText.sanitize("profile \(profile) holds a logged-in session: import into another profile (--profile NAME), or `logout` there first"))
+        }
         let report: DefaultsImporter.Report
         do {
             report = try DefaultsImporter().write(prepared, into: target.storage.appStore)
