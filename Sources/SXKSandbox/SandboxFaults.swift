@@ -25,6 +25,14 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case deepNesting
     /// HTTP 401 with an empty body, as a gateway in front of the API answers an expired session.
     case status401
+    /// A list endpoint that ignores the page asked for: page 1's answer, saying `page: 1`, whatever the page.
+    case pageIgnored
+    /// The real page without its `pageSize` and `page` members (both optional in the contract).
+    case pageUnsized
+    /// `data` an object without a `list`: no page at all.
+    case pageWithoutList
+    /// Page 1's rows for every page, with no `total`: a list that never ends.
+    case pagesEndless
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

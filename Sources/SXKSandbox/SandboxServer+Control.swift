@@ -30,6 +30,7 @@ extension SandboxServer {
     static func faultJSON(_ fault: SandboxFault) -> JSONValue {
         var object: JSONObject = ["path": .string(fault.path), "kind": .string(fault.kind.rawValue), "count": .int(fault.remaining)]
         if let location = fault.location { object["location"] = .string(location) }
+        if let query = fault.query { object["query"] = .string(query) }
         return .object(object)
     }
 
@@ -53,7 +54,7 @@ extension SandboxServer {
         guard count >= 1 else { return SandboxServer.bad("count must be at least 1") }
         let location = body.string("location")
         if kind == .redirect && (location ?? "").isEmpty { return SandboxServer.bad("redirect needs a location") }
-        let fault = SandboxFault(path: path, kind: kind, count: count, location: location)
+        let fault = SandboxFault(path: path, kind: kind, count: count, location: location, query: body.string("query"))
         injectFault(fault)
         return .success(SandboxServer.faultJSON(fault))
     }

@@ -188,11 +188,36 @@ public final class SandboxServer: @unchecked Sendable {
             return response
         case .status401:
             return HTTPResponse(status: 401, headers: [("Content-Type", "text/plain; charset=utf-8")], body: [])
+        case .pageIgnored, .pagesEndless:
+            var first = request
+            first.query = request.query.filter { $0.name != "page" } + [("page", "1")]
+            first.rawQuery = first.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            return spelled(SandboxServer.reshaped(api.handle(first)) { data in
+                if fault.kind == .pagesEndless { data["total"] = nil }
+            })
+        case .pageUnsized:
+            return spelled(SandboxServer.reshaped(api.handle(request)) { data in
+                data["pageSize"] = nil
+                data["page"] = nil
+            })
+        case .pageWithoutList:
+            return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["list"] = nil })
         case .deepNesting:
             let depth = 100_000
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
                                 body: [UInt8](repeating: UInt8(ascii: "["), count: depth) + [UInt8](repeating: UInt8(ascii: "]"), count: depth))
         }
+    }
+
+    /// The answer with its `data` object changed by `change` (an answer without one is left as it is).
+    static func reshaped(_ response: HTTPResponse, _ change: (inout JSONObject) -> Void) -> HTTPResponse {
+        guard let envelope = try? JSONParser.parse(response.body, maxDepth: 64), var object = envelope.objectValue,
+              var data = object["data"]?.objectValue else { return response }
+        change(&data)
+        object["data"] = .object(data)
+        var out = response
+        out.body = JSONWriter.bytes(.object(object))
+        return out
     }
 
     /// `{"padding":"xxx…",` + the rest of a JSON object, `size` bytes in all (the object is unchanged otherwise).

@@ -36,7 +36,8 @@ extension AppCommands {
                 : try await client.post(path, body: body, query: query, headers: headers)
         }
         if command.has("paginate") {
-            return try await paginate(path: path, query: query, show: show, secrets: itemSecrets, send: send)
+            return try await paginate(path: path, query: query, show: show, secrets: itemSecrets,
+                                      keepBodies: try format(command).kind == .raw, send: send)
         }
         let response: APIResponse
         do {
@@ -110,58 +111,71 @@ extension AppCommands {
     }
 
     /// `--paginate`: page 1 (or the `page` given) to the last, as the page shape (`list`, `total`,
-    /// `pageSize`, either spelling) and `PageRule` say; the rows as one list, at most `paginateLimit`.
-    /// The pages the first answer makes known go out together (`PageWalker`), never past the page that
-    /// holds the row after the limit, and are read in page order: the first failure in that order is
-    /// the one reported, and a rejected token resets the session only when that failure is it.
-    private func paginate(path: String, query: [(String, String)], show: String, secrets: [String],
+    /// `pageSize`, either spelling) and `PageRule` say; the rows as one list, at most `paginateLimit`
+    /// rows and `paginateBytes` of answers. The pages the first answer makes known go out together
+    /// (`PageWalker`), never past the page that holds the row after the limit, and are read in page
+    /// order: the first failure in that order is the one reported, and a rejected token resets the
+    /// session only when that failure is it. The answers' bodies are kept only for `--raw`.
+    private func paginate(path: String, query: [(String, String)], show: String, secrets: [String], keepBodies: Bool,
                           send: @escaping @Sendable ([(String, String)]) async throws -> APIResponse) async throws -> CommandOutput {
-        let first = Int(query.first { $0.0 == "page" }?.1 ?? "") ?? 1
-        guard first >= 1 else { throw AppError.usage("--paginate: page must be 1 or more, got \(first)") }
+        let given = query.first(where: { $0.0 == "page" })?.1
+        guard let first = given.map({ Int($0) }) ?? 1, first >= 1 else {
+            throw AppError.usage(TerminalText.sanitize("--paginate: page must be a whole number, 1 or more, got '\(given ?? "")'"))
+        }
         let rest = query.filter { $0.0 != "page" }
+        // Without a page size in the answers, the one asked for is the pages' size (not the last page's length).
+        let askedSize = rest.first { $0.0 == "pageSize" || $0.0 == "page_size" }.flatMap { Int($0.1) }
         // Each page's answer, kept until its rows are read (for `--raw` and `--print h`).
         let answers = Mutex<[Int: (response: APIResponse, isLast: Bool)]>([:])
         var rows: [JSONValue] = []
         var bodies: [String] = []
         var notes: [String] = requestNotes(show)
-        var pages = 0
+        var pages = 0, bytes = 0
         var total: Int?
         var endedOnLastPage = false
         var rowsBeforeLastPage = 0
         let outcome = try await guarded {
             try await PageWalker.walk(first: first, limit: Self.paginateLimit + 1, fetch: { @Sendable page -> PageWalker.Answer<JSONValue> in
                 let response = try await send(rest + [("page", String(page))])
-                // `--paginate` on an endpoint that answers no page is a usage error (`"list": null` is an empty page).
-                guard let object = response.data.objectValue, let list = try? PageRule.list(object) else {
-                    throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)")
+                // `"data": null` and `"list": null` are an empty page; an answer with no list is not a page:
+                // the first one says the endpoint is no list (the command line's mistake), a later one
+                // is the server's.
+                let object = response.data == .null ? JSONObject() : response.data.objectValue
+                guard let object, let list = response.data == .null ? [] : try? PageRule.list(object) else {
+                    if page == first { throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)") }
+                    throw AppError.failed("--paginate: page \(page) of \(path) answered no page (a data object with a list)")
                 }
                 let total = PageRule.total(object)
-                let size = PageRule.pageSize(object, listCount: list.count)
+                let size = PageRule.pageSize(object, listCount: list.count, asked: askedSize)
                 let isLast = PageRule.isLast(count: list.count, page: page, pageSize: size, total: total)
                 answers.withLock { $0[page] = (response, isLast) }
-                return (list, total, isLast, size ?? 0)
+                return (list, total, isLast, size)
             }, onPage: { pageRows, progress in
                 let page = first + (progress.pages - 1)
                 if let answer = answers.withLock({ $0.removeValue(forKey: page) }) {
                     pages += 1
-                    bodies.append(answer.response.bodyText)
+                    bytes += answer.response.body.count
+                    if keepBodies { bodies.append(answer.response.bodyText) }
                     if show.contains("h") { notes += Self.headerLines(answer.response, secrets: secrets) }
                     endedOnLastPage = answer.isLast
                 }
                 rowsBeforeLastPage = rows.count
                 rows += pageRows
                 total = progress.total
-                return true
+                return bytes <= Self.paginateBytes
             })
         }
         if outcome.stop == .cancelled { throw CancellationError() }
         // The row after the limit says there is more: the list is cut, and the run fails.
         var cut: String?
-        if rows.count > Self.paginateLimit {
-            rows.removeLast(rows.count - Self.paginateLimit)
+        if rows.count > Self.paginateLimit || outcome.stop == .stoppedByCaller && !endedOnLastPage {
+            let byRows = rows.count > Self.paginateLimit
+            if byRows { rows.removeLast(rows.count - Self.paginateLimit) }
             let page = first + (pages - 1), kept = rows.count - rowsBeforeLastPage
-            let from = kept == 0 ? "page=\(page) goes on from there" : "page=\(page) goes on from there, repeating its first \(Formatting.count(kept, "row"))"
-            cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), its limit: the output is partial (\(from); `orders --all` streams any number)"
+            let from = !byRows ? "page=\(page + 1) goes on from there" : kept == 0 ? "page=\(page) goes on from there"
+                : "page=\(page) goes on from there, repeating its first \(Formatting.count(kept, "row"))"
+            let limit = byRows ? "its limit" : "its limit of \(Self.paginateBytes >> 20) MB of answers"
+            cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), \(limit): the output is partial (\(from); `orders --all` streams any number)"
         } else if !endedOnLastPage {
             cut = "--paginate stopped at page \(Int.max), the largest page number, before the server's last page: the output is partial"
         }
@@ -177,8 +191,10 @@ extension AppCommands {
         return output
     }
 
-    /// Rows `--paginate` gathers at most (memory stays bounded on a huge list).
+    /// Rows `--paginate` gathers at most, and bytes of answers (memory stays bounded on a huge list,
+    /// and on huge rows).
     static let paginateLimit = 10_000
+    static let paginateBytes = 64 << 20
 
     /// `post`'s body: one JSON argument as is, or items made into one object (`RequestItems`).
     static func postBody(_ rest: [String]) throws -> JSONValue {

@@ -69,7 +69,7 @@ public struct OrdersFeature: Sendable {
         let request = page == 1 ? AppModel.ordersFirstScreen(endpoint, pageSize: pageSize, filter: filter).orders
             : AppModel.ordersPage(endpoint, page: page, pageSize: pageSize, filter: filter)
         var result = try await commerce.client.call(request.endpoint, request.arguments)
-        result.value.asked(page)
+        result.value.asked(page, pageSize: pageSize)
         return result
     }
 

@@ -78,6 +78,12 @@ extension AppCommands {
 
     /// The app's first screen reads the first daily page; a note says when there are more.
     static func notePages(_ daily: DailyRows, to output: inout CommandOutput) {
+        // Rows left out are a failure a script must see.
+        if let cut = daily.cut {
+            output.warnings.append(cut)
+            output.status = ExitStatus.failure
+            return
+        }
         guard !daily.lastPage else { return }
         output.notes.append("daily rows: \(daily.pages == 1 ? "the first page" : "\(daily.pages) pages") \(daily.total.map { "of \(Formatting.count($0, "row"))" } ?? "(no total in the answer)"), as the app's first screen loads them; --all reads every page")
     }
