@@ -78,6 +78,16 @@ final class HelpFittingTests: XCTestCase {
         for line in usage { XCTAssertEqual(line.filter { $0 == "[" }.count, line.filter { $0 == "]" }.count, String(line)) }
     }
 
+    /// A flag the command cannot run without is not bracketed, in help and in the man page alike.
+    func testARequiredFlagIsNotBracketed() {
+        let spec = CommandSpec("pick", summary: "pick", flags: [
+            FlagSpec("as", value: .string, valueName: "ID", required: true, summary: "who"),
+            FlagSpec("json", summary: "json"),
+        ])
+        XCTAssertEqual(HelpRenderer(specs: [spec]).usage(spec, path: "pick"), "pick --as ID [--json]")
+        XCTAssertEqual(ManPage.usage(spec, path: ["pick"]), "\\fBpick\\fR \\fB\\-\\-as\\fR \\fIID\\fR [\\fB\\-\\-json\\fR]")
+    }
+
     func testWrapCutsAWordWiderThanTheLine() {
         XCTAssertEqual(HelpRenderer.wrap(["abcdefghij"], width: 4, first: "", rest: ""), ["abcd", "efgh", "ij"])
         XCTAssertEqual(HelpRenderer.wrap(["一二三四五"], width: 5, first: "", rest: ""), ["一二", "三四", "五"])

@@ -23,12 +23,15 @@ public struct FlagSpec: Sendable, Equatable {
     public var value: ValueKind?
     public var valueName: String
     public var summary: String
+    /// The command cannot run without it (`compare --as`): usage lines show it unbracketed.
+    public var isRequired: Bool
 
-    public init(_ name: String, short: Character? = nil, value: ValueKind? = nil, valueName: String? = nil, summary: String) {
+    public init(_ name: String, short: Character? = nil, value: ValueKind? = nil, valueName: String? = nil, required: Bool = false, summary: String) {
         self.name = name
         self.short = short
         self.value = value
         self.valueName = valueName ?? name.uppercased().replacingAll("-", with: "_")
+        self.isRequired = required
         self.summary = summary
     }
 

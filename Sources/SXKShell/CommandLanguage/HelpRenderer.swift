@@ -91,7 +91,8 @@ public struct HelpRenderer: Sendable {
             parts.append(spec.arguments.isEmpty && !subs.isEmpty ? "[\(list)]" : "[\(list)]")
         }
         for f in spec.flags {
-            parts.append(f.isSwitch ? "[--\(f.name)]" : "[--\(f.name) \(f.valueName)]")
+            let text = f.isSwitch ? "--\(f.name)" : "--\(f.name) \(f.valueName)"
+            parts.append(f.isRequired ? text : "[" + text + "]")
         }
         for a in spec.arguments { parts.append(argName(a)) }
         return parts

@@ -142,7 +142,8 @@ public enum ManPage {
         let subs = spec.subcommands.filter { !$0.isHidden }
         if !subs.isEmpty { parts.append("[" + subs.map { "\\fB" + escape($0.name) + "\\fR" }.joined(separator: "|") + "]") }
         for f in spec.flags where !inherited.contains(f) {
-            parts.append("[\\fB\\-\\-" + escape(f.name) + "\\fR" + (f.isSwitch ? "" : " \\fI" + escape(f.valueName) + "\\fR") + "]")
+            let text = "\\fB\\-\\-" + escape(f.name) + "\\fR" + (f.isSwitch ? "" : " \\fI" + escape(f.valueName) + "\\fR")
+            parts.append(f.isRequired ? text : "[" + text + "]")
         }
         for a in spec.arguments {
             var name = "\\fI" + escape(a.name) + "\\fR" + (a.isVariadic ? "..." : "")

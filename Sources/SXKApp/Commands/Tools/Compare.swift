@@ -13,7 +13,7 @@ extension Commands {
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "the command's path, parameters and filters"),
             ],
             flags: [
-                FlagSpec("as", value: .provider("identity"), valueName: "ID,ID…", summary: "identities, comma-separated (repeatable; required)"),
+                FlagSpec("as", value: .provider("identity"), valueName: "ID,ID…", required: true, summary: "identities, comma-separated (repeatable; required)"),
                 FlagSpec("json", summary: "the whole matrix as JSON, with each identity's data"),
                 FlagSpec("password-stdin", summary: "read the password from standard input if account: needs a new login"),
             ],
