@@ -52,9 +52,9 @@ final class AppServices: @unchecked Sendable {
         // A token written here (a login, an account switch, an import) is this backend's: recorded
         // first, so no reader ever sees the new token beside the old owner.
         let here = backend
-        storage.appStore.tokens.beforeWrite = { [weak storage] () throws(SessionError) in
-            guard let storage else { return }
-            try here.remember(in: storage)
+        storage.appStore.tokens.beforeWrite = { [weak storage] () throws(SessionError) -> (@Sendable () -> Void)? in
+            guard let storage else { return nil }
+            return try here.rememberHoldingLock(in: storage)
         }
     }
 

@@ -109,7 +109,7 @@ public enum SXKApplication {
         }
         if let named = options.profile, record == .unreadable, !completing {
             // Not the default `test`: the profile's session belongs to some backend, which is not known.
-            throw UsageError(TerminalText.sanitize("profile '\(named)' has a backend.json sxk cannot read — add --env or --base-url (its token is kept back there until a login)"))
+            throw UsageError(TerminalText.sanitize("profile '\(named)' has a backend.json sxk cannot read — add --env or --base-url"))
         }
         if let named = options.profile, case .known(let backend)? = record {
             // Only the profile named: the backend it was last used with, not the default `test`.

@@ -278,9 +278,7 @@ public enum PageRule {
     public static func total(_ o: JSONObject) -> Int? { o.int("total").flatMap { $0 >= 0 ? $0 : nil } }
 
     /// The answer's page size (`pageSize` / `page_size`), or the list's length when it gives none or one under 1.
-    public static func pageSize(_ o: JSONObject, listCount: Int, asked: Int? = nil) -> Int {
-        o.int("pageSize").flatMap { $0 > 0 ? $0 : nil } ?? asked.flatMap { $0 > 0 ? $0 : nil } ?? max(listCount, 1)
-    }
+    public static func pageSize(_ o: JSONObject, listCount: Int) -> Int { o.int("pageSize").flatMap { $0 > 0 ? $0 : nil } ?? max(listCount, 1) }
 
     /// True for the last page. A `page * pageSize` past `Int.max` is past any total.
     public static func isLast(count: Int, page: Int, pageSize: Int, total: Int?) -> Bool {
@@ -311,31 +309,27 @@ public struct Page<Item: Sendable>: Sendable {
     public var raw: JSONValue
     /// Whether the answer named its page (the field is optional, CONTRACT §1).
     public var pageInAnswer: Bool
-    /// Whether the answer gave a page size of 1 or more.
-    public var pageSizeInAnswer: Bool
     /// The page that was asked for (`asked(_:pageSize:)`), nil until then.
     public var askedPage: Int?
 
     public init(list: [Item], total: Int?, page: Int, pageSize: Int, raw: JSONValue) {
         self.list = list; self.total = total; self.page = page; self.pageSize = pageSize; self.raw = raw
         pageInAnswer = true
-        pageSizeInAnswer = true
     }
 
     /// An answer without a page number is the page that was asked for: its place in the list
-    /// (the footer) is that page's, not page 1's; without a page size, the size asked for is its size.
-    /// The last-page rule always counts from the page asked for: a server that names another page
-    /// (one that ignores the number) cannot keep a walk going past its total.
-    public mutating func asked(_ requested: Int, pageSize requestedSize: Int? = nil) {
+    /// (the footer) is that page's, not page 1's. The last-page rule always counts from the page asked
+    /// for: a server that names another page (one that ignores the number) cannot keep a walk going
+    /// past its total.
+    public mutating func asked(_ requested: Int) {
         askedPage = requested
         if !pageInAnswer { page = requested }
-        if !pageSizeInAnswer, let requestedSize, requestedSize > 0 { pageSize = requestedSize }
     }
 
     public init(json: JSONValue, item: (JSONValue) throws(FieldError) -> Item) throws(FieldError) {
         // `"data": null` is an empty page, as `"list": null` is (`PageRule.list`).
         if json == .null {
-            list = []; total = nil; page = 1; pageInAnswer = false; pageSize = 1; pageSizeInAnswer = false; raw = json
+            list = []; total = nil; page = 1; pageInAnswer = false; pageSize = 1; raw = json
             return
         }
         let o = try json.requireObject("data")
@@ -346,7 +340,6 @@ public struct Page<Item: Sendable>: Sendable {
         page = answered ?? 1
         pageInAnswer = answered != nil
         pageSize = PageRule.pageSize(o, listCount: items.count)
-        pageSizeInAnswer = o.int("pageSize").map { $0 > 0 } ?? false
         raw = json
     }
 

@@ -63,14 +63,32 @@ public struct ProfileBackend: Sendable, Equatable {
 
     /// Writes the file (atomically, under the profile lock) unless it already says the same.
     public func remember(in storage: ProfileStorage) throws(SessionError) {
+        try storage.lock.withLock { () throws(SessionError) in _ = try rememberHoldingLock(in: storage) }
+    }
+
+    /// `remember` for a caller that holds the profile lock (a token write: the token and its backend
+    /// change together for every other sxk process). Returns what puts the record back as it was, for
+    /// a write that then fails; nil when nothing was changed.
+    public func rememberHoldingLock(in storage: ProfileStorage) throws(SessionError) -> (@Sendable () -> Void)? {
         let paths = storage.paths
-        guard ProfileBackend.read(root: paths.root, profile: paths.profile) != self else { return }
+        let path = ProfileBackend.path(root: paths.root, profile: paths.profile)
+        let before = ProfileBackend.record(root: paths.root, profile: paths.profile)
+        guard before != .known(self) else { return nil }
         var object: JSONObject = ["environment": .string(environment)]
         if let baseURL { object["baseURL"] = .string(baseURL) }
         let bytes = JSONWriter.bytes(.object(object), style: .pretty) + [0x0A]
         let file = storage.file
-        try storage.lock.withLock { () throws(SessionError) in
-            try file.writeAtomically(ProfileBackend.path(root: paths.root, profile: paths.profile), bytes: bytes)
+        try file.writeAtomically(path, bytes: bytes)
+        return {
+            switch before {
+            case .none: try? file.remove(path)
+            case .known(let old):
+                var object: JSONObject = ["environment": .string(old.environment)]
+                if let baseURL = old.baseURL { object["baseURL"] = .string(baseURL) }
+                try? file.writeAtomically(path, bytes: JSONWriter.bytes(.object(object), style: .pretty) + [0x0A])
+            // What could not be read is put back as a record that cannot be read: the token stays kept back.
+            case .unreadable: try? file.writeAtomically(path, bytes: Array("{}\n".utf8))
+            }
         }
     }
 }

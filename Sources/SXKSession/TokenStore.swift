@@ -82,14 +82,16 @@ public final class TokenStore: @unchecked Sendable {
         }
     }
 
-    /// Runs before a token is written to the file (not while held, not in memory): records whose token
-    /// it is (the profile's `backend.json`), so the file never holds a token whose backend another
-    /// process would read as another's. Throwing, the token is not written.
-    public var beforeWrite: (@Sendable () throws(SessionError) -> Void)? {
+    /// Runs before a token is written to the file (not while held, not in memory), under the same
+    /// profile lock: records whose token it is (the profile's `backend.json`), so no other process
+    /// ever reads a token beside another backend's record. Throwing, the token is not written; it
+    /// returns what undoes the record when the token's write then fails.
+    public typealias WriteHook = @Sendable () throws(SessionError) -> (@Sendable () -> Void)?
+    public var beforeWrite: WriteHook? {
         get { mutex.withLock { hook } }
         set { mutex.withLock { hook = newValue } }
     }
-    private var hook: (@Sendable () throws(SessionError) -> Void)?
+    private var hook: WriteHook?
 
     public func write(_ token: String) throws(SessionError) {
         guard TokenStore.isWellFormed(token) else {
@@ -97,10 +99,14 @@ public final class TokenStore: @unchecked Sendable {
         }
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(token) } }
         guard let lock, let file else { return mutex.withLock { memory = token } }
-        try beforeWrite?()
+        let hook = beforeWrite
         try lock.withLock { () throws(SessionError) in
             defer { noteSeen() }
-            try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A])
+            let undo = try hook?()
+            do throws(SessionError) { try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A]) } catch {
+                undo?()
+                throw error
+            }
         }
     }
 

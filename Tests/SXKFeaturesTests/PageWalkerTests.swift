@@ -228,3 +228,39 @@ final class PageWalkerTests: XCTestCase {
         XCTAssertEqual(rows, Array(0..<20))
     }
 }
+
+extension PageWalkerTests {
+    /// Answers without a page size say only their list's length: a short last page's length is not the
+    /// list's page size, so the walk plans with the largest seen and asks nothing past the total.
+    func testAShortLastPageDoesNotShrinkThePlan() async throws {
+        let server = Pages(total: 95, pageSize: 10)
+        var rows: [Int] = []
+        let outcome = try await PageWalker.walk(limit: nil, fetch: { page in
+            let answer = try await server.fetch(page)
+            // What an answer without `pageSize` reads as: its own length (`PageRule.pageSize`).
+            return (answer.rows, answer.total, PageRule.isLast(count: answer.rows.count, page: page, pageSize: max(answer.rows.count, 1), total: answer.total),
+                    max(answer.rows.count, 1))
+        }) { batch, _ in
+            rows += batch
+            return true
+        }
+        XCTAssertEqual(rows, Array(0..<95))
+        XCTAssertEqual(outcome.stop, .completed)
+        XCTAssertEqual(server.requested.sorted(), Array(1...10))
+    }
+
+    /// A page with the same rows as the one before (a server that ignores the page asked for, or one
+    /// that repeats its list forever) ends the walk before it is delivered.
+    func testARepeatedPageEndsTheWalk() async throws {
+        var delivered: [[Int]] = []
+        let outcome = try await PageWalker.walk(limit: nil, same: { $0 == $1 }, fetch: { _ in
+            (Array(0..<10), nil, false, 10)
+        }) { rows, _ in
+            delivered.append(rows)
+            return true
+        }
+        XCTAssertEqual(outcome.stop, .repeated)
+        XCTAssertEqual(delivered, [Array(0..<10)])
+        XCTAssertEqual(outcome.progress.pages, 1)
+    }
+}

@@ -51,6 +51,8 @@ struct AppCommands: Sendable {
         // The start's word about a stored token of another backend, when a one-shot or script has not
         // said it yet: after the command, unless its error line says the same.
         let heldBack = host.takeBackendWarning()
+        // Whether the command went out with a token: one it had (and the server refused) is not "kept back".
+        let hadToken = services.contexts.session.token != nil
         var output: CommandOutput
         do {
             output = try await declaration.run(self, command)
@@ -67,7 +69,7 @@ struct AppCommands: Sendable {
             // Not logged in because the stored token is kept back (another backend's, or rejected earlier):
             // said as such, also when a request sent without it was refused as expired (a raw `get`).
             let feature = error as? FeatureError
-            let refusedUnsent = (feature?.apiError?.kind ?? (error as? APIError)?.kind) == .sessionExpired && services.contexts.session.token == nil
+            let refusedUnsent = (feature?.apiError?.kind ?? (error as? APIError)?.kind) == .sessionExpired && !hadToken
             if feature == .notLoggedIn || refusedUnsent, let note = services.sessionGuard.unusableTokenNote {
                 throw AppError.notLoggedIn(note)
             }

@@ -123,8 +123,6 @@ extension AppCommands {
             throw AppError.usage(TerminalText.sanitize("--paginate: page must be a whole number, 1 or more, got '\(given ?? "")'"))
         }
         let rest = query.filter { $0.0 != "page" }
-        // Without a page size in the answers, the one asked for is the pages' size (not the last page's length).
-        let askedSize = rest.first { $0.0 == "pageSize" || $0.0 == "page_size" }.flatMap { Int($0.1) }
         // Each page's answer, kept until its rows are read (for `--raw` and `--print h`).
         let answers = Mutex<[Int: (response: APIResponse, isLast: Bool)]>([:])
         var rows: [JSONValue] = []
@@ -135,7 +133,7 @@ extension AppCommands {
         var endedOnLastPage = false
         var rowsBeforeLastPage = 0
         let outcome = try await guarded {
-            try await PageWalker.walk(first: first, limit: Self.paginateLimit + 1, fetch: { @Sendable page -> PageWalker.Answer<JSONValue> in
+            try await PageWalker.walk(first: first, limit: Self.paginateLimit + 1, same: { $0 == $1 }, fetch: { @Sendable page -> PageWalker.Answer<JSONValue> in
                 let response = try await send(rest + [("page", String(page))])
                 // `"data": null` and `"list": null` are an empty page; an answer with no list is not a page:
                 // the first one says the endpoint is no list (the command line's mistake), a later one
@@ -146,7 +144,7 @@ extension AppCommands {
                     throw AppError.failed("--paginate: page \(page) of \(path) answered no page (a data object with a list)")
                 }
                 let total = PageRule.total(object)
-                let size = PageRule.pageSize(object, listCount: list.count, asked: askedSize)
+                let size = PageRule.pageSize(object, listCount: list.count)
                 let isLast = PageRule.isLast(count: list.count, page: page, pageSize: size, total: total)
                 answers.withLock { $0[page] = (response, isLast) }
                 return (list, total, isLast, size)
@@ -174,9 +172,12 @@ extension AppCommands {
             let page = first + (pages - 1), kept = rows.count - rowsBeforeLastPage
             let from = !byRows ? "page=\(page + 1) goes on from there" : kept == 0 ? "page=\(page) goes on from there"
                 : "page=\(page) goes on from there, repeating its first \(Formatting.count(kept, "row"))"
-            let limit = byRows ? "its limit" : "its limit of \(Self.paginateBytes >> 20) MB of answers"
+            let limit = byRows ? "its limit" : "past its limit of \(Self.paginateBytes >> 20) MB of answers"
             cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), \(limit): the output is partial (\(from); `orders --all` streams any number)"
-        } else if !endedOnLastPage {
+        } else if outcome.stop == .repeated {
+            let page = first + pages
+            cut = "--paginate stopped at page \(page): the server answered it with the same rows as page \(page - 1) (it does not page this list); the output may be partial"
+        } else if pages > 0, first + (pages - 1) == Int.max, !endedOnLastPage {
             cut = "--paginate stopped at page \(Int.max), the largest page number, before the server's last page: the output is partial"
         }
         var output = CommandOutput(data: .array(rows), blocks: show.contains("b") ? [.json(.array(rows))] : [])

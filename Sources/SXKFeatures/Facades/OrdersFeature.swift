@@ -57,7 +57,7 @@ public struct OrdersFeature: Sendable {
         let endpoint = try endpoint(role: role)
         let feature = self
         return try await sessionGuard.run("orders --all") {
-            try await PageWalker.walk(limit: limit, fetch: { @Sendable page in
+            try await PageWalker.walk(limit: limit, same: { $0.map(\.raw) == $1.map(\.raw) }, fetch: { @Sendable page in
                 let r = try await feature.fetch(endpoint, page: page, pageSize: pageSize, filter: filter)
                 return (r.value.list, r.value.total, r.value.isLast, r.value.pageSize)
             }, onPage: onPage)
@@ -69,7 +69,7 @@ public struct OrdersFeature: Sendable {
         let request = page == 1 ? AppModel.ordersFirstScreen(endpoint, pageSize: pageSize, filter: filter).orders
             : AppModel.ordersPage(endpoint, page: page, pageSize: pageSize, filter: filter)
         var result = try await commerce.client.call(request.endpoint, request.arguments)
-        result.value.asked(page, pageSize: pageSize)
+        result.value.asked(page)
         return result
     }
 

@@ -27,6 +27,9 @@ public enum WalkStop: String, Sendable, Equatable {
     case cancelled
     /// The callback asked to stop (e.g. the output pipe closed).
     case stoppedByCaller
+    /// A page held the same rows as the page before it (a server that does not page the list, or
+    /// one that never ends it): not delivered, and the walk ends there.
+    case repeated
 }
 
 /// The end of a page walk: how far it got and why it stopped.
@@ -62,9 +65,12 @@ public enum PageWalker {
     /// progress so far; returning false stops the walk. When the walk returns or throws, no page task is
     /// left running: the ones still in flight are cancelled and waited for, so nothing they report comes
     /// after the walk's own end.
+    /// `same(a, b)` tells two pages' rows apart: given, a page whose rows are the page before's
+    /// ends the walk (`.repeated`) before it is delivered.
     public static func walk<Row: Sendable>(
         first: Int = 1,
         limit: Int?,
+        same: (([Row], [Row]) -> Bool)? = nil,
         fetch: @escaping @Sendable (Int) async throws -> Answer<Row>,
         onPage: ([Row], WalkProgress) async throws -> Bool
     ) async throws -> WalkOutcome {
@@ -83,6 +89,10 @@ public enum PageWalker {
         // Page numbers saturate: a walk that starts near Int.max ends there instead of overflowing.
         var nextPage: Int? = first == Int.max ? nil : first + 1
         var result: Result<WalkOutcome, any Error>?
+        // The largest page size the answers gave (their own, else a full page's length): a short last
+        // page's length is not the list's page size.
+        var pageSize = 0
+        var previous: [Row]?
         walking: while !pending.isEmpty {
             let current = pending.removeFirst()
             let answer: Answer<Row>
@@ -96,6 +106,19 @@ public enum PageWalker {
                 result = cancelled(error) ? .success(WalkOutcome(progress: progress, stop: .cancelled)) : .failure(error)
                 break walking
             }
+            if let same, let previous, !answer.rows.isEmpty, same(previous, answer.rows) {
+                result = .success(WalkOutcome(progress: progress, stop: .repeated))
+                break walking
+            }
+            if same != nil { previous = answer.rows }
+            pageSize = max(pageSize, answer.pageSize)
+            // A page smaller than the largest (its size read from its own length: a short last page)
+            // is judged by the list's size: the total reached at the page asked for ends the walk.
+            var isLast = answer.isLast
+            if !isLast, answer.pageSize < pageSize, let total = answer.total {
+                let (reached, overflow) = current.page.multipliedReportingOverflow(by: pageSize)
+                isLast = overflow || reached >= total
+            }
             var rows = answer.rows
             var hitLimit = false
             if let limit, progress.rows + rows.count >= limit {
@@ -106,18 +129,18 @@ public enum PageWalker {
             progress.rows += rows.count
             progress.total = answer.total
             progress.elapsed = elapsed()
-            if hitLimit || answer.isLast {
+            if hitLimit || isLast {
                 for p in pending { p.task.cancel() }
             } else if !Task.isCancelled {
                 // Up to the server's last page and the page holding the limit-th row; at least the next
                 // page (an answer whose numbers say it was the last, but which is not marked so, goes on).
                 let (after, overflow) = current.page.addingReportingOverflow(1)
                 var last = overflow ? Int.max : after
-                if answer.pageSize > 0, let total = answer.total {
-                    var wanted = PageRule.pages(rows: total, pageSize: answer.pageSize)
+                if pageSize > 0, let total = answer.total {
+                    var wanted = PageRule.pages(rows: total, pageSize: pageSize)
                     // The rows still wanted, counted from the page the walk started on.
                     if let limit {
-                        let (through, overflow) = (first - 1).addingReportingOverflow(PageRule.pages(rows: limit, pageSize: answer.pageSize))
+                        let (through, overflow) = (first - 1).addingReportingOverflow(PageRule.pages(rows: limit, pageSize: pageSize))
                         wanted = min(wanted, overflow ? Int.max : through)
                     }
                     last = max(last, wanted)
@@ -132,7 +155,7 @@ public enum PageWalker {
             do { keepGoing = try await onPage(rows, progress) } catch { result = .failure(error); break walking }
             var stop: WalkStop?
             if hitLimit { stop = .limit }
-            else if answer.isLast { stop = .completed }
+            else if isLast { stop = .completed }
             else if Task.isCancelled { stop = .cancelled }
             else if !keepGoing { stop = .stoppedByCaller }
             if let stop {

@@ -74,7 +74,7 @@ public struct StatisticsFeature: Sendable {
         let sink = CallSink()
         let screen = AppModel.statsFirstScreen(endpoint, range: range, pageSize: pageSize)
         return try await sessionGuard.run("stats") {
-            async let first = firstPage(screen.daily, pageSize: pageSize, timer: timer, sink: sink)
+            async let first = firstPage(screen.daily, timer: timer, sink: sink)
             // Thrown, the summary's failure leaves the scope: the daily page is cancelled and waited for.
             let summary = try await self.summary(screen.summary, timer: timer, sink: sink)
             var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
@@ -101,7 +101,7 @@ public struct StatisticsFeature: Sendable {
         let timer = CallTimer(), sink = CallSink()
         return try await sessionGuard.run("stats daily") {
             var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, pageSize: pageSize, timer: timer, sink: sink)
+            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, timer: timer, sink: sink)
             try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
             return out
         }
@@ -117,8 +117,8 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    private func firstPage(_ request: PlannedRequest<Page<Daily>>, pageSize: Int, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
-        do { return .success(try await dailyPage(request, page: 1, pageSize: pageSize, timer: timer, sink: sink)) } catch {
+    private func firstPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
+        do { return .success(try await dailyPage(request, page: 1, timer: timer, sink: sink)) } catch {
             return .failure(error)
         }
     }
@@ -139,36 +139,39 @@ public struct StatisticsFeature: Sendable {
         let feature = self
         typealias Answer = PageWalker.Answer<APIResult<Page<Daily>>>
         @Sendable func answer(_ r: APIResult<Page<Daily>>) -> Answer { ([r], r.value.total, r.value.isLast, r.value.pageSize) }
-        // One row a day: the range's days fill this many pages. A server that names more (always full
-        // pages and no total, or a total past the range) is not followed further.
+        // One row a day: the range's days fill this many pages of the largest size the answers gave. A
+        // server that names more (full pages and no total, or a total past the range) is not followed further.
         let days = range.days.count
-        let most = max(1, PageRule.pages(rows: days, pageSize: pageSize))
+        var largest = first.value.pageSize
         let outcome: WalkOutcome
         do {
-            outcome = try await PageWalker.walk(limit: nil, fetch: { @Sendable page in
+            outcome = try await PageWalker.walk(limit: nil, same: { $0.first?.value.list.map(\.raw) == $1.first?.value.list.map(\.raw) }, fetch: { @Sendable page in
                 if page == 1 { return answer(first) }
                 return answer(try await feature.dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize),
-                                                          page: page, pageSize: pageSize, timer: timer, sink: sink))
+                                                          page: page, timer: timer, sink: sink))
             }, onPage: { pages, _ in
                 pages.forEach(add)
-                return out.pages < most
+                largest = max(largest, pages.map(\.value.pageSize).max() ?? 0)
+                return out.pages < max(1, PageRule.pages(rows: days, pageSize: largest))
             })
         } catch {
             throw FeatureError.from(error, context: "stats daily")
         }
         // Interrupted: no partial list stands for the range.
         if outcome.stop == .cancelled { throw .cancelled }
-        if outcome.stop == .stoppedByCaller, !out.lastPage {
+        if outcome.stop == .repeated {
+            out.cut = "--all stopped at daily page \(out.pages + 1): the server answered it with the same rows as page \(out.pages) (it does not page this list); the rows may be partial"
+        } else if outcome.stop == .stoppedByCaller, !out.lastPage, out.total.map({ $0 > out.rows.count }) ?? (out.rows.count < days) {
             out.cut = "--all stopped after \(out.pages) daily pages, which hold the range's \(days) days: the server named more (\(out.total.map { "a total of \($0) rows" } ?? "full pages and no total")); the rows may be partial"
         }
     }
 
-    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, page: Int, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
+    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, page: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
         return try await FeatureError.catching("stats daily") {
             try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
                 var result = try await api.client.call(request.endpoint, request.arguments)
-                result.value.asked(page, pageSize: pageSize)
+                result.value.asked(page)
                 return result
             }
         }

@@ -34,31 +34,32 @@ final class LyingPagesTests: XCTestCase {
         return formatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400))
     }
 
-    /// A server that answers page 1 whatever page is asked (and says so): the walk counts from the
-    /// page it asked for, so it ends at the total instead of never.
-    func testAServerThatIgnoresThePageNumberCannotKeepAWalkGoing() throws {
+    /// A server that answers page 1 whatever page is asked: the second page repeats the first, and
+    /// the walk stops there, printing nothing twice and failing (exit 1) with one line why.
+    func testAServerThatIgnoresThePageNumberStopsAtTheRepeat() throws {
         let ws = loggedIn()
         server.injectFault(SandboxFault(path: orders, kind: .pageIgnored, count: 1_000))
         let all = SXK.run(["orders", "--all", "--page-size", "10", "--ndjson"], in: ws, baseURL: url, timeout: 20)
-        XCTAssertFalse(all.timedOut, all.summary)
-        XCTAssertEqual(all.status, 0, all.summary)
-        XCTAssertEqual(requests(orders).sorted(), Array(1...10))
-        server.resetRequestLog()
+        XCTAssertEqual(all.status, 1, all.summary)
+        XCTAssertEqual(all.stdout.split(separator: "\n").count, 10, all.summary)
+        XCTAssertTrue(all.stderr.contains("warning: --all stopped at page 2: the server answered it with the same rows as page 1"), all.summary)
+        XCTAssertLessThanOrEqual(requests(orders).count, 10)
         let paginated = SXK.run(["get", orders, "pageSize=10", "--paginate", "--ndjson"], in: ws, baseURL: url, timeout: 20)
-        XCTAssertEqual(paginated.status, 0, paginated.summary)
-        XCTAssertEqual(requests(orders).sorted(), Array(1...10))
+        XCTAssertEqual(paginated.status, 1, paginated.summary)
+        XCTAssertEqual(paginated.stdout.split(separator: "\n").count, 10, paginated.summary)
+        XCTAssertTrue(paginated.stderr.contains("--paginate stopped at page 2: the server answered it with the same rows as page 1"), paginated.summary)
         server.clearFaults()
 
         server.injectFault(SandboxFault(path: daily, kind: .pageIgnored, count: 1_000))
-        let stats = SXK.run(["stats", "daily", "--all", "--from", day(-27), "--to", day(0), "--json"], in: ws, baseURL: url, timeout: 20)
+        let stats = SXK.run(["stats", "daily", "--all", "--from", day(-119), "--to", day(0), "--json"], in: ws, baseURL: url, timeout: 20)
         server.clearFaults()
-        XCTAssertFalse(stats.timedOut, stats.summary)
-        XCTAssertLessThanOrEqual(requests(daily).count, 3, stats.summary)
+        XCTAssertEqual(stats.status, 1, stats.summary)
+        XCTAssertTrue(stats.stderr.contains("--all stopped at daily page 2: the server answered it with the same rows as page 1"), stats.summary)
     }
 
-    /// Answers without `pageSize`: the size asked for is the pages' size, not the last page's length,
-    /// so nothing past the end is asked for.
-    func testPagesWithoutASizeAreTheSizeAskedFor() throws {
+    /// Answers without `pageSize`: a short last page does not shrink the list's page size, so nothing
+    /// past the end is asked for; a server that serves fewer rows than asked is walked to its total.
+    func testPagesWithoutASizeAreWalkedToTheirTotal() throws {
         let ws = loggedIn()
         server.injectFault(SandboxFault(path: orders, kind: .pageUnsized, count: 1_000))
         let paginated = SXK.run(["get", orders, "pageSize=10", "--paginate", "--ndjson"], in: ws, baseURL: url)
@@ -71,6 +72,16 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(all.stdout.split(separator: "\n").count, 95, all.summary)
         XCTAssertEqual(requests(orders).sorted(), Array(1...10))
         server.clearFaults()
+
+        let (capped, cappedURL) = try startSandbox(SandboxConfig(ordersPerRole: 250))
+        defer { capped.stop() }
+        let other = Workspace()
+        SXK.login("13800000001", in: other, baseURL: cappedURL)
+        capped.injectFault(SandboxFault(path: orders, kind: .pageUnsized, count: 1_000))
+        // Asked for 500 a page, served at most 100: every row still comes.
+        let big = SXK.run(["get", orders, "pageSize=500", "--paginate", "--ndjson"], in: other, baseURL: cappedURL)
+        XCTAssertEqual(big.status, 0, big.summary)
+        XCTAssertEqual(big.stdout.split(separator: "\n").count, 250, big.summary)
     }
 
     /// A later page that is no page is the server's fault (exit 1, naming the page), not a usage error;
@@ -90,17 +101,25 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(server.requestLog().count, 0)
     }
 
-    /// A daily list that never ends (full pages, no total) stops at the pages the range's days fill,
-    /// and says the rows may be partial (exit 1).
-    func testAnEndlessDailyListStopsAtTheRangesDays() throws {
+    /// A list that never ends (the same full page, no total) stops at its first repeat; a range the
+    /// first page fills is complete, without a warning.
+    func testAnEndlessListStopsAtItsFirstRepeat() throws {
         let ws = loggedIn()
         server.injectFault(SandboxFault(path: daily, kind: .pagesEndless, count: 1_000))
         let r = SXK.run(["stats", "--all", "--from", day(-119), "--to", day(0), "--json"], in: ws, baseURL: url, timeout: 30)
-        server.clearFaults()
         XCTAssertFalse(r.timedOut, r.summary)
         XCTAssertEqual(r.status, 1, r.summary)
-        XCTAssertTrue(r.stderr.contains("warning: --all stopped after 3 daily pages, which hold the range's 120 days"), r.summary)
-        XCTAssertLessThanOrEqual(requests(daily).count, 4, "\(requests(daily))")
+        XCTAssertTrue(r.stderr.contains("warning: --all stopped at daily page 2: the server answered it with the same rows as page 1"), r.summary)
+        let filled = SXK.run(["stats", "--all", "--from", day(-49), "--to", day(0), "--json"], in: ws, baseURL: url, timeout: 30)
+        XCTAssertEqual(filled.status, 0, filled.summary)
+        XCTAssertFalse(filled.stderr.contains("stopped"), filled.summary)
+        server.clearFaults()
+        server.injectFault(SandboxFault(path: orders, kind: .pagesEndless, count: 100_000))
+        let all = SXK.run(["orders", "--all", "--page-size", "10", "--ndjson"], in: ws, baseURL: url, timeout: 30)
+        server.clearFaults()
+        XCTAssertFalse(all.timedOut, all.summary)
+        XCTAssertEqual(all.status, 1, all.summary)
+        XCTAssertEqual(all.stdout.split(separator: "\n").count, 10, all.summary)
     }
 
     /// `--raw` still prints each page's body as received.

@@ -61,7 +61,7 @@ extension AppCommands {
     }
 
     /// `--all`: rows reach the renderer as each page arrives; memory holds the page being printed and the
-    /// four fetched ahead of it, whatever the total.
+    /// few fetched ahead of it (`PageWalker.ahead`), whatever the total.
     private func streamOrders(_ feature: OrdersFeature, role: String?, filter: OrderFilter, pageSize: Int, limit: Int?) throws -> CommandOutput {
         let endpoint = try feature.endpoint(role: role)
         let scope = roleScope(endpoint)
@@ -79,6 +79,9 @@ extension AppCommands {
             switch outcome.stop {
             case .cancelled:
                 return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows, of: p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
+            case .repeated:
+                // Rows a script would take for the list's, and are not: a failure it must see.
+                return (ExitStatus.failure, summary + ["warning: --all stopped at page \(p.pages + 1): the server answered it with the same rows as page \(p.pages) (it does not page this list); \(Formatting.count(p.rows, "order")) printed"])
             case .completed, .limit, .stoppedByCaller:
                 // Not String(format:): its first call looks up a protocol conformance across the whole
                 // binary's conformance records, after the last page and before the exit.

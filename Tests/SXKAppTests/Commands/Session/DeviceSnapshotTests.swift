@@ -330,4 +330,21 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(switched.status, 0, switched.summary)
         XCTAssertEqual(validations(), 2, switched.summary)
     }
+
+    /// A token the command's own request carried and the server refused is the snapshot's expiry, not
+    /// "rejected earlier": the line says what happened in this run.
+    func testARefusalOfTheCommandsOwnRequestIsSaidAsSuch() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let token = try XCTUnwrap(ws.token())
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, token: token, store: 101), "--profile", "device"], in: ws, baseURL: url).status, 0)
+        // Validated first (the stamp of an import is none), then the command's own request is refused.
+        XCTAssertEqual(SXK.run(["--profile", "device", "profile"], in: ws, baseURL: url).status, 0)
+        server.injectFault(SandboxFault(path: "/api/app/store/order/list", kind: .status401))
+        let r = SXK.run(["--profile", "device", "-c", "profile; orders --page-size 1"], in: ws, baseURL: url)
+        server.clearFaults()
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertFalse(r.stderr.contains("rejected this profile's token earlier"), r.summary)
+        XCTAssertTrue(r.stderr.contains("session expired"), r.summary)
+    }
 }

@@ -201,4 +201,27 @@ final class ProfilePerBackendTests: XCTestCase {
         XCTAssertEqual(SXK.run(["import-defaults", export, "--profile", "dev"], in: ws, baseURL: otherURL).status, 0)
         XCTAssertEqual(SXK.run(["import-defaults", export, "--profile", "dev"], in: ws, baseURL: otherURL).status, 0)
     }
+
+    /// Two logins on one profile to two backends at once: whichever writes last, its token and its
+    /// backend are the pair on disk (both are written under the profile lock), so the profile's
+    /// token works on the backend it names.
+    func testConcurrentLoginsToTwoBackendsLeaveAMatchingPair() throws {
+        let ws = Workspace()
+        let stateDir = ws.stateDir, env = ws.environment
+        for round in 0..<8 {
+            let group = DispatchGroup()
+            for (phone, base) in [("13800000001", url.absoluteString), ("13800000002", otherURL.absoluteString)] {
+                group.enter()
+                DispatchQueue.global().async {
+                    SXK.runProcess(["--base-url", base, "--state-dir", stateDir, "--profile", "r", "login", phone, "--password-stdin", "--accept-privacy"],
+                                   env: env, stdin: Data("sandbox123\n".utf8), timeout: 30)
+                    group.leave()
+                }
+            }
+            group.wait()
+            let owner = try XCTUnwrap((try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.stateDir + "/r/backend.json"))) as? [String: Any])?["baseURL"] as? String)
+            let r = SXK.run(["--profile", "r", "profile", "--json"], in: ws, baseURL: URL(string: owner)!)
+            XCTAssertEqual(r.status, 0, "round \(round): the token on disk is not \(owner)'s: \(r.summary)")
+        }
+    }
 }
