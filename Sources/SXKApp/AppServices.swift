@@ -67,10 +67,16 @@ final class AppServices: @unchecked Sendable {
     }
 
     /// Keeps this backend in the profile (`ProfileBackend`), so `--profile NAME` alone comes back
-    /// to it; a failure costs only that (one warning). For a login, an import and a profile that
-    /// holds no session: `adoptBackend` otherwise.
+    /// to it, unless the profile holds a token (checked under the profile lock: a login's token
+    /// records its own backend as it is written); a failure costs only that (one warning).
     func rememberBackend() {
-        do { try backend.remember(in: storage) } catch {
+        let storage = self.storage, here = backend
+        do {
+            try storage.lock.withLock { () throws(SessionError) in
+                guard !storage.appStore.tokens.isOnDisk else { return }
+                _ = try here.rememberHoldingLock(in: storage)
+            }
+        } catch {
             Diagnostics(sink: stderr).warning("cannot remember the backend of profile \(paths.profile): \(error)")
         }
     }

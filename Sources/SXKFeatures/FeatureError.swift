@@ -105,6 +105,11 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A page walk met an answer naming another page than the one it asked for.
+    public static func pageNotAsked(asked: Int, answered: Int) -> FeatureError {
+        .failed("the server answered page \(answered) when asked for page \(asked): it does not page this list as asked; stopped there")
+    }
+
     /// The API failure underneath, for exit codes (session expired → 3, network → 4).
     public var apiError: APIError? {
         if case .api(let e, _) = self { return e }

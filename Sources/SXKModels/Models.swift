@@ -311,25 +311,36 @@ public struct Page<Item: Sendable>: Sendable {
     public var pageInAnswer: Bool
     /// The page that was asked for (`asked(_:pageSize:)`), nil until then.
     public var askedPage: Int?
+    /// Whether the answer gave a page size of 1 or more.
+    public var pageSizeInAnswer: Bool
 
     public init(list: [Item], total: Int?, page: Int, pageSize: Int, raw: JSONValue) {
         self.list = list; self.total = total; self.page = page; self.pageSize = pageSize; self.raw = raw
         pageInAnswer = true
+        pageSizeInAnswer = true
     }
 
     /// An answer without a page number is the page that was asked for: its place in the list
     /// (the footer) is that page's, not page 1's. The last-page rule always counts from the page asked
-    /// for: a server that names another page (one that ignores the number) cannot keep a walk going
-    /// past its total.
-    public mutating func asked(_ requested: Int) {
+    /// for. An answer without a page size whose short list ends the total exactly at the size asked
+    /// for is the last page of that size (its own length would make the list look longer); a full
+    /// one keeps its length (a server serving fewer rows than asked).
+    public mutating func asked(_ requested: Int, pageSize requestedSize: Int? = nil) {
         askedPage = requested
         if !pageInAnswer { page = requested }
+        if !pageSizeInAnswer, let size = requestedSize, size > list.count, let total {
+            let (before, overflow) = (requested - 1).multipliedReportingOverflow(by: size)
+            if !overflow, before + list.count == total { pageSize = size }
+        }
     }
+
+    /// The answer names a page other than the one asked for: the server does not page this list as asked.
+    public var namesAnotherPage: Bool { pageInAnswer && askedPage.map { $0 != page } ?? false }
 
     public init(json: JSONValue, item: (JSONValue) throws(FieldError) -> Item) throws(FieldError) {
         // `"data": null` is an empty page, as `"list": null` is (`PageRule.list`).
         if json == .null {
-            list = []; total = nil; page = 1; pageInAnswer = false; pageSize = 1; raw = json
+            list = []; total = nil; page = 1; pageInAnswer = false; pageSize = 1; pageSizeInAnswer = false; raw = json
             return
         }
         let o = try json.requireObject("data")
@@ -340,6 +351,7 @@ public struct Page<Item: Sendable>: Sendable {
         page = answered ?? 1
         pageInAnswer = answered != nil
         pageSize = PageRule.pageSize(o, listCount: items.count)
+        pageSizeInAnswer = o.int("pageSize").map { $0 > 0 } ?? false
         raw = json
     }
 

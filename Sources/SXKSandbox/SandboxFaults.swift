@@ -31,7 +31,7 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case pageUnsized
     /// `data` an object without a `list`: no page at all.
     case pageWithoutList
-    /// Page 1's rows for every page, with no `total`: a list that never ends.
+    /// Page 1's rows for every page, with no `total` and no `page`: a list that never ends.
     case pagesEndless
 
     /// Body size of `huge` and `oversized`.

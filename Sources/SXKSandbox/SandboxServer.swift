@@ -193,7 +193,8 @@ public final class SandboxServer: @unchecked Sendable {
             first.query = request.query.filter { $0.name != "page" } + [("page", "1")]
             first.rawQuery = first.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
             return spelled(SandboxServer.reshaped(api.handle(first)) { data in
-                if fault.kind == .pagesEndless { data["total"] = nil }
+                // Endless: no total and no page named, so nothing in one answer gives it away.
+                if fault.kind == .pagesEndless { data["total"] = nil; data["page"] = nil }
             })
         case .pageUnsized:
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in

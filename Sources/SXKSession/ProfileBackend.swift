@@ -85,9 +85,13 @@ public struct ProfileBackend: Sendable, Equatable {
             case .known(let old):
                 var object: JSONObject = ["environment": .string(old.environment)]
                 if let baseURL = old.baseURL { object["baseURL"] = .string(baseURL) }
-                try? file.writeAtomically(path, bytes: JSONWriter.bytes(.object(object), style: .pretty) + [0x0A])
+                if (try? file.writeAtomically(path, bytes: JSONWriter.bytes(.object(object), style: .pretty) + [0x0A])) != nil { return }
+                // Not restored (a full disk): a record no one can read keeps the old token back rather
+                // than naming the backend of a token never written; failing that, no record at all.
+                if (try? file.writeAtomically(path, bytes: Array("{}\n".utf8))) == nil { try? file.remove(path) }
             // What could not be read is put back as a record that cannot be read: the token stays kept back.
-            case .unreadable: try? file.writeAtomically(path, bytes: Array("{}\n".utf8))
+            case .unreadable:
+                if (try? file.writeAtomically(path, bytes: Array("{}\n".utf8))) == nil { try? file.remove(path) }
             }
         }
     }

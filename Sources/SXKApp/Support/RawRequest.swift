@@ -143,6 +143,9 @@ extension AppCommands {
                     if page == first { throw AppError.usage("--paginate: \(path) answered no page (a data object with a list)") }
                     throw AppError.failed("--paginate: page \(page) of \(path) answered no page (a data object with a list)")
                 }
+                if let named = object.int("page"), named != page {
+                    throw AppError.failed("--paginate: the server answered page \(named) when asked for page \(page): it does not page \(path) as asked; stopped there")
+                }
                 let total = PageRule.total(object)
                 let size = PageRule.pageSize(object, listCount: list.count)
                 let isLast = PageRule.isLast(count: list.count, page: page, pageSize: size, total: total)

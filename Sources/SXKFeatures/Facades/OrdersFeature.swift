@@ -59,6 +59,7 @@ public struct OrdersFeature: Sendable {
         return try await sessionGuard.run("orders --all") {
             try await PageWalker.walk(limit: limit, same: { $0.map(\.raw) == $1.map(\.raw) }, fetch: { @Sendable page in
                 let r = try await feature.fetch(endpoint, page: page, pageSize: pageSize, filter: filter)
+                if r.value.namesAnotherPage { throw FeatureError.pageNotAsked(asked: page, answered: r.value.page) }
                 return (r.value.list, r.value.total, r.value.isLast, r.value.pageSize)
             }, onPage: onPage)
         }
@@ -69,7 +70,7 @@ public struct OrdersFeature: Sendable {
         let request = page == 1 ? AppModel.ordersFirstScreen(endpoint, pageSize: pageSize, filter: filter).orders
             : AppModel.ordersPage(endpoint, page: page, pageSize: pageSize, filter: filter)
         var result = try await commerce.client.call(request.endpoint, request.arguments)
-        result.value.asked(page)
+        result.value.asked(page, pageSize: pageSize)
         return result
     }
 

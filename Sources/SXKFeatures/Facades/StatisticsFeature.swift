@@ -74,7 +74,7 @@ public struct StatisticsFeature: Sendable {
         let sink = CallSink()
         let screen = AppModel.statsFirstScreen(endpoint, range: range, pageSize: pageSize)
         return try await sessionGuard.run("stats") {
-            async let first = firstPage(screen.daily, timer: timer, sink: sink)
+            async let first = firstPage(screen.daily, pageSize: pageSize, timer: timer, sink: sink)
             // Thrown, the summary's failure leaves the scope: the daily page is cancelled and waited for.
             let summary = try await self.summary(screen.summary, timer: timer, sink: sink)
             var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
@@ -101,7 +101,7 @@ public struct StatisticsFeature: Sendable {
         let timer = CallTimer(), sink = CallSink()
         return try await sessionGuard.run("stats daily") {
             var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, timer: timer, sink: sink)
+            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, pageSize: pageSize, timer: timer, sink: sink)
             try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
             return out
         }
@@ -117,8 +117,8 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    private func firstPage(_ request: PlannedRequest<Page<Daily>>, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
-        do { return .success(try await dailyPage(request, page: 1, timer: timer, sink: sink)) } catch {
+    private func firstPage(_ request: PlannedRequest<Page<Daily>>, pageSize: Int, timer: CallTimer, sink: CallSink) async -> Result<APIResult<Page<Daily>>, FeatureError> {
+        do { return .success(try await dailyPage(request, page: 1, pageSize: pageSize, timer: timer, sink: sink)) } catch {
             return .failure(error)
         }
     }
@@ -147,8 +147,10 @@ public struct StatisticsFeature: Sendable {
         do {
             outcome = try await PageWalker.walk(limit: nil, same: { $0.first?.value.list.map(\.raw) == $1.first?.value.list.map(\.raw) }, fetch: { @Sendable page in
                 if page == 1 { return answer(first) }
-                return answer(try await feature.dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize),
-                                                          page: page, timer: timer, sink: sink))
+                let result = try await feature.dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize),
+                                                         page: page, pageSize: pageSize, timer: timer, sink: sink)
+                if result.value.namesAnotherPage { throw FeatureError.pageNotAsked(asked: page, answered: result.value.page) }
+                return answer(result)
             }, onPage: { pages, _ in
                 pages.forEach(add)
                 largest = max(largest, pages.map(\.value.pageSize).max() ?? 0)
@@ -159,6 +161,8 @@ public struct StatisticsFeature: Sendable {
         }
         // Interrupted: no partial list stands for the range.
         if outcome.stop == .cancelled { throw .cancelled }
+        // The walk judged the last page with the list's page size (a short last page's own length is not it).
+        if outcome.stop == .completed { out.lastPage = true }
         if outcome.stop == .repeated {
             out.cut = "--all stopped at daily page \(out.pages + 1): the server answered it with the same rows as page \(out.pages) (it does not page this list); the rows may be partial"
         } else if outcome.stop == .stoppedByCaller, !out.lastPage, out.total.map({ $0 > out.rows.count }) ?? (out.rows.count < days) {
@@ -166,12 +170,12 @@ public struct StatisticsFeature: Sendable {
         }
     }
 
-    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, page: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
+    private func dailyPage(_ request: PlannedRequest<Page<Daily>>, page: Int, pageSize: Int, timer: CallTimer, sink: CallSink) async throws(FeatureError) -> APIResult<Page<Daily>> {
         let api = operation
         return try await FeatureError.catching("stats daily") {
             try await timer.record("GET", request.label, into: sink) { () async throws -> APIResult<Page<Daily>> in
                 var result = try await api.client.call(request.endpoint, request.arguments)
-                result.value.asked(page)
+                result.value.asked(page, pageSize: pageSize)
                 return result
             }
         }

@@ -34,27 +34,34 @@ final class LyingPagesTests: XCTestCase {
         return formatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400))
     }
 
-    /// A server that answers page 1 whatever page is asked: the second page repeats the first, and
-    /// the walk stops there, printing nothing twice and failing (exit 1) with one line why.
-    func testAServerThatIgnoresThePageNumberStopsAtTheRepeat() throws {
+    /// A server that answers page 1 whatever page is asked, and says so: the walk stops at the first
+    /// answer naming another page than the one asked, printing nothing twice and failing (exit 1).
+    func testAServerThatIgnoresThePageNumberStopsAtTheFirstWrongPage() throws {
         let ws = loggedIn()
         server.injectFault(SandboxFault(path: orders, kind: .pageIgnored, count: 1_000))
         let all = SXK.run(["orders", "--all", "--page-size", "10", "--ndjson"], in: ws, baseURL: url, timeout: 20)
         XCTAssertEqual(all.status, 1, all.summary)
         XCTAssertEqual(all.stdout.split(separator: "\n").count, 10, all.summary)
-        XCTAssertTrue(all.stderr.contains("warning: --all stopped at page 2: the server answered it with the same rows as page 1"), all.summary)
+        XCTAssertTrue(all.stderr.contains("the server answered page 1 when asked for page 2: it does not page this list as asked"), all.summary)
         XCTAssertLessThanOrEqual(requests(orders).count, 10)
         let paginated = SXK.run(["get", orders, "pageSize=10", "--paginate", "--ndjson"], in: ws, baseURL: url, timeout: 20)
         XCTAssertEqual(paginated.status, 1, paginated.summary)
-        XCTAssertEqual(paginated.stdout.split(separator: "\n").count, 10, paginated.summary)
-        XCTAssertTrue(paginated.stderr.contains("--paginate stopped at page 2: the server answered it with the same rows as page 1"), paginated.summary)
+        XCTAssertTrue(paginated.stderr.contains("the server answered page 1 when asked for page 2"), paginated.summary)
         server.clearFaults()
+
+        // Once, in the middle of a walk: still stopped there, not passed through as rows that repeat.
+        server.injectFault(SandboxFault(path: orders, kind: .pageIgnored, query: "page=3"))
+        let once = SXK.run(["orders", "--all", "--page-size", "10", "--ndjson"], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(once.status, 1, once.summary)
+        XCTAssertEqual(once.stdout.split(separator: "\n").count, 20, once.summary)
+        XCTAssertEqual(Set(once.stdout.split(separator: "\n")).count, 20, once.summary)
 
         server.injectFault(SandboxFault(path: daily, kind: .pageIgnored, count: 1_000))
         let stats = SXK.run(["stats", "daily", "--all", "--from", day(-119), "--to", day(0), "--json"], in: ws, baseURL: url, timeout: 20)
         server.clearFaults()
         XCTAssertEqual(stats.status, 1, stats.summary)
-        XCTAssertTrue(stats.stderr.contains("--all stopped at daily page 2: the server answered it with the same rows as page 1"), stats.summary)
+        XCTAssertTrue(stats.stderr.contains("the server answered page 1 when asked for page 2"), stats.summary)
     }
 
     /// Answers without `pageSize`: a short last page does not shrink the list's page size, so nothing
@@ -72,6 +79,17 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(all.stdout.split(separator: "\n").count, 95, all.summary)
         XCTAssertEqual(requests(orders).sorted(), Array(1...10))
         server.clearFaults()
+        // A single page's footer counts pages of the size asked for, when its short list ends the total.
+        server.injectFault(SandboxFault(path: orders, kind: .pageUnsized))
+        let page = SXK.run(["orders", "--page", "10", "--page-size", "10"], in: ws, baseURL: url)
+        XCTAssertTrue(page.stdout.contains("page 10/10"), page.summary)
+        server.clearFaults()
+        // Every daily page read: no note that --all would read more.
+        server.injectFault(SandboxFault(path: daily, kind: .pageUnsized, count: 100))
+        let stats = SXK.run(["stats", "--all", "--from", day(-109), "--to", day(0)], in: ws, baseURL: url)
+        server.clearFaults()
+        XCTAssertEqual(stats.status, 0, stats.summary)
+        XCTAssertFalse(stats.stderr.contains("--all reads every page"), stats.summary)
 
         let (capped, cappedURL) = try startSandbox(SandboxConfig(ordersPerRole: 250))
         defer { capped.stop() }

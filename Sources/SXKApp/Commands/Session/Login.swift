@@ -63,9 +63,9 @@ extension AppCommands {
             do { choice = try await chooseAccount(accounts) } catch { auth.cancelAccountChoice(); throw error }
             outcome = try await auth.chooseAccount(choice)
         }
+        // The session belongs to this backend: its token's write recorded it (`TokenStore.beforeWrite`),
+        // under the same lock, so `--profile NAME` alone comes back to it.
         host.contextOrigin = "login in this shell"
-        // The session belongs to this backend: `--profile NAME` alone comes back to it.
-        services.rememberBackend()
         return report(outcome, verb: "logged in as")
     }
 }

@@ -209,9 +209,13 @@ final class ProfilePerBackendTests: XCTestCase {
         let ws = Workspace()
         let stateDir = ws.stateDir, env = ws.environment
         for round in 0..<8 {
+            // Half the rounds with a slow backend, whose login ends well after the other's.
+            let slow = round % 2 == 1
+            other.setLatency(milliseconds: slow ? 150 : 0)
             let group = DispatchGroup()
-            for (phone, base) in [("13800000001", url.absoluteString), ("13800000002", otherURL.absoluteString)] {
+            for (phone, base) in [("13800000002", otherURL.absoluteString), ("13800000001", url.absoluteString)] {
                 group.enter()
+                if slow && phone == "13800000001" { usleep(300_000) }
                 DispatchQueue.global().async {
                     SXK.runProcess(["--base-url", base, "--state-dir", stateDir, "--profile", "r", "login", phone, "--password-stdin", "--accept-privacy"],
                                    env: env, stdin: Data("sandbox123\n".utf8), timeout: 30)
@@ -223,5 +227,6 @@ final class ProfilePerBackendTests: XCTestCase {
             let r = SXK.run(["--profile", "r", "profile", "--json"], in: ws, baseURL: URL(string: owner)!)
             XCTAssertEqual(r.status, 0, "round \(round): the token on disk is not \(owner)'s: \(r.summary)")
         }
+        other.setLatency(milliseconds: 0)
     }
 }
