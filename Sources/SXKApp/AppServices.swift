@@ -72,8 +72,13 @@ final class AppServices: @unchecked Sendable {
     func rememberBackend() {
         let storage = self.storage, here = backend
         do {
+            let ownName = paths.profile == environment.defaultProfile
             try storage.lock.withLock { () throws(SessionError) in
-                guard !storage.appStore.tokens.isOnDisk else { return }
+                // A token's record is written with the token; one with none on record is taken as this
+                // backend's only in a profile named after it (`installOwnerCheck`), and recorded so.
+                if storage.appStore.tokens.isOnDisk {
+                    guard ownName, ProfileBackend.record(root: paths.root, profile: paths.profile) == .none else { return }
+                }
                 _ = try here.rememberHoldingLock(in: storage)
             }
         } catch {

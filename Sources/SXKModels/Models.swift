@@ -322,17 +322,15 @@ public struct Page<Item: Sendable>: Sendable {
 
     /// An answer without a page number is the page that was asked for: its place in the list
     /// (the footer) is that page's, not page 1's. The last-page rule always counts from the page asked
-    /// for. An answer without a page size whose short list ends the total exactly at the size asked
-    /// for is the last page of that size (its own length would make the list look longer); a full
-    /// one keeps its length (a server serving fewer rows than asked).
+    /// for.
     public mutating func asked(_ requested: Int, pageSize requestedSize: Int? = nil) {
         askedPage = requested
+        askedPageSize = requestedSize
         if !pageInAnswer { page = requested }
-        if !pageSizeInAnswer, let size = requestedSize, size > list.count, let total {
-            let (before, overflow) = (requested - 1).multipliedReportingOverflow(by: size)
-            if !overflow, before + list.count == total { pageSize = size }
-        }
     }
+
+    /// The page size that was asked for, nil until `asked(_:pageSize:)` names it.
+    public var askedPageSize: Int?
 
     /// The answer names a page other than the one asked for: the server does not page this list as asked.
     public var namesAnotherPage: Bool { pageInAnswer && askedPage.map { $0 != page } ?? false }
@@ -356,8 +354,13 @@ public struct Page<Item: Sendable>: Sendable {
     }
 
     public var isLast: Bool { PageRule.isLast(count: list.count, page: askedPage ?? page, pageSize: pageSize, total: total) }
-    /// The pages the total makes (at least 1); nil without a total.
-    public var pageCount: Int? { total.map { max(1, PageRule.pages(rows: $0, pageSize: pageSize)) } }
+    /// The pages the total makes (at least 1); nil without a total, and for a page shorter than the
+    /// size asked whose answer gives no page size (a last page, or a server serving fewer rows: its
+    /// length is not the list's page size, and the size asked may not be either).
+    public var pageCount: Int? {
+        if !pageSizeInAnswer, let asked = askedPageSize, list.count < asked { return nil }
+        return total.map { max(1, PageRule.pages(rows: $0, pageSize: pageSize)) }
+    }
 }
 
 /// Statistics summary for a date range.

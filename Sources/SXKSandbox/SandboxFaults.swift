@@ -33,6 +33,9 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case pageWithoutList
     /// Page 1's rows for every page, with no `total` and no `page`: a list that never ends.
     case pagesEndless
+    /// At most 10 rows a page whatever size is asked, and no `pageSize` in the answer: a server that
+    /// serves fewer rows than asked and does not say its own page size.
+    case pageCapped
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

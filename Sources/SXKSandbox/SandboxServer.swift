@@ -196,6 +196,12 @@ public final class SandboxServer: @unchecked Sendable {
                 // Endless: no total and no page named, so nothing in one answer gives it away.
                 if fault.kind == .pagesEndless { data["total"] = nil; data["page"] = nil }
             })
+        case .pageCapped:
+            var capped = request
+            let asked = request.param("pageSize").flatMap { Int($0) } ?? 20
+            capped.query = request.query.filter { $0.name != "pageSize" && $0.name != "page_size" } + [("pageSize", String(min(asked, 10)))]
+            capped.rawQuery = capped.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            return spelled(SandboxServer.reshaped(api.handle(capped)) { data in data["pageSize"] = nil })
         case .pageUnsized:
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in
                 data["pageSize"] = nil

@@ -81,8 +81,10 @@ final class LyingPagesTests: XCTestCase {
         server.clearFaults()
         // A single page's footer counts pages of the size asked for, when its short list ends the total.
         server.injectFault(SandboxFault(path: orders, kind: .pageUnsized))
+        // A short page without a page size: how many pages there are is not known, and not guessed.
         let page = SXK.run(["orders", "--page", "10", "--page-size", "10"], in: ws, baseURL: url)
-        XCTAssertTrue(page.stdout.contains("page 10/10"), page.summary)
+        XCTAssertTrue(page.stdout.contains("page 10 · 95 orders"), page.summary)
+        XCTAssertFalse(page.stdout.contains("page 10/"), page.summary)
         server.clearFaults()
         // Every daily page read: no note that --all would read more.
         server.injectFault(SandboxFault(path: daily, kind: .pageUnsized, count: 100))
@@ -90,6 +92,17 @@ final class LyingPagesTests: XCTestCase {
         server.clearFaults()
         XCTAssertEqual(stats.status, 0, stats.summary)
         XCTAssertFalse(stats.stderr.contains("--all reads every page"), stats.summary)
+
+        // Fewer rows than asked and no page size (at most 10 a page): every row still comes, in every walk.
+        server.injectFault(SandboxFault(path: orders, kind: .pageCapped, count: 1_000))
+        server.injectFault(SandboxFault(path: daily, kind: .pageCapped, count: 1_000))
+        let cappedAll = SXK.run(["orders", "--all", "--page-size", "17", "--ndjson"], in: ws, baseURL: url)
+        XCTAssertEqual(cappedAll.status, 0, cappedAll.summary)
+        XCTAssertEqual(Set(cappedAll.stdout.split(separator: "\n")).count, 95, cappedAll.summary)
+        let cappedStats = SXK.run(["stats", "daily", "--all", "--from", day(-59), "--to", day(0), "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(cappedStats.status, 0, cappedStats.summary)
+        XCTAssertEqual((try cappedStats.json() as? [Any])?.count, 60, cappedStats.summary.prefix(400).description)
+        server.clearFaults()
 
         let (capped, cappedURL) = try startSandbox(SandboxConfig(ordersPerRole: 250))
         defer { capped.stop() }

@@ -53,6 +53,9 @@ extension AppCommands {
                 output.warnings.append("page \(p.page) is past the last page (\(pageCount)); \(Formatting.count(total, "order")) in all")
             }
             output.line("page \(p.page)/\(Formatting.count(pageCount)) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
+        } else if let total = p.total {
+            // A short page whose answer gives no page size: how many pages there are is not known.
+            output.line("page \(p.page) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
         } else {
             output.line("page \(p.page) · \(Formatting.count(p.list.count, "order")) on it, no total in the answer · \(result.endpoint.roleCode)")
         }

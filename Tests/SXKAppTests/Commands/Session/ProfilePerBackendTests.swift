@@ -229,4 +229,17 @@ final class ProfilePerBackendTests: XCTestCase {
         }
         other.setLatency(milliseconds: 0)
     }
+
+    /// A profile named after its backend whose record is gone (older state) gets it back from that
+    /// backend named on the command line, so `--profile NAME` alone finds it again.
+    func testAnOwnNamedProfileGetsItsRecordBack() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        let record = ws.profileDir + "/backend.json"
+        try FileManager.default.removeItem(atPath: record)
+        XCTAssertEqual(SXK.run(["whoami"], in: ws, baseURL: url).status, 0)
+        XCTAssertNotNil(ws.read(record))
+        let alone = SXK.run(["--profile", ws.profile, "whoami", "--jq", ".baseURL"], in: ws, baseURL: nil)
+        XCTAssertEqual(alone.stdout, url.absoluteString + "\n", alone.summary)
+    }
 }
