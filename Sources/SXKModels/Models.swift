@@ -358,7 +358,11 @@ public struct Page<Item: Sendable>: Sendable {
     /// size asked whose answer gives no page size (a last page, or a server serving fewer rows: its
     /// length is not the list's page size, and the size asked may not be either).
     public var pageCount: Int? {
-        if !pageSizeInAnswer, let asked = askedPageSize, list.count < asked { return nil }
+        if !pageSizeInAnswer, let asked = askedPageSize, list.count < asked {
+            // Unless the first page holds the whole total: one page.
+            guard let total, (askedPage ?? page) == 1, list.count >= total else { return nil }
+            return 1
+        }
         return total.map { max(1, PageRule.pages(rows: $0, pageSize: pageSize)) }
     }
 }

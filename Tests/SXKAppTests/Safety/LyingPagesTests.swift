@@ -80,11 +80,16 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(requests(orders).sorted(), Array(1...10))
         server.clearFaults()
         // A single page's footer counts pages of the size asked for, when its short list ends the total.
-        server.injectFault(SandboxFault(path: orders, kind: .pageUnsized))
+        server.injectFault(SandboxFault(path: orders, kind: .pageUnsized, count: 3))
         // A short page without a page size: how many pages there are is not known, and not guessed.
         let page = SXK.run(["orders", "--page", "10", "--page-size", "10"], in: ws, baseURL: url)
         XCTAssertTrue(page.stdout.contains("page 10 · 95 orders"), page.summary)
         XCTAssertFalse(page.stdout.contains("page 10/"), page.summary)
+        // An empty page of a list with rows is past its end; a first page holding the total is all of it.
+        let past = SXK.run(["orders", "--page", "11", "--page-size", "10"], in: ws, baseURL: url)
+        XCTAssertTrue(past.stderr.contains("warning: page 11 is past the last page; 95 orders in all"), past.summary)
+        let whole = SXK.run(["orders", "--page", "1", "--page-size", "100"], in: ws, baseURL: url)
+        XCTAssertTrue(whole.stdout.contains("page 1/1 · 95 orders"), whole.summary)
         server.clearFaults()
         // Every daily page read: no note that --all would read more.
         server.injectFault(SandboxFault(path: daily, kind: .pageUnsized, count: 100))

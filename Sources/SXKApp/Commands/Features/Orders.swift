@@ -54,7 +54,11 @@ extension AppCommands {
             }
             output.line("page \(p.page)/\(Formatting.count(pageCount)) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
         } else if let total = p.total {
-            // A short page whose answer gives no page size: how many pages there are is not known.
+            // A short page whose answer gives no page size: how many pages there are is not known, but
+            // an empty one of a list that has rows is past its end.
+            if p.list.isEmpty && total > 0 {
+                output.warnings.append("page \(p.page) is past the last page; \(Formatting.count(total, "order")) in all")
+            }
             output.line("page \(p.page) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
         } else {
             output.line("page \(p.page) · \(Formatting.count(p.list.count, "order")) on it, no total in the answer · \(result.endpoint.roleCode)")
