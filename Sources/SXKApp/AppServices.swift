@@ -90,9 +90,10 @@ final class AppServices: @unchecked Sendable {
     /// token is kept and not sent: `SessionGuard.ownerCheck`); otherwise a backend named on the command
     /// line (`explicit`) becomes the profile's. Returns the warning line, nil when there is none.
     func adoptBackend(explicit: Bool) -> String? {
+        // The usual case, the profile already this backend's: one read, no lock (a one-shot's start).
+        if ProfileBackend.record(root: paths.root, profile: paths.profile) == .known(backend) { return nil }
         // A token file counts whatever its state: one refused for now (a loose mode) is still a session.
-        let holdsToken = (try? storage.appStore.token()) != nil || storage.appStore.tokens.isOnDisk
-        if holdsToken, let withheld = sessionGuard.ownerCheck?("") {
+        if storage.appStore.tokens.isOnDisk, let withheld = sessionGuard.ownerCheck?("") {
             return "profile \(TerminalText.sanitize(paths.profile)) holds a session of \(withheld.owner): its token is not sent to \(hereName) (`login` here replaces it)"
         }
         if explicit { rememberBackend() }
