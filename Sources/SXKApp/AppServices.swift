@@ -93,7 +93,7 @@ final class AppServices: @unchecked Sendable {
         // The usual case, the profile already this backend's: one read, no lock (a one-shot's start).
         if ProfileBackend.record(root: paths.root, profile: paths.profile) == .known(backend) { return nil }
         // A token file counts whatever its state: one refused for now (a loose mode) is still a session.
-        if storage.appStore.tokens.isOnDisk, let withheld = sessionGuard.ownerCheck?("") {
+        if storage.appStore.tokens.isOnDisk, let withheld = sessionGuard.ownerCheck?() {
             return "profile \(TerminalText.sanitize(paths.profile)) holds a session of \(withheld.owner): its token is not sent to \(hereName) (`login` here replaces it)"
         }
         if explicit { rememberBackend() }
@@ -114,7 +114,7 @@ final class AppServices: @unchecked Sendable {
         let ownName = profile == environment.defaultProfile
         let hereName = self.hereName
         let shownProfile = TerminalText.sanitize(profile)
-        sessionGuard.ownerCheck = { _ in
+        sessionGuard.ownerCheck = {
             let owner: ProfileBackend
             switch ProfileBackend.record(root: root, profile: profile) {
             case .known(let known): owner = known

@@ -42,11 +42,11 @@ public final class SessionGuard: @unchecked Sendable {
     /// the line a command that needs the session says. Set by `AppServices` from the profile's
     /// `backend.json` as it is on disk then, so a token another process stores later (a login on
     /// another backend) is judged too: a token goes only to the backend that issued it.
-    public var ownerCheck: (@Sendable (String) -> WithheldToken?)? {
+    public var ownerCheck: (@Sendable () -> WithheldToken?)? {
         get { lock.withLock { check } }
         set { lock.withLock { check = newValue } }
     }
-    private var check: (@Sendable (String) -> WithheldToken?)?
+    private var check: (@Sendable () -> WithheldToken?)?
 
     public struct WithheldToken: Sendable {
         /// The backend the session belongs to (`release`, a base URL), or what is known of it.
@@ -56,10 +56,11 @@ public final class SessionGuard: @unchecked Sendable {
         public init(owner: String, note: String) { self.owner = owner; self.note = note }
     }
 
-    /// Why `token` is not sent by this process to its backend, nil when it may be.
+    /// Why `token` (a stored one: the record judges the profile's) is not sent by this process to its
+    /// backend, nil when it may be.
     public func withheld(_ token: String?) -> WithheldToken? {
-        guard let token, let check = ownerCheck else { return nil }
-        return check(token)
+        guard token != nil, let check = ownerCheck else { return nil }
+        return check()
     }
 
     /// `withheld` for the token the profile stores now.
