@@ -61,14 +61,10 @@ public struct ProfileBackend: Sendable, Equatable {
         return nil
     }
 
-    /// Writes the file (atomically, under the profile lock) unless it already says the same.
-    public func remember(in storage: ProfileStorage) throws(SessionError) {
-        try storage.lock.withLock { () throws(SessionError) in _ = try rememberHoldingLock(in: storage) }
-    }
-
-    /// `remember` for a caller that holds the profile lock (a token write: the token and its backend
-    /// change together for every other sxk process). Returns what puts the record back as it was, for
-    /// a write that then fails; nil when nothing was changed.
+    /// Writes the file (atomically) unless it already says the same, for a caller that holds the
+    /// profile lock (a token write: the token and its backend change together for every other sxk
+    /// process). Returns what puts the record back as it was, for a write that then fails; nil when
+    /// nothing was changed.
     public func rememberHoldingLock(in storage: ProfileStorage) throws(SessionError) -> (@Sendable () -> Void)? {
         let paths = storage.paths
         let path = ProfileBackend.path(root: paths.root, profile: paths.profile)

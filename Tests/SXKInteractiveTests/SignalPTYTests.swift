@@ -101,8 +101,8 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// it: libedit's own signal handling is off).
     func testCtrlZStopsAndFgResumesTheLineInRawMode() throws {
         let bash = "/bin/bash"
-        // Skips only without /bin/bash (every Debian system has it, so CI runs this): a job-control
-        // shell is what sends Ctrl-Z's SIGTSTP and the `fg` that resumes sxk.
+        // A job-control shell is what sends Ctrl-Z's SIGTSTP and the `fg` that resumes sxk: this skips
+        // only without /bin/bash (every Debian system has it and `make` installs it, so CI runs this).
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
         let command = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
         let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],

@@ -38,8 +38,8 @@ final class LockAndMergeTests: XCTestCase {
     func testLockIsHeldByAnotherProcess() throws {
         let dir = makeTempDir(self)
         let lockPath = dir + "/.lock"
-        // Skips only on a machine without util-linux's flock(1) (Debian has it, so CI runs this);
-        // the two-descriptor merge tests above cover the lock without it.
+        // The two-descriptor merge tests above cover the lock without flock(1); this one skips only on a
+        // machine without util-linux's flock(1) (Debian has it and `make` installs it, so CI runs this).
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") else { throw XCTSkip("flock(1) not installed") }
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")

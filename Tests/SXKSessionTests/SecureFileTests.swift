@@ -158,8 +158,8 @@ final class SecureFileTests: XCTestCase {
     }
 
     func testTokenOwnedByAnotherUserRefused() throws {
-        // A file owned by someone else can only be made by root (chown); CI and the dev machines run
-        // as root, so it runs there and skips only for an unprivileged developer.
+        // A file owned by someone else can only be made by root (chown): this skips only for an
+        // unprivileged developer (CI and the dev machines run as root, so it runs there).
         guard geteuid() == 0 else { throw XCTSkip("needs root to chown") }
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)
