@@ -61,18 +61,32 @@ public final class AppStore: @unchecked Sendable {
     /// last read is not read again (`DefaultsStore.refresh`).
     public func reload() throws(SessionError) { try defaults.refresh() }
 
-    /// Runs several changes and saves once at the end (also when `body` throws).
-    public func batch<T>(_ body: () throws(SessionError) -> T) throws(SessionError) -> T {
-        batchLock.withLock { batchDepth += 1 }
+    /// Runs several changes and saves once at the end (also when `body` throws). `expectingToken`:
+    /// the changes belong to that token's session (a login's), so the save is refused when the
+    /// token file holds another by then (another process logged in or out meanwhile).
+    public func batch<T>(expectingToken token: String? = nil, _ body: () throws(SessionError) -> T) throws(SessionError) -> T {
+        batchLock.withLock {
+            batchDepth += 1
+            if let token { expectedToken = token }
+        }
         let result: Result<T, SessionError>
         do { result = .success(try body()) } catch { result = .failure(error) }
-        let outermost = batchLock.withLock { () -> Bool in
+        let (outermost, expected) = batchLock.withLock { () -> (Bool, String?) in
             batchDepth -= 1
-            return batchDepth == 0
+            guard batchDepth == 0 else { return (false, nil) }
+            defer { expectedToken = nil }
+            return (true, expectedToken)
         }
-        if outermost { try defaults.save() }
+        if outermost {
+            if let expected {
+                try defaults.save(replaced: { [tokens] in !tokens.holdsHoldingLock(expected) })
+            } else {
+                try defaults.save()
+            }
+        }
         return try result.get()
     }
+    private var expectedToken: String?
 
     private func commit() throws(SessionError) {
         let inBatch = batchLock.withLock { batchDepth > 0 }
@@ -155,7 +169,9 @@ public final class AppStore: @unchecked Sendable {
     }
 
     /// Writes what one step of the app model decided (`AppModel.apply`): the token file first, then the
-    /// account list, then `values` (nil removes a key) in one save. The storage layer holds no rule of
+    /// account list, then `values` (nil removes a key) in one save, each written even when this process
+    /// read the same value (another may have written the file since). After a new token the save is
+    /// refused when the token file holds another by then. The storage layer holds no rule of
     /// which keys a login or a logout writes; the app model does.
     /// A removal (logout, expiry) clears everything it can: a token file that cannot be removed (a
     /// folder planted there) does not keep the account snapshot and list; its failure is thrown last.
@@ -171,8 +187,9 @@ public final class AppStore: @unchecked Sendable {
             do { try accountList.clear() } catch { if deferred == nil { throw error } }
         }
         if !values.isEmpty {
-            try batch { () throws(SessionError) in
-                for (key, value) in values { defaults.set(key, value) }
+            let written: String? = if case .set(let value) = token { value } else { nil }
+            try batch(expectingToken: written) { () throws(SessionError) in
+                for (key, value) in values { defaults.set(key, value, evenIfUnchanged: true) }
             }
         }
         if let deferred { throw deferred }

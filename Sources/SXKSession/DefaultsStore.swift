@@ -119,10 +119,12 @@ public final class DefaultsStore: @unchecked Sendable {
         mutex.withLock { values[key] }
     }
 
-    /// Sets (or, with nil, removes) a key in memory; `save()` persists it.
-    public func set(_ key: String, _ value: JSONValue?) {
+    /// Sets (or, with nil, removes) a key in memory; `save()` persists it. A value equal to the one in
+    /// memory is no change, unless `evenIfUnchanged`: a step that decides the key (a login writing its
+    /// account) writes it whatever another process has put in the file since this one read it.
+    public func set(_ key: String, _ value: JSONValue?, evenIfUnchanged: Bool = false) {
         mutex.withLock {
-            if values[key] == value { return }
+            if values[key] == value, !evenIfUnchanged { return }
             values[key] = value
             changed.insert(key)
         }
@@ -160,7 +162,9 @@ public final class DefaultsStore: @unchecked Sendable {
 
     /// Merges this process's changes into the file atomically under the lock. Without changes it only
     /// refreshes from disk (and rewrites a file whose mode was loose, making it 0600 again).
-    public func save() throws(SessionError) {
+    /// `replaced`, asked under the lock: the session these changes belong to is no longer the
+    /// profile's (another process stored its own token since), so they are refused as well.
+    public func save(replaced: (() -> Bool)? = nil) throws(SessionError) {
         if held { return }
         guard let lock, let file else {
             mutex.withLock { changed = [] }
@@ -174,8 +178,11 @@ public final class DefaultsStore: @unchecked Sendable {
             let disk = try readDisk(warnIfRefused: false)
             // Another process logged in as another account, or out, since this one read the file:
             // its scope changes (a store, a role) belong to the account it read, not to this one.
-            // A change of the account itself (a login, a logout here) is this process's to make.
-            if let identity, disk.read, !pending.isEmpty, pending.isDisjoint(with: Self.identityKeys), Self.identity(disk.object) != identity {
+            // A change of the account itself (a login, a logout here) is this process's to make,
+            // unless its token is no longer the profile's: two logins at once leave the last
+            // token beside its own account's state, never beside the other's.
+            let foreign = identity != nil && disk.read && pending.isDisjoint(with: Self.identityKeys) && Self.identity(disk.object) != identity
+            if !pending.isEmpty, foreign || replaced?() == true {
                 mutex.withLock { anotherSession = true }
                 throw .rejected("the profile holds another session now (another sxk process logged in or out): nothing was written")
             }

@@ -110,6 +110,15 @@ public final class TokenStore: @unchecked Sendable {
         }
     }
 
+    /// Whether the file holds `token` now, for a caller that holds the profile lock (a save that
+    /// belongs to this token's session): read as it is, without a warning, and nothing set aside.
+    func holdsHoldingLock(_ token: String) -> Bool {
+        guard let file else { return mutex.withLock { memory } == token }
+        guard case .loaded(let bytes, _)? = try? file.read(path, kind: .secret),
+              case .success(let stored) = TokenStore.decode(bytes) else { return false }
+        return stored == token
+    }
+
     public func clear() throws(SessionError) {
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(nil) } }
         guard let lock, let file else { return mutex.withLock { memory = nil } }

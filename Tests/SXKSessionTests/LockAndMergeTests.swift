@@ -127,6 +127,41 @@ final class LockAndMergeTests: XCTestCase {
         XCTAssertEqual(disk["key_in_current_store_id"], 1)
     }
 
+    /// Two logins on one profile at once: a login writes its account even where this process read
+    /// the same values before the other login replaced them, and a login's state is not written once
+    /// another token is the profile's (each write of a login follows its own token's).
+    func testALoginWritesItsAccountAndOnlyBesideItsOwnToken() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        let account = { (id: Int) in [(key: "key_in_user_id", value: Optional(JSONValue.int(id))), (key: "key_in_account_type", value: Optional(JSONValue.string("scenic")))] }
+        let setup = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        try setup.write(account(1001), token: .set("token-1001"))
+        let first = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        let second = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        // The second login writes 2001 after the first process read 1001; the first then logs in as 1001.
+        try second.write(account(2001), token: .set("token-2001"))
+        try first.write(account(1001), token: .set("token-1001b"))
+        var disk = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        XCTAssertEqual(try disk.token(), "token-1001b")
+        XCTAssertEqual(disk.userId, 1001, "the login's account is not beside its token")
+        // A login's account written after another login's token replaced its own (between the
+        // token and the account, or after its context loaded) is refused: 2001's token stays
+        // beside 2001's state.
+        try first.tokens.write("token-1001c")
+        try second.write(account(2001), token: .set("token-2001b"))
+        XCTAssertThrowsError(try first.batch(expectingToken: "token-1001c") { () throws(SessionError) in
+            for (key, value) in account(1001) { first.defaults.set(key, value, evenIfUnchanged: true) }
+        }) { XCTAssertTrue("\($0)".contains("another sxk process"), "\($0)") }
+        XCTAssertThrowsError(try first.batch(expectingToken: "token-1001c") { () throws(SessionError) in
+            try first.setCurrentStoreId(101)
+        }) { XCTAssertTrue("\($0)".contains("another sxk process"), "\($0)") }
+        try second.batch(expectingToken: "token-2001b") { () throws(SessionError) in try second.setCurrentStoreId(302) }
+        disk = try ProfileStorage(paths: paths, warn: { _ in }).appStore
+        XCTAssertEqual(try disk.token(), "token-2001b")
+        XCTAssertEqual(disk.userId, 2001)
+        XCTAssertEqual(disk.currentStoreId, 302)
+    }
+
     func testConcurrentWritersLoseNothing() throws {
         let dir = makeTempDir(self)
         let paths = try makePaths(dir)

@@ -275,7 +275,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         let store = contexts.store
         var menus: (key: String, value: JSONValue?, pending: Bool)?
         do {
-            try store.batch { () throws(SessionError) in
+            try store.batch(expectingToken: result.token) { () throws(SessionError) in
                 try store.persistContexts(account: contexts.account, permission: contexts.permission, validated: report != nil)
                 guard let role = contexts.permission.roleCode, !role.isEmpty else { return }
                 let common = CommonMenuStore(store: store), key = common.key(roleCode: role)

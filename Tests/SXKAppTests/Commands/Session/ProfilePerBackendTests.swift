@@ -204,7 +204,8 @@ final class ProfilePerBackendTests: XCTestCase {
 
     /// Two logins on one profile to two backends at once: whichever writes last, its token and its
     /// backend are the pair on disk (both are written under the profile lock), so the profile's
-    /// token works on the backend it names.
+    /// token works on the backend it names, and the account snapshot beside it is that token's
+    /// account (the other login's later save is refused, not written over it).
     func testConcurrentLoginsToTwoBackendsLeaveAMatchingPair() throws {
         let ws = Workspace()
         let stateDir = ws.stateDir, env = ws.environment
@@ -224,8 +225,12 @@ final class ProfilePerBackendTests: XCTestCase {
             }
             group.wait()
             let owner = try XCTUnwrap((try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.stateDir + "/r/backend.json"))) as? [String: Any])?["baseURL"] as? String)
+            let stored = try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.stateDir + "/r/defaults.json"))) as? [String: Any]
             let r = SXK.run(["--profile", "r", "profile", "--json"], in: ws, baseURL: URL(string: owner)!)
             XCTAssertEqual(r.status, 0, "round \(round): the token on disk is not \(owner)'s: \(r.summary)")
+            let served = ((try? r.json()) as? [String: Any])?["userInfo"] as? [String: Any]
+            XCTAssertEqual(stored?["key_in_user_id"] as? Int, served?["userId"] as? Int,
+                           "round \(round): the account snapshot is not the token's account")
         }
         other.setLatency(milliseconds: 0)
     }
