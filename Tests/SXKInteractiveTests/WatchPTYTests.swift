@@ -66,4 +66,22 @@ final class WatchPTYTests: SandboxPTYTestCase {
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
+
+    /// At 60 columns a long command's header keeps one row: the command is cut, the time and run stay.
+    func testTheHeaderKeepsOneRowInANarrowWindow() throws {
+        try logIn("13800000001")
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 24, columns: 60)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("watch --count 1 -n 0.2 orders --page-size 2 --status completed\r")
+        try s.expect("run 1/1")
+        try s.expect("›")
+        let frame = String(decoding: s.raw, as: UTF8.self).components(separatedBy: "\u{1B}[H\u{1B}[2J").last!
+        let header = String(String.UnicodeScalarView(frame.unicodeScalars.prefix { $0 != "\r" && $0 != "\n" }))
+        XCTAssertTrue(header.hasPrefix("Every 0.2s: orders --page-size 2"), header)
+        XCTAssertTrue(header.hasSuffix(" · run 1/1"), header)
+        XCTAssertLessThanOrEqual(header.count, 60, header)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
 }

@@ -278,6 +278,23 @@ final class RendererTests: XCTestCase {
             }
         }
         XCTAssertNil(Pager.fitting("a\nb", columns: 10, rows: 2))
+    }
+
+    /// A `watch` header wider than the window keeps one row: its command is cut before the time and
+    /// the run count are; a window too narrow for those cuts the whole line; a wide one shows it whole.
+    func testAWatchHeaderFitsOneRowCuttingTheCommandFirst() {
+        let header = LiveOutput.Header(title: "Every 1s: orders --page-size 100 --status completed --role storeAdmin",
+                                       status: "2026-12-05 05:00:00 +08:00 · run 3/10", shortStatus: "05:00:00 +08:00 · run 3/10")
+        XCTAssertEqual(header.fitted(columns: 160), header.line)
+        for columns in [20, 40, 50, 60, 80, 100, 120] {
+            let shown = header.fitted(columns: columns)
+            XCTAssertLessThanOrEqual(TextWidth.width(shown), columns, shown)
+            XCTAssertTrue(shown.hasPrefix("Every 1s: "), shown)
+        }
+        XCTAssertEqual(header.fitted(columns: 80), "Every 1s: orders --page-size 100 --statu…  2026-12-05 05:00:00 +08:00 · run 3/10")
+        XCTAssertEqual(header.fitted(columns: 60), "Every 1s: orders --page-size 10…  05:00:00 +08:00 · run 3/10")
+        XCTAssertEqual(header.fitted(columns: 30), "Every 1s: orders --page-size …")
+        XCTAssertEqual(LiveOutput.Header(title: "h", status: "").line, "h")
         XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2).map { String($0.kept) }, "a\nb\n")
         XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2)?.linesLeftOut, 1)
     }

@@ -12,7 +12,7 @@ final class WatchDifferencesTests: XCTestCase {
         let texts = [["total 12", "state 待支付"], ["total 13", "state 待支付", "new line"], ["total 13", "state 已完成"]]
         var output = CommandOutput()
         output.live = LiveOutput(highlightChanges: highlight) { show in
-            for lines in texts { _ = await show("h", CommandOutput(blocks: [.lines(lines)]), nil) }
+            for lines in texts { _ = await show(.init(title: "h", status: ""), CommandOutput(blocks: [.lines(lines)]), nil) }
             return 0
         }
         _ = try await Renderer(io: io, format: OutputFormat(), secrets: []).render(output)

@@ -72,7 +72,35 @@ public struct RowStream: Sendable {
 
 /// Output that redraws (`watch`): the producer hands each frame to `show` and decides when to stop.
 public struct LiveOutput: Sendable {
-    public typealias Show = @Sendable (_ header: String, _ frame: CommandOutput?, _ error: (any Error)?) async -> Int32
+    public typealias Show = @Sendable (_ header: Header, _ frame: CommandOutput?, _ error: (any Error)?) async -> Int32
+
+    /// A frame's header: what runs, then when and which run. On a screen too narrow for both on one
+    /// row, the title is cut first (as watch(1) cuts its command), then the short status (the time
+    /// without the day) stands in, so the time and run stay in view as long as a few cells of the
+    /// command do.
+    public struct Header: Sendable, Equatable {
+        public var title: String
+        public var status: String
+        public var shortStatus: String?
+        public init(title: String, status: String, shortStatus: String? = nil) {
+            self.title = title
+            self.status = status
+            self.shortStatus = shortStatus
+        }
+        public var line: String { status.isEmpty ? title : title + "    " + status }
+
+        /// One row of `columns` cells: whole, or the title cut beside the status (at least 24 cells of
+        /// it) or beside the short status (at least 12), or else the whole line cut.
+        public func fitted(columns: Int) -> String {
+            let full = line
+            guard TextWidth.width(full) > columns else { return full }
+            for (side, least) in [(status, 24), (shortStatus ?? status, 12)] {
+                let room = columns - TextWidth.width(side) - 2
+                if room >= least { return TextWidth.truncate(title, to: room) + "  " + side }
+            }
+            return TextWidth.truncate(full, to: columns)
+        }
+    }
     public var run: @Sendable (_ show: @escaping Show) async throws -> Int32
     /// `watch -d`: on a terminal, what changed since the previous frame is shown in reverse video.
     public var highlightChanges: Bool

@@ -150,7 +150,7 @@ extension Renderer {
     /// otherwise frames follow each other on stdout with the header on stderr.
     /// With `changes` (`watch -d`) and a terminal, the frame is drawn without colour and what
     /// differs from the previous frame is marked in reverse video.
-    func showFrame(header: String, frame: CommandOutput?, error: (any Error)?, changes: FrameChanges? = nil) async -> Int32 {
+    func showFrame(header: LiveOutput.Header, frame: CommandOutput?, error: (any Error)?, changes: FrameChanges? = nil) async -> Int32 {
         let buffer = BufferOutput()
         var framed = io.terminal
         framed.stderrIsTerminal = false
@@ -177,10 +177,11 @@ extension Renderer {
         if let error { frameIO.errors.error(inner.text(ErrorPresenter.message(for: error))) }
         if redraw {
             let body = changes.map { $0.mark(buffer.text) } ?? buffer.text
-            io.stdout.write("\u{1B}[H\u{1B}[2J" + Self.screen(header: text(header), body: body,
-                                                                 columns: Terminal.currentWidth(environment: [:]), rows: Terminal.currentHeight()))
+            let columns = Terminal.currentWidth(environment: [:])
+            let shown = LiveOutput.Header(title: text(header.title), status: text(header.status), shortStatus: header.shortStatus.map(text)).fitted(columns: columns)
+            io.stdout.write("\u{1B}[H\u{1B}[2J" + Self.screen(header: shown, body: body, columns: columns, rows: Terminal.currentHeight()))
         } else {
-            io.stderr.write(text(header) + "\n" + messages.text)
+            io.stderr.write(text(header.line) + "\n" + messages.text)
             io.stdout.write(buffer.text)
         }
         io.stdout.flush()

@@ -16,7 +16,7 @@ extension Commands {
     enum Watch: AppCommand {
         static let spec = CommandSpec(
             "watch", summary: "re-run a command every few seconds, redrawing, until Ctrl-C",
-            discussion: "On a terminal each run replaces the screen (a run taller than the window is cut, saying how many lines it left out); otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
+            discussion: "On a terminal each run replaces the screen (a run taller than the window is cut, saying how many lines it left out; a header wider than it cuts the command first); otherwise runs follow each other on stdout with a header line per run on stderr. A failing run is shown and watching goes on, except for a usage error (2), a lost login (3), or any failure with --errexit, which stop it with that status. Ctrl-C stops it (exit 130); --count N stops after N runs with the last run's status. With -d, as watch(1)'s, what changed since the previous run is shown in reverse video (on a terminal; colour is off then).",
             arguments: [
                 ArgumentSpec("COMMAND", kind: .provider("watchable-command"), summary: "the command to repeat"),
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its arguments and flags"),
@@ -75,7 +75,9 @@ extension AppCommands {
             var status: Int32 = ExitStatus.ok
             while true {
                 runs += 1
-                let header = "Every \(Self.seconds(interval))s: \(title)    \(LocalTime.human(me.services.clock.now())) · run \(runs)\(count.map { "/\($0)" } ?? "")"
+                let now = me.services.clock.now(), run = "run \(runs)\(count.map { "/\($0)" } ?? "")"
+                let header = LiveOutput.Header(title: "Every \(Self.seconds(interval))s: \(title)",
+                                               status: "\(LocalTime.human(now)) · \(run)", shortStatus: "\(LocalTime.clock(now)) · \(run)")
                 // Said inside the run it changes (a screen's clear would wipe a line said before it).
                 var changed: String?
                 do {
