@@ -44,6 +44,31 @@ public struct CommandParser: Sendable {
         return .run(ParsedCommand(spec: top, path: state.path, positionals: state.positionals, options: state.options, switches: state.switches))
     }
 
+    /// Where the command that `words` pass on starts (`watch -n 5 orders …`: 3), read past the
+    /// passing command's own flags; nil when `words` pass none on, or their flags are wrong (the
+    /// parse says how).
+    public func passedCommandStart(_ words: [String]) -> Int? {
+        guard let first = words.first, let top = command(named: first), top.passesCommand else { return nil }
+        var state = ParseState(top: top)
+        var i = 1
+        while i < words.count {
+            let word = words[i]
+            if word == "--" { return i + 1 < words.count ? i + 1 : nil }
+            if word == "--help" || word == "-h" { return nil }
+            i += 1
+            do {
+                if word.hasPrefix("--") {
+                    try state.readLong(word, words, &i)
+                } else if word.hasPrefix("-") && word.count > 1 && !ValueCheck.isNumber(word) {
+                    try state.readShorts(word, words, &i)
+                } else {
+                    return i - 1
+                }
+            } catch { return nil }
+        }
+        return nil
+    }
+
     /// `--help` anywhere before `--` wins over any other mistake on the line (for a command that
     /// passes a command on, only before that command: the word loop sees it there).
     static func helpFirst(_ words: [String], top: CommandSpec) -> [CommandSpec]? {

@@ -47,7 +47,7 @@ public enum Builtins {
             CommandSpec("unset", summary: "Forget variables ('_' forgets the last command's data)",
                         arguments: [ArgumentSpec("NAME", kind: .provider("variable"), variadic: true, summary: "Variable names")]),
             CommandSpec("alias", summary: "List aliases, or define one: alias NAME='WORDS…'",
-                        discussion: "An alias replaces the first word of a command: alias so='orders --role storeAdmin' makes 'so --json' run 'orders --role storeAdmin --json'. Aliases last for the session; put them in $XDG_CONFIG_HOME/sxk/sxkrc to have them in every REPL. Shell commands (help, exit, history, let…) cannot be aliased; a quoted or escaped first word (\\orders) is never an alias; a loop is refused.",
+                        discussion: "An alias replaces the first word of a command: alias so='orders --role storeAdmin' makes 'so --json' run 'orders --role storeAdmin --json'. The command that watch and compare run is expanded the same way (watch -n 5 so). Aliases last for the session; put them in $XDG_CONFIG_HOME/sxk/sxkrc to have them in every REPL. Shell commands (help, exit, history, let…) cannot be aliased; a quoted or escaped first word (\\orders) is never an alias; a loop is refused.",
                         arguments: [ArgumentSpec("NAME[=WORDS]", kind: .provider("alias"), optional: true, variadic: true, summary: "Show this alias, or define it")],
                         flags: output(json: "Print the aliases as one JSON object (name: words)"),
                         examples: ["alias so='orders --role storeAdmin'", "alias", "alias --json"]),

@@ -56,11 +56,26 @@ extension Shell {
         }
         if let target { return await runRedirected(tokens, to: target, io: io) }
         let words: [String]
-        do { words = try tokens.map(expandVariables) } catch {
+        do { words = try commandWords(tokens) } catch {
             errors.error(error)
             return ExitStatus.usage
         }
         return await runWords(words, io: io)
+    }
+
+    /// The words of one command, its variables expanded; for a command that runs another (`watch`,
+    /// `compare`), that command's alias is expanded too, as it would be typed alone. An alias that
+    /// stands for several commands is refused: they run one command.
+    func commandWords(_ tokens: [Token]) throws -> [String] {
+        let words = try tokens.map(expandVariables)
+        guard let start = parser.passedCommandStart(words), let spec = parser.command(named: words[0]) else { return words }
+        let head = tokens[start]
+        guard !head.quoted, head.parts.isEmpty, aliases.alias(head.text) != nil else { return words }
+        let commands = aliases.expand(Array(tokens[start...]))
+        guard commands.count == 1, let inner = commands.first, !inner.isEmpty else {
+            throw UsageError("\(spec.name): '\(head.text)' stands for several commands; \(spec.name) runs one")
+        }
+        return Array(words[..<start]) + (try inner.map(expandVariables))
     }
 
     /// Runs one command with its output going to `target` (`| CMD`, `> FILE`, `>> FILE`): what a
@@ -69,7 +84,7 @@ extension Shell {
     /// the shell command's.
     private func runRedirected(_ tokens: [Token], to target: OutputTarget, io: CommandIO) async -> Int32 {
         let words: [String]
-        do { words = try tokens.map(expandVariables) } catch {
+        do { words = try commandWords(tokens) } catch {
             errors.error(error)
             return ExitStatus.usage
         }

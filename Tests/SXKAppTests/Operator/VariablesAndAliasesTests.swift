@@ -106,6 +106,28 @@ final class VariablesAndAliasesTests: SandboxTestCase {
         XCTAssertEqual(loop.errorLines, ["error: alias loop: b → a → b (not defined)"])
     }
 
+    /// `watch` and `compare` run the command they are given as it would be typed alone: its alias
+    /// is expanded (after their own flags, and after `--`), not a quoted word; an alias for several
+    /// commands is refused, since they run one.
+    func testWatchAndCompareExpandTheAliasTheyAreGiven() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let r = SXK.run(["-c", "alias so='orders --role storeAdmin --page-size 2'; alias two='orders --page-size 2'; watch -n 0.1 --count 1 so --json; compare --as role:storeAdmin -- two --json"],
+                        in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("Every 0.1s: orders --role storeAdmin --page-size 2 --json"), r.summary)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any], r.summary)
+        XCTAssertEqual((page["list"] as? [Any])?.count, 2, r.summary)
+        XCTAssertTrue(lines.dropFirst().joined().contains("role:storeAdmin"), r.summary)
+        let several = SXK.run(["-c", "alias two='whoami; version'; watch --count 1 two"], in: ws, baseURL: url)
+        XCTAssertEqual(several.status, 2, several.summary)
+        XCTAssertEqual(several.errorLines, ["error: watch: 'two' stands for several commands; watch runs one"], several.summary)
+        let quoted = SXK.run(["-c", "alias so=orders; watch --count 1 'so'"], in: ws, baseURL: url)
+        XCTAssertEqual(quoted.status, 2, quoted.summary)
+        XCTAssertTrue(quoted.stderr.contains("unknown command 'so'"), quoted.summary)
+    }
+
     func testStartupFileRunsOnlyInTheREPL() throws {
         let ws = Workspace()
         SXK.login("13800000003", in: ws, baseURL: url)
