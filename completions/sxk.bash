@@ -151,8 +151,9 @@ _sxk() {
         'import-defaults')
             case "$prev" in
                 --profile) :; return ;;
+                --jq) :; return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --help' -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --jq --no-pager --help' -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur"));
             ;;
         'role')

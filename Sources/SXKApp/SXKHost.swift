@@ -118,11 +118,27 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     /// After it: back to the state as stored, still held while the profile is a snapshot.
     func endSnapshotCommand() {
         let store = services.storage.appStore
-        store.held = true
-        try? store.discardHeld()
-        try? restoreSnapshotContexts()
+        try? returnToImportedSnapshot()
         store.held = store.isDeviceSnapshot
         lock.withLock { snapshotBusy = false }
+    }
+
+    /// Back to the snapshot as imported, held: what a command's held writes or a rejection's reset
+    /// changed on the copy is dropped, and the contexts read it again.
+    func returnToImportedSnapshot() throws {
+        let store = services.storage.appStore
+        store.held = true
+        try store.discardHeld()
+        try restoreSnapshotContexts()
+    }
+
+    /// The phase as the prompt, `whoami` and history show it: a device snapshot whose token this
+    /// process's first server command validated is logged in, though each command starts from the
+    /// state as imported (restoring) until a server command puts the validation's contexts back.
+    var shownPhase: SessionPhase {
+        let session = services.contexts.session.current
+        if session.phase == .restoring, keptSnapshotValidation(token: session.token) != nil { return .loggedIn }
+        return session.phase
     }
 
     /// Restores the session from the profile; a snapshot's account context is loaded even without a
@@ -238,7 +254,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
                 text += "@" + (AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) == nil ? label : "?")
             }
             // A snapshot whose token this process validated is not "restoring" between its commands.
-            if session.phase == .restoring, keptSnapshotValidation(token: session.token) == nil { tail += " (restoring)" }
+            if shownPhase == .restoring { tail += " (restoring)" }
             if session.offline { tail += " (offline)" }
             if let store = account.storeId {
                 let known = account.stores.first { $0.storeId == store }?.storeName
@@ -297,11 +313,13 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     // MARK: Variables and history context
 
-    /// Every token this shell holds (the session's, the login's temporary one): what output masks.
+    /// Every token this shell holds or has held (the session's, the login's temporary one, any
+    /// read from or written to a token file: one rejected or kept back is still a secret): what
+    /// output masks.
     var secrets: [String] {
         let auth = lock.withLock { currentFeatures?.auth }
         var all = [services.contexts.session.token].compactMap { $0 }
-        for secret in auth?.liveSecrets ?? [] where !all.contains(secret) { all.append(secret) }
+        for secret in (auth?.liveSecrets ?? []) + TokenStore.knownTokens.reversed() where !all.contains(secret) { all.append(secret) }
         return all
     }
 
@@ -309,7 +327,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     func historyContext() -> HistoryContext? {
         let s = services
         let account = s.contexts.account.current
-        let loggedOut = s.contexts.session.current.phase == .loggedOut
+        // As the prompt: a device snapshot's account shows without a usable token too.
+        let loggedOut = s.contexts.session.current.phase == .loggedOut && !(s.storage.appStore.isDeviceSnapshot && s.contexts.account.hasAccount)
         return HistoryContext(
             profile: s.paths.profile, environment: s.environment.name,
             role: loggedOut ? nil : s.contexts.permission.roleCode,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SXKCore
+import Synchronization
 
 /// The formal token, alone in the profile's `token` file (0600). A file that is not safe to trust
 /// (loose mode, symlink, not regular, other owner) is refused with a warning: logged out.
@@ -66,6 +67,21 @@ public final class TokenStore: @unchecked Sendable {
     /// Whether something is at the token file's path (a token, or one refused for now: a loose mode).
     public var isOnDisk: Bool { file != nil && DefaultsStore.FileVersion(path) != nil }
 
+    /// Every token this process has read from or written to a token file, newest last (at most
+    /// `knownLimit`): what output masks besides the session's own, so a token the session no longer
+    /// holds (rejected by the server, kept back as another backend's, logged out of) is never shown
+    /// or saved in the clear where it is quoted back (`explain key`, a variable, history).
+    public static var knownTokens: [String] { known.withLock { $0 } }
+    private static let known = Mutex<[String]>([])
+    static let knownLimit = 32
+    static func remember(_ token: String) {
+        known.withLock { list in
+            list.removeAll { $0 == token }
+            list.append(token)
+            if list.count > knownLimit { list.removeFirst(list.count - knownLimit) }
+        }
+    }
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     public func read() throws(SessionError) -> String? {
         if let held = mutex.withLock({ heldToken }) { return held }
@@ -75,6 +91,7 @@ public final class TokenStore: @unchecked Sendable {
             let version = DefaultsStore.FileVersion(path)
             if let version, mutex.withLock({ refused }) == version { return nil }
             let token = try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
+            if let token { Self.remember(token) }
             // Refused where it stays (a loose mode, a link): said once, not at every read.
             let after = DefaultsStore.FileVersion(path)
             mutex.withLock { refused = token == nil && after != nil && after == version ? version : nil }
@@ -97,6 +114,7 @@ public final class TokenStore: @unchecked Sendable {
         guard TokenStore.isWellFormed(token) else {
             throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
         }
+        Self.remember(token)
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(token) } }
         guard let lock, let file else { return mutex.withLock { memory = token } }
         let hook = beforeWrite

@@ -75,6 +75,39 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try session.waitForExit(), 0)
     }
 
+    /// After the server rejected a snapshot's token, the lines typed are remembered in the snapshot's
+    /// scope, as the prompt shows it, not as logged out; a line quoting the rejected token is not
+    /// saved at all (it is still a secret).
+    func testHistoryAfterASnapshotsRejectionKeepsItsScopeAndNotItsToken() throws {
+        let token = "device-token-rejected-0123456789abcdef"
+        try importing(["key_in_user_id": 3001, "key_in_account_type": "store", "key_in_role_code": "storeAdmin",
+                       "key_in_current_scenic_id": 1, "key_in_current_scenic_name": "西湖景区", "key_in_current_store_id": 101,
+                       "key_in_token": token], as: "device")
+        var env = environment
+        env["NO_COLOR"] = "1"
+        let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["--profile", "device"], environment: env, rows: 40, columns: 160)
+        try session.expect("(restoring) › ")
+        try session.waitForEditor()
+        session.send("orders\r")
+        try session.expect("(token rejected) › ", timeout: 20)
+        session.send("explain key \(token)\r")
+        try session.expect("*** is not a key")
+        try session.expect("(token rejected) › ")
+        session.send("keys --jq length\r")
+        try session.expect("(token rejected) › ")
+        session.send("history\r")
+        let listed = try session.expect("(token rejected) › ")
+        session.send("exit\r")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        // The listing's line, not the prompt's echo of it.
+        let keysLine = listed.split(separator: "\n").last { $0.contains("keys --jq length") && !$0.contains("›") }.map(String.init) ?? ""
+        XCTAssertTrue(keysLine.contains("storeAdmin@西湖景区/101"), "history lists the line out of the snapshot's scope:\n\(listed)")
+        XCTAssertFalse(keysLine.contains("logged out"), keysLine)
+        let file = (try? String(contentsOf: stateDir.appendingPathComponent("device/history"), encoding: .utf8)) ?? ""
+        XCTAssertTrue(file.contains("keys"), file)
+        XCTAssertFalse(file.contains(token), "the rejected token was saved in history:\n\(file)")
+    }
+
     /// A profile whose token another backend issued, opened with this one: the prompt says whose
     /// session it holds (the token is kept, not sent).
     func testAProfileOfAnotherBackendSaysWhoseSessionItHolds() throws {

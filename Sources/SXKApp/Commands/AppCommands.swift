@@ -124,6 +124,9 @@ struct AppCommands: Sendable {
         }
         switch await features.bootstrapper.validate() {
         case .loggedOut where snapshot:
+            // The rejection reset the copy with the session: this command, as every later one, reads
+            // the import's account again.
+            try host.returnToImportedSnapshot()
             return "the server rejects this device snapshot's token (session expired): the snapshot stays as imported; this process goes on logged out"
         case .loggedOut(let notice): return notice
         case .offline(let reason): diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(reason)")

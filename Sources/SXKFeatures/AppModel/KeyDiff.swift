@@ -67,10 +67,18 @@ public enum KeyDiff {
 
 /// A stored key's value as a person reads it: JSON as stored, except that a time key (epoch seconds,
 /// as the app stores them) shows the local time with its offset and the stored number after it.
+/// Secret members are masked at any depth, in an object as in JSON text kept as a string, by the
+/// rule of the JSON views: the text is written before any view could see its members.
 public enum KeyValueText {
     public static func human(_ value: JSONValue, key: String) -> String {
-        let stored = JSONWriter.string(value)
+        let stored = text(value)
         guard StoreKey.valueType(of: key) == .time, let seconds = value.doubleValue else { return stored }
         return "\(LocalTime.human(Date(timeIntervalSince1970: seconds))) (\(stored))"
+    }
+
+    /// The value as stored, in JSON, its secret members masked.
+    public static func text(_ value: JSONValue) -> String {
+        if case .string(let s) = value { return JSONWriter.string(.string(Redaction.scrubMembers(s))) }
+        return JSONWriter.string(Redaction.redact(value))
     }
 }

@@ -212,7 +212,7 @@ public struct ExplainFeature: Sendable {
     public func key(_ key: String) throws(FeatureError) -> Explanation {
         try reload()
         let value = key == StoreKey.token ? ((try? store.token()) ?? nil).map(Redaction.maskToken) ?? "nil"
-            : store.defaults[key].map { JSONWriter.string($0) } ?? "nil"
+            : store.defaults[key].map { KeyValueText.text($0) } ?? "nil"
         let kind = StoreKey.kind(of: key)
         var steps = [ExplainStep(key: key, value: value.count > 120 ? String(value.prefix(117)) + "…" : value, rule: "stored value", basis: Rules.storage)]
         let name: String

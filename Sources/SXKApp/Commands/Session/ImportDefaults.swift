@@ -9,7 +9,8 @@ extension Commands {
         static let spec = CommandSpec(
             "import-defaults", summary: "rebuild an account context from a device's UserDefaults export",
             arguments: [ArgumentSpec("FILE", kind: .path, summary: "plist (XML or binary) or JSON")],
-            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "profile to import into (default: imported)")]
+            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "profile to import into (default: imported)"),
+                    FlagSpec("json", summary: "print the import's report as JSON (keys imported, kept out, refused)")]
         )
         static let watchable = false
 

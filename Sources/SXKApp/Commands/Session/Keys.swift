@@ -21,7 +21,8 @@ extension AppCommands {
         let rows = entries.map { entry -> JSONValue in
             let text: String
             switch entry.value {
-            case .string(let s): text = s
+            // A string as it is (JSON text kept as a string too), its secret members masked.
+            case .string(let s): text = Redaction.scrubMembers(s)
             case .null: text = "–"
             default: text = KeyValueText.human(entry.value, key: entry.key)
             }

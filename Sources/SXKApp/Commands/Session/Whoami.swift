@@ -22,6 +22,7 @@ extension AppCommands {
     func whoami(_ command: ParsedCommand) throws -> CommandOutput {
         let s = services
         let session = s.contexts.session.current
+        let phase = host.shownPhase
         let account = s.contexts.account.current
         let permission = s.contexts.permission.current
         let store = s.storage.appStore
@@ -32,7 +33,7 @@ extension AppCommands {
         // A stored token of another backend than this process's: kept, not sent (the prompt says it too).
         let withheld = session.phase == .loggedOut ? s.sessionGuard.withheldStoredToken : nil
         let origin: String
-        switch session.phase {
+        switch phase {
         case .loggedOut where rejected: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
         case .loggedOut where withheld != nil: origin = "none: the stored token is kept, not sent here (its session's backend: \(withheld?.owner ?? "another"))"
         case .loggedOut: origin = "none"
@@ -41,7 +42,7 @@ extension AppCommands {
         }
         let snapshotOrigin = store.isDeviceSnapshot ? host.contextOrigin : nil
         var rows: [(String, JSONValue)] = [
-            ("phase", .string(session.phase.rawValue)),
+            ("phase", .string(phase.rawValue)),
             ("offline", .bool(session.offline)),
             ("environment", .string(s.environment.name)),
             ("baseURL", .string(s.environment.baseURL.absoluteString)),

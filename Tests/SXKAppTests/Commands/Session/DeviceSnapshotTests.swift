@@ -348,3 +348,72 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(r.stderr.contains("session expired"), r.summary)
     }
 }
+
+extension DeviceSnapshotTests {
+    /// A token the session no longer holds is still a secret: once the server rejected it (or it is
+    /// kept back as another backend's), a line quoting it back (`explain key TOKEN`, a variable of
+    /// that answer, `vars`) shows it masked, as before the rejection.
+    func testARejectedOrKeptBackTokenStaysMasked() throws {
+        let ws = Workspace()
+        let token = "stale-device-token-0123456789abcdef"
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, token: token)], in: ws, baseURL: url).status, 0)
+        let r = SXK.run(["--profile", "imported", "--keep-going", "-c", "orders; explain key \(token); let x = explain key \(token) .subject; vars --json"],
+                        in: ws, baseURL: url)
+        XCTAssertTrue(r.stderr.contains("rejects this device snapshot's token") || r.stderr.contains("rejected this profile's token"), r.summary)
+        XCTAssertTrue(r.stdout.contains("key ***"), r.summary)
+        XCTAssertFalse(r.stdout.contains(token) || r.stderr.contains(token), "a rejected token reached the output: \(r.summary)")
+
+        let other = SandboxServer(config: SandboxConfig())
+        let otherURL = try other.start()
+        defer { other.stop() }
+        let kept = SXK.run(["--profile", "imported", "-c", "explain key \(token)"], in: ws, baseURL: otherURL)
+        XCTAssertTrue(kept.stderr.contains("holds a session of"), kept.summary)
+        XCTAssertFalse(kept.stdout.contains(token) || kept.stderr.contains(token), "a kept-back token reached the output: \(kept.summary)")
+    }
+
+    /// The command whose validation finds the snapshot's token rejected shows the import's account,
+    /// as the next command and the prompt do; a snapshot whose token was accepted is logged in for
+    /// `whoami` as for the prompt, for the rest of the process.
+    func testWhoamiAgreesWithThePromptAfterTheSnapshotsValidation() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws)], in: ws, baseURL: url).status, 0)
+        let stale = SXK.run(["--profile", "imported", "--revalidate", "-c", "whoami --jq '[.phase,.userId,.roleCode,.storeId]'; whoami --jq '[.phase,.userId,.roleCode,.storeId]'"],
+                            in: ws, baseURL: url)
+        XCTAssertEqual(stale.stdout, "[\"loggedOut\",3001,\"storeAdmin\",301]\n[\"loggedOut\",3001,\"storeAdmin\",301]\n", stale.summary)
+
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let token = try XCTUnwrap(ws.token())
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, token: token, store: 101), "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let live = SXK.run(["--profile", "device", "-c", "whoami --jq .phase; orders --page-size 1 --jq .total; whoami --jq .phase"], in: ws, baseURL: url)
+        XCTAssertEqual(live.status, 0, live.summary)
+        let lines = live.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "restoring", live.summary)
+        XCTAssertEqual(lines.last, "loggedIn", live.summary)
+        XCTAssertEqual(SXK.run(["--profile", "device", "--revalidate", "whoami", "--jq", ".phase"], in: ws, baseURL: url).stdout, "loggedIn\n")
+    }
+
+    /// An export's values that hold secret members (an object, or JSON kept as a string) show them
+    /// masked in `keys`' table and in `explain key`, as `keys --json` does; `import-defaults` prints
+    /// its report as JSON.
+    func testSecretMembersInsideImportedValuesAreMasked() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        var device = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: file)), format: nil) as? [String: Any])
+        device["3001_store_settings"] = ["password": "NESTED-PASS-777777", "other": "x"]
+        device["3001_store_prefs"] = Data(#"{"authToken":"JSON-STRING-TOKEN-5555"}"#.utf8)
+        try PropertyListSerialization.data(fromPropertyList: device, format: .binary, options: 0).write(to: URL(fileURLWithPath: file))
+        let imported = SXK.run(["import-defaults", file, "--jq", ".tokenImported"], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+        XCTAssertEqual(imported.stdout, "true\n", imported.summary)
+        for view in [["keys"], ["keys", "--wide"], ["keys", "--all"], ["keys", "--json"], ["keys", "--csv"],
+                     ["explain", "key", "3001_store_settings"], ["explain", "key", "3001_store_settings", "--json"],
+                     ["explain", "key", "3001_store_prefs", "--jq", "."]] {
+            let r = SXK.run(["--profile", "imported"] + view, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertFalse(r.stdout.contains("NESTED-PASS") || r.stdout.contains("JSON-STRING-TOKEN"), "\(view): \(r.summary)")
+        }
+        let table = SXK.run(["--profile", "imported", "keys"], in: ws, baseURL: url)
+        XCTAssertTrue(table.stdout.contains(#""password":"***""#), table.summary)
+        XCTAssertTrue(table.stdout.contains(#""other":"x""#), table.summary)
+    }
+}
