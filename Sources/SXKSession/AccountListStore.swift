@@ -56,17 +56,30 @@ public final class AccountListStore: @unchecked Sendable {
         }
     }
 
-    public func write(_ list: List) throws(SessionError) {
-        if mutex.withLock({ isHeld }) { return mutex.withLock { heldList = .some(list) } }
-        guard let file, let lock else { return mutex.withLock { memory = list } }
+    /// Writes the list; `unlessReplaced`, asked under the profile lock: the session it belongs to is
+    /// no longer the profile's (another process's login or logout), so the list on disk is that
+    /// session's and stays. Whether written.
+    @discardableResult
+    public func write(_ list: List, unlessReplaced replaced: (() -> Bool)? = nil) throws(SessionError) -> Bool {
+        if mutex.withLock({ isHeld }) { mutex.withLock { heldList = .some(list) }; return true }
+        guard let file, let lock else { mutex.withLock { memory = list }; return true }
         let bytes = JSONWriter.bytes(AccountListStore.encode(list), style: .pretty) + [0x0A]
-        try lock.withLock { () throws(SessionError) in try file.writeAtomically(path, bytes: bytes) }
+        return try lock.withLock { () throws(SessionError) -> Bool in
+            if replaced?() == true { return false }
+            try file.writeAtomically(path, bytes: bytes)
+            return true
+        }
     }
 
-    public func clear() throws(SessionError) {
+    /// Removes the list; `unlessReplaced` as for `write`, but a list another session wrote is a
+    /// reason to stop (`.replaced`): a logout's other writes are not made either.
+    public func clear(unlessReplaced replaced: (() -> Bool)? = nil) throws(SessionError) {
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldList = .some(nil) } }
         guard let file, let lock else { return mutex.withLock { memory = nil } }
-        try lock.withLock { () throws(SessionError) in try file.remove(path) }
+        try lock.withLock { () throws(SessionError) in
+            if replaced?() == true { throw .replaced(SessionError.anotherSession) }
+            try file.remove(path)
+        }
     }
 
     /// The fields kept per account: exactly the non-secret ones of `Account`.

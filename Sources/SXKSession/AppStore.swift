@@ -61,32 +61,55 @@ public final class AppStore: @unchecked Sendable {
     /// last read is not read again (`DefaultsStore.refresh`).
     public func reload() throws(SessionError) { try defaults.refresh() }
 
-    /// Runs several changes and saves once at the end (also when `body` throws). `expectingToken`:
-    /// the changes belong to that token's session (a login's), so the save is refused when the
-    /// token file holds another by then (another process logged in or out meanwhile).
-    public func batch<T>(expectingToken token: String? = nil, _ body: () throws(SessionError) -> T) throws(SessionError) -> T {
+    /// What the token file must hold for a write that follows a change of session (a login's token,
+    /// a logout's removal): asked under the profile lock at that write. Another process's login or
+    /// logout in between makes the profile its session, and this one's later writes are refused.
+    public enum TokenExpectation: Sendable, Equatable {
+        case holds(String)
+        case absent
+    }
+
+    /// Whether the token file no longer is as `expectation` says, for a caller holding the lock.
+    func replaced(_ expectation: TokenExpectation) -> Bool {
+        switch expectation {
+        case .holds(let token): return !tokens.holdsHoldingLock(token)
+        case .absent: return !tokens.isAbsentHoldingLock
+        }
+    }
+
+    /// Runs several changes and saves once at the end (also when `body` throws). `expecting`: the
+    /// changes belong to a session whose token file is as it says (a login's), so the save is
+    /// refused when another process logged in or out by then.
+    public func batch<T>(expecting expectation: TokenExpectation? = nil, _ body: () throws(SessionError) -> T) throws(SessionError) -> T {
         batchLock.withLock {
             batchDepth += 1
-            if let token { expectedToken = token }
+            if let expectation { expected = expectation }
         }
         let result: Result<T, SessionError>
         do { result = .success(try body()) } catch { result = .failure(error) }
-        let (outermost, expected) = batchLock.withLock { () -> (Bool, String?) in
+        let (outermost, expectation) = batchLock.withLock { () -> (Bool, TokenExpectation?) in
             batchDepth -= 1
             guard batchDepth == 0 else { return (false, nil) }
-            defer { expectedToken = nil }
-            return (true, expectedToken)
+            defer { expected = nil }
+            return (true, expected)
         }
         if outermost {
-            if let expected {
-                try defaults.save(replaced: { [tokens] in !tokens.holdsHoldingLock(expected) })
+            if let expectation {
+                try defaults.save(replaced: { self.replaced(expectation) })
             } else {
                 try defaults.save()
             }
         }
         return try result.get()
     }
-    private var expectedToken: String?
+    private var expected: TokenExpectation?
+
+    /// The account list of a login whose token is `token`: not written once another process's login
+    /// or logout has made the profile its session (the list on disk is that session's). Whether written.
+    @discardableResult
+    public func writeAccountList(_ list: AccountListStore.List, expectingToken token: String) throws(SessionError) -> Bool {
+        try accountList.write(list, unlessReplaced: { self.replaced(.holds(token)) })
+    }
 
     private func commit() throws(SessionError) {
         let inBatch = batchLock.withLock { batchDepth > 0 }
@@ -170,25 +193,48 @@ public final class AppStore: @unchecked Sendable {
 
     /// Writes what one step of the app model decided (`AppModel.apply`): the token file first, then the
     /// account list, then `values` (nil removes a key) in one save, each written even when this process
-    /// read the same value (another may have written the file since). After a new token the save is
-    /// refused when the token file holds another by then. The storage layer holds no rule of
-    /// which keys a login or a logout writes; the app model does.
-    /// A removal (logout, expiry) clears everything it can: a token file that cannot be removed (a
-    /// folder planted there) does not keep the account snapshot and list; its failure is thrown last.
-    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false) throws(SessionError) {
+    /// read the same value (another may have written the file since). The storage layer holds no rule
+    /// of which keys a login or a logout writes; the app model does.
+    /// Another process's login or logout between these writes makes the profile its session: after a
+    /// new token, the rest is refused once the file holds another; a removal (`sessionToken`: the token
+    /// this process's session holds) leaves a token another process stored since, and refuses the
+    /// rest once one is stored again. A removal clears everything it can: a token file that cannot be
+    /// removed (a folder planted there) does not keep the account snapshot and list; its failure is
+    /// thrown last.
+    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false,
+                      sessionToken: String? = nil) throws(SessionError) {
         var deferred: SessionError?
+        var expectation: TokenExpectation?
         switch token {
-        case .set(let value): try tokens.write(value)
+        case .set(let value):
+            try tokens.write(value)
+            expectation = .holds(value)
         case .remove:
-            do { try tokens.clear() } catch { deferred = error }
+            do {
+                try tokens.clear(unlessHoldingAnotherThan: sessionToken)
+                expectation = .absent
+            } catch .replaced(let reason) {
+                throw .replaced(reason)
+            } catch {
+                deferred = error
+            }
         case nil: break
         }
         if clearAccountList {
-            do { try accountList.clear() } catch { if deferred == nil { throw error } }
+            do {
+                if let expectation {
+                    try accountList.clear(unlessReplaced: { self.replaced(expectation) })
+                } else {
+                    try accountList.clear()
+                }
+            } catch .replaced(let reason) {
+                throw .replaced(reason)
+            } catch {
+                if deferred == nil { throw error }
+            }
         }
         if !values.isEmpty {
-            let written: String? = if case .set(let value) = token { value } else { nil }
-            try batch(expectingToken: written) { () throws(SessionError) in
+            try batch(expecting: expectation) { () throws(SessionError) in
                 for (key, value) in values { defaults.set(key, value, evenIfUnchanged: true) }
             }
         }

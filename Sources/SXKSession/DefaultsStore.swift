@@ -182,9 +182,11 @@ public final class DefaultsStore: @unchecked Sendable {
             // unless its token is no longer the profile's: two logins at once leave the last
             // token beside its own account's state, never beside the other's.
             let foreign = identity != nil && disk.read && pending.isDisjoint(with: Self.identityKeys) && Self.identity(disk.object) != identity
-            if !pending.isEmpty, foreign || replaced?() == true {
-                mutex.withLock { anotherSession = true }
-                throw .rejected("the profile holds another session now (another sxk process logged in or out): nothing was written")
+            // The same account stored again by another process's login is not another session.
+            let anotherSession = replaced?() == true && Self.identity(disk.object) != Self.identity(snapshot)
+            if !pending.isEmpty, foreign || anotherSession {
+                mutex.withLock { self.anotherSession = true }
+                throw .replaced(SessionError.anotherSession)
             }
             var merged = disk.object
             // In memory order, so keys new to the file are added in the order they were set: the

@@ -21,6 +21,12 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case badInput(path: String, reason: String)
     /// A value or request the stores refuse (unknown menu URI, negative minutes…).
     case rejected(String)
+    /// Another sxk process logged in or out on the profile meanwhile: the profile is its session
+    /// now, and this process's write for its own session was not made.
+    case replaced(String)
+
+    /// What a write refused for that reason says.
+    public static let anotherSession = "the profile holds another session now (another sxk process logged in or out): nothing was written"
 
     public var description: String {
         switch self {
@@ -34,7 +40,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid profile name '\(name)': use letters, digits, '.', '-' or '_' (no '/' or '..')"
         case .badInput(let path, let reason):
             return "cannot import \(path): \(reason)"
-        case .rejected(let message):
+        case .rejected(let message), .replaced(let message):
             return message
         }
     }

@@ -137,10 +137,22 @@ public final class TokenStore: @unchecked Sendable {
         return stored == token
     }
 
-    public func clear() throws(SessionError) {
+    /// Whether no token file is there, for a caller that holds the profile lock.
+    var isAbsentHoldingLock: Bool {
+        guard file != nil else { return mutex.withLock { memory } == nil }
+        return DefaultsStore.FileVersion(path) == nil
+    }
+
+    /// Removes the token file. `session`: the token this process's session holds; a file that holds
+    /// another (another process logged in since) is left as it is, and `.replaced` thrown.
+    public func clear(unlessHoldingAnotherThan session: String? = nil) throws(SessionError) {
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(nil) } }
         guard let lock, let file else { return mutex.withLock { memory = nil } }
         try lock.withLock { () throws(SessionError) in
+            if let session, case .loaded(let bytes, _)? = try? file.read(path, kind: .secret),
+               case .success(let stored) = TokenStore.decode(bytes), stored != session {
+                throw .replaced("another sxk process logged in on this profile meanwhile: its session is kept")
+            }
             defer { noteSeen() }
             try file.remove(path)
             // A token file once set aside as corrupt may still hold a token: it goes with the token.

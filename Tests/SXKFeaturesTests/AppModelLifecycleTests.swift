@@ -276,3 +276,28 @@ final class AppModelRulesTests: XCTestCase {
         XCTAssertFalse(accountType.contains { $0.value == "written by StoreKey.accountCachePrefix" })
     }
 }
+
+extension AppModelLifecycleTests {
+    /// Another process logs in on the profile while this one's session ends: the server's expiry of
+    /// this session's token, or a logout, removes only that token; the newer login's token, account
+    /// and account list stay, and the logout says why it did not finish.
+    func testAnExpiryOrALogoutOfAnOlderSessionLeavesANewerLogin() async throws {
+        let older = try Harness()
+        try await older.login("13800000001")
+        let newer = try Harness(stateDir: older.stateDir)
+        for end in ["expiry", "logout"] {
+            try await newer.login("13800000002")
+            let token = try XCTUnwrap(try newer.storage.appStore.token())
+            if end == "expiry" {
+                older.sessionGuard.sessionExpired(token: older.contexts.session.token)
+            } else {
+                XCTAssertThrowsError(try older.auth.logout()) { XCTAssertTrue("\($0)".contains("another sxk process logged in"), "\($0)") }
+            }
+            try older.open()
+            XCTAssertEqual(try older.storage.appStore.token(), token, end)
+            XCTAssertEqual(older.storage.appStore.userId, 2001, end)
+            XCTAssertEqual(try older.storage.appStore.accountList.read()?.phone, "13800000002", end)
+            try await older.login("13800000001")
+        }
+    }
+}

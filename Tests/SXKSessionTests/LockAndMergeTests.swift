@@ -149,17 +149,60 @@ final class LockAndMergeTests: XCTestCase {
         // beside 2001's state.
         try first.tokens.write("token-1001c")
         try second.write(account(2001), token: .set("token-2001b"))
-        XCTAssertThrowsError(try first.batch(expectingToken: "token-1001c") { () throws(SessionError) in
+        XCTAssertThrowsError(try first.batch(expecting: .holds("token-1001c")) { () throws(SessionError) in
             for (key, value) in account(1001) { first.defaults.set(key, value, evenIfUnchanged: true) }
         }) { XCTAssertTrue("\($0)".contains("another sxk process"), "\($0)") }
-        XCTAssertThrowsError(try first.batch(expectingToken: "token-1001c") { () throws(SessionError) in
+        XCTAssertThrowsError(try first.batch(expecting: .holds("token-1001c")) { () throws(SessionError) in
             try first.setCurrentStoreId(101)
         }) { XCTAssertTrue("\($0)".contains("another sxk process"), "\($0)") }
-        try second.batch(expectingToken: "token-2001b") { () throws(SessionError) in try second.setCurrentStoreId(302) }
+        try second.batch(expecting: .holds("token-2001b")) { () throws(SessionError) in try second.setCurrentStoreId(302) }
         disk = try ProfileStorage(paths: paths, warn: { _ in }).appStore
         XCTAssertEqual(try disk.token(), "token-2001b")
         XCTAssertEqual(disk.userId, 2001)
         XCTAssertEqual(disk.currentStoreId, 302)
+    }
+
+    /// A logout or an expiry racing another process's login removes only its own session's token and
+    /// writes nothing more once a token is stored again; a login's account list is not written beside
+    /// another's token; the same account stored again by another login is not another session.
+    func testALogoutOrExpiryLeavesANewerLoginAndAListFollowsItsToken() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        func account(_ id: Int?) -> [(key: String, value: JSONValue?)] {
+            [(key: "key_in_user_id", value: id.map { .int($0) }), (key: "key_in_account_type", value: id.map { _ in .string("scenic") })]
+        }
+        func open() throws -> AppStore { try ProfileStorage(paths: paths, warn: { _ in }).appStore }
+        let list = { (phone: String) in AccountListStore.List(phone: phone, accounts: []) }
+        try open().write(account(1001), token: .set("token-1001"))
+        let leaving = try open(), arriving = try open()
+        // Another process logs in before the logout (or an expiry of 1001's token) removes anything.
+        try arriving.write(account(2001), token: .set("token-2001"))
+        try arriving.writeAccountList(list("13800000002"), expectingToken: "token-2001")
+        XCTAssertThrowsError(try leaving.write(account(nil), token: .remove, clearAccountList: true, sessionToken: "token-1001")) {
+            XCTAssertTrue("\($0)".contains("another sxk process logged in"), "\($0)")
+        }
+        var disk = try open()
+        XCTAssertEqual(try disk.token(), "token-2001")
+        XCTAssertEqual(disk.userId, 2001)
+        XCTAssertEqual(try disk.accountList.read()?.phone, "13800000002")
+        // Between the logout's removal and its other writes: they are not made once a token is back.
+        try disk.tokens.clear(unlessHoldingAnotherThan: "token-2001")
+        try arriving.write(account(2001), token: .set("token-2001b"))
+        XCTAssertThrowsError(try disk.batch(expecting: .absent) { () throws(SessionError) in
+            for (key, value) in account(nil) { disk.defaults.set(key, value, evenIfUnchanged: true) }
+        })
+        XCTAssertThrowsError(try disk.accountList.clear(unlessReplaced: { disk.replaced(.absent) }))
+        disk = try open()
+        XCTAssertEqual(disk.userId, 2001)
+        XCTAssertNotNil(try disk.accountList.read())
+        // A login's account list once another token is the profile's: not written, no error.
+        XCTAssertFalse(try leaving.writeAccountList(list("13800000001"), expectingToken: "token-1001"))
+        XCTAssertEqual(try open().accountList.read()?.phone, "13800000002")
+        // The same account stored by another login since: the first login's context is written.
+        try leaving.write(account(2001), token: .set("token-2001c"))
+        try arriving.write(account(2001), token: .set("token-2001d"))
+        try leaving.batch(expecting: .holds("token-2001c")) { () throws(SessionError) in try leaving.setCurrentStoreId(7) }
+        XCTAssertEqual(try open().currentStoreId, 7)
     }
 
     func testConcurrentWritersLoseNothing() throws {

@@ -86,8 +86,9 @@ public struct LifecyclePlan: Sendable, Equatable {
 
 extension AppModel {
     /// Writes what `plan` writes now: the token file, the account list, then the keys in one save.
-    public static func apply(_ plan: LifecyclePlan, to store: AppStore) throws(SessionError) {
-        try store.write(plan.writes.map { ($0.key, $0.value) }, token: plan.token, clearAccountList: plan.clearsAccountList)
+    /// `sessionToken`: the token this process's session holds, for a plan that removes it.
+    public static func apply(_ plan: LifecyclePlan, to store: AppStore, sessionToken: String? = nil) throws(SessionError) {
+        try store.write(plan.writes.map { ($0.key, $0.value) }, token: plan.token, clearAccountList: plan.clearsAccountList, sessionToken: sessionToken)
     }
 
     // MARK: completeLogin

@@ -242,7 +242,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var accountListWarning: String?
         // Not after a Ctrl-C that came while the token and the snapshot were written.
         if !Task.isCancelled {
-            do { try contexts.store.accountList.write(.init(phone: phone, accounts: contexts.account.current.accounts)) } catch {
+            do { try contexts.store.writeAccountList(.init(phone: phone, accounts: contexts.account.current.accounts), expectingToken: result.token) } catch {
                 accountListWarning = "logged in, but the account list was not saved: \(error)"
             }
         }
@@ -275,7 +275,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         let store = contexts.store
         var menus: (key: String, value: JSONValue?, pending: Bool)?
         do {
-            try store.batch(expectingToken: result.token) { () throws(SessionError) in
+            try store.batch(expecting: .holds(result.token)) { () throws(SessionError) in
                 try store.persistContexts(account: contexts.account, permission: contexts.permission, validated: report != nil)
                 guard let role = contexts.permission.roleCode, !role.isEmpty else { return }
                 let common = CommonMenuStore(store: store), key = common.key(roleCode: role)

@@ -104,7 +104,8 @@ public final class SessionGuard: @unchecked Sendable {
         if !keepStored {
             let store = contexts.store
             let plan = expired ? AppModel.sessionExpired(state: store) : AppModel.logout(state: store)
-            do { try AppModel.apply(plan, to: store) } catch { failure = error }
+            // Only this session's token goes: a login another process made since is its session.
+            do { try AppModel.apply(plan, to: store, sessionToken: contexts.session.token) } catch { failure = error }
         }
         contexts.account.reset()
         contexts.permission.reset()
