@@ -121,6 +121,25 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("let v = y", specs: specs, aliases: aliases))
     }
 
+    /// The command `watch` or `compare` runs is read as they run it, its alias expanded: a working
+    /// line is kept, one whose alias hides a secret or is refused there stays out.
+    func testTheCommandAPassingCommandRunsIsReadThroughItsAlias() throws {
+        let compare = CommandSpec("compare", summary: "compare",
+                                  arguments: [ArgumentSpec("COMMAND", kind: .choice(["get", "orders"]), summary: "request"),
+                                              ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its words")],
+                                  flags: [FlagSpec("as", value: .string, valueName: "IDS", summary: "identities")]).passingCommand()
+        let specs = Builtins.merged(with: Fixtures.specs + [compare])
+        let aliases = AliasTable()
+        try aliases.define("two", as: "orders --all", isCommand: { _ in true })
+        try aliases.define("secret", as: "get /api/x PassWord=sandbox123", isCommand: { _ in true })
+        try aliases.define("flags", as: "--as role:a orders", isCommand: { _ in true })
+        XCTAssertTrue(HistoryStore.shouldPersist("compare --as role:a two", specs: specs, aliases: aliases))
+        XCTAssertTrue(HistoryStore.shouldPersist("compare --as role:a -- two", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("compare --as role:a secret", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("compare flags", specs: specs, aliases: aliases))
+        XCTAssertFalse(HistoryStore.shouldPersist("compare --as role:a nothing", specs: specs, aliases: aliases))
+    }
+
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {
         let path = dir + "/profile/history"
         let old = umask(0)

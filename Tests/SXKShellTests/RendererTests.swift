@@ -294,6 +294,10 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(header.fitted(columns: 80), "Every 1s: orders --page-size 100 --statu…  2026-12-05 05:00:00 +08:00 · run 3/10")
         XCTAssertEqual(header.fitted(columns: 60), "Every 1s: orders --page-size 10…  05:00:00 +08:00 · run 3/10")
         XCTAssertEqual(header.fitted(columns: 30), "Every 1s: orders --page-size …")
+        // A short command keeps the day while the line fits with the gap narrowed.
+        let short = LiveOutput.Header(title: "Every 2s: whoami", status: "2026-12-05 12:05:28 +00:00 · run 1/1", shortStatus: "12:05:28 +00:00 · run 1/1")
+        XCTAssertEqual(short.fitted(columns: 55), "Every 2s: whoami  2026-12-05 12:05:28 +00:00 · run 1/1")
+        XCTAssertEqual(short.fitted(columns: 50), "Every 2s: whoami  12:05:28 +00:00 · run 1/1")
         XCTAssertEqual(LiveOutput.Header(title: "h", status: "").line, "h")
         XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2).map { String($0.kept) }, "a\nb\n")
         XCTAssertEqual(Pager.fitting("a\nb\nc", columns: 10, rows: 2)?.linesLeftOut, 1)

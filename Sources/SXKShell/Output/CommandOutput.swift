@@ -94,7 +94,9 @@ public struct LiveOutput: Sendable {
         public func fitted(columns: Int) -> String {
             let full = line
             guard TextWidth.width(full) > columns else { return full }
-            for (side, least) in [(status, 24), (shortStatus ?? status, 12)] {
+            // A short title needs no more room than its own (two spaces apart: the gap narrows first).
+            let titleWidth = TextWidth.width(title)
+            for (side, least) in [(status, min(24, titleWidth)), (shortStatus ?? status, min(12, titleWidth))] {
                 let room = columns - TextWidth.width(side) - 2
                 if room >= least { return TextWidth.truncate(title, to: room) + "  " + side }
             }

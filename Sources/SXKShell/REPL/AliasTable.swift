@@ -77,6 +77,26 @@ public final class AliasTable: @unchecked Sendable {
         return Self.expand(command, table: snapshot, used: [])
     }
 
+    /// `command` with the alias of the command it passes on (`watch -n 5 so …`, `compare --as … -- so`)
+    /// expanded, as that command would be typed alone: its redirection or pipe is the line's, and
+    /// an alias that stands for several commands, or starts with no command (flags of the command
+    /// that runs it), is refused. `command` as it is when it passes none on or that word is no alias.
+    /// `words`: the command's words as far as they are known now (variables expanded).
+    public func expandingPassedCommand(_ command: [Token], words: [String], parser: CommandParser) throws(UsageError) -> [Token] {
+        guard let start = parser.passedCommandStart(words), start < command.count, let runner = parser.command(named: words[0]) else { return command }
+        let head = command[start]
+        guard !head.quoted, head.parts.isEmpty, let alias = alias(head.text) else { return command }
+        let commands = expand(Array(command[start...]))
+        guard commands.count == 1, let inner = commands.first, let first = inner.first else {
+            throw UsageError("\(runner.name): '\(head.text)' stands for several commands; \(runner.name) runs one")
+        }
+        // A word made by a variable is only known when the line runs, as at the start of a line.
+        guard !first.parts.isEmpty || parser.command(named: first.text) != nil else {
+            throw UsageError("\(Self.definition(alias)): unknown command '\(first.text)'")
+        }
+        return Array(command[..<start]) + inner
+    }
+
     /// `alias so=…` as it would be typed again (for listing and sxkrc files).
     public static func definition(_ alias: Alias) -> String {
         "alias \(alias.name)=\(Tokenizer.quote(alias.text))"

@@ -85,6 +85,10 @@ public final class HistoryStore: @unchecked Sendable {
                 let isPath = checked.count == 1 && (head.text.hasPrefix(".") || head.text.hasPrefix("["))
                 if !isVariable && !isPath && !specs.contains(where: { $0.matches(head.text) }) { return false }
             }
+            // `watch so`, `compare … so`: the command they run, as they run it.
+            if let aliases {
+                do { checked = try aliases.expandingPassedCommand(checked, words: checked.map(\.text), parser: CommandParser(specs: specs)) } catch { return false }
+            }
             if !isSafe(checked, specs: specs, aliases: aliases, depth: 0) { return false }
             // A line the parser rejects (a usage error: perhaps a password typed where a word was
             // expected) stays out. A word made by a variable is only known when the line runs.

@@ -27,11 +27,11 @@ extension Shell {
         return worst
     }
 
-    private func runExpanded(_ expanded: [Token], io: CommandIO) async -> Int32 {
+    private func runExpanded(_ typed: [Token], io: CommandIO) async -> Int32 {
         let tokens: [Token]
         let target: OutputTarget?
         do {
-            let split = try OutputTarget.split(expanded)
+            let split = try OutputTarget.split(try expandingPassedAlias(typed))
             tokens = split.words
             switch split.target {
             case nil: target = nil
@@ -56,26 +56,17 @@ extension Shell {
         }
         if let target { return await runRedirected(tokens, to: target, io: io) }
         let words: [String]
-        do { words = try commandWords(tokens) } catch {
+        do { words = try tokens.map(expandVariables) } catch {
             errors.error(error)
             return ExitStatus.usage
         }
         return await runWords(words, io: io)
     }
 
-    /// The words of one command, its variables expanded; for a command that runs another (`watch`,
-    /// `compare`), that command's alias is expanded too, as it would be typed alone. An alias that
-    /// stands for several commands is refused: they run one command.
-    func commandWords(_ tokens: [Token]) throws -> [String] {
-        let words = try tokens.map(expandVariables)
-        guard let start = parser.passedCommandStart(words), let spec = parser.command(named: words[0]) else { return words }
-        let head = tokens[start]
-        guard !head.quoted, head.parts.isEmpty, aliases.alias(head.text) != nil else { return words }
-        let commands = aliases.expand(Array(tokens[start...]))
-        guard commands.count == 1, let inner = commands.first, !inner.isEmpty else {
-            throw UsageError("\(spec.name): '\(head.text)' stands for several commands; \(spec.name) runs one")
-        }
-        return Array(words[..<start]) + (try inner.map(expandVariables))
+    /// The command `watch` or `compare` is given, its alias expanded as if typed alone
+    /// (`AliasTable.expandingPassedCommand`); a variable that cannot be expanded yet stays as typed.
+    func expandingPassedAlias(_ command: [Token]) throws -> [Token] {
+        try aliases.expandingPassedCommand(command, words: command.map { (try? expandVariables($0)) ?? $0.text }, parser: parser)
     }
 
     /// Runs one command with its output going to `target` (`| CMD`, `> FILE`, `>> FILE`): what a
@@ -84,7 +75,7 @@ extension Shell {
     /// the shell command's.
     private func runRedirected(_ tokens: [Token], to target: OutputTarget, io: CommandIO) async -> Int32 {
         let words: [String]
-        do { words = try commandWords(tokens) } catch {
+        do { words = try tokens.map(expandVariables) } catch {
             errors.error(error)
             return ExitStatus.usage
         }
@@ -220,9 +211,10 @@ extension Shell {
                 }
             }
             let commands = aliases.expand(command)
-            guard commands.count == 1, let one = commands.first, !one.isEmpty else {
+            guard commands.count == 1, let expanded = commands.first, !expanded.isEmpty else {
                 throw UsageError("let \(name): '\(command[0].text)' stands for several commands; let takes one")
             }
+            let one = try expandingPassedAlias(expanded)
             if one[0].text == "let" && !one[0].quoted { throw UsageError("let \(name): a let cannot run another let") }
             // A command that ends the shell gives no data: refused, not run after its error.
             if ["exit", "quit"].contains(one[0].text) && !one[0].quoted { throw UsageError("let \(name): '\(one[0].text)' ends the shell and gives no data") }

@@ -126,6 +126,22 @@ final class VariablesAndAliasesTests: SandboxTestCase {
         let quoted = SXK.run(["-c", "alias so=orders; watch --count 1 'so'"], in: ws, baseURL: url)
         XCTAssertEqual(quoted.status, 2, quoted.summary)
         XCTAssertTrue(quoted.stderr.contains("unknown command 'so'"), quoted.summary)
+        // As typed alone: an alias starting with flags gives watch none of them; one with a
+        // redirection redirects the line; `let` takes the command's data through it.
+        let flags = SXK.run(["-c", "alias fast='-n 0.1 --count 2 orders'; watch fast"], in: ws, baseURL: url)
+        XCTAssertEqual(flags.status, 2, flags.summary)
+        XCTAssertEqual(flags.errorLines, ["error: alias fast='-n 0.1 --count 2 orders': unknown command '-n'"], flags.summary)
+        let file = ws.root + "/watched.txt"
+        let redirected = SXK.run(["-c", "alias so='orders --page-size 2 --json > \(file)'; watch --count 1 so"], in: ws, baseURL: url)
+        XCTAssertEqual(redirected.status, 0, redirected.summary)
+        XCTAssertEqual(((try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))) as? [String: Any])?["pageSize"] as? Int, 2,
+                       redirected.summary)
+        let kept = SXK.run(["-c", "alias two='orders --page-size 2'; let x = compare --as role:storeAdmin -- two; let y = watch --count 1 two .list[0].orderNo; vars --json"],
+                           in: ws, baseURL: url)
+        XCTAssertEqual(kept.status, 0, kept.summary)
+        let vars = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(kept.stdout.utf8)) as? [String: Any], kept.summary)
+        XCTAssertTrue((vars["y"] as? String ?? "").hasPrefix("SX"), kept.summary)
+        XCTAssertNotNil(vars["x"] as? [String: Any], kept.summary)
     }
 
     func testStartupFileRunsOnlyInTheREPL() throws {
