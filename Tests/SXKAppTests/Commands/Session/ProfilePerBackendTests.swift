@@ -235,6 +235,35 @@ final class ProfilePerBackendTests: XCTestCase {
         other.setLatency(milliseconds: 0)
     }
 
+    /// `home --apply` whose replay saw the token rejected clears the login state, but not a login
+    /// another process made while the replay waited for the server: that session stays, and the
+    /// apply says why it wrote nothing (exit 1).
+    func testAnApplyAfterARejectionLeavesALoginMadeMeanwhile() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.run(["--profile", "r", "login", "13800000001", "--password-stdin", "--accept-privacy"],
+                               in: ws, baseURL: otherURL, stdin: "sandbox123\n").status, 0)
+        other.expireTokens()
+        other.setLatency(milliseconds: 600)
+        defer { other.setLatency(milliseconds: 0) }
+        nonisolated(unsafe) var apply: RunResult?
+        let done = DispatchSemaphore(value: 0)
+        let args = ["--base-url", otherURL.absoluteString, "--state-dir", ws.stateDir, "--profile", "r", "home", "--apply"], env = ws.environment
+        DispatchQueue.global().async {
+            apply = SXK.runProcess(args, env: env, stdin: Data(), timeout: 30)
+            done.signal()
+        }
+        usleep(250_000)
+        XCTAssertEqual(SXK.run(["--profile", "r", "login", "13800000002", "--password-stdin", "--accept-privacy"],
+                               in: ws, baseURL: url, stdin: "sandbox123\n").status, 0)
+        done.wait()
+        let r = try XCTUnwrap(apply)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("another sxk process logged in on this profile meanwhile"), r.summary)
+        let who = SXK.run(["--profile", "r", "profile", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(who.status, 0, who.summary)
+        XCTAssertEqual(((try? who.json()) as? [String: Any]).flatMap { $0["userInfo"] as? [String: Any] }?["userId"] as? Int, 2001, who.summary)
+    }
+
     /// A profile named after its backend whose record is gone (older state) gets it back from that
     /// backend named on the command line, so `--profile NAME` alone finds it again.
     func testAnOwnNamedProfileGetsItsRecordBack() throws {
