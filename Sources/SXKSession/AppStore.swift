@@ -196,13 +196,12 @@ public final class AppStore: @unchecked Sendable {
     /// read the same value (another may have written the file since). The storage layer holds no rule
     /// of which keys a login or a logout writes; the app model does.
     /// Another process's login or logout between these writes makes the profile its session: after a
-    /// new token, the rest is refused once the file holds another; a removal (`sessionToken`: the token
-    /// this process's session holds) leaves a token another process stored since, and refuses the
-    /// rest once one is stored again. A removal clears everything it can: a token file that cannot be
-    /// removed (a folder planted there) does not keep the account snapshot and list; its failure is
-    /// thrown last.
-    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false,
-                      sessionToken: String? = nil) throws(SessionError) {
+    /// new token, the rest is refused once the file holds another; a removal leaves a token file
+    /// another process wrote since this one's session took it (`TokenStore.clear(ownSessionOnly:)`),
+    /// and refuses the rest once one is stored again. A removal clears everything it can: a token
+    /// file that cannot be removed (a folder planted there) does not keep the account snapshot and
+    /// list; its failure is thrown last.
+    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false) throws(SessionError) {
         var deferred: SessionError?
         var expectation: TokenExpectation?
         switch token {
@@ -211,7 +210,7 @@ public final class AppStore: @unchecked Sendable {
             expectation = .holds(value)
         case .remove:
             do {
-                try tokens.clear(unlessHoldingAnotherThan: sessionToken)
+                try tokens.clear(ownSessionOnly: true)
                 expectation = .absent
             } catch .replaced(let reason) {
                 throw .replaced(reason)

@@ -67,31 +67,41 @@ public final class TokenStore: @unchecked Sendable {
     /// Whether something is at the token file's path (a token, or one refused for now: a loose mode).
     public var isOnDisk: Bool { file != nil && DefaultsStore.FileVersion(path) != nil }
 
-    /// Every token this process has read from or written to a token file, newest last (at most
+    /// Every token this store has read from or written to its file, newest last (at most
     /// `knownLimit`): what output masks besides the session's own, so a token the session no longer
     /// holds (rejected by the server, kept back as another backend's, logged out of) is never shown
-    /// or saved in the clear where it is quoted back (`explain key`, a variable, history).
-    public static var knownTokens: [String] { known.withLock { $0 } }
-    private static let known = Mutex<[String]>([])
+    /// or saved in the clear where it is quoted back (`explain key`, a variable, history). Of this
+    /// profile only: another profile's placeholder token does not mask this one's output.
+    public var knownTokens: [String] { mutex.withLock { known } }
+    private var known: [String] = []
     static let knownLimit = 32
-    static func remember(_ token: String) {
-        known.withLock { list in
-            list.removeAll { $0 == token }
-            list.append(token)
-            if list.count > knownLimit { list.removeFirst(list.count - knownLimit) }
+    private func remember(_ token: String) {
+        mutex.withLock {
+            known.removeAll { $0 == token }
+            known.append(token)
+            if known.count > Self.knownLimit { known.removeFirst(known.count - Self.knownLimit) }
         }
     }
 
+    /// The file as this process's session took it (read by `read(adopting: true)`, written, or
+    /// cleared; `.some(nil)`: absent): a removal of the session's token leaves a file another
+    /// process wrote since. Other reads (a replay's, an owner check's) do not move it.
+    private var adopted: DefaultsStore.FileVersion??
+
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
-    public func read() throws(SessionError) -> String? {
+    /// `adopting`: the read a session is made from (`SessionBootstrapper.restore`).
+    public func read(adopting: Bool = false) throws(SessionError) -> String? {
         if let held = mutex.withLock({ heldToken }) { return held }
         guard let lock, let file else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> String? in
-            defer { noteSeen() }
+            defer {
+                noteSeen()
+                if adopting { let now = DefaultsStore.FileVersion(path); mutex.withLock { adopted = .some(now) } }
+            }
             let version = DefaultsStore.FileVersion(path)
             if let version, mutex.withLock({ refused }) == version { return nil }
             let token = try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
-            if let token { Self.remember(token) }
+            if let token { remember(token) }
             // Refused where it stays (a loose mode, a link): said once, not at every read.
             let after = DefaultsStore.FileVersion(path)
             mutex.withLock { refused = token == nil && after != nil && after == version ? version : nil }
@@ -114,7 +124,7 @@ public final class TokenStore: @unchecked Sendable {
         guard TokenStore.isWellFormed(token) else {
             throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
         }
-        Self.remember(token)
+        remember(token)
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(token) } }
         guard let lock, let file else { return mutex.withLock { memory = token } }
         let hook = beforeWrite
@@ -125,6 +135,8 @@ public final class TokenStore: @unchecked Sendable {
                 undo?()
                 throw error
             }
+            let now = DefaultsStore.FileVersion(path)
+            mutex.withLock { adopted = .some(now) }
         }
     }
 
@@ -143,17 +155,22 @@ public final class TokenStore: @unchecked Sendable {
         return DefaultsStore.FileVersion(path) == nil
     }
 
-    /// Removes the token file. `session`: the token this process's session holds; a file that holds
-    /// another (another process logged in since) is left as it is, and `.replaced` thrown.
-    public func clear(unlessHoldingAnotherThan session: String? = nil) throws(SessionError) {
+    /// Removes the token file. `ownSessionOnly`: the session's end (a logout, an expiry): a file
+    /// another process wrote or removed since this one's session took it is left as it is, and
+    /// `.replaced` thrown.
+    public func clear(ownSessionOnly: Bool = false) throws(SessionError) {
         if mutex.withLock({ isHeld }) { return mutex.withLock { heldToken = .some(nil) } }
         guard let lock, let file else { return mutex.withLock { memory = nil } }
         try lock.withLock { () throws(SessionError) in
-            if let session, case .loaded(let bytes, _)? = try? file.read(path, kind: .secret),
-               case .success(let stored) = TokenStore.decode(bytes), stored != session {
+            // Another token stored since (not a file planted or spoilt there: that still goes).
+            if ownSessionOnly, case .some(let taken) = mutex.withLock({ adopted }), DefaultsStore.FileVersion(path) != taken,
+               case .loaded(let bytes, _)? = try? file.read(path, kind: .secret), case .success = TokenStore.decode(bytes) {
                 throw .replaced("another sxk process logged in on this profile meanwhile: its session is kept")
             }
-            defer { noteSeen() }
+            defer {
+                noteSeen()
+                mutex.withLock { adopted = .some(nil) }
+            }
             try file.remove(path)
             // A token file once set aside as corrupt may still hold a token: it goes with the token.
             for copy in SecureFile.setAsideCopies(of: path) { try file.remove(copy) }

@@ -299,5 +299,20 @@ extension AppModelLifecycleTests {
             XCTAssertEqual(try older.storage.appStore.accountList.read()?.phone, "13800000002", end)
             try await older.login("13800000001")
         }
+        // A process whose session holds no token (nothing was stored when it started) does not
+        // remove the one another process stores before its logout.
+        try older.auth.logout()
+        try older.open()
+        _ = try older.bootstrapper.restore()
+        XCTAssertNil(older.contexts.session.token)
+        try await newer.login("13800000002")
+        XCTAssertThrowsError(try older.auth.logout())
+        try older.open()
+        XCTAssertEqual(older.storage.appStore.userId, 2001)
+        XCTAssertNotNil(try older.storage.appStore.token())
+        // Its own token, written by a login whose later writes failed, is its session's to remove.
+        try older.storage.appStore.tokens.write("token-of-a-half-done-login")
+        try older.auth.logout()
+        XCTAssertNil(try older.storage.appStore.token())
     }
 }

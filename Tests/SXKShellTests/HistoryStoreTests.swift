@@ -138,6 +138,16 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(HistoryStore.shouldPersist("compare --as role:a secret", specs: specs, aliases: aliases))
         XCTAssertFalse(HistoryStore.shouldPersist("compare flags", specs: specs, aliases: aliases))
         XCTAssertFalse(HistoryStore.shouldPersist("compare --as role:a nothing", specs: specs, aliases: aliases))
+        // A flag's value made by a variable is not checked before the line runs: the alias is read.
+        let watch = CommandSpec("watch", summary: "watch",
+                                arguments: [ArgumentSpec("COMMAND", summary: "command"), ArgumentSpec("ARGS", optional: true, variadic: true, summary: "its words")],
+                                flags: [FlagSpec("interval", short: "n", value: .double, valueName: "S", summary: "seconds"),
+                                        FlagSpec("differences", short: "d", summary: "marks")]).passingCommand()
+        let withWatch = Builtins.merged(with: Fixtures.specs + [watch])
+        for line in ["watch -n $n secret", "watch --interval=$n secret", "watch -dn $n secret", "watch -n$n secret"] {
+            XCTAssertFalse(HistoryStore.shouldPersist(line, specs: withWatch, aliases: aliases), line)
+        }
+        XCTAssertTrue(HistoryStore.shouldPersist("watch -dn $n two", specs: withWatch, aliases: aliases))
     }
 
     func testTwoSaversMergeAndFilterUnderUmaskZero() throws {

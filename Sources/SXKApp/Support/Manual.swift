@@ -34,7 +34,7 @@ enum Manual {
                 .tagged("129, 143", "Ended by SIGHUP (the terminal closed) or SIGTERM, after saving history and state."),
             ]),
             ManPage.Section("Environment", [
-                .tagged("SXK_ENV", "Environment when `--env` is not given: test, release or sandbox (default test)."),
+                .tagged("SXK_ENV", "Environment when `--env` is not given: test or release (default test); sandbox only with `--sandbox`."),
                 .tagged("SXK_BASE_URL", "Base URL when `--base-url` is not given."),
                 .tagged("SXK_PROFILE", "State profile when `--profile` is not given (default: the environment's name; for a base URL its host and port, e.g. 127.0.0.1-8080)."),
                 .tagged("SXK_STATE_DIR", "State root when `--state-dir` is not given."),
@@ -53,7 +53,7 @@ enum Manual {
             ManPage.Section("Files", [
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/token", "The formal token, and nothing else."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/defaults.json", "Every other key the app keeps in UserDefaults, with the app's key names (`key_in_user_id`, `5001_store_key_in_permission`, ...): the account snapshot, the preferences (last phone, privacy choice) and the account-scoped keys."),
-                .tagged("$XDG_STATE_HOME/sxk/PROFILE/history", "REPL history in libedit's format, saved after each command; never written: lines starting with a space, `login` lines, lines with a secret-named item or the live token, and usage errors."),
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/history", "REPL history in libedit's format, saved after each command; never written: lines starting with a space, `login` and `switch-account` lines, lines with a secret-named item or the live token, and usage errors."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/.lock", "flock(2) guard against a second shell writing the profile at the same time."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/history.lock", "flock(2) guard for merging the history file (waited for at most 3 seconds at the end)."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/accounts.json", "The accounts of the last login (ids, names, types, roles; never a token), for `switch-account` in a later process."),

@@ -86,9 +86,8 @@ public struct LifecyclePlan: Sendable, Equatable {
 
 extension AppModel {
     /// Writes what `plan` writes now: the token file, the account list, then the keys in one save.
-    /// `sessionToken`: the token this process's session holds, for a plan that removes it.
-    public static func apply(_ plan: LifecyclePlan, to store: AppStore, sessionToken: String? = nil) throws(SessionError) {
-        try store.write(plan.writes.map { ($0.key, $0.value) }, token: plan.token, clearAccountList: plan.clearsAccountList, sessionToken: sessionToken)
+    public static func apply(_ plan: LifecyclePlan, to store: AppStore) throws(SessionError) {
+        try store.write(plan.writes.map { ($0.key, $0.value) }, token: plan.token, clearAccountList: plan.clearsAccountList)
     }
 
     // MARK: completeLogin

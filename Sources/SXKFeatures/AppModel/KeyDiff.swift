@@ -55,14 +55,14 @@ public enum KeyDiff {
 
     /// Writes `changes` into `store` in one save (the snapshot stamp too, when anything changed). A
     /// removed `key_in_token` removes the token file: the diff shown is the diff written. (A replay
-    /// never sets a token, so a token change is only ever a removal.) `replayedToken`: the token the
-    /// replay ran with; a token another process stored since is not removed (`AppStore.write`).
-    public static func apply(_ changes: [KeyChange], to store: AppStore, replayedToken: String? = nil) throws(SessionError) {
+    /// never sets a token, so a token change is only ever a removal; a token another process stored
+    /// since this one's session took the file is not removed: `AppStore.write`.)
+    public static func apply(_ changes: [KeyChange], to store: AppStore) throws(SessionError) {
         guard !changes.isEmpty else { return }
         let removesToken = changes.contains { $0.key == StoreKey.token && $0.after == nil }
         let values = changes.filter { $0.key != StoreKey.token }.map { (key: $0.key, value: $0.after) }
             + [(key: StoreKey.snapshotSavedAt, value: AppStore.timeValue(store.wallClock.now()))]
-        try store.write(values, token: removesToken ? .remove : nil, sessionToken: replayedToken)
+        try store.write(values, token: removesToken ? .remove : nil)
     }
 }
 

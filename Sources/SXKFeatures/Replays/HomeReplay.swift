@@ -44,7 +44,7 @@ extension HomeFeature {
         if apply {
             // Interrupted once the replay was done: nothing written after the Ctrl-C.
             if Task.isCancelled { throw .cancelled }
-            do { try KeyDiff.apply(trace.changes, to: stored, replayedToken: sent ?? storedToken) } catch { throw .storage(error) }
+            do { try KeyDiff.apply(trace.changes, to: stored) } catch { throw .storage(error) }
             // The live contexts follow what is now stored; this login's accounts and stores stay in memory.
             if trace.sessionExpired {
                 // The login state is cleared on disk as the app clears it: this process's session

@@ -46,7 +46,8 @@ public struct SessionBootstrapper: Sendable {
         let token: String?
         do {
             try contexts.store.reload()
-            token = try contexts.store.token()
+            // The read this process's session is made from: its end removes only this file.
+            token = try contexts.store.tokens.read(adopting: true)
         } catch {
             throw .storage(error)
         }

@@ -105,7 +105,7 @@ public final class SessionGuard: @unchecked Sendable {
             let store = contexts.store
             let plan = expired ? AppModel.sessionExpired(state: store) : AppModel.logout(state: store)
             // Only this session's token goes: a login another process made since is its session.
-            do { try AppModel.apply(plan, to: store, sessionToken: contexts.session.token) } catch { failure = error }
+            do { try AppModel.apply(plan, to: store) } catch { failure = error }
         }
         contexts.account.reset()
         contexts.permission.reset()

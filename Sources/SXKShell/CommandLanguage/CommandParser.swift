@@ -45,26 +45,34 @@ public struct CommandParser: Sendable {
     }
 
     /// Where the command that `words` pass on starts (`watch -n 5 orders …`: 3), read past the
-    /// passing command's own flags; nil when `words` pass none on, or their flags are wrong (the
-    /// parse says how).
+    /// passing command's own flags by their names alone (a value is not checked: it may be a
+    /// variable not yet expanded); nil when `words` pass none on, or name a flag it does not have.
     public func passedCommandStart(_ words: [String]) -> Int? {
         guard let first = words.first, let top = command(named: first), top.passesCommand else { return nil }
-        var state = ParseState(top: top)
         var i = 1
         while i < words.count {
             let word = words[i]
             if word == "--" { return i + 1 < words.count ? i + 1 : nil }
             if word == "--help" || word == "-h" { return nil }
             i += 1
-            do {
-                if word.hasPrefix("--") {
-                    try state.readLong(word, words, &i)
-                } else if word.hasPrefix("-") && word.count > 1 && !ValueCheck.isNumber(word) {
-                    try state.readShorts(word, words, &i)
-                } else {
-                    return i - 1
+            if word.hasPrefix("--") {
+                let body = word.dropFirst(2)
+                guard let flag = top.flag(named: String(body.prefix { $0 != "=" })) else { return nil }
+                if !flag.isSwitch && !body.contains("=") { i += 1 }
+            } else if word.hasPrefix("-") && word.count > 1 && !ValueCheck.isNumber(word) {
+                // `-d`, `-dn 5`, `-n5`: a flag that takes a value ends the cluster.
+                var rest = word.dropFirst()
+                while let c = rest.first {
+                    rest = rest.dropFirst()
+                    guard let flag = top.flags.first(where: { $0.short == c }) else { return nil }
+                    if !flag.isSwitch {
+                        if rest.isEmpty { i += 1 }
+                        break
+                    }
                 }
-            } catch { return nil }
+            } else {
+                return i - 1
+            }
         }
         return nil
     }

@@ -124,7 +124,12 @@ public struct Renderer: Sendable {
             if let table, let selection, format.columns != nil {
                 // Selected where they are: a page keeps its total, page and page size around them.
                 let records = table.rows.map { selection.record($0) }
-                value = Self.replacingRows(in: shaped, count: table.rows.count, with: records) ?? .array(records)
+                // A record stays one object of the keys chosen, as `--json` prints it without them.
+                if output.recordData, case .object? = shaped, records.count == 1 {
+                    value = records[0]
+                } else {
+                    value = Self.replacingRows(in: shaped, count: table.rows.count, with: records) ?? .array(records)
+                }
             } else if let shaped {
                 value = shaped
             } else if let table {

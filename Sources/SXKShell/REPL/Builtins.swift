@@ -27,7 +27,7 @@ public enum Builtins {
             CommandSpec("exit", aliases: ["quit"], summary: "Leave the shell",
                         arguments: [ArgumentSpec("CODE", kind: .int, optional: true, summary: "Exit status, 0 to 255 (default 0; in a --keep-going run, its last failure's)")]),
             CommandSpec("history", summary: "Show the command history with where each line ran",
-                        discussion: "Each line remembers the profile, role, scenic area and store it ran in (shown as in the prompt). Saved after each command; never saved: lines starting with a space, login lines, lines with a secret-named item or the live token, and usage errors.",
+                        discussion: "Each line remembers the profile, role, scenic area and store it ran in (shown as in the prompt). Saved after each command; never saved: lines starting with a space, login and switch-account lines (both may ask for a password), lines with a secret-named item or the live token, and usage errors.",
                         arguments: [ArgumentSpec("N", kind: .int, optional: true, summary: "Show only the last N lines")],
                         flags: [FlagSpec("here", summary: "Only lines run in this profile, role, scenic area and store")]
                             + output(json: "Print the lines and their context as JSON"),

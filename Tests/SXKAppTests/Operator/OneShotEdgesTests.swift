@@ -339,6 +339,12 @@ extension OneShotEdgesTests {
         XCTAssertEqual(keys.stdout, "key_in_user_id\n1001\n", keys.summary)
         // The table view stays the labelled one.
         XCTAssertTrue(SXK.run(["whoami"], in: ws, baseURL: url).stdout.contains("user id"))
+        // `--columns` only selects: a record stays one object under `--json`; `config` is a record.
+        XCTAssertEqual(SXK.run(["whoami", "--columns", "userId", "--json"], in: ws, baseURL: url).stdout, "{\"userId\":1001}\n")
+        let config = SXK.run(["config", "--columns", "minVersion", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(config.status, 0, config.summary)
+        let picked = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(config.stdout.utf8)) as? [String: Any], config.summary)
+        XCTAssertEqual(picked.keys.map { $0.replacingOccurrences(of: "_", with: "").lowercased() }, ["minversion"], config.summary)
     }
 }
 

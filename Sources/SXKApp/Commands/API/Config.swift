@@ -20,7 +20,8 @@ extension AppCommands {
         let rows: [JSONValue] = result.response.data.objectValue?.entries.map {
             ["key": .string($0.key), "value": $0.value]
         } ?? []
-        output.table([OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)], rows)
+        // A record: the machine formats and `--columns` take the config's own keys (as `whoami`'s).
+        output.record([OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)], rows)
         return output
     }
 }

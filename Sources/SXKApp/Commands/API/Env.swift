@@ -50,7 +50,11 @@ extension AppCommands {
             let next = try AppServices(
                 environment: environment, options: options, processEnvironment: host.shellContext.environment,
                 settings: host.settings, transport: host.transport, stderr: io.stderr)
-            try next.network().configuration.validate()
+            do { try next.network().configuration.validate() } catch {
+                // A backend refused before anything was stored leaves no profile behind it.
+                StatePaths.removeEmptyProfile(next.paths.profileDir)
+                throw error
+            }
             let left = services.environment
             host.replaceServices(next)
             if let withheld = next.adoptBackend(explicit: true) { diagnostics.warning(withheld) }

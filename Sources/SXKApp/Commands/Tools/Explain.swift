@@ -21,7 +21,7 @@ extension Commands {
                 CommandSpec("rules", summary: "every rule of the app model: its engine function, basis and the keys it writes",
                             flags: tableOutput),
             ],
-            examples: ["explain menu /scenic/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key currentStoreId", "explain rules"]
+            examples: ["explain menu home/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key key_in_current_store_id", "explain rules"]
         )
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {

@@ -67,4 +67,14 @@ final class EnvTests: XCTestCase {
             XCTAssertEqual(csv.stdout.split(separator: "\n").dropFirst().first.map(String.init), wire, csv.summary)
         }
     }
+
+    /// `env use` of a backend refused before anything is stored (plain http to another host) leaves
+    /// no profile folder behind for `env` to list.
+    func testARefusedEnvUseLeavesNoProfile() throws {
+        let ws = Workspace()
+        let r = SXK.run(["-c", "env use http://10.0.0.1:80"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertTrue(r.stderr.contains("refusing plain http"), r.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/10.0.0.1-80"), r.summary)
+    }
 }

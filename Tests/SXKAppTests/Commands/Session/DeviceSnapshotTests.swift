@@ -369,6 +369,14 @@ extension DeviceSnapshotTests {
         let kept = SXK.run(["--profile", "imported", "-c", "explain key \(token)"], in: ws, baseURL: otherURL)
         XCTAssertTrue(kept.stderr.contains("holds a session of"), kept.summary)
         XCTAssertFalse(kept.stdout.contains(token) || kept.stderr.contains(token), "a kept-back token reached the output: \(kept.summary)")
+
+        // Another profile's token is not this one's secret: a placeholder token ("latest") imported
+        // elsewhere does not mask this profile's output once the shell is back on it.
+        let placeholder = try writeExport(ws, token: "latest")
+        let back = SXK.run(["-c", "import-defaults \(placeholder) --profile dev; env use \(url.absoluteString); get /api/app/config --jq 'keys'"],
+                           in: ws, baseURL: url)
+        XCTAssertEqual(back.status, 0, back.summary)
+        XCTAssertTrue(back.stdout.contains("\"latest"), back.summary)
     }
 
     /// The command whose validation finds the snapshot's token rejected shows the import's account,
