@@ -36,6 +36,8 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     /// At most 10 rows a page whatever size is asked, and no `pageSize` in the answer: a server that
     /// serves fewer rows than asked and does not say its own page size.
     case pageCapped
+    /// `data` an empty object: an answer that says nothing (a config with no keys).
+    case dataEmpty
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

@@ -209,6 +209,8 @@ public final class SandboxServer: @unchecked Sendable {
             })
         case .pageWithoutList:
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["list"] = nil })
+        case .dataEmpty:
+            return spelled(SandboxServer.reshaped(api.handle(request)) { data in data = JSONObject() })
         case .deepNesting:
             let depth = 100_000
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],

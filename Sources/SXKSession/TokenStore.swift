@@ -72,21 +72,41 @@ public final class TokenStore: @unchecked Sendable {
     /// holds (rejected by the server, kept back as another backend's, logged out of) is never shown
     /// or saved in the clear where it is quoted back (`explain key`, a variable, history). Of this
     /// profile only: another profile's placeholder token does not mask this one's output.
-    public var knownTokens: [String] { mutex.withLock { known } }
+    /// Tokens of `longTokenLength` or more that any store of this process has read or written stay
+    /// secrets on every profile (a real one, after `env use` or an import moved the shell off its
+    /// profile); a shorter one (a placeholder in an export: `test`) only on its own profile, where
+    /// masking it is what masking the session's token would do.
+    public var knownTokens: [String] {
+        let own = mutex.withLock { known }
+        return own + Self.knownLong.withLock { $0 }.filter { !own.contains($0) }
+    }
     private var known: [String] = []
+    private static let knownLong = Mutex<[String]>([])
     static let knownLimit = 32
+    static let longTokenLength = 16
     private func remember(_ token: String) {
-        mutex.withLock {
-            known.removeAll { $0 == token }
-            known.append(token)
-            if known.count > Self.knownLimit { known.removeFirst(known.count - Self.knownLimit) }
+        func add(_ list: inout [String]) {
+            list.removeAll { $0 == token }
+            list.append(token)
+            if list.count > Self.knownLimit { list.removeFirst(list.count - Self.knownLimit) }
         }
+        mutex.withLock { add(&known) }
+        if token.utf8.count >= Self.longTokenLength { Self.knownLong.withLock { add(&$0) } }
     }
 
-    /// The file as this process's session took it (read by `read(adopting: true)`, written, or
-    /// cleared; `.some(nil)`: absent): a removal of the session's token leaves a file another
-    /// process wrote since. Other reads (a replay's, an owner check's) do not move it.
-    private var adopted: DefaultsStore.FileVersion??
+    /// The token the file held as this process's session took it (read by `read(adopting: true)`,
+    /// written, or cleared; `.some(nil)`: none, or none readable): a removal of the session's token
+    /// leaves another token a process stored since. Compared by content, not by the file's times (a
+    /// mode fixed, the same token written again). Other reads (a replay's, an owner check's) do not move it.
+    private var adopted: String??
+
+    /// The token the file holds as it is, for a caller holding the lock: without a warning, and read
+    /// whatever its mode (a refused file's token is still the one there).
+    private func storedHoldingLock() -> String? {
+        guard let file, case .loaded(let bytes, _)? = try? file.read(path, kind: .secret),
+              case .success(let stored) = TokenStore.decode(bytes) else { return nil }
+        return stored
+    }
 
     /// The stored token, or nil when there is none or it cannot be trusted (a warning says why).
     /// `adopting`: the read a session is made from (`SessionBootstrapper.restore`).
@@ -96,7 +116,7 @@ public final class TokenStore: @unchecked Sendable {
         return try lock.withLock { () throws(SessionError) -> String? in
             defer {
                 noteSeen()
-                if adopting { let now = DefaultsStore.FileVersion(path); mutex.withLock { adopted = .some(now) } }
+                if adopting { let now = storedHoldingLock(); mutex.withLock { adopted = .some(now) } }
             }
             let version = DefaultsStore.FileVersion(path)
             if let version, mutex.withLock({ refused }) == version { return nil }
@@ -135,8 +155,7 @@ public final class TokenStore: @unchecked Sendable {
                 undo?()
                 throw error
             }
-            let now = DefaultsStore.FileVersion(path)
-            mutex.withLock { adopted = .some(now) }
+            mutex.withLock { adopted = .some(token) }
         }
     }
 
@@ -163,8 +182,7 @@ public final class TokenStore: @unchecked Sendable {
         guard let lock, let file else { return mutex.withLock { memory = nil } }
         try lock.withLock { () throws(SessionError) in
             // Another token stored since (not a file planted or spoilt there: that still goes).
-            if ownSessionOnly, case .some(let taken) = mutex.withLock({ adopted }), DefaultsStore.FileVersion(path) != taken,
-               case .loaded(let bytes, _)? = try? file.read(path, kind: .secret), case .success = TokenStore.decode(bytes) {
+            if ownSessionOnly, case .some(let taken) = mutex.withLock({ adopted }), let stored = storedHoldingLock(), stored != taken {
                 throw .replaced("another sxk process logged in on this profile meanwhile: its session is kept")
             }
             defer {

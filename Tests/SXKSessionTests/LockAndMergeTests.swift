@@ -200,6 +200,14 @@ final class LockAndMergeTests: XCTestCase {
         // A login's account list once another token is the profile's: not written, no error.
         XCTAssertFalse(try leaving.writeAccountList(list("13800000001"), expectingToken: "token-1001"))
         XCTAssertEqual(try open().accountList.read()?.phone, "13800000002")
+        // The session's own token, its file rewritten (a mode fixed, the same token stored again):
+        // still this session's to remove.
+        let own = try open()
+        try own.write(account(2001), token: .set("token-own"))
+        chmod(paths.tokenFile, 0o644)
+        try arriving.tokens.write("token-own")
+        try own.write(account(nil), token: .remove, clearAccountList: true)
+        XCTAssertNil(try open().token())
         // The same account stored by another login since: the first login's context is written.
         try leaving.write(account(2001), token: .set("token-2001c"))
         try arriving.write(account(2001), token: .set("token-2001d"))

@@ -20,8 +20,10 @@ extension AppCommands {
         let rows: [JSONValue] = result.response.data.objectValue?.entries.map {
             ["key": .string($0.key), "value": $0.value]
         } ?? []
-        // A record: the machine formats and `--columns` take the config's own keys (as `whoami`'s).
-        output.record([OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)], rows)
+        let columns = [OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)]
+        // A record: the machine formats and `--columns` take the config's own keys (as `whoami`'s);
+        // data that is no object with keys (an empty one, a list) is shown as the rows it has.
+        if rows.isEmpty { output.table(columns, rows) } else { output.record(columns, rows) }
         return output
     }
 }

@@ -370,6 +370,13 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(kept.stderr.contains("holds a session of"), kept.summary)
         XCTAssertFalse(kept.stdout.contains(token) || kept.stderr.contains(token), "a kept-back token reached the output: \(kept.summary)")
 
+        // A real token stays a secret on every profile this process moves to (here after `env use`).
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let live = try XCTUnwrap(ws.token())
+        let moved = SXK.run(["-c", "whoami --jq .phase; env use \(otherURL.absoluteString); explain key \(live); let v = explain key \(live) .subject; vars"],
+                            in: ws, baseURL: url)
+        XCTAssertEqual(moved.status, 0, moved.summary)
+        XCTAssertFalse(moved.stdout.contains(live) || moved.stderr.contains(live), "a token of the profile left reached the output: \(moved.summary)")
         // Another profile's token is not this one's secret: a placeholder token ("latest") imported
         // elsewhere does not mask this profile's output once the shell is back on it.
         let placeholder = try writeExport(ws, token: "latest")
