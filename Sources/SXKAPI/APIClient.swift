@@ -10,15 +10,19 @@ public final class APIClient: Sendable {
     private let observer: any APIObserver
     private let tokens: TokenSource
     private let expiry = ExpiryGate()
+    /// Tokens the shell holds besides the one sent (a rejected one, another profile's): masked in the
+    /// trace and the errors of every request as the sent one is.
+    private let heldSecrets: @Sendable () -> [String]
 
     public init(
         configuration: APIConfiguration, transport: any HTTPTransport, observer: any APIObserver = SilentObserver(),
-        tokenProvider: @escaping @Sendable () -> String? = { nil }
+        tokenProvider: @escaping @Sendable () -> String? = { nil }, heldSecrets: @escaping @Sendable () -> [String] = { [] }
     ) {
         self.configuration = configuration
         self.transport = transport
         self.observer = observer
         self.tokens = TokenSource(tokenProvider)
+        self.heldSecrets = heldSecrets
     }
 
     /// Replaces the token provider (seed 000 §2: `bindAuthTokenProvider`).
@@ -101,7 +105,8 @@ public final class APIClient: Sendable {
         // The tokens, and what the caller sent under a secret name (a header, a body member, a query
         // value: `get /x password=…`), are masked wherever the server repeats them.
         let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: extra)
-        let secrets = [sessionToken, tokenOverride].compactMap { $0 } + itemSecrets
+        var secrets = [sessionToken, tokenOverride].compactMap { $0 } + itemSecrets
+        for held in heldSecrets() where !secrets.contains(held) { secrets.append(held) }
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
         request.secrets = secrets

@@ -17,10 +17,11 @@ public struct NetworkBundle: Sendable {
     /// switches so the shell keeps its connections.
     public init(
         configuration: APIConfiguration, transport: any HTTPTransport, observer: any APIObserver = SilentObserver(),
-        tokenProvider: @escaping @Sendable () -> String? = { nil }
+        tokenProvider: @escaping @Sendable () -> String? = { nil }, heldSecrets: @escaping @Sendable () -> [String] = { [] }
     ) throws(APIError) {
         try configuration.validate()
-        self.init(client: APIClient(configuration: configuration, transport: transport, observer: observer, tokenProvider: tokenProvider))
+        self.init(client: APIClient(configuration: configuration, transport: transport, observer: observer,
+                                    tokenProvider: tokenProvider, heldSecrets: heldSecrets))
     }
 
     public var configuration: APIConfiguration { client.configuration }

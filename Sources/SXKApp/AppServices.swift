@@ -140,10 +140,10 @@ final class AppServices: @unchecked Sendable {
                 environment: environment,
                 timeout: options.timeout ?? APIConfiguration.defaultTimeout,
                 insecureHTTP: options.insecureHTTP)
-            let session = contexts.session
+            let session = contexts.session, tokens = storage.appStore.tokens
             let bundle = try NetworkBundle(
                 configuration: configuration, transport: transport, observer: TraceObserver(settings: settings, sink: stderr),
-                tokenProvider: { session.token })
+                tokenProvider: { session.token }, heldSecrets: { tokens.knownTokens })
             builtNetwork = bundle
             return bundle
         }

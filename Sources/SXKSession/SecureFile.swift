@@ -86,6 +86,19 @@ public struct SecureFile: Sendable {
 
     // MARK: Reading
 
+    /// A small file's bytes as they are, to compare them, not to trust them: not through a symlink,
+    /// only a regular file of this user, whatever its mode; nothing changed, nothing said. nil when
+    /// it cannot be read so, or is larger than `limit`.
+    public func peek(_ path: String, limit: Int = 65_536) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(), Int(st.st_size) <= limit else { return nil }
+        guard case .bytes(let bytes) = FileBytes.readAll(fd, sizeHint: Int(st.st_size), limit: limit) else { return nil }
+        return bytes
+    }
+
     /// Reads a file without following a symlink and without blocking on a FIFO.
     public func read(_ path: String, kind: Kind) throws(SessionError) -> ReadOutcome {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)

@@ -72,27 +72,30 @@ public final class TokenStore: @unchecked Sendable {
     /// holds (rejected by the server, kept back as another backend's, logged out of) is never shown
     /// or saved in the clear where it is quoted back (`explain key`, a variable, history). Of this
     /// profile only: another profile's placeholder token does not mask this one's output.
-    /// Tokens of `longTokenLength` or more that any store of this process has read or written stay
-    /// secrets on every profile (a real one, after `env use` or an import moved the shell off its
-    /// profile); a shorter one (a placeholder in an export: `test`) only on its own profile, where
-    /// masking it is what masking the session's token would do.
+    /// Besides this store's own, every token that was a session's in this process (`AppSession`: one a
+    /// server accepted, or one restored as long as a real one) stays a secret on every profile the
+    /// shell moves to, until a server rejects it (a dead token is no secret elsewhere); a token only
+    /// read from a file (a short placeholder in an export, one kept back as another backend's) is a
+    /// secret on its own profile.
     public var knownTokens: [String] {
         let own = mutex.withLock { known }
-        return own + Self.knownLong.withLock { $0 }.filter { !own.contains($0) }
+        return own + Self.sessions.withLock { $0 }.filter { !own.contains($0) }
     }
     private var known: [String] = []
-    private static let knownLong = Mutex<[String]>([])
+    private static let sessions = Mutex<[String]>([])
     static let knownLimit = 32
-    static let longTokenLength = 16
-    private func remember(_ token: String) {
-        func add(_ list: inout [String]) {
-            list.removeAll { $0 == token }
-            list.append(token)
-            if list.count > Self.knownLimit { list.removeFirst(list.count - Self.knownLimit) }
-        }
-        mutex.withLock { add(&known) }
-        if token.utf8.count >= Self.longTokenLength { Self.knownLong.withLock { add(&$0) } }
+    /// The shortest restored token taken for a real one before a server accepted it.
+    public static let realTokenLength = 16
+    private static func add(_ token: String, to list: inout [String]) {
+        list.removeAll { $0 == token }
+        list.append(token)
+        if list.count > knownLimit { list.removeFirst(list.count - knownLimit) }
     }
+    private func remember(_ token: String) { mutex.withLock { Self.add(token, to: &known) } }
+    /// A session's token (see `knownTokens`).
+    public static func rememberSessionToken(_ token: String) { sessions.withLock { add(token, to: &$0) } }
+    /// A token a server rejected: a secret on its own profile only from now on.
+    public static func forgetRejected(_ token: String) { sessions.withLock { $0.removeAll { $0 == token } } }
 
     /// The token the file held as this process's session took it (read by `read(adopting: true)`,
     /// written, or cleared; `.some(nil)`: none, or none readable): a removal of the session's token
@@ -103,8 +106,7 @@ public final class TokenStore: @unchecked Sendable {
     /// The token the file holds as it is, for a caller holding the lock: without a warning, and read
     /// whatever its mode (a refused file's token is still the one there).
     private func storedHoldingLock() -> String? {
-        guard let file, case .loaded(let bytes, _)? = try? file.read(path, kind: .secret),
-              case .success(let stored) = TokenStore.decode(bytes) else { return nil }
+        guard let file, let bytes = file.peek(path), case .success(let stored) = TokenStore.decode(bytes) else { return nil }
         return stored
     }
 

@@ -208,6 +208,14 @@ final class LockAndMergeTests: XCTestCase {
         try arriving.tokens.write("token-own")
         try own.write(account(nil), token: .remove, clearAccountList: true)
         XCTAssertNil(try open().token())
+        // A session made from a token file of a loose mode, fixed during the command: its own still.
+        try open().tokens.write("token-loose")
+        chmod(paths.tokenFile, 0o644)
+        let loose = try open()
+        XCTAssertNil(try loose.tokens.read(adopting: true), "a loose token file is refused")
+        chmod(paths.tokenFile, 0o600)
+        try loose.write(account(nil), token: .remove, clearAccountList: true)
+        XCTAssertNil(try open().token())
         // The same account stored by another login since: the first login's context is written.
         try leaving.write(account(2001), token: .set("token-2001c"))
         try arriving.write(account(2001), token: .set("token-2001d"))

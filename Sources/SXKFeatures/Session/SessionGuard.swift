@@ -128,7 +128,7 @@ public final class SessionGuard: @unchecked Sendable {
             // A device snapshot is never changed by what the server says of its token: the reset is
             // of this process's session only; later commands read the import again, without that token.
             let snapshot = contexts.store.isDeviceSnapshot
-            if let current { Self.rejectedInProcess.withLock { _ = $0.insert(current) } }
+            if let current { Self.rejectedInProcess.withLock { _ = $0.insert(current) }; TokenStore.forgetRejected(current) }
             _ = resetLocked(expired: true, keepStored: snapshot)
             return snapshot ? SessionGuard.snapshotExpiredNotice : SessionGuard.expiredNotice
         }
@@ -140,6 +140,7 @@ public final class SessionGuard: @unchecked Sendable {
     public func replayRejected(token: String) {
         lock.withLock {
             Self.rejectedInProcess.withLock { _ = $0.insert(token) }
+            TokenStore.forgetRejected(token)
             guard contexts.session.token == token else { return }
             _ = resetLocked(keepStored: true)
         }

@@ -95,7 +95,8 @@ public struct Renderer: Sendable {
         // A record's field/value rows are for people; a machine format or a choice of columns takes
         // the record as one row of its own keys and values (as `--json` shows it).
         if output.recordData, format.kind != .table || format.columns != nil, case .object(let record)? = shaped {
-            table = OutputTable(columns: record.entries.map { OutputColumn($0.key, $0.key) }, rows: [.object(record)])
+            // A record without keys is no row: nothing to print but what `--json` prints (`{}`).
+            table = OutputTable(columns: record.entries.map { OutputColumn($0.key, $0.key) }, rows: record.isEmpty ? [] : [.object(record)])
         }
         if table != nil {
             table!.rows = table!.rows.prefix(format.limit ?? Int.max).map { Redaction.redact($0, secrets: secrets) }

@@ -21,9 +21,9 @@ extension AppCommands {
             ["key": .string($0.key), "value": $0.value]
         } ?? []
         let columns = [OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)]
-        // A record: the machine formats and `--columns` take the config's own keys (as `whoami`'s);
-        // data that is no object with keys (an empty one, a list) is shown as the rows it has.
-        if rows.isEmpty { output.table(columns, rows) } else { output.record(columns, rows) }
+        // A record: the machine formats and `--columns` take the config's own keys (as `whoami`'s),
+        // an empty one too; data that is no object (a list, null) is shown as the rows it has: none.
+        if result.response.data.objectValue != nil { output.record(columns, rows) } else { output.table(columns, rows) }
         return output
     }
 }

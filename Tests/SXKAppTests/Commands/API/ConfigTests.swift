@@ -17,18 +17,20 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(lines.count, config.count + 1, "one row per member: \(table.summary)")
     }
 
-    /// A config answer whose `data` is an empty object is no record to give keys to: its table is
-    /// empty, `--csv` prints the empty table's header and no blank row, `--json` the `{}` as sent.
-    func testAnEmptyConfigIsNoRecord() throws {
+    /// A config answer whose `data` is an empty object is a record of no keys in every format:
+    /// `--json` prints the `{}` as sent, the row formats no row (and no blank line), and `--columns`
+    /// has nothing to choose, as a record with keys refuses a name it does not have.
+    func testAnEmptyConfigIsARecordOfNoKeys() throws {
         let (server, base) = try startSandbox(SandboxConfig())
         defer { server.stop() }
         let ws = Workspace()
-        server.injectFault(SandboxFault(path: "/api/app/config", kind: .dataEmpty, count: 3))
+        server.injectFault(SandboxFault(path: "/api/app/config", kind: .dataEmpty, count: 10))
         XCTAssertEqual(SXK.run(["config", "--json"], in: ws, baseURL: base).stdout, "{}\n")
-        let csv = SXK.run(["config", "--csv"], in: ws, baseURL: base)
-        XCTAssertEqual(csv.status, 0, csv.summary)
-        XCTAssertFalse(csv.stdout.contains("\n\n"), csv.summary)
-        let columns = SXK.run(["config", "--columns", "minVersion"], in: ws, baseURL: base)
-        XCTAssertEqual(columns.status, 2, columns.summary)
+        for format in ["--csv", "--tsv", "--ndjson", "--expanded"] {
+            let r = SXK.run(["config", format], in: ws, baseURL: base)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertFalse(r.stdout.contains("\n\n") || r.stdout.contains("key"), "\(format): \(r.summary)")
+        }
+        XCTAssertEqual(SXK.run(["config", "--columns", "key"], in: ws, baseURL: base).status, 2)
     }
 }

@@ -377,6 +377,9 @@ extension DeviceSnapshotTests {
                             in: ws, baseURL: url)
         XCTAssertEqual(moved.status, 0, moved.summary)
         XCTAssertFalse(moved.stdout.contains(live) || moved.stderr.contains(live), "a token of the profile left reached the output: \(moved.summary)")
+        // Nor in a trace: a token this process logged out of, quoted in a request's path.
+        let traced = SXK.run(["-c", "whoami --jq .phase; logout; trace on; get /nope/\(live)"], in: ws, baseURL: url)
+        XCTAssertFalse(traced.stderr.contains(live) || traced.stdout.contains(live), "a trace showed the token: \(traced.summary)")
         // Another profile's token is not this one's secret: a placeholder token ("latest") imported
         // elsewhere does not mask this profile's output once the shell is back on it.
         let placeholder = try writeExport(ws, token: "latest")
