@@ -26,18 +26,14 @@ public final class AppSession: @unchecked Sendable {
     public var token: String? { lock.withLock { state.token } }
     public var isOffline: Bool { lock.withLock { state.offline } }
 
-    /// A token was read at start: show the snapshot while it is validated. A session's token is a
-    /// secret on every profile this process moves to (`TokenStore.knownTokens`), one not yet validated
-    /// only when it is as long as a real one (a short placeholder of an export masks no word elsewhere).
+    /// A token was read at start: show the snapshot while it is validated.
     public func beginRestoring(token: String) {
         lock.withLock { state = State(phase: .restoring, token: token, offline: false) }
-        if token.utf8.count >= TokenStore.realTokenLength { TokenStore.rememberSessionToken(token) }
     }
 
     /// Login completed or restore validated.
     public func logIn(token: String) {
         lock.withLock { state = State(phase: .loggedIn, token: token, offline: false) }
-        TokenStore.rememberSessionToken(token)
     }
 
     public func setOffline(_ offline: Bool) {

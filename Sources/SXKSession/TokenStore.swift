@@ -67,35 +67,34 @@ public final class TokenStore: @unchecked Sendable {
     /// Whether something is at the token file's path (a token, or one refused for now: a loose mode).
     public var isOnDisk: Bool { file != nil && DefaultsStore.FileVersion(path) != nil }
 
-    /// Every token this store has read from or written to its file, newest last (at most
-    /// `knownLimit`): what output masks besides the session's own, so a token the session no longer
-    /// holds (rejected by the server, kept back as another backend's, logged out of) is never shown
-    /// or saved in the clear where it is quoted back (`explain key`, a variable, history). Of this
-    /// profile only: another profile's placeholder token does not mask this one's output.
-    /// Besides this store's own, every token that was a session's in this process (`AppSession`: one a
-    /// server accepted, or one restored as long as a real one) stays a secret on every profile the
-    /// shell moves to, until a server rejects it (a dead token is no secret elsewhere); a token only
-    /// read from a file (a short placeholder in an export, one kept back as another backend's) is a
-    /// secret on its own profile.
+    /// What output masks besides the session's own token, newest last (at most `knownLimit` of each
+    /// kind), so a token the session no longer holds (rejected by the server, kept back as another
+    /// backend's, logged out of) is never shown or saved in the clear where it is quoted back
+    /// (`explain key`, a variable, history, a trace, `curl`, HAR): every token this store has read from
+    /// or written to its file, and every token of a real one's length (`realTokenLength`) any store
+    /// of this process has, which stays a secret on every profile the shell moves to until a server
+    /// rejects it (a dead token is no secret elsewhere). A shorter one (a placeholder in an export:
+    /// `test`) is a secret on its own profile only, so it masks no word of another's output.
     public var knownTokens: [String] {
         let own = mutex.withLock { known }
-        return own + Self.sessions.withLock { $0 }.filter { !own.contains($0) }
+        return own + Self.everywhere.withLock { $0 }.filter { !own.contains($0) }
     }
     private var known: [String] = []
-    private static let sessions = Mutex<[String]>([])
+    private static let everywhere = Mutex<[String]>([])
     static let knownLimit = 32
-    /// The shortest restored token taken for a real one before a server accepted it.
+    /// The shortest token taken for a real one: a secret on every profile.
     public static let realTokenLength = 16
     private static func add(_ token: String, to list: inout [String]) {
         list.removeAll { $0 == token }
         list.append(token)
         if list.count > knownLimit { list.removeFirst(list.count - knownLimit) }
     }
-    private func remember(_ token: String) { mutex.withLock { Self.add(token, to: &known) } }
-    /// A session's token (see `knownTokens`).
-    public static func rememberSessionToken(_ token: String) { sessions.withLock { add(token, to: &$0) } }
+    private func remember(_ token: String) {
+        mutex.withLock { Self.add(token, to: &known) }
+        if token.utf8.count >= Self.realTokenLength { Self.everywhere.withLock { Self.add(token, to: &$0) } }
+    }
     /// A token a server rejected: a secret on its own profile only from now on.
-    public static func forgetRejected(_ token: String) { sessions.withLock { $0.removeAll { $0 == token } } }
+    public static func forgetRejected(_ token: String) { everywhere.withLock { $0.removeAll { $0 == token } } }
 
     /// The token the file held as this process's session took it (read by `read(adopting: true)`,
     /// written, or cleared; `.some(nil)`: none, or none readable): a removal of the session's token
@@ -118,7 +117,8 @@ public final class TokenStore: @unchecked Sendable {
         return try lock.withLock { () throws(SessionError) -> String? in
             defer {
                 noteSeen()
-                if adopting { let now = storedHoldingLock(); mutex.withLock { adopted = .some(now) } }
+                // Refused for its mode, a token is still a secret to mask.
+                if adopting { let now = storedHoldingLock(); if let now { remember(now) }; mutex.withLock { adopted = .some(now) } }
             }
             let version = DefaultsStore.FileVersion(path)
             if let version, mutex.withLock({ refused }) == version { return nil }
@@ -162,12 +162,10 @@ public final class TokenStore: @unchecked Sendable {
     }
 
     /// Whether the file holds `token` now, for a caller that holds the profile lock (a save that
-    /// belongs to this token's session): read as it is, without a warning, and nothing set aside.
+    /// belongs to this token's session): read as it is, whatever its mode, without a warning.
     func holdsHoldingLock(_ token: String) -> Bool {
-        guard let file else { return mutex.withLock { memory } == token }
-        guard case .loaded(let bytes, _)? = try? file.read(path, kind: .secret),
-              case .success(let stored) = TokenStore.decode(bytes) else { return false }
-        return stored == token
+        guard file != nil else { return mutex.withLock { memory } == token }
+        return storedHoldingLock() == token
     }
 
     /// Whether no token file is there, for a caller that holds the profile lock.

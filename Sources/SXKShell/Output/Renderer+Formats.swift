@@ -33,7 +33,8 @@ struct ColumnSelection: Sendable {
             }
             let valid = declared.map { $0.key == $0.header.lowercased() ? $0.key : "\($0.key) (\($0.header))" }
             let more = members.filter { m in !declared.contains { $0.key == m || JSONObject.snakeCase($0.key) == m } }
-            throw UsageError("unknown column '\(name)'; valid: " + (valid + more).joined(separator: ", "))
+            let names = valid + more
+            throw UsageError("unknown column '\(name)'; " + (names.isEmpty ? "there are none to choose from" : "valid: " + names.joined(separator: ", ")))
         })
     }
 

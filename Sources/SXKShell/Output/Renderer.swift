@@ -159,6 +159,8 @@ public struct Renderer: Sendable {
             }
             if let shaped { io.keep(shaped) }
             let separated = SeparatedValues(tabs: format.kind == .tsv)
+            // No column (a record of no keys): no header line either, not an empty record.
+            if selection.columns.isEmpty { return }
             sink.write(separated.line(selection.header(sample: table.rows.first)))
             for row in table.rows { sink.write(separated.line(selection.columns.map { Self.cell(row, $0, raw: true) })) }
         case .expanded:

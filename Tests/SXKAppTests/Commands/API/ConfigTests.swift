@@ -29,8 +29,10 @@ final class ConfigTests: XCTestCase {
         for format in ["--csv", "--tsv", "--ndjson", "--expanded"] {
             let r = SXK.run(["config", format], in: ws, baseURL: base)
             XCTAssertEqual(r.status, 0, r.summary)
-            XCTAssertFalse(r.stdout.contains("\n\n") || r.stdout.contains("key"), "\(format): \(r.summary)")
+            XCTAssertEqual(r.stdout, "", "\(format): \(r.summary)")
         }
-        XCTAssertEqual(SXK.run(["config", "--columns", "key"], in: ws, baseURL: base).status, 2)
+        let columns = SXK.run(["config", "--columns", "key"], in: ws, baseURL: base)
+        XCTAssertEqual(columns.status, 2, columns.summary)
+        XCTAssertEqual(columns.errorLines, ["error: unknown column 'key'; there are none to choose from"], columns.summary)
     }
 }

@@ -380,6 +380,29 @@ extension DeviceSnapshotTests {
         // Nor in a trace: a token this process logged out of, quoted in a request's path.
         let traced = SXK.run(["-c", "whoami --jq .phase; logout; trace on; get /nope/\(live)"], in: ws, baseURL: url)
         XCTAssertFalse(traced.stderr.contains(live) || traced.stdout.contains(live), "a trace showed the token: \(traced.summary)")
+        // A profile's token kept back as another backend's (live there) stays a secret after the shell
+        // moves on, in the requests it kept (`curl --list`) as in what it prints next.
+        let otherProfile = "127.0.0.1-\(otherURL.port!)"
+        XCTAssertEqual(SXK.run(["--profile", otherProfile, "login", "13800000001", "--password-stdin", "--accept-privacy"],
+                               in: ws, baseURL: url, stdin: "sandbox123\n").status, 0)
+        let keptBack = try XCTUnwrap(try String(contentsOfFile: ws.stateDir + "/" + otherProfile + "/token", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let leaving = SXK.run(["--keep-going", "-c", "get /nope/\(keptBack); env use \(url.absoluteString); curl --list; explain key \(keptBack)"],
+                              in: ws, baseURL: otherURL)
+        XCTAssertTrue(leaving.stderr.contains("holds a session of"), leaving.summary)
+        XCTAssertFalse(leaving.stdout.contains(keptBack) || leaving.stderr.contains(keptBack), "a kept-back token reached the output: \(leaving.summary)")
+        // A token file refused for its mode still holds a secret: quoted back, it is masked.
+        XCTAssertEqual(SXK.run(["--profile", "lm", "login", "13800000002", "--password-stdin", "--accept-privacy"],
+                               in: ws, baseURL: url, stdin: "sandbox123\n").status, 0)
+        let looseToken = try String(contentsOfFile: ws.stateDir + "/lm/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        chmod(ws.stateDir + "/lm/token", 0o644)
+        let loose = SXK.run(["--profile", "lm", "-c", "explain key \(looseToken)"], in: ws, baseURL: url)
+        XCTAssertTrue(loose.stderr.contains("refusing"), loose.summary)
+        XCTAssertFalse(loose.stdout.contains(looseToken) || loose.stderr.contains(looseToken), "a loose token file's token reached the output: \(loose.summary)")
+        // A short placeholder that no server answered for (the backend down) is no secret elsewhere.
+        let down = URL(string: "http://127.0.0.1:9")!
+        let offline = SXK.run(["--keep-going", "-c", "import-defaults \(try writeExport(ws, token: "latest")) --profile dev9; orders --page-size 1; env use \(url.absoluteString); get /api/app/config --jq 'keys'"],
+                              in: ws, baseURL: down)
+        XCTAssertTrue(offline.stdout.contains("\"latest"), offline.summary)
         // Another profile's token is not this one's secret: a placeholder token ("latest") imported
         // elsewhere does not mask this profile's output once the shell is back on it.
         let placeholder = try writeExport(ws, token: "latest")
