@@ -72,9 +72,10 @@ public final class TokenStore: @unchecked Sendable {
     /// backend's, logged out of) is never shown or saved in the clear where it is quoted back
     /// (`explain key`, a variable, history, a trace, `curl`, HAR): every token this store has read from
     /// or written to its file, and every token of a real one's length (`realTokenLength`) any store
-    /// of this process has, which stays a secret on every profile the shell moves to until a server
-    /// rejects it (a dead token is no secret elsewhere). A shorter one (a placeholder in an export:
-    /// `test`) is a secret on its own profile only, so it masks no word of another's output.
+    /// of this process has, or a server issued it (a login's), which stays a secret on every profile
+    /// the shell moves to until a server rejects it (a dead token is no secret elsewhere). A shorter
+    /// one (a placeholder in an export: `test`) is a secret on its own profile only, so it masks no
+    /// word of another's output.
     public var knownTokens: [String] {
         let own = mutex.withLock { known }
         return own + Self.everywhere.withLock { $0 }.filter { !own.contains($0) }
@@ -91,10 +92,22 @@ public final class TokenStore: @unchecked Sendable {
     }
     private func remember(_ token: String) {
         mutex.withLock { Self.add(token, to: &known) }
-        if token.utf8.count >= Self.realTokenLength { Self.everywhere.withLock { Self.add(token, to: &$0) } }
+        guard token.utf8.count >= Self.realTokenLength, !Self.rejected.withLock({ $0.contains(token) }) else { return }
+        Self.everywhere.withLock { Self.add(token, to: &$0) }
     }
+    /// Tokens a server rejected in this process: read again (a snapshot's file keeps its token), not
+    /// taken for secrets of other profiles again.
+    private static let rejected = Mutex<Set<String>>([])
     /// A token a server rejected: a secret on its own profile only from now on.
-    public static func forgetRejected(_ token: String) { everywhere.withLock { $0.removeAll { $0 == token } } }
+    public static func forgetRejected(_ token: String) {
+        rejected.withLock { _ = $0.insert(token) }
+        everywhere.withLock { $0.removeAll { $0 == token } }
+    }
+    /// A token a server issued or accepted (a login's): a secret on every profile, whatever its length.
+    public static func rememberAccepted(_ token: String) {
+        rejected.withLock { _ = $0.remove(token) }
+        everywhere.withLock { add(token, to: &$0) }
+    }
 
     /// The token the file held as this process's session took it (read by `read(adopting: true)`,
     /// written, or cleared; `.some(nil)`: none, or none readable): a removal of the session's token

@@ -147,7 +147,10 @@ public final class SessionGuard: @unchecked Sendable {
     }
 
     /// A login's new token is the server's answer: accepted, whatever was said of it before.
-    public func loggedIn(token: String) { Self.rejectedInProcess.withLock { _ = $0.remove(token) } }
+    public func loggedIn(token: String) {
+        Self.rejectedInProcess.withLock { _ = $0.remove(token) }
+        TokenStore.rememberAccepted(token)
+    }
 
     /// Runs a call that uses the session token; a session-expired answer resets the session (once)
     /// before the error is rethrown wrapped with `context`. Calls sent together run inside one `run`,

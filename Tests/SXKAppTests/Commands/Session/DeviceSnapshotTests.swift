@@ -398,6 +398,13 @@ extension DeviceSnapshotTests {
         let loose = SXK.run(["--profile", "lm", "-c", "explain key \(looseToken)"], in: ws, baseURL: url)
         XCTAssertTrue(loose.stderr.contains("refusing"), loose.summary)
         XCTAssertFalse(loose.stdout.contains(looseToken) || loose.stderr.contains(looseToken), "a loose token file's token reached the output: \(loose.summary)")
+        // A token the server rejected is no secret on another profile, though its snapshot's file,
+        // read again, still holds it.
+        let stale = "stale-device-token-0123456789abcdef"
+        let dead = SXK.run(["--keep-going", "-c", "import-defaults \(try writeExport(ws, token: stale)) --profile dev8; orders --page-size 1; env use \(otherURL.absoluteString); env; get /nope/\(stale)"],
+                           in: ws, baseURL: url)
+        XCTAssertTrue(dead.stderr.contains("rejects this device snapshot's token"), dead.summary)
+        XCTAssertTrue(dead.stderr.contains("/nope/\(stale)"), dead.summary)
         // A short placeholder that no server answered for (the backend down) is no secret elsewhere.
         let down = URL(string: "http://127.0.0.1:9")!
         let offline = SXK.run(["--keep-going", "-c", "import-defaults \(try writeExport(ws, token: "latest")) --profile dev9; orders --page-size 1; env use \(url.absoluteString); get /api/app/config --jq 'keys'"],
