@@ -62,7 +62,7 @@ final class OtherProcessSessionPTYTests: SandboxPTYTestCase {
         logout.waitUntilExit()
         server.resetRequestLog()
         s.send("store 101\r")
-        try s.expect("another sxk process logged out of this profile")
+        try s.expect("another sxk process ended this profile's session (a logout, or the server's expiry)")
         try s.expect("›")
         XCTAssertTrue(server.requestLog().isEmpty, "\(server.requestLog().map(\.path))")
         XCTAssertNil((try stored())["key_in_user_id"], "the logged-out state got an account back")

@@ -87,7 +87,8 @@ public struct SessionBootstrapper: Sendable {
             if let withheld = sessionGuard.withheldStoredToken {
                 return "another sxk process stored a session of \(withheld.owner) in this profile: its token is not sent here, and this shell is logged out"
             }
-            return "another sxk process logged out of this profile: this shell is logged out too"
+            // A logout and the server's expiry seen by that process clear the same files: either it was.
+            return "another sxk process ended this profile's session (a logout, or the server's expiry): this shell is logged out too"
         }
         let account = contexts.account.current
         let who = [account.userId.map { "user \($0)" }, account.displayName, contexts.permission.roleCode.map { "role \($0)" }]

@@ -37,7 +37,8 @@ extension AppCommands {
         case .loggedOut where rejected: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
         case .loggedOut where withheld != nil: origin = "none: the stored token is kept, not sent here (its session's backend: \(withheld?.owner ?? "another"))"
         case .loggedOut: origin = "none"
-        case .restoring: origin = "snapshot on disk (not yet validated)"
+        // The stored validation time may be another process's: this one has not asked the server yet.
+        case .restoring: origin = "snapshot on disk (not yet validated by this process)"
         case .loggedIn: origin = session.offline ? "snapshot on disk (offline: not validated)" : host.contextOrigin
         }
         let snapshotOrigin = store.isDeviceSnapshot ? host.contextOrigin : nil

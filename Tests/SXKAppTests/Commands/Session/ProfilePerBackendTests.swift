@@ -125,7 +125,7 @@ final class ProfilePerBackendTests: XCTestCase {
         // The shell says what happened: another process stored another backend's session, not a logout.
         let said = String(decoding: shell.err.snapshot, as: UTF8.self)
         XCTAssertTrue(said.contains("another sxk process stored a session of \(url.absoluteString) in this profile"), said)
-        XCTAssertFalse(said.contains("logged out of this profile"), said)
+        XCTAssertFalse(said.contains("ended this profile's session"), said)
 
         // No backend on record, a profile not named after this backend: kept back.
         try FileManager.default.removeItem(atPath: ws.stateDir + "/prod/backend.json")
