@@ -128,14 +128,20 @@ public final class TokenStore: @unchecked Sendable {
         if let held = mutex.withLock({ heldToken }) { return held }
         guard let lock, let file else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> String? in
+            var token: String?
             defer {
                 noteSeen()
-                // Refused for its mode, a token is still a secret to mask.
-                if adopting { let now = storedHoldingLock(); if let now { remember(now) }; mutex.withLock { adopted = .some(now) } }
+                // The file's token as it is, the one read or (refused for its mode: still a secret to
+                // mask) read again mode-blind; only then is the file read twice.
+                if adopting {
+                    let now = token ?? storedHoldingLock()
+                    if token == nil, let now { remember(now) }
+                    mutex.withLock { adopted = .some(now) }
+                }
             }
             let version = DefaultsStore.FileVersion(path)
             if let version, mutex.withLock({ refused }) == version { return nil }
-            let token = try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
+            token = try file.load(path, kind: .secret, decode: TokenStore.decode)?.value
             if let token { remember(token) }
             // Refused where it stays (a loose mode, a link): said once, not at every read.
             let after = DefaultsStore.FileVersion(path)

@@ -66,7 +66,9 @@ extension Shell {
     /// The command `watch` or `compare` is given, its alias expanded as if typed alone
     /// (`AliasTable.expandingPassedCommand`); a variable that cannot be expanded yet stays as typed.
     func expandingPassedAlias(_ command: [Token]) throws -> [Token] {
-        try aliases.expandingPassedCommand(command, words: command.map { (try? expandVariables($0)) ?? $0.text }, parser: parser)
+        // Most commands pass none on: their words are expanded once, when they run.
+        guard let head = command.first, parser.command(named: (try? expandVariables(head)) ?? head.text)?.passesCommand == true else { return command }
+        return try aliases.expandingPassedCommand(command, words: command.map { (try? expandVariables($0)) ?? $0.text }, parser: parser)
     }
 
     /// Runs one command with its output going to `target` (`| CMD`, `> FILE`, `>> FILE`): what a
