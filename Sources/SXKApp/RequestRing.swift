@@ -44,7 +44,7 @@ struct RecordedRequest: Sendable {
 /// The answer to a recorded request, bounded: headers, the head of the body, the wire metrics.
 struct RecordedResponse: Sendable {
     let headers: [HTTPField]
-    /// At most `RequestRing.bodyHeadLimit` bytes of the body as received. What the request carried under
+    /// At most `RequestRing.bodyKeptLimit` bytes of the body as received. What the request carried under
     /// a secret name (a password) is already `***` here and in `headers` (it is never kept); the token and secret
     /// members are masked when the body is written out (`HARExport`), as `--trace` masks them.
     let bodyHead: [UInt8]
@@ -58,8 +58,11 @@ final class RequestRing: @unchecked Sendable {
     static let capacity = 20
     /// How many entries `--har` keeps, so a script's whole run fits (bounded like everything else).
     static let harCapacity = 1000
-    /// Bytes of each response body kept (HAR `content.text`, cut beyond).
+    /// Bytes of each response body shown (HAR `content.text`, cut beyond).
     static let bodyHeadLimit = 16 << 10
+    /// Bytes kept: what is shown and room for a token that starts before the cut, so the token is
+    /// masked before the text is cut there (`Redaction.excerpt`), not left half shown.
+    static let bodyKeptLimit = bodyHeadLimit + 4096
 
     private let lock = Lock()
     private var entries: [RecordedRequest] = []
@@ -113,7 +116,7 @@ final class RequestRing: @unchecked Sendable {
 
     /// Notes the answer to request `number`: status, bounded body head (`bodySecrets` masked), metrics.
     func finish(_ number: Int, response: HTTPResponse, bodySecrets: [String], elapsedMs: Double) {
-        var head = response.body.count > RequestRing.bodyHeadLimit ? Array(response.body.prefix(RequestRing.bodyHeadLimit)) : response.body
+        var head = response.body.count > RequestRing.bodyKeptLimit ? Array(response.body.prefix(RequestRing.bodyKeptLimit)) : response.body
         var headers = response.headers.fields
         // And what the answer itself carries under a secret name (a new token), wherever else it shows.
         let bodySecrets = bodySecrets + Redaction.secretMemberValues(head)

@@ -204,7 +204,7 @@ public enum Redaction {
         var out: [UInt8] = []
         var copied = 0
         for member in secretMembers(bytes) {
-            if member.quoted {
+            if member.kind == .string {
                 out.append(contentsOf: bytes[copied..<member.range.lowerBound])
                 out.append(contentsOf: "***".utf8)
             } else {
@@ -218,30 +218,39 @@ public enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The values of the secret-named members of raw JSON text (a token a server sends back, as
-    /// `data.token`): masked wherever else that answer shows them (trace, HAR, error lines). Read
-    /// from the first 64 KB (where an answer carrying a token has it), each value once, at most 16:
-    /// a body of a million such members costs what a small one does.
+    /// The values of the secret-named members of raw JSON text that are shaped like a token (a
+    /// token a server sends back, as `data.token`): masked wherever else that answer shows them
+    /// (trace, HAR, error lines, and the answer itself before it is stored). Only a value of
+    /// `carriedLength` printable ASCII characters or more, no space in it, counts: a word under a
+    /// secret name (`"session": "已完成"`, `"auth": "required"`) is hidden where it is, and is not
+    /// cut out of every other value that happens to contain it. Read from the first 64 KB (where
+    /// an answer carrying a token has it), each value once, at most 16: a body of a million such
+    /// members costs what a small one does.
     public static func secretMemberValues(_ bytes: [UInt8]) -> [String] {
         let head = bytes.count > 65_536 ? Array(bytes.prefix(65_536)) : bytes
         var values: [String] = []
-        for member in secretMembers(head) where values.count < 16 {
+        for member in secretMembers(head) where values.count < 16 && member.kind == .string {
             let raw = head[member.range]
-            guard raw.count >= 4 else { continue }
+            guard raw.count >= carriedLength else { continue }
             // An escape in it (`\/`, `\u0041`): the value is what the JSON string decodes to.
-            let value = member.quoted && raw.contains(UInt8(ascii: "\\"))
+            let value = raw.contains(UInt8(ascii: "\\"))
                 ? (try? JSONParser.parse([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))?.stringValue
                 : String(decoding: raw, as: UTF8.self)
-            if let value, !values.contains(value) { values.append(value) }
+            guard let value, value.utf8.count >= carriedLength, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { continue }
+            if !values.contains(value) { values.append(value) }
         }
         return values
     }
 
+    /// The shortest value under a secret name taken as a token the answer may repeat elsewhere
+    /// (`secretMemberValues`): a token is longer; a word or a PIN is not looked for elsewhere.
+    public static let carriedLength = 16
+
     /// Where the value of each secret-named member is (inside the quotes for a string, the whole
     /// number otherwise), skipping values already `***`. One pass: each string followed by `:` is a
     /// member name.
-    private static func secretMembers(_ bytes: [UInt8]) -> [(range: Range<Int>, quoted: Bool)] {
-        var found: [(range: Range<Int>, quoted: Bool)] = []
+    private static func secretMembers(_ bytes: [UInt8]) -> [SecretMember] {
+        var found: [SecretMember] = []
         var i = 0
         let quote = UInt8(ascii: "\"")
         func stringEnd(from start: Int) -> Int {
@@ -254,8 +263,7 @@ public enum Redaction {
             let nameEnd = stringEnd(from: i + 1)
             var k = nameEnd + 1
             while k < bytes.count, isSpace(bytes[k]) { k += 1 }
-            guard k < bytes.count, bytes[k] == UInt8(ascii: ":"),
-                  Redaction.isSecretName(String(decoding: bytes[(i + 1)..<nameEnd], as: UTF8.self)) else {
+            guard k < bytes.count, bytes[k] == UInt8(ascii: ":"), isSecretName(memberName: bytes[(i + 1)..<min(nameEnd, bytes.count)]) else {
                 i = nameEnd + 1
                 continue
             }
@@ -263,19 +271,52 @@ public enum Redaction {
             while k < bytes.count, isSpace(bytes[k]) { k += 1 }
             if k < bytes.count, bytes[k] == quote {
                 let valueEnd = stringEnd(from: k + 1)
-                if !bytes[(k + 1)..<valueEnd].elementsEqual("***".utf8) { found.append(((k + 1)..<valueEnd, true)) }
+                if !bytes[(k + 1)..<valueEnd].elementsEqual("***".utf8) { found.append(SecretMember(range: (k + 1)..<valueEnd, kind: .string)) }
                 i = valueEnd + 1
             } else if k < bytes.count, bytes[k] == UInt8(ascii: "-") || (bytes[k] >= 0x30 && bytes[k] <= 0x39) {
                 // A number: every digit, sign, point and exponent of it.
                 var e = k
                 while e < bytes.count, "+-.eE0123456789".utf8.contains(bytes[e]) { e += 1 }
-                found.append((k..<e, false))
+                found.append(SecretMember(range: k..<e, kind: .number))
+                i = e
+            } else if k < bytes.count, bytes[k] == UInt8(ascii: "{") || bytes[k] == UInt8(ascii: "[") {
+                // An object or array under a secret name is hidden whole, as the JSON views show it
+                // (`"password": {"v": …}` → `"password": "***"`); one cut short runs to the text's end.
+                var depth = 0, e = k
+                while e < bytes.count {
+                    let b = bytes[e]
+                    if b == quote { e = stringEnd(from: e + 1) + 1; continue }
+                    if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") { depth += 1 }
+                    if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") { depth -= 1 }
+                    e += 1
+                    if depth == 0 { break }
+                }
+                e = min(e, bytes.count)
+                found.append(SecretMember(range: k..<e, kind: .composite))
                 i = e
             } else {
                 i = k
             }
         }
         return found
+    }
+
+    /// A secret member's value in raw text: inside the quotes of a string, or the whole number,
+    /// object or array.
+    private struct SecretMember {
+        enum Kind { case string, number, composite }
+        let range: Range<Int>
+        let kind: Kind
+    }
+
+    /// Whether a member name as written in JSON text names a secret: read as the string it
+    /// decodes to when it holds an escape (`"pass\u0077ord"` is `password`).
+    private static func isSecretName(memberName raw: ArraySlice<UInt8>) -> Bool {
+        if raw.contains(UInt8(ascii: "\\")),
+           let decoded = (try? JSONParser.parse([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))?.stringValue {
+            return isSecretName(decoded)
+        }
+        return isSecretName(String(decoding: raw, as: UTF8.self))
     }
 
     /// Where the value of a typed item starts when its name is a secret name: `NAME=value` (the name
@@ -393,11 +434,20 @@ public enum Redaction {
 
     /// The first `limit` bytes of a body as text, secrets removed, for error messages.
     public static func excerpt(_ body: [UInt8], limit: Int = 200, secrets: [String]) -> String {
-        let head = body.prefix(limit)
-        var text = String(decoding: head, as: UTF8.self)
-        // Remove a split multi-byte character at the cut.
-        if body.count > limit { text = String(text.unicodeScalars.filter { $0 != "\u{FFFD}" }.map(Character.init)) + "…" }
-        text = redact(text, secrets: secrets)
+        // Masked before the cut, over a head with room for a secret that starts before the cut (in
+        // any form the matcher knows: base64 is longer), so none is half shown at the end.
+        let room = secrets.reduce(0) { max($0, $1.utf8.count) } * 2 + 16
+        let head = body.count > limit + room ? Array(body.prefix(limit + room)) : body
+        var masked = Array(redact(String(decoding: head, as: UTF8.self), secrets: secrets).utf8)
+        let cut = body.count > head.count || masked.count > limit
+        if masked.count > limit {
+            // Back to the start of a character: a split one is not shown.
+            var end = limit
+            while end > 0, masked[end] & 0xC0 == 0x80 { end -= 1 }
+            masked.removeSubrange(end...)
+        }
+        var text = String(decoding: masked, as: UTF8.self)
+        if cut { text = String(text.unicodeScalars.filter { $0 != "\u{FFFD}" }.map(Character.init)) + "…" }
         var printable = ""
         for scalar in text.unicodeScalars {
             if scalar == "\n" || scalar == "\r" || scalar == "\t" { printable.append(" ") }

@@ -27,6 +27,34 @@ public enum TerminalText {
         needsEscaping(s, keepingLines: true) ? escaped(s, keepingLines: true) : s
     }
 
+    /// JSON text (an answer printed as received, `--raw`) made inert and still JSON of the same
+    /// value: inside a string each escaped scalar is written as a JSON escape (`\u007f`, `\u202e`);
+    /// between tokens a CR is left out (a CRLF body reads as LF lines). Text that is not valid JSON
+    /// is for `sanitizeLines`; this is meant for text `JSONParser` accepted.
+    public static func sanitizeJSON(_ s: String) -> String {
+        guard needsEscaping(s, keepingLines: true) else { return s }
+        var out = String.UnicodeScalarView()
+        let scalars = Array(s.unicodeScalars)
+        var inString = false, escaping = false
+        for (i, scalar) in scalars.enumerated() {
+            if !inString {
+                if scalar == "\"" { inString = true }
+                if scalar != "\r" { out.append(scalar) }
+                continue
+            }
+            if escaping { escaping = false; out.append(scalar); continue }
+            if scalar == "\\" { escaping = true } else if scalar == "\"" { inString = false }
+            let joiner = scalar.value == 0x200D && i > 0 && i + 1 < scalars.count && joinsEmoji(scalars[i - 1], scalars[i + 1])
+            guard isControl(scalar), !joiner else { out.append(scalar); continue }
+            // UTF-16 units, as JSON writes a scalar beyond the first plane (a tag character).
+            for unit in String(scalar).utf16 {
+                let digits = String(unit, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - digits.count) + digits).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
     /// Whether `sanitize` (or, with `keepingLines`, `sanitizeLines`) would change `s`.
     @inlinable
     public static func needsEscaping(_ s: String, keepingLines: Bool = false) -> Bool {

@@ -181,3 +181,35 @@ extension SecurityAndExpiryTests {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
 }
+
+extension SecurityAndExpiryTests {
+    /// Only a token-shaped value under a secret name is looked for elsewhere in the answer: a word
+    /// there (`"session": "已完成"`) is hidden where it is, not cut out of every row that says it,
+    /// nor out of what is stored from the answer.
+    func testAWordUnderASecretNameIsNotMaskedElsewhere() async throws {
+        XCTAssertEqual(Redaction.secretMemberValues(Array(#"{"session":"已完成","auth":"required","pin":12345678,"token":"tok_0123456789abcdef"}"#.utf8)),
+                       ["tok_0123456789abcdef"])
+        let observer = RecordingObserver()
+        let client = Fixture.client(observer: observer) { _ in
+            Fixture.ok(#"{"list":[{"status":"已完成","session":"已完成","name":"required"},{"status":"已完成","auth":"required"}]}"#)
+        }
+        let answer = try await client.get("/api/x/orders")
+        let list = try XCTUnwrap(answer.data.objectValue?.array("list"))
+        XCTAssertEqual(list.map { $0.objectValue?.string("status") }, ["已完成", "已完成"])
+        XCTAssertEqual(list[0].objectValue?.string("name"), "required")
+    }
+
+    /// An excerpt cut through a secret shows no part of it: masked before the cut.
+    func testAnExcerptCutThroughASecretShowsNoPartOfIt() {
+        let token = Fixture.sentinelToken
+        for at in stride(from: 180, through: 200, by: 1) {
+            let body = Array((String(repeating: "a", count: at) + token + String(repeating: "b", count: 300)).utf8)
+            let shown = Redaction.excerpt(body, limit: 200, secrets: [token])
+            XCTAssertFalse(SecretMatcher([token]).holds(shown), "cut at \(at): \(shown)")
+            XCTAssertFalse(shown.contains(String(token.prefix(6))), "cut at \(at): \(shown)")
+            XCTAssertTrue(shown.hasSuffix("…"))
+        }
+        let json = Array(("{\"note\":\"" + String(repeating: "x", count: 1985) + token + "\"}").utf8)
+        XCTAssertFalse(SecretScrubber.traceBody(json, secrets: [token]).contains(String(token.prefix(8))))
+    }
+}

@@ -64,8 +64,9 @@ enum HARExport {
         var content: JSONObject = ["size": .int(r?.bodySize ?? 0), "mimeType": .string(mime)]
         if let r, !r.bodyHead.isEmpty {
             content["text"] = .string(SecretScrubber.traceBody(r.bodyHead, limit: textLimit, secrets: secrets))
-            if r.bodySize > r.bodyHead.count {
-                content["comment"] = .string("text is the first \(r.bodyHead.count) of \(r.bodySize) bytes")
+            // The size received: the head kept may be shorter for its masked secrets.
+            if r.bodySize > textLimit {
+                content["comment"] = .string("text is the first \(textLimit) of \(r.bodySize) bytes")
             }
         }
         let location = responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""

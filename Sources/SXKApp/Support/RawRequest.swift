@@ -89,6 +89,9 @@ extension AppCommands {
     /// The `--print` parts of an exchange that ended in an error: the request's, then the answer's
     /// status, headers and (with `b`) the head of its body, as recorded; nothing of an answer that
     /// never came.
+    /// Bytes of a failed answer's body shown with `-v` (the trace's excerpt).
+    static let failedBodyLimit = 2000
+
     private func failedExchangeNotes(_ show: String, secrets: [String]) -> [String] {
         var lines = requestNotes(show)
         guard let sent = host.transport.ring.all.last, let answer = sent.response else { return lines }
@@ -98,9 +101,9 @@ extension AppCommands {
             lines += SecretScrubber.headers(HTTPHeaders(answer.headers.map { ($0.name, $0.value) }), secrets: masked).fields.map { "< \($0.name): \($0.value)" }
         }
         if show.contains("b"), !answer.bodyHead.isEmpty {
-            let text = SecretScrubber.traceBody(answer.bodyHead, secrets: masked)
+            let text = SecretScrubber.traceBody(answer.bodyHead, limit: Self.failedBodyLimit, secrets: masked)
             lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "< " + $0 }
-            if answer.bodySize > answer.bodyHead.count { lines.append("< … (\(answer.bodySize) bytes in all)") }
+            if answer.bodySize > Self.failedBodyLimit { lines.append("< … (\(answer.bodySize) bytes in all)") }
         }
         return lines
     }

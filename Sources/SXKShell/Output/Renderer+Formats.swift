@@ -6,14 +6,23 @@ import SXKCore
 struct ColumnSelection: Sendable {
     var columns: [OutputColumn]
 
-    static func resolve(_ names: [String]?, declared: [OutputColumn], sample: JSONValue?) throws -> ColumnSelection {
+    /// `samples`: the rows at hand (a stream's first batch); a member of any of them can be chosen.
+    static func resolve(_ names: [String]?, declared: [OutputColumn], samples: [JSONValue]) throws -> ColumnSelection {
         guard let names else { return ColumnSelection(columns: declared) }
-        let members = sample?.objectValue?.entries.map(\.key) ?? []
+        var members: [String] = [], seen: Set<String> = []
+        for row in samples {
+            for entry in row.objectValue?.entries ?? [] where seen.insert(entry.key).inserted { members.append(entry.key) }
+        }
         return ColumnSelection(columns: try names.map { name in
             let lower = name.lowercased()
             // `create_time` names the same column as `createTime`: a server may spell each row either way.
             let camel = JSONObject.camelCase(name)
             let camelLower = camel.lowercased()
+            // Rows that hold two members one name could mean (`Case` and `case`, `accessToken` and
+            // `access_token`): the one named exactly is chosen, as received.
+            if members.contains(name), members.contains(where: { $0 != name && JSONObject.camelCase($0).lowercased() == camelLower }) {
+                return OutputColumn(name, name)
+            }
             if let column = declared.first(where: { $0.key.lowercased() == lower || $0.key.lowercased() == camelLower || $0.header.lowercased() == lower }) {
                 return column
             }

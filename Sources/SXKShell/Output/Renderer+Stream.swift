@@ -44,7 +44,7 @@ extension Renderer {
         case .json: out.write(state.written == 0 ? "[]\n" : "\n]\n")
         case .csv where state.written == 0, .tsv where state.written == 0:
             // No row: the header alone, as a page without rows prints it (a CSV reader wants one).
-            if let selection = try? ColumnSelection.resolve(format.columns, declared: stream.columns, sample: nil) {
+            if let selection = try? ColumnSelection.resolve(format.columns, declared: stream.columns, samples: []) {
                 let separated = SeparatedValues(tabs: format.kind == .tsv)
                 var line: [UInt8] = []
                 for (i, key) in selection.header(sample: nil).enumerated() { separated.append(key, first: i == 0, into: &line) }
@@ -77,7 +77,7 @@ extension Renderer {
             rows = Redaction.redact(rows: rows, secrets: secrets)
             if state.selection == nil {
                 do {
-                    state.selection = try ColumnSelection.resolve(format.columns, declared: columns, sample: rows.first)
+                    state.selection = try ColumnSelection.resolve(format.columns, declared: columns, samples: rows)
                 } catch {
                     state.error = error
                     return false

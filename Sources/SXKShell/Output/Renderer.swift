@@ -101,7 +101,7 @@ public struct Renderer: Sendable {
         if table != nil {
             table!.rows = table!.rows.prefix(format.limit ?? Int.max).map { Redaction.redact($0, secrets: secrets) }
         }
-        let selection = try table.map { try ColumnSelection.resolve(format.columns, declared: $0.columns, sample: $0.rows.first) }
+        let selection = try table.map { try ColumnSelection.resolve(format.columns, declared: $0.columns, samples: $0.rows) }
         // An empty list declares no columns: it prints nothing in any format, not a usage error.
         let emptyList = table == nil && shaped == .array([])
         if format.columns != nil && table == nil && !emptyList {
@@ -116,7 +116,10 @@ public struct Renderer: Sendable {
                 // Secret-named members too (a body is text here, perhaps not JSON at all), and the
                 // values rows name as secret (then the body is written again, masked).
                 var masked = Self.rawMasked(body, secrets: secrets)
-                if io.terminal.stdoutIsTerminal { masked = TerminalText.sanitizeLines(masked) }
+                if io.terminal.stdoutIsTerminal {
+                    // Inert on a terminal, and JSON of the same value when it was JSON (copied from the screen).
+                    masked = (try? JSONParser.parse(masked)) != nil ? TerminalText.sanitizeJSON(masked) : TerminalText.sanitizeLines(masked)
+                }
                 sink.write(masked.hasSuffix("\n") ? masked : masked + "\n")
             }
             if let shaped { io.keep(shaped) }

@@ -60,19 +60,40 @@ public enum TextWidth {
         return total
     }
 
-    /// Cuts `s` to at most `columns` cells, ending with `…` when anything was cut.
+    /// Cuts `s` to at most `columns` cells, ending with `…` when anything was cut. Cut between
+    /// characters as a person sees them (an emoji sequence, a flag, a letter and its marks stay
+    /// whole), and before a sanitizer's escape (`\u202e`, `\x1b`) that would be cut in half.
     public static func truncate(_ s: String, to columns: Int) -> String {
         if columns <= 0 { return "" }
         if width(s) <= columns { return s }
-        var out = String.UnicodeScalarView()
+        var out = ""
         var used = 0
-        for scalar in s.unicodeScalars {
-            let w = width(of: scalar)
+        for character in s {
+            var w = 0
+            for scalar in character.unicodeScalars { w += width(of: scalar) }
             if used + w > columns - 1 { break }
-            out.append(scalar)
+            out.append(character)
             used += w
         }
-        return String(out) + "…"
+        return droppingCutEscape(out) + "…"
+    }
+
+    /// `text` without a trailing escape of `TerminalText` left incomplete by a cut: a lone `\`,
+    /// `\x` with fewer than two hex digits, `\u` with fewer than four.
+    static func droppingCutEscape(_ text: String) -> String {
+        let tail = Array(text.utf8.suffix(5))
+        guard let slash = tail.lastIndex(of: UInt8(ascii: "\\")) else { return text }
+        let rest = tail[(slash + 1)...]
+        let hex = { (b: UInt8) in (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) }
+        let incomplete: Bool
+        switch rest.first {
+        case nil: incomplete = true
+        case UInt8(ascii: "x")?: incomplete = rest.count < 3 && rest.dropFirst().allSatisfy(hex)
+        case UInt8(ascii: "u")?: incomplete = rest.count < 5 && rest.dropFirst().allSatisfy(hex)
+        default: incomplete = false
+        }
+        guard incomplete else { return text }
+        return String(decoding: text.utf8.dropLast(tail.count - slash), as: UTF8.self)
     }
 
     /// `s` padded with spaces to `columns` cells, on the right (left-aligned) or the left.

@@ -406,3 +406,80 @@ extension RendererTests {
         XCTAssertEqual(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "), note)
     }
 }
+
+extension RendererTests {
+    /// `--raw` hides a secret member whatever its value (an object, an array) and however its name
+    /// is written (`pass\u0077ord` is `password`), as `--json` does.
+    func testRawHidesSecretMembersOfAnyValueAndEscapedNames() throws {
+        let body = #"{"code":100000,"data":{"password":{"v":"OBJ-PW-LEAK"},"token":["ARR-TOK-LEAK",{"x":"]"}],"pass\u0077ord":"ESC-NAME-LEAK","next":1}}"#
+        let shown = Renderer.rawMasked(body, secrets: [])
+        for leak in ["OBJ-PW-LEAK", "ARR-TOK-LEAK", "ESC-NAME-LEAK"] { XCTAssertFalse(shown.contains(leak), shown) }
+        let data = try XCTUnwrap(JSONParser.parse(shown).objectValue?.object("data"))
+        XCTAssertEqual(data.string("password"), "***")
+        XCTAssertEqual(data.string("token"), "***")
+        XCTAssertEqual(data.int("next"), 1, "what follows the hidden value is read as before")
+    }
+
+    /// `--raw` on a terminal is inert and still JSON of the same value: controls inside strings as
+    /// JSON escapes, a CRLF body's CRs left out between members.
+    func testRawOnATerminalStaysJSON() throws {
+        let out = BufferOutput(), err = BufferOutput()
+        var terminal = Terminal.plain
+        terminal.stdoutIsTerminal = true
+        terminal.width = 100
+        let io = CommandIO(stdout: out, stderr: err, terminal: terminal)
+        var output = CommandOutput(data: .null)
+        let body = "{\"code\":100000,\r\n\"del\":\"a\u{7F}b\",\r\n\"bidi\":\"x\u{202E}y\",\"c1\":\"\u{9B}2J\",\"team\":\"👩\u{200D}💻\"}"
+        output.raw = [body]
+        try Renderer(io: io, format: OutputFormat(kind: .raw), secrets: []).renderStatic(output, into: out)
+        XCTAssertFalse(out.text.contains("\r") || out.text.contains("\u{7F}") || out.text.contains("\u{202E}") || out.text.contains("\u{9B}"), out.text)
+        XCTAssertTrue(out.text.contains("a\\u007fb") && out.text.contains("x\\u202ey"), out.text)
+        XCTAssertEqual(try JSONParser.parse(out.text), try JSONParser.parse(body), "the same value as received")
+        // Not JSON: inert as lines, as before.
+        let plain = BufferOutput()
+        output.raw = ["<html>\u{1B}[2J\r\n</html>"]
+        try Renderer(io: io, format: OutputFormat(kind: .raw), secrets: []).renderStatic(output, into: plain)
+        XCTAssertEqual(plain.text, "<html>\\x1b[2J\\r\n</html>\n")
+    }
+
+    /// `--columns` may name a member any row has (not only the first), and where rows hold two
+    /// members one name could mean (`Case`/`case`, `accessToken`/`access_token`) it gets the one
+    /// named exactly; the list of valid names names each member once.
+    func testColumnsReadEveryRowAndPreferTheExactMember() throws {
+        let rows: [JSONValue] = [
+            .object(JSONObject([("orderNo", "SO1"), ("Case", "upper"), ("case", "lower"), ("dup", "a")])),
+            .object(JSONObject([("orderNo", "SO2"), ("sign", "s2"), ("Case", "U"), ("case", "l"), ("dup", "b")])),
+        ]
+        func csv(_ names: [String]) throws -> String {
+            let out = BufferOutput()
+            let io = CommandIO(stdout: out, stderr: BufferOutput(), terminal: .plain)
+            var format = OutputFormat(kind: .csv)
+            format.columns = names
+            var output = CommandOutput(data: ["list": .array(rows)])
+            output.table([OutputColumn("orderNo", "ORDER NO")], rows)
+            try Renderer(io: io, format: format, secrets: []).renderStatic(output, into: out)
+            return out.text
+        }
+        XCTAssertEqual(try csv(["orderNo", "sign"]), "orderNo,sign\nSO1,\nSO2,s2\n")
+        XCTAssertEqual(try csv(["Case", "case"]), "Case,case\nupper,lower\nU,l\n")
+        XCTAssertThrowsError(try csv(["nope"])) { error in
+            let text = String(describing: error)
+            XCTAssertEqual(text.components(separatedBy: "dup").count, 2, "each member named once: \(text)")
+        }
+        let spelled: [JSONValue] = [.object(JSONObject([("accessToken", "camel"), ("access_token", "snake"), ("orderNo", "SO1")]))]
+        let selection = try ColumnSelection.resolve(["accessToken", "access_token"], declared: [], samples: spelled)
+        XCTAssertEqual(selection.columns.map(\.key), ["accessToken", "access_token"])
+        XCTAssertEqual(selection.record(spelled[0]).objectValue?.entries.map(\.key), ["accessToken", "access_token"])
+    }
+
+    /// A cell cut to its width keeps an emoji sequence or flag whole and never ends inside an escape.
+    func testTruncationKeepsCharactersAndEscapesWhole() {
+        let team = "👩\u{200D}💻"
+        XCTAssertEqual(TextWidth.truncate("ab\(team)\(team)x", to: 8), "ab\(team)…")
+        XCTAssertEqual(TextWidth.truncate("🇨🇳🇨🇳🇨🇳", to: 4), "🇨🇳…")
+        XCTAssertEqual(TextWidth.truncate("ab\\u009b31m", to: 6), "ab…")
+        XCTAssertEqual(TextWidth.truncate("ab\\x1b[31mRED", to: 5), "ab…")
+        XCTAssertEqual(TextWidth.truncate("ab\\x1b[31mRED", to: 7), "ab\\x1b…")
+        XCTAssertEqual(TextWidth.truncate("a\\b c d e f", to: 4), "a\\b…", "a backslash that starts no escape stays")
+    }
+}

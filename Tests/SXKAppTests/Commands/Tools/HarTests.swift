@@ -183,7 +183,7 @@ final class HarTests: XCTestCase {
         let ring = RequestRing()
         let (n, _) = ring.begin(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:9/big")!))
         ring.finish(n, response: HTTPResponse(status: 200, body: [UInt8](repeating: 0x61, count: 1 << 20)), bodySecrets: [], elapsedMs: 1)
-        XCTAssertEqual(ring.all[0].response?.bodyHead.count, RequestRing.bodyHeadLimit)
+        XCTAssertEqual(ring.all[0].response?.bodyHead.count, RequestRing.bodyKeptLimit)
         XCTAssertEqual(ring.all[0].response?.bodySize, 1 << 20)
     }
 
@@ -315,5 +315,24 @@ final class HARFileTests: XCTestCase {
         let out = SXK.run(["-c", "get /api/app/config --json; har save -"], in: ws, baseURL: url)
         XCTAssertEqual(out.status, 0, out.summary)
         XCTAssertTrue(out.stdout.contains("\"creator\""), out.stdout)
+    }
+}
+
+extension HarTests {
+    /// A body whose live token straddles the HAR's cut shows no part of it, and a whole body whose
+    /// masked copy is shorter is not said to be cut.
+    func testTheHARCutShowsNoPartOfATokenAndSaysCutOnlyWhenItIs() throws {
+        let token = Self.token
+        let ring = RequestRing()
+        let at = HARExport.textLimit - 15
+        let long = Array(("{\"note\":\"" + String(repeating: "x", count: at - 9) + token + String(repeating: "y", count: 4000) + "\"}").utf8)
+        let (n, _) = ring.begin(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:9/cut")!))
+        ring.finish(n, response: HTTPResponse(status: 200, body: long), bodySecrets: [], elapsedMs: 1)
+        let small = Array("{\"token\":\"\(token)\",\"echo\":\"\(token)\"}".utf8)
+        let (m, _) = ring.begin(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:9/small")!))
+        ring.finish(m, response: HTTPResponse(status: 200, body: small), bodySecrets: [], elapsedMs: 1)
+        let text = JSONWriter.string(HARExport.document(ring.all, secrets: [token], version: "9.9"))
+        XCTAssertFalse(text.contains(String(token.prefix(8))), "a part of the token in the HAR")
+        XCTAssertEqual(text.components(separatedBy: "text is the first").count, 2, "only the long body is said to be cut: \(text.suffix(400))")
     }
 }
