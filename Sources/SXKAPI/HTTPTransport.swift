@@ -45,6 +45,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Values this request carries under secret names (the tokens, a password, a secret-named query
     /// value or header), never sent as such: what records the answer masks them in it.
     public var secrets: [String] = []
+    /// Whether it carries a secret the user gave for it (a password, a secret-named value typed into
+    /// `get`/`post`), not only the session's token: such a request is never handed to the connection
+    /// holder, whose memory outlives the one-shot (`KeptConnectionTransport`).
+    public var carriesTypedSecret = false
 
     public init(method: String, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], timeout: TimeInterval = APIConfiguration.defaultTimeout) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.timeout = timeout

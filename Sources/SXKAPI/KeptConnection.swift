@@ -47,6 +47,20 @@ public enum KeptConnection {
                                     "SSL_CERT_FILE", "SSL_CERT_DIR", "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES", "SSLKEYLOGFILE",
                                     "HOSTALIASES", "LOCALDOMAIN", "RES_OPTIONS"]
 
+    /// The variables of `identityVariables` that name a file or folder read or written as given (the
+    /// CA variables are not: `TrustStore.resolve` makes them absolute before libcurl sees them).
+    static let pathVariables = ["OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES", "SSLKEYLOGFILE", "HOSTALIASES"]
+
+    /// The first of `pathVariables` set to a relative path, which the holder (running in `/`) would
+    /// read or write elsewhere; nil when there is none.
+    public static func relativePathVariable(_ environment: [String: String]) -> String? {
+        for name in pathVariables {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            if value.split(separator: ":").contains(where: { !$0.hasPrefix("/") }) { return name }
+        }
+        return nil
+    }
+
     /// What a client and a holder must share to talk: the build (version and the executable's size and
     /// time) and every environment variable in `identityVariables`.
     public static func identity(version: String, environment: [String: String]) -> String {
@@ -405,23 +419,40 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if Task.isCancelled { throw TransportError.cancelled }
+        // A password (a login) or another secret typed for this request stays in this process, whose
+        // memory ends with it; the holder's lives on for the persist time.
+        if request.carriesTypedSecret {
+            trace("* kept connection not used (the request carries a password or another secret given for it): sending directly")
+            return try await direct.send(request)
+        }
+        let started = HolderSocket.now()
         switch await throughHolder(request) {
         case .answered(let response): return response
         case .failed(let error): throw error
         case .cancelled: throw TransportError.cancelled
         case .unavailable(let why):
             trace("* kept connection not used (\(why)): sending directly")
-            return try await direct.send(request)
+            // In the time left of the request's own: a stuck holder's wait is not added to it.
+            return try await directly(request, left: request.timeout - (HolderSocket.now() - started))
         case .resend(let why, let left):
             trace("* kept connection lost after the holder took the request on (\(why)): \(request.method) sent again directly")
-            guard left > 0 else { throw TransportError.network(.timedOut(seconds: request.timeout)) }
-            var again = request
-            again.timeout = left
-            return try await direct.send(again)
+            return try await directly(request, left: left)
         case .lost(let why):
             trace("* kept connection lost after the holder took the request on (\(why)): \(request.method) not sent again")
             throw TransportError.network(.other(
                 "the connection holder failed during the request (\(why)), which may have reached the server: not sent again"))
+        }
+    }
+
+    /// `request` sent directly in the `left` seconds of its time; a timeout is said as the request's whole.
+    private func directly(_ request: HTTPRequest, left: Double) async throws -> HTTPResponse {
+        guard left > 0 else { throw TransportError.network(.timedOut(seconds: request.timeout)) }
+        var again = request
+        again.timeout = left
+        do {
+            return try await direct.send(again)
+        } catch TransportError.network(.timedOut) {
+            throw TransportError.network(.timedOut(seconds: request.timeout))
         }
     }
 
@@ -507,7 +538,8 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
                                                              grace: HolderSocket.progressGrace) else { return .cancelled }
                 switch try HeldAnswer.decode(bytes) {
                 case .sending where !takenOn:
-                    deadline = HolderSocket.now() + timeout + 5
+                    // The holder's transfer ends by the request's time; a second more for its answer to arrive.
+                    deadline = HolderSocket.now() + timeout + 1
                     // Delivered or not at all (a failed send on a unix socket queues nothing): only a `go`
                     // the holder can read lets it send.
                     guard try HolderSocket.writeAll(fd, KeptConnection.go, cancel: cancel, deadline: deadline) else { return .cancelled }
@@ -546,10 +578,13 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
             if error.isBusy, lstat(socketPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(socketPath) }
             return false
         }
+        // Only a listener of this user hears a stop (its frame carries the identity: the environment's proxies).
+        guard HolderSocket.peer(fd)?.uid == getuid() else { close(fd); return false }
         close(fd)
         for version in [KeptConnection.protocolVersion] + KeptConnection.olderVersions {
             guard let fd = try? HolderSocket.connect(socketPath) else { return false }
             defer { close(fd) }
+            guard HolderSocket.peer(fd)?.uid == getuid() else { return false }
             var stop = HeldRequest(kind: .stop, identity: identity, request: HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1/")!),
                                    caFile: nil, caDirectory: nil, allowPlainHTTPOffLoopback: false, totalTimeout: nil, maxBodyBytes: 0).encoded()
             // The version field follows the magic.
@@ -661,9 +696,34 @@ public enum ConnectionHolder {
         private var inFlight = 0
         private var lastUse = HolderSocket.now()
         private var stopping = false
-        private var transports: [String: (transport: CurlTransport, signature: String)] = [:]
+        private var transports: [String: CurlTransport] = [:]
+        /// Each trust's files as this holder first used them: libcurl's CA cache, its TLS sessions and
+        /// its connections are matched by the files' names, whatever options a request comes with.
+        private var trustSignatures: [String: String] = [:]
+        /// The resolver's files as they were when the holder started (`resolverStamp`).
+        private let resolver = Holder.resolverStamp()
 
         init(identity: String, idle: Double) { self.identity = identity; self.idle = idle }
+
+        /// The files that decide where a name leads (`/etc/hosts`, the resolver's configuration): a
+        /// changed one (a host pointed at staging) ends the holder, whose connections and DNS cache
+        /// lead where the names led before; a direct request and the next holder look them up again.
+        static let resolverFiles = ["/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf"]
+
+        static func resolverStamp() -> String {
+            var stamp = ""
+            for path in resolverFiles {
+                var st = stat()
+                stamp += stat(path, &st) == 0 ? "\(st.st_dev).\(st.st_ino).\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)/" : "-/"
+            }
+            return stamp
+        }
+
+        /// Told to stop by what changed under it: no client from now on, the requests taken on answered.
+        private func stopForChange() {
+            removeSocket()
+            lock.withLock { stopping = true }
+        }
 
         /// Serves each client on a thread kept ready (`Workers`). Only a request served counts as a use:
         /// clients it refuses (another build or environment) do not keep it alive.
@@ -750,8 +810,14 @@ public enum ConnectionHolder {
             }
             var rest = hello.rest
             guard let held = try? HeldRequest.decodeSend(kind: hello.kind, identity: hello.identity, &rest) else { return false }
+            guard Self.resolverStamp() == resolver else {
+                stopForChange()
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("the resolver's files changed: the holder stops").encoded(), deadline: deadline)
+                return false
+            }
             guard let transport = self.transport(for: held) else {
-                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("the trusted certificates changed").encoded(), deadline: deadline)
+                stopForChange()
+                _ = try? HolderSocket.writeAll(client, HeldAnswer.refused("the trusted certificates changed: the holder stops").encoded(), deadline: deadline)
                 return false
             }
             // Counted before the client hears `sending`, so a stop cannot end the holder between the two.
@@ -795,18 +861,21 @@ public enum ConnectionHolder {
         }
 
         /// The transport for `held`'s options; nil when its trusted files changed since this holder first
-        /// used them: its connections (and libcurl's cached CA store) were checked against the old ones,
-        /// so from then on those requests go directly.
+        /// used them, with these options or any others: its connections, TLS sessions and libcurl's cached
+        /// CA store were checked against the old ones (the holder then stops).
         private func transport(for held: HeldRequest) -> CurlTransport? {
             let trust = TrustStore(caFile: held.caFile, caDirectory: held.caDirectory)
-            let key = [held.caFile ?? "-", held.caDirectory ?? "-", held.allowPlainHTTPOffLoopback ? "1" : "0",
+            let trustKey = (held.caFile ?? "-") + "\u{1}" + (held.caDirectory ?? "-")
+            let key = [trustKey, held.allowPlainHTTPOffLoopback ? "1" : "0",
                        held.totalTimeout.map { "\($0)" } ?? "-", "\(held.maxBodyBytes)"].joined(separator: "\u{1}")
             let signature = trust.filesSignature
             return lock.withLock {
-                if let t = transports[key] { return t.signature == signature ? t.transport : nil }
+                if let first = trustSignatures[trustKey], first != signature { return nil }
+                trustSignatures[trustKey] = signature
+                if let t = transports[key] { return t }
                 let made = CurlTransport(trust: trust, allowPlainHTTPOffLoopback: held.allowPlainHTTPOffLoopback,
                                          totalTimeout: held.totalTimeout, maxBodyBytes: held.maxBodyBytes)
-                transports[key] = (made, signature)
+                transports[key] = made
                 return made
             }
         }

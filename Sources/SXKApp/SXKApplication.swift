@@ -253,7 +253,8 @@ public enum SXKApplication {
         }
         guard i < arguments.count, let command = CommandRegistry.commands.first(where: { $0.spec.name == arguments[i] }),
               command.sendsAtOnce(arguments[(i + 1)...]) else { return false }
-        // What `keepConnections` will decide: a holder for a setting above 0 (an invalid one is a usage error, no request).
+        // What `keepConnections` will decide: a holder for a setting above 0 (an invalid one is a usage
+        // error, no request; in sxkrc a warning, and the request loads libcurl when it needs it).
         var setting = persistFlag
         if setting == nil, let variable = environment["SXK_PERSIST"], !variable.isEmpty { setting = variable }
         if setting == nil, !noRC, let rc = SXKShell.StatePaths.rcFile(environment: environment), access(rc, F_OK) == 0 {
@@ -282,7 +283,12 @@ public enum SXKApplication {
         // The flag and SXK_PERSIST win over the startup file's `persist SECONDS` line, which `--no-rc` skips.
         var setting = options.persist
         if setting == nil, !options.noRC, let text = StartupFile.persistSetting(paths.configDir + "/sxkrc") {
-            setting = try? Invocation.persistSeconds(text, "sxkrc persist")
+            do {
+                setting = try Invocation.persistSeconds(text, "sxkrc persist")
+            } catch {
+                // A setting of the startup file, not of this command line: said, and the one-shot runs on.
+                Diagnostics(sink: stderr).warning("\(TerminalText.sanitize(paths.configDir))/sxkrc: \(error); no connection is kept")
+            }
         }
         guard let seconds = setting else { return }
         let socket = paths.profileDir + "/" + KeptConnection.socketName
@@ -290,6 +296,12 @@ public enum SXKApplication {
         if seconds == 0 {
             var st = stat()
             if lstat(socket, &st) == 0 { _ = KeptConnectionTransport.stopHolder(socketPath: socket, identity: identity) }
+            return
+        }
+        // The holder runs in `/`: a file a variable names relative to this folder (a TLS key log, a CA
+        // file) would be another there, so such a one-shot sends directly.
+        if let relative = KeptConnection.relativePathVariable(environment) {
+            if settings.trace { Diagnostics(sink: stderr).note("* kept connection not used (\(relative) is a relative path): sending directly") }
             return
         }
         transport.keepConnections(KeptConnectionTransport(

@@ -238,7 +238,7 @@ final class ShellVariablesTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let rc = dir + "/sxkrc"
-        try "persist 600\necho rc-done\npersist  30\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        try "persist 600\necho rc-done\npersist 7 # keep\npersist abc\npersist  30\n".write(toFile: rc, atomically: true, encoding: .utf8)
         chmod(rc, 0o600)
         let out = BufferOutput(), err = BufferOutput()
         let shell = Shell(host: DataHost(), invocation: Invocation(options: GlobalOptions(), mode: .repl), version: "9.9", terminal: .plain,
@@ -249,6 +249,10 @@ final class ShellVariablesTests: XCTestCase {
         XCTAssertEqual(err.text, "")
         XCTAssertEqual(StartupFile.persistSetting(rc), "30")
         XCTAssertNil(StartupFile.persistSetting(dir + "/none"))
+        // A comment after the value is no part of it; a line of `persist` alone is one, to be refused.
+        XCTAssertEqual(StartupFile.persistValue(.init(number: 1, text: "persist 7   # keep")), "7")
+        XCTAssertEqual(StartupFile.persistValue(.init(number: 1, text: "persist")), "")
+        XCTAssertNil(StartupFile.persistValue(.init(number: 1, text: "timing on # persist 7")))
     }
 
     func testStartupFileRunsWithFileLineErrorsAndKeepsGoing() async throws {

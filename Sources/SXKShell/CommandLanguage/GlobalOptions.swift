@@ -252,7 +252,9 @@ public struct Invocation: Sendable, Equatable {
 
     /// A persist time: 0 (stop) or a positive number of seconds up to a day.
     public static func persistSeconds(_ text: String, _ name: String) throws -> Double {
-        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+        // Decimal only: `Double` also reads hexadecimal (`0x10`), which no one means as seconds.
+        let decimal = !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
+        guard decimal, let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
             throw UsageError("\(name) expects seconds from 0 to 86400, got '\(text)'")
         }
         return seconds

@@ -49,11 +49,13 @@ public enum StartupFile {
         return lines.compactMap(persistValue).last
     }
 
-    /// `SECONDS` of a `persist SECONDS` line, nil for any other line.
+    /// What follows `persist` on a `persist SECONDS` line (a `#` comment after it left out; empty
+    /// when nothing does, for the reader to refuse), nil for any other line.
     static func persistValue(_ line: Line) -> String? {
-        let words = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count == 2, words[0] == "persist" else { return nil }
-        return String(words[1])
+        var words = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if let comment = words.firstIndex(where: { $0.hasPrefix("#") }) { words.removeSubrange(comment...) }
+        guard words.first == "persist" else { return nil }
+        return words.dropFirst().joined(separator: " ")
     }
 
     /// Why a file the shell takes settings or commands from (sxkrc, the saved display settings) is

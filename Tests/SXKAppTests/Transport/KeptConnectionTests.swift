@@ -326,6 +326,116 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertTrue(changed.stderr.contains("(http/1.1, new connection)"), changed.summary)
     }
 
+    /// The trusted files are judged by what the holder first checked under their names, whatever
+    /// options a later request comes with (libcurl's CA cache and connections go by the names only);
+    /// a change ends that holder, and the next one-shot starts one that reads the files as they are.
+    func testAChangedTrustEndsTheHolderWhateverTheRequestsOptions() throws {
+        let ws = workspace()
+        let ca = ws.root + "/ca.pem"
+        try "not read over plain http\n".write(toFile: ca, atomically: false, encoding: .utf8)
+        _ = SXK.run(["--cacert", ca, "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let pid = try XCTUnwrap(holderPID(ws))
+        try "another authority, same name\n".write(toFile: ca, atomically: false, encoding: .utf8)
+        // Other options make another transport in the holder: still the old files' holder.
+        let other = SXK.run(["--cacert", ca, "--insecure-http", "--timeout", "9", "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(other.status, 0, other.summary)
+        XCTAssertTrue(other.stderr.contains("holder refused: the trusted certificates changed: the holder stops"), other.summary)
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) }, "the holder went on after its trust changed")
+        let next = SXK.run(["--cacert", ca, "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(next.stderr.contains("kept connection, opened now"), next.summary)
+        XCTAssertNotEqual(holderPID(ws), pid)
+    }
+
+    /// A changed `/etc/hosts` (a name pointed at another server) ends the holder, whose connections
+    /// and DNS cache lead where the name led before: that request goes directly, the next starts a
+    /// new holder. Its time stamp is moved and put back; the file's content is not touched.
+    func testAChangedHostsFileEndsTheHolder() throws {
+        // Moving the time stamp of /etc/hosts needs its owner, root (as CI runs).
+        guard getuid() == 0 else { throw XCTSkip("needs root to change the time stamp of /etc/hosts") }
+        var st = stat()
+        guard stat("/etc/hosts", &st) == 0 else { throw XCTSkip("no /etc/hosts on this machine") }
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let pid = try XCTUnwrap(holderPID(ws))
+        var times = [st.st_atim, timespec(tv_sec: st.st_mtim.tv_sec + 7, tv_nsec: st.st_mtim.tv_nsec)]
+        XCTAssertEqual(utimensat(AT_FDCWD, "/etc/hosts", &times, 0), 0)
+        var back = [st.st_atim, st.st_mtim]
+        defer { _ = utimensat(AT_FDCWD, "/etc/hosts", &back, 0) }
+        let moved = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(moved.status, 0, moved.summary)
+        XCTAssertTrue(moved.stderr.contains("holder refused: the resolver's files changed"), moved.summary)
+        XCTAssertTrue(moved.stderr.contains("(http/1.1, new connection)"), moved.summary)
+        XCTAssertTrue(waitUntil(5) { !connectionHolders().contains(pid) }, "the holder went on after /etc/hosts changed")
+        let next = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(next.stderr.contains("kept connection, opened now"), next.summary)
+    }
+
+    /// A holder that never answers costs a one-shot no more than its `--timeout`: the direct request
+    /// gets the time left, not the whole time again.
+    func testAStuckHolderAndAHungServerTakeTheTimeoutOnce() throws {
+        let ws = workspace()
+        let fake = try fakeHolder(ws, replies: [], delay: 30)
+        defer { fake.stop() }
+        server.injectFault(path: "/api/app/config", kind: .hang)
+        defer { server.clearFaults() }
+        let started = Date()
+        let r = SXK.run(["--timeout", "4", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        let took = Date().timeIntervalSince(started)
+        XCTAssertEqual(r.status, 4, r.summary)
+        XCTAssertTrue(r.stderr.contains("timed out after 4"), r.summary)
+        XCTAssertLessThan(took, 4 + 1.5, "the holder's wait was added to the request's time")
+    }
+
+    /// A password, or another secret given for a request, never goes to the holder: its memory lives on.
+    func testARequestCarryingAGivenSecretIsSentDirectly() throws {
+        let ws = workspace()
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertNotNil(holderPID(ws))
+        let r = SXK.run(["--trace", "get", "/api/app/config", "password=hunter22x"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("kept connection not used (the request carries a password"), r.summary)
+        XCTAssertTrue(r.stderr.contains("new connection"), r.summary)
+        let login = SXK.run(["--trace", "login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url,
+                            stdin: "sandbox123\n", env: persist())
+        XCTAssertEqual(login.status, 0, login.summary)
+        XCTAssertTrue(login.stderr.contains("the request carries a password"), login.summary)
+        XCTAssertTrue(login.stderr.contains("kept connection)"), "the login's other calls still use the holder: \(login.summary)")
+    }
+
+    /// A variable naming a file relative to this folder (a TLS key log) would name another in the
+    /// holder's (`/`): such a one-shot sends directly and starts no holder.
+    func testARelativeKeyLogFileKeepsTheRequestDirect() throws {
+        let ws = workspace()
+        let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist().merging(["SSLKEYLOGFILE": "keys.log"]) { $1 })
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("kept connection not used (SSLKEYLOGFILE is a relative path)"), r.summary)
+        XCTAssertNil(holderPID(ws))
+        XCTAssertNil(KeptConnection.relativePathVariable(["SSLKEYLOGFILE": "/tmp/k.log", "SSL_CERT_FILE": "rel.pem"]))
+        XCTAssertEqual(KeptConnection.relativePathVariable(["OPENSSL_MODULES": "/usr/lib:mods"]), "OPENSSL_MODULES")
+    }
+
+    /// A `persist` line with a comment after it works; one with a value that is no number of seconds
+    /// is said once, and the one-shot sends directly.
+    func testTheStartupFilesPersistLineTakesACommentAndSaysWhatIsWrong() throws {
+        let ws = workspace()
+        try FileManager.default.createDirectory(atPath: ws.configHome + "/sxk", withIntermediateDirectories: true)
+        let rc = ws.configHome + "/sxk/sxkrc"
+        try "persist 30   # keep them\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        chmod(rc, 0o600)
+        let kept = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
+        XCTAssertTrue(kept.stderr.contains("kept connection"), kept.summary)
+        _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
+        for bad in ["abc", "0x10", "-5", ""] {
+            try "persist \(bad)\n".write(toFile: rc, atomically: true, encoding: .utf8)
+            chmod(rc, 0o600)
+            let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stderr.contains("sxkrc: sxkrc persist expects seconds from 0 to 86400, got '\(bad)'; no connection is kept"), r.summary)
+            XCTAssertFalse(r.stderr.contains("kept connection,") || r.stderr.contains("kept connection)"), r.summary)
+            XCTAssertNil(holderPID(ws))
+        }
+    }
+
     /// The trust a holder is given names the same files as a direct request's: a relative `--cacert` is
     /// made absolute in the folder sxk started in (the holder runs in `/`).
     func testRelativeTrustPathsAreMadeAbsolute() throws {
@@ -716,6 +826,41 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertEqual(stranger.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "closed", stranger.summary)
         let same = SXK.runProcessAt(python, ["-c", probe, open + "/s"], env: [:])
         XCTAssertEqual(same.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "waiting", same.summary)
+    }
+
+    /// `SXK_PERSIST=0` sends its stop (whose frame names the proxies of the environment) only to a
+    /// listener of this user: another user's socket at the path hears nothing.
+    func testAStopIsNotSentToAnotherUsersListener() throws {
+        // Needs another uid to listen as: root (to switch with setpriv) and a python3 the other user can run.
+        guard getuid() == 0 else { throw XCTSkip("needs root to listen as another user") }
+        let python = "/usr/bin/python3", setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("needs /usr/bin/python3 and setpriv to listen as another user")
+        }
+        let ws = workspace()
+        let open = NSTemporaryDirectory() + "sxk-stop-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        defer { try? FileManager.default.removeItem(atPath: open) }
+        chmod(open, 0o777)
+        // Listens, and reports how many bytes the first client sent in 3 s.
+        let listener = "import socket,sys,os\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(4)\n" +
+            "open(sys.argv[1]+'.ready','w').close()\ns.settimeout(8)\nc,_=s.accept()\nc.settimeout(3)\nn=0\n" +
+            "try:\n  while True:\n    b=c.recv(65536)\n    if not b: break\n    n+=len(b)\nexcept Exception:\n  pass\nprint(n)\n"
+        let socketInOpen = open + "/l.sock"
+        let stranger = DispatchQueue.global()
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var heard = ""
+        stranger.async {
+            heard = SXK.runProcessAt(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", listener, socketInOpen], env: [:]).stdout
+            done.signal()
+        }
+        XCTAssertTrue(waitUntil(5) { FileManager.default.fileExists(atPath: socketInOpen + ".ready") })
+        XCTAssertEqual(rename(socketInOpen, socket(ws)), 0, String(cString: strerror(errno)))
+        let r = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: ["SXK_PERSIST": "0", "https_proxy": "http://u:pr0xyPw@127.0.0.1:9"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(done.wait(timeout: .now() + 15), .success)
+        XCTAssertEqual(heard.trimmingCharacters(in: .whitespacesAndNewlines), "0", "another user's listener was sent a stop frame")
+        unlink(socket(ws))
     }
 }
 
