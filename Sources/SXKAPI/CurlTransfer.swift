@@ -125,6 +125,7 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_CAINFO, options.trust.caFile)
         set(CURLOPT_CAPATH, options.trust.caDirectory)
         set(CURLOPT_CA_CACHE_TIMEOUT, 24 * 3600)
+        if let lifetime = options.connectionLifetime { set(CURLOPT_MAXLIFETIME_CONN, lifetime) }
         _ = sxk_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, bodyLimit)
         _ = sxk_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if !options.resolve.isEmpty {

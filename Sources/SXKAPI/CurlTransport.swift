@@ -43,6 +43,9 @@ public struct CurlTransport: HTTPTransport {
     public let maxBodyBytes: Int
     /// `CURLOPT_RESOLVE` entries (`host:port:address`): lets tests give a name an address without DNS.
     let resolve: [String]
+    /// Seconds after which a connection is not used again, whatever its use (`CURLOPT_MAXLIFETIME_CONN`);
+    /// nil: as long as the server keeps it. The connection holder sets it (`ConnectionHolder`).
+    let connectionLifetime: Int?
 
     public init(
         trust: TrustStore = .system(), allowPlainHTTPOffLoopback: Bool = false, totalTimeout: TimeInterval? = nil,
@@ -58,17 +61,20 @@ public struct CurlTransport: HTTPTransport {
                   maxBodyBytes: CurlTransport.defaultMaxBodyBytes, resolve: [])
     }
 
-    init(trust: TrustStore, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String]) {
+    init(trust: TrustStore, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String],
+         connectionLifetime: Int? = nil) {
         self.init(source: LazyTrust { trust }, allowPlainHTTPOffLoopback: allowPlainHTTPOffLoopback, totalTimeout: totalTimeout,
-                  maxBodyBytes: maxBodyBytes, resolve: resolve)
+                  maxBodyBytes: maxBodyBytes, resolve: resolve, connectionLifetime: connectionLifetime)
     }
 
-    private init(source: LazyTrust, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String]) {
+    private init(source: LazyTrust, allowPlainHTTPOffLoopback: Bool, totalTimeout: TimeInterval?, maxBodyBytes: Int, resolve: [String],
+                 connectionLifetime: Int? = nil) {
         self.trustSource = source
         self.allowPlainHTTPOffLoopback = allowPlainHTTPOffLoopback
         self.totalTimeout = totalTimeout
         self.maxBodyBytes = maxBodyBytes
         self.resolve = resolve
+        self.connectionLifetime = connectionLifetime
     }
 
     /// Loads libcurl and starts the engine on a thread of its own, now: a one-shot that is about to send

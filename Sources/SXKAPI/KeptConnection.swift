@@ -667,6 +667,9 @@ extension KeptConnection {
 /// with one libcurl engine for its whole life, and exits once it has served none for SECONDS, or when
 /// told to stop, once the requests it has taken on are answered.
 public enum ConnectionHolder {
+    /// Seconds a held connection is used for, however busy: a name whose address changed at its DNS
+    /// server (no file here changed) reaches held one-shots within this and libcurl's DNS cache (60 s).
+    static let connectionLifetime = 300
     public static func run(arguments: [String], identity: String) -> Int32 {
         guard arguments.count >= 4, let seconds = Double(arguments[2]), seconds > 0, seconds.isFinite,
               arguments[3].hasPrefix("/") else { return 2 }
@@ -874,7 +877,8 @@ public enum ConnectionHolder {
                 trustSignatures[trustKey] = signature
                 if let t = transports[key] { return t }
                 let made = CurlTransport(trust: trust, allowPlainHTTPOffLoopback: held.allowPlainHTTPOffLoopback,
-                                         totalTimeout: held.totalTimeout, maxBodyBytes: held.maxBodyBytes)
+                                         totalTimeout: held.totalTimeout, maxBodyBytes: held.maxBodyBytes, resolve: [],
+                                         connectionLifetime: ConnectionHolder.connectionLifetime)
                 transports[key] = made
                 return made
             }

@@ -56,6 +56,23 @@ final class TransportIntegrationTests: XCTestCase {
         XCTAssertEqual(server.connectionCount, 1, "the second request reuses the kept-alive connection")
     }
 
+    /// A transport with a connection lifetime (the connection holder's) opens a new connection once the
+    /// kept one is older than that, however recently it was used.
+    func testAConnectionIsNotUsedPastItsLifetime() async throws {
+        let server = try LoopbackTestServer { _ in .json(Fixture.envelope("{}")) }
+        defer { server.stop() }
+        let transport = CurlTransport(trust: .system(), allowPlainHTTPOffLoopback: false, totalTimeout: nil,
+                                      maxBodyBytes: CurlTransport.defaultMaxBodyBytes, resolve: [], connectionLifetime: 1)
+        let url = server.url.appendingPathComponent("api/app/config")
+        _ = try await transport.send(HTTPRequest(method: "GET", url: url))
+        _ = try await transport.send(HTTPRequest(method: "GET", url: url))
+        XCTAssertEqual(server.connectionCount, 1, "a young connection is used again")
+        // libcurl compares whole seconds, and only a greater age counts: 2 s past a lifetime of 1.
+        try await Task.sleep(nanoseconds: 2_200_000_000)
+        _ = try await transport.send(HTTPRequest(method: "GET", url: url))
+        XCTAssertEqual(server.connectionCount, 2, "a connection past its lifetime was used again")
+    }
+
     /// The app's concurrent pairs (userinfo ∥ role-permission at start, real-name ∥ bank-card) as the
     /// first requests to a plain-http origin: plain http cannot multiplex, so the second request takes
     /// a connection of its own at once instead of waiting behind the first.
