@@ -24,6 +24,15 @@ public enum AppModel {
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
+    /// The scenic a switch to a role leaves current (**inferred**: the seeds describe no role switch):
+    /// the current one when the role's list holds it, or one that is not valid (`scenicClearReason`
+    /// judges that one); else the list's first, nil when the list is empty. `role CODE` and `compare
+    /// --as role:CODE` both take it, so the scope the switch says is the one a request of that role uses.
+    public static func scenicAfterRoleSwitch(currentId: Int?, currentName: String?, roleScenics: [ScenicRef]) -> (id: Int?, name: String?) {
+        guard let id = currentId, id > 0, !roleScenics.contains(where: { $0.scenicId == id }) else { return (currentId, currentName) }
+        return (roleScenics.first?.scenicId, roleScenics.first?.scenicName)
+    }
+
     /// Why the next home's `loadPermissions` would not leave the current role the permissions stored
     /// for it now, or nil: the stored role-permission list (the server's last answer) has no entry for
     /// the role, so a load that answers the same derives none (`PermissionContext.derive`), or its

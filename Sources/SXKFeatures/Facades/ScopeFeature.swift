@@ -70,7 +70,8 @@ public struct ScopeFeature: Sendable {
     }
 
     /// Switches role: flat permissions and the role's scenic list re-derived; a scenic not in the new
-    /// role's list is cleared (with a store that went with it).
+    /// role's list gives way to the list's first (`AppModel.scenicAfterRoleSwitch`), and a store that
+    /// went with it is cleared.
     public func selectRole(_ code: String) async throws(FeatureError) -> ScopeChange {
         try sessionGuard.requireSession()
         if contexts.permission.current.roles.isEmpty { try await reloadRoles() }
@@ -83,6 +84,21 @@ public struct ScopeFeature: Sendable {
         let left = contexts.permission.current.roleCode
         contexts.permission.selectRole(code)
         var notes: [String] = []
+        let roleScenics = contexts.permission.current.scenicList
+        let next = AppModel.scenicAfterRoleSwitch(currentId: before.scenicId, currentName: before.scenicName, roleScenics: roleScenics)
+        if next.id != before.scenicId, let old = before.scenicId {
+            let oldName = before.scenicName.map { " " + $0 } ?? ""
+            if let id = next.id {
+                notes.append("scenic \(old)\(oldName) is not one of role \(code)'s: now scenic \(id)\(next.name.map { " " + $0 } ?? "")")
+            } else {
+                notes.append("scenic \(old)\(oldName) cleared: role \(code) has no scenic area")
+            }
+            contexts.account.setScenic(id: next.id, name: next.name)
+            if let store = before.storeId {
+                contexts.account.setStoreId(nil)
+                notes.append("store \(store) cleared with its scenic")
+            }
+        }
         let display = loader.refreshLocalDisplayState()
         if let why = display.clearedBecause, before.scenicId != nil {
             notes.append("scenic \(before.scenicId.map(String.init) ?? "?") cleared: \(why)")

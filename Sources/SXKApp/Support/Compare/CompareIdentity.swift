@@ -116,12 +116,9 @@ struct CompareTarget {
             // The same account acting in another of its roles: same token, that role's endpoint and scenic.
             var target = current
             target.roleCode = code
-            if let scenicId = a.scenicId, role.scenicList.contains(where: { $0.scenicId == scenicId }) {
-                target.scenicId = scenicId
-            } else {
-                target.scenicId = role.scenicList.first?.scenicId
-                target.scenicName = role.scenicList.first?.scenicName
-            }
+            let scenic = AppModel.scenicAfterRoleSwitch(currentId: a.scenicId, currentName: a.scenicName, roleScenics: role.scenicList)
+            target.scenicId = scenic.id
+            target.scenicName = scenic.name
             return target
         case .scenic(let query):
             let known = p.scenicList + p.roles.flatMap(\.scenicList)

@@ -1,4 +1,6 @@
 import Foundation
+import SXKFeatures
+import SXKModels
 import SXKSandbox
 import XCTest
 
@@ -50,6 +52,26 @@ final class ScopeOrdersAndCLITests: SandboxTestCase {
         XCTAssertFalse(paths(server.requestLog()).contains("/api/app/scenic-admin/order/list"))
         let who = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
         XCTAssertEqual((try? who.json() as? [String: Any])?["roleCode"] as? String, "photographer", who.summary)
+    }
+
+    /// A role switch leaves a scenic that role has, the same one `compare --as role:` takes: a scenic
+    /// the new role lacks gives way to its first, and the views agree on it (`scenic` marks it).
+    func testARoleSwitchLeavesAScenicOfThatRoleAndEveryViewAgrees() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let r = SXK.run(["-c", "scenic 2; role photographer"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("scenic 2 灵隐寺 is not one of role photographer's: now scenic 1 西湖景区"), r.summary)
+        let who = try XCTUnwrap(SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(who["scenicId"] as? Int, 1)
+        let list = SXK.run(["scenic", "--json"], in: ws, baseURL: url)
+        let rows = try XCTUnwrap(list.json() as? [[String: Any]], list.summary)
+        XCTAssertEqual(rows.filter { $0["current"] as? Bool == true }.count, 1, list.summary)
+        // The one rule `compare --as role:` takes its probe's scenic from too.
+        let lists = [ScenicRef(scenicId: 1, scenicName: "西湖景区")]
+        XCTAssertEqual(AppModel.scenicAfterRoleSwitch(currentId: 2, currentName: "灵隐寺", roleScenics: lists).id, 1)
+        XCTAssertEqual(AppModel.scenicAfterRoleSwitch(currentId: 1, currentName: "西湖景区", roleScenics: lists).id, 1)
+        XCTAssertNil(AppModel.scenicAfterRoleSwitch(currentId: 2, currentName: "灵隐寺", roleScenics: []).id)
     }
 
     func testStoreListShowsStoresOfScenicAndOrdersSendStoreId() throws {
