@@ -78,7 +78,12 @@ struct AppCommands: Sendable {
         }
         if let heldBack { diagnostics.warning(heldBack) }
         // It ran logged out (a request that needs no token): the expiry is a warning before its output.
-        if let expired { diagnostics.warning(expired) }
+        if let expired {
+            diagnostics.warning(expired)
+            // `--revalidate whoami` asked whether the session holds: it shows the state, and its status
+            // says the session expired, as any command that needed it would (`… && echo valid` reads it).
+            if !declaration.needsServer(command) { output.status = ExitStatus.notLoggedIn }
+        }
         if output.format == nil { output.format = format }
         return output
     }

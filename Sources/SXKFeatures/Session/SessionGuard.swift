@@ -16,6 +16,7 @@ public final class SessionGuard: @unchecked Sendable {
     private let lock = Lock()
     private var resetHooks: [@Sendable () -> Void] = []
     private var resets = 0
+    private var lastResetExpired = false
 
     public init(contexts: SessionContexts) { self.contexts = contexts }
 
@@ -80,6 +81,10 @@ public final class SessionGuard: @unchecked Sendable {
     /// How many times the session was reset (logout or expiry), for tests and `whoami`.
     public var resetCount: Int { lock.withLock { resets } }
 
+    /// Whether the last reset was the server's rejection of the token (not a logout): `whoami` says
+    /// the token was rejected in this process.
+    public var endedByRejection: Bool { lock.withLock { lastResetExpired } }
+
     /// Registers in-memory state to drop at every reset (the login's temporary token, caches).
     public func onReset(_ hook: @escaping @Sendable () -> Void) { lock.withLock { resetHooks.append(hook) } }
 
@@ -112,6 +117,7 @@ public final class SessionGuard: @unchecked Sendable {
         contexts.session.reset()
         for hook in resetHooks { hook() }
         resets += 1
+        lastResetExpired = expired
         return failure
     }
 
@@ -142,7 +148,7 @@ public final class SessionGuard: @unchecked Sendable {
             Self.rejectedInProcess.withLock { _ = $0.insert(token) }
             TokenStore.forgetRejected(token)
             guard contexts.session.token == token else { return }
-            _ = resetLocked(keepStored: true)
+            _ = resetLocked(expired: true, keepStored: true)
         }
     }
 

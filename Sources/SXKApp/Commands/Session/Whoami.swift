@@ -29,12 +29,16 @@ extension AppCommands {
         let age = store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
         let validatedAge = store.sessionValidatedAt.map { s.clock.now().timeIntervalSince($0) }
         // A stored token this process saw rejected: logged out here, said as such (the prompt says it too).
-        let rejected = session.phase == .loggedOut && s.sessionGuard.rejectedToken != nil
+        let kept = session.phase == .loggedOut && s.sessionGuard.rejectedToken != nil
+        // Or a session the server ended in this process, its token cleared as the app clears it.
+        let cleared = session.phase == .loggedOut && !kept && s.sessionGuard.endedByRejection
+        let rejected = kept || cleared
         // A stored token of another backend than this process's: kept, not sent (the prompt says it too).
         let withheld = session.phase == .loggedOut ? s.sessionGuard.withheldStoredToken : nil
         let origin: String
         switch phase {
-        case .loggedOut where rejected: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
+        case .loggedOut where kept: origin = "none: the server rejected the stored token earlier in this process (kept, not sent again)"
+        case .loggedOut where cleared: origin = "none: the server rejected the token in this process, and the session was cleared as the app clears it"
         case .loggedOut where withheld != nil: origin = "none: the stored token is kept, not sent here (its session's backend: \(withheld?.owner ?? "another"))"
         case .loggedOut: origin = "none"
         // The stored validation time may be another process's: this one has not asked the server yet.

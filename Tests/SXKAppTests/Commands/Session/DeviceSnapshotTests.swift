@@ -425,9 +425,11 @@ extension DeviceSnapshotTests {
     func testWhoamiAgreesWithThePromptAfterTheSnapshotsValidation() throws {
         let ws = Workspace()
         XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws)], in: ws, baseURL: url).status, 0)
-        let stale = SXK.run(["--profile", "imported", "--revalidate", "-c", "whoami --jq '[.phase,.userId,.roleCode,.storeId]'; whoami --jq '[.phase,.userId,.roleCode,.storeId]'"],
+        // `--keep-going`: the first says the session expired in its status too (3), as `--revalidate` asks.
+        let stale = SXK.run(["--profile", "imported", "--revalidate", "--keep-going", "-c", "whoami --jq '[.phase,.userId,.roleCode,.storeId]'; whoami --jq '[.phase,.userId,.roleCode,.storeId]'"],
                             in: ws, baseURL: url)
         XCTAssertEqual(stale.stdout, "[\"loggedOut\",3001,\"storeAdmin\",301]\n[\"loggedOut\",3001,\"storeAdmin\",301]\n", stale.summary)
+        XCTAssertEqual(stale.status, 3, stale.summary)
 
         XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
         let token = try XCTUnwrap(ws.token())

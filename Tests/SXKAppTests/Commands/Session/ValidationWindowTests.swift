@@ -53,9 +53,18 @@ final class ValidationWindowTests: SandboxTestCase {
         XCTAssertEqual(SXK.run(["--revalidate", "context", "diff", "--json"], in: ws, baseURL: url).status, 0)
         XCTAssertEqual(paths(server.requestLog()).filter { $0 == userinfo }.count, 1, "context diff validated before its own calls")
         server.expireTokens()
-        let expired = SXK.run(["--revalidate", "context", "--jq", ".phase"], in: ws, baseURL: url)
-        XCTAssertEqual(expired.stdout, "loggedOut\n", expired.summary)
+        let expired = SXK.run(["--revalidate", "context", "--json"], in: ws, baseURL: url)
+        let shown = try XCTUnwrap(expired.json() as? [String: Any], expired.summary)
+        XCTAssertEqual(shown["phase"] as? String, "loggedOut", expired.summary)
         XCTAssertEqual(expired.stderr.components(separatedBy: "session expired").count - 1, 1, expired.summary)
+        // The view says the server rejected the token here, and the status says the session expired.
+        XCTAssertEqual(shown["tokenRejected"] as? Bool, true, expired.summary)
+        XCTAssertTrue((shown["source"] as? String ?? "").contains("the server rejected the token in this process"), expired.summary)
+        XCTAssertEqual(expired.status, 3, expired.summary)
+        // Logged out by a logout instead: nothing was rejected.
+        let ws2 = loggedIn()
+        let out = SXK.run(["-c", "logout; whoami --json"], in: ws2, baseURL: url)
+        XCTAssertTrue(out.stdout.contains("\"tokenRejected\" : false") || out.stdout.contains("\"tokenRejected\":false"), out.summary)
     }
 
     /// A command's first request that the validation just made (profile's userinfo, a store admin's
