@@ -39,6 +39,8 @@ extension AppCommands {
             ? "HomeViewModel.initialize replayed on a copy of the stored state, offline: no call made, stored answers used"
             : trace.sessionExpired && trace.calls.allSatisfy({ !$0.made })
             ? "HomeViewModel.initialize replayed on a copy of the stored state: no call made (the server rejected this token earlier in this process)"
+            : apply
+            ? "HomeViewModel.initialize replayed on a copy of the stored state: the app's calls made; --apply writes what it would store (below)"
             : "HomeViewModel.initialize replayed on a copy of the stored state: the app's calls made, nothing saved")
         out.line(Self.basisLegend)
         out.line("")

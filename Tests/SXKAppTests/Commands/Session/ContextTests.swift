@@ -57,6 +57,12 @@ final class ContextTests: SandboxTestCase {
         XCTAssertEqual(imported(["keys", "--json"], ws).stdoutData, before.stdoutData)
 
         let applied = imported(["home", "--apply", "--json"], ws)
+        defer {
+            // The text view's first line says what --apply does, not "nothing saved".
+            let appliedText = imported(["home", "--apply"], ws)
+            XCTAssertTrue(appliedText.stdout.contains("--apply writes what it would store"), appliedText.summary)
+            XCTAssertFalse(appliedText.stdout.contains("nothing saved"), appliedText.summary)
+        }
         XCTAssertEqual(applied.status, 0, applied.summary)
         let trace = try XCTUnwrap(try applied.json() as? [String: Any])
         XCTAssertEqual(trace["applied"] as? Bool, true)
