@@ -114,6 +114,7 @@ final class AppServices: @unchecked Sendable {
         let ownName = profile == environment.defaultProfile
         let hereName = self.hereName
         let shownProfile = TerminalText.sanitize(profile)
+        let appStore = storage.appStore
         sessionGuard.ownerCheck = {
             let owner: ProfileBackend
             switch ProfileBackend.record(root: root, profile: profile) {
@@ -126,9 +127,13 @@ final class AppServices: @unchecked Sendable {
             }
             if owner.isSameBackend(as: here) { return nil }
             let ownerName = TerminalText.sanitize(owner.environment == "custom" ? owner.baseURL ?? "another base URL" : owner.environment)
+            // A device snapshot is debugged, not replaced: a login would end it.
+            let remedy = appStore.isDeviceSnapshot
+                ? "use that backend, or import the device's export again with this one (`import-defaults FILE`)"
+                : "use the profile with that backend, or `login` here to replace it"
             return SessionGuard.WithheldToken(
                 owner: ownerName,
-                note: "not logged in here: profile \(shownProfile)'s session belongs to \(ownerName), and its token is not sent to \(hereName) — use the profile with that backend, or `login` here to replace it")
+                note: "not logged in here: profile \(shownProfile)'s session belongs to \(ownerName), and its token is not sent to \(hereName) — \(remedy)")
         }
     }
 

@@ -78,8 +78,14 @@ extension AppCommands {
         }
         output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
         // A later process starts on its default profile: say how to reach this one from there.
+        // With what this process was started with that picks the profile's place and backend: the
+        // state folder, and the sandbox (a sandbox profile needs `--sandbox`; another backend is on record).
+        var words = ["sxk"]
+        if let dir = io.options.stateDir { words += ["--state-dir", CurlCommand.quote(dir)] }
+        if host.sandbox != nil { words.append("--sandbox") }
+        words += ["--profile", profile.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) ? profile : CurlCommand.quote(profile), "whoami"]
         let next = host.shellContext.mode == .repl ? "whoami, keys, home, boot, context diff"
-            : "sxk --profile \(profile) whoami (keys, home, boot, context diff)"
+            : words.joined(separator: " ") + " (keys, home, boot, context diff)"
         output.notes.append("now on profile \(profile), a device snapshot: commands inspect it on a copy; switches and --apply write it. Try \(next)")
         return output
     }

@@ -217,7 +217,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
         let ws = Workspace()
         let file = try writeExport(ws)
         let imported = SXK.run(["import-defaults", file], in: ws, baseURL: url)
-        XCTAssertTrue(imported.stderr.contains("sxk --profile imported whoami"), imported.summary)
+        XCTAssertTrue(imported.stderr.contains("--profile imported whoami"), imported.summary)
         let diff = try XCTUnwrap(try SXK.run(["--profile", "imported", "context", "diff", "--json"], in: ws, baseURL: url).json() as? [String: Any])
         let next = try XCTUnwrap(diff["nextStart"] as? [[String: Any]])
         let cleared = next.filter { ($0["value"] as? String ?? "").hasSuffix("→ nil") }
@@ -440,6 +440,22 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(lines.first, "restoring", live.summary)
         XCTAssertEqual(lines.last, "loggedIn", live.summary)
         XCTAssertEqual(SXK.run(["--profile", "device", "--revalidate", "whoami", "--jq", ".phase"], in: ws, baseURL: url).stdout, "loggedIn\n")
+    }
+
+    /// The import's hint names what reaches the profile from a new process (the state folder given),
+    /// and a snapshot used with another backend says to import again, not to log in (which would end it).
+    func testTheImportsHintWorksAndAnotherBackendIsToldToImportAgain() throws {
+        let ws = Workspace()
+        let r = SXK.run(["import-defaults", try writeExport(ws)], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("Try sxk --state-dir '\(ws.stateDir)' --profile imported whoami"), r.summary)
+        let other = SandboxServer(config: SandboxConfig())
+        let otherURL = try other.start()
+        defer { other.stop() }
+        let elsewhere = SXK.run(["--profile", "imported", "home"], in: ws, baseURL: otherURL)
+        XCTAssertEqual(elsewhere.status, 3, elsewhere.summary)
+        XCTAssertTrue(elsewhere.stderr.contains("import the device's export again with this one"), elsewhere.summary)
+        XCTAssertFalse(elsewhere.stderr.contains("`login` here"), elsewhere.summary)
     }
 
     /// An export's values that hold secret members (an object, or JSON kept as a string) show them
