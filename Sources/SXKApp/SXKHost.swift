@@ -256,7 +256,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
             // A snapshot whose token this process validated is not "restoring" between its commands.
             if shownPhase == .restoring { tail += " (restoring)" }
             if session.offline { tail += " (offline)" }
-            if let store = account.storeId {
+            if let store = AppModel.currentStore(account.storeId) {
                 let known = account.stores.first { $0.storeId == store }?.storeName
                 text += "/" + Self.storeLabel(id: store, name: known, budget: columns / 3 - TextWidth.width("sxk \(name)\(profile) \(text)/\(tail) › "))
             }

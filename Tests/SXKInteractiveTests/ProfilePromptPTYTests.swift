@@ -53,6 +53,16 @@ final class ProfilePromptPTYTests: SandboxPTYTestCase {
         XCTAssertTrue(promptLine.contains("storeAdmin@很长的景区名字…/101"), promptLine)
         long.send("exit\r")
         XCTAssertEqual(try long.waitForExit(), 0)
+        // A stored store id of 0 is the app's "no store": no `/0` in the prompt, and the views say none.
+        try importing(base.merging(["key_in_current_scenic_id": 1, "key_in_current_scenic_name": "西湖景区", "key_in_current_store_id": 0]) { $1 }, as: "nostore")
+        let none = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["--profile", "nostore"], environment: env, rows: 30, columns: 100)
+        try none.expect("storeAdmin@西湖景区 (snapshot) (no token) › ")
+        none.send("whoami\r")
+        try none.expect("none (stored 0)")
+        none.send("explain scope\r")
+        try none.expect("store none (stored 0)")
+        none.send("exit\r")
+        XCTAssertEqual(try none.waitForExit(), 0)
     }
 
     /// A snapshot whose token this shell's first server command validated is not "restoring" at the

@@ -24,6 +24,14 @@ public enum AppModel {
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
+    /// The stored store id as a store, nil for none: 0 (what `UserDefaults.integer(forKey:)` gives for a
+    /// missing key) or less is no store (**inferred**: the seeds compare no store id with 0; the orders
+    /// of a store admin need one above 0).
+    public static func currentStore(_ storedId: Int?) -> Int? {
+        guard let id = storedId, id > 0 else { return nil }
+        return id
+    }
+
     /// The scenic a switch to a role leaves current (**inferred**: the seeds describe no role switch):
     /// the current one when the role's list holds it, or one that is not valid (`scenicClearReason`
     /// judges that one); else the list's first, nil when the list is empty. `role CODE` and `compare

@@ -20,7 +20,7 @@ public enum RoleEndpoints: Sendable, Equatable {
             guard let id = a.scenicId, id > 0 else { throw .noScenicSelected }
             return (role, .scenicAdmin(scenicId: id))
         case RoleCode.storeAdmin:
-            guard let id = a.storeId, id > 0 else { throw .noStoreSelected }
+            guard let id = AppModel.currentStore(a.storeId) else { throw .noStoreSelected }
             return (role, .storeAdmin(storeId: id))
         default:
             throw .unsupportedRole(role, feature: feature)

@@ -203,7 +203,7 @@ public struct ExplainFeature: Sendable {
                                  rule: invalid.map { "cleared at the next home: \($0)" } ?? "kept at the next home (valid = > 0)", basis: Rules.validScenic))
         steps.append(ExplainStep(key: StoreKey.currentStoreId, value: store.currentStoreId.map(String.init) ?? "nil",
                                  rule: "rewritten only when the store list holds it in the current scenic (storeAdmin)", basis: Rules.storeLoad))
-        return Explanation(subject: "scope", verdict: "account scope \(scopePrefix), role \(store.roleCode ?? "none"), scenic \(invalid == nil ? scenic.map(String.init) ?? "none" : "none"), store \(store.currentStoreId.map(String.init) ?? "none")",
+        return Explanation(subject: "scope", verdict: "account scope \(scopePrefix), role \(store.roleCode ?? "none"), scenic \(invalid == nil ? scenic.map(String.init) ?? "none" : "none"), store \(AppModel.currentStore(store.currentStoreId).map(String.init) ?? store.currentStoreId.map { "none (stored \($0))" } ?? "none")",
                            basis: verdictBasis(steps), steps: steps)
     }
 

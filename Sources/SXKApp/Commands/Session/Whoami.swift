@@ -83,6 +83,8 @@ extension AppCommands {
             switch (row.0, row.1) {
             case (_, .null): value = "–"
             case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
+            // The stored 0 is the app's "no store" (`AppModel.currentStore`); `--json` keeps the stored value.
+            case ("storeId", let v) where v.intValue.map({ AppModel.currentStore($0) == nil }) == true: value = "none (stored \(v.intValue ?? 0))"
             case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
             }
             return ["field": .string(Self.whoamiLabels[row.0] ?? row.0), "value": .string(value)]
