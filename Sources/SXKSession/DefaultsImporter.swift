@@ -220,7 +220,7 @@ public struct DefaultsImporter: Sendable {
             throw .badInput(path: path, reason: "neither a plist nor valid JSON (\(error.description))")
         }
         guard let object = value.objectValue else {
-            throw .badInput(path: path, reason: "the JSON holds a \(value.typeName) at the top, expected an object")
+            throw .badInput(path: path, reason: "the JSON holds \(value.typePhrase) at the top, expected an object")
         }
         return ("json", object.entries.map { ($0.key, $0.value) })
     }

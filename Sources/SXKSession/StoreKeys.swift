@@ -179,7 +179,7 @@ public enum StoreKey {
     public static func typeProblem(in object: JSONObject) -> String? {
         for (key, value) in object.entries {
             if let type = valueType(of: key), !accepts(value, as: type) {
-                return "'\(key)' holds a \(value.typeName) of the wrong shape"
+                return "'\(key)' holds \(value.typePhrase) of the wrong shape"
             }
         }
         return nil

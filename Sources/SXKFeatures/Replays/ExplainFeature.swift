@@ -214,7 +214,11 @@ public struct ExplainFeature: Sendable {
         let value = key == StoreKey.token ? ((try? store.token()) ?? nil).map(Redaction.maskToken) ?? "nil"
             : store.defaults[key].map { KeyValueText.text($0) } ?? "nil"
         let kind = StoreKey.kind(of: key)
-        var steps = [ExplainStep(key: key, value: value.count > 120 ? String(value.prefix(117)) + "…" : value, rule: "stored value", basis: Rules.storage)]
+        // A key no seed names is read from storage all the same, but the seed's storage rule is not its basis.
+        var unknown = false
+        if case .unknown = kind { unknown = true }
+        var steps = [ExplainStep(key: key, value: value.count > 120 ? String(value.prefix(117)) + "…" : value, rule: "stored value",
+                                 basis: unknown ? Rules.unmodelledKey : Rules.storage)]
         let name: String
         switch kind {
         case .nonScoped: name = key

@@ -17,11 +17,13 @@ extension HomeFeature {
         let hadSnapshot = stored.hasAccountSnapshot
         let sent = contexts.session.token
         let online = !offline && sent != nil
-        guard hadSnapshot || sent != nil else { throw .notLoggedIn }
         // The stored token decides the launch as for `boot` (a device snapshot keeps it after this
         // process's session was reset by a rejection).
         let storedToken: String?
         do { storedToken = try stored.token() } catch { throw .storage(error) }
+        // A device's state without a token, whatever account it holds, is the app's login page, as `boot` says.
+        let deviceWithoutToken = stored.isDeviceSnapshot && sent == nil && storedToken == nil
+        guard hadSnapshot || sent != nil || deviceWithoutToken else { throw .notLoggedIn }
         guard AppModel.launchRoot(token: sent ?? storedToken) == .mainTab else { throw .loginPageFirst }
         // A token kept from another backend is not sent, nor replayed as if the server had no answer.
         if !offline, sent == nil, sessionGuard.withholds(storedToken) { throw .notLoggedIn }

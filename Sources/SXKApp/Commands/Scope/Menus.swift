@@ -58,6 +58,10 @@ extension AppCommands {
             guard home.visibleMenus().contains(where: { $0.uri == uri }) else {
                 throw AppError.usage(TerminalText.sanitize("'\(uri)' is not a visible menu for role \(permission.roleCode ?? "–") (see `menus`)"))
             }
+            // One already there is a value that cannot be added, as one missing cannot be removed.
+            guard try !home.commonMenus().uris.contains(uri) else {
+                throw AppError.usage(TerminalText.sanitize("'\(uri)' is already among the common menus (see `menus common`)"))
+            }
             common = try home.addCommonMenu(uri)
         case "remove":
             let uri = try menuURI(command)

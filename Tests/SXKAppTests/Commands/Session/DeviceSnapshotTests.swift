@@ -236,8 +236,11 @@ final class DeviceSnapshotTests: SandboxTestCase {
         // A refused add writes nothing, not even the default record.
         let before = try Data(contentsOf: URL(fileURLWithPath: ws.stateDir + "/imported/defaults.json"))
         let add = SXK.run(["--profile", "imported", "menus", "common", "add", "home/order"], in: ws, baseURL: url)
-        XCTAssertNotEqual(add.status, 0, add.summary)
-        XCTAssertTrue(add.stderr.contains("already a common menu"), add.summary)
+        // A value that cannot be used: 2, as removing one that is not there is.
+        XCTAssertEqual(add.status, 2, add.summary)
+        XCTAssertTrue(add.stderr.contains("already among the common menus"), add.summary)
+        let remove = SXK.run(["--profile", "imported", "menus", "common", "remove", "home/wallet"], in: ws, baseURL: url)
+        XCTAssertEqual(remove.status, 2, remove.summary)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.stateDir + "/imported/defaults.json")), before, "a refused add wrote")
     }
 
@@ -456,6 +459,22 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(elsewhere.status, 3, elsewhere.summary)
         XCTAssertTrue(elsewhere.stderr.contains("import the device's export again with this one"), elsewhere.summary)
         XCTAssertFalse(elsewhere.stderr.contains("`login` here"), elsewhere.summary)
+    }
+
+    /// A device's state without a token is the login page for `home` whether or not it names a user;
+    /// a key no seed names is not explained on the seed's word.
+    func testTokenlessImportsAgreeAndAnUnknownKeyIsNotDocumented() throws {
+        let ws = Workspace()
+        for (profile, dropping) in [("a", ["key_in_token"]), ("b", ["key_in_token", "key_in_user_id"])] {
+            XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, dropping: dropping), "--profile", profile], in: ws, baseURL: url).status, 0)
+            let home = SXK.run(["--profile", profile, "home"], in: ws, baseURL: url)
+            XCTAssertEqual(home.status, 3, home.summary)
+            XCTAssertTrue(home.stderr.contains("the app opens the login page"), "\(profile): \(home.summary)")
+        }
+        let explained = SXK.run(["--profile", "a", "explain", "key", "nonsense_key"], in: ws, baseURL: url)
+        XCTAssertEqual(explained.status, 0, explained.summary)
+        XCTAssertFalse(explained.stdout.contains("[documented: seed"), explained.summary)
+        XCTAssertTrue(explained.stdout.contains("not a key sxk knows"), explained.summary)
     }
 
     /// An export's values that hold secret members (an object, or JSON kept as a string) show them
