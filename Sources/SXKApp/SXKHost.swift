@@ -302,7 +302,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     func exitStatus(for error: any Error) -> Int32 { ExitCodes.status(for: error) }
 
     func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
-        CompletionValues(services: services).values(for: provider, prefix: prefix)
+        CompletionValues(services: services, sandbox: sandbox != nil || shellContext.options.sandbox).values(for: provider, prefix: prefix)
     }
 
     func shutdown() {

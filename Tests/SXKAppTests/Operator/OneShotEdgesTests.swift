@@ -113,6 +113,15 @@ final class OneShotEdgesTests: SandboxTestCase {
         XCTAssertFalse(names.contains("login") || names.contains("history") || names.contains("watch") || names.contains("import-defaults"), r.summary)
     }
 
+    /// `env use <Tab>` offers `sandbox` only where it can be used: a shell started with `--sandbox`.
+    func testEnvUseOffersTheSandboxOnlyWithOne() {
+        func names(_ r: RunResult) -> [String] { r.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" } }
+        let plain = SXK.run(["__complete", "env", "use", ""], in: Workspace(), baseURL: url)
+        XCTAssertEqual(Set(names(plain)), ["test", "release"], plain.summary)
+        let sandboxed = SXK.run(["--sandbox", "__complete", "env", "use", ""], in: Workspace(), baseURL: nil)
+        XCTAssertTrue(names(sandboxed).contains("sandbox"), sandboxed.summary)
+    }
+
     /// `watch` frames one answer: a walk of every page, written as its rows arrive, is refused in one
     /// line rather than shown as an empty frame; a bad base URL is a usage error (2).
     func testWatchOfAWalkAndBadValuesAreUsageErrors() {

@@ -6,6 +6,9 @@ import SXKShell
 /// path never touches the network or the disk.
 struct CompletionValues {
     let services: AppServices
+    /// Whether this shell runs (or, for a completion script, was started with) the sandbox: only
+    /// then is `sandbox` an environment `env use` takes.
+    var sandbox = false
 
     func values(for provider: String, prefix: String) -> [CompletionCandidate] {
         let all: [CompletionCandidate]
@@ -51,7 +54,7 @@ struct CompletionValues {
             // What `watch` takes: the app's commands it can repeat, not the shell's nor a login.
             all = CommandRegistry.all.filter { $0.watchable && !$0.spec.isHidden }.map { CompletionCandidate($0.spec.name, description: $0.spec.summary) }
         case "env":
-            all = APIEnvironment.names.map { CompletionCandidate($0) }
+            all = APIEnvironment.names.filter { sandbox || $0 != "sandbox" }.map { CompletionCandidate($0) }
         case "identity":
             return identities(prefix: prefix)
         case "order-status":
