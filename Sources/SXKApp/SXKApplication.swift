@@ -298,8 +298,8 @@ public enum SXKApplication {
             if lstat(socket, &st) == 0 { _ = KeptConnectionTransport.stopHolder(socketPath: socket, identity: identity) }
             return
         }
-        // The holder runs in `/`: a file a variable names relative to this folder (a TLS key log, a CA
-        // file) would be another there, so such a one-shot sends directly.
+        // The holder runs in `/`: a file a variable names relative to this folder (a TLS key log, host
+        // aliases) would be another there, so such a one-shot sends directly.
         if let relative = KeptConnection.relativePathVariable(environment) {
             if settings.trace { Diagnostics(sink: stderr).note("* kept connection not used (\(relative) is a relative path): sending directly") }
             return

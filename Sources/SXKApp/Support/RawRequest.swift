@@ -86,12 +86,12 @@ extension AppCommands {
         return lines
     }
 
-    /// The `--print` parts of an exchange that ended in an error: the request's, then the answer's
-    /// status, headers and (with `b`) the head of its body, as recorded; nothing of an answer that
-    /// never came.
     /// Bytes of a failed answer's body shown with `-v` (the trace's excerpt).
     static let failedBodyLimit = 2000
 
+    /// The `--print` parts of an exchange that ended in an error: the request's, then the answer's
+    /// status, headers and (with `b`) the head of its body, as recorded; nothing of an answer that
+    /// never came.
     private func failedExchangeNotes(_ show: String, secrets: [String]) -> [String] {
         var lines = requestNotes(show)
         guard let sent = host.transport.ring.all.last, let answer = sent.response else { return lines }

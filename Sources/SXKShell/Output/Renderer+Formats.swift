@@ -18,11 +18,14 @@ struct ColumnSelection: Sendable {
             // `create_time` names the same column as `createTime`: a server may spell each row either way.
             let camel = JSONObject.camelCase(name)
             let camelLower = camel.lowercased()
-            // Rows that hold two members one name could mean (`Case` and `case`, `accessToken` and
-            // `access_token`): the one named exactly is chosen, as received.
-            if members.contains(name), members.contains(where: { $0 != name && JSONObject.camelCase($0).lowercased() == camelLower }) {
-                return OutputColumn(name, name)
+            // A row that holds two members one name could mean (`Case` and `case`, `accessToken` and
+            // `access_token`): the one named exactly is chosen, as received. Rows that spell one member
+            // differently from each other (`orderNo` here, `order_no` there) still give it in each.
+            let collides = members.contains(name) && samples.contains { row in
+                guard let entries = row.objectValue?.entries, entries.contains(where: { $0.key == name }) else { return false }
+                return entries.contains { $0.key != name && JSONObject.camelCase($0.key).lowercased() == camelLower }
             }
+            if collides { return OutputColumn(name, name) }
             if let column = declared.first(where: { $0.key.lowercased() == lower || $0.key.lowercased() == camelLower || $0.header.lowercased() == lower }) {
                 return column
             }
