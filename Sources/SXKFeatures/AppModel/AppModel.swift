@@ -352,7 +352,7 @@ struct HomeReplayRun: Sendable {
         ]
         do {
             let effects = try LocationStateStore(store: store, clock: clock).restore().effects(scope: scope)
-            step.stores = effects.stores
+            step.stores = effects.keys.map { "\($0) removed" }
             step.notes = [effects.note]
         } catch {
             step.notes = ["could not apply to the scratch copy: \(error)"]
