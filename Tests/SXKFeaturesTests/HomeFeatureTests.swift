@@ -237,6 +237,7 @@ final class HomeFeatureTests: BothSpellingsTestCase {
         XCTAssertEqual(change.keys, ["1001_scenic_key_online_status", "1001_scenic_key_last_location_report_time"])
         let trace = try await h.home.initializeReplay(offline: true)
         XCTAssertEqual(trace.steps[0].notes, [change.note])
+        XCTAssertEqual(trace.steps[0].writes, change.keys)
         XCTAssertEqual(FileManager.default.contents(atPath: h.storage.defaults.path), stored, "showing the state wrote")
 
         // Online without a last report: dropped too.

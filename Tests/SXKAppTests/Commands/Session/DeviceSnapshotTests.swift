@@ -516,4 +516,35 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(explained.stdout.contains("the next home removes it") && explained.stdout.contains(reason), explained.summary)
         XCTAssertEqual(files(ws, profile: "imported"), before, "a show-only command wrote")
     }
+
+    /// `context diff` on a rejected token: the location keys are the 2-hour rule's removals (step 1 of
+    /// the home, documented), not the expiry's clearing (which keeps account-scoped keys); and it says
+    /// the server rejected the token rather than that there was no answer.
+    func testContextDiffCreditsEachKeyToTheStepThatWritesIt() throws {
+        let ws = Workspace()
+        try importExpiredOnline(ws)
+        let before = files(ws, profile: "imported")
+        let r = SXK.run(["--profile", "imported", "context", "diff", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let diff = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        XCTAssertEqual(diff["sessionExpired"] as? Bool, true, r.summary)
+        XCTAssertFalse((diff["rejected"] as? String ?? "").isEmpty, r.summary)
+        let next = try XCTUnwrap(diff["nextStart"] as? [[String: Any]])
+        func entry(_ key: String) -> [String: Any]? { next.first { $0["key"] as? String == key } }
+        for key in ["3001_store_key_online_status", "3001_store_key_last_location_report_time"] {
+            let e = try XCTUnwrap(entry(key), "\(key) missing: \(next)")
+            XCTAssertEqual(e["rule"] as? String, "written by locationStateStore.restoreStateIfNeeded()", "\(e)")
+            XCTAssertEqual(e["basis"] as? String, "documented", "\(e)")
+            XCTAssertEqual(e["source"] as? String, "seed 000 §4.2, §6.3", "\(e)")
+        }
+        for key in ["key_in_token", "key_in_user_id", "key_in_role_code"] {
+            let e = try XCTUnwrap(entry(key), "\(key) missing: \(next)")
+            XCTAssertTrue((e["rule"] as? String ?? "").contains("sessionDidExpire"), "\(e)")
+            XCTAssertEqual(e["source"] as? String, "docs/app-behaviour.md#logout", "\(e)")
+        }
+        let text = SXK.run(["--profile", "imported", "context", "diff"], in: ws, baseURL: url)
+        XCTAssertTrue(text.stdout.hasPrefix("the server rejected the token ("), text.summary)
+        XCTAssertFalse(text.stdout.contains("no server answer"), text.summary)
+        XCTAssertEqual(files(ws, profile: "imported"), before, "context diff wrote")
+    }
 }
