@@ -19,15 +19,23 @@ public final class LocationStateStore: @unchecked Sendable {
         case resumed(remaining: TimeInterval)
     }
 
-    /// The location state at one instant.
+    /// The location state at one instant, as the app shows it once `restoreStateIfNeeded` has run on
+    /// the stored values (`restore` says what that run decides; nothing is written here).
     public struct State: Sendable, Equatable {
+        /// Online as the app shows it: false when the restore drops the stored status.
         public var isOnline: Bool
+        /// The last report as the app keeps it: nil when the restore removes the stored one.
         public var lastReportTime: Date?
         public var reminderMinutes: Int?
-        /// Seconds since the last report (nil without one).
+        /// Seconds since `lastReportTime` (nil without one).
         public var elapsedSeconds: TimeInterval?
         /// Seconds left until the 2-hour limit while online (never below 0).
         public var countdownSeconds: TimeInterval?
+        /// What `restoreStateIfNeeded` decides for the stored values.
+        public var restore: RestoreOutcome
+        /// The values stored now, which the restore may drop.
+        public var storedOnline: Bool?
+        public var storedLastReportTime: Date?
     }
 
     private let store: AppStore
@@ -66,14 +74,22 @@ public final class LocationStateStore: @unchecked Sendable {
         return .resumed(remaining: LocationStateStore.reportWindow - max(0, elapsed))
     }
 
+    /// The state the app shows: the stored values after `predictRestore`'s decision, so a status past
+    /// the 2-hour limit never reads as online with a countdown at 0 while `home` drops it.
     public var state: State {
-        let online = store.onlineStatus ?? false
-        let last = store.lastLocationReportTime
-        let elapsed = last.map { clock.now().timeIntervalSince($0) }
-        let countdown = online ? elapsed.map { max(0, LocationStateStore.reportWindow - $0) } : nil
+        let storedOnline = store.onlineStatus
+        let storedLast = store.lastLocationReportTime
+        let outcome = predictRestore()
+        let online: Bool, last: Date?, countdown: TimeInterval?
+        switch outcome {
+        case .resumed(let remaining): (online, last, countdown) = (true, storedLast, remaining)
+        case .stopped: (online, last, countdown) = (false, storedLast, nil)
+        case .clearedNoReport, .clearedExpired: (online, last, countdown) = (false, nil, nil)
+        }
         return State(
             isOnline: online, lastReportTime: last, reminderMinutes: store.locationReminderMinutes,
-            elapsedSeconds: elapsed, countdownSeconds: countdown)
+            elapsedSeconds: last.map { clock.now().timeIntervalSince($0) }, countdownSeconds: countdown,
+            restore: outcome, storedOnline: storedOnline, storedLastReportTime: storedLast)
     }
 
     /// Goes online: the status is stored and a report made now starts the countdown.
@@ -89,9 +105,14 @@ public final class LocationStateStore: @unchecked Sendable {
         try store.setOnlineStatus(false)
     }
 
-    /// Records a location report (now, or `time`), restarting the countdown. Only while online.
+    /// Records a location report (now, or `time`), restarting the countdown. Only while online as the
+    /// app shows it: a stored status the restore drops is not revived by a report.
     public func report(at time: Date? = nil) throws(SessionError) {
-        guard store.onlineStatus == true else { throw .rejected("not online: run 'location online' first") }
+        switch predictRestore() {
+        case .resumed: break
+        case .clearedExpired: throw .rejected("not online: the last report is past the 2-hour limit, so the online status is dropped; run 'location online' first")
+        case .clearedNoReport, .stopped: throw .rejected("not online: run 'location online' first")
+        }
         try store.setLastLocationReportTime(time ?? clock.now())
     }
 

@@ -203,12 +203,53 @@ final class HomeFeatureTests: BothSpellingsTestCase {
         XCTAssertTrue(h.home.locationState().isOnline)
         clock.advance(by: 2 * 60)
         trace = try await h.home.initializeReplay()
-        XCTAssertTrue(h.home.locationState().isOnline, "a replay without apply writes nothing")
+        XCTAssertEqual(h.home.locationState().storedOnline, true, "a replay without apply writes nothing")
+        // Shown as the app shows it: the status the replay drops is dropped here too, for the same reason.
+        XCTAssertFalse(h.home.locationState().isOnline)
+        XCTAssertEqual(h.home.locationRestoreChange(h.home.locationState())?.note, trace.steps[0].notes[0])
+        XCTAssertThrowsError(try h.home.report(), "a dropped status is not revived by a report")
         trace = try await h.home.initializeReplay(apply: true)
         XCTAssertTrue(trace.steps[0].notes[0].contains("2-hour"))
         state = h.home.locationState()
         XCTAssertFalse(state.isOnline)
         XCTAssertNil(state.lastReportTime)
+        XCTAssertNil(h.home.locationRestoreChange(state), "once applied, nothing is left to drop")
+    }
+
+    /// `location` answers as the home's restore does, at every outcome, and writes nothing: past the
+    /// limit (or online without a report) the status shows dropped with the step's reason.
+    func testLocationStateIsTheRestoresOutcome() async throws {
+        let clock = FixedClock(Date())
+        let h = try Harness(clock: clock)
+        _ = try await h.login("13800000001")
+        _ = try h.home.goOnline()
+        clock.advance(by: 3 * 3600)
+        let stored = try XCTUnwrap(FileManager.default.contents(atPath: h.storage.defaults.path))
+        let state = h.home.locationState()
+        guard case .clearedExpired(let elapsed) = state.restore else { return XCTFail("\(state.restore)") }
+        XCTAssertEqual(elapsed, 3 * 3600, accuracy: 0.01)
+        XCTAssertFalse(state.isOnline)
+        XCTAssertNil(state.countdownSeconds)
+        XCTAssertNil(state.lastReportTime)
+        XCTAssertEqual(state.storedOnline, true)
+        XCTAssertNotNil(state.storedLastReportTime)
+        let change = try XCTUnwrap(h.home.locationRestoreChange(state))
+        XCTAssertEqual(change.keys, ["1001_scenic_key_online_status", "1001_scenic_key_last_location_report_time"])
+        let trace = try await h.home.initializeReplay(offline: true)
+        XCTAssertEqual(trace.steps[0].notes, [change.note])
+        XCTAssertEqual(trace.steps[0].writes, change.keys)
+        XCTAssertEqual(FileManager.default.contents(atPath: h.storage.defaults.path), stored, "showing the state wrote")
+
+        // Online without a last report: dropped too.
+        try h.storage.appStore.setLastLocationReportTime(nil)
+        XCTAssertEqual(h.home.locationState().restore, .clearedNoReport)
+        XCTAssertFalse(h.home.locationState().isOnline)
+        // Within the limit the countdown is the restore's.
+        _ = try h.home.goOnline()
+        clock.advance(by: 1800)
+        guard case .resumed = h.home.locationState().restore else { return XCTFail("\(h.home.locationState().restore)") }
+        XCTAssertEqual(h.home.locationState().countdownSeconds ?? 0, 5400, accuracy: 0.01)
+        XCTAssertNil(h.home.locationRestoreChange(h.home.locationState()))
     }
 
     func testLocationDetailCallsLoacationPath() async throws {

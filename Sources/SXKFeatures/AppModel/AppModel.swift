@@ -265,15 +265,24 @@ struct HomeReplayRun: Sendable {
 
     func replay() async throws(FeatureError) -> HomeTrace {
         var steps: [HomeStep] = []
-        steps.append(restoreLocationStep())
-        steps.append(displayStateStep())
-        steps.append(try await permissionStep())
+        // Each step's `writes` is what it changed on the scratch copy, so a view names the step that
+        // really wrote a key rather than guessing from key names (`HomeTrace.writer(of:)`).
+        var before = store.memoryCopy()
+        func record(_ step: HomeStep) {
+            var step = step
+            step.writes = KeyDiff.between(stored: before, scratch: store).map(\.key)
+            steps.append(step)
+            before = store.memoryCopy()
+        }
+        record(restoreLocationStep())
+        record(displayStateStep())
+        record(try await permissionStep())
         if let call = expiry.expired { return expired(steps, call) }
-        steps.append(commonMenusStep())
-        steps.append(try await storeStep())
+        record(commonMenusStep())
+        record(try await storeStep())
         if let call = expiry.expired { return expired(steps, call) }
         let (checks, dialogStep) = try await evaluateDialogs()
-        steps.append(dialogStep)
+        record(dialogStep)
         if let call = expiry.expired { return expired(steps, call) }
         let winner = checks.first { $0.show }
         let undecided = winner == nil && checks.contains { $0.undecided }
@@ -305,7 +314,11 @@ struct HomeReplayRun: Sendable {
         if prefetchedStores != nil, !steps.contains(where: { $0.calls.contains { $0.path == Endpoint.storeList.path } }) {
             step.notes.append("sxk asked for the store list beside the role-permission list (the stored role and scenic said the home would): the app, leaving the home, never asks, and that answer is not used")
         }
+        let before = store.memoryCopy()
         try? AppModel.apply(plan, to: store)
+        step.writes = KeyDiff.between(stored: before, scratch: store).map(\.key)
+        // The seed says "the login state"; which keys that is, is sxk's reading.
+        step.writesRule = AppModel.Rule.sessionExpired.basis
         contexts.account.reset()
         contexts.permission.reset()
         steps.append(step)
@@ -369,7 +382,7 @@ struct HomeReplayRun: Sendable {
         ]
         do {
             let effects = try LocationStateStore(store: store, clock: clock).restore().effects(scope: scope)
-            step.stores = effects.stores
+            step.stores = effects.keys.map { "\($0) removed" }
             step.notes = [effects.note]
         } catch {
             step.notes = ["could not apply to the scratch copy: \(error)"]

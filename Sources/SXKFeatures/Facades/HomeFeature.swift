@@ -105,8 +105,15 @@ public struct HomeFeature: Sendable {
 
     // MARK: Location
 
-    /// Online status, last report, reminder and the countdown to the 2-hour limit (no network).
+    /// Online status, last report, reminder and the countdown to the 2-hour limit (no network), as
+    /// the app shows them once its home's `restoreStateIfNeeded` has run: the rule `home` and `boot`
+    /// apply, so a status past the 2-hour limit reads as dropped here too. Nothing is written.
     public func locationState() -> LocationStateStore.State { locationStore.state }
+
+    /// What that restore removes from the stored keys of `state`, and why (nil: nothing).
+    public func locationRestoreChange(_ state: LocationStateStore.State) -> LocationRestoreChange? {
+        AppModel.locationRestoreChange(state.restore, scope: contexts.store.accountCachePrefix)
+    }
 
     /// The switches write the account's own keys: they need its session (logged out, the app shows
     /// the login page and no location control; sxk would write the `guest` scope's keys).
@@ -154,6 +161,24 @@ extension LocationStateStore.State {
             "reminderMinutes": reminderMinutes.map { .int($0) } ?? .null,
             "elapsedSeconds": elapsedSeconds.map { .int(Int($0.rounded(.down))) } ?? .null,
             "countdownSeconds": countdownSeconds.map { .int(Int($0.rounded(.down))) } ?? .null,
+            // Why the values above may differ from the stored ones: the restore's decision.
+            "restore": Rules.locationRestore.annotate(["outcome": .string(restore.name), "note": .string(restore.effects(scope: "").note)]),
+            "stored": [
+                "online": storedOnline.map { .bool($0) } ?? .null,
+                "lastReportTime": storedLastReportTime.map { .string(LocalTime.iso($0)) } ?? .null,
+            ],
         ]
+    }
+}
+
+extension LocationStateStore.RestoreOutcome {
+    /// The outcome's name in `location --json`.
+    var name: String {
+        switch self {
+        case .stopped: return "stopped"
+        case .clearedNoReport: return "clearedNoReport"
+        case .clearedExpired: return "clearedExpired"
+        case .resumed: return "resumed"
+        }
     }
 }

@@ -25,10 +25,20 @@ public struct ContextDiff: Sendable, Equatable {
     public var calls: [CallRecord]
     /// The replay of the next start's home with these answers (its key diff and dialog).
     public var home: HomeTrace
+    /// How the server rejected the token (`code 100401: …`, `HTTP 401`, or earlier in this process), or nil.
+    public var rejection: String?
+
+    /// Why no row compares, or nil when some do: a rejected token is an answer, but nothing of the
+    /// account comes with it.
+    public var whyNoRows: String? {
+        guard rows.isEmpty else { return nil }
+        guard let rejection else { return "no server answer to compare with the stored state" }
+        return "the server rejected the token (\(rejection)): nothing of the account could be fetched to compare with the stored state"
+    }
 
     public var json: JSONValue {
         [
-            "dialog": home.dialogAnswer, "sessionExpired": .bool(home.sessionExpired),
+            "dialog": home.dialogAnswer, "sessionExpired": .bool(home.sessionExpired), "rejected": rejection.map { .string($0) } ?? .null,
             "rows": .array(rows.map(\.json)), "nextStart": .array(nextStart.map(\.json)), "calls": .array(calls.map(\.json)),
             "changes": .array(home.changes.map(\.json)),
         ]
@@ -94,6 +104,7 @@ public struct ContextDiffFeature: Sendable {
         let calls = [infoAnswer.record, rolesAnswer.record] + (storesAnswer.map { [$0.record] } ?? [])
             + home.calls.compactMap(\.record).filter { $0.path.hasPrefix(Endpoint.locationDetail.path) }
         var diff = ContextDiff(rows: [], nextStart: [], calls: calls, home: home)
+        diff.rejection = Self.rejection(infoAnswer.result) ?? Self.rejection(rolesAnswer.result)
         Self.compare(store: store, role: scratch.permission.roleCode, info: try? infoAnswer.result.get(),
                      roles: try? rolesAnswer.result.get(), stores: try? storesAnswer?.result.get(), into: &diff)
         return diff
@@ -108,8 +119,16 @@ public struct ContextDiffFeature: Sendable {
         var home = try await run.replay()
         home.changes = KeyDiff.between(stored: store, scratch: scratch.store)
         var diff = ContextDiff(rows: [], nextStart: [], calls: [], home: home)
+        diff.rejection = "earlier in this process; not sent again"
         Self.compare(store: store, role: nil, info: nil, roles: nil, stores: nil, into: &diff)
         return diff
+    }
+
+    /// The server's reason when `result` is a rejected token (its text made safe for a terminal).
+    static func rejection<T>(_ result: Result<T, FeatureError>) -> String? {
+        guard case .failure(let error) = result, error.isSessionExpired else { return nil }
+        if case .sessionExpired(let reason, _)? = error.apiError { return TerminalText.sanitize(reason) }
+        return "session expired"
     }
 
     /// userinfo ∥ role-permission, read in request order: a failure other than a rejected token ends
@@ -168,17 +187,17 @@ public struct ContextDiffFeature: Sendable {
                 same: matched || saved == nil)
         }
         for change in diff.home.changes {
-            // After a rejected token every change is the expiry's clearing, not a home step's.
-            let writer = diff.home.sessionExpired ? diff.home.steps.last
-                : diff.home.steps.first { step in step.stores.contains { $0.hasPrefix(change.key) || $0.hasPrefix(Self.shortName(change.key)) } }
+            // The step the engine recorded as writing the key: after a rejected token the location
+            // restore's removals are still step 1's (logout and expiry keep account-scoped keys).
+            let writer = diff.home.writer(of: change.key)
             // The token's value is never shown: its change is said with the mask in place, so the
             // row keeps its arrow (a row naming a secret is masked whole otherwise).
             let secret = change.key == StoreKey.token
             let before = change.before.map { secret ? "***" : JSONWriter.string($0) } ?? "nil"
             let after = change.after.map { secret ? "***" : JSONWriter.string($0) } ?? "nil"
-            // Which keys an expiry clears is sxk's reading (AppModel.sessionExpired); a key no step
-            // names is not claimed for a documented rule.
-            let basis = diff.home.sessionExpired ? AppModel.Rule.sessionExpired.basis : writer?.rule ?? .inferred("replays")
+            // Which keys an expiry clears is sxk's reading (the step's `writesRule`); a key no step
+            // wrote is not claimed for a documented rule.
+            let basis = writer.map { $0.writesRule ?? $0.rule } ?? .inferred("replays")
             diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
                 rule: "written by \(writer?.name ?? "the home's first appearance")", basis: basis))
         }
@@ -191,14 +210,6 @@ public struct ContextDiffFeature: Sendable {
                 diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
                     rule: "written when the profile tab is next shown (ProfileViewModel.reload), not by the home", basis: Rules.profileReload))
             }
-        }
-    }
-
-    /// `5001_store_key_in_permission` → `key_in_permission`: how a step's store line names a scoped key.
-    static func shortName(_ key: String) -> String {
-        switch StoreKey.kind(of: key) {
-        case .scoped(_, let name): return name
-        default: return key
         }
     }
 

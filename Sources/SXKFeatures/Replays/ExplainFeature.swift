@@ -247,7 +247,13 @@ public struct ExplainFeature: Sendable {
         for rule in AppModel.writers[name] ?? [] {
             steps.append(ExplainStep(key: nil, value: "\(rule.readsOnly ? "read by" : "written by") \(rule.function)", rule: rule.what, basis: rule.basis))
         }
-        return Explanation(subject: "key \(key)", verdict: "\(key) = \(steps[0].value)", basis: verdictBasis(steps), steps: steps)
+        // A stored location status the next home drops is said as `home` and `boot` say it.
+        var verdict = "\(key) = \(steps[0].value)"
+        if let change = AppModel.locationRestoreChange(store: store, clock: clock), change.keys.contains(key) {
+            steps.append(ExplainStep(key: nil, value: "removed at the next home", rule: "restoreStateIfNeeded: \(change.note)", basis: change.rule))
+            verdict += " as stored; the next home removes it (\(change.note))"
+        }
+        return Explanation(subject: "key \(key)", verdict: verdict, basis: verdictBasis(steps), steps: steps)
     }
 
     private func reload() throws(FeatureError) {

@@ -49,6 +49,10 @@ public struct HomeStep: Sendable, Equatable {
     public var notes: [String]
     public var skipped: Bool
     public var rule: RuleBasis
+    /// The keys the step changed on the replay's copy (recorded by the engine, not read from `stores`).
+    public var writes: [String] = []
+    /// The basis of which keys it writes, when that is not the step's own (the expiry's key list).
+    public var writesRule: RuleBasis?
 
     public init(name: String, rule: RuleBasis, reads: [String] = [], calls: [ReplayCall] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
         self.name = name; self.rule = rule; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
@@ -113,6 +117,9 @@ public struct HomeTrace: Sendable, Equatable {
     }
 
     public var calls: [ReplayCall] { steps.flatMap(\.calls) }
+
+    /// The step whose write `key` holds at the end of the replay: the last one that changed it.
+    public func writer(of key: String) -> HomeStep? { steps.last { $0.writes.contains(key) } }
 
     /// The exit status of a replay whose calls did not all get an answer to follow: 4 when one got
     /// none (unreachable, timeout), else 1 when one got an error answer, else 0. The replay still

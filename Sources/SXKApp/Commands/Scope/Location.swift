@@ -56,9 +56,12 @@ extension AppCommands {
             state = try home.remind(minutes: minutes)
         default: state = home.locationState()
         }
+        // The engine's restore decides what the app shows; when it drops stored values, say which and why.
+        let change = home.locationRestoreChange(state)
+        let storedReport = change == nil ? nil : state.storedLastReportTime.map { "– (stored \(LocalTime.human($0)), removed with the status)" }
         let rows: [(String, String)] = [
-            ("online", state.isOnline ? "yes" : "no"),
-            ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? "–"),
+            ("online", state.isOnline ? "yes" : change.map { "no — \($0.note) (stored: yes)" } ?? "no"),
+            ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? storedReport ?? "–"),
             ("since report", state.elapsedSeconds.map { Formatting.duration($0) } ?? "–"),
             ("2-hour limit in", state.countdownSeconds.map { Formatting.duration($0) } ?? "–"),
             ("reminder", state.reminderMinutes.map { "\($0) min" } ?? "off"),
@@ -69,6 +72,7 @@ extension AppCommands {
         if let change = command.subcommand, ["online", "offline", "report", "remind"].contains(change) {
             output.notes.append("\(change): stored locally only (as the app keeps it on the device); nothing was sent to the server")
         }
+        if let change { output.notes.append("\(change.line); shown here as that restore leaves them, nothing written") }
         output.table(Self.fieldColumns("LOCATION"), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
         return output
     }

@@ -34,8 +34,8 @@ extension AppCommands {
         let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,
                                                 guard: s.sessionGuard, catalog: s.menuCatalog, clock: s.clock).diff()
         var out = CommandOutput(data: diff.json)
-        if diff.rows.isEmpty {
-            out.line("no server answer to compare with the stored state")
+        if let why = diff.whyNoRows {
+            out.line(why)
         } else {
             out.table([
                 // Cut rather than losing a side of the comparison on a narrow terminal.

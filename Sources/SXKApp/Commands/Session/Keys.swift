@@ -28,6 +28,10 @@ extension AppCommands {
             }
             return ["field": .string(entry.key), "value": .string(text)]
         }
+        // The keys as stored; a location status the app drops at its next home is said beside them.
+        if let location = AppModel.locationRestoreChange(store: services.storage.appStore, clock: services.clock) {
+            output.notes.append(location.line)
+        }
         if rows.isEmpty {
             output.notes.append("(no keys stored in profile \(services.paths.profile))")
         } else {

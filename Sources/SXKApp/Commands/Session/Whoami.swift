@@ -92,6 +92,8 @@ extension AppCommands {
         var output = CommandOutput(data: .object(JSONObject(rows.map { (key: $0.0, value: $0.1) })))
         output.record(Self.fieldColumns(), table)
         output.notes += AppModel.changesAtNextHome(account: account, permission: permission)
+        // The stored online status is not the account's status once the 2-hour rule drops it.
+        if let location = AppModel.locationRestoreChange(store: store, clock: s.clock) { output.notes.append(location.line) }
         return output
     }
 

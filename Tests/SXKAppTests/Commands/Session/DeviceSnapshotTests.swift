@@ -10,7 +10,8 @@ final class DeviceSnapshotTests: SandboxTestCase {
 
     /// The app's keys for storeAdmin 3001 of 千岛湖 (scenic 1), a token the sandbox never issued, the
     /// role-permission list without an entry for the current role's scenic list, and a queue setting.
-    private func writeExport(_ ws: Workspace, token: String = "stale-device-token-0123456789abcdef", dropping: [String] = [], store: Int = 301) throws -> String {
+    private func writeExport(_ ws: Workspace, token: String = "stale-device-token-0123456789abcdef", dropping: [String] = [], store: Int = 301,
+                             adding extra: [String: Any] = [:]) throws -> String {
         func json(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
         let permissions: [[String: Any]] = [["uri": "home/order", "name": "订单", "group": "home"], ["uri": "home/stats", "name": "数据", "group": "home"]]
         let roles: [[String: Any]] = [["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]], "permissions": permissions]]
@@ -35,7 +36,8 @@ final class DeviceSnapshotTests: SandboxTestCase {
             "3001_store_key_location_reminder_minutes": 30,
             "3001_store_queue_call_voice_enabled": true,
         ]
-        let data = try PropertyListSerialization.data(fromPropertyList: device.filter { !dropping.contains($0.key) }, format: .binary, options: 0)
+        let data = try PropertyListSerialization.data(fromPropertyList: device.filter { !dropping.contains($0.key) }.merging(extra) { $1 },
+                                                      format: .binary, options: 0)
         XCTAssertEqual(Array(data.prefix(8)), Array("bplist00".utf8))
         let file = ws.root + "/device.plist"
         try data.write(to: URL(fileURLWithPath: file))
@@ -500,5 +502,86 @@ extension DeviceSnapshotTests {
         let table = SXK.run(["--profile", "imported", "keys"], in: ws, baseURL: url)
         XCTAssertTrue(table.stdout.contains(#""password":"***""#), table.summary)
         XCTAssertTrue(table.stdout.contains(#""other":"x""#), table.summary)
+    }
+
+    /// An export still online whose last report is 3 hours old: the app's next home drops the status
+    /// (seed 000 §6.3). The rejected token too.
+    private func importExpiredOnline(_ ws: Workspace) throws {
+        let file = try writeExport(ws, adding: [
+            "3001_store_key_online_status": true,
+            "3001_store_key_last_location_report_time": Date().addingTimeInterval(-3 * 3600),
+        ])
+        let imported = SXK.run(["import-defaults", file], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+    }
+
+    /// `location` shows the status the app shows, as `home` and `boot` replay it: past the 2-hour
+    /// limit it is dropped, with the reason, not "online yes" with the limit "in 0s". Nothing is written.
+    func testLocationPastTheTwoHourLimitSaysWhatHomeAndBootSay() throws {
+        let ws = Workspace()
+        try importExpiredOnline(ws)
+        let before = files(ws, profile: "imported")
+        let reason = "past the 2-hour limit: online status dropped"
+
+        let json = SXK.run(["--profile", "imported", "location", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(json.status, 0, json.summary)
+        let state = try XCTUnwrap(try json.json() as? [String: Any], json.summary)
+        XCTAssertEqual(state["online"] as? Bool, false, json.summary)
+        XCTAssertTrue(state["countdownSeconds"] is NSNull, json.summary)
+        XCTAssertTrue(state["lastReportTime"] is NSNull, json.summary)
+        let restore = try XCTUnwrap(state["restore"] as? [String: Any], json.summary)
+        XCTAssertEqual(restore["outcome"] as? String, "clearedExpired")
+        XCTAssertTrue((restore["note"] as? String ?? "").contains(reason), json.summary)
+        XCTAssertEqual(restore["source"] as? String, "seed 000 §4.2, §6.3")
+        XCTAssertEqual((state["stored"] as? [String: Any])?["online"] as? Bool, true, json.summary)
+
+        let text = SXK.run(["--profile", "imported", "location"], in: ws, baseURL: url)
+        let online = text.stdout.split(separator: "\n").first { $0.hasPrefix("online") } ?? ""
+        XCTAssertTrue(online.contains("no") && online.contains(reason), text.summary)
+        let limit = text.stdout.split(separator: "\n").first { $0.hasPrefix("2-hour limit in") } ?? ""
+        XCTAssertTrue(limit.hasSuffix("–"), text.summary)
+
+        for args in [["home", "--offline"], ["boot"]] {
+            let r = SXK.run(["--profile", "imported"] + args, in: ws, baseURL: url)
+            XCTAssertTrue(r.stdout.contains(reason), r.summary)
+        }
+        for args in [["whoami"], ["keys"]] {
+            let r = SXK.run(["--profile", "imported"] + args, in: ws, baseURL: url)
+            XCTAssertTrue(r.stderr.contains(reason) && r.stderr.contains("3001_store_key_online_status"), r.summary)
+        }
+        let explained = SXK.run(["--profile", "imported", "explain", "key", "3001_store_key_online_status"], in: ws, baseURL: url)
+        XCTAssertTrue(explained.stdout.contains("the next home removes it") && explained.stdout.contains(reason), explained.summary)
+        XCTAssertEqual(files(ws, profile: "imported"), before, "a show-only command wrote")
+    }
+
+    /// `context diff` on a rejected token: the location keys are the 2-hour rule's removals (step 1 of
+    /// the home, documented), not the expiry's clearing (which keeps account-scoped keys); and it says
+    /// the server rejected the token rather than that there was no answer.
+    func testContextDiffCreditsEachKeyToTheStepThatWritesIt() throws {
+        let ws = Workspace()
+        try importExpiredOnline(ws)
+        let before = files(ws, profile: "imported")
+        let r = SXK.run(["--profile", "imported", "context", "diff", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let diff = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        XCTAssertEqual(diff["sessionExpired"] as? Bool, true, r.summary)
+        XCTAssertFalse((diff["rejected"] as? String ?? "").isEmpty, r.summary)
+        let next = try XCTUnwrap(diff["nextStart"] as? [[String: Any]])
+        func entry(_ key: String) -> [String: Any]? { next.first { $0["key"] as? String == key } }
+        for key in ["3001_store_key_online_status", "3001_store_key_last_location_report_time"] {
+            let e = try XCTUnwrap(entry(key), "\(key) missing: \(next)")
+            XCTAssertEqual(e["rule"] as? String, "written by locationStateStore.restoreStateIfNeeded()", "\(e)")
+            XCTAssertEqual(e["basis"] as? String, "documented", "\(e)")
+            XCTAssertEqual(e["source"] as? String, "seed 000 §4.2, §6.3", "\(e)")
+        }
+        for key in ["key_in_token", "key_in_user_id", "key_in_role_code"] {
+            let e = try XCTUnwrap(entry(key), "\(key) missing: \(next)")
+            XCTAssertTrue((e["rule"] as? String ?? "").contains("sessionDidExpire"), "\(e)")
+            XCTAssertEqual(e["source"] as? String, "docs/app-behaviour.md#logout", "\(e)")
+        }
+        let text = SXK.run(["--profile", "imported", "context", "diff"], in: ws, baseURL: url)
+        XCTAssertTrue(text.stdout.hasPrefix("the server rejected the token ("), text.summary)
+        XCTAssertFalse(text.stdout.contains("no server answer"), text.summary)
+        XCTAssertEqual(files(ws, profile: "imported"), before, "context diff wrote")
     }
 }
