@@ -193,8 +193,9 @@ public struct ContextDiffFeature: Sendable {
             // The token's value is never shown: its change is said with the mask in place, so the
             // row keeps its arrow (a row naming a secret is masked whole otherwise).
             let secret = change.key == StoreKey.token
-            let before = change.before.map { secret ? "***" : JSONWriter.string($0) } ?? "nil"
-            let after = change.after.map { secret ? "***" : JSONWriter.string($0) } ?? "nil"
+            // Said as `home` and `boot` say values: a time as local time beside the stored number.
+            let before = change.before.map { secret ? "***" : KeyValueText.human($0, key: change.key) } ?? "nil"
+            let after = change.after.map { secret ? "***" : KeyValueText.human($0, key: change.key) } ?? "nil"
             // Which keys an expiry clears is sxk's reading (the step's `writesRule`); a key no step
             // wrote is not claimed for a documented rule.
             let basis = writer.map { $0.writesRule ?? $0.rule } ?? .inferred("replays")

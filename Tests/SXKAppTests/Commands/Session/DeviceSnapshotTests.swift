@@ -574,6 +574,9 @@ extension DeviceSnapshotTests {
             XCTAssertEqual(e["basis"] as? String, "documented", "\(e)")
             XCTAssertEqual(e["source"] as? String, "seed 000 §4.2, §6.3", "\(e)")
         }
+        // A time is said as home and boot say it: local time beside the stored number.
+        let time = try XCTUnwrap(entry("3001_store_key_last_location_report_time")?["value"] as? String)
+        XCTAssertTrue(time.contains("(") && time.hasSuffix("→ nil"), time)
         for key in ["key_in_token", "key_in_user_id", "key_in_role_code"] {
             let e = try XCTUnwrap(entry(key), "\(key) missing: \(next)")
             XCTAssertTrue((e["rule"] as? String ?? "").contains("sessionDidExpire"), "\(e)")
