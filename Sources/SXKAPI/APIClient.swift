@@ -110,7 +110,7 @@ public final class APIClient: Sendable {
 
         var request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: configuration.timeout)
         request.secrets = secrets
-        request.carriesTypedSecret = !itemSecrets.isEmpty
+        request.carriesTypedSecret = !itemSecrets.isEmpty || Redaction.queryCarriesSecret(urlText)
         let tracing = observer.isTracing
         let traceURL = tracing ? SecretScrubber.url(urlText, secrets: secrets) : ""
         // The path as the trace lines and the status line show it: a live token or a secret-named query

@@ -522,9 +522,10 @@ public final class KeptConnectionTransport: HTTPTransport, @unchecked Sendable {
         // Whoever listens there must be this user too.
         guard HolderSocket.peer(fd)?.uid == getuid() else { return .unavailable("the socket's listener is another user") }
         // A holder answers the request's frame at once (`sending` or a refusal); a stuck one is left after
-        // `answerWait`. Once it may send, the request has its own time (and the holder's reply some more).
+        // `answerWait`, or a third of the request's time when that is shorter, so the direct request
+        // still has the rest. Once it may send, the request has its own time (and the holder's reply some more).
         let started = HolderSocket.now()
-        var deadline = started + min(timeout, KeptConnection.answerWait)
+        var deadline = started + min(timeout / 3, KeptConnection.answerWait)
         var takenOn = false
         // Past the client's `go`, a failure may follow a request that reached the server.
         func broken(_ why: String) -> Outcome {

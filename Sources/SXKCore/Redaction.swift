@@ -218,28 +218,68 @@ public enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The values of the secret-named members of raw JSON text that are shaped like a token (a
-    /// token a server sends back, as `data.token`): masked wherever else that answer shows them
-    /// (trace, HAR, error lines, and the answer itself before it is stored). Only a value of
-    /// `carriedLength` printable ASCII characters or more, no space in it, counts: a word under a
-    /// secret name (`"session": "已完成"`, `"auth": "required"`) is hidden where it is, and is not
-    /// cut out of every other value that happens to contain it. Read from the first 64 KB (where
+    /// The token-shaped values under the secret-named members of raw JSON text (a token a server
+    /// sends back, as `data.token`, `"auth": {"accessToken": …}` or `"Bearer …"`): masked wherever else
+    /// that answer shows them (trace, HAR, error lines, `--raw`, and the answer itself before it is
+    /// stored). Only a run of `carriedLength` printable ASCII characters or more, no space in it, that
+    /// is not a date or time, counts (`tokenShaped`): a word or a time under a secret name
+    /// (`"session": "已完成"`, `"lastSession": "2026-12-05T22:20:22+08:00"`) is hidden where it is, and is
+    /// not cut out of every other value that happens to contain it. Read from the first 64 KB (where
     /// an answer carrying a token has it), each value once, at most 16: a body of a million such
     /// members costs what a small one does.
     public static func secretMemberValues(_ bytes: [UInt8]) -> [String] {
         let head = bytes.count > 65_536 ? Array(bytes.prefix(65_536)) : bytes
         var values: [String] = []
-        for member in secretMembers(head) where values.count < 16 && member.kind == .string {
-            let raw = head[member.range]
-            guard raw.count >= carriedLength else { continue }
+        func take(_ raw: ArraySlice<UInt8>) {
+            guard values.count < 16, raw.count >= carriedLength else { return }
             // An escape in it (`\/`, `\u0041`): the value is what the JSON string decodes to.
             let value = raw.contains(UInt8(ascii: "\\"))
                 ? (try? JSONParser.parse([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]))?.stringValue
                 : String(decoding: raw, as: UTF8.self)
-            guard let value, value.utf8.count >= carriedLength, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { continue }
-            if !values.contains(value) { values.append(value) }
+            for piece in (value ?? "").split(separator: " ") where tokenShaped(piece) && !values.contains(String(piece)) {
+                values.append(String(piece))
+            }
+        }
+        for member in secretMembers(head) where values.count < 16 {
+            switch member.kind {
+            case .string: take(head[member.range])
+            case .number: continue
+            // Every string value inside an object or array under a secret name (its keys are names).
+            case .composite: for range in stringValues(head, in: member.range) { take(head[range]) }
+            }
         }
         return values
+    }
+
+    /// Whether a piece of a secret member's value looks like a token: long enough, printable ASCII,
+    /// and not a date or time (`2026-12-05`, `2026-12-05T22:20:22+08:00`), which a name such as
+    /// `lastSession` may hold.
+    static func tokenShaped(_ piece: Substring) -> Bool {
+        let bytes = Array(piece.utf8)
+        guard bytes.count >= carriedLength, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        let digit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        let dated = bytes.count >= 10 && bytes[0..<4].allSatisfy(digit) && bytes[4] == UInt8(ascii: "-")
+            && bytes[5..<7].allSatisfy(digit) && bytes[7] == UInt8(ascii: "-") && bytes[8..<10].allSatisfy(digit)
+            && bytes[10...].allSatisfy { digit($0) || "T:.+-Z ".utf8.contains($0) }
+        return !dated
+    }
+
+    /// The ranges of the string values (not member names) inside `range` of JSON text, between their quotes.
+    private static func stringValues(_ bytes: [UInt8], in range: Range<Int>) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var i = range.lowerBound
+        let quote = UInt8(ascii: "\"")
+        while i < range.upperBound {
+            guard bytes[i] == quote else { i += 1; continue }
+            var j = i + 1
+            while j < range.upperBound, bytes[j] != quote { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
+            let end = min(j, range.upperBound)
+            var k = end + 1
+            while k < range.upperBound, isSpace(bytes[k]) { k += 1 }
+            if k >= range.upperBound || bytes[k] != UInt8(ascii: ":") { found.append((i + 1)..<end) }
+            i = end + 1
+        }
+        return found
     }
 
     /// The shortest value under a secret name taken as a token the answer may repeat elsewhere
@@ -393,6 +433,17 @@ public enum Redaction {
         }.joined(separator: "&")
     }
 
+    /// Whether a URL's query gives a value under a secret name (`/x?password=…`, `?X%2DApi%2DKey=…`).
+    public static func queryCarriesSecret(_ url: String) -> Bool {
+        guard let q = url.firstIndex(of: "?") else { return false }
+        var query = url[url.index(after: q)...]
+        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        return query.split(separator: "&").contains { pair in
+            guard let eq = pair.firstIndex(of: "="), pair.index(after: eq) < pair.endIndex else { return false }
+            return isSecretName(percentDecoded(pair[..<eq]))
+        }
+    }
+
     /// Form decoding: `%` and two hex digits is that byte, `+` a space; anything else stays as written.
     public static func percentDecoded(_ text: Substring) -> String {
         guard text.contains("%") || text.contains("+") else { return String(text) }
@@ -437,8 +488,14 @@ public enum Redaction {
         // Masked before the cut, over a head with room for a secret that starts before the cut (in
         // any form the matcher knows: base64 is longer), so none is half shown at the end.
         let room = secrets.reduce(0) { max($0, $1.utf8.count) } * 2 + 16
-        let head = body.count > limit + room ? Array(body.prefix(limit + room)) : body
+        var head = body.count > limit + room ? Array(body.prefix(limit + room)) : body
         var masked = Array(redact(String(decoding: head, as: UTF8.self), secrets: secrets).utf8)
+        // Each copy masked shortens the text: the head's end (perhaps inside a secret cut there, too
+        // short to be found) must still lie past the cut, so a text that shrank is read further.
+        while masked.count < limit + room, head.count < body.count {
+            head = Array(body.prefix(min(body.count, head.count * 2)))
+            masked = Array(redact(String(decoding: head, as: UTF8.self), secrets: secrets).utf8)
+        }
         let cut = body.count > head.count || masked.count > limit
         if masked.count > limit {
             // Back to the start of a character: a split one is not shown.

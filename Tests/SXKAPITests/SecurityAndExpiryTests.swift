@@ -213,3 +213,24 @@ extension SecurityAndExpiryTests {
         XCTAssertFalse(SecretScrubber.traceBody(json, secrets: [token]).contains(String(token.prefix(8))))
     }
 }
+
+extension SecurityAndExpiryTests {
+    /// A token nested under a secret-named object, or after a scheme word (`Bearer …`), is carried;
+    /// a time under a name that ends in a secret word is not.
+    func testCarriedTokensNestedOrAfterASchemeButNotTimes() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.payloadpayload.sig"
+        let body = #"{"auth":{"accessToken":"\#(jwt)-a"},"sessionToken":"Bearer \#(jwt)-b","lastSession":"2026-12-05T22:20:22+08:00","tokens":["x"]}"#
+        XCTAssertEqual(Redaction.secretMemberValues(Array(body.utf8)), ["\(jwt)-a", "\(jwt)-b"])
+    }
+
+    /// An excerpt of a body that repeats a secret, each copy shortened by its mask, shows no part of
+    /// the copy the head was cut in.
+    func testAnExcerptOfARepeatedSecretShowsNoPartOfIt() {
+        let token = Fixture.sentinelToken
+        let body = Array(("{\"a\":\"" + String(repeating: token + " ", count: 80) + "\"}").utf8)
+        for limit in [200, 2000] {
+            let shown = Redaction.excerpt(body, limit: limit, secrets: [token])
+            XCTAssertFalse(shown.contains(String(token.prefix(5))), "\(limit): \(shown)")
+        }
+    }
+}

@@ -78,11 +78,13 @@ struct AppCommands: Sendable {
         }
         if let heldBack { diagnostics.warning(heldBack) }
         // It ran logged out (a request that needs no token): the expiry is a warning before its output.
-        if let expired {
-            diagnostics.warning(expired)
-            // `--revalidate whoami` asked whether the session holds: it shows the state, and its status
-            // says the session expired, as any command that needed it would (`… && echo valid` reads it).
-            if !declaration.needsServer(command) { output.status = ExitStatus.notLoggedIn }
+        if let expired { diagnostics.warning(expired) }
+        // `--revalidate whoami` asks whether the session holds: it shows the state, and its status says
+        // what the server said (`… >/dev/null && echo valid` reads it): 0 accepted now, 3 no session
+        // (none, expired, rejected, another backend's), 4 not reached.
+        if io.options.revalidate, declaration.showsSession(command), !declaration.needsServer(command) {
+            let session = services.contexts.session.current
+            if session.phase != .loggedIn { output.status = ExitStatus.notLoggedIn } else if session.offline { output.status = ExitStatus.network }
         }
         if output.format == nil { output.format = format }
         return output

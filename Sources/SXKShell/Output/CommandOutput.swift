@@ -13,15 +13,20 @@ public struct OutputColumn: Sendable {
     /// The cell text for one row (a JSON record); by default the member `key` (or its snake_case
     /// spelling, as a server may send it) as text.
     public var text: @Sendable (JSONValue) -> String
+    /// How a row's member for this column is found: `member(key)` (the key or its snake_case spelling).
+    public var find: @Sendable (JSONObject) -> (key: String, value: JSONValue)?
 
     public init(_ key: String, _ header: String? = nil, alignment: TableRenderer.Alignment = .left, priority: Int = 50,
-                cuttable: Bool = true, text: (@Sendable (JSONValue) -> String)? = nil) {
+                cuttable: Bool = true, text: (@Sendable (JSONValue) -> String)? = nil,
+                find: (@Sendable (JSONObject) -> (key: String, value: JSONValue)?)? = nil) {
         self.key = key
         self.header = header ?? key.uppercased()
         self.alignment = alignment
         self.priority = priority
         self.cuttable = cuttable
-        self.text = text ?? { row in OutputColumn.plain(row.objectValue?.member(key)?.value) }
+        let find = find ?? { $0.member(key) }
+        self.find = find
+        self.text = text ?? { row in OutputColumn.plain(row.objectValue.flatMap(find)?.value) }
     }
 
     /// A member as a cell: strings as they are, numbers as written, `true`/`false`, empty for null.

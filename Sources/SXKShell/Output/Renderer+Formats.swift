@@ -25,7 +25,13 @@ struct ColumnSelection: Sendable {
                 guard let entries = row.objectValue?.entries, entries.contains(where: { $0.key == name }) else { return false }
                 return entries.contains { $0.key != name && JSONObject.camelCase($0.key).lowercased() == camelLower }
             }
-            if collides { return OutputColumn(name, name) }
+            if collides {
+                // The exact member where a row has it; in a row of one spelling, that one.
+                return OutputColumn(name, name, find: { row in
+                    if let exact = row[name] { return (name, exact) }
+                    return row.entries.first { JSONObject.camelCase($0.key).lowercased() == camelLower }
+                })
+            }
             if let column = declared.first(where: { $0.key.lowercased() == lower || $0.key.lowercased() == camelLower || $0.header.lowercased() == lower }) {
                 return column
             }
@@ -56,14 +62,14 @@ struct ColumnSelection: Sendable {
     func record(_ row: JSONValue) -> JSONValue {
         var out = JSONObject()
         for column in columns {
-            if let member = row.objectValue?.member(column.key) { out[member.key] = member.value }
+            if let member = row.objectValue.flatMap(column.find) { out[member.key] = member.value }
         }
         return .object(out)
     }
 
     /// The CSV/TSV header: each column under the key `sample` (the first row) has for it.
     func header(sample: JSONValue?) -> [String] {
-        columns.map { column in sample.flatMap { $0.objectValue?.member(column.key)?.key } ?? column.key }
+        columns.map { column in sample.flatMap { $0.objectValue.flatMap(column.find)?.key } ?? column.key }
     }
 }
 

@@ -216,7 +216,11 @@ public struct Renderer: Sendable {
     /// secrets masked in its text. A JSON body that would still show a secret once decoded (a token
     /// written with `\u` escapes) or that the masking left unreadable (a `\/` escape cut) is written
     /// again from its parsed value, masked: never the token, and always JSON when it was JSON.
-    static func rawMasked(_ body: String, secrets: [String]) -> String {
+    static func rawMasked(_ body: String, secrets live: [String]) -> String {
+        // And a token the answer carries under a secret name, wherever else it repeats it, as the
+        // other views mask it.
+        let carried = Redaction.secretMemberValues(Array(body.utf8))
+        let secrets = carried.isEmpty ? live : live + carried.filter { !live.contains($0) }
         let masked = Redaction.redact(Redaction.scrubNamedRows(Redaction.scrubMembers(body)), secrets: secrets)
         guard !secrets.isEmpty, body.utf8.contains(UInt8(ascii: "\\")), let value = try? JSONParser.parse(body) else { return masked }
         if let shown = try? JSONParser.parse(masked), !holdsSecret(shown, SecretMatcher.shared(secrets)) { return masked }
@@ -358,7 +362,7 @@ public struct Renderer: Sendable {
 
     /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.
     static func cell(_ row: JSONValue, _ column: OutputColumn, raw: Bool = false) -> String {
-        if raw, let member = row.objectValue?.member(column.key) { return OutputColumn.plain(member.value) }
+        if raw, let member = row.objectValue.flatMap(column.find) { return OutputColumn.plain(member.value) }
         return column.text(row)
     }
 

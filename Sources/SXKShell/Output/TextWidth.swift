@@ -1,3 +1,5 @@
+import SXKCore
+
 /// Terminal column widths: East Asian wide/fullwidth = 2, combining marks = 0, others = 1.
 public enum TextWidth {
     public static func width(of scalar: Unicode.Scalar) -> Int {
@@ -66,30 +68,45 @@ public enum TextWidth {
     public static func truncate(_ s: String, to columns: Int) -> String {
         if columns <= 0 { return "" }
         if width(s) <= columns { return s }
-        var out = ""
+        var end = s.startIndex
         var used = 0
-        for character in s {
+        while end < s.endIndex {
+            let character = s[end]
             var w = 0
             for scalar in character.unicodeScalars { w += width(of: scalar) }
             if used + w > columns - 1 { break }
-            out.append(character)
             used += w
+            end = s.index(after: end)
         }
-        return droppingCutEscape(out) + "…"
+        return droppingCutEscape(String(s[..<end]), before: s[end...]) + "…"
     }
 
-    /// `text` without a trailing escape of `TerminalText` left incomplete by a cut: a lone `\`,
-    /// `\x` with fewer than two hex digits, `\u` with fewer than four.
-    static func droppingCutEscape(_ text: String) -> String {
-        let tail = Array(text.utf8.suffix(5))
+    /// `text` without a trailing escape of `TerminalText` that the cut left incomplete (`following` is
+    /// what was cut off): a lone `\`, `\x` with fewer than two hex digits, `\u` with fewer than four,
+    /// or with four or five where the escaped scalar (a tag character, U+E0041) had more.
+    static func droppingCutEscape(_ text: String, before following: Substring) -> String {
+        let tail = Array(text.utf8.suffix(7))
         guard let slash = tail.lastIndex(of: UInt8(ascii: "\\")) else { return text }
-        let rest = tail[(slash + 1)...]
+        let rest = Array(tail[(slash + 1)...])
         let hex = { (b: UInt8) in (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) }
         let incomplete: Bool
         switch rest.first {
         case nil: incomplete = true
         case UInt8(ascii: "x")?: incomplete = rest.count < 3 && rest.dropFirst().allSatisfy(hex)
-        case UInt8(ascii: "u")?: incomplete = rest.count < 5 && rest.dropFirst().allSatisfy(hex)
+        case UInt8(ascii: "u")?:
+            let digits = Array(rest.dropFirst())
+            if !digits.allSatisfy(hex) || digits.count > 6 {
+                incomplete = false
+            } else if digits.count < 4 {
+                incomplete = true
+            } else {
+                // Four or five digits: cut inside when the digits cut off make a longer escaped scalar.
+                let more = Array(following.utf8.prefix(6 - digits.count).prefix { hex($0) })
+                incomplete = more.indices.contains { i in
+                    let value = UInt32(String(decoding: digits + more[...i], as: UTF8.self), radix: 16) ?? 0
+                    return value > 0xFFFF && Unicode.Scalar(value).map { TerminalText.isControl($0) } == true
+                }
+            }
         default: incomplete = false
         }
         guard incomplete else { return text }

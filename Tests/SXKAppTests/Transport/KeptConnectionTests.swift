@@ -386,6 +386,16 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertLessThan(took, 4 + 1.5, "the holder's wait was added to the request's time")
     }
 
+    /// A holder that never answers leaves a short request most of its time: it is sent directly and answered.
+    func testAStuckHolderLeavesAShortTimeoutRoomToSendDirectly() throws {
+        let ws = workspace()
+        let fake = try fakeHolder(ws, replies: [], delay: 30)
+        defer { fake.stop() }
+        let r = SXK.run(["--timeout", "2", "--trace", "get", "/api/app/config"], in: ws, baseURL: url, env: persist())
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("enableRegister"), r.summary)
+    }
+
     /// A password, or another secret given for a request, never goes to the holder: its memory lives on.
     func testARequestCarryingAGivenSecretIsSentDirectly() throws {
         let ws = workspace()
@@ -395,6 +405,9 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stderr.contains("kept connection not used (the request carries a password"), r.summary)
         XCTAssertTrue(r.stderr.contains("new connection"), r.summary)
+        // Typed into the path's query too.
+        let query = SXK.run(["--trace", "get", "/api/app/config?password=hunter22x"], in: ws, baseURL: url, env: persist())
+        XCTAssertTrue(query.stderr.contains("kept connection not used (the request carries a password"), query.summary)
         let login = SXK.run(["--trace", "login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url,
                             stdin: "sandbox123\n", env: persist())
         XCTAssertEqual(login.status, 0, login.summary)

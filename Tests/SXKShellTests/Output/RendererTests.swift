@@ -483,3 +483,25 @@ extension RendererTests {
         XCTAssertEqual(TextWidth.truncate("a\\b c d e f", to: 4), "a\\b…", "a backslash that starts no escape stays")
     }
 }
+
+extension RendererTests {
+    /// The second look at the first fixes: `--columns` takes, in a row of one spelling, that one;
+    /// `--raw` masks a token the answer carries where it repeats it; a cut never leaves an escape of a
+    /// character beyond the first plane looking complete.
+    func testSecondLookAtColumnsRawAndCuts() throws {
+        let rows: [JSONValue] = [
+            .object(JSONObject([("orderNo", "camel0"), ("order_no", "snake0")])),
+            .object(JSONObject([("order_no", "snake1")])),
+            .object(JSONObject([("orderNo", "camel2")])),
+        ]
+        let selection = try ColumnSelection.resolve(["order_no"], declared: [], samples: rows)
+        XCTAssertEqual(rows.map { selection.record($0).objectValue?.entries.first?.value.stringValue }, ["snake0", "snake1", "camel2"])
+        let token = "eyJhbGciOiJIUzI1NiJ9.NEWTOKEN1234567890abcdef"
+        let raw = Renderer.rawMasked(#"{"data":{"auth":{"accessToken":"\#(token)"},"userName":"\#(token)","log":"Bearer \#(token)"}}"#, secrets: [])
+        XCTAssertFalse(raw.contains("NEWTOKEN"), raw)
+        let tag = "\\ue0041"
+        XCTAssertEqual(TextWidth.truncate("CD" + String(repeating: tag, count: 3), to: 15), "CD\(tag)…")
+        XCTAssertEqual(TextWidth.truncate("CD" + String(repeating: tag, count: 3), to: 16), "CD\(tag)…")
+        XCTAssertEqual(TextWidth.truncate("CD\\u202eabcdefghijkl", to: 10), "CD\\u202ea…", "a four-digit escape and the text after it")
+    }
+}

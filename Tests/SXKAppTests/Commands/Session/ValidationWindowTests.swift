@@ -61,6 +61,16 @@ final class ValidationWindowTests: SandboxTestCase {
         XCTAssertEqual(shown["tokenRejected"] as? Bool, true, expired.summary)
         XCTAssertTrue((shown["source"] as? String ?? "").contains("the server rejected the token in this process"), expired.summary)
         XCTAssertEqual(expired.status, 3, expired.summary)
+        // Asked again, logged out now: still no session (3); a server that cannot be reached: 4.
+        XCTAssertEqual(SXK.run(["--revalidate", "whoami"], in: ws, baseURL: url).status, 3)
+        let own = SandboxServer(config: SandboxConfig())
+        let ownURL = try own.start()
+        let away = Workspace()
+        SXK.login("13800000001", in: away, baseURL: ownURL)
+        XCTAssertEqual(SXK.run(["--revalidate", "whoami"], in: away, baseURL: ownURL).status, 0)
+        own.stop()
+        let unreachable = SXK.run(["--revalidate", "whoami"], in: away, baseURL: ownURL)
+        XCTAssertEqual(unreachable.status, 4, unreachable.summary)
         // Logged out by a logout instead: nothing was rejected.
         let ws2 = loggedIn()
         let out = SXK.run(["-c", "logout; whoami --json"], in: ws2, baseURL: url)
