@@ -76,8 +76,8 @@ final class RedirectedOutput {
     }
 
     /// The one place a redirect target is opened: an existing regular file (emptied, or appended
-    /// to with `>>`) or a new name; a directory, FIFO, device or socket, also behind a symlink, is
-    /// refused (exit 2), by `OutputFile`'s rule, the same as `--har`'s.
+    /// to with `>>`), a new name or `/dev/null`; a directory, FIFO, other device or socket, also
+    /// behind a symlink, is refused (exit 2), by `OutputFile`'s rule, the same as `--har`'s.
     static func openOutputFile(_ path: String, append: Bool) throws -> Int32 {
         guard !path.isEmpty else { throw UsageError("'>' needs a file name after it") }
         // The one rule for files the user names (`OutputFile`): a regular file or a new name.
