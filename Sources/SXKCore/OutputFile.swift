@@ -6,10 +6,11 @@ import Darwin
 
 /// A file sxk writes where the user points it (`--har FILE`, `har save FILE`, a `> FILE`
 /// redirection): `-` is standard output, a new name is created with mode 0600, an existing regular
-/// file (or a symbolic link to one) is written over in place. Anything else is refused before it is
-/// opened for writing — a FIFO (a reader could be waiting on it, or none: a hang), a device
-/// (`/dev/full`, a terminal), a socket, a directory, or a link to one of them — so sxk never turns
-/// a special file into a regular one nor blocks on it.
+/// file (or a symbolic link to one) is written over in place, and `/dev/null` discards. Anything else
+/// is refused before it is opened for writing — a FIFO (a reader could be waiting on it, or none: a
+/// hang), any other device (`/dev/full`, a terminal: output for a file would reach a screen
+/// unfiltered), a socket, a directory, or a link to one of them — so sxk never turns a special file
+/// into a regular one nor blocks on it.
 public final class OutputFile: @unchecked Sendable {
     /// The open descriptor (close-on-exec); `STDOUT_FILENO` for `-`.
     public let fd: Int32
@@ -28,7 +29,7 @@ public final class OutputFile: @unchecked Sendable {
     deinit { if !closed && !isStandardOutput { _ = posixClose(fd) } }
 
     /// Why `path` cannot be written, as one phrase (`it is a FIFO`), or nil when it may be: a new
-    /// name, a regular file, a link to one, or `-`. Checks without creating or opening anything.
+    /// name, a regular file, `/dev/null`, a link to one, or `-`. Checks without creating or opening anything.
     public static func refusal(_ path: String) -> String? {
         if path == "-" { return nil }
         if path.isEmpty { return "no file name" }
@@ -90,7 +91,9 @@ public final class OutputFile: @unchecked Sendable {
         }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        guard append || ftruncate(fd, 0) == 0 else {
+        // The null device has nothing to empty (ftruncate refuses it).
+        let regular = (st.st_mode & S_IFMT) == S_IFREG
+        guard append || !regular || ftruncate(fd, 0) == 0 else {
             let code = errno
             _ = posixClose(fd)
             throw OutputFileError(path: path, reason: String(cString: strerror(code)))
@@ -144,6 +147,9 @@ public final class OutputFile: @unchecked Sendable {
     private static func kindRefusal(_ st: stat) -> String? {
         switch st.st_mode & S_IFMT {
         case S_IFREG: return nil
+        // `> /dev/null` is how output is thrown away: it never blocks, fills or shows anything.
+        // Known by its device number, not its name, so only the null device itself passes.
+        case S_IFCHR where nullDevice == st.st_rdev: return nil
         case S_IFDIR: return "it is a directory"
         case S_IFIFO: return "it is a FIFO"
         case S_IFSOCK: return "it is a socket"
@@ -151,6 +157,13 @@ public final class OutputFile: @unchecked Sendable {
         default: return "it is not a regular file"
         }
     }
+
+    /// The device number of `/dev/null`, when it is the character device it should be.
+    private static let nullDevice: dev_t? = {
+        var st = stat()
+        guard stat("/dev/null", &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
+        return st.st_rdev
+    }()
 }
 
 /// A file the user named cannot be written; `description` is the one line shown.

@@ -63,6 +63,10 @@ final class PTYSession {
     /// Everything shown so far with escape sequences and carriage returns removed.
     var screen: String { Self.strip(raw) }
 
+    /// `text` with the messages sxk wrapped to the terminal's width (each row after the first
+    /// indented two) put back on one line, for a test about what a message says, not its layout.
+    static func unwrapped(_ text: String) -> String { text.replacingOccurrences(of: "\n  ", with: " ") }
+
     func send(_ keys: String) {
         var bytes = Array(keys.utf8)
         var off = 0

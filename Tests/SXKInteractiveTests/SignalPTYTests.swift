@@ -169,7 +169,7 @@ final class SignalPTYTests: SandboxPTYTestCase {
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
         XCTAssertNil(s.killedBySignal)
-        let warnings = s.screen.components(separatedBy: "\n").filter { $0.contains("warning:") }
+        let warnings = PTYSession.unwrapped(s.screen).components(separatedBy: "\n").filter { $0.contains("warning:") }
         XCTAssertEqual(warnings.count, 1, s.screen)
         XCTAssertTrue(warnings.first?.contains("cannot save history to \(historyPath): File too large") ?? false, s.screen)
         XCTAssertEqual(try String(contentsOfFile: historyPath, encoding: .utf8), old, "the old history file changed")

@@ -56,13 +56,13 @@ final class OutputFileTests: XCTestCase {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         XCTAssertEqual(bound, 0)
-        let linkToFIFO = dir + "/to-fifo", linkToDevice = dir + "/to-null", dangling = dir + "/dangling"
+        let linkToFIFO = dir + "/to-fifo", linkToDevice = dir + "/to-full", dangling = dir + "/dangling"
         XCTAssertEqual(symlink(fifo, linkToFIFO), 0)
-        XCTAssertEqual(symlink("/dev/null", linkToDevice), 0)
+        XCTAssertEqual(symlink("/dev/full", linkToDevice), 0)
         XCTAssertEqual(symlink(dir + "/nowhere", dangling), 0)
         let cases: [(String, String, mode_t)] = [
             (fifo, "it is a FIFO", S_IFIFO), (socketPath, "it is a socket", S_IFSOCK), (dir, "it is a directory", S_IFDIR),
-            ("/dev/null", "it is a device", S_IFCHR), (linkToFIFO, "it is a FIFO", S_IFLNK), (linkToDevice, "it is a device", S_IFLNK),
+            ("/dev/full", "it is a device", S_IFCHR), ("/dev/zero", "it is a device", S_IFCHR), (linkToFIFO, "it is a FIFO", S_IFLNK), (linkToDevice, "it is a device", S_IFLNK),
             (dangling, "it is a symbolic link to a missing file", S_IFLNK),
         ]
         for (path, reason, before) in cases {
@@ -78,5 +78,22 @@ final class OutputFileTests: XCTestCase {
             XCTAssertEqual(kind(path), before, "\(path) left as it was")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/nowhere"), "nothing created through a dangling link")
+    }
+
+    /// `/dev/null` (or a link to it) is the one device taken: output thrown away, as `> /dev/null`
+    /// does in sh; it stays the device it was.
+    func testTheNullDeviceTakesOutputAndStaysADevice() throws {
+        let link = dir + "/to-null"
+        XCTAssertEqual(symlink("/dev/null", link), 0)
+        for path in ["/dev/null", link] {
+            XCTAssertNil(OutputFile.refusal(path), path)
+            XCTAssertNil(OutputFile.laterWriteRefusal(path), path)
+            try OutputFile.write(Array("x".utf8), to: path)
+            let appended = try OutputFile.open(path, append: true)
+            try appended.write(Array("y".utf8))
+            try appended.close()
+        }
+        XCTAssertEqual(kind("/dev/null"), S_IFCHR)
+        XCTAssertEqual(kind(link), S_IFLNK)
     }
 }

@@ -35,6 +35,26 @@ final class HelpAndScriptTests: XCTestCase {
         XCTAssertTrue(text.contains("orders"))
     }
 
+    /// `|`, `>` and `>>` are sxk's own in the REPL, `-c` and scripts: `help`, `sxk --help` and the
+    /// man page say so, from the one text, wrapped like the rest on a terminal.
+    func testHelpAndManPageExplainPipesAndRedirection() {
+        let overview = HelpRenderer(specs: specs).overview()
+        let global = ShellMain.globalHelp(programName: "sxk", specs: specs)
+        for text in [overview, global] {
+            XCTAssertTrue(text.contains("\nPipes and redirection:\n"), text)
+            for piece in ["'CMD | SHELL-COMMAND'", "'CMD > FILE'", "'CMD >> FILE'", "-c text and scripts", "/dev/null"] {
+                XCTAssertTrue(text.contains(piece), piece)
+            }
+        }
+        let page = ManPage.generate(specs: specs, prose: ManPage.Prose(tagline: "t", description: [], sections: []), version: "9.9")
+        let section = page.components(separatedBy: "\n.SH \"PIPES AND REDIRECTION\"\n")
+        XCTAssertEqual(section.count, 2, "no PIPES AND REDIRECTION section")
+        XCTAssertTrue(section.last?.contains(ManPage.text("CMD > FILE")) == true, page)
+        for line in HelpRenderer(specs: specs, width: 60).overview().split(separator: "\n") {
+            XCTAssertLessThanOrEqual(TextWidth.width(String(line)), 60, String(line))
+        }
+    }
+
     func testCompletionScriptsGolden() throws {
         for shell in CompletionScript.Shell.allCases {
             try assertGolden(CompletionScript.generate(for: shell, specs: specs), "completion-" + shell.fileName)

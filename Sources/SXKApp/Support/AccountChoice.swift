@@ -21,7 +21,7 @@ extension AppCommands {
                 switch AuthSessionCoordinator.accountChoice(answer, in: accounts) {
                 case .chosen(let account): return String(account.userId)
                 case .cancel: throw FeatureError.cancelled
-                case .invalid(let why): diagnostics.note(why)
+                case .invalid(let why): diagnostics.question(why)
                 }
             }
         }

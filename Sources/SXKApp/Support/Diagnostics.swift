@@ -18,6 +18,13 @@ struct Diagnostics: Sendable {
         sink.flush()
     }
 
+    /// Part of a question (why an answer was not taken, and what to type), wrapped at spaces on a
+    /// terminal as the question is; `note` stays one line, since some notes are commands to copy.
+    func question(_ line: String) {
+        sink.write(ErrorPresenter.fitted(TerminalText.sanitize(Redaction.redact(line, secrets: secrets)), to: sink) + "\n")
+        sink.flush()
+    }
+
     /// Several status lines (`time:` and its requests), each ended by a newline.
     func lines(_ text: String) {
         sink.write(TerminalText.sanitizeLines(Redaction.redact(text, secrets: secrets)))

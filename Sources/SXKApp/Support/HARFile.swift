@@ -3,7 +3,7 @@ import SXKShell
 
 extension SXKHost {
     /// Writes `entries` as HAR to `path` through `OutputFile`: `-` is stdout, a new file is 0600, a
-    /// regular file is written over; a FIFO, device, socket or directory is refused (a usage error).
+    /// regular file is written over, `/dev/null` discards; a FIFO, another device, a socket or a directory is refused (a usage error).
     func writeHAR(_ entries: [RecordedRequest], to path: String) throws {
         let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
         var bytes = JSONWriter.bytes(document, style: .pretty)

@@ -32,6 +32,8 @@ public struct HelpRenderer: Sendable {
                 out += twoColumns(synopsisName(spec), spec.summary, nameWidth: nameWidth)
             }
         }
+        out += "\n" + OutputTarget.helpTitle + ":\n"
+        for text in OutputTarget.helpText { out += paragraph(text, first: "  ", rest: "  ") }
         out += "\n" + paragraph("Run 'help COMMAND' or 'COMMAND --help' for details.")
         return out
     }

@@ -3,7 +3,8 @@ import SXKCore
 import Glibc
 #endif
 
-/// Writes errors, warnings and status lines as one line each on stderr: `error: …`, `warning: …`.
+/// Writes errors, warnings and status lines as one line each on stderr: `error: …`, `warning: …`;
+/// on a terminal an error or warning wider than it wraps at spaces (`fitted`).
 public struct ErrorPresenter: Sendable {
     public let sink: any OutputSink
     public let color: Bool
@@ -21,8 +22,7 @@ public struct ErrorPresenter: Sendable {
     private var place: String { location.map { $0 + ": " } ?? "" }
 
     public func error(_ message: String) {
-        sink.write(TextStyle.red.apply("error:", enabled: color) + " " + place + Self.oneLine(masked(message)) + "\n")
-        sink.flush()
+        say("error:", TextStyle.red, message)
     }
 
     public func error(_ error: any Error) {
@@ -35,8 +35,23 @@ public struct ErrorPresenter: Sendable {
     }
 
     public func warning(_ message: String) {
-        sink.write(TextStyle.yellow.apply("warning:", enabled: color) + " " + place + Self.oneLine(masked(message)) + "\n")
+        say("warning:", TextStyle.yellow, message)
+    }
+
+    /// `label message`, fitted to the sink; the label alone coloured.
+    private func say(_ label: String, _ style: TextStyle, _ message: String) {
+        var rows = Self.fitted(label + " " + place + Self.oneLine(masked(message)), to: sink)
+        if rows.hasPrefix(label) { rows = style.apply(label, enabled: color) + rows.dropFirst(label.count) }
+        sink.write(rows + "\n")
         sink.flush()
+    }
+
+    /// A message as it is written to `sink`: on a terminal wrapped at spaces to its width, each row
+    /// after the first indented two, as a command's notes are (the terminal would break it
+    /// mid-word); into a pipe or file one line, so a script can grep it.
+    public static func fitted(_ line: String, to sink: any OutputSink) -> String {
+        guard let width = sink.messageWidth, TextWidth.width(line) > width else { return line }
+        return Renderer.wrapped(line, width: width).joined(separator: "\n")
     }
 
     /// A status line (a builtin's confirmation: `set`, `let`), on one line and inert, without a prefix.

@@ -41,6 +41,22 @@ public enum OutputTarget: Sendable, Equatable {
     }
 }
 
+extension OutputTarget {
+    /// What `help`, `sxk --help` and the man page say of `|`, `>` and `>>`, from this one text
+    /// (README's "Pipes and redirection" says the same at length): without it nothing the tool
+    /// prints tells that `>` in `-c` text or a script is sxk's, not the calling shell's.
+    public static let helpTitle = "Pipes and redirection"
+    public static let helpText = [
+        "In the REPL, -c text and scripts, an unquoted 'CMD | SHELL-COMMAND' sends CMD's output to /bin/sh -c SHELL-COMMAND "
+            + "(to the next ';' or end of line), and 'CMD > FILE' / 'CMD >> FILE' write or append it to FILE: a regular file, "
+            + "a new name or /dev/null (a FIFO, another device, a socket or a directory is refused, exit 2). They get the output "
+            + "for a non-terminal: no colour or pager, tables at full width, JSON on one line. The line's status is CMD's when "
+            + "it failed, else the shell command's.",
+        "Quoted or escaped ('|', \\>) they are plain text; 'let' cannot be piped or redirected. In 'sxk COMMAND ARGS' "
+            + "the calling shell reads them.",
+    ]
+}
+
 /// An open output target: the sink a command writes to, and what `finish` waits for.
 final class RedirectedOutput {
     let sink: StandardOutput
@@ -76,8 +92,8 @@ final class RedirectedOutput {
     }
 
     /// The one place a redirect target is opened: an existing regular file (emptied, or appended
-    /// to with `>>`) or a new name; a directory, FIFO, device or socket, also behind a symlink, is
-    /// refused (exit 2), by `OutputFile`'s rule, the same as `--har`'s.
+    /// to with `>>`), a new name or `/dev/null`; a directory, FIFO, other device or socket, also
+    /// behind a symlink, is refused (exit 2), by `OutputFile`'s rule, the same as `--har`'s.
     static func openOutputFile(_ path: String, append: Bool) throws -> Int32 {
         guard !path.isEmpty else { throw UsageError("'>' needs a file name after it") }
         // The one rule for files the user names (`OutputFile`): a regular file or a new name.

@@ -16,11 +16,15 @@ public protocol OutputSink: AnyObject, Sendable {
     func takeWriteError() -> Int32?
     /// True once a write found the reader gone (EPIPE: `| head -1` has read enough).
     var readerGone: Bool { get }
+    /// The columns a message line written here wraps within: the terminal's, read now (a resize
+    /// counts), when this sink writes to one; nil for a pipe or file, where a message stays one line.
+    var messageWidth: Int? { get }
 }
 
 extension OutputSink {
     public func takeWriteError() -> Int32? { nil }
     public var readerGone: Bool { false }
+    public var messageWidth: Int? { nil }
 
     /// Writes `text` and a newline.
     public func line(_ text: String = "") { write(text + "\n") }
@@ -53,6 +57,12 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
 
     public var isBroken: Bool { lock.withLock { broken } }
     public var readerGone: Bool { lock.withLock { gone } }
+
+    public var messageWidth: Int? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     public func takeWriteError() -> Int32? {
         lock.withLock {

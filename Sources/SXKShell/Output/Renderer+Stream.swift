@@ -64,7 +64,7 @@ extension Renderer {
         // Summaries are for people; JSON and NDJSON consumers get the data alone, but for what every
         // reader must know: a warning, and how far a run that was interrupted got (stderr, as all are).
         for line in summary where line.hasPrefix("warning: ") || line.hasPrefix("interrupted") || ![.json, .ndjson].contains(format.kind) {
-            io.stderr.write(text(line) + "\n")
+            io.stderr.write(stderrLine(line) + "\n")
         }
         return status
     }

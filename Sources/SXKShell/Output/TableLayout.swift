@@ -2,7 +2,8 @@
 /// at the narrowest it may be (a cuttable column down to a readable floor, never below its
 /// header; identifiers, amounts and masked phones whole), every column that still fits is shown,
 /// and the room left goes back to the shown columns, most important first, up to their natural
-/// widths. What is still narrower than its text is cut with `…`.
+/// widths; columns of equal importance share it evenly. What is still narrower than its text is cut
+/// with `…`.
 public struct TableLayout: Sendable, Equatable {
     /// Indexes of the columns shown, in table order.
     public var shown: [Int]
@@ -54,10 +55,22 @@ public struct TableLayout: Sendable, Equatable {
         var width: [Int: Int] = [:]
         for i in chosen { width[i] = narrowest(i) }
         var room = maxWidth - used
-        for i in ranked where chosen.contains(i) && room > 0 {
-            let grow = min(room, natural[i] - width[i]!)
-            width[i]! += grow
-            room -= grow
+        // Equals share: the two sides of a comparison are cut alike, not one whole and one to its floor.
+        var tiers: [[Int]] = []
+        for i in ranked where chosen.contains(i) {
+            if let last = tiers.last?.last, priority[last] == priority[i] { tiers[tiers.count - 1].append(i) } else { tiers.append([i]) }
+        }
+        for tier in tiers {
+            var growing = tier.filter { width[$0]! < natural[$0] }
+            while room > 0 && !growing.isEmpty {
+                let share = max(1, room / growing.count)
+                for i in growing where room > 0 {
+                    let grow = min(share, room, natural[i] - width[i]!)
+                    width[i]! += grow
+                    room -= grow
+                }
+                growing = growing.filter { width[$0]! < natural[$0] }
+            }
         }
         let shown = all.filter { chosen.contains($0) }
         return TableLayout(shown: shown, widths: shown.map { width[$0]! }, dropped: all.filter { !chosen.contains($0) },

@@ -102,7 +102,7 @@ enum TerminalPrompt {
             tcsetattr(fd, TCSANOW, &quiet)
         }
         defer { if secret && haveTermios { tcsetattr(fd, TCSADRAIN, &saved) } }
-        writeAll(outFD, prompt)
+        writeAll(outFD, fitted(prompt, fd: outFD))
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
@@ -158,6 +158,16 @@ enum TerminalPrompt {
             }
             close(fd)
         }
+    }
+
+    /// A question wider than the terminal wraps at spaces as messages do (`ErrorPresenter.fitted`),
+    /// the answer typed after its last row.
+    static func fitted(_ prompt: String, fd: Int32) -> String {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, TextWidth.width(prompt) > Int(size.ws_col) else { return prompt }
+        let trailing = prompt.reversed().prefix { $0 == " " }.count
+        let rows = Renderer.wrapped(String(prompt.dropLast(trailing)), width: Int(size.ws_col))
+        return rows.joined(separator: "\n") + String(repeating: " ", count: trailing)
     }
 
     static func writeAll(_ fd: Int32, _ text: String) {

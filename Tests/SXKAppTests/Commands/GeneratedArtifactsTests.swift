@@ -33,6 +33,25 @@ final class GeneratedArtifactsTests: XCTestCase {
         XCTAssertFalse(committed.split(separator: "\n").contains { $0.hasPrefix("'") || $0.hasPrefix(" ") }, "a line starts with ' or a space")
     }
 
+    /// An option the man page's DESCRIPTION names is a global option (`sxk --json config`), or the
+    /// paragraph says it is a command's: `sxk --raw config` is an unknown option.
+    func testManPageDescriptionSaysWhichOutputFlagsAreTheCommands() throws {
+        let global = Set(GlobalOptions.flags.map(\.name))
+        for case .paragraph(let text) in Manual.prose.description {
+            var rest = Substring(text)
+            var named: [String] = []
+            while let start = rest.range(of: "`--") {
+                let name = rest[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+                named.append(String(name))
+                rest = rest[start.upperBound...]
+            }
+            for name in named where !global.contains(name) {
+                XCTAssertTrue(text.contains("not global options but options of the commands"), "--\(name) reads as global: \(text)")
+            }
+        }
+        XCTAssertFalse(GlobalOptions.flags.contains { $0.name == "raw" || $0.name == "ndjson" })
+    }
+
     /// README.md's command table is the specs' (`CommandTable`), between its markers.
     /// Every `SXK_…` variable the sources read is in the man page's ENVIRONMENT (and every state
     /// file name in its FILES): a new one cannot go undocumented.

@@ -60,14 +60,15 @@ final class PipesAndRedirectionTests: SandboxTestCase {
         XCTAssertTrue(noName.stderr.contains("needs a file name"), noName.summary)
     }
 
-    /// A directory, a FIFO, a device and a symlink to a FIFO are refused at once (exit 2, one error
-    /// line, nothing written and nothing blocked); a symlink to a regular file is written through.
+    /// A directory, a FIFO, a device other than /dev/null and a symlink to a FIFO are refused at once
+    /// (exit 2, one error line, nothing written and nothing blocked); a symlink to a regular file is
+    /// written through.
     func testRedirectRefusesTargetsThatAreNotRegularFiles() throws {
         let ws = Workspace()
         let fifo = ws.root + "/fifo", link = ws.root + "/link-to-fifo"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fifo)
-        for target in [ws.root, fifo, link, "/dev/null"] {
+        for target in [ws.root, fifo, link, "/dev/full", "/dev/zero"] {
             let r = SXK.run(["-c", "version > '\(target)'"], in: ws, baseURL: url, timeout: 10)
             XCTAssertFalse(r.timedOut, "blocked on \(target)")
             XCTAssertEqual(r.status, 2, "\(target): \(r.summary)")
@@ -79,6 +80,16 @@ final class PipesAndRedirectionTests: SandboxTestCase {
         try FileManager.default.createSymbolicLink(atPath: fileLink, withDestinationPath: file)
         XCTAssertEqual(SXK.run(["-c", "version > '\(fileLink)'"], in: ws, baseURL: url).status, 0)
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("sxk "))
+    }
+
+    /// `> /dev/null` and `>> /dev/null` throw the output away, as in sh, and the line goes on.
+    func testRedirectToDevNullDiscards() throws {
+        let ws = Workspace()
+        let r = SXK.run(["-c", "config --json >/dev/null; version >> /dev/null; version"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.errorLines, [], r.summary)
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 1, "only the last version is printed: \(r.summary)")
+        XCTAssertTrue(r.stdout.hasPrefix("sxk "), r.summary)
     }
 
     /// The shell command gets stdin, stdout and stderr only: a descriptor sxk inherited without

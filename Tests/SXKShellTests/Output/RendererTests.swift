@@ -191,6 +191,22 @@ final class RendererTests: XCTestCase {
         XCTAssertLessThanOrEqual(layout.lineWidth, 40)
     }
 
+    /// Room left after the narrowest fit goes to the most important columns first, and columns of
+    /// equal importance share it evenly (the two sides of `context diff`), each up to its natural width.
+    func testLayoutSharesRoomEvenlyAmongEqualColumns() {
+        // KEY, STORED, SERVER NOW, MATCH at 80 columns: KEY whole, the two sides within a column of each other.
+        let layout = TableLayout.fit(natural: [40, 36, 36, 7], priority: [90, 70, 70, 80], cuttable: [true, true, true, false],
+                                     headers: [3, 6, 10, 5], maxWidth: 80)
+        XCTAssertEqual(layout.shown, [0, 1, 2, 3])
+        XCTAssertEqual(layout.lineWidth, 80)
+        XCTAssertEqual(layout.widths[0], 40)
+        XCTAssertLessThanOrEqual(abs(layout.widths[1] - layout.widths[2]), 1, "\(layout.widths)")
+        // One side narrower than its share: the other takes what it leaves.
+        let uneven = TableLayout.fit(natural: [40, 12, 36, 7], priority: [90, 70, 70, 80], cuttable: [true, true, true, false],
+                                     headers: [3, 6, 10, 5], maxWidth: 80)
+        XCTAssertEqual(uneven.widths, [40, 12, 15, 7])
+    }
+
     /// Streams `rows` in batches of one through the renderer; gives stdout and the data kept for `$_`.
     func stream(_ kind: OutputFormat.Kind, read: Bool) async throws -> (String, JSONValue?) {
         let out = BufferOutput(), err = BufferOutput()

@@ -74,6 +74,33 @@ final class TableRendererTests: XCTestCase {
         XCTAssertEqual(err.text, "error: bad\\nthing\nwarning: careful\n")
     }
 
+    /// On a terminal (a sink with a width) errors and warnings wrap at spaces to it, each row after
+    /// the first indented two, the label alone coloured; into a pipe or file each stays one line.
+    func testMessagesWrapAtSpacesOnATerminalOnly() {
+        final class TerminalSink: OutputSink, @unchecked Sendable {
+            let buffer = BufferOutput()
+            func write(_ text: String) { buffer.write(text) }
+            func write(bytes: [UInt8]) { buffer.write(bytes: bytes) }
+            func flush() {}
+            var messageWidth: Int? { 40 }
+        }
+        let message = "store 12 is not this account's own store: the server will refuse its orders"
+        let terminal = TerminalSink()
+        ErrorPresenter(sink: terminal, color: false).warning(message)
+        ErrorPresenter(sink: terminal, color: true).error("GET /api/x: server error 100403: 无权限访问该门店的数据")
+        let rows = terminal.buffer.text.split(separator: "\n").map(String.init)
+        for row in rows { XCTAssertLessThanOrEqual(TextWidth.width(row.replacingOccurrences(of: "\u{1B}[31m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")), 40, row) }
+        let warning = rows.prefix { !$0.contains("error:") }
+        XCTAssertEqual(warning.joined(separator: "\n").replacingOccurrences(of: "\n  ", with: " "), "warning: " + message)
+        XCTAssertEqual(warning.first, "warning: store 12 is not this account's")
+        let error = rows.drop { !$0.contains("error:") }
+        XCTAssertEqual(error.first, TextStyle.red.apply("error:", enabled: true) + " GET /api/x: server error 100403:")
+        XCTAssertEqual(error.dropFirst().first, "  无权限访问该门店的数据")
+        let piped = BufferOutput()
+        ErrorPresenter(sink: piped, color: false).warning(message)
+        XCTAssertEqual(piped.text, "warning: " + message + "\n")
+    }
+
     func testColourPolicy() {
         XCTAssertFalse(Terminal.detect(noColorFlag: true, environment: [:]).colorEnabled)
         XCTAssertFalse(Terminal.detect(noColorFlag: false, environment: ["NO_COLOR": "1"]).colorEnabled)

@@ -42,7 +42,7 @@ extension AppCommands {
                 OutputColumn("key", "KEY", priority: 90),
                 OutputColumn("stored", "STORED", priority: 70),
                 OutputColumn("server", "SERVER NOW", priority: 70),
-                OutputColumn("same", "", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
+                OutputColumn("same", "MATCH", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
             ], diff.rows.map(\.json))
         }
         out.line("")

@@ -290,14 +290,14 @@ final class HARFileTests: XCTestCase {
     func testSpecialTargetsAreRefusedWithExit2() throws {
         let ws = Workspace()
         SXK.login("13800000001", in: ws, baseURL: url)
-        let fifo = ws.root + "/pipe.har", link = ws.root + "/to-null.har"
+        let fifo = ws.root + "/pipe.har", link = ws.root + "/to-full.har"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        XCTAssertEqual(symlink("/dev/null", link), 0)
+        XCTAssertEqual(symlink("/dev/full", link), 0)
         func kind(_ path: String) -> mode_t {
             var st = stat()
             return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
         }
-        for (target, reason) in [(fifo, "it is a FIFO"), (link, "it is a device"), (ws.root, "it is a directory"), ("/dev/null", "it is a device"),
+        for (target, reason) in [(fifo, "it is a FIFO"), (link, "it is a device"), (ws.root, "it is a directory"), ("/dev/full", "it is a device"),
                                  ("/proc/self/fd/1", "it is a FIFO")] {
             let saved = SXK.run(["-c", "get /api/app/config; har save \(target)"], in: ws, baseURL: url, timeout: 10)
             XCTAssertFalse(saved.timedOut, "har save \(target) hung")
@@ -311,6 +311,10 @@ final class HARFileTests: XCTestCase {
         }
         XCTAssertEqual(kind(fifo), S_IFIFO)
         XCTAssertEqual(kind(link), S_IFLNK)
+        XCTAssertEqual(kind("/dev/full"), S_IFCHR)
+        // The null device discards, as in sh.
+        let discarded = SXK.run(["-c", "get /api/app/config; har save /dev/null"], in: ws, baseURL: url)
+        XCTAssertEqual(discarded.status, 0, discarded.summary)
         XCTAssertEqual(kind("/dev/null"), S_IFCHR)
         let out = SXK.run(["-c", "get /api/app/config --json; har save -"], in: ws, baseURL: url)
         XCTAssertEqual(out.status, 0, out.summary)

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// Tables in a narrow terminal, fitted by what their columns declare.
+final class NarrowTerminalPTYTests: SandboxPTYTestCase {
+    /// `context diff` at 80 columns: the stored value and the server's are given the same room (a
+    /// phone shows whole on both sides), and the same/DIFFERS column has a header.
+    func testContextDiffSharesTheWidthBetweenItsTwoSides() throws {
+        try logIn("13800000002")
+        let s = try start(columns: 80)
+        s.send("context diff\r")
+        let shown = try s.expect("at the app's next start", timeout: 30)
+        let lines = shown.split(separator: "\n").map(String.init)
+        let header = try XCTUnwrap(lines.first { $0.contains("SERVER NOW") }, shown)
+        XCTAssertTrue(header.hasSuffix("MATCH"), header)
+        let stored = try XCTUnwrap(header.range(of: "STORED")), server = try XCTUnwrap(header.range(of: "SERVER NOW")),
+            match = try XCTUnwrap(header.range(of: "MATCH"))
+        let storedWidth = header.distance(from: stored.lowerBound, to: server.lowerBound)
+        let serverWidth = header.distance(from: server.lowerBound, to: match.lowerBound)
+        XCTAssertLessThanOrEqual(abs(storedWidth - serverWidth), 1, header)
+        let phone = try XCTUnwrap(lines.first { $0.hasPrefix("key_in_phone ") }, shown)
+        XCTAssertEqual(phone.components(separatedBy: "13800000002").count, 3, "both sides whole: \(phone)")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// `accounts` at 60 columns: the role is a code and stays whole; the account's name is cut instead.
+    func testAccountsKeepsTheRoleWholeAndCutsTheName() throws {
+        try logIn("13800000004", extra: ["--account", "1"])
+        let s = try start(columns: 60)
+        s.send("accounts\r")
+        let shown = try s.expect("门店", timeout: 30) + (try s.expect("›"))
+        let rows = shown.split(separator: "\n").map(String.init).filter { $0.contains("400") }
+        XCTAssertEqual(rows.count, 3, shown)
+        for (row, role) in zip(rows, ["photographer", "scenicAdmin", "storeAdmin"]) {
+            XCTAssertTrue(row.contains(" \(role) "), "\(role) cut: \(row)")
+        }
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+}
