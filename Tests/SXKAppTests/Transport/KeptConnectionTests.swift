@@ -817,21 +817,29 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(connectionHolders().contains(pid), "refused clients kept the holder alive past its idle time")
     }
 
-    func testOnlyTheSameUserIsServed() throws {
-        // Needs another uid to connect from: root (to switch with setpriv) and a python3 the other user can run.
-        guard getuid() == 0 else { throw XCTSkip("needs root to connect as another user") }
-        let python = "/usr/bin/python3", setpriv = "/usr/bin/setpriv"
-        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.isExecutableFile(atPath: setpriv) else {
-            throw XCTSkip("needs /usr/bin/python3 and setpriv to connect as another user")
+    private static let python = "/usr/bin/python3", setpriv = "/usr/bin/setpriv"
+
+    /// A folder anyone may write in, for a test that acts as another user (uid 65534 through setpriv).
+    private func folderForAnotherUser(_ prefix: String) throws -> String {
+        // Acting as another uid needs root (to switch with setpriv) and a python3 that user can run.
+        guard getuid() == 0 else { throw XCTSkip("needs root to act as another user") }
+        guard FileManager.default.isExecutableFile(atPath: Self.python), FileManager.default.isExecutableFile(atPath: Self.setpriv) else {
+            throw XCTSkip("needs /usr/bin/python3 and setpriv to act as another user")
         }
+        let open = NSTemporaryDirectory() + prefix + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        chmod(open, 0o777)
+        return open
+    }
+
+    func testOnlyTheSameUserIsServed() throws {
+        let open = try folderForAnotherUser("sxk-peer-")
+        defer { try? FileManager.default.removeItem(atPath: open) }
+        let python = Self.python, setpriv = Self.setpriv
         let ws = workspace()
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist())
         XCTAssertNotNil(holderPID(ws))
         // The state folder is 0700; a second name for the socket in an open folder lets another user try.
-        let open = NSTemporaryDirectory() + "sxk-peer-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
-        defer { try? FileManager.default.removeItem(atPath: open) }
-        chmod(open, 0o777)
         XCTAssertEqual(link(socket(ws), open + "/s"), 0, String(cString: strerror(errno)))
         chmod(open + "/s", 0o777)
         // Connects and waits for a byte: the holder closes at once on a stranger, and waits for the request of its own user.
@@ -846,17 +854,10 @@ final class KeptConnectionTests: SandboxTestCase {
     /// `SXK_PERSIST=0` sends its stop (whose frame names the proxies of the environment) only to a
     /// listener of this user: another user's socket at the path hears nothing.
     func testAStopIsNotSentToAnotherUsersListener() throws {
-        // Needs another uid to listen as: root (to switch with setpriv) and a python3 the other user can run.
-        guard getuid() == 0 else { throw XCTSkip("needs root to listen as another user") }
-        let python = "/usr/bin/python3", setpriv = "/usr/bin/setpriv"
-        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.isExecutableFile(atPath: setpriv) else {
-            throw XCTSkip("needs /usr/bin/python3 and setpriv to listen as another user")
-        }
-        let ws = workspace()
-        let open = NSTemporaryDirectory() + "sxk-stop-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        let open = try folderForAnotherUser("sxk-stop-")
         defer { try? FileManager.default.removeItem(atPath: open) }
-        chmod(open, 0o777)
+        let python = Self.python, setpriv = Self.setpriv
+        let ws = workspace()
         // Listens, and reports how many bytes the first client sent in 3 s.
         let listener = "import socket,sys,os\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(4)\n" +
             "open(sys.argv[1]+'.ready','w').close()\ns.settimeout(8)\nc,_=s.accept()\nc.settimeout(3)\nn=0\n" +
