@@ -45,6 +45,16 @@ public enum AppModel {
     /// for it now, or nil: the stored role-permission list (the server's last answer) has no entry for
     /// the role, so a load that answers the same derives none (`PermissionContext.derive`), or its
     /// entry holds other permissions than the stored flat list, which the load replaces with them.
+    /// The flat permissions the next home's forced load leaves when the server answers as the stored
+    /// role-permission list says (the offline stand-in, `Rules.offlineStandIn`): the role's entry's,
+    /// none without one (`Rules.roleMatch`), the first entry's with no role; the stored flat list
+    /// when no list is stored.
+    public static func permissionsAtNextHome(_ state: PermissionContext.State) -> [PermissionItem] {
+        guard !state.roles.isEmpty else { return state.permissions }
+        guard let code = state.roleCode, !code.isEmpty else { return state.roles.first?.permissions ?? [] }
+        return state.role(code)?.permissions ?? []
+    }
+
     public static func permissionsChangedAtNextLoad(_ state: PermissionContext.State) -> String? {
         guard let code = state.roleCode, !code.isEmpty, !state.roles.isEmpty else { return nil }
         guard let entry = state.role(code) else {
@@ -63,7 +73,8 @@ public enum AppModel {
     public static func changesAtNextHome(account: AccountContext.State, permission: PermissionContext.State) -> [String] {
         var notes: [String] = []
         if let reason = scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) {
-            notes.append("\(reason): the next home's refreshLocalDisplayState clears the current scenic and the scenic dialog shows \(Rules.validScenic.marker)")
+            // Which dialog the home then shows is the dialog rules' to say (`explain dialog`), not this line's.
+            notes.append("\(reason): the next home's refreshLocalDisplayState clears the current scenic \(Rules.validScenic.marker); `explain dialog` says which dialog then shows")
         }
         if let changed = permissionsChangedAtNextLoad(permission) { notes.append(changed) }
         return notes

@@ -35,8 +35,12 @@ public struct HomeFeature: Sendable {
         } else if simplifiedTopRoles.contains(role) {
             location.rule = Rules.simplifiedTop
             location.reason = "role \(role) uses the simplified top bar"
-        } else if (reminder ?? 0) <= 0 {
+        } else if reminder == nil {
             location.reason = "no location reminder minutes set locally"
+        } else if let minutes = reminder, minutes <= 0 {
+            // The seed says "set"; that a stored 0 (what a cleared setting reads as) is not, is sxk's reading.
+            location.rule = Rules.reminderUnset
+            location.reason = "location reminder minutes stored as \(minutes): read as not set"
         } else {
             return nil
         }
@@ -71,9 +75,13 @@ public struct HomeFeature: Sendable {
     /// would write as default. Listing writes nothing (the home writes the default, `home --apply`).
     public func commonMenus() throws(FeatureError) -> CommonMenus {
         let role = try currentRole()
-        let existed = contexts.store.commonMenuURIs(roleCode: role) != nil
-        let uris = commonStore.current(roleCode: role, visibleURIs: visibleMenus().map(\.uri))
-        return describe(uris, role: role, defaulted: !existed && !uris.isEmpty)
+        if contexts.store.commonMenuURIs(roleCode: role) != nil {
+            return describe(commonStore.current(roleCode: role, visibleURIs: visibleMenus().map(\.uri)), role: role, defaulted: false)
+        }
+        // No record: the home writes its default after its permission load, from what that load leaves.
+        let next = catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(contexts.permission.current))
+        let uris = commonStore.current(roleCode: role, visibleURIs: next.map(\.uri))
+        return describe(uris, role: role, defaulted: !uris.isEmpty, visible: next)
     }
 
     public func addCommonMenu(_ uri: String) throws(FeatureError) -> CommonMenus {
@@ -90,8 +98,8 @@ public struct HomeFeature: Sendable {
         return describe(uris, role: role, defaulted: false)
     }
 
-    private func describe(_ uris: [String], role: String, defaulted: Bool) -> CommonMenus {
-        let visible = visibleMenus()
+    private func describe(_ uris: [String], role: String, defaulted: Bool, visible given: [MenuEntry]? = nil) -> CommonMenus {
+        let visible = given ?? visibleMenus()
         let menus = uris.map { uri in
             visible.first { $0.uri == uri } ?? catalog.entry(uri: uri) ?? MenuEntry(uri: uri, title: uri, group: "")
         }

@@ -105,7 +105,7 @@ public struct ContextDiffFeature: Sendable {
             + home.calls.compactMap(\.record).filter { $0.path.hasPrefix(Endpoint.locationDetail.path) }
         var diff = ContextDiff(rows: [], nextStart: [], calls: calls, home: home)
         diff.rejection = Self.rejection(infoAnswer.result) ?? Self.rejection(rolesAnswer.result)
-        Self.compare(store: store, role: scratch.permission.roleCode, info: try? infoAnswer.result.get(),
+        Self.compare(store: store, afterHome: scratch.store, role: scratch.permission.roleCode, info: try? infoAnswer.result.get(),
                      roles: try? rolesAnswer.result.get(), stores: try? storesAnswer?.result.get(), into: &diff)
         return diff
     }
@@ -120,7 +120,7 @@ public struct ContextDiffFeature: Sendable {
         home.changes = KeyDiff.between(stored: store, scratch: scratch.store)
         var diff = ContextDiff(rows: [], nextStart: [], calls: [], home: home)
         diff.rejection = "earlier in this process; not sent again"
-        Self.compare(store: store, role: nil, info: nil, roles: nil, stores: nil, into: &diff)
+        Self.compare(store: store, afterHome: scratch.store, role: nil, info: nil, roles: nil, stores: nil, into: &diff)
         return diff
     }
 
@@ -147,7 +147,8 @@ public struct ContextDiffFeature: Sendable {
     /// The key-by-key comparison, and the next start's writes and dialog from the replay (pure, for tests).
     /// `role` is the role the replay's permission load leaves (the stored one, or the entry it takes
     /// when none is stored): the server's lists compared are that role's, as the next start uses them.
-    static func compare(store: AppStore, role: String?, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, into diff: inout ContextDiff) {
+    /// `afterHome`: the state as the replayed home leaves it, from which the profile tab's reload goes on.
+    static func compare(store: AppStore, afterHome: AppStore, role: String?, info: UserInfo?, roles: [RolePermission]?, stores: [Store]?, into diff: inout ContextDiff) {
         let scope = store.accountCachePrefix
         let role = role ?? store.roleCode ?? ""
         func row(_ key: String, _ stored: String?, _ server: String?, same: Bool? = nil) {
@@ -206,7 +207,8 @@ public struct ContextDiffFeature: Sendable {
                                           rule: diff.home.verdict, basis: diff.home.verdictRule))
         // Not the home's: what the profile tab writes when it is next shown, with this userinfo.
         if let info {
-            for change in AppModel.profileReloadChanges(info, store: store) {
+            // From the state the home leaves: a key it wrote already is not said again with a stale "before".
+            for change in AppModel.profileReloadChanges(info, store: afterHome) {
                 let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
                 diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
                     rule: "written when the profile tab is next shown (ProfileViewModel.reload), not by the home", basis: Rules.profileReload))

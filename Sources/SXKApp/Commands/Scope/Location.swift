@@ -64,7 +64,8 @@ extension AppCommands {
             ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? storedReport ?? "–"),
             ("since report", state.elapsedSeconds.map { Formatting.duration($0) } ?? "–"),
             ("2-hour limit in", state.countdownSeconds.map { Formatting.duration($0) } ?? "–"),
-            ("reminder", state.reminderMinutes.map { "\($0) min" } ?? "off"),
+            // A stored 0 is no reminder, as the home's location check reads it (`Rules.reminderUnset`).
+            ("reminder", state.reminderMinutes.map { $0 > 0 ? "\($0) min" : "off (stored \($0))" } ?? "off"),
         ]
         var output = CommandOutput(data: state.json)
         // The app keeps these on the device (the 2-hour timer); no endpoint takes them, so say so

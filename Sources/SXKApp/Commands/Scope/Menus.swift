@@ -74,7 +74,7 @@ extension AppCommands {
         var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
         output.line(common.key)
         // The default is what the home would write; listing writes nothing.
-        if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus, the default the app's home writes; not stored by this listing)") }
+        if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus of the permissions the home's load leaves if the server answers as the stored list, the default the home then writes \(Rules.offlineStandIn.marker); not stored by this listing)") }
         if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }
         output.table(Self.menuColumns, common.menus.map(\.json))
         return output

@@ -10,7 +10,7 @@ extension Commands {
             subcommands: [
                 CommandSpec(
                     "diff", summary: "stored keys beside fresh userinfo, role-permission and store list; what the next start would do",
-                    discussion: "Read-only: the calls are made with the session's token but nothing is saved and no context changes, so an imported device state stays as imported.",
+                    discussion: "Read-only: the calls are made with the session's token but nothing is saved and no context changes, so an imported device state stays as imported. A rejected token is an answer: the diff says so and what the next start does, exit 0 (as home); a call that got no answer ends it, exit 4; 3 without a token.",
                     flags: tableOutput
                 ),
             ],

@@ -479,6 +479,55 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(explained.stdout.contains("not a key sxk knows"), explained.summary)
     }
 
+    /// A photographer's export as a device leaves it after its role changed: the flat permission list
+    /// still another role's, the scenic list empty, reminder minutes stored as 0.
+    private func writePhotographerExport(_ ws: Workspace, scenicId: Int, scenics: [[String: Any]], reminder: Int?) throws -> String {
+        func json(_ value: Any) throws -> Data { try JSONSerialization.data(withJSONObject: value) }
+        func items(_ uris: [String]) -> [[String: Any]] { uris.map { ["uri": $0, "name": $0, "group": "home"] } }
+        let admin = items(["home/order", "home/statistics", "home/scenic-queue", "home/photographer-manage", "home/settings"])
+        let photographer = items(["home/order", "home/statistics", "home/scenic-queue", "home/cloud-transfer", "home/settings"])
+        let roles: [[String: Any]] = [
+            ["roleCode": "scenicAdmin", "roleName": "景区管理员", "scenicList": scenics, "permissions": admin],
+            ["roleCode": "photographer", "roleName": "摄影师", "scenicList": scenics, "permissions": photographer],
+        ]
+        var device: [String: Any] = [
+            "key_in_token": "stale-device-token-0123456789abcdef", "key_privacy_agreement_accepted": true,
+            "key_in_user_id": 2001, "key_in_account_type": "scenic", "key_in_role_code": "photographer",
+            "key_in_current_scenic_id": scenicId, "key_in_current_scenic_name": "西湖景区",
+            "2001_scenic_key_role_permission_list": try json(roles), "2001_scenic_key_in_permission": try json(admin),
+            "2001_scenic_key_current_role_scenic_list": try json(scenics),
+        ]
+        if let reminder { device["2001_scenic_key_location_reminder_minutes"] = reminder }
+        let file = ws.root + "/photographer-\(scenicId).plist"
+        try PropertyListSerialization.data(fromPropertyList: device, format: .binary, options: 0).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    /// Views that speak of the next home say what its engine says: the common-menu default from the
+    /// permissions its load leaves, no dialog claimed beside a scenic it clears, a stored reminder of
+    /// 0 read as unset and said to be sxk's reading.
+    func testTheNextHomeIsSaidAsTheEngineSaysIt() throws {
+        let ws = Workspace()
+        let scenics: [[String: Any]] = [["scenicId": 1, "scenicName": "西湖景区"]]
+        XCTAssertEqual(SXK.run(["import-defaults", try writePhotographerExport(ws, scenicId: 1, scenics: scenics, reminder: 0), "--profile", "p"], in: ws, baseURL: url).status, 0)
+        let before = files(ws, profile: "p")
+        let menus = SXK.run(["--profile", "p", "menus", "common", "--json"], in: ws, baseURL: url)
+        let listed = try XCTUnwrap(try menus.json() as? [String: Any], menus.summary)["uris"] as? [String]
+        let home = try XCTUnwrap(try SXK.run(["--profile", "p", "home", "--offline", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        let written = (home["changes"] as? [[String: Any]] ?? []).first { ($0["key"] as? String ?? "").hasSuffix("_common_uris") }
+        XCTAssertEqual(listed, ["home/order", "home/statistics", "home/scenic-queue", "home/cloud-transfer"], menus.summary)
+        XCTAssertTrue("\(written?["after"] ?? "")".contains("home/cloud-transfer"), "\(written ?? [:])")
+        let dialog = SXK.run(["--profile", "p", "explain", "dialog"], in: ws, baseURL: url)
+        XCTAssertTrue(dialog.stdout.contains("location reminder minutes stored as 0: read as not set  [inferred"), dialog.summary)
+        XCTAssertTrue(SXK.run(["--profile", "p", "location"], in: ws, baseURL: url).stdout.contains("off (stored 0)"))
+        XCTAssertEqual(files(ws, profile: "p"), before, "a view wrote")
+
+        XCTAssertEqual(SXK.run(["import-defaults", try writePhotographerExport(ws, scenicId: 0, scenics: [], reminder: nil), "--profile", "z"], in: ws, baseURL: url).status, 0)
+        let who = SXK.run(["--profile", "z", "whoami"], in: ws, baseURL: url)
+        XCTAssertTrue(who.stderr.contains("clears the current scenic"), who.summary)
+        XCTAssertFalse(who.stderr.contains("scenic dialog shows"), who.summary)
+    }
+
     /// An export's values that hold secret members (an object, or JSON kept as a string) show them
     /// masked in `keys`' table and in `explain key`, as `keys --json` does; `import-defaults` prints
     /// its report as JSON.
