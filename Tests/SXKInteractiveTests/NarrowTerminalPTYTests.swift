@@ -38,5 +38,12 @@ final class NarrowTerminalPTYTests: SandboxPTYTestCase {
         }
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
+        // Narrower still: the role is kept before the account's name and the type.
+        let narrow = try start(columns: 34)
+        narrow.send("accounts\r")
+        let table = try narrow.expect("›", timeout: 30)
+        XCTAssertTrue(table.contains("ROLE") && table.contains("scenicAdmin"), table)
+        narrow.send("exit\r")
+        XCTAssertEqual(try narrow.waitForExit(), 0)
     }
 }

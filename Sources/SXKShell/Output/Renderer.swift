@@ -299,9 +299,11 @@ public struct Renderer: Sendable {
                 }
                 if used >= room { break }
             }
-            let end = lastSpace ?? cut
+            // A word that ends exactly at the last column (a space or the end follows) stays on the row.
+            let exact = cut < rest.endIndex && rest[cut] == " "
+            let end = exact ? cut : lastSpace ?? cut
             var head = rest[..<end]
-            var taken = lastSpace == nil ? used : widthAtSpace
+            var taken = exact || lastSpace == nil ? used : widthAtSpace
             while head.last == " " { head.removeLast() }
             rows.append(lead + head)
             let after = rest[end...]
@@ -357,7 +359,8 @@ public struct Renderer: Sendable {
     /// read whole (what was written, what was left out), never cut.
     func stderrLine(_ s: String) -> String {
         let line = text(s)
-        return io.terminal.stderrIsTerminal ? Self.wrapped(line, width: io.terminal.width).joined(separator: "\n") : line
+        // The window's width now (a resize while a long stream ran counts), as errors take it.
+        return io.terminal.stderrIsTerminal ? Self.wrapped(line, width: io.stderr.messageWidth ?? io.terminal.width).joined(separator: "\n") : line
     }
 
     /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.

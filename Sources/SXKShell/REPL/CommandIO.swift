@@ -164,9 +164,10 @@ enum TerminalPrompt {
     /// the answer typed after its last row.
     static func fitted(_ prompt: String, fd: Int32) -> String {
         var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, TextWidth.width(prompt) > Int(size.ws_col) else { return prompt }
+        // The answer needs a column after the question: one as wide as the window wraps too.
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, TextWidth.width(prompt) >= Int(size.ws_col) else { return prompt }
         let trailing = prompt.reversed().prefix { $0 == " " }.count
-        let rows = Renderer.wrapped(String(prompt.dropLast(trailing)), width: Int(size.ws_col))
+        let rows = Renderer.wrapped(String(prompt.dropLast(trailing)), width: max(1, Int(size.ws_col) - trailing - 1))
         return rows.joined(separator: "\n") + String(repeating: " ", count: trailing)
     }
 

@@ -521,3 +521,29 @@ extension RendererTests {
         XCTAssertEqual(TextWidth.truncate("CD\\u202eabcdefghijkl", to: 10), "CD\\u202ea…", "a four-digit escape and the text after it")
     }
 }
+
+extension RendererTests {
+    /// A word that ends exactly at the last column stays on its row.
+    func testAWordEndingAtTheLastColumnStaysOnTheRow() {
+        XCTAssertEqual(Renderer.wrapped("aaaa bbbb cccc", width: 9), ["aaaa bbbb", "  cccc"])
+        XCTAssertEqual(Renderer.wrapped("aaaa bbbbb cccc", width: 9), ["aaaa", "  bbbbb", "  cccc"])
+    }
+
+    /// A stream's closing lines wrap to the window as it is when they are written, not as it was
+    /// when the command began (a resize while rows streamed counts).
+    func testAStreamsNotesWrapToTheWindowNow() {
+        final class NarrowSink: OutputSink, @unchecked Sendable {
+            var text = ""
+            func write(_ s: String) { text += s }
+            func write(bytes: [UInt8]) { text += String(decoding: bytes, as: UTF8.self) }
+            func flush() {}
+            var messageWidth: Int? { 20 }
+        }
+        var terminal = Terminal.plain
+        terminal.stderrIsTerminal = true
+        terminal.width = 160
+        let io = CommandIO(stdout: BufferOutput(), stderr: NarrowSink(), terminal: terminal)
+        let line = Renderer(io: io, format: OutputFormat(kind: .table), secrets: []).stderrLine("warning: sixty rows outside the current scope of store 301")
+        XCTAssertTrue(line.split(separator: "\n").allSatisfy { TextWidth.width(String($0)) <= 20 }, line)
+    }
+}

@@ -30,8 +30,9 @@ extension AppCommands {
             OutputColumn("index", "#", alignment: .right, priority: 90, cuttable: false),
             OutputColumn("userId", "USER", alignment: .right, priority: 85, cuttable: false),
             OutputColumn("accountType", "TYPE", priority: 40),
-            // A code to type (`role photographer`), whole like the role tables': the account's name is cut first.
-            OutputColumn("roleCode", "ROLE", priority: 60, cuttable: false),
+            // A code to type (`role photographer`), whole like the role tables' and kept before the
+            // account's name, which is cut (or left out) first.
+            OutputColumn("roleCode", "ROLE", priority: 75, cuttable: false),
             OutputColumn("accountDisplayName", "ACCOUNT", priority: 70) { r in rows.first { $0.index == r.objectValue?.int("index") }?.account.accountDisplayName ?? "" },
         ], records)
         return output
