@@ -168,13 +168,13 @@ public final class APIClient: Sendable {
             // A secret the server repeats (a password or temporary token in an account's name, the
             // session's token or the answer's own in a user name) is masked in the answer itself,
             // before anything keeps it (accounts.json, defaults.json: files that outlive the session)
-            // or shows it. The session's token and the answer's own are looked for in answers of the
-            // size the stored ones have (a long list is masked as it is shown); what the request
-            // carried under a secret name, in any. A password may be short or digits that turn up in a
+            // or shows it. The session's token is looked for in answers of the size the stored ones
+            // have (a long list is masked as it is shown, with the live secrets); what the request
+            // carried under a secret name, and the answer's own (no view knows them later), in any. A password may be short or digits that turn up in a
             // phone or an id by chance: only one of 6 or more characters is looked for, and never in
             // number-like text (`maskingRepeated`).
             let sent = [tokenOverride].compactMap { $0 } + itemSecrets.filter { $0.count >= 6 }
-            let repeated = response.body.count <= 65_536 ? sent + [sessionToken].compactMap { $0 } + carried : sent
+            let repeated = response.body.count <= 65_536 ? sent + [sessionToken].compactMap { $0 } + carried : sent + carried
             if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
         } catch {

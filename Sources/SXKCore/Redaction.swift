@@ -221,8 +221,8 @@ public enum Redaction {
     /// The token-shaped values under the secret-named members of raw JSON text (a token a server
     /// sends back, as `data.token`, `"auth": {"accessToken": …}` or `"Bearer …"`): masked wherever else
     /// that answer shows them (trace, HAR, error lines, `--raw`, and the answer itself before it is
-    /// stored). Only a run of `carriedLength` printable ASCII characters or more, no space in it, that
-    /// is not a date or time, counts (`tokenShaped`): a word or a time under a secret name
+    /// stored). Only a run of `carriedLength` characters or more of a token's alphabet, letters and
+    /// digits both, that is not a date or time, counts (`tokenShaped`): a word or a time under a secret name
     /// (`"session": "已完成"`, `"lastSession": "2026-12-05T22:20:22+08:00"`) is hidden where it is, and is
     /// not cut out of every other value that happens to contain it. Read from the first 64 KB (where
     /// an answer carrying a token has it), each value once, at most 16: a body of a million such
@@ -251,13 +251,17 @@ public enum Redaction {
         return values
     }
 
-    /// Whether a piece of a secret member's value looks like a token: long enough, printable ASCII,
-    /// and not a date or time (`2026-12-05`, `2026-12-05T22:20:22+08:00`), which a name such as
+    /// Whether a piece of a secret member's value looks like a token: long enough, of a token's
+    /// characters, and not a date or time (`2026-12-05`, `2026-12-05T22:20:22+08:00`), which a name such as
     /// `lastSession` may hold.
     static func tokenShaped(_ piece: Substring) -> Bool {
         let bytes = Array(piece.utf8)
-        guard bytes.count >= carriedLength, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        // A token's alphabet (base64, base64url, hex, a JWT's dots), letters and digits both: a URL
+        // (`:`), a data URI (`,`), a number or an id of digits alone is none.
+        let letter = { (b: UInt8) in (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
         let digit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        guard bytes.count >= carriedLength, bytes.allSatisfy({ letter($0) || digit($0) || "._~+/=-".utf8.contains($0) }),
+              bytes.contains(where: letter), bytes.contains(where: digit) else { return false }
         let dated = bytes.count >= 10 && bytes[0..<4].allSatisfy(digit) && bytes[4] == UInt8(ascii: "-")
             && bytes[5..<7].allSatisfy(digit) && bytes[7] == UInt8(ascii: "-") && bytes[8..<10].allSatisfy(digit)
             && bytes[10...].allSatisfy { digit($0) || "T:.+-Z ".utf8.contains($0) }

@@ -234,3 +234,19 @@ extension SecurityAndExpiryTests {
         }
     }
 }
+
+extension SecurityAndExpiryTests {
+    /// Under a secret name, only a token's alphabet with letters and digits is carried: not a URL, a
+    /// data URI, an id of digits; and a long answer's own token is masked where it repeats it too.
+    func testOnlyATokensAlphabetIsCarriedAndALongAnswerMasksItsOwn() async throws {
+        let body = #"{"sessionId":"1234567890123456","imSession":{"uploadHost":"https://static.sandbox.local","icon":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUg","key":"AbCdEf0123456789XyZw"}}"#
+        XCTAssertEqual(Redaction.secretMemberValues(Array(body.utf8)), ["AbCdEf0123456789XyZw"])
+        let token = "AbCdEf0123456789XyZwVuTsRq"
+        let filler = String(repeating: "x", count: 70_000)
+        let client = Fixture.client(observer: RecordingObserver()) { _ in
+            Fixture.ok(#"{"accessToken":"\#(token)","pad":"\#(filler)","echo":"copy \#(token)"}"#)
+        }
+        let answer = try await client.get("/api/x/big")
+        XCTAssertEqual(answer.data.objectValue?.string("echo"), "copy ***")
+    }
+}

@@ -14,10 +14,13 @@ final class QuestionFitPTYTests: XCTestCase {
         let question = "aaaa bbbb ccc [y/N] "
         XCTAssertEqual(TextWidth.width(question), 20)
         let shown = TerminalPrompt.fitted(question, fd: master)
-        let rows = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertGreaterThan(rows.count, 1, shown)
-        XCTAssertLessThan(TextWidth.width(rows.last ?? ""), 20, "no column left for the answer: \(rows)")
+        let shownRows = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertGreaterThan(shownRows.count, 1, shown)
+        XCTAssertLessThan(TextWidth.width(shownRows.last ?? ""), 20, "no column left for the answer: \(shownRows)")
         XCTAssertTrue(shown.hasSuffix("[y/N] "), shown)
+        // Only the last row gives up the answer's column: a word as wide as the window stays whole above it.
+        let rows = TerminalPrompt.fitted("reset 'abcdefghijklmnop' (token)? [y/N] ", fd: master).split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows, ["reset", "  'abcdefghijklmnop'", "  (token)? [y/N] "])
         // A shorter one is left as it is.
         XCTAssertEqual(TerminalPrompt.fitted("ok? [y/N] ", fd: master), "ok? [y/N] ")
     }

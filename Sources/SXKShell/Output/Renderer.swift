@@ -222,7 +222,9 @@ public struct Renderer: Sendable {
         let carried = Redaction.secretMemberValues(Array(body.utf8))
         let secrets = carried.isEmpty ? live : live + carried.filter { !live.contains($0) }
         let masked = Redaction.redact(Redaction.scrubNamedRows(Redaction.scrubMembers(body)), secrets: secrets)
-        guard !secrets.isEmpty, body.utf8.contains(UInt8(ascii: "\\")), let value = try? JSONParser.parse(body) else { return masked }
+        // Masked as text it must still be JSON with no secret left (a `\/` escape, a secret's digits
+        // inside a number); else the body is written again from its value, masked.
+        guard !secrets.isEmpty, let value = try? JSONParser.parse(body) else { return masked }
         if let shown = try? JSONParser.parse(masked), !holdsSecret(shown, SecretMatcher.shared(secrets)) { return masked }
         return JSONWriter.string(Redaction.redact(Redaction.redact(value), secrets: secrets))
     }

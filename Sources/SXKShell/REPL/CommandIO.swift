@@ -167,7 +167,13 @@ enum TerminalPrompt {
         // The answer needs a column after the question: one as wide as the window wraps too.
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, TextWidth.width(prompt) >= Int(size.ws_col) else { return prompt }
         let trailing = prompt.reversed().prefix { $0 == " " }.count
-        let rows = Renderer.wrapped(String(prompt.dropLast(trailing)), width: max(1, Int(size.ws_col) - trailing - 1))
+        let cols = Int(size.ws_col)
+        var rows = Renderer.wrapped(String(prompt.dropLast(trailing)), width: cols)
+        // Only the last row gives up the columns the answer needs.
+        if let last = rows.last, TextWidth.width(last) + trailing >= cols {
+            rows.removeLast()
+            rows += Renderer.wrapped(last, width: max(1, cols - trailing - 1))
+        }
         return rows.joined(separator: "\n") + String(repeating: " ", count: trailing)
     }
 

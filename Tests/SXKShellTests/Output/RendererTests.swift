@@ -547,3 +547,13 @@ extension RendererTests {
         XCTAssertTrue(line.split(separator: "\n").allSatisfy { TextWidth.width(String($0)) <= 20 }, line)
     }
 }
+
+extension RendererTests {
+    /// `--raw` stays JSON when a masked value's digits would have been cut out of a number.
+    func testRawStaysJSONWhereASecretsDigitsSitInANumber() throws {
+        let token = "tok1234567890123456789"
+        let shown = Renderer.rawMasked(#"{"data":{"n":912345678901234567890,"t":"\#(token)"}}"#, secrets: [token])
+        let value = try JSONParser.parse(shown)
+        XCTAssertEqual(value.objectValue?.object("data")?.string("t"), "***", shown)
+    }
+}
