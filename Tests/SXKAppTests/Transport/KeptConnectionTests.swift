@@ -96,12 +96,17 @@ final class KeptConnectionTests: SandboxTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket(ws)))
     }
 
-    func testAPersistLineInTheStartupFileKeepsConnectionsAndTheVariableWins() throws {
-        let ws = workspace()
+    /// Writes the workspace's startup file (sxkrc), 0600 as sxk requires.
+    private func startupFile(_ ws: Workspace, _ text: String) throws {
         try FileManager.default.createDirectory(atPath: ws.configHome + "/sxk", withIntermediateDirectories: true)
         let rc = ws.configHome + "/sxk/sxkrc"
-        try "persist 30\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        try text.write(toFile: rc, atomically: true, encoding: .utf8)
         chmod(rc, 0o600)
+    }
+
+    func testAPersistLineInTheStartupFileKeepsConnectionsAndTheVariableWins() throws {
+        let ws = workspace()
+        try startupFile(ws, "persist 30\n")
         // SXK_PERSIST=0 wins: nothing is started.
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
         XCTAssertNil(holderPID(ws))
@@ -434,16 +439,12 @@ final class KeptConnectionTests: SandboxTestCase {
     /// is said once, and the one-shot sends directly.
     func testTheStartupFilesPersistLineTakesACommentAndSaysWhatIsWrong() throws {
         let ws = workspace()
-        try FileManager.default.createDirectory(atPath: ws.configHome + "/sxk", withIntermediateDirectories: true)
-        let rc = ws.configHome + "/sxk/sxkrc"
-        try "persist 30   # keep them\n".write(toFile: rc, atomically: true, encoding: .utf8)
-        chmod(rc, 0o600)
+        try startupFile(ws, "persist 30   # keep them\n")
         let kept = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
         XCTAssertTrue(kept.stderr.contains("kept connection"), kept.summary)
         _ = SXK.run(["get", "/api/app/config"], in: ws, baseURL: url, env: persist("0"))
         for bad in ["abc", "0x10", "-5", ""] {
-            try "persist \(bad)\n".write(toFile: rc, atomically: true, encoding: .utf8)
-            chmod(rc, 0o600)
+            try startupFile(ws, "persist \(bad)\n")
             let r = SXK.run(["--trace", "get", "/api/app/config"], in: ws, baseURL: url)
             XCTAssertEqual(r.status, 0, r.summary)
             XCTAssertTrue(r.stderr.contains("sxkrc: sxkrc persist expects seconds from 0 to 86400, got '\(bad)'; no connection is kept"), r.summary)
