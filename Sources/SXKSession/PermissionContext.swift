@@ -80,7 +80,11 @@ public final class PermissionContext: @unchecked Sendable {
     /// are empty and `reason` says so — another role's permissions are never put under the current role
     /// (inferred: docs/app-behaviour.md#permissions). Only with no current role at all does the first
     /// entry become the role (inferred, same section).
-    private func derive() -> Derivation {
+    private func derive() -> Derivation { Self.derive(&state) }
+
+    /// `derive` on a state of its own (a copy a view asks about: what the next load leaves).
+    @discardableResult
+    public static func derive(_ state: inout State) -> Derivation {
         let code = state.roleCode ?? ""
         if let exact = state.roles.first(where: { $0.roleCode == code }), !code.isEmpty {
             state.permissions = exact.permissions

@@ -51,8 +51,9 @@ public enum AppModel {
     /// when no list is stored.
     public static func permissionsAtNextHome(_ state: PermissionContext.State) -> [PermissionItem] {
         guard !state.roles.isEmpty else { return state.permissions }
-        guard let code = state.roleCode, !code.isEmpty else { return state.roles.first?.permissions ?? [] }
-        return state.role(code)?.permissions ?? []
+        var next = state
+        PermissionContext.derive(&next)
+        return next.permissions
     }
 
     public static func permissionsChangedAtNextLoad(_ state: PermissionContext.State) -> String? {
