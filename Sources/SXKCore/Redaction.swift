@@ -269,15 +269,20 @@ public enum Redaction {
     }
 
     /// The ranges of the string values (not member names) inside `range` of JSON text, between their quotes.
+    /// Where the JSON string whose text starts at `start` ends (its closing quote), or `limit`.
+    private static func stringEnd(_ bytes: [UInt8], from start: Int, limit: Int) -> Int {
+        var j = start
+        while j < limit, bytes[j] != UInt8(ascii: "\"") { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
+        return min(j, limit)
+    }
+
     private static func stringValues(_ bytes: [UInt8], in range: Range<Int>) -> [Range<Int>] {
         var found: [Range<Int>] = []
         var i = range.lowerBound
         let quote = UInt8(ascii: "\"")
         while i < range.upperBound {
             guard bytes[i] == quote else { i += 1; continue }
-            var j = i + 1
-            while j < range.upperBound, bytes[j] != quote { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
-            let end = min(j, range.upperBound)
+            let end = stringEnd(bytes, from: i + 1, limit: range.upperBound)
             var k = end + 1
             while k < range.upperBound, isSpace(bytes[k]) { k += 1 }
             if k >= range.upperBound || bytes[k] != UInt8(ascii: ":") { found.append((i + 1)..<end) }
@@ -297,11 +302,7 @@ public enum Redaction {
         var found: [SecretMember] = []
         var i = 0
         let quote = UInt8(ascii: "\"")
-        func stringEnd(from start: Int) -> Int {
-            var j = start
-            while j < bytes.count, bytes[j] != quote { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
-            return min(j, bytes.count)
-        }
+        func stringEnd(from start: Int) -> Int { Self.stringEnd(bytes, from: start, limit: bytes.count) }
         while i < bytes.count {
             guard bytes[i] == quote else { i += 1; continue }
             let nameEnd = stringEnd(from: i + 1)
