@@ -93,8 +93,8 @@ final class SessionBootstrapperTests: BothSpellingsTestCase {
         h.sandbox.stop()
         try h.open()
         _ = try h.bootstrapper.restore()
-        guard case .offline(let reason) = await h.bootstrapper.validate() else { return XCTFail("expected offline") }
-        XCTAssertFalse(reason.isEmpty)
+        guard case .offline(let failure) = await h.bootstrapper.validate() else { return XCTFail("expected offline") }
+        XCTAssertEqual(failure.apiError?.kind, .network, "\(failure)")
         let s = h.contexts.session.current
         XCTAssertTrue(s.offline)
         XCTAssertNotNil(s.token)

@@ -59,6 +59,20 @@ final class PromptPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// The error label is coloured on a terminal, and plain under NO_COLOR and TERM=dumb, as the data is.
+    func testErrorLabelColourFollowsNoColorAndDumbTerminals() throws {
+        for (extra, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false), (["TERM": "dumb"], false)] {
+            let s = try startRelease(extra)
+            s.send("ordrs\r")
+            try s.expect("orders")
+            let raw = String(decoding: s.raw, as: UTF8.self)
+            let line = raw.components(separatedBy: "\n").first { $0.contains("ordrs") && $0.contains("error") } ?? ""
+            XCTAssertEqual(line.contains("\u{1B}["), coloured, "\(extra): \(line.debugDescription)")
+            s.send("exit\r")
+            XCTAssertEqual(try s.waitForExit(), 0)
+        }
+    }
+
     func testEnvUseDashGoesBack() throws {
         let s = try start()
         s.send("env use -\r")

@@ -47,7 +47,8 @@ struct AppCommands: Sendable {
         // A switch on a snapshot is not validated first: that would write the server's answers too.
         // `--revalidate whoami` asks the server first, so the view says whether the session still holds.
         let validates = declaration.needsServer(command) || io.options.revalidate && declaration.showsSession(command)
-        let expired = validates && !writes ? try await validateRestoredSession() : nil
+        let validation = validates && !writes ? try await validateRestoredSession() : SessionValidation()
+        let expired = validation.expired
         // The start's word about a stored token of another backend, when a one-shot or script has not
         // said it yet: after the command, unless its error line says the same.
         let heldBack = host.takeBackendWarning()
@@ -81,10 +82,14 @@ struct AppCommands: Sendable {
         if let expired { diagnostics.warning(expired) }
         // `--revalidate whoami` asks whether the session holds: it shows the state, and its status says
         // what the server said (`… >/dev/null && echo valid` reads it): 0 accepted now, 3 no session
-        // (none, expired, rejected, another backend's), 4 not reached.
+        // (none, expired, rejected, another backend's), 4 not reached, 1 an error answer.
         if io.options.revalidate, declaration.showsSession(command), !declaration.needsServer(command) {
             let session = services.contexts.session.current
-            if session.phase != .loggedIn { output.status = ExitStatus.notLoggedIn } else if session.offline { output.status = ExitStatus.network }
+            if session.phase != .loggedIn {
+                output.status = ExitStatus.notLoggedIn
+            } else if session.offline {
+                output.status = validation.unvalidated.map { ExitCodes.status(for: $0) } ?? ExitStatus.network
+            }
         }
         if output.format == nil { output.format = format }
         return output
@@ -108,35 +113,44 @@ struct AppCommands: Sendable {
     /// How long after a validation a one-shot command trusts the session without one (docs/session.md).
     static let validationWindow: TimeInterval = 5 * 60
 
-    /// Validates a restored session before its first command that needs the server. Returns the
-    /// expiry notice when the server rejected the token (not a device snapshot's): the caller says
-    /// it once, as the command's error or as a warning before its output.
+    /// What a validation at a command's start concluded, for the command to say.
+    struct SessionValidation {
+        /// The expiry notice when the server rejected the token (not a device snapshot's): the caller
+        /// says it once, as the command's error or as a warning before its output.
+        var expired: String?
+        /// Why the session goes on offline: no answer, or an error answer (warned already).
+        var unvalidated: FeatureError?
+    }
+
+    /// Validates a restored session before its first command that needs the server.
     @discardableResult
-    func validateRestoredSession() async throws -> String? {
+    func validateRestoredSession() async throws -> SessionValidation {
         let features = try host.features()
-        guard features.bootstrapper.needsValidation else { return nil }
+        guard features.bootstrapper.needsValidation else { return SessionValidation() }
         // One-shots, -c and scripts send only their own request on a recently validated session; an
         // expired token then shows in that request's answer (exit 3, same reset). The REPL validates.
         if host.shellContext.mode != .repl, !io.options.revalidate,
            let at = features.bootstrapper.trustRecentValidation(window: Self.validationWindow, now: services.clock.now()) {
             host.contextOrigin = "snapshot on disk, validated \(Formatting.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
-            return nil
+            return SessionValidation()
         }
         let snapshot = services.storage.appStore.isDeviceSnapshot
         if snapshot, !io.options.revalidate, let kept = host.keptSnapshotValidation(token: services.contexts.session.token),
            try features.bootstrapper.reuse(kept) {
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission at this process's first server command (not repeated)"
             roleDerivedNote(kept.report)
-            return nil
+            return SessionValidation()
         }
         switch await features.bootstrapper.validate() {
         case .loggedOut where snapshot:
             // The rejection reset the copy with the session: this command, as every later one, reads
             // the import's account again.
             try host.returnToImportedSnapshot()
-            return "the server rejects this device snapshot's token (session expired): the snapshot stays as imported; this process goes on logged out"
-        case .loggedOut(let notice): return notice
-        case .offline(let reason): diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(reason)")
+            return SessionValidation(expired: "the server rejects this device snapshot's token (session expired): the snapshot stays as imported; this process goes on logged out")
+        case .loggedOut(let notice): return SessionValidation(expired: notice)
+        case .offline(let failure):
+            diagnostics.warning("the session could not be validated, working from the snapshot (offline): \(failure)")
+            return SessionValidation(unvalidated: failure)
         case .loggedIn(let report):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
             if snapshot { try host.keepSnapshotValidation(report) }
@@ -148,7 +162,7 @@ struct AppCommands: Sendable {
         case .notLoggedIn: break
         case .cancelled: throw CancellationError()
         }
-        return nil
+        return SessionValidation()
     }
 
     /// A role the validation's permission load chose (none was stored) is said, not acted on silently.

@@ -22,8 +22,9 @@ public enum ValidationOutcome: Sendable {
     case loggedInUnsaved(AccountLoadReport, reason: String)
     /// The server said the token is invalid: session cleared; `notice` is the one line to show.
     case loggedOut(notice: String)
-    /// The server could not be reached (or failed): the snapshot stays, the session is marked offline.
-    case offline(reason: String)
+    /// The server could not be reached, or answered with an error: the snapshot stays, the session is
+    /// marked offline; `failure` is what went wrong (its description the one line to show).
+    case offline(FeatureError)
     /// Interrupted (Ctrl-C) before an answer: nothing concluded, the session stays as it was.
     case cancelled
 }
@@ -160,7 +161,7 @@ public struct SessionBootstrapper: Sendable {
             // Seed 001 step 11: keep the local login, enter with the snapshot.
             if contexts.session.phase == .restoring { contexts.session.logIn(token: token) }
             contexts.session.setOffline(true)
-            return .offline(reason: "\(FeatureError.wrap(error, "validate"))")
+            return .offline(FeatureError.from(error, context: "validate"))
         }
         contexts.session.logIn(token: token)
         // The server answered: a failure to save is a storage problem, not an offline session.

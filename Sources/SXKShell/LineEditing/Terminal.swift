@@ -12,14 +12,19 @@ public struct Terminal: Sendable, Equatable {
     /// Width in columns of the output terminal (80 when unknown).
     public var width: Int
     public var colorEnabled: Bool
+    /// Colour on stderr (the error and warning labels): the same choices as `colorEnabled`, with
+    /// stderr, not stdout, the terminal that must be there.
+    public var stderrColorEnabled: Bool
     public var utf8: Bool
 
-    public init(stdinIsTerminal: Bool, stdoutIsTerminal: Bool, stderrIsTerminal: Bool, width: Int, colorEnabled: Bool, utf8: Bool = true) {
+    public init(stdinIsTerminal: Bool, stdoutIsTerminal: Bool, stderrIsTerminal: Bool, width: Int, colorEnabled: Bool,
+                stderrColorEnabled: Bool = false, utf8: Bool = true) {
         self.stdinIsTerminal = stdinIsTerminal
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.width = width
         self.colorEnabled = colorEnabled
+        self.stderrColorEnabled = stderrColorEnabled
         self.utf8 = utf8
     }
 
@@ -27,12 +32,14 @@ public struct Terminal: Sendable, Equatable {
     public static let plain = Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, width: 80, colorEnabled: false)
 
     /// Looks at the real file descriptors and environment. Colour is off with `--no-color`,
-    /// with `NO_COLOR` set (any value), with `TERM=dumb`, or when stdout is not a terminal.
+    /// with `NO_COLOR` set (any value), with `TERM=dumb`, or when the stream is not a terminal
+    /// (stdout for the data, stderr for the labels of errors and warnings).
     public static func detect(noColorFlag: Bool = false, environment: [String: String]) -> Terminal {
         let inTTY = isatty(0) == 1, outTTY = isatty(1) == 1, errTTY = isatty(2) == 1
-        let color = !noColorFlag && environment["NO_COLOR"] == nil && outTTY && environment["TERM"] != "dumb"
+        let wanted = !noColorFlag && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         return Terminal(stdinIsTerminal: inTTY, stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY,
-                        width: currentWidth(environment: environment), colorEnabled: color, utf8: localeIsUTF8())
+                        width: currentWidth(environment: environment), colorEnabled: wanted && outTTY,
+                        stderrColorEnabled: wanted && errTTY, utf8: localeIsUTF8())
     }
 
     /// TIOCGWINSZ on stdout, then stderr, then `COLUMNS`, then 80.

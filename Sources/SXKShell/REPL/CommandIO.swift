@@ -60,7 +60,7 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     public var color: Bool { terminal.colorEnabled && !options.noColor }
-    public var errors: ErrorPresenter { ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor) }
+    public var errors: ErrorPresenter { ErrorPresenter(sink: stderr, color: terminal.stderrColorEnabled) }
     /// JSON output: pretty when stdout is a terminal, one line otherwise. What it prints is kept as the command's data.
     public var json: JSONOutput { JSONOutput(sink: stdout, pretty: terminal.stdoutIsTerminal, recorder: data) }
 

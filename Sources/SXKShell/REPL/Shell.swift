@@ -69,7 +69,7 @@ public final class Shell: @unchecked Sendable {
     }
 
     var errors: ErrorPresenter {
-        ErrorPresenter(sink: stderr, color: terminal.stderrIsTerminal && !options.noColor, location: errorLocation, secrets: host.secrets)
+        ErrorPresenter(sink: stderr, color: terminal.stderrColorEnabled, location: errorLocation, secrets: host.secrets)
     }
     var values: ShellValues { ShellValues(host: host, specs: specs, variables: variables, aliases: aliases) }
 

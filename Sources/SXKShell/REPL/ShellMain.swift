@@ -67,7 +67,7 @@ public enum ShellMain {
                                    environment: environment, status: status)
         let host: any ShellHost
         do { host = try await makeHost(context) } catch {
-            ErrorPresenter(sink: StandardOutput.stderr, color: terminal.stderrIsTerminal && !invocation.options.noColor).error(error)
+            ErrorPresenter(sink: StandardOutput.stderr, color: terminal.stderrColorEnabled).error(error)
             // The app's mapping when it gives one (a bad `--base-url` is a usage error, 2).
             return startFailureStatus?(error) ?? (error is UsageError ? ExitStatus.usage : ExitStatus.failure)
         }

@@ -41,7 +41,7 @@ extension AppCommands {
         guard let parser = io.parser else { throw AppError.usage("compare runs inside the shell only") }
         let (request, innerJSON) = try CompareRequest.parse(parser: parser, command.positionals)
         // Arguments are checked before anything is sent; then a restored session is validated as usual.
-        let expired = try await validateRestoredSession()
+        let expired = try await validateRestoredSession().expired
         let features = try host.features()
         let contexts = services.contexts
         guard let sessionToken = contexts.session.token else { throw expired.map(AppError.notLoggedIn) ?? FeatureError.notLoggedIn }

@@ -71,6 +71,13 @@ final class ValidationWindowTests: SandboxTestCase {
         own.stop()
         let unreachable = SXK.run(["--revalidate", "whoami"], in: away, baseURL: ownURL)
         XCTAssertEqual(unreachable.status, 4, unreachable.summary)
+        // A server that answers with an error: reached, the session not validated, offline: 1.
+        let answered = loggedIn()
+        server.injectFault(path: userinfo, kind: .status500)
+        let refused = SXK.run(["--revalidate", "whoami", "--jq", ".offline"], in: answered, baseURL: url)
+        XCTAssertEqual(refused.status, 1, refused.summary)
+        XCTAssertEqual(refused.stdout, "true\n", refused.summary)
+        XCTAssertTrue(refused.stderr.contains("could not be validated"), refused.summary)
         // Logged out by a logout instead: nothing was rejected.
         let ws2 = loggedIn()
         let out = SXK.run(["-c", "logout; whoami --json"], in: ws2, baseURL: url)
