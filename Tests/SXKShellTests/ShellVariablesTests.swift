@@ -238,15 +238,19 @@ final class ShellVariablesTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let rc = dir + "/sxkrc"
-        try "persist 600\necho rc-done\npersist 7 # keep\npersist abc\npersist  30\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        try "persist 600\necho rc-done\npersist 7 # keep\npersist abc\npersist 30; alias x=y\npersist  30\n".write(toFile: rc, atomically: true, encoding: .utf8)
         chmod(rc, 0o600)
         let out = BufferOutput(), err = BufferOutput()
         let shell = Shell(host: DataHost(), invocation: Invocation(options: GlobalOptions(), mode: .repl), version: "9.9", terminal: .plain,
                           historyPath: nil, rcPath: rc, stdout: out, stderr: err)
         await shell.runStartupFile(io: shell.makeIO(interactive: true))
-        // The REPL skips it without a word; a one-shot reads the last one.
+        // The REPL skips a valid one without a word, and says which it skips that a one-shot refuses
+        // (the alias after `;` is not run); a one-shot reads the last one.
         XCTAssertEqual(out.text, "rc-done\n")
-        XCTAssertEqual(err.text, "")
+        XCTAssertEqual(err.text.components(separatedBy: "\n").filter { !$0.isEmpty }, [
+            "warning: \(rc):4: persist expects seconds from 0 to 86400, got 'abc'; the line is skipped",
+            "warning: \(rc):5: persist expects seconds from 0 to 86400, got '30; alias x=y'; the line is skipped",
+        ])
         XCTAssertEqual(StartupFile.persistSetting(rc), "30")
         XCTAssertNil(StartupFile.persistSetting(dir + "/none"))
         // A comment after the value is no part of it; a line of `persist` alone is one, to be refused.

@@ -12,9 +12,13 @@ extension Shell {
         case .lines(let lines):
             defer { errorLocation = nil }
             for line in lines {
-                // `persist SECONDS` is read by one-shots (kept connections); the REPL keeps its own.
-                if StartupFile.persistValue(line) != nil { continue }
                 errorLocation = "\(path):\(line.number)"
+                // `persist SECONDS` is read by one-shots (kept connections); the REPL keeps its own. A
+                // value they refuse is said here too: `persist 30; alias …` would otherwise drop the alias unseen.
+                if let value = StartupFile.persistValue(line) {
+                    do { _ = try Invocation.persistSeconds(value, "persist") } catch { errors.warning("\(error); the line is skipped") }
+                    continue
+                }
                 let status = await runLine(line.text, io: io, stopOnFailure: false)
                 if status == ExitStatus.interrupted {
                     errors.warning("interrupted; the rest of the startup file was skipped")
