@@ -166,6 +166,26 @@ final class BootReplayTests: BothSpellingsTestCase {
         XCTAssertNil(store.commonMenuURIs(roleCode: "photographer"), "the default common menus are predicted, not written")
     }
 
+    /// Each step shows what it reads as the steps before it left the replay's copy: a scenic the display
+    /// step cleared and permissions the load emptied are read so by the later steps, as `home` reads them.
+    func testLaterStepsReadWhatEarlierStepsLeft() async throws {
+        let store = try makeStore()
+        try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)
+        try storePermissions(store, role: "storeAdmin", scenic: [ScenicRef(scenicId: 1, scenicName: "西湖景区")])
+        try store.setCurrentScenic(id: -5, name: "西湖景区")
+        let trace = try await replay(store)
+        func reads(_ name: String) throws -> [String] {
+            try XCTUnwrap(trace.steps.first { $0.name.hasSuffix(name) }, "no step \(name)").reads.map(\.line)
+        }
+        XCTAssertTrue(try reads("refreshLocalDisplayState()").contains("key_in_current_scenic_id = -5"))
+        XCTAssertTrue(try reads("rebuild common menus (HomeCommonMenuStore)").contains("1001_scenic_key_in_permission = 0 permissions"))
+        let dialogs = try reads("HomeViewModel.evaluateDialogs(api:)")
+        XCTAssertTrue(dialogs.contains("key_in_current_scenic_id = nil"), "\(dialogs)")
+        XCTAssertTrue(dialogs.contains("1001_scenic_key_in_permission = 0 permissions"), "\(dialogs)")
+        XCTAssertEqual(trace.checks.first { $0.show }?.dialog, .permission)
+        XCTAssertEqual(store.currentScenicId, -5, "boot wrote the stored state")
+    }
+
     func testOnlineWithinTwoHoursResumesCountdown() async throws {
         let store = try makeStore()
         try store.saveLogin(token: token, account: photographer, phone: "13800000001", privacyAccepted: true)

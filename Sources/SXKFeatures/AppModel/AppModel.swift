@@ -283,6 +283,7 @@ struct HomeReplayRun: Sendable {
         func record(_ step: HomeStep) {
             var step = step
             step.writes = KeyDiff.between(stored: before, scratch: store).map(\.key)
+            step.readState = Dictionary(before.defaults.entries, uniquingKeysWith: { $1 })
             steps.append(step)
             before = store.memoryCopy()
         }

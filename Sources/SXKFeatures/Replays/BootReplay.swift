@@ -176,21 +176,23 @@ public struct BootReplay: Sendable {
             "the other tabs call their APIs when first shown, not now",
         ]
         // 1. locationStateStore.restoreStateIfNeeded()
+        let restoring = reader("locationStateStore.restoreStateIfNeeded()", home)
         var location = BootStep(
             name: "HomeViewController.viewDidAppear -> HomeViewModel.initialize(api:) -> locationStateStore.restoreStateIfNeeded()",
             rule: Rules.locationRestore,
             reads: [
-                read(StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)),
-                read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
-                read(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
+                restoring(StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)),
+                restoring(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)),
+                restoring(StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)),
             ])
         Self.decided("locationStateStore.restoreStateIfNeeded()", by: home, &location)
         // 2. refreshLocalDisplayState()
+        let displaying = reader("refreshLocalDisplayState()", home)
         var display = BootStep(
             name: "refreshLocalDisplayState()", rule: Rules.validScenic,
             reads: [
-                read(StoreKey.currentScenicId), read(StoreKey.currentScenicName), read(StoreKey.roleCode),
-                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
+                displaying(StoreKey.currentScenicId), displaying(StoreKey.currentScenicName), displaying(StoreKey.roleCode),
+                displaying(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
             ])
         Self.decided("refreshLocalDisplayState()", by: home, &display)
         return [tabs, location, display]
@@ -200,11 +202,12 @@ public struct BootReplay: Sendable {
     private func permissionSteps(_ home: HomeTrace, tokenRead: StoredRead, order: inout Int) -> [BootStep] {
         let scope = store.accountCachePrefix
         order += 1
+        let loading = reader("loadPermissions(api:force: true)", home)
         let rolePermission = BootCall(
             order: order, method: "GET", path: Endpoint.rolePermissions.path,
             caller: "HomeViewModel.loadPermissions(api:force: true) -> HomeAPI.rolePermissions()",
             condition: "always (forced)",
-            reads: [tokenRead, read(StoreKey.roleCode)],
+            reads: [tokenRead, loading(StoreKey.roleCode)],
             stores: [
                 "\(scope)_\(StoreKey.rolePermissionList)", "\(scope)_\(StoreKey.currentRoleScenicList)",
                 "\(scope)_\(StoreKey.permission)", "\(StoreKey.roleName) (when needed)",
@@ -217,9 +220,12 @@ public struct BootReplay: Sendable {
             : "no role-permission list stored to stand in for the answer", at: 0)
         permissionStep.notes.append("stored before this launch: \(Self.count(store.permissionItems().count, "permission")), \(Self.count(store.roleScenicList().count, "scenic area")) for the role")
         // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
+        let rebuilding = reader("rebuild common menus (HomeCommonMenuStore)", home)
         var menus = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus,
-                             reads: [read(StoreKey.scoped(StoreKey.permission, prefix: scope))])
-        if let role = store.roleCode, !role.isEmpty { menus.reads.append(read(StoreKey.commonMenuURIs(prefix: scope, roleCode: role))) }
+                             reads: [rebuilding(StoreKey.scoped(StoreKey.permission, prefix: scope))])
+        if case .string(let role) = rebuilding(StoreKey.roleCode).value, !role.isEmpty {
+            menus.reads.append(rebuilding(StoreKey.commonMenuURIs(prefix: scope, roleCode: role)))
+        }
         Self.decided("rebuild common menus (HomeCommonMenuStore)", by: home, &menus)
         return [permissionStep, menus]
     }
@@ -227,9 +233,10 @@ public struct BootReplay: Sendable {
     /// 4–5. The store load and the dialogs, each with its call when the engine makes it.
     private func callSteps(_ home: HomeTrace, tokenRead: StoredRead, order: inout Int) -> [BootStep] {
         let scope = store.accountCachePrefix
+        let storing = reader("loadStoreListIfNeeded(api:)", home)
         var storeStep = BootStep(
             name: "loadStoreListIfNeeded(api:)", rule: Rules.storeLoad,
-            reads: [read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)])
+            reads: [storing(StoreKey.roleCode), storing(StoreKey.currentScenicId), storing(StoreKey.currentStoreId)])
         Self.decided("loadStoreListIfNeeded(api:)", by: home, &storeStep)
         if Self.made("loadStoreListIfNeeded(api:)", by: home) {
             order += 1
@@ -237,16 +244,17 @@ public struct BootReplay: Sendable {
                 order: order, method: "GET", path: Endpoint.storeList.path,
                 caller: "HomeViewModel.loadStoreListIfNeeded(api:) -> HomeAPI.storeList()",
                 condition: "role is storeAdmin and currentScenicId > 0",
-                reads: [tokenRead, read(StoreKey.roleCode), read(StoreKey.currentScenicId), read(StoreKey.currentStoreId)],
+                reads: [tokenRead, storing(StoreKey.roleCode), storing(StoreKey.currentScenicId), storing(StoreKey.currentStoreId)],
                 stores: ["\(StoreKey.currentStoreId) (the matched store)", "store list: HomeViewModel.storeItem, memory only"])]
         }
         let reminderKey = StoreKey.scoped(StoreKey.locationReminderMinutes, prefix: scope)
+        let evaluating = reader("evaluateDialogs(api:)", home)
         var dialogStep = BootStep(
             name: "evaluateDialogsWithDelay() -> HomeViewModel.evaluateDialogs(api:)", rule: Rules.dialogPriority,
             reads: [
-                read(StoreKey.scoped(StoreKey.permission, prefix: scope)),
-                read(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
-                read(StoreKey.currentScenicId), read(StoreKey.roleCode), read(reminderKey),
+                evaluating(StoreKey.scoped(StoreKey.permission, prefix: scope)),
+                evaluating(StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scope)),
+                evaluating(StoreKey.currentScenicId), evaluating(StoreKey.roleCode), evaluating(reminderKey),
             ])
         Self.decided("evaluateDialogs(api:)", by: home, &dialogStep)
         if Self.made("evaluateDialogs(api:)", by: home), let staffId = store.userId {
@@ -255,8 +263,8 @@ public struct BootReplay: Sendable {
                 order: order, method: "GET", path: Endpoint.locationDetail.path + "?staff_id=\(staffId)",
                 caller: "HomeViewModel.evaluateDialogs(api:) -> checkLocationTimeout(api:) -> HomeAPI.locationDetail(staffId:)",
                 condition: "no permission or scenic dialog, not the simplified top role, reminder minutes set",
-                reads: [tokenRead, read(StoreKey.userId), read(reminderKey),
-                        read(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope))],
+                reads: [tokenRead, evaluating(StoreKey.userId), evaluating(reminderKey),
+                        evaluating(StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope))],
                 stores: ["HomeViewModel.showLocationTimeoutDialog (memory only, not AppStore)"])]
         }
         return [storeStep, dialogStep]
@@ -267,9 +275,19 @@ public struct BootReplay: Sendable {
     /// `1 permission`, `3 permissions`.
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
+    /// The reads of the home's step of that name: each key as the replay's steps before it left it
+    /// (`HomeStep.readState`), so a value an earlier step changed is shown changed; as stored when the
+    /// engine did not run that step.
+    private func reader(_ name: String, _ home: HomeTrace) -> (String) -> StoredRead {
+        guard let state = home.steps.first(where: { $0.name == name })?.readState else { return { read($0) } }
+        return { read($0, value: state[$0]) }
+    }
+
     /// One stored key as a launch step reads it (lists summarised by their length).
-    func read(_ key: String) -> StoredRead {
-        guard let value = store.defaults[key], value != .null else { return StoredRead(key: key, value: .null, text: "nil") }
+    func read(_ key: String) -> StoredRead { read(key, value: store.defaults[key]) }
+
+    private func read(_ key: String, value: JSONValue?) -> StoredRead {
+        guard let value, value != .null else { return StoredRead(key: key, value: .null, text: "nil") }
         if let items = value.arrayValue {
             let noun: String
             switch StoreKey.kind(of: key) {

@@ -53,6 +53,8 @@ public struct HomeStep: Sendable, Equatable {
     public var writes: [String] = []
     /// The basis of which keys it writes, when that is not the step's own (the expiry's key list).
     public var writesRule: RuleBasis?
+    /// The stored values as the step found them, after the steps before it (what `boot` shows it reading).
+    public var readState: [String: JSONValue] = [:]
 
     public init(name: String, rule: RuleBasis, reads: [String] = [], calls: [ReplayCall] = [], stores: [String] = [], notes: [String] = [], skipped: Bool = false) {
         self.name = name; self.rule = rule; self.reads = reads; self.calls = calls; self.stores = stores; self.notes = notes; self.skipped = skipped
