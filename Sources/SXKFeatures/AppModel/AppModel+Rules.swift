@@ -72,7 +72,7 @@ extension AppModel {
 
         // logout and session expiry
         public static let logout = ModelRule(
-            "AppModel.logout", "logout: removed with the token and the account snapshot (the last phone, the privacy flag and the account-scoped keys stay)",
+            "AppModel.logout", "logout: removed with the token and the account snapshot (the last phone and the privacy flag stay)",
             .seed("seed 001 登录和退出"), keys: [StoreKey.token] + AppModel.accountFields)
         public static let sessionExpiry = ModelRule("AppModel.sessionExpired", "sessionDidExpire: the login state cleared and the login page shown",
                                                     Rules.sessionExpiry)

@@ -172,8 +172,13 @@ public struct ExplainFeature: Sendable {
             case .locationTimeout:
                 steps.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role, rule: "not for the simplified-top roles (\(HomeFeature.simplifiedTopRoles.sorted().joined(separator: ", ")))", basis: Rules.simplifiedTop))
                 steps.append(ExplainStep(key: reminderKey, value: reminder.map(String.init) ?? "nil", rule: "the location detail call is made only with reminder minutes set", basis: Rules.locationCallCondition))
-                // The basis of what decided this check (the call's condition when it settled it).
-                steps.append(ExplainStep(key: nil, value: check.reason, rule: "timeout when online and the last report is older than the reminder; the answer is never stored", basis: check.rule))
+                // What decided this check, with its basis: the timeout rule itself, or what settled it before
+                // that rule applies (a dialog first, the simplified top bar, the call's condition).
+                let byTimeout = check.rule == Rules.locationTimeoutDecision
+                steps.append(ExplainStep(key: nil, value: check.reason,
+                                         rule: byTimeout ? "timeout when online and the last report is older than the reminder; the answer is never stored"
+                                             : "settled before the timeout rule (online and the last report older than the reminder) applies",
+                                         basis: check.rule))
             }
             let state = !check.evaluated ? "not evaluated" : check.show ? "shown" : check.undecided ? "undecided" : "not shown"
             out.append(Explanation(subject: "dialog \(check.dialog.rawValue)", verdict: "\(HomeFeature.title(check.dialog)) dialog \(state): \(check.reason)",
@@ -216,7 +221,10 @@ public struct ExplainFeature: Sendable {
         let kind = StoreKey.kind(of: key)
         // A key no seed names is read from storage all the same, but the seed's storage rule is not its basis.
         var unknown = false
-        if case .unknown = kind { unknown = true }
+        switch kind {
+        case .unknown, .scopedUnmodelled: unknown = true
+        default: break
+        }
         var steps = [ExplainStep(key: key, value: value.count > 120 ? String(value.prefix(117)) + "…" : value, rule: "stored value",
                                  basis: unknown ? Rules.unmodelledKey : Rules.storage)]
         let name: String
@@ -235,8 +243,8 @@ public struct ExplainFeature: Sendable {
             }
         case .scopedUnmodelled(let prefix, let rest):
             steps.append(ExplainStep(key: nil, value: "scope \(prefix), name \(rest)",
-                rule: "in an account's scope, so the app's: seed 000 §6.1 lists settings of that scope (the queue-calling ones) without naming their keys",
-                basis: .seed("seed 000 §6.1")))
+                rule: "in an account's scope, so taken for the app's: seed 000 §6.1 lists settings of that scope (the queue-calling ones) without naming their keys",
+                basis: .inferred("storage")))
             steps.append(ExplainStep(key: nil, value: "not modelled", rule: "sxk keeps it as imported and shows it, but no replay reads or writes it", basis: Rules.unmodelledKey))
             return Explanation(subject: "key \(key)", verdict: "\(key) is in account scope \(prefix) but not modelled by sxk", basis: .inferred, steps: steps)
         case .unknown:

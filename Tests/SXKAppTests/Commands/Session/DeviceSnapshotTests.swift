@@ -120,6 +120,8 @@ final class DeviceSnapshotTests: SandboxTestCase {
         let explain = SXK.run(["--profile", "device", "explain", "key", "3001_store_queue_call_voice_enabled"], in: ws, baseURL: url)
         XCTAssertTrue(explain.stdout.contains("in account scope 3001_store but not modelled by sxk"), explain.summary)
         XCTAssertFalse(explain.stdout.contains("not a key of the app's AppStore [documented"), explain.summary)
+        // No seed names it: neither its value's reading nor its being the app's is documented.
+        XCTAssertFalse(explain.stdout.contains("[documented: seed"), explain.summary)
 
         // A switch the user types writes; and the next inspection starts from it.
         let scenic = SXK.run(["--profile", "device", "store", "301"], in: ws, baseURL: url)
@@ -635,5 +637,21 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(text.stdout.hasPrefix("the server rejected the token ("), text.summary)
         XCTAssertFalse(text.stdout.contains("no server answer"), text.summary)
         XCTAssertEqual(files(ws, profile: "imported"), before, "context diff wrote")
+    }
+
+    /// A location check settled before its rule applies (the permission dialog first) says so under
+    /// the basis that settled it, not under the timeout rule's text.
+    func testALocationCheckSettledFirstIsNotExplainedByTheTimeoutRule() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws, adding: ["key_in_role_code": "queueManager"])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let r = SXK.run(["--profile", "device", "explain", "dialog", "location", "--json"], in: ws, baseURL: url)
+        let object = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        XCTAssertEqual(object["dialog"] as? String, "permission", r.summary)
+        let steps = try XCTUnwrap(((object["explanations"] as? [[String: Any]])?.first?["steps"]) as? [[String: Any]], r.summary)
+        let last = try XCTUnwrap(steps.last, r.summary)
+        XCTAssertEqual(last["value"] as? String, "permission dialog first", r.summary)
+        XCTAssertFalse((last["rule"] as? String ?? "").hasPrefix("timeout when"), r.summary)
+        XCTAssertEqual(last["source"] as? String, "seed 000 §4.4", r.summary)
     }
 }
