@@ -200,6 +200,18 @@ extension AppModel {
         token == nil ? .loginPage : .mainTab
     }
 
+    /// Why the home, and so its menus and dialogs, is not shown on this state, with the rule's basis; nil
+    /// when the launch opens the main tab with a token the server has not rejected in this process.
+    public static func homeNotShown(token: String?, rejectedToken: String?) -> (reason: String, rule: RuleBasis)? {
+        if launchRoot(token: token) == .loginPage {
+            return ("no token: the app opens the login page, so the home never runs", Rules.root)
+        }
+        if let token, token == rejectedToken {
+            return ("the server rejected the stored token in this process: the app goes back to the login page", Rules.sessionExpiry)
+        }
+        return nil
+    }
+
     public static func restore(token: String?, state: AppStore, account: AccountContext, permission: PermissionContext) -> LifecyclePlan {
         var plan = LifecyclePlan(name: "SessionBootstrapper.restore", rule: Rule.restoreRoot, reads: restoreReads(state: state))
         guard launchRoot(token: token) == .mainTab else {

@@ -110,6 +110,13 @@ public struct ExplainFeature: Sendable {
             steps.append(ExplainStep(key: commonKey, value: common.map { $0.contains(uri) ? "holds it" : "does not hold it" } ?? "no record",
                                      rule: "the common menus of this scope and role", basis: Rules.commonMenus))
         }
+        // No home without a usable token (as `boot` and `explain dialog` say): the permissions tell what a login would show.
+        let token: String?
+        do { token = try store.token() } catch { throw .storage(error) }
+        if let absent = AppModel.homeNotShown(token: token, rejectedToken: rejectedToken) {
+            steps.insert(ExplainStep(key: StoreKey.token, value: token.map(Redaction.maskToken) ?? "nil", rule: absent.reason, basis: absent.rule), at: 0)
+            nextHome = "menu \(uri) not shown: \(absent.reason); after a login, \(nextHome)"
+        }
         return Explanation(subject: "menu \(uri)", verdict: nextHome, basis: verdictBasis(steps), steps: steps)
     }
 

@@ -38,10 +38,14 @@ extension AppCommands {
         // As `permissions`: without a session and with no stored lists there is nothing to show.
         let permission = services.contexts.permission.current
         guard services.contexts.session.token != nil || !permission.roles.isEmpty else { throw FeatureError.notLoggedIn }
+        // No home without a usable token (as `boot` and `explain` say): the lists are what a login would show.
+        let absent = AppModel.homeNotShown(token: try services.storage.appStore.token(), rejectedToken: services.sessionGuard.rejectedToken)
+            .map { "(\($0.reason) \($0.rule.marker); listed: what the stored permissions show after a login)" }
         guard command.subcommand == "common" else {
             let menus = home.visibleMenus()
             let records = menus.map(\.json)
             var output = CommandOutput(data: .array(records))
+            if let absent { output.notes.append(absent) }
             if let changed = AppModel.permissionsChangedAtNextLoad(services.contexts.permission.current) { output.notes.append(changed) }
             if menus.isEmpty {
                 output.notes.append("(no visible menus: no permissions for the current role)")
@@ -73,6 +77,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
         output.line(common.key)
+        if let absent { output.notes.append(absent) }
         // The default is what the home would write; listing writes nothing.
         if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus of the permissions the home's load leaves if the server answers as the stored list, the default the home then writes \(Rules.offlineStandIn.marker); not stored by this listing)") }
         if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }

@@ -654,4 +654,28 @@ extension DeviceSnapshotTests {
         XCTAssertFalse((last["rule"] as? String ?? "").hasPrefix("timeout when"), r.summary)
         XCTAssertEqual(last["source"] as? String, "seed 000 §4.4", r.summary)
     }
+
+    /// Without a token, or with one the server rejected in this process, the app opens the login page:
+    /// `explain menu` and `menus` say so, as `boot` does, and still tell what a login would show.
+    func testMenuViewsSayTheHomeIsNotShownWithoutAUsableToken() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, token: ""), "--profile", "none"], in: ws, baseURL: url).status, 0)
+        let boot = try XCTUnwrap(try SXK.run(["--profile", "none", "boot", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual((boot["firstScreen"] as? [String: Any])?["name"] as? String, "login page")
+        let explained = SXK.run(["--profile", "none", "explain", "menu", "home/order"], in: ws, baseURL: url)
+        XCTAssertTrue(explained.stdout.contains("menu home/order not shown: no token: the app opens the login page"), explained.summary)
+        XCTAssertTrue(explained.stdout.contains("after a login, menu home/order shown"), explained.summary)
+        let menus = SXK.run(["--profile", "none", "menus"], in: ws, baseURL: url)
+        XCTAssertEqual(menus.status, 0, menus.summary)
+        XCTAssertTrue(menus.stderr.contains("no token: the app opens the login page"), menus.summary)
+        XCTAssertTrue(menus.stdout.contains("home/order"), menus.summary)
+        // A token the server rejects: after `home` saw it rejected, the same process says the same.
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws), "--profile", "stale"], in: ws, baseURL: url).status, 0)
+        let after = SXK.run(["--profile", "stale", "-c", "home --json; explain menu home/order --json; menus common"], in: ws, baseURL: url)
+        XCTAssertTrue(after.stdout.contains("not shown: the server rejected the stored token in this process"), after.summary)
+        XCTAssertTrue(after.stderr.contains("the server rejected the stored token in this process"), after.summary)
+        // Without a rejection seen, the menu is shown.
+        let fresh = SXK.run(["--profile", "stale", "explain", "menu", "home/order"], in: ws, baseURL: url)
+        XCTAssertTrue(fresh.stdout.contains("menu home/order shown"), fresh.summary)
+    }
 }
