@@ -5,9 +5,7 @@ extension SXKHost {
     /// Writes `entries` as HAR to `path` through `OutputFile`: `-` is stdout, a new file is 0600, a
     /// regular file is written over, `/dev/null` discards; a FIFO, another device, a socket or a directory is refused (a usage error).
     func writeHAR(_ entries: [RecordedRequest], to path: String) throws {
-        let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
-        var bytes = JSONWriter.bytes(document, style: .pretty)
-        bytes.append(0x0A)
+        let bytes = harBytes(entries)
         if path == "-" { StandardOutput.stdout.flush() }
         do {
             try OutputFile.write(bytes, to: path)
@@ -16,6 +14,14 @@ extension SXKHost {
         } catch {
             throw AppError.failed(TerminalText.sanitize("cannot write HAR file: \(error)"))
         }
+    }
+
+    /// The archive of `entries`, secrets masked, as written to a file.
+    func harBytes(_ entries: [RecordedRequest]) -> [UInt8] {
+        let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
+        var bytes = JSONWriter.bytes(document, style: .pretty)
+        bytes.append(0x0A)
+        return bytes
     }
 
     /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line, and a run

@@ -32,8 +32,12 @@ extension AppCommands {
             entries = Array(entries.suffix(n))
         }
         guard !entries.isEmpty else { throw AppError.failed("no request sent yet in this shell") }
+        if args[1] == "-" {
+            // The command's stdout, so the line's own `| jq` or `> FILE` gets it.
+            io.stdout.write(bytes: host.harBytes(entries))
+            return CommandOutput()
+        }
         try host.writeHAR(entries, to: args[1])
-        if args[1] == "-" { return CommandOutput() }
         // The file is the output: stdout stays empty (`--json` prints the record), the confirmation
         // goes to stderr whole (a path cut to the terminal's width would be no confirmation).
         diagnostics.note("wrote \(Formatting.count(entries.count, "request")) to \(args[1]) (HAR 1.2, secrets masked)")

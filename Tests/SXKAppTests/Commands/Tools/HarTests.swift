@@ -319,6 +319,12 @@ final class HARFileTests: XCTestCase {
         let out = SXK.run(["-c", "get /api/app/config --json; har save -"], in: ws, baseURL: url)
         XCTAssertEqual(out.status, 0, out.summary)
         XCTAssertTrue(out.stdout.contains("\"creator\""), out.stdout)
+        // `-` is the command's stdout: the line's own redirection takes it, as any command's output.
+        let file = ws.root + "/redirected.har"
+        let redirected = SXK.run(["-c", "get /api/app/config --json >/dev/null; har save - > '\(file)'"], in: ws, baseURL: url)
+        XCTAssertEqual(redirected.status, 0, redirected.summary)
+        XCTAssertEqual(redirected.stdout, "", redirected.summary)
+        XCTAssertTrue(ws.read(file).map { String(decoding: $0, as: UTF8.self) }?.contains("\"creator\"") == true, redirected.summary)
     }
 }
 
