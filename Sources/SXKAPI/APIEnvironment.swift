@@ -63,6 +63,10 @@ public enum APIEnvironment: Sendable, Equatable, CustomStringConvertible {
             throw APIError.invalidURL(text, reason: "scheme '\(scheme)' is not http or https")
         }
         guard let host = parsed.host(percentEncoded: true), !host.isEmpty else { throw APIError.invalidURL(text, reason: "has no host") }
+        // A port no socket has is refused here, with the other mistakes in the URL, not by libcurl at the first request.
+        if let port = parsed.port, !(1...65535).contains(port) {
+            throw APIError.invalidURL(text, reason: "has port \(port), outside 1–65535")
+        }
         guard parsed.query(percentEncoded: true) == nil, parsed.fragment(percentEncoded: true) == nil else {
             throw APIError.invalidURL(text, reason: "must not have a query or fragment")
         }

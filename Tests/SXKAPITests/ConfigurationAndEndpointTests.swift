@@ -9,7 +9,7 @@ final class ConfigurationAndEndpointTests: XCTestCase {
         XCTAssertEqual(try APIEnvironment.parse("release").baseURL.absoluteString, "https://api.zhifly.cn")
         XCTAssertEqual(try APIEnvironment.parse("http://127.0.0.1:8080/"), .custom(URL(string: "http://127.0.0.1:8080")!))
         XCTAssertEqual(APIEnvironment.sandbox(URL(string: "http://127.0.0.1:5555")!).name, "sandbox")
-        for bad in ["", "ftp://x", "staging", "https://", "https://x/?q=1", "https://u:p@host"] {
+        for bad in ["", "ftp://x", "staging", "https://", "https://x/?q=1", "https://u:p@host", "http://127.0.0.1:99999", "http://127.0.0.1:0"] {
             XCTAssertThrowsError(try APIEnvironment.parse(bad), bad) { error in
                 guard case .invalidURL? = error as? APIError else { return XCTFail("\(bad): \(error)") }
             }

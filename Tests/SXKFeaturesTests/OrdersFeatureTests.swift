@@ -41,6 +41,11 @@ final class OrdersFeatureTests: BothSpellingsTestCase {
             if case .roleNotHeld("storeAdmin", let held) = $0 { return held == ["photographer"] }
             return false
         }
+        // An empty role is one the account does not hold (a usage error), not "no role selected".
+        await assertThrowsFeature({ try await h.orders.fetchPage(role: "") }) {
+            if case .roleNotHeld("", _) = $0 { return $0.isUsage }
+            return false
+        }
         XCTAssertTrue(h.requests().isEmpty)
         // 2001 holds photographer as a second role: allowed, photographer endpoint.
         _ = try await h.login("13800000002")

@@ -53,6 +53,10 @@ final class InvocationTests: XCTestCase {
         XCTAssertThrowsError(try parse(["--env", "release", "--sandbox", "version"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertNoThrow(try parse(["--env", "sandbox", "--sandbox", "version"]))
         XCTAssertThrowsError(try parse(["--profile", "", "version"])) { XCTAssertEqual("\($0)", "--profile needs a name") }
+        // An empty state folder or CA file (an unset variable in a script) is not the default one.
+        XCTAssertThrowsError(try parse(["--state-dir", "", "version"])) { XCTAssertEqual("\($0)", "--state-dir needs a folder") }
+        XCTAssertThrowsError(try parse(["--state-dir=", "version"])) { XCTAssertEqual("\($0)", "--state-dir needs a folder") }
+        XCTAssertThrowsError(try parse(["--cacert", "", "version"])) { XCTAssertEqual("\($0)", "--cacert needs a file") }
     }
 
     func testDefaultHistoryPath() {

@@ -85,6 +85,8 @@ enum RoleScope {
     static func resolve(_ requested: String?, permission p: PermissionContext.State) throws(FeatureError) -> String {
         var held = p.roles.map(\.roleCode)
         if let current = p.roleCode, !held.contains(current) { held.insert(current, at: 0) }
+        // An empty `--role ''` is a value the account cannot hold (a usage error), not "no role selected".
+        if requested?.isEmpty == true { throw .roleNotHeld("", held: held) }
         guard let role = requested ?? p.roleCode, !role.isEmpty else { throw .noRole }
         guard held.contains(role) else { throw .roleNotHeld(role, held: held) }
         return role

@@ -139,8 +139,13 @@ public struct Invocation: Sendable, Equatable {
                 o.profile = try value(name, inline: inline)
                 // An empty name would quietly be the environment's own profile.
                 if o.profile?.isEmpty == true { throw UsageError("--profile needs a name") }
-            case "--state-dir": o.stateDir = try value(name, inline: inline)
-            case "--cacert": o.caCert = try value(name, inline: inline)
+            case "--state-dir":
+                o.stateDir = try value(name, inline: inline)
+                // An empty folder would quietly be the default one: the user's real profiles.
+                if o.stateDir?.isEmpty == true { throw UsageError("--state-dir needs a folder") }
+            case "--cacert":
+                o.caCert = try value(name, inline: inline)
+                if o.caCert?.isEmpty == true { throw UsageError("--cacert needs a file") }
             case "--persist": o.persist = try persistSeconds(try value(name, inline: inline), "--persist")
             case "--timeout":
                 let text = try value(name, inline: inline)
