@@ -9,9 +9,17 @@ extension AppCommands {
     /// `get PATH ITEM…` / `post PATH JSON|ITEM…`: the same client, headers and envelope rules.
     /// Items as HTTPie takes them (`RequestItems`); `--print`/`-v` show headers on stderr, so stdout
     /// stays the data; `--paginate` walks a list endpoint's pages into one list.
+    /// The PATH of `get`/`post` (and of `compare`'s request), `/` put in front when left out; an empty
+    /// one is a usage error, not a request for the server's root.
+    static func requestPath(_ command: ParsedCommand, name: String) throws -> String {
+        guard let path = command.positionals.first, path.contains(where: { !$0.isWhitespace }) else {
+            throw AppError.usage("\(name) needs a PATH")
+        }
+        return path.hasPrefix("/") ? path : "/" + path
+    }
+
     func raw(_ command: ParsedCommand, method: String) async throws -> CommandOutput {
-        guard var path = command.positionals.first else { throw AppError.usage("\(method.lowercased()) needs a PATH") }
-        if !path.hasPrefix("/") { path = "/" + path }
+        let path = try Self.requestPath(command, name: method.lowercased())
         let rest = Array(command.positionals.dropFirst())
         let show = try Self.printParts(command)
         let client = try services.network().client

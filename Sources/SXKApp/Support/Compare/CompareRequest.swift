@@ -37,8 +37,7 @@ enum CompareRequest {
             return (.orders(page: page, pageSize: pageSize, status: try command.option("status").map(OrderStatus.code),
                             keyword: command.option("keyword")), json)
         default:
-            guard var path = command.positionals.first else { throw AppError.usage("\(spec.name) needs a PATH") }
-            if !path.hasPrefix("/") { path = "/" + path }
+            let path = try AppCommands.requestPath(command, name: spec.name)
             let rest = Array(command.positionals.dropFirst())
             if spec.name == "get" {
                 return (.raw(method: "GET", path: path, query: try AppCommands.queryItems(rest), body: nil), json)

@@ -13,4 +13,14 @@ final class GetTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("200 · code 100000"), r.summary)
         XCTAssertFalse(r.stdout.contains("200 · code"), "the status line reached stdout: \(r.summary)")
     }
+
+    /// An empty PATH is a usage error, not a request for the server's root (nor for `compare`).
+    func testAnEmptyPathIsAUsageErrorAndSendsNothing() throws {
+        let ws = Workspace()
+        for line in [["get", ""], ["post", " "], ["compare", "--as", "current", "--", "get", ""]] {
+            let r = SXK.run(line, in: ws, baseURL: SharedSandbox.url)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertTrue(r.stderr.hasSuffix("needs a PATH\n"), r.summary)
+        }
+    }
 }
