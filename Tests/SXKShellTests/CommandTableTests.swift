@@ -20,6 +20,15 @@ final class CommandTableTests: XCTestCase {
             """)
     }
 
+    /// A required flag and a required subcommand are written without the brackets of optional ones,
+    /// in the table as in `help`'s usage.
+    func testRequiredFlagsAndSubcommandsAreNotBracketed() {
+        let spec = CommandSpec("probe", summary: "probe", flags: [FlagSpec("as", value: .string, valueName: "ID", required: true, summary: "who")],
+                               subcommands: [CommandSpec("menu", summary: "m"), CommandSpec("rules", summary: "r")]).requiringSubcommand()
+        XCTAssertEqual(CommandTable.markdown(specs: [spec]), "| command | does |\n| --- | --- |\n| `probe {menu\\|rules} --as ID` | probe |\n")
+        XCTAssertEqual(HelpRenderer(specs: [spec]).usage(spec, path: "probe"), "probe {menu|rules} --as ID")
+    }
+
     func testTheTableIsReadBetweenItsMarkers() {
         let text = "# Title\n\n\(CommandTable.begin)\n| a |\n\(CommandTable.end)\n\nmore\n"
         XCTAssertEqual(CommandTable.current(in: text), "| a |\n")

@@ -79,6 +79,8 @@ public struct CommandSpec: Sendable, Equatable {
     /// after it is passed on as a positional, not parsed as this command's flags, and completion
     /// continues with that inner command's spec.
     public var passesCommand: Bool = false
+    /// One of the subcommands must be given (`explain menu …`): usages write them `{a|b}`, not `[a|b]`.
+    public var requiresSubcommand: Bool = false
 
     public init(
         _ name: String, aliases: [String] = [], summary: String, discussion: String? = nil,
@@ -101,6 +103,19 @@ public struct CommandSpec: Sendable, Equatable {
         var copy = self
         copy.passesCommand = true
         return copy
+    }
+
+    /// This spec with `requiresSubcommand` set.
+    public func requiringSubcommand() -> CommandSpec {
+        var copy = self
+        copy.requiresSubcommand = true
+        return copy
+    }
+
+    /// `[a|b]`, or `{a|b}` when one is required: the subcommands as every usage writes them.
+    public func subcommandChoice(_ names: [String]) -> String {
+        let list = names.joined(separator: "|")
+        return requiresSubcommand ? "{" + list + "}" : "[" + list + "]"
     }
 
     public func matches(_ word: String) -> Bool { name == word || aliases.contains(word) }

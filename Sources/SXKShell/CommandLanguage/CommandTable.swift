@@ -16,7 +16,8 @@ public enum CommandTable {
             var usage = [([spec.name] + spec.aliases).joined(separator: " / ")]
             if let subs = subcommands(spec, help) { usage.append(subs) }
             for f in spec.flags where !omitting.contains(f.name) {
-                usage.append(f.isSwitch ? "[--\(f.name)]" : "[--\(f.name) \(f.valueName)]")
+                let text = f.isSwitch ? "--\(f.name)" : "--\(f.name) \(f.valueName)"
+                usage.append(f.isRequired ? text : "[" + text + "]")
             }
             usage += spec.arguments.map(help.argName)
             var does = spec.summary
@@ -30,9 +31,9 @@ public enum CommandTable {
     static func subcommands(_ spec: CommandSpec, _ help: HelpRenderer) -> String? {
         let subs = spec.subcommands.filter { !$0.isHidden }
         guard !subs.isEmpty else { return nil }
-        return "[" + subs.map { sub in
+        return spec.subcommandChoice(subs.map { sub in
             ([sub.name] + [subcommands(sub, help)].compactMap { $0 } + sub.arguments.map(help.argName)).joined(separator: " ")
-        }.joined(separator: "|") + "]"
+        })
     }
 
     /// The table between the markers, or nil.

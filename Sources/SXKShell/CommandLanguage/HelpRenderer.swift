@@ -88,10 +88,7 @@ public struct HelpRenderer: Sendable {
     func usageParts(_ spec: CommandSpec, path: String) -> [String] {
         var parts = [path]
         let subs = spec.subcommands.filter { !$0.isHidden }
-        if !subs.isEmpty {
-            let list = subs.map(\.name).joined(separator: "|")
-            parts.append(spec.arguments.isEmpty && !subs.isEmpty ? "[\(list)]" : "[\(list)]")
-        }
+        if !subs.isEmpty { parts.append(spec.subcommandChoice(subs.map(\.name))) }
         for f in spec.flags {
             let text = f.isSwitch ? "--\(f.name)" : "--\(f.name) \(f.valueName)"
             parts.append(f.isRequired ? text : "[" + text + "]")

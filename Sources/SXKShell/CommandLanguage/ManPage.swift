@@ -144,7 +144,7 @@ public enum ManPage {
     static func usage(_ spec: CommandSpec, path: [String], inherited: [FlagSpec] = []) -> String {
         var parts = ["\\fB" + escape(path.joined(separator: " ")) + "\\fR"]
         let subs = spec.subcommands.filter { !$0.isHidden }
-        if !subs.isEmpty { parts.append("[" + subs.map { "\\fB" + escape($0.name) + "\\fR" }.joined(separator: "|") + "]") }
+        if !subs.isEmpty { parts.append(spec.subcommandChoice(subs.map { "\\fB" + escape($0.name) + "\\fR" })) }
         for f in spec.flags where !inherited.contains(f) {
             let text = "\\fB\\-\\-" + escape(f.name) + "\\fR" + (f.isSwitch ? "" : " \\fI" + escape(f.valueName) + "\\fR")
             parts.append(f.isRequired ? text : "[" + text + "]")

@@ -22,7 +22,7 @@ extension Commands {
                             flags: tableOutput),
             ],
             examples: ["explain menu home/order", "explain dialog", "explain dialog scenic --json", "explain scope", "explain key key_in_current_store_id", "explain rules"]
-        )
+        ).requiringSubcommand()
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.explain(command)
