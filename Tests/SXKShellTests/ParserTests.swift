@@ -53,6 +53,9 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(error(["orders", "-z"]), "unknown flag '-z' for 'orders' (did you mean '-r'?)")
         XCTAssertEqual(error(["orders", "--zzzzzzzz"]), "unknown flag '--zzzzzzzz' for 'orders'")
         XCTAssertEqual(error(["stats", "daily", "--chrat"]), "unknown flag '--chrat' for 'stats daily' (did you mean '--chart'?)")
+        // The global --json after a command that has none of its own is the global one; with a value it is not.
+        XCTAssertTrue(try run(["login", "--json"]).has("json"))
+        XCTAssertEqual(error(["login", "--json=1"]), "unknown flag '--json' for 'login'")
     }
 
     func testUnknownCommandSuggests() {

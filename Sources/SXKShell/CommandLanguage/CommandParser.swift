@@ -143,6 +143,9 @@ private struct ParseState {
             name = String(body)
         }
         guard let flag = findFlag(name) else {
+            // `--json` is a global option, before the command or after it: a command without a
+            // `--json` of its own takes it as the global one (`logout --json | jq`).
+            if name == "json", inline == nil { switches.insert(name); return }
             throw UsageError("unknown flag '--\(name)' for '\(label)'\(Suggestion.hint("--" + name, allFlagNames))")
         }
         if flag.isSwitch {
