@@ -46,6 +46,10 @@ final class ParserTests: XCTestCase {
         XCTAssertTrue(error(["orders", "--from", "2023-02-29"]).contains("yyyy-MM-dd"))
         XCTAssertEqual(error(["orders", "--role", "storeadmin"]),
                        "'--role' must be one of photographer, scenicAdmin, storeAdmin, got 'storeadmin' (did you mean 'storeAdmin'?)")
+        let trace = CommandParser(specs: [CommandSpec("trace", summary: "t", arguments: [ArgumentSpec("on|off", kind: .choice(["on", "off"]), optional: true, summary: "")])])
+        XCTAssertThrowsError(try trace.parse(["trace", "maybe"])) {
+            XCTAssertEqual("\($0)", "the argument of 'trace' must be one of on, off, got 'maybe'")
+        }
     }
 
     func testUnknownFlagSuggestsNearest() {

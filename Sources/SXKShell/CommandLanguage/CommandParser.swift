@@ -205,7 +205,12 @@ private struct ParseState {
                 throw UsageError("unexpected argument '\(value)' for '\(label)'")
             }
             if index >= args.count && !arg.isVariadic { throw UsageError("unexpected argument '\(value)' for '\(label)'") }
-            try ValueCheck.check(value, kind: arg.kind, what: arg.name)
+            // A choice's name is its values (`on|off`): the message names the command instead.
+            if case .choice = arg.kind {
+                try ValueCheck.check(value, kind: arg.kind, what: "the argument of '\(label)'")
+            } else {
+                try ValueCheck.check(value, kind: arg.kind, what: arg.name)
+            }
         }
         if positionals.count < args.count {
             for arg in args[positionals.count...] where !arg.isOptional && !arg.isVariadic {
