@@ -229,7 +229,7 @@ final class ShellVariablesTests: XCTestCase {
         let json = await run("history --here --json", historyPath: path)
         let rows = try XCTUnwrap(try JSONParser.parse(json.out).arrayValue)
         XCTAssertEqual(rows.map { $0.objectValue?["line"]?.stringValue }, ["orders --limit 1", "store 102", "stats"])
-        XCTAssertEqual(rows[0].objectValue?["storeId"], .string("101"))
+        XCTAssertEqual(rows[0].objectValue?["storeId"], .int(101), "an id is a number, as every command gives it")
         XCTAssertEqual(rows[0].objectValue?["role"], .string("storeAdmin"))
     }
 

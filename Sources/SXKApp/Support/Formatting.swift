@@ -52,8 +52,8 @@ enum Formatting {
 
     /// `1, "order"` → `1 order`, `2500, "order"` → `2,500 orders`: a grouped count with its noun,
     /// singular when one.
-    static func count(_ value: Int, _ noun: String) -> String {
-        "\(count(value)) \(noun)\(value == 1 ? "" : "s")"
+    static func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count(value)) \(value == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// `300, 2000, "row"` → `300 of 2,000 rows`; `300 rows` when the server gave no total.

@@ -16,6 +16,9 @@ extension Shell {
     }
 
     /// The columns of `history --csv`/`--tsv`: the members of `history --json`.
+    /// A stored id as a number when it is one; as stored otherwise.
+    static func idValue(_ text: String) -> JSONValue { Int(text).map { .int($0) } ?? .string(text) }
+
     static let historyColumns = ["n", "line", "profile", "env", "role", "scenicId", "scenicName", "storeId", "at"].map { OutputColumn($0) }
 
     func showHistory(_ records: [HistoryEntry], _ command: ParsedCommand, io: CommandIO) async -> Int32 {
@@ -38,9 +41,10 @@ extension Shell {
                     o["profile"] = .string(c.profile)
                     o["env"] = c.environment.map { .string($0) } ?? .null
                     o["role"] = c.role.map { .string($0) } ?? .null
-                    o["scenicId"] = c.scenicId.map { .string($0) } ?? .null
+                    // Ids as every other command gives them: numbers (kept as text in the file).
+                    o["scenicId"] = c.scenicId.map(Self.idValue) ?? .null
                     o["scenicName"] = c.scenicName.map { .string($0) } ?? .null
-                    o["storeId"] = c.storeId.map { .string($0) } ?? .null
+                    o["storeId"] = c.storeId.map(Self.idValue) ?? .null
                     o["at"] = c.time.map { .string(LocalTime.iso(Date(timeIntervalSince1970: TimeInterval($0)))) } ?? .null
                 }
                 return .object(o)

@@ -62,7 +62,7 @@ extension AppCommands {
         }
         var output = CommandOutput(data: matrixJSON(results, request: request))
         if innerJSON { output.format = OutputFormat(kind: .json) }
-        output.notes = ["\(request.title) · \(results.count) identities · diff against \(results.first?.target.label ?? "–")"]
+        output.notes = ["\(request.title) · \(Formatting.count(results.count, "identity", plural: "identities")) · diff against \(results.first?.target.label ?? "–")"]
         output.blocks = [.table(matrix(results))]
         // Tokens asked for this command only: masked in every format like the session's.
         output.secrets = results.compactMap(\.probeToken)
