@@ -35,8 +35,17 @@ public struct Renderer: Sendable {
         // `set format csv` on a command without rows: its table view, not an error.
         if chosen.fromSetting, [.csv, .tsv].contains(chosen.kind), output.mainTable == nil, output.stream == nil { chosen.kind = .table }
         let me = Renderer(io: io, format: chosen, secrets: secrets, pager: pager, heldNotes: held)
-        for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") }
+        let sayNotes = { for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") } }
         var status = output.status
+        // Rows made before the notes are said: a usage error in them (`--columns nope`) is then the only line.
+        if output.live == nil, output.stream == nil {
+            let page = BufferOutput()
+            try me.renderStatic(output, into: page)
+            sayNotes()
+            me.deliver(page.text)
+        } else {
+            sayNotes()
+        }
         if let live = output.live {
             let changes = live.highlightChanges ? FrameChanges() : nil
             status = try await live.run { header, frame, error in await me.showFrame(header: header, frame: frame, error: error, changes: changes) }
@@ -47,10 +56,6 @@ public struct Renderer: Sendable {
             me.deliver(page.text)
         } else if let stream = output.stream {
             status = try await me.renderStream(stream)
-        } else {
-            let page = BufferOutput()
-            try me.renderStatic(output, into: page)
-            me.deliver(page.text)
         }
         io.stdout.flush()
         io.stderr.write(held.text)

@@ -168,6 +168,30 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(one(width: 7).hasPrefix("-[ RECORD 1 ]"), one(width: 7))
     }
 
+    /// A usage error in the rows (`--columns nope`) is the only line: the command's notes, said
+    /// before its table, are not said before an error instead.
+    func testAColumnErrorIsNotPrecededByTheNotes() async throws {
+        let out = BufferOutput(), err = BufferOutput()
+        let io = CommandIO(stdout: out, stderr: err, terminal: .plain)
+        var format = OutputFormat(kind: .csv)
+        format.columns = ["nope"]
+        var output = CommandOutput(data: .array(rows))
+        output.table(columns, rows)
+        output.notes = ["2 orders"]
+        do {
+            _ = try await Renderer(io: io, format: format, secrets: []).render(output)
+            XCTFail("no error")
+        } catch {
+            XCTAssertTrue("\(error)".hasPrefix("unknown column 'nope'"), "\(error)")
+        }
+        XCTAssertEqual(err.text, "")
+        XCTAssertEqual(out.text, "")
+        format.columns = ["orderNo"]
+        _ = try await Renderer(io: io, format: format, secrets: []).render(output)
+        XCTAssertEqual(err.text, "2 orders\n")
+        XCTAssertEqual(out.text, "orderNo\nSO1\nSO2\n")
+    }
+
     func testConflictingFormatFlags() throws {
         let spec = CommandSpec("x", summary: "", flags: ["json", "ndjson", "raw", "csv", "all", "limit", "chart"].map {
             FlagSpec($0, value: $0 == "limit" ? .int : nil, summary: "")
