@@ -222,6 +222,11 @@ public struct DefaultsImporter: Sendable {
         guard let object = value.objectValue else {
             throw .badInput(path: path, reason: "the JSON holds \(value.typePhrase) at the top, expected an object")
         }
+        // A device holds each key once; a hand-edited export with a key twice has no one reading.
+        var seen = Set<String>()
+        for entry in object.entries where !seen.insert(entry.key).inserted {
+            throw .badInput(path: path, reason: "key '\(TerminalText.sanitize(entry.key))' appears more than once in the JSON (a device holds each key once)")
+        }
         return ("json", object.entries.map { ($0.key, $0.value) })
     }
 
@@ -295,6 +300,9 @@ public struct DefaultsImporter: Sendable {
         case .int:
             // A device stores an id or a count as an integer, never as a boolean: `true` is not user 1.
             if case .bool = raw { return bad("an integer") }
+            if case .number(let text) = raw, raw.intValue == nil {
+                return .failure(.init("expected an integer, found \(TerminalText.sanitize(String(text.prefix(40)))) (not a whole number a device stores)"))
+            }
             return raw.intValue.map { .success(.int($0)) } ?? bad("an integer")
         case .bool:
             return raw.boolValue.map { .success(.bool($0)) } ?? bad("a boolean")

@@ -160,6 +160,9 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertNil(store.userId)
         XCTAssertNil(store.currentStoreId)
         XCTAssertEqual(store.currentScenicId, 3)
+        // A number no device stores as an id says which number it is.
+        let (_, big) = try importBytes(Array("{\"key_in_current_store_id\": 99999999999999999999}".utf8), name: "e.json")
+        XCTAssertEqual(big.rejected.first?.reason, "expected an integer, found 99999999999999999999 (not a whole number a device stores)")
     }
 
     /// The keys are written before the token; a token that cannot be written (here its path is a
@@ -215,6 +218,7 @@ final class DefaultsImporterTests: XCTestCase {
             ("json", Array("{\"key_in_user_id\": ".utf8), "neither a plist nor valid JSON"),
             ("jsonarray", Array("[1]".utf8), "expected an object"),
             ("plistarray", [UInt8](arrayPlist), "does not hold a dictionary"),
+            ("twice", Array("{\"key_in_user_id\": 3001, \"key_in_token\": \"\", \"key_in_user_id\": 2001}".utf8), "key 'key_in_user_id' appears more than once"),
         ]
         for (name, bytes, expected) in cases {
             let path = dir + "/" + name
