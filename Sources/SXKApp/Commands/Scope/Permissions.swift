@@ -23,13 +23,20 @@ extension AppCommands {
         if command.has("all") {
             var output = CommandOutput(data: .array(permission.roles.map(\.json)))
             var rows: [JSONValue] = []
-            for role in permission.roles {
+            // The current role's permissions are its first entry's, as the load derives them
+            // (`PermissionContext.derive`): a second entry of the same role is listed, not marked.
+            let current = permission.roles.firstIndex { $0.roleCode == permission.roleCode }
+            for (index, role) in permission.roles.enumerated() {
                 for item in role.permissions {
-                    rows.append(["current": .bool(role.roleCode == permission.roleCode), "role": .string(role.roleCode),
+                    rows.append(["current": .bool(index == current), "role": .string(role.roleCode),
                                  "uri": .string(item.uri), "name": .string(item.name), "group": .string(item.group ?? "")])
                 }
             }
             output.table([Self.currentColumn, OutputColumn("role", priority: 80, cuttable: false), uri, name, group], rows)
+            let codes = permission.roles.map(\.roleCode)
+            for code in Set(codes).sorted() where codes.filter({ $0 == code }).count > 1 {
+                output.notes.append("role \(code) has \(codes.filter { $0 == code }.count) entries in the role-permission list: its permissions are the first entry's, as the load takes them \(Rules.roleMatch.marker)")
+            }
             return output
         }
         var output = CommandOutput(data: .array(permission.permissions.map(\.json)))

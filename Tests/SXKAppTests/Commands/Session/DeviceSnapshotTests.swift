@@ -678,4 +678,24 @@ extension DeviceSnapshotTests {
         let fresh = SXK.run(["--profile", "stale", "explain", "menu", "home/order"], in: ws, baseURL: url)
         XCTAssertTrue(fresh.stdout.contains("menu home/order shown"), fresh.summary)
     }
+
+    /// A role listed twice: its permissions are the first entry's in every view, and `permissions
+    /// --all` marks that entry and says so.
+    func testARoleListedTwiceIsTheFirstEntryEverywhere() throws {
+        let ws = Workspace()
+        let roles: [[String: Any]] = [
+            ["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]], "permissions": []],
+            ["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]],
+             "permissions": [["uri": "home/order", "name": "订单", "group": "home"]]],
+        ]
+        let list = try JSONSerialization.data(withJSONObject: roles)
+        XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws, adding: ["3001_store_key_role_permission_list": list]), "--profile", "twice"],
+                               in: ws, baseURL: url).status, 0)
+        let all = SXK.run(["--profile", "twice", "permissions", "--all", "--json"], in: ws, baseURL: url)
+        XCTAssertTrue(all.stderr.contains("role storeAdmin has 2 entries in the role-permission list: its permissions are the first entry's"), all.summary)
+        let table = SXK.run(["--profile", "twice", "permissions", "--all", "--csv"], in: ws, baseURL: url)
+        XCTAssertFalse(table.stdout.contains("true,storeAdmin,home/order"), "the second entry marked current: \(table.summary)")
+        let home = try XCTUnwrap(try SXK.run(["--profile", "twice", "home", "--offline", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(home["dialog"] as? String, "permission")
+    }
 }
