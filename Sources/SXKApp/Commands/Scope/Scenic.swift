@@ -1,4 +1,5 @@
 import SXKCore
+import SXKFeatures
 import SXKShell
 
 extension Commands {
@@ -30,6 +31,12 @@ extension AppCommands {
             ["scenicId": .int($0.scenic.scenicId), "scenicName": .string($0.scenic.scenicName), "current": .bool($0.isCurrent)]
         }
         var output = CommandOutput(data: .array(rows))
+        // A current scenic the role's list lacks (an imported state): no row is marked, said why.
+        let account = services.contexts.account.current
+        if let current = account.scenicId, AppModel.scenicClearReason(scenicId: current, scenicName: account.scenicName) == nil,
+           !rows.contains(where: { $0.objectValue?["current"] == .bool(true) }) {
+            output.notes.append("(the current scenic \(current)\(account.scenicName.map { " " + $0 } ?? "") is not among the role's scenic areas listed here)")
+        }
         if rows.isEmpty { output.notes.append("(no scenic areas for this role)"); return output }
         output.table([Self.currentColumn, OutputColumn("scenicId", "ID", alignment: .right, priority: 90, cuttable: false),
                       OutputColumn("scenicName", "SCENIC", priority: 80)], rows)

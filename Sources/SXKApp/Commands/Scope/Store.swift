@@ -64,6 +64,10 @@ extension AppCommands {
         }
         var output = CommandOutput(data: .array(records))
         output.warnings = stale
+        // A current store the list lacks (another scenic's, or an imported state's): no row is marked, said why.
+        if let current = AppModel.currentStore(services.contexts.account.current.storeId), !rows.contains(where: \.isCurrent) {
+            output.notes.append("(the current store \(current) is not among the stores listed here)")
+        }
         if records.isEmpty { output.notes.append("(no stores in the current scenic)"); return output }
         // No valid scenic chosen: the list is every store the server sent, not one scenic's; the
         // app's home asks for none then (its store step needs a scenic > 0).

@@ -698,4 +698,27 @@ extension DeviceSnapshotTests {
         let home = try XCTUnwrap(try SXK.run(["--profile", "twice", "home", "--offline", "--json"], in: ws, baseURL: url).json() as? [String: Any])
         XCTAssertEqual(home["dialog"] as? String, "permission")
     }
+
+    /// A current scenic the role's list lacks, and a current store the server's list lacks, are said
+    /// by the lists that then mark no row.
+    func testScopeListsSayWhenTheCurrentScopeIsNotAmongThem() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws, adding: ["key_in_current_scenic_id": 7, "key_in_current_scenic_name": "千岛湖"])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "away"], in: ws, baseURL: url).status, 0)
+        let scenic = SXK.run(["--profile", "away", "scenic"], in: ws, baseURL: url)
+        XCTAssertEqual(scenic.status, 0, scenic.summary)
+        XCTAssertTrue(scenic.stderr.contains("the current scenic 7 千岛湖 is not among the role's scenic areas listed here"), scenic.summary)
+        let listed = SXK.run(["--profile", "away", "scenic", "--json"], in: ws, baseURL: url)
+        XCTAssertFalse(listed.stdout.contains("true"), listed.summary)
+        // The store: a logged-in store admin whose stored store is not in the scenic's list.
+        let store = Workspace()
+        SXK.login("13800000003", in: store, baseURL: url)
+        var stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(store.read(store.defaultsFile))) as? [String: Any])
+        stored["key_in_current_store_id"] = 999
+        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: store.defaultsFile))
+        XCTAssertEqual(chmod(store.defaultsFile, 0o600), 0)
+        let stores = SXK.run(["store"], in: store, baseURL: url)
+        XCTAssertEqual(stores.status, 0, stores.summary)
+        XCTAssertTrue(stores.stderr.contains("the current store 999 is not among the stores listed here"), stores.summary)
+    }
 }
