@@ -62,14 +62,16 @@ public struct DefaultsImporter: Sendable {
         var token: String?
         for (key, raw) in entries {
             if key == StoreKey.token {
-                if let text = raw.stringValue, !text.isEmpty {
-                    if TokenStore.isWellFormed(text) {
-                        token = text
-                        report.importedKeys.append(key)
-                    } else {
-                        report.rejected.append(Rejected(key: key, reason: "not a well-formed token"))
-                    }
+                // The app opens its main tab with any token that is not empty (seed 000 §1); one sxk
+                // cannot keep or send would make every view answer for a device without one.
+                let text = raw.stringValue
+                if raw == .null || text?.isEmpty == true { continue }
+                guard let text, TokenStore.isWellFormed(text) else {
+                    throw .badInput(path: path, reason: "\(key) holds a token sxk cannot keep or send (a header value: printable ASCII without spaces, at most \(TokenStore.maxLength) bytes); "
+                        + "the app would open its main tab with it, so nothing is imported: fix the value, or remove the key to inspect the device as logged out")
                 }
+                token = text
+                report.importedKeys.append(key)
                 continue
             }
             // An imported session is validated at its first use, whatever the export says.
