@@ -107,7 +107,8 @@ public struct DefaultsImporter: Sendable {
         // The token lives in the token file only: a key that holds it too (a copy the app's settings
         // or another SDK kept) is left out, or defaults.json would carry the session.
         if let token, token.utf8.count >= 8 {
-            for (key, value) in object.entries where DefaultsImporter.holds(token, in: value) {
+            // Its name as well as its value: a key named after the token would put it in the file too.
+            for (key, value) in object.entries where DefaultsImporter.holds(token, in: value) || DefaultsImporter.holds(token, in: .string(key)) {
                 object[key] = nil
                 report.importedKeys.removeAll { $0 == key }
                 report.unmodelledKeys.removeAll { $0 == TerminalText.sanitize(key) }

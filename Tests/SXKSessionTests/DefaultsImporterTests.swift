@@ -149,6 +149,13 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.userId, 30013001)
         XCTAssertEqual(store.avatar, "3001")
         XCTAssertNil(store.userName)
+        // A key named after the token is left out too: defaults.json would hold it in a name.
+        let named: JSONObject = ["key_in_token": "stale-device-token-0123456789abcdef", "key_in_user_id": 3001, "key_in_account_type": "store",
+                                 "3001_store_stale-device-token-0123456789abcdef": 1, "3001_store_queue_voice": true]
+        let (kept, left) = try importBytes(JSONWriter.bytes(.object(named)), name: "n.json")
+        XCTAssertEqual(left.rejected.map(\.key), ["3001_store_stale-device-token-0123456789abcdef"])
+        XCTAssertFalse(kept.defaults.entries.contains { $0.key.contains("stale-device-token") })
+        XCTAssertEqual(kept.defaults["3001_store_queue_voice"], .bool(true))
     }
 
     /// `true` is not user 1 or store 1: a boolean where an id belongs is rejected, not converted.
