@@ -5,7 +5,8 @@ extension SXKHost {
     /// Writes `entries` as HAR to `path` through `OutputFile`: `-` is stdout, a new file is 0600, a
     /// regular file is written over, `/dev/null` discards; a FIFO, another device, a socket or a directory is refused (a usage error).
     func writeHAR(_ entries: [RecordedRequest], to path: String) throws {
-        let bytes = harBytes(entries)
+        var bytes = JSONWriter.bytes(harDocument(entries), style: .pretty)
+        bytes.append(0x0A)
         if path == "-" { StandardOutput.stdout.flush() }
         do {
             try OutputFile.write(bytes, to: path)
@@ -16,12 +17,9 @@ extension SXKHost {
         }
     }
 
-    /// The archive of `entries`, secrets masked, as written to a file.
-    func harBytes(_ entries: [RecordedRequest]) -> [UInt8] {
-        let document = HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
-        var bytes = JSONWriter.bytes(document, style: .pretty)
-        bytes.append(0x0A)
-        return bytes
+    /// The archive of `entries`, secrets masked.
+    func harDocument(_ entries: [RecordedRequest]) -> JSONValue {
+        HARExport.document(entries, secrets: secrets, version: SXKApplication.version)
     }
 
     /// `--har FILE`: at exit, every request of the run (a failure is one `error:` line, and a run

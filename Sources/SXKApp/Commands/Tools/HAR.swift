@@ -33,9 +33,10 @@ extension AppCommands {
         }
         guard !entries.isEmpty else { throw AppError.failed("no request sent yet in this shell") }
         if args[1] == "-" {
-            // The command's stdout, so the line's own `| jq` or `> FILE` gets it.
-            io.stdout.write(bytes: host.harBytes(entries))
-            return CommandOutput()
+            // The archive is the command's data, printed as JSON where its stdout goes (the line's own `| jq` or `> FILE`).
+            var output = CommandOutput(data: host.harDocument(entries))
+            output.format = OutputFormat(kind: .json)
+            return output
         }
         try host.writeHAR(entries, to: args[1])
         // The file is the output: stdout stays empty (`--json` prints the record), the confirmation
