@@ -155,7 +155,7 @@ complete -c sxk -n '__sxk_at "post"' -l jq -x -d 'filter the data with a jq expr
 complete -c sxk -n '__sxk_at "post"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'
 complete -c sxk -n '__sxk_at "post"' -l help -d 'Show help for this command'
 complete -c sxk -n '__sxk_at "post"' -a '(__sxk_dynamic)'
-complete -c sxk -n '__sxk_at "login"' -l password-stdin -d 'read the password from standard input'
+complete -c sxk -n '__sxk_at "login"' -l password-stdin -d 'read the password from standard input (a terminal: asked with echo off)'
 complete -c sxk -n '__sxk_at "login"' -l account -x -a '(__sxk_dynamic)' -d 'choose this account when the login has several'
 complete -c sxk -n '__sxk_at "login"' -l accept-privacy -d 'accept the privacy agreement (remembered)'
 complete -c sxk -n '__sxk_at "login"' -l json -d 'print the decoded data as JSON'

@@ -64,6 +64,20 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// `--password-stdin` on a terminal: stdin's next line is what the user types, so it is asked for
+    /// with echo off, never shown, and never taken from a line meant as the next command.
+    func testPasswordStdinOnATerminalIsAskedWithEchoOff() throws {
+        let s = try start()
+        s.send("login --accept-privacy 13800000001 --password-stdin\r")
+        try s.expect("password:")
+        s.send("sandbox123\r")
+        try s.expect("logged in as")
+        try s.expect("›")
+        XCTAssertFalse(s.screen.contains("sandbox123"), "the password was shown:\n\(s.screen)")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     func testWrongAccountChoiceAsksAgainWithOneLineWhy() throws {
         let s = try start()
         s.send("login 13800000004 --accept-privacy\r")

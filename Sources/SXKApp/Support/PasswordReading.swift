@@ -5,9 +5,14 @@ import SXKCore
 
 /// The password of a login, never an argument: `--password-stdin`'s first line or a no-echo prompt.
 extension AppCommands {
+    /// Whether the password is asked at the no-echo prompt: without `--password-stdin`, or with it on a terminal.
+    func asksForPassword(_ command: ParsedCommand) -> Bool { !command.has("password-stdin") || io.terminal.stdinIsTerminal }
+
     /// The password from stdin (`--password-stdin`, first line) or a no-echo prompt; never an argument.
     func readPassword(fromStdin: Bool) async throws -> String {
-        if fromStdin {
+        // On a terminal, stdin's next line is what the user types next: asked for with echo off, as
+        // without the flag, so it is never shown nor taken from a line meant as the next command.
+        if fromStdin, !io.terminal.stdinIsTerminal {
             guard let line = StdinLine.read() else { throw AppError.usage("--password-stdin: standard input is empty") }
             return line
         }

@@ -335,7 +335,7 @@ public final class Shell: @unchecked Sendable {
         do { parsed = try parser.parse(words) } catch {
             // A login refused for its words asks no password: one typed ahead on the terminal for it
             // is dropped, not run and shown as the next line.
-            if first == "login", io.isInteractive, !words.contains("--password-stdin") { io.discardTypedAhead() }
+            if first == "login", io.isInteractive { io.discardTypedAhead() }
             errors.error(error)
             return ExitStatus.usage
         }

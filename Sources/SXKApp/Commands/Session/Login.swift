@@ -9,7 +9,7 @@ extension Commands {
             discussion: "The password is read at a no-echo prompt, or from standard input with --password-stdin; it is never accepted as an argument. A login line is never written to history.",
             arguments: [ArgumentSpec("PHONE", optional: true, summary: "11 digits starting with 1 (default: the last phone)")],
             flags: [
-                FlagSpec("password-stdin", summary: "read the password from standard input"),
+                FlagSpec("password-stdin", summary: "read the password from standard input (a terminal: asked with echo off)"),
                 FlagSpec("account", value: .provider("login-account"), valueName: "ID|INDEX", summary: "choose this account when the login has several"),
                 FlagSpec("accept-privacy", summary: "accept the privacy agreement (remembered)"),
                 json,
@@ -35,7 +35,7 @@ extension AppCommands {
         let prefs = auth.storedPreferences
         guard let phone = command.positionals.first ?? prefs.lastPhone else {
             // No prompt follows: a password typed ahead for it is dropped, not run as the next line.
-            if !command.has("password-stdin") { io.discardTypedAhead() }
+            if asksForPassword(command) { io.discardTypedAhead() }
             throw AppError.usage("login needs a PHONE (no last phone stored)")
         }
         if command.positionals.isEmpty {
@@ -48,7 +48,7 @@ extension AppCommands {
         do {
             try AuthSessionCoordinator.validateLogin(phone: phone, password: "-", privacyAccepted: privacy)
         } catch {
-            if !command.has("password-stdin") { io.discardTypedAhead() }
+            if asksForPassword(command) { io.discardTypedAhead() }
             throw error
         }
         let password = try await readPassword(fromStdin: command.has("password-stdin"))

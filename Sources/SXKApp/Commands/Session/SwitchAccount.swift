@@ -63,7 +63,7 @@ extension AppCommands {
         do {
             // A password may be asked once set-user has answered: keys typed ahead are not shown meanwhile.
             let password = passwordSource(fromStdin: command.has("password-stdin"), failure: asked)
-            outcome = try await io.withEchoOff(prompting: !command.has("password-stdin")) { try await auth.switchAccount(to: selector, password: password) }
+            outcome = try await io.withEchoOff(prompting: asksForPassword(command)) { try await auth.switchAccount(to: selector, password: password) }
         } catch {
             // The facade wraps what the prompt threw; a usage problem (no terminal, empty stdin) stays one.
             throw asked.error ?? error

@@ -53,7 +53,7 @@ extension AppCommands {
         let asked = PasswordFailure()
         let password = passwordSource(fromStdin: command.has("password-stdin"), failure: asked)
         // `account:` identities may need a password once their set-user has answered: typed-ahead keys are not shown.
-        var results = try await io.withEchoOff(prompting: !command.has("password-stdin")) {
+        var results = try await io.withEchoOff(prompting: asksForPassword(command)) {
             try await probeAll(targets, request: request, sessionToken: sessionToken, auth: features.auth,
                                client: client, password: password, asked: asked)
         }
