@@ -18,6 +18,13 @@ _sxk_words() {
     done
 }
 
+# Files (-f) or folders (-d), one a line, inserted as bash quotes file names.
+_sxk_paths() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=($(compgen "$1" -- "$cur"))
+}
+
 _sxk_dynamic() {
     local line head base
     _sxk_words
@@ -26,8 +33,13 @@ _sxk_dynamic() {
     [[ "$head" == *[:=]* ]] && head="${head:0:${#base}+1}" || head=""
     while IFS= read -r line; do
         line="${line%%$'\t'*}"
-        COMPREPLY+=("${line#"$head"}")
+        line="${line#"$head"}"
+        # A value with a space or a quote (a store's name) is inserted escaped, as one word.
+        [[ "$line" =~ ^[[:alnum:]_./:=@%+,-]*$ ]] || printf -v line '%q' "$line"
+        COMPREPLY+=("$line")
     done < <(sxk __complete -- "${_sxk_w[@]:1}" 2>/dev/null)
+    # A folder alone stays open, so Tab goes on inside it.
+    [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == */ ]] && compopt -o nospace 2>/dev/null
 }
 
 _sxk() {
@@ -47,9 +59,10 @@ _sxk() {
     done
     if [[ $i -ge $COMP_CWORD ]]; then
         case "$prev" in
-            --state-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --state-dir) _sxk_paths -d; return ;;
+            --har|--cacert) _sxk_paths -f; return ;;
             --env) COMPREPLY=($(compgen -W 'test release sandbox' -- "$cur")); return ;;
-            --env|--base-url|--profile|--timeout|--har|--cacert|--persist|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
+            --env|--base-url|--profile|--timeout|--persist|-c) [[ $i -gt $COMP_CWORD ]] && return ;;
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W '--base-url --cacert --env --har --help --insecure-http --json --keep-going --no-color --no-pager --no-rc --persist --profile --reset-state --revalidate --sandbox --state-dir --timeout --trace --version -c' -- "$cur"))
@@ -154,7 +167,7 @@ _sxk() {
                 --jq) :; return ;;
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile --json --jq --no-pager --help' -- "$cur")); return; fi
-            COMPREPLY=($(compgen -f -- "$cur"));
+            _sxk_paths -f;
             ;;
         'role')
             case "$prev" in

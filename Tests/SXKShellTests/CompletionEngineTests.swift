@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import SXKShell
 
@@ -142,5 +143,29 @@ final class CompletionEngineTests: XCTestCase {
         print("completion p99 with 10,000 candidates: \(p99) ms")
         // Debug builds are several times slower than release; the 2 ms target is for release.
         XCTAssertLessThan(p99, 50)
+    }
+}
+
+/// A `.path` value completes from the folder the typed prefix names: folders end in `/` and stay
+/// open, dot files only when asked for, names with spaces quoted when inserted.
+final class PathCompletionTests: XCTestCase {
+    func testFilesAndFoldersOfTheTypedFolder() throws {
+        let dir = NSTemporaryDirectory() + "sxk-paths-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/dir with space", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["quo'te.json", "device.plist", ".hidden"] { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()) }
+        let all = PathCompletion.candidates(prefix: dir + "/")
+        XCTAssertEqual(all.map(\.value), [dir + "/device.plist", dir + "/dir with space/", dir + "/quo'te.json"])
+        XCTAssertEqual(all.map(\.continues), [false, true, false])
+        XCTAssertEqual(PathCompletion.candidates(prefix: dir + "/.").map(\.value), [dir + "/.hidden"])
+        XCTAssertEqual(PathCompletion.candidates(prefix: "~/d", home: dir).map(\.value), ["~/device.plist", "~/dir with space/"])
+        XCTAssertEqual(PathCompletion.candidates(prefix: dir + "/nothing-here/x"), [])
+        // Through the engine, for a command's path argument, inserted as one word.
+        let spec = CommandSpec("import-defaults", summary: "", arguments: [ArgumentSpec("FILE", kind: .path, summary: "")])
+        let line = "import-defaults " + dir + "/q"
+        let r = CompletionEngine(specs: [spec]).complete(line: line, cursor: line.utf8.count, provider: NoValues())
+        XCTAssertEqual(r.candidates.map(\.value), [dir + "/quo'te.json"])
+        let typed = "import-defaults " + r.insertion(for: r.candidates[0].value, final: true)
+        XCTAssertEqual(try Tokenizer.split(typed), [["import-defaults", dir + "/quo'te.json"]])
     }
 }

@@ -3,6 +3,8 @@ import SXKCore
 public struct CompletionCandidate: Sendable, Equatable, Hashable {
     public var value: String
     public var description: String?
+    /// A folder: chosen alone it stays open (no closing quote, no space), so Tab goes on inside it.
+    public var continues = false
     public init(_ value: String, description: String? = nil) {
         self.value = value
         self.description = description
@@ -313,7 +315,9 @@ public struct CompletionEngine: Sendable {
             return specs.filter { !$0.isHidden && $0.name.hasPrefix(prefix) }.map { CompletionCandidate($0.name, description: $0.summary) }
         case .provider(let name):
             return provider.completions(for: name, prefix: prefix)
-        case .string, .int, .double, .date, .path:
+        case .path:
+            return PathCompletion.candidates(prefix: prefix)
+        case .string, .int, .double, .date:
             return []
         }
     }

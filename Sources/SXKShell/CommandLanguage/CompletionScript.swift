@@ -129,6 +129,11 @@ public enum CompletionScript {
         }
     }
 
+    /// The global options whose value is a file or folder (`--state-dir`, `--har`, `--cacert`).
+    static var globalPathFlags: [String] {
+        GlobalOptions.flags.filter { if case .path? = $0.value { return true } else { return false } }.map { "--" + $0.name }
+    }
+
     static var globalValueFlags: [String] { GlobalOptions.flags.filter { !$0.isSwitch }.map { "--" + $0.name } + ["-c"] }
 
     /// Alias → name pairs for every top-level command.
@@ -161,6 +166,13 @@ public enum CompletionScript {
             done
         }
 
+        # Files (-f) or folders (-d), one a line, inserted as bash quotes file names.
+        _\(program)_paths() {
+            local IFS=$'\\n'
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen "$1" -- "$cur"))
+        }
+
         _\(program)_dynamic() {
             local line head base
             _\(program)_words
@@ -169,8 +181,13 @@ public enum CompletionScript {
             [[ "$head" == *[:=]* ]] && head="${head:0:${#base}+1}" || head=""
             while IFS= read -r line; do
                 line="${line%%$'\\t'*}"
-                COMPREPLY+=("${line#"$head"}")
+                line="${line#"$head"}"
+                # A value with a space or a quote (a store's name) is inserted escaped, as one word.
+                [[ "$line" =~ ^[[:alnum:]_./:=@%+,-]*$ ]] || printf -v line '%q' "$line"
+                COMPREPLY+=("$line")
             done < <(\(program) __complete -- "${_\(program)_w[@]:1}" 2>/dev/null)
+            # A folder alone stays open, so Tab goes on inside it.
+            [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == */ ]] && compopt -o nospace 2>/dev/null
         }
 
         _\(program)() {
@@ -190,9 +207,10 @@ public enum CompletionScript {
             done
             if [[ $i -ge $COMP_CWORD ]]; then
                 case "$prev" in
-                    --state-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+                    --state-dir) _\(program)_paths -d; return ;;
+                    \(globalPathFlags.filter { $0 != "--state-dir" }.joined(separator: "|"))) _\(program)_paths -f; return ;;
         \(globalChoices.map { "            \($0.flag)) COMPREPLY=($(compgen -W \(sq($0.choices.joined(separator: " "))) -- \"$cur\")); return ;;\n" }.joined())\
-                    \(globalValueFlags.filter { $0 != "--state-dir" }.joined(separator: "|"))) [[ $i -gt $COMP_CWORD ]] && return ;;
+                    \(globalValueFlags.filter { !globalPathFlags.contains($0) }.joined(separator: "|"))) [[ $i -gt $COMP_CWORD ]] && return ;;
                 esac
                 if [[ "$cur" == -* ]]; then
                     COMPREPLY=($(compgen -W \(sq((globalValueFlags + GlobalOptions.flags.filter(\.isSwitch).map { "--" + $0.name }).sorted().joined(separator: " "))) -- "$cur"))
@@ -258,7 +276,7 @@ public enum CompletionScript {
             let pre = extra.isEmpty ? "" : "COMPREPLY=($(compgen -W \(sq(extra.joined(separator: " "))) -- \"$cur\")); "
             return pre + "_\(program)_dynamic;"
         case .path:
-            return "COMPREPLY=($(compgen -f -- \"$cur\"));"
+            return "_\(program)_paths -f;"
         default:
             return extra.isEmpty ? ":;" : "COMPREPLY=($(compgen -W \(sq(extra.joined(separator: " "))) -- \"$cur\"));"
         }
@@ -309,8 +327,9 @@ public enum CompletionScript {
             if (( i >= CURRENT )); then
                 case "$prev" in
                     --state-dir) _directories; return ;;
+                    \(globalPathFlags.filter { $0 != "--state-dir" }.joined(separator: "|"))) _files; return ;;
         \(globalChoices.map { "            \($0.flag)) compadd -- \($0.choices.map(sq).joined(separator: " ")); return ;;\n" }.joined())\
-                    \(globalValueFlags.filter { $0 != "--state-dir" }.joined(separator: "|"))) (( i > CURRENT )) && return ;;
+                    \(globalValueFlags.filter { !globalPathFlags.contains($0) }.joined(separator: "|"))) (( i > CURRENT )) && return ;;
                 esac
                 if [[ "$cur" == -* ]]; then
                     items=(\(globalItems.joined(separator: " ")))
@@ -444,7 +463,9 @@ public enum CompletionScript {
         """
         // fish declares the global options and the commands before each path's own completions.
         for f in GlobalOptions.flags {
-            walkClose += "complete -c \(p) -n '__\(p)_at \"\"' -l \(f.name)\(f.short.map { " -s \($0)" } ?? "")\(f.value.map { fishValue($0, program: p) } ?? "") -d \(sq(f.summary))\n"
+            // The state folder takes folders only, as in bash and zsh.
+            let value = f.name == "state-dir" ? " -x -a '(__fish_complete_directories (commandline -ct))'" : f.value.map { fishValue($0, program: p) } ?? ""
+            walkClose += "complete -c \(p) -n '__\(p)_at \"\"' -l \(f.name)\(f.short.map { " -s \($0)" } ?? "")\(value) -d \(sq(f.summary))\n"
         }
         walkClose += "complete -c \(p) -n '__\(p)_at \"\"' -s c -x -d 'Run commands and exit'\n"
         for spec in specs where !spec.isHidden {

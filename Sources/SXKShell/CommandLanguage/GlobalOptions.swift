@@ -49,7 +49,7 @@ public struct GlobalOptions: Sendable, Equatable {
         FlagSpec("timeout", value: .double, valueName: "SECONDS", summary: "Request timeout"),
         FlagSpec("insecure-http", summary: "Allow plain http:// to a non-loopback host"),
         FlagSpec("sandbox", summary: "Start the embedded sandbox backend and use it"),
-        FlagSpec("keep-going", summary: "Scripts and -c: go on after a failing command"),
+        FlagSpec("keep-going", summary: "Scripts, -c and piped commands: go on after a failing command"),
         FlagSpec("reset-state", summary: "Clear the profile's token, snapshot and preferences first (asks on a terminal)"),
         FlagSpec("no-rc", summary: "Do not run the startup file ($XDG_CONFIG_HOME/sxk/sxkrc)"),
         FlagSpec("version", summary: "Print the version and exit"),

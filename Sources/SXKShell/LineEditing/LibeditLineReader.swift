@@ -302,7 +302,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         let candidates = result.candidates
         if candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
         if candidates.count == 1 {
-            replace(result, with: result.insertion(for: candidates[0].value, final: true), cursorBytes: bytes, cursor: cursor)
+            replace(result, with: result.insertion(for: candidates[0].value, final: !candidates[0].continues), cursorBytes: bytes, cursor: cursor)
             lastTab = nil
             return UInt8(CC_REFRESH)
         }

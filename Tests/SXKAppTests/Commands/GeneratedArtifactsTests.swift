@@ -194,6 +194,30 @@ final class GeneratedArtifactsTests: XCTestCase {
                        ["photographer", "completed", "table json ndjson csv tsv", "", "release", "on off", "bash zsh fish", "orders", "orders", "", ""], r.summary)
     }
 
+    /// File names with spaces and quotes complete as one word each: bash's own file completion
+    /// for a path (`-o filenames`), and sxk's values escaped (`har save` completes through sxk).
+    func testTheBashScriptKeepsFileNamesWhole() throws {
+        let ws = Workspace()
+        var env = ws.environment
+        env["PATH"] = URL(fileURLWithPath: SXKBinary.path).deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let dir = ws.root + "/files"
+        try FileManager.default.createDirectory(atPath: dir + "/dir with space", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: dir + "/quo'te.json", contents: Data())
+        let script = Self.root.appendingPathComponent("completions/sxk.bash").path
+        let driver = """
+        source '\(script)'
+        cd '\(dir)'
+        t() { COMP_LINE="$1"; COMP_POINT=${#1}; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _sxk; printf '%s|' "${#COMPREPLY[@]}"; printf '%s\\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\\n' '|'; echo; }
+        t 'sxk import-defaults ' sxk import-defaults ''
+        t 'sxk --state-dir d' sxk --state-dir d
+        t 'sxk har save q' sxk har save q
+        t 'sxk har save d' sxk har save d
+        """
+        let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
+        XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init),
+                       ["2|dir with space|quo'te.json|", "1|dir with space|", "1|quo\\'te.json|", "1|dir\\ with\\ space/|"], r.summary)
+    }
+
     func testEverySpecParsesItsOwnExamples() throws {
         let specs = Builtins.merged(with: CommandCatalog.all)
         let parser = CommandParser(specs: specs)
