@@ -37,6 +37,29 @@ final class WatchPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// Under `TERM=dumb` nothing moves the cursor or pages: `watch` prints its runs one after
+    /// another and a long table is printed whole, not handed to `less`.
+    func testADumbTerminalIsNeitherRedrawnNorPaged() throws {
+        try logIn("13800000001")
+        var env = environment
+        env["TERM"] = "dumb"
+        env["SXK_PAGER"] = nil
+        env["PAGER"] = nil
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10)
+        try s.expect("›")
+        s.send("watch -n 0.2 --count 2 orders --page-size 2\r")
+        try s.expect("run 2")
+        try s.expect("›")
+        s.send("orders --page-size 30\r")
+        try s.expect("page 1/")
+        try s.expect("›")
+        let raw = String(decoding: s.raw, as: UTF8.self)
+        XCTAssertFalse(raw.contains("\u{1B}[H\u{1B}[2J"), "the screen was cleared on a dumb terminal")
+        XCTAssertFalse(raw.contains("terminal is not fully functional"), "less ran on a dumb terminal")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     /// `watch -d` marks, in reverse video, what changed since the previous run: nothing in the first
     /// frame, the ticking session age in the second; without `-d` nothing is marked.
     func testDifferencesAreHighlighted() throws {

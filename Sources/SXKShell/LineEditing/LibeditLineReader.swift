@@ -17,6 +17,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private let store: HistoryStore
     private let completer: Completer
     private let color: Bool
+    /// False under `TERM=dumb`: a redraw starts a new line instead of moving the cursor up and clearing.
+    private let cursorControl = getenv("TERM").map { String(cString: $0) } != "dumb"
     private let outputFD: Int32
     private var promptBuffer: UnsafeMutablePointer<CChar>?
     /// Columns the prompt takes (its text without colour), for the redraw after a resize.
@@ -165,8 +167,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         if wideInsertMidLine {
             wideInsertMidLine = false
             // Up to the line's first row, cleared, and drawn whole from there.
-            let up = rowsAboveCursor()
-            writeOut((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+            clearLine(up: rowsAboveCursor())
             _ = sxk_el_refresh(el)
         }
         var bytes: [CChar] = []
@@ -197,7 +198,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                     // Back from Ctrl-Z: the shell's `fg` left the cursor on a line of its own, and
                     // the window may have changed size while stopped (its SIGWINCH went to the shell).
                     sxk_el_resize(el)
-                    writeOut("\r\u{1B}[J")
+                    clearLine(up: 0)
                     _ = sxk_el_refresh(el)
                     continue
                 case .none:
@@ -287,8 +288,14 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         let head = UnsafeRawBufferPointer(start: UnsafeRawPointer(info.buffer), count: info.cursor - info.buffer)
         let column = promptWidth + TextWidth.width(String(decoding: head, as: UTF8.self))
         let up = min(column / max(1, oldColumns), column / max(1, newColumns))
-        writeOut((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+        clearLine(up: up)
         _ = sxk_el_refresh(el)
+    }
+
+    /// Up `up` rows to the line's first one and cleared below, for libedit to draw it again there; on
+    /// a terminal without cursor control, a new line instead.
+    private func clearLine(up: Int) {
+        writeOut(cursorControl ? (up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J" : "\n")
     }
 
     /// Tab: unique match inserted, else the common prefix; a second Tab lists the choices.

@@ -16,6 +16,9 @@ public struct Terminal: Sendable, Equatable {
     /// stderr, not stdout, the terminal that must be there.
     public var stderrColorEnabled: Bool
     public var utf8: Bool
+    /// The terminal moves the cursor and clears the screen (false under `TERM=dumb`): no pager,
+    /// and `watch` prints its runs one after another instead of redrawing.
+    public var cursorControl = true
 
     public init(stdinIsTerminal: Bool, stdoutIsTerminal: Bool, stderrIsTerminal: Bool, width: Int, colorEnabled: Bool,
                 stderrColorEnabled: Bool = false, utf8: Bool = true) {
@@ -37,9 +40,11 @@ public struct Terminal: Sendable, Equatable {
     public static func detect(noColorFlag: Bool = false, environment: [String: String]) -> Terminal {
         let inTTY = isatty(0) == 1, outTTY = isatty(1) == 1, errTTY = isatty(2) == 1
         let wanted = !noColorFlag && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-        return Terminal(stdinIsTerminal: inTTY, stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY,
-                        width: currentWidth(environment: environment), colorEnabled: wanted && outTTY,
-                        stderrColorEnabled: wanted && errTTY, utf8: localeIsUTF8())
+        var terminal = Terminal(stdinIsTerminal: inTTY, stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY,
+                                width: currentWidth(environment: environment), colorEnabled: wanted && outTTY,
+                                stderrColorEnabled: wanted && errTTY, utf8: localeIsUTF8())
+        terminal.cursorControl = environment["TERM"] != "dumb"
+        return terminal
     }
 
     /// TIOCGWINSZ on stdout, then stderr, then `COLUMNS`, then 80.

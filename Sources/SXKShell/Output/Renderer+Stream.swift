@@ -20,7 +20,7 @@ extension Renderer {
         let out: any OutputSink = pagerProcess?.input ?? io.stdout
         if pagerProcess != nil { io.stdout.flush() }
         let me = self
-        let showProgress = io.terminal.stderrIsTerminal && pagerProcess == nil
+        let showProgress = io.terminal.stderrIsTerminal && io.terminal.cursorControl && pagerProcess == nil
         let ran: (status: Int32, summary: [String])
         do {
             ran = try await stream.run { batch, progress in
@@ -154,7 +154,7 @@ extension Renderer {
         let buffer = BufferOutput()
         var framed = io.terminal
         framed.stderrIsTerminal = false
-        let redraw = io.terminal.stdoutIsTerminal
+        let redraw = io.terminal.stdoutIsTerminal && io.terminal.cursorControl
         if redraw && changes != nil { framed.colorEnabled = false }
         // Off a terminal the run's notes and errors follow its header line, as on the screen.
         let messages = BufferOutput()

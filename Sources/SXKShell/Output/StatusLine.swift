@@ -136,7 +136,7 @@ public final class StatusLine: @unchecked Sendable {
     /// Shown only when stderr is a terminal, and not for scripts or commands piped into stdin,
     /// whose output is read later or by a program.
     public static func wanted(terminal: Terminal, mode: RunMode) -> Bool {
-        guard terminal.stderrIsTerminal else { return false }
+        guard terminal.stderrIsTerminal, terminal.cursorControl else { return false }
         switch mode {
         case .repl, .oneShot, .commands: return true
         case .script, .stdin: return false

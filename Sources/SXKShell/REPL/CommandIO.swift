@@ -53,9 +53,10 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// The one paging decision: `command` (the pager the environment names) unless stdout is not a
-    /// terminal, `--no-pager` was given (globally or on this command) or `set pager off` is on.
+    /// terminal or one without cursor control (`TERM=dumb`), `--no-pager` was given (globally or on
+    /// this command) or `set pager off` is on.
     public func pager(_ command: String?, format: OutputFormat? = nil) -> String? {
-        if options.noPager || format?.noPager == true || !display.pager || !terminal.stdoutIsTerminal { return nil }
+        if options.noPager || format?.noPager == true || !display.pager || !terminal.stdoutIsTerminal || !terminal.cursorControl { return nil }
         return command
     }
 
