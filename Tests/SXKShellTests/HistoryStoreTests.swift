@@ -373,3 +373,18 @@ final class HistoryContextTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: base + "/home/.config/sxk", isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 }
+
+/// `history` lists a recalled line with each secret-carrying word masked by the filter's own rule.
+final class HistoryListingTests: XCTestCase {
+    func testEveryWordTheFilterCallsSecretIsMaskedInTheListing() {
+        let token = "sxk_29ea0a4e6a0b11f2a9c3"
+        XCTAssertEqual(Shell.shownLine("get /api/app/config X-Api-Key:abcdef123 a=1", secrets: []), "get /api/app/config 'X-Api-Key:***' a=1")
+        XCTAssertEqual(Shell.shownLine("post /x password=hunter2", secrets: []), "post /x 'password=***'")
+        XCTAssertEqual(Shell.shownLine("post /x '{\"pwd\":\"s3cret\"}'", secrets: []), "post /x '{\"pwd\":\"***\"}'")
+        // The live token, however it was quoted apart, shows no part of itself.
+        let split = "get /x q='sxk_29ea0a'\"4e6a0b11f2a9c3\""
+        let shown = Shell.shownLine(split, secrets: [token])
+        XCTAssertFalse(shown.contains("sxk_29ea0a"), shown)
+        XCTAssertEqual(Shell.shownLine("orders --limit 5", secrets: [token]), "orders --limit 5")
+    }
+}

@@ -16,6 +16,20 @@ extension Shell {
     }
 
     /// The columns of `history --csv`/`--tsv`: the members of `history --json`.
+    /// A recalled line as `history` lists it: each word that carries a secret by the history filter's
+    /// rule (`SecretWord`: `password=…`, `X-Api-Key:…`, a secret JSON member) or holds a live token,
+    /// however it was quoted, shown masked in place; the rest as typed.
+    static func shownLine(_ line: String, secrets: [String]) -> String {
+        guard let commands = try? Tokenizer.tokenize(line, lenient: true) else { return Redaction.scrubText(line) }
+        var bytes = Array(line.utf8)
+        for token in commands.flatMap({ $0 }).reversed() where token.output == nil && token.end <= bytes.count {
+            let masked = Redaction.redact(Redaction.maskWord(token.text), secrets: secrets)
+            guard masked != token.text else { continue }
+            bytes.replaceSubrange(token.start..<token.end, with: Array(Tokenizer.quote(masked).utf8))
+        }
+        return Redaction.scrubText(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// A stored id as a number when it is one; as stored otherwise.
     static func idValue(_ text: String) -> JSONValue { Int(text).map { .int($0) } ?? .string(text) }
 
@@ -34,7 +48,7 @@ extension Shell {
         let secrets = host.secrets
         return await render(command, io: io) { _ in
             // A line may hold a secret word (it stays out of the file, not out of recall).
-            let lines = shown.map { Redaction.scrubText($0.entry.line) }
+            let lines = shown.map { Self.shownLine($0.entry.line, secrets: secrets) }
             let rows: [JSONValue] = zip(shown, lines).map { item, line in
                 var o: JSONObject = ["n": .int(item.number), "line": .string(line)]
                 if let c = item.entry.context {
