@@ -71,7 +71,7 @@ final class CompletionEngineTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
 
-    func testReplaceRangeAndInsertion() {
+    func testReplaceRangeAndInsertion() throws {
         let r = complete("orders --role=st")
         XCTAssertEqual(r.replaceStart, "orders --role=".utf8.count)
         XCTAssertEqual(r.prefix, "st")
@@ -83,6 +83,11 @@ final class CompletionEngineTests: XCTestCase {
         XCTAssertEqual(cjk.candidates.first?.description, "西湖景区")
         XCTAssertEqual(cjk.insertion(for: "西湖 北线", final: true), "'西湖 北线' ")
         XCTAssertEqual(cjk.insertion(for: "西湖 北", final: false), "'西湖 北")
+        // Inside a line: a space after the cursor is not doubled, and a partial value is escaped, not
+        // left in a quote that would take in the rest of the line.
+        XCTAssertEqual(cjk.insertion(for: "西湖 北线", final: true, next: " "), "'西湖 北线'")
+        XCTAssertEqual(cjk.insertion(for: "西湖 北", final: false, next: " "), "西湖\\ 北")
+        XCTAssertEqual(try Tokenizer.split("scenic " + cjk.insertion(for: "西湖 北", final: false, next: " ") + " --json"), [["scenic", "西湖 北", "--json"]])
     }
 
     func testOpenQuoteKeepsQuoteStyle() {

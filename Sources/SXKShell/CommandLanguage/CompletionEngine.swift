@@ -61,9 +61,13 @@ public struct CompletionResult: Sendable, Equatable {
         self.openQuote = openQuote
     }
 
-    /// Text for the word when `candidate` is chosen: quoted as needed; `final` closes the quote and adds a space.
-    public func insertion(for value: String, final: Bool) -> String {
-        if verbatim { return final && openQuote == nil ? value + " " : value }
+    /// Text for the word when `candidate` is chosen: quoted as needed; `final` closes the quote and adds a
+    /// space. `next` is the character after the cursor (nil at the end of the line): a space already
+    /// there is not doubled, and a partial value inside a line is escaped with backslashes rather than
+    /// left in an open quote that would take in the rest of the line.
+    public func insertion(for value: String, final: Bool, next: Character? = nil) -> String {
+        let space = next == " " ? "" : " "
+        if verbatim { return final && openQuote == nil ? value + space : value }
         if let q = openQuote {
             // By scalar (as `Tokenizer.quote`): a quote followed by a combining mark is one Character.
             var body = ""
@@ -72,10 +76,18 @@ public struct CompletionResult: Sendable, Equatable {
                 if q == "'" && scalar == "'" { body += "'\\'" }
                 body.unicodeScalars.append(scalar)
             }
-            return String(q) + body + (final ? String(q) + " " : "")
+            return String(q) + body + (final ? String(q) + space : "")
         }
-        if final { return Tokenizer.quote(value) + " " }
-        // A partial value: quote only if it needs it, and leave the quote open.
+        if final { return Tokenizer.quote(value) + space }
+        if next != nil {
+            var escaped = ""
+            for scalar in value.unicodeScalars {
+                if Tokenizer.needsQuoting(scalar) { escaped.append("\\") }
+                escaped.unicodeScalars.append(scalar)
+            }
+            return escaped
+        }
+        // A partial value at the end of the line: quote only if it needs it, and leave the quote open.
         let quoted = Tokenizer.quote(value)
         return quoted == value ? value : String(quoted.dropLast())
     }

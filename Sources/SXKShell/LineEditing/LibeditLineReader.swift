@@ -308,14 +308,16 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         let result = completer(line, cursor)
         let candidates = result.candidates
         if candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
+        // What follows the cursor, when Tab is pressed inside the line.
+        let next = cursor < length ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cursor...]), as: UTF8.self).first : nil
         if candidates.count == 1 {
-            replace(result, with: result.insertion(for: candidates[0].value, final: !candidates[0].continues), cursorBytes: bytes, cursor: cursor)
+            replace(result, with: result.insertion(for: candidates[0].value, final: !candidates[0].continues, next: next), cursorBytes: bytes, cursor: cursor)
             lastTab = nil
             return UInt8(CC_REFRESH)
         }
         let common = result.commonPrefix
         if common.hasPrefix(result.prefix) && common.unicodeScalars.count > result.prefix.unicodeScalars.count {
-            replace(result, with: result.insertion(for: common, final: false), cursorBytes: bytes, cursor: cursor)
+            replace(result, with: result.insertion(for: common, final: false, next: next), cursorBytes: bytes, cursor: cursor)
             lastTab = nil
             return UInt8(CC_REFRESH)
         }
