@@ -174,3 +174,14 @@ final class PathCompletionTests: XCTestCase {
         XCTAssertEqual(try Tokenizer.split(typed), [["import-defaults", dir + "/quo'te.json"]])
     }
 }
+
+/// The Tab list lines descriptions up under each other, long endpoint paths included.
+final class CandidateListTests: XCTestCase {
+    func testDescriptionsStayInLineWithLongValues() {
+        let candidates = [CompletionCandidate("/api/app/config", description: "config"),
+                          CompletionCandidate("/api/app/scenic-admin/analyse/daily", description: "daily rows")]
+        let lines = CandidateList.format(candidates, width: 80, color: false).split(separator: "\n")
+        XCTAssertEqual(lines.map { $0.range(of: "  config")?.lowerBound.utf16Offset(in: $0) ?? $0.range(of: "  daily")!.lowerBound.utf16Offset(in: $0) },
+                       [35, 35], lines.joined(separator: "\n"))
+    }
+}

@@ -369,7 +369,8 @@ public enum CandidateList {
         }
         var out = ""
         if shown.contains(where: { $0.description != nil }) {
-            let w = min(32, shown.map { TextWidth.width($0.value) }.max() ?? 0)
+            // Values padded to the widest, as long as 24 columns are left for the descriptions.
+            let w = min(max(32, width - 27), shown.map { TextWidth.width($0.value) }.max() ?? 0)
             for c in shown {
                 var line = TextWidth.truncate(c.value, to: max(10, width - 1))
                 if let d = c.description {
