@@ -16,6 +16,8 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
         try s.expect("›")
         XCTAssertEqual(shown.components(separatedBy: "password:").count - 1, 1, "asked more than once:\n\(shown)")
         XCTAssertFalse(s.screen.contains("sandbox123"), "the password was shown:\n\(s.screen)")
+        // The question's row ends there: what follows starts on a row of its own.
+        XCTAssertFalse(s.screen.contains("password: logged in"), s.screen)
         // The password came before any request: config and v9/login, sent together.
         let paths = server.requestLog().map(\.path)
         XCTAssertEqual(Set(paths.prefix(2)), ["/api/app/config", "/api/app/v9/login"])

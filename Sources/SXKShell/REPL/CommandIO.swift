@@ -103,6 +103,10 @@ enum TerminalPrompt {
             tcsetattr(fd, TCSANOW, &quiet)
         }
         defer { if secret && haveTermios { tcsetattr(fd, TCSADRAIN, &saved) } }
+        // Keys typed before the question showed were never echoed: the answer's line is ended here
+        // (a non-secret answer shown), or the next output would follow the question on its row.
+        var pending: Int32 = 0
+        let typedAhead = ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
         writeAll(outFD, fitted(prompt, fd: outFD))
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
@@ -123,7 +127,9 @@ enum TerminalPrompt {
             bytes.append(byte)
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return .answer(String(decoding: bytes, as: UTF8.self))
+        let answer = String(decoding: bytes, as: UTF8.self)
+        if typedAhead { writeAll(outFD, (secret ? "" : TerminalText.sanitize(answer)) + "\n") }
+        return .answer(answer)
     }
 
     /// The controlling terminal, open, when this process is in its foreground: a background sxk
