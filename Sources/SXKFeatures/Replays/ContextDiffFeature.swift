@@ -71,6 +71,10 @@ public struct ContextDiffFeature: Sendable {
             // home is answered by that rejection, as `home` answers it.
             do { try store.reload() } catch { throw .storage(error) }
             if sessionGuard.rejectedToken != nil { return try await knownRejection(store) }
+            // A device's state without a token is the app's login page, said as `home` says it.
+            let storedToken: String?
+            do { storedToken = try store.token() } catch { throw .storage(error) }
+            if store.isDeviceSnapshot, AppModel.launchRoot(token: storedToken) == .loginPage { throw .loginPageFirst }
         }
         try sessionGuard.requireSession()
         do { try store.reload() } catch { throw .storage(error) }

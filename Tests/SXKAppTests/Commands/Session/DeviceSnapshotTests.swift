@@ -669,6 +669,12 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(menus.status, 0, menus.summary)
         XCTAssertTrue(menus.stderr.contains("no token: the app opens the login page"), menus.summary)
         XCTAssertTrue(menus.stdout.contains("home/order"), menus.summary)
+        // `context diff` and `home` say it in the same words.
+        for line in [["context", "diff"], ["home"]] {
+            let r = SXK.run(["--profile", "none"] + line, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 3, r.summary)
+            XCTAssertTrue(r.stderr.hasPrefix("error: no token: the app opens the login page"), r.summary)
+        }
         // A token the server rejects: after `home` saw it rejected, the same process says the same.
         XCTAssertEqual(SXK.run(["import-defaults", try writeExport(ws), "--profile", "stale"], in: ws, baseURL: url).status, 0)
         let after = SXK.run(["--profile", "stale", "-c", "home --json; explain menu home/order --json; menus common"], in: ws, baseURL: url)
