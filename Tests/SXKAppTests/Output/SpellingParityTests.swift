@@ -31,7 +31,7 @@ final class SpellingParityTests: XCTestCase {
         "whoami", "keys", "accounts", "role", "scenic", "store", "permissions", "permissions --all", "menus", "menus common",
         "location", "location detail", "orders --page-size 5", "orders --page-size 3 --csv", "orders --page-size 2 --expanded",
         "orders --page-size 3 --columns orderNo,customerPhone,createTime --tsv", "orders --page-size 6 --columns orderNo,customerName,amount --csv", "orders --all --limit 3",
-        "stats", "stats --period week", "stats --period month --chart", "profile",
+        "stats", "stats --period week", "stats --period month --chart", "profile", "config",
         "home --offline", "home", "boot", "explain dialog", "explain scope", "explain key key_in_role_name", "context diff",
         "whoami --json", "keys --json", "accounts --json", "home --json", "boot --json", "context diff --json", "explain dialog --json",
         // An error envelope: its code and message (`msg` or `message`) in one error line.

@@ -17,8 +17,12 @@ extension AppCommands {
     fileprivate func config(_ command: ParsedCommand) async throws -> CommandOutput {
         let result = try await guarded { try await services.network().account.config() }
         var output = dataOutput(result.response)
-        let rows: [JSONValue] = result.response.data.objectValue?.entries.map {
-            ["key": .string($0.key), "value": $0.value]
+        // Each key as the contract names it whatever the server's spelling (`enable_register` is
+        // `enableRegister`), and the flag the app reads as it decodes it (`0`/`1` too); `--json` keeps both as sent.
+        let rows: [JSONValue] = result.response.data.objectValue?.entries.map { entry in
+            let key = JSONObject.camelCase(entry.key)
+            let value: JSONValue = key == "enableRegister" ? result.value.enableRegister.map { .bool($0) } ?? entry.value : entry.value
+            return ["key": .string(key), "value": value]
         } ?? []
         let columns = [OutputColumn("key", priority: 90, cuttable: false), OutputColumn("value", priority: 80)]
         // A record: the machine formats and `--columns` take the config's own keys (as `whoami`'s),
