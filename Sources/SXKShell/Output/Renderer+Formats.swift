@@ -32,7 +32,15 @@ struct ColumnSelection: Sendable {
                     return row.entries.first { JSONObject.camelCase($0.key).lowercased() == camelLower }
                 })
             }
-            if let column = declared.first(where: { $0.key.lowercased() == lower || $0.key.lowercased() == camelLower || $0.header.lowercased() == lower }) {
+            if let column = declared.first(where: { $0.key.lowercased() == lower || $0.key.lowercased() == camelLower }) {
+                return column
+            }
+            // A member named exactly before a header of that name: `status` is the code, while the
+            // STATUS column shows `statusText` (`--columns STATUS` or `statusText` chooses that).
+            if members.contains(name) || members.contains(JSONObject.snakeCase(name)), !declared.contains(where: { $0.header == name }) {
+                return OutputColumn(name, name)
+            }
+            if let column = declared.first(where: { $0.header.lowercased() == lower }) {
                 return column
             }
             if camel != name, members.contains(where: { $0 == name || $0 == camel }) {

@@ -510,6 +510,13 @@ extension RendererTests {
         let selection = try ColumnSelection.resolve(["accessToken", "access_token"], declared: [], samples: spelled)
         XCTAssertEqual(selection.columns.map(\.key), ["accessToken", "access_token"])
         XCTAssertEqual(selection.record(spelled[0]).objectValue?.entries.map(\.key), ["accessToken", "access_token"])
+        // A member named exactly before a header of that name: `status` the code, STATUS the text column.
+        let orders: [JSONValue] = [["orderNo": "SO1", "status": "3", "statusText": "已完成"]]
+        let declared = [OutputColumn("orderNo", "ORDER NO"), OutputColumn("statusText", "STATUS")]
+        XCTAssertEqual(try ColumnSelection.resolve(["status"], declared: declared, samples: orders).columns.map(\.key), ["status"])
+        XCTAssertEqual(try ColumnSelection.resolve(["STATUS"], declared: declared, samples: orders).columns.map(\.key), ["statusText"])
+        XCTAssertEqual(try ColumnSelection.resolve(["status"], declared: declared, samples: [["orderNo": "SO1"]]).columns.map(\.key), ["statusText"],
+                       "without such a member the header still names its column")
     }
 
     /// A cell cut to its width keeps an emoji sequence or flag whole and never ends inside an escape.
