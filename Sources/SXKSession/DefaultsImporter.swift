@@ -64,9 +64,11 @@ public struct DefaultsImporter: Sendable {
             if key == StoreKey.token {
                 // The app opens its main tab with any token that is not empty (seed 000 §1); one sxk
                 // cannot keep or send would make every view answer for a device without one.
-                let text = raw.stringValue
-                if raw == .null || text?.isEmpty == true { continue }
-                guard let text, TokenStore.isWellFormed(text) else {
+                if raw == .null || raw == .string("") { continue }
+                guard case .string(let text) = raw else {
+                    throw .badInput(path: path, reason: "\(key) holds \(raw.typePhrase), not a token: the app keeps its token as text")
+                }
+                guard TokenStore.isWellFormed(text) else {
                     throw .badInput(path: path, reason: "\(key) holds a token sxk cannot keep or send (a header value: printable ASCII without spaces, at most \(TokenStore.maxLength) bytes); "
                         + "the app would open its main tab with it, so nothing is imported: fix the value, or remove the key to inspect the device as logged out")
                 }

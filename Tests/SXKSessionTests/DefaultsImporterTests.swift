@@ -227,6 +227,7 @@ final class DefaultsImporterTests: XCTestCase {
             ("plistarray", [UInt8](arrayPlist), "does not hold a dictionary"),
             // A token the app would open its main tab with, but that sxk cannot keep or send.
             ("spaced", Array("{\"key_in_token\": \"Bearer abcdefghijklmnop0123\"}".utf8), "key_in_token holds a token sxk cannot keep or send"),
+            ("boolean", Array("{\"key_in_token\": false}".utf8), "key_in_token holds a boolean, not a token"),
             ("newline", Array("{\"key_in_token\": \"abcdefghijklmnop0123\\n\"}".utf8), "the app would open its main tab with it"),
             ("twice", Array("{\"key_in_user_id\": 3001, \"key_in_token\": \"\", \"key_in_user_id\": 2001}".utf8), "key 'key_in_user_id' appears more than once"),
         ]

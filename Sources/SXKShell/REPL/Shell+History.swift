@@ -15,7 +15,6 @@ extension Shell {
         return context
     }
 
-    /// The columns of `history --csv`/`--tsv`: the members of `history --json`.
     /// A recalled line as `history` lists it: each word that carries a secret by the history filter's
     /// rule (`SecretWord`: `password=…`, `X-Api-Key:…`, a secret JSON member) or holds a live token,
     /// however it was quoted, shown masked in place; the rest as typed.
@@ -33,6 +32,7 @@ extension Shell {
     /// A stored id as a number when it is one; as stored otherwise.
     static func idValue(_ text: String) -> JSONValue { Int(text).map { .int($0) } ?? .string(text) }
 
+    /// The columns of `history --csv`/`--tsv`: the members of `history --json`.
     static let historyColumns = ["n", "line", "profile", "env", "role", "scenicId", "scenicName", "storeId", "at"].map { OutputColumn($0) }
 
     func showHistory(_ records: [HistoryEntry], _ command: ParsedCommand, io: CommandIO) async -> Int32 {
