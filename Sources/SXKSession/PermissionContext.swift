@@ -19,6 +19,13 @@ public final class PermissionContext: @unchecked Sendable {
         public init() {}
 
         public var permissionURIs: [String] { permissions.map(\.uri) }
+
+        /// The entry of the role-permission list the current role's permissions come from: the first
+        /// one of its code (`derive`); nil without a current role or an entry for it.
+        public var currentRoleIndex: Int? {
+            guard let code = roleCode, !code.isEmpty else { return nil }
+            return roles.firstIndex { $0.roleCode == code }
+        }
         public func role(_ code: String) -> RolePermission? { roles.first { $0.roleCode == code } }
     }
 
@@ -86,7 +93,8 @@ public final class PermissionContext: @unchecked Sendable {
     @discardableResult
     public static func derive(_ state: inout State) -> Derivation {
         let code = state.roleCode ?? ""
-        if let exact = state.roles.first(where: { $0.roleCode == code }), !code.isEmpty {
+        if let index = state.currentRoleIndex {
+            let exact = state.roles[index]
             state.permissions = exact.permissions
             state.scenicList = exact.scenicList
             state.roleName = exact.roleName.isEmpty ? state.roleName : exact.roleName

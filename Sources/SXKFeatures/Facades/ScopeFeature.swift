@@ -55,9 +55,10 @@ public struct ScopeFeature: Sendable {
         try sessionGuard.requireSession()
         if refresh || contexts.permission.current.roles.isEmpty { try await reloadRoles() }
         let p = contexts.permission.current
-        return p.roles.map {
-            RoleRow(code: $0.roleCode, name: $0.roleName, scenicCount: $0.scenicList.count,
-                    permissionCount: $0.permissions.count, isCurrent: $0.roleCode == p.roleCode)
+        let current = p.currentRoleIndex
+        return p.roles.enumerated().map { index, role in
+            RoleRow(code: role.roleCode, name: role.roleName, scenicCount: role.scenicList.count,
+                    permissionCount: role.permissions.count, isCurrent: index == current)
         }
     }
 

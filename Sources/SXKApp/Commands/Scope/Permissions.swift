@@ -25,7 +25,7 @@ extension AppCommands {
             var rows: [JSONValue] = []
             // The current role's permissions are its first entry's, as the load derives them
             // (`PermissionContext.derive`): a second entry of the same role is listed, not marked.
-            let current = permission.roles.firstIndex { $0.roleCode == permission.roleCode }
+            let current = permission.currentRoleIndex
             for (index, role) in permission.roles.enumerated() {
                 for item in role.permissions {
                     rows.append(["current": .bool(index == current), "role": .string(role.roleCode),

@@ -701,6 +701,8 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(all.stderr.contains("role storeAdmin has 2 entries in the role-permission list: its permissions are the first entry's"), all.summary)
         let table = SXK.run(["--profile", "twice", "permissions", "--all", "--csv"], in: ws, baseURL: url)
         XCTAssertFalse(table.stdout.contains("true,storeAdmin,home/order"), "the second entry marked current: \(table.summary)")
+        let listed = try XCTUnwrap(try SXK.run(["--profile", "twice", "role", "--json"], in: ws, baseURL: url).json() as? [[String: Any]])
+        XCTAssertEqual(listed.map { $0["current"] as? Bool }, [true, false], "\(listed)")
         let home = try XCTUnwrap(try SXK.run(["--profile", "twice", "home", "--offline", "--json"], in: ws, baseURL: url).json() as? [String: Any])
         XCTAssertEqual(home["dialog"] as? String, "permission")
     }
