@@ -103,10 +103,11 @@ enum TerminalPrompt {
             tcsetattr(fd, TCSANOW, &quiet)
         }
         defer { if secret && haveTermios { tcsetattr(fd, TCSADRAIN, &saved) } }
-        // Keys typed before the question showed were never echoed: the answer's line is ended here
-        // (a non-secret answer shown), or the next output would follow the question on its row.
+        // Keys typed before the question showed, while the terminal did not echo (the REPL's line
+        // editor had it): the answer's row is ended here (a non-secret answer shown), or the next
+        // output would follow the question on its row. Keys a terminal echoed as they came are on the screen.
         var pending: Int32 = 0
-        let typedAhead = ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
+        let typedAhead = haveTermios && saved.c_lflag & tcflag_t(ECHO) == 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
         writeAll(outFD, fitted(prompt, fd: outFD))
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
