@@ -52,6 +52,15 @@ final class ParserTests: XCTestCase {
         }
     }
 
+    /// A file value's leading `~/` is the home folder, as a shell reads it and as Tab completes it; other values keep it.
+    func testAFileValuesTildeIsTheHomeFolder() {
+        XCTAssertEqual(ValueCheck.expanded("~/out.har", kind: .path, home: "/home/u"), "/home/u/out.har")
+        XCTAssertEqual(ValueCheck.expanded("~", kind: .path, home: "/home/u"), "/home/u")
+        XCTAssertEqual(ValueCheck.expanded("~other/x", kind: .path, home: "/home/u"), "~other/x")
+        XCTAssertEqual(ValueCheck.expanded("~/x", kind: .string, home: "/home/u"), "~/x")
+        XCTAssertEqual(ValueCheck.expanded("~/x", kind: .path, home: nil), "~/x")
+    }
+
     func testUnknownFlagSuggestsNearest() {
         XCTAssertEqual(error(["orders", "--stauts", "x"]), "unknown flag '--stauts' for 'orders' (did you mean '--status'?)")
         XCTAssertEqual(error(["orders", "-z"]), "unknown flag '-z' for 'orders' (did you mean '-r'?)")

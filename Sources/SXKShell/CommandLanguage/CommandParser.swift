@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// What a typed command asks for: run a command, or show help for a command path.
 public enum ParseResult: Sendable, Equatable {
     case run(ParsedCommand)
@@ -125,7 +130,7 @@ private struct ParseState {
         if let kind = flag.value {
             guard let value else { throw UsageError("missing value for '--\(flag.name)' (\(flag.valueName)) in '\(label)'") }
             try ValueCheck.check(value, kind: kind, what: "'--\(flag.name)'")
-            options[flag.name, default: []].append(value)
+            options[flag.name, default: []].append(ValueCheck.expanded(value, kind: kind))
         } else {
             switches.insert(flag.name)
         }
@@ -197,8 +202,9 @@ private struct ParseState {
         return true
     }
 
-    /// Each positional against its argument's kind; too many or too few is a usage error.
-    func checkPositionals() throws {
+    /// Each positional against its argument's kind (a file's `~/` made the home folder); too many or
+    /// too few is a usage error.
+    mutating func checkPositionals() throws {
         let args = current.arguments
         for (index, value) in positionals.enumerated() {
             guard let arg = index < args.count ? args[index] : args.last(where: { $0.isVariadic }) else {
@@ -211,6 +217,7 @@ private struct ParseState {
             } else {
                 try ValueCheck.check(value, kind: arg.kind, what: arg.name)
             }
+            positionals[index] = ValueCheck.expanded(value, kind: arg.kind)
         }
         if positionals.count < args.count {
             for arg in args[positionals.count...] where !arg.isOptional && !arg.isVariadic {
@@ -239,6 +246,13 @@ public enum ValueCheck {
     }
 
     static func isNumber(_ word: String) -> Bool { Double(word) != nil }
+
+    /// A file or folder value with a leading `~` or `~/` as the home folder, as a shell reads it (and as
+    /// Tab completes it); any other value as given.
+    public static func expanded(_ value: String, kind: ValueKind, home: String? = getenv("HOME").map { String(cString: $0) }) -> String {
+        guard case .path = kind, value == "~" || value.hasPrefix("~/"), let home, !home.isEmpty else { return value }
+        return home + value.dropFirst()
+    }
 
     /// `yyyy-MM-dd` with a real month and day.
     public static func isDate(_ s: String) -> Bool {

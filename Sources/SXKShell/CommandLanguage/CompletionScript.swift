@@ -174,8 +174,12 @@ public enum CompletionScript {
         }
 
         _\(program)_dynamic() {
-            local line head base
+            local line head base last
             _\(program)_words
+            # The word being completed as sxk reads it: its opening quote and escapes taken off.
+            last="${_\(program)_w[-1]}"
+            last="${last#[\\'\\"]}"
+            last="${last//\\\\/}"
             head="${_\(program)_w[-1]}"
             base="${head%[:=]*}"
             [[ "$head" == *[:=]* ]] && head="${head:0:${#base}+1}" || head=""
@@ -183,9 +187,9 @@ public enum CompletionScript {
                 line="${line%%$'\\t'*}"
                 line="${line#"$head"}"
                 # A value with a space or a quote (a store's name) is inserted escaped, as one word.
-                [[ "$line" =~ ^[[:alnum:]_./:=@%+,-]*$ ]] || printf -v line '%q' "$line"
+                [[ "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
                 COMPREPLY+=("$line")
-            done < <(\(program) __complete -- "${_\(program)_w[@]:1}" 2>/dev/null)
+            done < <(\(program) __complete -- "${_\(program)_w[@]:1:${#_\(program)_w[@]}-2}" "$last" 2>/dev/null)
             # A folder alone stays open, so Tab goes on inside it.
             [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == */ ]] && compopt -o nospace 2>/dev/null
         }

@@ -203,6 +203,8 @@ final class GeneratedArtifactsTests: XCTestCase {
         let dir = ws.root + "/files"
         try FileManager.default.createDirectory(atPath: dir + "/dir with space", withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: dir + "/quo'te.json", contents: Data())
+        FileManager.default.createFile(atPath: dir + "/dir with space/in side.har", contents: Data())
+        try FileManager.default.createDirectory(atPath: ws.home + "/files", withIntermediateDirectories: true)
         let script = Self.root.appendingPathComponent("completions/sxk.bash").path
         let driver = """
         source '\(script)'
@@ -212,10 +214,13 @@ final class GeneratedArtifactsTests: XCTestCase {
         t 'sxk --state-dir d' sxk --state-dir d
         t 'sxk har save q' sxk har save q
         t 'sxk har save d' sxk har save d
+        t 'sxk har save dir\\ with\\ space/' sxk har save 'dir\\ with\\ space/'
+        t 'sxk har save ~/' sxk har save '~/'
         """
         let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
         XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init),
-                       ["2|dir with space|quo'te.json|", "1|dir with space|", "1|quo\\'te.json|", "1|dir\\ with\\ space/|"], r.summary)
+                       ["2|dir with space|quo'te.json|", "1|dir with space|", "1|quo\\'te.json|", "1|dir\\ with\\ space/|",
+                        "1|dir\\ with\\ space/in\\ side.har|", "1|~/files/|"], r.summary)
     }
 
     func testEverySpecParsesItsOwnExamples() throws {

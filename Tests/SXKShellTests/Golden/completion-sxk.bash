@@ -26,8 +26,12 @@ _sxk_paths() {
 }
 
 _sxk_dynamic() {
-    local line head base
+    local line head base last
     _sxk_words
+    # The word being completed as sxk reads it: its opening quote and escapes taken off.
+    last="${_sxk_w[-1]}"
+    last="${last#[\'\"]}"
+    last="${last//\\/}"
     head="${_sxk_w[-1]}"
     base="${head%[:=]*}"
     [[ "$head" == *[:=]* ]] && head="${head:0:${#base}+1}" || head=""
@@ -35,9 +39,9 @@ _sxk_dynamic() {
         line="${line%%$'\t'*}"
         line="${line#"$head"}"
         # A value with a space or a quote (a store's name) is inserted escaped, as one word.
-        [[ "$line" =~ ^[[:alnum:]_./:=@%+,-]*$ ]] || printf -v line '%q' "$line"
+        [[ "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
         COMPREPLY+=("$line")
-    done < <(sxk __complete -- "${_sxk_w[@]:1}" 2>/dev/null)
+    done < <(sxk __complete -- "${_sxk_w[@]:1:${#_sxk_w[@]}-2}" "$last" 2>/dev/null)
     # A folder alone stays open, so Tab goes on inside it.
     [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == */ ]] && compopt -o nospace 2>/dev/null
 }
