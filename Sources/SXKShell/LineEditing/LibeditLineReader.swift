@@ -17,8 +17,9 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
     private let store: HistoryStore
     private let completer: Completer
     private let color: Bool
-    /// False under `TERM=dumb`: a redraw starts a new line instead of moving the cursor up and clearing.
-    private let cursorControl = getenv("TERM").map { String(cString: $0) } != "dumb"
+    /// False under `TERM=dumb` (`Terminal.cursorControl`): a redraw starts a new line instead of
+    /// moving the cursor up and clearing.
+    private let cursorControl: Bool
     private let outputFD: Int32
     private var promptBuffer: UnsafeMutablePointer<CChar>?
     /// Columns the prompt takes (its text without colour), for the redraw after a resize.
@@ -29,7 +30,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 
     /// `store` is loaded already; its entries become recallable. Nil when libedit cannot be loaded
     /// (`Libedit.loadError` says why) or cannot start an editor on the terminal.
-    public init?(programName: String, store: HistoryStore, color: Bool, completer: @escaping Completer) {
+    public init?(programName: String, store: HistoryStore, color: Bool, cursorControl: Bool = true, completer: @escaping Completer) {
         guard Libedit.loadError == nil, let input = fdopen(0, "r"), let output = fdopen(2, "w"),
               let el = sxk_el_init(programName, input, output, output) else { return nil }
         guard let hist = sxk_history_init() else { sxk_el_end(el); return nil }
@@ -38,6 +39,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         self.store = store
         self.completer = completer
         self.color = color
+        self.cursorControl = cursorControl
         self.outputFD = 2
 
         _ = sxk_history_setsize(hist, &event, Int32(store.limit))
@@ -272,7 +274,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
         let columns = max(1, Int(sxk_el_get_columns(el)))
         // Rows as laid out, wide characters wrapped whole, not columns divided by the width.
         let down = info.buffer == nil ? 0 : row(after: lineText(upTo: info.lastchar), columns: columns) - row(after: lineText(upTo: info.cursor), columns: columns)
-        writeOut((down > 0 ? "\u{1B}[\(down)B" : "") + "\n")
+        writeOut((down > 0 && cursorControl ? "\u{1B}[\(down)B" : "") + "\n")
     }
 
     /// The window changed size: libedit learns the new width, the cursor goes back to where the

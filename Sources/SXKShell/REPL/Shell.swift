@@ -124,8 +124,9 @@ public final class Shell: @unchecked Sendable {
             }
             return result
         }
+        let cursorControl = terminal.cursorControl
         let made: ReaderBox = await thread.run {
-            let editor: (any LineReader)? = LibeditLineReader(programName: "sxk", store: store, color: color, completer: completer)
+            let editor: (any LineReader)? = LibeditLineReader(programName: "sxk", store: store, color: color, cursorControl: cursorControl, completer: completer)
             return ReaderBox(reader: editor ?? PlainLineReader(promptFD: 2))
         }
         // Without libedit the shell still runs, on plain lines: said once, here, not at every prompt.
