@@ -33,6 +33,18 @@ struct SandboxSessionFile: SandboxTokenKeeper {
         return loaded?.value ?? []
     }
 
+    /// Under a lock of its own (`sandbox-tokens.lock`, not the profile's: the sandbox answers while
+    /// the client may hold that one); without it, as before, when the lock cannot be had.
+    func update(_ change: ([SandboxTokenRecord]) -> [SandboxTokenRecord]) {
+        let lock = ProfileLock(path: dir + "/sandbox-tokens.lock", timeout: 3)
+        do {
+            try file.ensureDirectory(dir)
+            try lock.withLock { save(change(load())) }
+        } catch {
+            save(change(load()))
+        }
+    }
+
     func save(_ records: [SandboxTokenRecord]) {
         let value: JSONValue = ["tokens": .array(records.map {
             ["token": .string($0.token), "userId": .int($0.userId), "issued": .int(Int($0.issued.timeIntervalSince1970))]

@@ -21,4 +21,11 @@ public protocol SandboxTokenKeeper: Sendable {
     func load() -> [SandboxTokenRecord]
     /// Replaces what is kept with `records`.
     func save(_ records: [SandboxTokenRecord])
+    /// Replaces what is kept with `change` of it, read and written as one step: two sandboxes on one
+    /// state folder (two `sxk --sandbox` runs) keep each other's tokens.
+    func update(_ change: ([SandboxTokenRecord]) -> [SandboxTokenRecord])
+}
+
+extension SandboxTokenKeeper {
+    public func update(_ change: ([SandboxTokenRecord]) -> [SandboxTokenRecord]) { save(change(load())) }
 }

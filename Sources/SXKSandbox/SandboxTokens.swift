@@ -53,30 +53,37 @@ final class SandboxTokens: @unchecked Sendable {
     func issueFormal(userId: Int) -> String {
         let token = SandboxTokens.random(prefix: "sxk_")
         lock.withLock {
-            // Tokens another run kept since this one started stay valid too (two shells on one state folder).
-            if let keeper {
-                for record in keeper.load() where formal[record.token] == nil {
-                    formal[record.token] = Formal(userId: record.userId, issued: record.issued)
-                }
-            }
             formal[token] = Formal(userId: userId, issued: clock.now())
-            persist()
+            // Tokens another run kept since this one started stay valid too (two shells on one state
+            // folder), and the file is read and written as one step so neither run drops the other's.
+            keeper?.update { kept in
+                adopt(kept)
+                return keptRecords()
+            }
         }
         return token
     }
 
-    /// Writes the formal tokens to the keeper, newest `keptLimit` only; called with the lock held.
-    private func persist() {
-        guard let keeper else { return }
-        let records = formal.map { SandboxTokenRecord(token: $0.key, userId: $0.value.userId, issued: $0.value.issued) }
+    /// Takes the tokens another run kept that this one does not know; called with the lock held.
+    private func adopt(_ kept: [SandboxTokenRecord]) {
+        for record in kept where formal[record.token] == nil {
+            formal[record.token] = Formal(userId: record.userId, issued: record.issued)
+        }
+    }
+
+    /// The formal tokens to keep, newest `keptLimit` only; called with the lock held.
+    private func keptRecords() -> [SandboxTokenRecord] {
+        Array(formal.map { SandboxTokenRecord(token: $0.key, userId: $0.value.userId, issued: $0.value.issued) }
             .sorted { ($0.issued, $0.token) > ($1.issued, $1.token) }
-            .prefix(SandboxTokens.keptLimit)
-        keeper.save(Array(records))
+            .prefix(SandboxTokens.keptLimit))
     }
 
     /// The account behind a live formal token.
     func formalUser(_ token: String) -> Int? {
         lock.withLock {
+            // A token this run does not know may be another run's on the same state folder (a
+            // `switch-account` in another shell): read what is kept before refusing it.
+            if formal[token] == nil, let keeper { adopt(keeper.load()) }
             guard let entry = formal[token] else { return nil }
             if let ttl, clock.now().timeIntervalSince(entry.issued) >= ttl {
                 formal[token] = nil
@@ -104,7 +111,7 @@ final class SandboxTokens: @unchecked Sendable {
         lock.withLock {
             temporary.removeAll()
             formal.removeAll()
-            persist()
+            keeper?.save([])
         }
     }
 }

@@ -59,7 +59,7 @@ enum Manual {
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/accounts.json", "The accounts of the last login (ids, names, types, roles; never a token), for `switch-account` in a later process."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/backend.json", "The backend the profile's session belongs to: `--profile NAME` alone goes back to it; named with another backend, the profile's token is kept and not sent there."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/stores.json", "The last store list the server sent, for Tab completion in a new process only."),
-                .tagged("$XDG_STATE_HOME/sxk/PROFILE/sandbox-tokens.json", "In the profile `--sandbox` uses: the embedded sandbox's tokens, so the next run accepts the stored session."),
+                .tagged("$XDG_STATE_HOME/sxk/PROFILE/sandbox-tokens.json", "In the profile `--sandbox` uses: the embedded sandbox's tokens, so the next run accepts the stored session, and a run beside it a session the other made (`sandbox-tokens.lock` guards their updates)."),
                 .tagged("$XDG_STATE_HOME/sxk/PROFILE/connections.sock", "The socket of the connection holder `--persist` starts (same user only); gone when it exits."),
                 .tagged("$XDG_CONFIG_HOME/sxk/sxkrc", "The startup file: commands run before the first prompt (and `persist SECONDS` for one-shots); sxk never writes it."),
                 .tagged("$XDG_CONFIG_HOME/sxk/display", "The display settings `set --save` keeps, read at start."),

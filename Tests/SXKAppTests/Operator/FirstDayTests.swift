@@ -64,6 +64,45 @@ final class FirstDayTests: XCTestCase {
 
     // MARK: the embedded sandbox keeps logins across runs
 
+    /// Two `sxk --sandbox` runs on one state folder, each with its own sandbox: a `switch-account`
+    /// in one is a session the other's sandbox accepts, not a token it rejects (which would log the
+    /// profile out for both).
+    func testASandboxRunAcceptsASessionAnotherRunMade() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.run(["--sandbox", "login", "13800000004", "--password-stdin", "--accept-privacy", "--account", "1"],
+                               in: ws, baseURL: nil, stdin: "sandbox123\n").status, 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: SXKBinary.path)
+        process.arguments = ["--sandbox", "--state-dir", ws.stateDir]
+        process.environment = ws.environment
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let out = PipeDrain(output.fileHandleForReading), err = PipeDrain(errors.fileHandleForReading)
+        try process.run()
+        func waitFor(_ text: String) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if String(decoding: out.snapshot, as: UTF8.self).contains(text) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+        input.fileHandleForWriting.write(Data("whoami --jq .userId\n".utf8))
+        XCTAssertTrue(waitFor("4001"), String(decoding: err.snapshot, as: UTF8.self))
+        let switched = SXK.run(["--sandbox", "switch-account", "2"], in: ws, baseURL: nil)
+        XCTAssertEqual(switched.status, 0, switched.summary)
+        input.fileHandleForWriting.write(Data("orders --page-size 1 --jq .pageSize\nwhoami --jq .userId\n".utf8))
+        XCTAssertTrue(waitFor("4002"), String(decoding: err.snapshot, as: UTF8.self))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let stderr = String(decoding: err.finish(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        XCTAssertFalse(stderr.contains("session expired"), stderr)
+        XCTAssertNotNil(ws.read(ws.stateDir + "/sandbox/token"), "the profile was logged out")
+    }
+
     func testSandboxLoginSurvivesARestartOnTheSameStateFolder() throws {
         let ws = Workspace()
         let login = SXK.run(["--sandbox", "login", "13800000003", "--password-stdin", "--accept-privacy"], in: ws, baseURL: nil, stdin: "sandbox123\n")
