@@ -38,26 +38,32 @@ extension AppStore {
     /// permission lists (once a role-permission list was loaded or restored — an empty one is saved as
     /// empty, as the app saves what it received). `validated`: the contexts were just loaded from the
     /// server with the token, so the time of this save is also the session's last validation.
-    public func persistContexts(account: AccountContext, permission: PermissionContext, validated: Bool = false) throws(SessionError) {
+    /// `chosen`: a switch the user typed, whose every key is written even where memory already held it
+    /// (another process may have written other values since this one read the file).
+    public func persistContexts(account: AccountContext, permission: PermissionContext, validated: Bool = false, chosen: Bool = false) throws(SessionError) {
         let a = account.current
         let p = permission.current
         try batch { () throws(SessionError) in
-            if validated { touchValidated() }
-            defaults.set(StoreKey.userId, a.userId.map { .int($0) })
-            defaults.set(StoreKey.accountType, a.accountType.map { .string($0) })
-            defaults.set(StoreKey.accountDisplayName, a.displayName.map { .string($0) })
-            defaults.set(StoreKey.userName, a.userName.map { .string($0) })
-            defaults.set(StoreKey.realName, a.realName.map { .string($0) })
-            defaults.set(StoreKey.avatar, a.avatar.map { .string($0) })
-            defaults.set(StoreKey.phone, a.phone.map { .string($0) })
-            try setRole(code: p.roleCode, name: p.roleName)
-            try setCurrentScenic(id: a.scenicId, name: a.scenicName)
-            try setCurrentStoreId(a.storeId)
-            if p.rolesLoaded {
-                try saveRolePermissionList(p.roles)
-                try savePermissionItems(p.permissions)
-                try saveRoleScenicList(p.scenicList)
-            }
+            if chosen { try defaults.deciding { () throws(SessionError) in try write(a, p, validated: validated) } } else { try write(a, p, validated: validated) }
+        }
+    }
+
+    private func write(_ a: AccountContext.State, _ p: PermissionContext.State, validated: Bool) throws(SessionError) {
+        if validated { touchValidated() }
+        defaults.set(StoreKey.userId, a.userId.map { .int($0) })
+        defaults.set(StoreKey.accountType, a.accountType.map { .string($0) })
+        defaults.set(StoreKey.accountDisplayName, a.displayName.map { .string($0) })
+        defaults.set(StoreKey.userName, a.userName.map { .string($0) })
+        defaults.set(StoreKey.realName, a.realName.map { .string($0) })
+        defaults.set(StoreKey.avatar, a.avatar.map { .string($0) })
+        defaults.set(StoreKey.phone, a.phone.map { .string($0) })
+        try setRole(code: p.roleCode, name: p.roleName)
+        try setCurrentScenic(id: a.scenicId, name: a.scenicName)
+        try setCurrentStoreId(a.storeId)
+        if p.rolesLoaded {
+            try saveRolePermissionList(p.roles)
+            try savePermissionItems(p.permissions)
+            try saveRoleScenicList(p.scenicList)
         }
     }
 }

@@ -196,7 +196,8 @@ public struct ScopeFeature: Sendable {
         let oldPrevious = previous.map { store.previous($0.kind) }
         if let previous, let left = previous.left, left != previous.chosen { store.stagePrevious(previous.kind, left) }
         do {
-            try contexts.persist()
+            // Written whole: a switch to what memory already held still puts it on disk, over another process's change.
+            try contexts.persist(chosen: true)
         } catch {
             contexts.account.replace(with: saved.account)
             contexts.permission.replace(with: saved.permission)

@@ -17,4 +17,20 @@ final class RoleTests: XCTestCase {
         let who = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: SharedSandbox.url).json() as? [String: Any])
         XCTAssertEqual(who["roleCode"] as? String, "photographer", "a refused switch changed the role")
     }
+
+    /// A switch the user types is written even when this process already held that role: another
+    /// process may have switched since, and the disk must end as the switch said.
+    func testASwitchToTheRoleHeldInMemoryIsStillWritten() throws {
+        let ws = Workspace()
+        let url = SharedSandbox.url
+        SXK.login("13800000002", in: ws, baseURL: url)
+        let live = try LiveSXK([], in: ws, baseURL: url)
+        live.send("whoami --jq .roleCode\n")
+        XCTAssertTrue(live.waitForStdout { $0.contains("scenicAdmin") })
+        XCTAssertEqual(SXK.run(["role", "photographer"], in: ws, baseURL: url).status, 0)
+        live.send("role scenicAdmin\n")
+        XCTAssertEqual(live.finish(), 0)
+        let who = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(who["roleCode"] as? String, "scenicAdmin", "the switch printed success and wrote nothing")
+    }
 }
