@@ -80,6 +80,18 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// SIGTERM at the password prompt ends the question's row before the process leaves, so the
+    /// user's shell prompt does not land after `password:`.
+    func testSigtermAtThePasswordPromptEndsItsRow() throws {
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["login", "13800000001", "--accept-privacy"],
+                               environment: environment)
+        try s.expect("password:")
+        kill(s.pid, SIGTERM)
+        XCTAssertEqual(try s.waitForExit(), 143)
+        let raw = String(decoding: s.raw, as: UTF8.self)
+        XCTAssertTrue(raw.hasSuffix("password: \r\n"), raw.debugDescription)
+    }
+
     func testWrongAccountChoiceAsksAgainWithOneLineWhy() throws {
         let s = try start()
         s.send("login 13800000004 --accept-privacy\r")

@@ -1,4 +1,5 @@
 import SXKCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -83,6 +84,17 @@ public final class CommandIO: @unchecked Sendable {
 enum TerminalPrompt {
     enum Outcome: Sendable { case answer(String), noTerminal, eof, interrupted }
 
+    /// Where the question now waiting for its answer was written (-1: none), so a SIGTERM or SIGHUP
+    /// that ends the process there can end its row first (`endOpenQuestion`).
+    private static let openQuestionFD = Atomic<Int32>(-1)
+
+    /// Ends the row of a question still waiting for its answer: what the user's shell prints next
+    /// starts on a row of its own.
+    static func endOpenQuestion() {
+        let fd = openQuestionFD.exchange(-1, ordering: .relaxed)
+        if fd >= 0 { writeAll(fd, "\n") }
+    }
+
     static func ask(prompt: String, secret: Bool) -> Outcome {
         var fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         var owned = true
@@ -109,6 +121,8 @@ enum TerminalPrompt {
         var pending: Int32 = 0
         let typedAhead = haveTermios && saved.c_lflag & tcflag_t(ECHO) == 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
         writeAll(outFD, fitted(prompt, fd: outFD))
+        openQuestionFD.store(outFD, ordering: .relaxed)
+        defer { openQuestionFD.store(-1, ordering: .relaxed) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {

@@ -613,6 +613,7 @@ public final class Shell: @unchecked Sendable {
         // A command about to start is stopped too (it finds the end claimed, or the kept cancel).
         running.cancel(orNext: true)
         status.clear()
+        TerminalPrompt.endOpenQuestion()
         saveHistory()
         host.shutdown()
         stdout.flush()
