@@ -128,7 +128,7 @@ public final class AppStore: @unchecked Sendable {
     private func setDate(_ key: String, _ value: Date?) {
         defaults.set(key, value.map(Self.timeValue))
     }
-    private func scopedKey(_ name: String) -> String { StoreKey.scoped(name, prefix: accountCachePrefix) }
+    func scopedKey(_ name: String) -> String { StoreKey.scoped(name, prefix: accountCachePrefix) }
     private func touchSnapshot() { setDate(StoreKey.snapshotSavedAt, clock.now()) }
     /// Marks the session as confirmed by the server now (saved with the next commit).
     func touchValidated() { setDate(StoreKey.sessionValidatedAt, clock.now()) }

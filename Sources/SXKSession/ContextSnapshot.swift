@@ -38,13 +38,19 @@ extension AppStore {
     /// permission lists (once a role-permission list was loaded or restored — an empty one is saved as
     /// empty, as the app saves what it received). `validated`: the contexts were just loaded from the
     /// server with the token, so the time of this save is also the session's last validation.
-    /// `chosen`: a switch the user typed, whose every key is written even where memory already held it
-    /// (another process may have written other values since this one read the file).
+    /// `chosen`: a switch the user typed, whose scope keys (role, scenic, store and the role's lists) are
+    /// written even where memory already held them, over another process's switch since this one read
+    /// the file. The account's identity is not forced: a file another login or logout changed refuses
+    /// the save (`DefaultsStore.save`), as it refuses any.
     public func persistContexts(account: AccountContext, permission: PermissionContext, validated: Bool = false, chosen: Bool = false) throws(SessionError) {
         let a = account.current
         let p = permission.current
         try batch { () throws(SessionError) in
-            if chosen { try defaults.deciding { () throws(SessionError) in try write(a, p, validated: validated) } } else { try write(a, p, validated: validated) }
+            try write(a, p, validated: validated)
+            guard chosen else { return }
+            var scope = [StoreKey.roleCode, StoreKey.roleName, StoreKey.currentScenicId, StoreKey.currentScenicName, StoreKey.currentStoreId]
+            if p.rolesLoaded { scope += [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList].map { scopedKey($0) } }
+            for key in scope { defaults.set(key, defaults[key], evenIfUnchanged: true) }
         }
     }
 

@@ -21,8 +21,6 @@ public final class DefaultsStore: @unchecked Sendable {
     private let mutex = Lock()
     private var values = JSONObject()
     private var changed = Set<String>()
-    /// While set (`deciding`), every `set` is a change, as with `evenIfUnchanged`.
-    private var decidingAll = false
     private var looseMode = false
     /// The file as the last `load` read it (nil: not read, read as refused or absent, or written since),
     /// so `refresh` can tell that nothing changed without reading and parsing it again.
@@ -126,19 +124,10 @@ public final class DefaultsStore: @unchecked Sendable {
     /// account) writes it whatever another process has put in the file since this one read it.
     public func set(_ key: String, _ value: JSONValue?, evenIfUnchanged: Bool = false) {
         mutex.withLock {
-            if values[key] == value, !evenIfUnchanged, !decidingAll { return }
+            if values[key] == value, !evenIfUnchanged { return }
             values[key] = value
             changed.insert(key)
         }
-    }
-
-    /// Runs `body` with every `set` in it a change even when memory holds that value already: the
-    /// keys of a switch the user typed are written over whatever another process has put in the file,
-    /// so the state on disk is the one the switch confirmed.
-    public func deciding<T>(_ body: () throws(SessionError) -> T) throws(SessionError) -> T {
-        mutex.withLock { decidingAll = true }
-        defer { mutex.withLock { decidingAll = false } }
-        return try body()
     }
 
     /// Whether `key` holds a change that no save has written yet.

@@ -212,4 +212,25 @@ final class ScopeOrdersAndCLITests: SandboxTestCase {
         XCTAssertTrue(ws.allFiles().filter { $0.hasSuffix("history") || $0.contains("history") }.isEmpty,
                       "history files: \(ws.allFiles())")
     }
+
+    /// A typed switch whose store list was in flight while another process logged in as another
+    /// account writes nothing: the profile keeps the other login's token beside its own account,
+    /// never beside this process's scope.
+    func testASwitchInFlightDoesNotWriteOverAnotherAccountsLogin() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let live = try LiveSXK([], in: ws, baseURL: url)
+        live.send("whoami --jq .userId\n")
+        XCTAssertTrue(live.waitForStdout { $0.contains("3001") })
+        server.setLatency(milliseconds: 1500)
+        live.send("store 102\n")
+        Thread.sleep(forTimeInterval: 0.5)
+        server.setLatency(milliseconds: 0)
+        SXK.login("13800000002", in: ws, baseURL: url)
+        XCTAssertNotEqual(live.finish(), 0, "the switch said it was done")
+        let who = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(who["userId"] as? Int, 2001)
+        XCTAssertEqual(who["roleCode"] as? String, "scenicAdmin")
+        XCTAssertNil(who["storeId"] as? Int, "3001's store beside 2001's token")
+    }
 }
