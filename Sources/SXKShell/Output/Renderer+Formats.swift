@@ -37,7 +37,9 @@ struct ColumnSelection: Sendable {
             }
             // A member named exactly before a header of that name: `status` is the code, while the
             // STATUS column shows `statusText` (`--columns STATUS` or `statusText` chooses that).
-            if members.contains(name) || members.contains(JSONObject.snakeCase(name)), !declared.contains(where: { $0.header == name }) {
+            // (A camelCase name finds the member a snake_case server spells for it; `Status` is no member's name.)
+            let spelledSnake = name.first?.isLowercase == true && camel == name && members.contains(JSONObject.snakeCase(name))
+            if members.contains(name) || spelledSnake, !declared.contains(where: { $0.header == name }) {
                 return OutputColumn(name, name)
             }
             if let column = declared.first(where: { $0.header.lowercased() == lower }) {

@@ -515,6 +515,10 @@ extension RendererTests {
         let declared = [OutputColumn("orderNo", "ORDER NO"), OutputColumn("statusText", "STATUS")]
         XCTAssertEqual(try ColumnSelection.resolve(["status"], declared: declared, samples: orders).columns.map(\.key), ["status"])
         XCTAssertEqual(try ColumnSelection.resolve(["STATUS"], declared: declared, samples: orders).columns.map(\.key), ["statusText"])
+        XCTAssertEqual(try ColumnSelection.resolve(["Status"], declared: declared, samples: orders).columns.map(\.key), ["statusText"],
+                       "a header in another case is the header, not a member no row has")
+        let snake: [JSONValue] = [["order_no": "SO1", "status": "3", "status_text": "已完成", "customer_name": "张"]]
+        XCTAssertEqual(try ColumnSelection.resolve(["customerName"], declared: declared, samples: snake).record(snake[0]), ["customer_name": "张"])
         XCTAssertEqual(try ColumnSelection.resolve(["status"], declared: declared, samples: [["orderNo": "SO1"]]).columns.map(\.key), ["statusText"],
                        "without such a member the header still names its column")
     }
