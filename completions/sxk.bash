@@ -26,10 +26,11 @@ _sxk_paths() {
 }
 
 _sxk_dynamic() {
-    local line head base last
+    local line head base last quoted=""
     _sxk_words
     # The word being completed as sxk reads it: its opening quote and escapes taken off.
     last="${_sxk_w[-1]}"
+    [[ "$last" == [\'\"]* ]] && quoted=1
     last="${last#[\'\"]}"
     last="${last//\\/}"
     head="${_sxk_w[-1]}"
@@ -38,8 +39,9 @@ _sxk_dynamic() {
     while IFS= read -r line; do
         line="${line%%$'\t'*}"
         line="${line#"$head"}"
-        # A value with a space or a quote (a store's name) is inserted escaped, as one word.
-        [[ "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
+        # A value with a space or a quote (a store's name) is inserted escaped, as one word;
+        # inside the quote the word opened, as it is.
+        [[ -n "$quoted" || "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
         COMPREPLY+=("$line")
     done < <(sxk __complete -- "${_sxk_w[@]:1:${#_sxk_w[@]}-2}" "$last" 2>/dev/null)
     # A folder alone stays open, so Tab goes on inside it.

@@ -174,10 +174,11 @@ public enum CompletionScript {
         }
 
         _\(program)_dynamic() {
-            local line head base last
+            local line head base last quoted=""
             _\(program)_words
             # The word being completed as sxk reads it: its opening quote and escapes taken off.
             last="${_\(program)_w[-1]}"
+            [[ "$last" == [\\'\\"]* ]] && quoted=1
             last="${last#[\\'\\"]}"
             last="${last//\\\\/}"
             head="${_\(program)_w[-1]}"
@@ -186,8 +187,9 @@ public enum CompletionScript {
             while IFS= read -r line; do
                 line="${line%%$'\\t'*}"
                 line="${line#"$head"}"
-                # A value with a space or a quote (a store's name) is inserted escaped, as one word.
-                [[ "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
+                # A value with a space or a quote (a store's name) is inserted escaped, as one word;
+                # inside the quote the word opened, as it is.
+                [[ -n "$quoted" || "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
                 COMPREPLY+=("$line")
             done < <(\(program) __complete -- "${_\(program)_w[@]:1:${#_\(program)_w[@]}-2}" "$last" 2>/dev/null)
             # A folder alone stays open, so Tab goes on inside it.
