@@ -20,6 +20,8 @@ final class SandboxTokens: @unchecked Sendable {
     private var temporary: [String: Temporary] = [:]
     private var formal: [String: Formal] = [:]
     private var ttl: TimeInterval?
+    /// When `expireAll` ran: a token issued before it stays expired, even if another run keeps it.
+    private var expiredBefore: Date?
     private let clock: any WallClock
     private let keeper: (any SandboxTokenKeeper)?
 
@@ -66,7 +68,7 @@ final class SandboxTokens: @unchecked Sendable {
 
     /// Takes the tokens another run kept that this one does not know; called with the lock held.
     private func adopt(_ kept: [SandboxTokenRecord]) {
-        for record in kept where formal[record.token] == nil {
+        for record in kept where formal[record.token] == nil && expiredBefore.map({ record.issued > $0 }) != false {
             formal[record.token] = Formal(userId: record.userId, issued: record.issued)
         }
     }
@@ -111,7 +113,8 @@ final class SandboxTokens: @unchecked Sendable {
         lock.withLock {
             temporary.removeAll()
             formal.removeAll()
-            keeper?.save([])
+            expiredBefore = clock.now()
+            keeper?.update { _ in [] }
         }
     }
 }

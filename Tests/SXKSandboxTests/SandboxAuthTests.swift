@@ -98,3 +98,33 @@ final class SandboxTokenTTLTests: SandboxTestCase {
         expectCode(try get("/api/yf-handset-app/userinfo", token: token), 100401)
     }
 }
+
+/// Two sandboxes keeping their tokens in one place (two `sxk --sandbox` runs on one state folder).
+final class SharedTokenKeeperTests: XCTestCase {
+    final class MemoryKeeper: SandboxTokenKeeper, @unchecked Sendable {
+        private let lock = NSLock()
+        private var records: [SandboxTokenRecord] = []
+        func load() -> [SandboxTokenRecord] { lock.withLock { records } }
+        func save(_ records: [SandboxTokenRecord]) { lock.withLock { self.records = records } }
+    }
+
+    func testEachAcceptsTheOthersTokensButNotOneItExpired() {
+        let keeper = MemoryKeeper()
+        let clock = FixedClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let a = SandboxTokens(ttl: nil, clock: clock, keeper: keeper)
+        let b = SandboxTokens(ttl: nil, clock: clock, keeper: keeper)
+        let first = a.issueFormal(userId: 1001)
+        let second = b.issueFormal(userId: 2001)
+        XCTAssertEqual(a.formalUser(second), 2001, "a token the other run issued since")
+        XCTAssertEqual(b.formalUser(first), 1001)
+        XCTAssertEqual(Set(keeper.load().map(\.token)), [first, second], "neither run dropped the other's")
+        a.expireAll()
+        XCTAssertNil(a.formalUser(first))
+        // The other run still holds them and keeps them again with its next token: the run that
+        // expired them does not take them back.
+        clock.advance(by: 1)
+        _ = b.issueFormal(userId: 2001)
+        XCTAssertNil(a.formalUser(first))
+        XCTAssertNil(a.formalUser(second))
+    }
+}
