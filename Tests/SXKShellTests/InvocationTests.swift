@@ -57,6 +57,10 @@ final class InvocationTests: XCTestCase {
         XCTAssertThrowsError(try parse(["--state-dir", "", "version"])) { XCTAssertEqual("\($0)", "--state-dir needs a folder") }
         XCTAssertThrowsError(try parse(["--state-dir=", "version"])) { XCTAssertEqual("\($0)", "--state-dir needs a folder") }
         XCTAssertThrowsError(try parse(["--cacert", "", "version"])) { XCTAssertEqual("\($0)", "--cacert needs a file") }
+        // `--har=~/x.har` reaches sxk unexpanded; its `~/` is the home folder, as a FILE's is.
+        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            XCTAssertEqual(try parse(["--har=~/x.har", "version"]).options.harFile, home + "/x.har")
+        }
     }
 
     func testDefaultHistoryPath() {

@@ -140,12 +140,14 @@ public struct Invocation: Sendable, Equatable {
                 // An empty name would quietly be the environment's own profile.
                 if o.profile?.isEmpty == true { throw UsageError("--profile needs a name") }
             case "--state-dir":
-                o.stateDir = try value(name, inline: inline)
                 // An empty folder would quietly be the default one: the user's real profiles.
-                if o.stateDir?.isEmpty == true { throw UsageError("--state-dir needs a folder") }
+                let dir = try value(name, inline: inline)
+                if dir.isEmpty { throw UsageError("--state-dir needs a folder") }
+                o.stateDir = ValueCheck.expanded(dir, kind: .path)
             case "--cacert":
-                o.caCert = try value(name, inline: inline)
-                if o.caCert?.isEmpty == true { throw UsageError("--cacert needs a file") }
+                let file = try value(name, inline: inline)
+                if file.isEmpty { throw UsageError("--cacert needs a file") }
+                o.caCert = ValueCheck.expanded(file, kind: .path)
             case "--persist": o.persist = try persistSeconds(try value(name, inline: inline), "--persist")
             case "--timeout":
                 let text = try value(name, inline: inline)
@@ -160,7 +162,8 @@ public struct Invocation: Sendable, Equatable {
             case "--har":
                 let path = try value(name, inline: inline)
                 guard !path.isEmpty else { throw UsageError("--har expects a file name") }
-                o.harFile = path
+                // `--har=~/x.har` reaches sxk unexpanded: sh expands a `~` only at a word's start.
+                o.harFile = ValueCheck.expanded(path, kind: .path)
             default:
                 if inline != nil { throw UsageError("option '\(name)' takes no value") }
                 switch name {
