@@ -13,15 +13,22 @@ public enum RoleEndpoints: Sendable, Equatable {
     static func resolve(_ requested: String?, contexts: SessionContexts, feature: String) throws(FeatureError) -> (role: String, endpoints: RoleEndpoints) {
         let role = try RoleScope.resolve(requested, permission: contexts.permission.current)
         let a = contexts.account.current
+        return (role, try of(role, scenicId: a.scenicId, storeId: a.storeId, feature: feature))
+    }
+
+    /// The endpoints of `role` in a scope: a scenic admin's needs a valid scenic, a store admin's a
+    /// store (a stored 0 is none, `AppModel.currentStore`); the one rule for the session and for
+    /// `compare`'s identities.
+    public static func of(_ role: String, scenicId: Int?, storeId: Int?, feature: String) throws(FeatureError) -> RoleEndpoints {
         switch role {
         case RoleCode.photographer:
-            return (role, .photographer)
+            return .photographer
         case RoleCode.scenicAdmin:
-            guard let id = a.scenicId, id > 0 else { throw .noScenicSelected }
-            return (role, .scenicAdmin(scenicId: id))
+            guard let id = scenicId, AppModel.scenicClearReason(scenicId: id, scenicName: nil) == nil else { throw .noScenicSelected }
+            return .scenicAdmin(scenicId: id)
         case RoleCode.storeAdmin:
-            guard let id = AppModel.currentStore(a.storeId) else { throw .noStoreSelected }
-            return (role, .storeAdmin(storeId: id))
+            guard let id = AppModel.currentStore(storeId) else { throw .noStoreSelected }
+            return .storeAdmin(storeId: id)
         default:
             throw .unsupportedRole(role, feature: feature)
         }

@@ -76,18 +76,12 @@ enum CompareRequest {
             }
             return .success((method, path, query, body))
         case .orders(let page, let pageSize, let status, let keyword):
+            // The session's rule for a role's endpoints and scope (a stored store 0 is none).
             let role: RoleEndpoints
-            switch target.roleCode {
-            case RoleCode.photographer?:
-                role = .photographer
-            case RoleCode.scenicAdmin?:
-                guard let id = target.scenicId else { return .failure(CompareProblem("no scenic for \(target.label)")) }
-                role = .scenicAdmin(scenicId: id)
-            case RoleCode.storeAdmin?:
-                guard let id = target.storeId else { return .failure(CompareProblem("no store for \(target.label)")) }
-                role = .storeAdmin(storeId: id)
-            default:
-                return .failure(CompareProblem("orders has no endpoint for role '\(target.roleCode ?? "none")'"))
+            do {
+                role = try RoleEndpoints.of(target.roleCode ?? "none", scenicId: target.scenicId, storeId: target.storeId, feature: "orders")
+            } catch {
+                return .failure(CompareProblem("\(target.label): \(error)"))
             }
             let arguments = role.arguments(for: role.orders, [.page: page, .pageSize: pageSize, .status: status, .keyword: keyword])
             var query = role.orders.endpoint.wire(arguments).query

@@ -68,4 +68,23 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(rows.map { $0["status"] as? Int }, [200, 500, 200])
         XCTAssertEqual(rows.map { $0["rows"] as? Int }, [5, nil, 5])
     }
+
+    /// An identity's orders are scoped by the session's rule: a stored store 0 is no store, refused
+    /// before anything is sent, as `orders` refuses it.
+    func testAStoredStoreZeroIsNoStoreForAnIdentityToo() throws {
+        let (server, url) = try startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        var stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.defaultsFile))) as? [String: Any])
+        stored["key_in_current_store_id"] = 0
+        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: ws.defaultsFile))
+        XCTAssertEqual(chmod(ws.defaultsFile, 0o600), 0)
+        XCTAssertTrue(SXK.run(["orders"], in: ws, baseURL: url).stderr.contains("no store selected"))
+        server.resetRequestLog()
+        let r = SXK.run(["compare", "--as", "current", "--", "orders", "--json"], in: ws, baseURL: url)
+        let row = try XCTUnwrap(try results(r).first, r.summary)
+        XCTAssertTrue((row["problem"] as? String ?? "").contains("no store selected"), "\(row)")
+        XCTAssertFalse(server.requestLog().contains { $0.path == "/api/app/store/order/list" }, "\(paths(server.requestLog()))")
+    }
 }
