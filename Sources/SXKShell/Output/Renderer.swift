@@ -88,7 +88,7 @@ public struct Renderer: Sendable {
     /// characters made harmless.
     func text(_ s: String) -> String { Self.cell(Redaction.redact(s, secrets: secrets)) }
 
-    /// The terminal-safety step for one string (one line to change when the sanitizer lands).
+    /// The terminal-safety step for one string (`TableRenderer.clean`, the sanitizer's cell form).
     static func cell(_ s: String) -> String { TableRenderer.clean(s) }
 
     // MARK: static output

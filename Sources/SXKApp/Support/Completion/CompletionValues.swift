@@ -2,8 +2,9 @@ import SXKAPI
 import SXKModels
 import SXKShell
 
-/// Values for the specs' named providers, read from the in-memory contexts only: the keystroke
-/// path never touches the network or the disk.
+/// Values for the specs' named providers, read from the in-memory contexts and, in a process that
+/// has fetched no store list, the list the profile keeps (`stores.json`): the keystroke path never
+/// touches the network.
 struct CompletionValues {
     let services: AppServices
     /// Whether this shell runs (or, for a completion script, was started with) the sandbox: only
