@@ -1,3 +1,4 @@
+import SXKCore
 import FoundationEssentials
 import SXKModels
 
@@ -48,16 +49,34 @@ extension AppStore {
         try batch { () throws(SessionError) in
             try write(a, p, validated: validated)
             guard chosen else { return }
-            var scope = [StoreKey.roleCode, StoreKey.roleName, StoreKey.currentScenicId, StoreKey.currentScenicName, StoreKey.currentStoreId]
-            if p.rolesLoaded { scope += [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList].map { scopedKey($0) } }
-            for key in scope { defaults.set(key, defaults[key], evenIfUnchanged: true) }
+            for key in scopeKeys(withLists: p.rolesLoaded) { defaults.set(key, defaults[key], evenIfUnchanged: true) }
         }
+    }
+
+    /// The keys a role, scenic or store switch decides: the role, the scenic, the store and, once
+    /// loaded, the role's lists in this account's scope.
+    func scopeKeys(withLists: Bool = true) -> [String] {
+        let scope = [StoreKey.roleCode, StoreKey.roleName, StoreKey.currentScenicId, StoreKey.currentScenicName, StoreKey.currentStoreId]
+        return withLists ? scope + [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList].map { scopedKey($0) } : scope
+    }
+
+    /// The switch keys as memory holds them now and whether each waits to be saved, for `restoreScope`.
+    public func scopeState() -> [(key: String, value: JSONValue?, pending: Bool)] {
+        scopeKeys().map { ($0, defaults[$0], defaults.isPending($0)) }
+    }
+
+    /// Puts back what `scopeState` read: a switch whose save failed leaves nothing pending that a
+    /// later save would write over another process's state.
+    public func restoreScope(_ state: [(key: String, value: JSONValue?, pending: Bool)]) {
+        for entry in state { defaults.revert(entry.key, to: entry.value, pending: entry.pending) }
     }
 
     private func write(_ a: AccountContext.State, _ p: PermissionContext.State, validated: Bool) throws(SessionError) {
         if validated { touchValidated() }
-        defaults.set(StoreKey.userId, a.userId.map { .int($0) })
-        defaults.set(StoreKey.accountType, a.accountType.map { .string($0) })
+        // The identity as read is not rewritten in another spelling (`"4001"`, `4001.0`, `null`): a
+        // change of it is what lets a save go over a file another login changed (`DefaultsStore.save`).
+        if defaults[StoreKey.userId]?.intValue != a.userId { defaults.set(StoreKey.userId, a.userId.map { .int($0) }) }
+        if defaults[StoreKey.accountType]?.stringValue != a.accountType { defaults.set(StoreKey.accountType, a.accountType.map { .string($0) }) }
         defaults.set(StoreKey.accountDisplayName, a.displayName.map { .string($0) })
         defaults.set(StoreKey.userName, a.userName.map { .string($0) })
         defaults.set(StoreKey.realName, a.realName.map { .string($0) })

@@ -158,3 +158,25 @@ extension AppStoreTests {
         XCTAssertEqual(StoreKey.kind(of: "sxk_imported_from"), .sxk)
     }
 }
+
+/// What a failed switch puts back: the switch's keys as memory held them, pending only where they were.
+final class ScopeStateTests: XCTestCase {
+    func testRestoreScopePutsBackValuesAndWhatWasPending() throws {
+        let dir = makeTempDir(self)
+        let store = try ProfileStorage(paths: try makePaths(dir), warn: { _ in }).appStore
+        try store.setRole(code: "photographer", name: nil)
+        try store.setCurrentScenic(id: 3, name: nil)
+        store.defaults.set("key_in_current_store_id", .int(301))
+        let before = store.scopeState()
+        store.defaults.set("key_in_role_code", .string("scenicAdmin"))
+        store.defaults.set("key_in_current_scenic_id", .int(1))
+        store.defaults.set("key_in_current_store_id", nil)
+        store.restoreScope(before)
+        XCTAssertEqual(store.defaults["key_in_role_code"], .string("photographer"))
+        XCTAssertEqual(store.defaults["key_in_current_scenic_id"], .int(3))
+        XCTAssertEqual(store.defaults["key_in_current_store_id"], .int(301))
+        XCTAssertFalse(store.defaults.isPending("key_in_role_code"), "pending only where it was")
+        XCTAssertFalse(store.defaults.isPending("key_in_current_scenic_id"))
+        XCTAssertTrue(store.defaults.isPending("key_in_current_store_id"))
+    }
+}

@@ -184,8 +184,8 @@ public struct ScopeFeature: Sendable {
     }
 
     /// Saves a switch. When the save fails (disk full, read-only state dir) the contexts go back to
-    /// `saved` and the old values are handed to the store again, so the failed switch changes nothing
-    /// now and is not written later by some other save.
+    /// `saved` and the switch's keys to what memory held before it, pending only where they were, so
+    /// the failed switch changes nothing now and is not written later by some other save.
     /// `previous`: what the switch left (recorded for `-` when it differs from what it chose), saved
     /// in the same write.
     private func commit(
@@ -194,6 +194,7 @@ public struct ScopeFeature: Sendable {
     ) throws(FeatureError) {
         let store = contexts.store
         let oldPrevious = previous.map { store.previous($0.kind) }
+        let before = store.scopeState()
         if let previous, let left = previous.left, left != previous.chosen { store.stagePrevious(previous.kind, left) }
         do {
             // Written whole: a switch to what memory already held still puts it on disk, over another process's change.
@@ -201,8 +202,9 @@ public struct ScopeFeature: Sendable {
         } catch {
             contexts.account.replace(with: saved.account)
             contexts.permission.replace(with: saved.permission)
+            // The keys as they were, pending only where they were: no later save writes the failed switch.
+            store.restoreScope(before)
             if let previous, let old = oldPrevious { store.stagePrevious(previous.kind, old) }
-            try? contexts.persist()
             throw error
         }
     }
