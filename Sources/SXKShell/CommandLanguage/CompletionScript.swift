@@ -174,11 +174,15 @@ public enum CompletionScript {
         }
 
         _\(program)_dynamic() {
-            local line head base last quoted=""
+            local line head base last q=""
             _\(program)_words
-            # The word being completed as sxk reads it: its opening quote and escapes taken off.
+            # The word being completed as sxk reads it: its opening quote (when still open) and escapes taken off.
             last="${_\(program)_w[-1]}"
-            [[ "$last" == [\\'\\"]* ]] && quoted=1
+            case "$last" in \\'*) q="'" ;; \\"*) q='"' ;; esac
+            if [[ -n "$q" ]]; then
+                local quotes=${last//[!$q]/}
+                (( ${#quotes} % 2 == 1 )) || q=""
+            fi
             last="${last#[\\'\\"]}"
             last="${last//\\\\/}"
             head="${_\(program)_w[-1]}"
@@ -188,8 +192,14 @@ public enum CompletionScript {
                 line="${line%%$'\\t'*}"
                 line="${line#"$head"}"
                 # A value with a space or a quote (a store's name) is inserted escaped, as one word;
-                # inside the quote the word opened, as it is.
-                [[ -n "$quoted" || "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
+                # inside the quote its word opened, escaped as that quote needs.
+                if [[ "$q" == "'" ]]; then
+                    line="${line//\\'/\\'\\\\\\'\\'}"
+                elif [[ "$q" == '"' ]]; then
+                    line="${line//\\\\/\\\\\\\\}"; line="${line//\\$/\\\\\\$}"; line="${line//\\`/\\\\\\`}"; line="${line//\\"/\\\\\\"}"
+                elif [[ ! "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]]; then
+                    printf -v line '%q' "$line"
+                fi
                 COMPREPLY+=("$line")
             done < <(\(program) __complete -- "${_\(program)_w[@]:1:${#_\(program)_w[@]}-2}" "$last" 2>/dev/null)
             # A folder alone stays open, so Tab goes on inside it.

@@ -217,11 +217,14 @@ final class GeneratedArtifactsTests: XCTestCase {
         t 'sxk har save dir\\ with\\ space/' sxk har save 'dir\\ with\\ space/'
         t 'sxk har save ~/' sxk har save '~/'
         t "sxk har save 'dir with space/i" sxk har save "'dir with space/i"
+        t "sxk har save 'quo" sxk har save "'quo"
+        t 'sxk har save "quo' sxk har save '"quo'
         """
         let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
         XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init),
                        ["2|dir with space|quo'te.json|", "1|dir with space|", "1|quo\\'te.json|", "1|dir\\ with\\ space/|",
-                        "1|dir\\ with\\ space/in\\ side.har|", "1|~/files/|", "1|dir with space/in side.har|"], r.summary)
+                        "1|dir\\ with\\ space/in\\ side.har|", "1|~/files/|", "1|dir with space/in side.har|",
+                        "1|quo'\\''te.json|", "1|quo'te.json|"], r.summary)
     }
 
     func testEverySpecParsesItsOwnExamples() throws {

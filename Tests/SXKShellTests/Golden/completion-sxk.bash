@@ -26,11 +26,15 @@ _sxk_paths() {
 }
 
 _sxk_dynamic() {
-    local line head base last quoted=""
+    local line head base last q=""
     _sxk_words
-    # The word being completed as sxk reads it: its opening quote and escapes taken off.
+    # The word being completed as sxk reads it: its opening quote (when still open) and escapes taken off.
     last="${_sxk_w[-1]}"
-    [[ "$last" == [\'\"]* ]] && quoted=1
+    case "$last" in \'*) q="'" ;; \"*) q='"' ;; esac
+    if [[ -n "$q" ]]; then
+        local quotes=${last//[!$q]/}
+        (( ${#quotes} % 2 == 1 )) || q=""
+    fi
     last="${last#[\'\"]}"
     last="${last//\\/}"
     head="${_sxk_w[-1]}"
@@ -40,8 +44,14 @@ _sxk_dynamic() {
         line="${line%%$'\t'*}"
         line="${line#"$head"}"
         # A value with a space or a quote (a store's name) is inserted escaped, as one word;
-        # inside the quote the word opened, as it is.
-        [[ -n "$quoted" || "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]] || printf -v line '%q' "$line"
+        # inside the quote its word opened, escaped as that quote needs.
+        if [[ "$q" == "'" ]]; then
+            line="${line//\'/\'\\\'\'}"
+        elif [[ "$q" == '"' ]]; then
+            line="${line//\\/\\\\}"; line="${line//\$/\\\$}"; line="${line//\`/\\\`}"; line="${line//\"/\\\"}"
+        elif [[ ! "$line" =~ ^[[:alnum:]_./:=@%+,~-]*$ ]]; then
+            printf -v line '%q' "$line"
+        fi
         COMPREPLY+=("$line")
     done < <(sxk __complete -- "${_sxk_w[@]:1:${#_sxk_w[@]}-2}" "$last" 2>/dev/null)
     # A folder alone stays open, so Tab goes on inside it.
