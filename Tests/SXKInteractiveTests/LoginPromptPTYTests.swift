@@ -92,6 +92,18 @@ final class LoginPromptPTYTests: SandboxPTYTestCase {
         XCTAssertTrue(raw.hasSuffix("password: \r\n"), raw.debugDescription)
     }
 
+    /// The same with stdin not the terminal (the question asked on /dev/tty): its echo comes back too.
+    func testSigtermAtThePasswordPromptRestoresEchoOnTheTerminalItAskedOn() throws {
+        let s = try PTYSession(executable: "/bin/sh", arguments: ["-c", "exec \"$0\" \"$@\" </dev/null", InteractiveShellTests.binary]
+                                   + globalArguments + ["login", "13800000001", "--accept-privacy"], environment: environment)
+        try s.expect("password:")
+        kill(s.pid, SIGTERM)
+        XCTAssertEqual(try s.waitForExit(), 143)
+        var mode = termios()
+        XCTAssertEqual(tcgetattr(s.master, &mode), 0)
+        XCTAssertNotEqual(mode.c_lflag & tcflag_t(ECHO), 0, "the terminal was left with echo off")
+    }
+
     func testWrongAccountChoiceAsksAgainWithOneLineWhy() throws {
         let s = try start()
         s.send("login 13800000004 --accept-privacy\r")

@@ -84,15 +84,22 @@ public final class CommandIO: @unchecked Sendable {
 enum TerminalPrompt {
     enum Outcome: Sendable { case answer(String), noTerminal, eof, interrupted }
 
-    /// Where the question now waiting for its answer was written (-1: none), so a SIGTERM or SIGHUP
-    /// that ends the process there can end its row first (`endOpenQuestion`).
-    private static let openQuestionFD = Atomic<Int32>(-1)
+    /// The question now waiting for its answer: where it was written, and the terminal and mode to
+    /// put back when its echo was turned off, so a SIGTERM or SIGHUP that ends the process there
+    /// leaves the terminal as it found it (`endOpenQuestion`).
+    private struct OpenQuestion: @unchecked Sendable {
+        var outFD: Int32
+        var terminalFD: Int32
+        var saved: termios?
+    }
+    private static let openQuestion = Mutex<OpenQuestion?>(nil)
 
-    /// Ends the row of a question still waiting for its answer: what the user's shell prints next
-    /// starts on a row of its own.
+    /// Puts back the mode of a question still waiting for its answer and ends its row: what the
+    /// user's shell prints next starts on a row of its own, with echo on.
     static func endOpenQuestion() {
-        let fd = openQuestionFD.exchange(-1, ordering: .relaxed)
-        if fd >= 0 { writeAll(fd, "\n") }
+        guard let question = openQuestion.withLock({ q -> OpenQuestion? in defer { q = nil }; return q }) else { return }
+        if var saved = question.saved { tcsetattr(question.terminalFD, TCSANOW, &saved) }
+        writeAll(question.outFD, "\n")
     }
 
     static func ask(prompt: String, secret: Bool) -> Outcome {
@@ -121,8 +128,8 @@ enum TerminalPrompt {
         var pending: Int32 = 0
         let typedAhead = haveTermios && saved.c_lflag & tcflag_t(ECHO) == 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
         writeAll(outFD, fitted(prompt, fd: outFD))
-        openQuestionFD.store(outFD, ordering: .relaxed)
-        defer { openQuestionFD.store(-1, ordering: .relaxed) }
+        openQuestion.withLock { $0 = OpenQuestion(outFD: outFD, terminalFD: fd, saved: secret && haveTermios ? saved : nil) }
+        defer { openQuestion.withLock { $0 = nil } }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
