@@ -47,7 +47,8 @@ struct SandboxSessionFile: SandboxTokenKeeper {
 
     func save(_ records: [SandboxTokenRecord]) {
         let value: JSONValue = ["tokens": .array(records.map {
-            ["token": .string($0.token), "userId": .int($0.userId), "issued": .int(Int($0.issued.timeIntervalSince1970))]
+            // To the millisecond: a token another run issued just after this one's expiry stays valid (`SandboxTokens.adopt`).
+            ["token": .string($0.token), "userId": .int($0.userId), "issued": .decimal($0.issued.timeIntervalSince1970, digits: 3)]
         })]
         do {
             try file.ensureDirectory(dir)

@@ -60,6 +60,7 @@ final class InvocationTests: XCTestCase {
         // `--har=~/x.har` reaches sxk unexpanded; its `~/` is the home folder, as a FILE's is.
         if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
             XCTAssertEqual(try parse(["--har=~/x.har", "version"]).options.harFile, home + "/x.har")
+            XCTAssertEqual(try parse(["version"], env: ["SXK_STATE_DIR": "~/st"]).options.stateDir, home + "/st")
         }
     }
 

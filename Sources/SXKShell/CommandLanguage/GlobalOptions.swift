@@ -96,9 +96,9 @@ public struct Invocation: Sendable, Equatable {
         o.env = environment["SXK_ENV"].flatMap(nonEmpty)
         o.baseURL = environment["SXK_BASE_URL"].flatMap(nonEmpty)
         o.profile = environment["SXK_PROFILE"].flatMap(nonEmpty)
-        o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty)
+        o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty).map { ValueCheck.expanded($0, kind: .path) }
         o.noColor = environment["NO_COLOR"] != nil
-        o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty)
+        o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty).map { ValueCheck.expanded($0, kind: .path) }
         // A bad setting in the environment is said by the run that uses it (`persistProblem`): help,
         // version, the completion scripts and Tab never do, and keep working.
         if let text = environment["SXK_PERSIST"].flatMap(nonEmpty) {
@@ -206,14 +206,16 @@ public struct Invocation: Sendable, Equatable {
             if first == "__complete" { adoptCompletionLine(Array(rest.dropFirst()), into: &o) }
             return Invocation(options: o, mode: .oneShot(rest))
         }
-        let isFile = FileManager.default.fileExists(atPath: first)
+        // A script's `~/` is the home folder, as every FILE's is.
+        let script = ValueCheck.expanded(first, kind: .path)
+        let isFile = FileManager.default.fileExists(atPath: script)
         // A mistyped command (`sxk ordrs --json`) runs as one, so the runner suggests the right name.
         if !isFile && looksLikeCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }
         if rest.count > 1 {
             if !isFile { throw UsageError("no such script file '\(first)'") }
             throw UsageError("unexpected argument '\(rest[1])' after script '\(first)'")
         }
-        return Invocation(options: o, mode: .script(first))
+        return Invocation(options: o, mode: .script(script))
     }
 
     /// The completion scripts pass the whole line (`sxk __complete -- --profile dev scenic ""`): the

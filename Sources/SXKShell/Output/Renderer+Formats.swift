@@ -17,7 +17,8 @@ struct ColumnSelection: Sendable {
             let lower = name.lowercased()
             // `create_time` names the same column as `createTime`: a server may spell each row either way.
             let camel = JSONObject.camelCase(name)
-            let camelLower = camel.lowercased()
+            // `CREATE_TIME` names `createTime` too: any case, either spelling.
+            let camelLower = JSONObject.camelCase(name.lowercased()).lowercased()
             // A row that holds two members one name could mean (`Case` and `case`, `accessToken` and
             // `access_token`): the one named exactly is chosen, as received. Rows that spell one member
             // differently from each other (`orderNo` here, `order_no` there) still give it in each.
@@ -50,7 +51,7 @@ struct ColumnSelection: Sendable {
                 // every row; named as asked.
                 return OutputColumn(camel, name)
             }
-            if let key = members.first(where: { $0.lowercased() == lower }) {
+            if let key = members.first(where: { $0.lowercased() == lower }) ?? members.first(where: { JSONObject.camelCase($0).lowercased() == camelLower }) {
                 // A member shown as received; its header is the key itself, so it never repeats a declared header.
                 return OutputColumn(key, key)
             }

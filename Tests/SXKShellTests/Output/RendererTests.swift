@@ -517,6 +517,8 @@ extension RendererTests {
         XCTAssertEqual(try ColumnSelection.resolve(["STATUS"], declared: declared, samples: orders).columns.map(\.key), ["statusText"])
         XCTAssertEqual(try ColumnSelection.resolve(["Status"], declared: declared, samples: orders).columns.map(\.key), ["statusText"],
                        "a header in another case is the header, not a member no row has")
+        XCTAssertEqual(try ColumnSelection.resolve(["ORDER_NO", "STATUS_TEXT"], declared: declared, samples: orders).columns.map(\.key), ["orderNo", "statusText"],
+                       "snake_case in capitals names the same columns")
         let snake: [JSONValue] = [["order_no": "SO1", "status": "3", "status_text": "已完成", "customer_name": "张"]]
         XCTAssertEqual(try ColumnSelection.resolve(["customerName"], declared: declared, samples: snake).record(snake[0]), ["customer_name": "张"])
         XCTAssertEqual(try ColumnSelection.resolve(["status"], declared: declared, samples: [["orderNo": "SO1"]]).columns.map(\.key), ["statusText"],
