@@ -60,9 +60,10 @@ extension AppStore {
         return withLists ? scope + [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList].map { scopedKey($0) } : scope
     }
 
-    /// The switch keys as memory holds them now and whether each waits to be saved, for `restoreScope`.
+    /// The switch keys, and what `-` goes back to, as memory holds them now and whether each waits to
+    /// be saved, for `restoreScope`.
     public func scopeState() -> [(key: String, value: JSONValue?, pending: Bool)] {
-        scopeKeys().map { ($0, defaults[$0], defaults.isPending($0)) }
+        (scopeKeys() + [PreviousScope.role, .scenic, .store].map { previousKey($0) }).map { ($0, defaults[$0], defaults.isPending($0)) }
     }
 
     /// Puts back what `scopeState` read: a switch whose save failed leaves nothing pending that a

@@ -12,7 +12,7 @@ public enum PreviousScope: String, Sendable, CaseIterable {
 }
 
 extension AppStore {
-    private func previousKey(_ kind: PreviousScope) -> String {
+    func previousKey(_ kind: PreviousScope) -> String {
         kind == .account ? kind.key : StoreKey.scoped(kind.key, prefix: accountCachePrefix)
     }
 

@@ -18,16 +18,16 @@ public enum RoleEndpoints: Sendable, Equatable {
 
     /// The endpoints of `role` in a scope: a scenic admin's needs a valid scenic, a store admin's a
     /// store (a stored 0 is none, `AppModel.currentStore`); the one rule for the session and for
-    /// `compare`'s identities.
-    public static func of(_ role: String, scenicId: Int?, storeId: Int?, feature: String) throws(FeatureError) -> RoleEndpoints {
+    /// `compare`'s identities. `typed`: the id is one the user gave (`compare --as store:0`), sent as given.
+    public static func of(_ role: String, scenicId: Int?, storeId: Int?, typed: Bool = false, feature: String) throws(FeatureError) -> RoleEndpoints {
         switch role {
         case RoleCode.photographer:
             return .photographer
         case RoleCode.scenicAdmin:
-            guard let id = scenicId, AppModel.scenicClearReason(scenicId: id, scenicName: nil) == nil else { throw .noScenicSelected }
+            guard let id = scenicId, typed || AppModel.scenicClearReason(scenicId: id, scenicName: nil) == nil else { throw .noScenicSelected }
             return .scenicAdmin(scenicId: id)
         case RoleCode.storeAdmin:
-            guard let id = AppModel.currentStore(storeId) else { throw .noStoreSelected }
+            guard let id = typed ? storeId : AppModel.currentStore(storeId) else { throw .noStoreSelected }
             return .storeAdmin(storeId: id)
         default:
             throw .unsupportedRole(role, feature: feature)

@@ -193,7 +193,6 @@ public struct ScopeFeature: Sendable {
         previous: (kind: PreviousScope, left: String?, chosen: String)? = nil
     ) throws(FeatureError) {
         let store = contexts.store
-        let oldPrevious = previous.map { store.previous($0.kind) }
         let before = store.scopeState()
         if let previous, let left = previous.left, left != previous.chosen { store.stagePrevious(previous.kind, left) }
         do {
@@ -202,9 +201,8 @@ public struct ScopeFeature: Sendable {
         } catch {
             contexts.account.replace(with: saved.account)
             contexts.permission.replace(with: saved.permission)
-            // The keys as they were, pending only where they were: no later save writes the failed switch.
+            // The keys as they were, `-`'s too, pending only where they were: no later save writes the failed switch.
             store.restoreScope(before)
-            if let previous, let old = oldPrevious { store.stagePrevious(previous.kind, old) }
             throw error
         }
     }

@@ -76,12 +76,14 @@ enum CompareRequest {
             }
             return .success((method, path, query, body))
         case .orders(let page, let pageSize, let status, let keyword):
-            // The session's rule for a role's endpoints and scope (a stored store 0 is none).
+            // The session's rule for a role's endpoints and scope (a stored store 0 is none); an id the
+            // identity names (`store:0`) is sent as typed.
             let role: RoleEndpoints
             do {
-                role = try RoleEndpoints.of(target.roleCode ?? "none", scenicId: target.scenicId, storeId: target.storeId, feature: "orders")
+                role = try RoleEndpoints.of(target.roleCode ?? "none", scenicId: target.scenicId, storeId: target.storeId,
+                                            typed: target.override != nil, feature: "orders")
             } catch {
-                return .failure(CompareProblem("\(target.label): \(error)"))
+                return .failure(CompareProblem("\(error)"))
             }
             let arguments = role.arguments(for: role.orders, [.page: page, .pageSize: pageSize, .status: status, .keyword: keyword])
             var query = role.orders.endpoint.wire(arguments).query

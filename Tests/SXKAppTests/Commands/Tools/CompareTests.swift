@@ -86,5 +86,8 @@ final class CompareTests: XCTestCase {
         let row = try XCTUnwrap(try results(r).first, r.summary)
         XCTAssertTrue((row["problem"] as? String ?? "").contains("no store selected"), "\(row)")
         XCTAssertFalse(server.requestLog().contains { $0.path == "/api/app/store/order/list" }, "\(paths(server.requestLog()))")
+        // An id the identity names is sent as typed: the server says what it makes of store 0.
+        XCTAssertEqual(SXK.run(["compare", "--as", "store:0", "--", "orders", "--json"], in: ws, baseURL: url).status, 0)
+        XCTAssertTrue(server.requestLog().contains { $0.path == "/api/app/store/order/list" && $0.queryValue("storeId") == "0" }, "\(paths(server.requestLog()))")
     }
 }
