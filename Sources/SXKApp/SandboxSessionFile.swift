@@ -48,7 +48,7 @@ struct SandboxSessionFile: SandboxTokenKeeper {
     func save(_ records: [SandboxTokenRecord]) {
         let value: JSONValue = ["tokens": .array(records.map {
             // To the millisecond: a token another run issued just after this one's expiry stays valid (`SandboxTokens.adopt`).
-            ["token": .string($0.token), "userId": .int($0.userId), "issued": .decimal($0.issued.timeIntervalSince1970, digits: 3)]
+            ["token": .string($0.token), "userId": .int($0.userId), "issued": .decimal(($0.issued.timeIntervalSince1970 * 1000).rounded(.down) / 1000, digits: 3)]
         })]
         do {
             try file.ensureDirectory(dir)

@@ -178,11 +178,20 @@ public enum CompletionScript {
             _\(program)_words
             # The word being completed as sxk reads it: its opening quote (when still open) and escapes taken off.
             last="${_\(program)_w[-1]}"
-            case "$last" in \\'*) q="'" ;; \\"*) q='"' ;; esac
-            if [[ -n "$q" ]]; then
-                local quotes=${last//[!$q]/}
-                (( ${#quotes} % 2 == 1 )) || q=""
-            fi
+            # The quote still open at the word's end, read as bash reads it (a backslash escapes outside '…').
+            local i c
+            for (( i = 0; i < ${#last}; i++ )); do
+                c="${last:i:1}"
+                if [[ "$q" == "'" ]]; then
+                    [[ "$c" == "'" ]] && q=""
+                elif [[ "$c" == "\\\\" ]]; then
+                    i=$((i + 1))
+                elif [[ -n "$q" ]]; then
+                    [[ "$c" == '"' ]] && q=""
+                elif [[ "$c" == "'" || "$c" == '"' ]]; then
+                    q="$c"
+                fi
+            done
             last="${last#[\\'\\"]}"
             last="${last//\\\\/}"
             head="${_\(program)_w[-1]}"

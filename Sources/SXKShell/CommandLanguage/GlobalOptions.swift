@@ -207,7 +207,7 @@ public struct Invocation: Sendable, Equatable {
             return Invocation(options: o, mode: .oneShot(rest))
         }
         // A script's `~/` is the home folder, as every FILE's is.
-        let script = ValueCheck.expanded(first, kind: .path)
+        let script = first.hasPrefix("~/") ? ValueCheck.expanded(first, kind: .path) : first
         let isFile = FileManager.default.fileExists(atPath: script)
         // A mistyped command (`sxk ordrs --json`) runs as one, so the runner suggests the right name.
         if !isFile && looksLikeCommand(first) { return Invocation(options: o, mode: .oneShot(rest)) }

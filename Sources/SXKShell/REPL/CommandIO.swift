@@ -114,6 +114,10 @@ enum TerminalPrompt {
         let outFD: Int32 = owned ? fd : 2
         var saved = termios()
         let haveTermios = tcgetattr(fd, &saved) == 0
+        // Registered before the echo goes off and cleared after it is back (defers run last first), so a
+        // SIGTERM at any point between finds the mode to put back.
+        openQuestion.withLock { $0 = OpenQuestion(outFD: outFD, terminalFD: fd, saved: secret && haveTermios ? saved : nil) }
+        defer { openQuestion.withLock { $0 = nil } }
         if secret && haveTermios {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
@@ -128,8 +132,6 @@ enum TerminalPrompt {
         var pending: Int32 = 0
         let typedAhead = haveTermios && saved.c_lflag & tcflag_t(ECHO) == 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
         writeAll(outFD, fitted(prompt, fd: outFD))
-        openQuestion.withLock { $0 = OpenQuestion(outFD: outFD, terminalFD: fd, saved: secret && haveTermios ? saved : nil) }
-        defer { openQuestion.withLock { $0 = nil } }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {

@@ -203,6 +203,7 @@ final class GeneratedArtifactsTests: XCTestCase {
         let dir = ws.root + "/files"
         try FileManager.default.createDirectory(atPath: dir + "/dir with space", withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: dir + "/quo'te.json", contents: Data())
+        FileManager.default.createFile(atPath: dir + "/a\"b c.json", contents: Data())
         FileManager.default.createFile(atPath: dir + "/dir with space/in side.har", contents: Data())
         try FileManager.default.createDirectory(atPath: ws.home + "/files", withIntermediateDirectories: true)
         let script = Self.root.appendingPathComponent("completions/sxk.bash").path
@@ -219,12 +220,13 @@ final class GeneratedArtifactsTests: XCTestCase {
         t "sxk har save 'dir with space/i" sxk har save "'dir with space/i"
         t "sxk har save 'quo" sxk har save "'quo"
         t 'sxk har save "quo' sxk har save '"quo'
+        t 'sxk har save "a\\"b' sxk har save '"a\\"b'
         """
         let r = SXK.runProcess(["-c", driver], executable: "/bin/bash", env: env, stdin: Data(), timeout: 30)
         XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init),
-                       ["2|dir with space|quo'te.json|", "1|dir with space|", "1|quo\\'te.json|", "1|dir\\ with\\ space/|",
+                       ["3|a\"b c.json|dir with space|quo'te.json|", "1|dir with space|", "1|quo\\'te.json|", "1|dir\\ with\\ space/|",
                         "1|dir\\ with\\ space/in\\ side.har|", "1|~/files/|", "1|dir with space/in side.har|",
-                        "1|quo'\\''te.json|", "1|quo'te.json|"], r.summary)
+                        "1|quo'\\''te.json|", "1|quo'te.json|", "1|a\\\"b c.json|"], r.summary)
     }
 
     func testEverySpecParsesItsOwnExamples() throws {
