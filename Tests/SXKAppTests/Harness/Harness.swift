@@ -126,6 +126,15 @@ final class Workspace {
 
     func read(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// Sets one key of the profile's defaults.json as another program or a hand edit would (the file
+    /// written anew, mode 0600 as sxk keeps it).
+    func setStored(_ key: String, _ value: Any) throws {
+        var stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(read(defaultsFile))) as? [String: Any])
+        stored[key] = value
+        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: defaultsFile))
+        XCTAssertEqual(chmod(defaultsFile, 0o600), 0)
+    }
+
     /// The formal token as stored in the token file.
     func token() -> String? {
         guard let data = read(tokenFile) else { return nil }

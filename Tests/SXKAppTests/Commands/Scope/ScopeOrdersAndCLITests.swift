@@ -220,10 +220,7 @@ final class ScopeOrdersAndCLITests: SandboxTestCase {
         let ws = Workspace()
         SXK.login("13800000003", in: ws, baseURL: url)
         // The user id spelled as text, as a hand-edited or foreign file may hold it: the same identity.
-        var stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.defaultsFile))) as? [String: Any])
-        stored["key_in_user_id"] = "3001"
-        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: ws.defaultsFile))
-        XCTAssertEqual(chmod(ws.defaultsFile, 0o600), 0)
+        try ws.setStored("key_in_user_id", "3001")
         let live = try LiveSXK([], in: ws, baseURL: url)
         live.send("whoami --jq .userId\n")
         XCTAssertTrue(live.waitForStdout { $0.contains("3001") })

@@ -721,10 +721,7 @@ extension DeviceSnapshotTests {
         // The store: a logged-in store admin whose stored store is not in the scenic's list.
         let store = Workspace()
         SXK.login("13800000003", in: store, baseURL: url)
-        var stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(store.read(store.defaultsFile))) as? [String: Any])
-        stored["key_in_current_store_id"] = 999
-        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: store.defaultsFile))
-        XCTAssertEqual(chmod(store.defaultsFile, 0o600), 0)
+        try store.setStored("key_in_current_store_id", 999)
         let stores = SXK.run(["store"], in: store, baseURL: url)
         XCTAssertEqual(stores.status, 0, stores.summary)
         XCTAssertTrue(stores.stderr.contains("the current store 999 is not among the stores listed here"), stores.summary)

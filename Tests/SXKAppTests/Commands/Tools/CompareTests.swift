@@ -76,10 +76,7 @@ final class CompareTests: XCTestCase {
         defer { server.stop() }
         let ws = Workspace()
         SXK.login("13800000003", in: ws, baseURL: url)
-        var stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.defaultsFile))) as? [String: Any])
-        stored["key_in_current_store_id"] = 0
-        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: ws.defaultsFile))
-        XCTAssertEqual(chmod(ws.defaultsFile, 0o600), 0)
+        try ws.setStored("key_in_current_store_id", 0)
         XCTAssertTrue(SXK.run(["orders"], in: ws, baseURL: url).stderr.contains("no store selected"))
         server.resetRequestLog()
         let r = SXK.run(["compare", "--as", "current", "--", "orders", "--json"], in: ws, baseURL: url)
