@@ -19,9 +19,17 @@ public enum AppModel {
     /// "无有效景区时清空"). Valid = an id > 0 (inferred: the seed does not define "有效"); a scenic outside
     /// the role's list is not cleared (the seed gives no such rule).
     public static func scenicClearReason(scenicId: Int?, scenicName: String?) -> String? {
-        if let id = scenicId, id > 0 { return nil }
+        if validScenic(scenicId) != nil { return nil }
         if let id = scenicId { return "scenic id \(id) is not a valid scenic (valid = > 0)" }
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
+    }
+
+    /// The stored scenic id as a valid scenic, nil for none: an id > 0 (**inferred**, as for
+    /// `scenicClearReason`); the one test of it for the display state, the dialogs, the store load and
+    /// a role's endpoints.
+    public static func validScenic(_ storedId: Int?) -> Int? {
+        guard let id = storedId, id > 0 else { return nil }
+        return id
     }
 
     /// The stored store id as a store, nil for none: 0 (what `UserDefaults.integer(forKey:)` gives for a
@@ -37,7 +45,7 @@ public enum AppModel {
     /// judges that one); else the list's first, nil when the list is empty. `role CODE` and `compare
     /// --as role:CODE` both take it, so the scope the switch says is the one a request of that role uses.
     public static func scenicAfterRoleSwitch(currentId: Int?, currentName: String?, roleScenics: [ScenicRef]) -> (id: Int?, name: String?) {
-        guard let id = currentId, id > 0, !roleScenics.contains(where: { $0.scenicId == id }) else { return (currentId, currentName) }
+        guard let id = validScenic(currentId), !roleScenics.contains(where: { $0.scenicId == id }) else { return (currentId, currentName) }
         return (roleScenics.first?.scenicId, roleScenics.first?.scenicName)
     }
 
@@ -83,7 +91,7 @@ public enum AppModel {
 
     /// Seed 000 §4.3: the store list is asked for only for storeAdmin with currentScenicId > 0.
     public static func storeLoadApplies(role: String?, scenicId: Int?) -> Bool {
-        role == RoleCode.storeAdmin && (scenicId ?? 0) > 0
+        role == RoleCode.storeAdmin && validScenic(scenicId) != nil
     }
 
     /// Whether the home's store-list step will ask (`storeLoadApplies`), known before the permission load

@@ -13,7 +13,7 @@ enum DialogRules {
             dialog: .permission, show: needPermission,
             reason: needPermission ? "the role has no permissions" : permissions.count == 1 ? "1 permission" : "\(permissions.count) permissions",
             evaluated: true, rule: Rules.permissionDialog)
-        let hasScenic = (scenicId ?? 0) > 0
+        let hasScenic = AppModel.validScenic(scenicId) != nil
         let needScenic = !needPermission && !scenicList.isEmpty && !hasScenic
         let scenic = DialogCheck(
             dialog: .scenic, show: needScenic,

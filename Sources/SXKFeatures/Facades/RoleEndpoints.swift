@@ -24,7 +24,7 @@ public enum RoleEndpoints: Sendable, Equatable {
         case RoleCode.photographer:
             return .photographer
         case RoleCode.scenicAdmin:
-            guard let id = scenicId, typed || AppModel.scenicClearReason(scenicId: id, scenicName: nil) == nil else { throw .noScenicSelected }
+            guard let id = typed ? scenicId : AppModel.validScenic(scenicId) else { throw .noScenicSelected }
             return .scenicAdmin(scenicId: id)
         case RoleCode.storeAdmin:
             guard let id = typed ? storeId : AppModel.currentStore(storeId) else { throw .noStoreSelected }

@@ -72,7 +72,7 @@ extension AppCommands {
         // No valid scenic chosen: the list is every store the server sent, not one scenic's; the
         // app's home asks for none then (its store step needs a scenic > 0).
         let account = services.contexts.account.current
-        if AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) != nil || account.scenicId == nil {
+        if AppModel.validScenic(account.scenicId) == nil {
             output.notes.append("(no valid current scenic: every store the server sent, of all scenic areas; the app's home loads none until a scenic is chosen)")
         }
         var columns = [Self.currentColumn, OutputColumn("storeId", "ID", alignment: .right, priority: 90, cuttable: false),
