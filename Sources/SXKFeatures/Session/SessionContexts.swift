@@ -14,7 +14,7 @@ public struct SessionContexts: Sendable {
 
     /// Writes account, role, scopes and permission lists back to the snapshot in one save.
     /// `validated`: the server just confirmed the token (validation, login), see `AppStore.sessionValidatedAt`.
-    /// `chosen`: a switch the user typed (`ScopeFeature`), every key written even where memory held it already.
+    /// `chosen`: a switch the user typed (`ScopeFeature`), its scope keys written even where memory held them already.
     func persist(validated: Bool = false, chosen: Bool = false) throws(FeatureError) {
         do { try store.persistContexts(account: account, permission: permission, validated: validated, chosen: chosen) } catch { throw .storage(error) }
     }

@@ -23,8 +23,7 @@ enum PathCompletion {
             typedFolder = ""
             namePrefix = prefix
         }
-        var folder = typedFolder.isEmpty ? "." : typedFolder
-        if folder.hasPrefix("~/"), let home { folder = home + folder.dropFirst() }
+        let folder = typedFolder.isEmpty ? "." : ValueCheck.expanded(typedFolder, kind: .path, home: home)
         guard let dir = opendir(folder) else { return [] }
         defer { closedir(dir) }
         var found: [CompletionCandidate] = []

@@ -39,11 +39,12 @@ public struct Terminal: Sendable, Equatable {
     /// (stdout for the data, stderr for the labels of errors and warnings).
     public static func detect(noColorFlag: Bool = false, environment: [String: String]) -> Terminal {
         let inTTY = isatty(0) == 1, outTTY = isatty(1) == 1, errTTY = isatty(2) == 1
-        let wanted = !noColorFlag && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        let dumb = environment["TERM"] == "dumb"
+        let wanted = !noColorFlag && environment["NO_COLOR"] == nil && !dumb
         var terminal = Terminal(stdinIsTerminal: inTTY, stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY,
                                 width: currentWidth(environment: environment), colorEnabled: wanted && outTTY,
                                 stderrColorEnabled: wanted && errTTY, utf8: localeIsUTF8())
-        terminal.cursorControl = environment["TERM"] != "dumb"
+        terminal.cursorControl = !dumb
         return terminal
     }
 

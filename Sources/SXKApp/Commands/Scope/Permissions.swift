@@ -33,9 +33,9 @@ extension AppCommands {
                 }
             }
             output.table([Self.currentColumn, OutputColumn("role", priority: 80, cuttable: false), uri, name, group], rows)
-            let codes = permission.roles.map(\.roleCode)
-            for code in Set(codes).sorted() where codes.filter({ $0 == code }).count > 1 {
-                output.notes.append("role \(code) has \(codes.filter { $0 == code }.count) entries in the role-permission list: its permissions are the first entry's, as the load takes them \(Rules.roleMatch.marker)")
+            let entries = Dictionary(permission.roles.map { ($0.roleCode, 1) }, uniquingKeysWith: +)
+            for (code, count) in entries.sorted(by: { $0.key < $1.key }) where count > 1 {
+                output.notes.append("role \(code) has \(count) entries in the role-permission list: its permissions are the first entry's, as the load takes them \(Rules.roleMatch.marker)")
             }
             return output
         }

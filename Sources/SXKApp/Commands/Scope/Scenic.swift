@@ -33,8 +33,7 @@ extension AppCommands {
         var output = CommandOutput(data: .array(rows))
         // A current scenic the role's list lacks (an imported state): no row is marked, said why.
         let account = services.contexts.account.current
-        if let current = account.scenicId, AppModel.scenicClearReason(scenicId: current, scenicName: account.scenicName) == nil,
-           !rows.contains(where: { $0.objectValue?["current"] == .bool(true) }) {
+        if let current = AppModel.validScenic(account.scenicId), !rows.contains(where: { $0.objectValue?["current"] == .bool(true) }) {
             output.notes.append("(the current scenic \(current)\(account.scenicName.map { " " + $0 } ?? "") is not among the role's scenic areas listed here)")
         }
         if rows.isEmpty { output.notes.append("(no scenic areas for this role)"); return output }
