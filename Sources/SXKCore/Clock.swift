@@ -154,6 +154,18 @@ public enum LocalTime {
         return "\(time) \(offset)"
     }
 
+    /// A span of time for people — `45s`, `1m05s`, `2h05m`, `3d04h` — whole units rounded down, as
+    /// `--json` gives whole seconds rounded down, so a table, a note and the JSON never disagree.
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "–" }
+        // Capped so a date imported from far away cannot overflow Int.
+        let s = Int(min(max(0, seconds), 1e15).rounded(.down))
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m\(NumberText.padded(s % 60, width: 2))s" }
+        if s < 86_400 { return "\(s / 3600)h\(NumberText.padded(s % 3600 / 60, width: 2))m" }
+        return "\(s / 86_400)d\(NumberText.padded(s % 86_400 / 3600, width: 2))h"
+    }
+
     /// `yyyyMMddHHmmss`, for names of files.
     public static func compact(_ date: Date, zone: LocalZone = .current) -> String {
         guard let unix = LocalZone.seconds(date) else { return LocalZone.unrepresentable(date) }

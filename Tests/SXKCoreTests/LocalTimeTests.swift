@@ -122,4 +122,19 @@ final class LocalTimeTests: XCTestCase {
         XCTAssertNotNil(WireDate.parseDay("2024-02-29"))
         XCTAssertNil(WireDate.parseTimestamp("2026-12-01 24:00:00"))
     }
+
+    /// One formatter for every span a view prints: whole units rounded down (as `--json`'s seconds
+    /// are), so `location`'s table and the home's note agree at 59.6 s; far dates and NaN don't trap.
+    func testDurationsRoundDownAndNeverTrap() {
+        XCTAssertEqual(LocalTime.duration(0), "0s")
+        XCTAssertEqual(LocalTime.duration(59.6), "59s")
+        XCTAssertEqual(LocalTime.duration(65), "1m05s")
+        XCTAssertEqual(LocalTime.duration(3725), "1h02m")
+        XCTAssertEqual(LocalTime.duration(86_399.9), "23h59m")
+        XCTAssertEqual(LocalTime.duration(2 * 86_400 + 4 * 3600 + 59), "2d04h")
+        XCTAssertEqual(LocalTime.duration(-5), "0s")
+        XCTAssertEqual(LocalTime.duration(.nan), "–")
+        XCTAssertEqual(LocalTime.duration(.infinity), "–")
+        XCTAssertEqual(LocalTime.duration(1e300), "11574074074d01h")
+    }
 }

@@ -12,7 +12,7 @@ final class PapercutFeatureTests: XCTestCase {
         let scenic = try XCTUnwrap(DialogRules.localChecks(permissions: [], scenicList: [], scenicId: nil).last)
         XCTAssertFalse(scenic.evaluated)
         XCTAssertEqual(scenic.reason, "permission dialog first")
-        let location = try XCTUnwrap(HomeFeature.locationTimeoutSettledLocally(needPermission: false, needScenic: true, role: "photographer", reminder: 10))
+        let location = try XCTUnwrap(DialogRules.locationTimeoutSettledLocally(needPermission: false, needScenic: true, role: "photographer", reminder: 10))
         XCTAssertFalse(location.evaluated)
         XCTAssertEqual(location.reason, "scenic dialog first")
     }

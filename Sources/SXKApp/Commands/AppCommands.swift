@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SXKAPI
+import SXKCore
 import SXKFeatures
 import SXKShell
 
@@ -131,7 +132,7 @@ struct AppCommands: Sendable {
         // expired token then shows in that request's answer (exit 3, same reset). The REPL validates.
         if host.shellContext.mode != .repl, !io.options.revalidate,
            let at = features.bootstrapper.trustRecentValidation(window: Self.validationWindow, now: services.clock.now()) {
-            host.contextOrigin = "snapshot on disk, validated \(Formatting.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
+            host.contextOrigin = "snapshot on disk, validated \(LocalTime.duration(services.clock.now().timeIntervalSince(at))) ago (not repeated)"
             return SessionValidation()
         }
         let snapshot = services.storage.appStore.isDeviceSnapshot

@@ -71,15 +71,4 @@ enum Formatting {
         }
         return out
     }
-
-    /// `65` → `1m05s`, `3725` → `1h02m`; for ages and countdowns.
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        if s < 60 { return "\(s)s" }
-        if s < 3600 { return "\(s / 60)m\(pad(s % 60))s" }
-        if s < 86400 { return "\(s / 3600)h\(pad((s % 3600) / 60))m" }
-        return "\(s / 86400)d\(pad((s % 86400) / 3600))h"
-    }
-
-    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }

@@ -577,7 +577,7 @@ struct HomeReplayRun: Sendable {
         var checks = DialogRules.localChecks(permissions: p.permissions, scenicList: p.scenicList, scenicId: a.scenicId)
         let needPermission = checks[0].show, needScenic = checks[1].show
         var location: DialogCheck
-        if let settled = HomeFeature.locationTimeoutSettledLocally(
+        if let settled = DialogRules.locationTimeoutSettledLocally(
             needPermission: needPermission, needScenic: needScenic, role: p.roleCode ?? "", reminder: reminder) {
             location = settled
         } else if let staffId = a.userId, let minutes = reminder {

@@ -6,6 +6,35 @@ import SXKAPI
 /// the priority (permission → scenic → location timeout) and when the location detail call is made;
 /// the conditions below are sxk's reading (docs/app-behaviour.md#dialogs).
 enum DialogRules {
+    /// The "simplified top" roles (简化顶部角色, seed 000 §4.4) never get the location-timeout check.
+    /// Which roles they are is not in the seeds: sxk takes storeAdmin, whose home shows a store card
+    /// instead of the location bar (inferred: docs/app-behaviour.md#dialogs).
+    static let simplifiedTopRoles: Set<String> = [RoleCode.storeAdmin]
+
+    /// `checkLocationTimeout`'s local steps, the same for home and boot: the dialog check when they
+    /// settle it (an earlier dialog shows, the simplified top bar, no reminder minutes), nil when
+    /// the location detail call decides (seed 000 §4.4).
+    static func locationTimeoutSettledLocally(needPermission: Bool, needScenic: Bool, role: String, reminder: Int?) -> DialogCheck? {
+        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: true, rule: Rules.locationCallCondition)
+        if needPermission || needScenic {
+            location.evaluated = false
+            location.rule = Rules.dialogPriority
+            location.reason = "\(needPermission ? "permission" : "scenic") dialog first"
+        } else if simplifiedTopRoles.contains(role) {
+            location.rule = Rules.simplifiedTop
+            location.reason = "role \(role) uses the simplified top bar"
+        } else if reminder == nil {
+            location.reason = "no location reminder minutes set locally"
+        } else if let minutes = reminder, minutes <= 0 {
+            // The seed says "set"; that a stored 0 (what a cleared setting reads as) is not, is sxk's reading.
+            location.rule = Rules.reminderUnset
+            location.reason = "location reminder minutes stored as \(minutes): read as not set"
+        } else {
+            return nil
+        }
+        return location
+    }
+
     /// The permission and scenic checks from the stored (or freshly loaded) lists.
     static func localChecks(permissions: [PermissionItem], scenicList: [ScenicRef], scenicId: Int?) -> [DialogCheck] {
         let needPermission = permissions.isEmpty
@@ -42,20 +71,11 @@ enum DialogRules {
         let unread = unreadable.map { "lastReportTime '\(TerminalText.sanitize($0))' is not yyyy-MM-dd HH:mm:ss, read as no time; " } ?? ""
         guard let last = serverTime ?? storedLast else { return (true, unread + "online with no location report on record") }
         let age = now.timeIntervalSince(last)
-        let text = unread + "last report \(LocalTime.human(last)) (" + (age < 0 ? "\(HomeFeature.duration(-age)) in the future" : "\(HomeFeature.duration(age)) ago") + ")"
+        let text = unread + "last report \(LocalTime.human(last)) (" + (age < 0 ? "\(LocalTime.duration(-age)) in the future" : "\(LocalTime.duration(age)) ago") + ")"
         // In seconds as a Double: minutes imported from a device may be any Int.
         if age > TimeInterval(reminderMinutes) * 60 {
             return (true, "\(text) is older than the \(reminderMinutes)-minute reminder")
         }
         return (false, "\(text) is within the \(reminderMinutes)-minute reminder")
-    }
-}
-
-extension HomeFeature {
-    static func duration(_ seconds: TimeInterval) -> String {
-        let s = max(0, Int(seconds.rounded(.down)))
-        if s >= 3600 { return "\(s / 3600)h\(NumberText.padded((s % 3600) / 60, width: 2))m" }
-        if s >= 60 { return "\(s / 60)m\(NumberText.padded(s % 60, width: 2))s" }
-        return "\(s)s"
     }
 }

@@ -12,9 +12,9 @@ extension LocationStateStore.RestoreOutcome {
             return ([StoreKey.scoped(StoreKey.onlineStatus, prefix: scope)], "online without a last report: the online status is dropped")
         case .clearedExpired(let elapsed):
             return ([StoreKey.scoped(StoreKey.onlineStatus, prefix: scope), StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)],
-                    "last report \(HomeFeature.duration(elapsed)) ago is past the 2-hour limit: online status dropped")
+                    "last report \(LocalTime.duration(elapsed)) ago is past the 2-hour limit: online status dropped")
         case .resumed(let remaining):
-            return ([], "online: countdown resumes with \(HomeFeature.duration(remaining)) left of the 2-hour limit")
+            return ([], "online: countdown resumes with \(LocalTime.duration(remaining)) left of the 2-hour limit")
         }
     }
 }

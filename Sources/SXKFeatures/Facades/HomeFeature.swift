@@ -18,35 +18,6 @@ public struct CommonMenus: Sendable, Equatable {
 /// and the location state (§6.3). Works on the contexts alone where the app does, so an imported
 /// device profile without a token can still be explained.
 public struct HomeFeature: Sendable {
-    /// The "simplified top" roles (简化顶部角色, seed 000 §4.4) never get the location-timeout check.
-    /// Which roles they are is not in the seeds: sxk takes storeAdmin, whose home shows a store card
-    /// instead of the location bar (inferred: docs/app-behaviour.md#dialogs).
-    public static let simplifiedTopRoles: Set<String> = [RoleCode.storeAdmin]
-
-    /// `checkLocationTimeout`'s local steps, the same for home and boot: the dialog check when they
-    /// settle it (an earlier dialog shows, the simplified top bar, no reminder minutes), nil when
-    /// the location detail call decides (seed 000 §4.4).
-    static func locationTimeoutSettledLocally(needPermission: Bool, needScenic: Bool, role: String, reminder: Int?) -> DialogCheck? {
-        var location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: true, rule: Rules.locationCallCondition)
-        if needPermission || needScenic {
-            location.evaluated = false
-            location.rule = Rules.dialogPriority
-            location.reason = "\(needPermission ? "permission" : "scenic") dialog first"
-        } else if simplifiedTopRoles.contains(role) {
-            location.rule = Rules.simplifiedTop
-            location.reason = "role \(role) uses the simplified top bar"
-        } else if reminder == nil {
-            location.reason = "no location reminder minutes set locally"
-        } else if let minutes = reminder, minutes <= 0 {
-            // The seed says "set"; that a stored 0 (what a cleared setting reads as) is not, is sxk's reading.
-            location.rule = Rules.reminderUnset
-            location.reason = "location reminder minutes stored as \(minutes): read as not set"
-        } else {
-            return nil
-        }
-        return location
-    }
-
     public let loader: AccountContextLoader
     public let operation: OperationAPI
     public let sessionGuard: SessionGuard

@@ -177,7 +177,7 @@ public struct ExplainFeature: Sendable {
                                          rule: "cleared first when not a valid scenic (> 0)", basis: Rules.validScenic))
                 steps.append(ExplainStep(key: nil, value: check.reason, rule: "shown when the role has scenic areas and none is selected", basis: Rules.scenicDialog))
             case .locationTimeout:
-                steps.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role, rule: "not for the simplified-top roles (\(HomeFeature.simplifiedTopRoles.sorted().joined(separator: ", ")))", basis: Rules.simplifiedTop))
+                steps.append(ExplainStep(key: StoreKey.roleCode, value: role.isEmpty ? "nil" : role, rule: "not for the simplified-top roles (\(DialogRules.simplifiedTopRoles.sorted().joined(separator: ", ")))", basis: Rules.simplifiedTop))
                 steps.append(ExplainStep(key: reminderKey, value: reminder.map(String.init) ?? "nil", rule: "the location detail call is made only with reminder minutes set", basis: Rules.locationCallCondition))
                 // What decided this check, with its basis: the timeout rule itself, or what settled it before
                 // that rule applies (a dialog first, the simplified top bar, the call's condition).

@@ -83,7 +83,7 @@ extension AppCommands {
             OutputColumn("account", priority: 70), OutputColumn("role", priority: 75),
             OutputColumn("validated", priority: 65) { row in
                 guard let age = row.objectValue?["validatedAgeSeconds"]?.doubleValue else { return "–" }
-                return Formatting.duration(age) + " ago"
+                return LocalTime.duration(age) + " ago"
             },
         ], rows)
         return output

@@ -62,8 +62,8 @@ extension AppCommands {
         let rows: [(String, String)] = [
             ("online", state.isOnline ? "yes" : change.map { "no — \($0.note) (stored: yes)" } ?? "no"),
             ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? storedReport ?? "–"),
-            ("since report", state.elapsedSeconds.map { Formatting.duration($0) } ?? "–"),
-            ("2-hour limit in", state.countdownSeconds.map { Formatting.duration($0) } ?? "–"),
+            ("since report", state.elapsedSeconds.map { LocalTime.duration($0) } ?? "–"),
+            ("2-hour limit in", state.countdownSeconds.map { LocalTime.duration($0) } ?? "–"),
             // A stored 0 is no reminder, as the home's location check reads it (`Rules.reminderUnset`).
             ("reminder", state.reminderMinutes.map { $0 > 0 ? "\($0) min" : "off (stored \($0))" } ?? "off"),
         ]

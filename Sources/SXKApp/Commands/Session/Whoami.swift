@@ -74,7 +74,7 @@ extension AppCommands {
         add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
         add("source", .string(snapshotOrigin ?? origin))
         add("deviceSnapshot", store.isDeviceSnapshot ? .string("imported from \(store.importedFrom ?? "?")"
-            + (store.importedAt.map { ", \(Formatting.duration(s.clock.now().timeIntervalSince($0))) ago" } ?? "")
+            + (store.importedAt.map { ", \(LocalTime.duration(s.clock.now().timeIntervalSince($0))) ago" } ?? "")
             + "; inspected on a copy") : nil)
         add("sessionResets", .int(s.sessionGuard.resetCount))
         add("stateDir", .string(s.paths.profileDir))
@@ -82,7 +82,7 @@ extension AppCommands {
             let value: String
             switch (row.0, row.1) {
             case (_, .null): value = "–"
-            case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { Formatting.duration($0) + " ago" } ?? "–"
+            case ("snapshotAgeSeconds", let v), ("validatedAgeSeconds", let v): value = v.doubleValue.map { LocalTime.duration($0) + " ago" } ?? "–"
             // The stored 0 is the app's "no store" (`AppModel.currentStore`); `--json` keeps the stored value.
             case ("storeId", let v) where v.intValue.map({ AppModel.currentStore($0) == nil }) == true: value = "none (stored \(v.intValue ?? 0))"
             case (_, let v): value = v.stringValue ?? JSONWriter.string(v)
