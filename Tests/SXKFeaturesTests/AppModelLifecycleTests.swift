@@ -265,9 +265,13 @@ final class AppModelRulesTests: XCTestCase {
         let explain = ExplainFeature(store: store, catalog: MenuCatalog([]), clock: SystemClock())
         for key in [StoreKey.roleName, StoreKey.phone, StoreKey.currentStoreId, StoreKey.token] {
             let lines = try explain.key(key).steps.filter { $0.value.hasPrefix("written by ") }
-            XCTAssertEqual(lines.map(\.rule), (AppModel.writers[key] ?? []).map(\.what), key)
-            XCTAssertEqual(lines.map(\.basis), (AppModel.writers[key] ?? []).map(\.basis), key)
+            let writes = (AppModel.writers[key] ?? []).filter { !$0.readsOnly }
+            XCTAssertEqual(lines.map(\.rule), writes.map(\.what), key)
+            XCTAssertEqual(lines.map(\.basis), writes.map(\.basis), key)
         }
+        // The launch's SDK conditions read the token and the privacy flag: said as reads.
+        let token = try explain.key(StoreKey.token).steps
+        XCTAssertTrue(token.contains { $0.value == "read by AppModel.launchSDKs" && $0.rule == AppModel.Rule.launchAMap.what }, "\(token.map(\.value))")
         let scoped = try explain.key("5001_store_key_in_permission").steps.filter { $0.value.hasPrefix("written by ") }
         XCTAssertEqual(scoped.map(\.rule), (AppModel.writers[StoreKey.permission] ?? []).map(\.what))
         // A rule of how a key is read is not shown as one of its writers.

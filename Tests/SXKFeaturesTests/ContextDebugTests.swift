@@ -218,7 +218,7 @@ final class ContextDebugTests: BothSpellingsTestCase {
         // The context path too: persist writes an empty list (rolesLoaded), not nothing.
         let permission = PermissionContext()
         permission.setCurrentRole(code: "photographer", name: nil)
-        let d = permission.setRolePermissions([])
+        let d = AppModel.loadPermissions([], into: permission)
         XCTAssertTrue(permission.current.rolesLoaded)
         XCTAssertEqual(d.reason, "the role-permission list is empty")
     }

@@ -38,10 +38,10 @@ final class ScopeGuardTests: XCTestCase {
         let contexts: SessionContexts = try XCTUnwrap(h.contexts)
         contexts.account.setScenic(id: 1, name: "西湖景区")
         contexts.account.setStores([Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1), Store(storeId: 201, storeName: "灵隐禅心摄影", scenicId: 2)])
-        contexts.permission.setRolePermissions([
+        AppModel.loadPermissions([
             RolePermission(roleCode: "scenicAdmin", roleName: "景区管理员", scenicList: [westLake, ScenicRef(scenicId: 2, scenicName: "灵隐寺")], permissions: []),
             RolePermission(roleCode: "photographer", roleName: "摄影师", scenicList: [westLake], permissions: []),
-        ])
+        ], into: contexts.permission)
         XCTAssertEqual(ScopeGuard.expectation(for: RoleEndpoints.photographer, contexts: contexts), ScopeExpectation(scenics: [westLake]))
         XCTAssertEqual(ScopeGuard.expectation(for: RoleEndpoints.scenicAdmin(scenicId: 2), contexts: contexts)?.label, "scenic 2 灵隐寺")
         let store = try XCTUnwrap(ScopeGuard.expectation(for: RoleEndpoints.storeAdmin(storeId: 201), contexts: contexts))

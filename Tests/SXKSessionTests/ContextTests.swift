@@ -9,14 +9,14 @@ final class ContextTests: XCTestCase {
     func testSelectRoleReDerivesPermissionsAndScenicList() {
         let permission = PermissionContext()
         permission.setCurrentRole(code: "photographer", name: nil)
-        var d = permission.setRolePermissions(Demo.roles)
+        var d = AppModel.loadPermissions(Demo.roles, into: permission)
         XCTAssertTrue(d.exactMatch)
         XCTAssertEqual(d.matched?.roleCode, "photographer")
         XCTAssertEqual(permission.current.permissionURIs, ["photog/orders"])
         XCTAssertEqual(permission.current.scenicList, [Demo.xihu])
         XCTAssertEqual(permission.current.roleName, "摄影师")
 
-        d = permission.selectRole("scenicAdmin")
+        d = AppModel.selectRole("scenicAdmin", in: permission)
         XCTAssertTrue(d.exactMatch)
         XCTAssertEqual(permission.current.roleCode, "scenicAdmin")
         XCTAssertEqual(permission.current.roleName, "景区管理员")
@@ -28,7 +28,7 @@ final class ContextTests: XCTestCase {
     func testUnknownRoleGetsNoPermissionsAndAReason() {
         let permission = PermissionContext()
         permission.setCurrentRole(code: "storeAdmin", name: "门店管理员")
-        let d = permission.setRolePermissions(Demo.roles)
+        let d = AppModel.loadPermissions(Demo.roles, into: permission)
         XCTAssertFalse(d.exactMatch)
         XCTAssertNil(d.matched)
         XCTAssertTrue(d.reason?.contains("role storeAdmin has no entry") ?? false, d.reason ?? "")
@@ -38,10 +38,10 @@ final class ContextTests: XCTestCase {
         XCTAssertEqual(permission.current.scenicList.count, 0)
 
         let empty = PermissionContext()
-        let none = empty.setRolePermissions(Demo.roles)
+        let none = AppModel.loadPermissions(Demo.roles, into: empty)
         XCTAssertEqual(empty.current.roleCode, "scenicAdmin", "no role yet → the first entry's")
         XCTAssertFalse(none.exactMatch)
-        XCTAssertEqual(empty.setRolePermissions([]).matched, nil)
+        XCTAssertEqual(AppModel.loadPermissions([], into: empty).matched, nil)
         XCTAssertEqual(empty.current.permissions, [])
     }
 
@@ -55,11 +55,11 @@ final class ContextTests: XCTestCase {
 
         let permission = PermissionContext()
         permission.setCurrentRole(code: "scenicAdmin", name: "景区管理员")
-        XCTAssertTrue(permission.setRolePermissions(roles).exactMatch)
+        XCTAssertTrue(AppModel.loadPermissions(roles, into: permission).exactMatch)
         XCTAssertEqual(permission.current.roleName, "景区管理员")
 
         let fresh = PermissionContext()
-        fresh.setRolePermissions(roles)
+        AppModel.loadPermissions(roles, into: fresh)
         XCTAssertEqual(fresh.current.roleCode, "scenicAdmin")
         XCTAssertNil(fresh.current.roleName, "the first entry's code is not its name")
     }
@@ -103,8 +103,8 @@ final class ContextTests: XCTestCase {
         account.apply(Demo.photographer)
         account.setStores([Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1)])
         permission.setCurrentRole(code: "photographer", name: "摄影师")
-        permission.setRolePermissions(Demo.roles)
-        permission.selectRole("scenicAdmin")
+        AppModel.loadPermissions(Demo.roles, into: permission)
+        AppModel.selectRole("scenicAdmin", in: permission)
         account.setScenic(id: 2, name: "灵隐寺")
         try store.persistContexts(account: account, permission: permission)
 
@@ -126,10 +126,10 @@ final class ContextTests: XCTestCase {
 
     func testContextsAreSafeAcrossThreads() {
         let permission = PermissionContext()
-        permission.setRolePermissions(Demo.roles)
+        AppModel.loadPermissions(Demo.roles, into: permission)
         DispatchQueue.concurrentPerform(iterations: 200) { i in
             if i % 2 == 0 {
-                permission.selectRole(i % 4 == 0 ? "photographer" : "scenicAdmin")
+                AppModel.selectRole(i % 4 == 0 ? "photographer" : "scenicAdmin", in: permission)
             } else {
                 let state = permission.current
                 let expected = state.role(state.roleCode ?? "")?.permissions

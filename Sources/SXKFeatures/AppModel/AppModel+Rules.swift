@@ -97,14 +97,14 @@ extension AppModel {
             Rules.displayState, keys: [StoreKey.currentScenicId, StoreKey.currentScenicName])
         public static let validScenic = ModelRule("AppModel.scenicClearReason", "valid = > 0", Rules.validScenic, keys: [StoreKey.currentScenicId])
         public static let permissionLoad = ModelRule(
-            "PermissionContext.setRolePermissions", "loadPermissions: the whole answer (an empty one too) and the current role's entry",
+            "AppModel.loadPermissions", "loadPermissions: the whole answer (an empty one too) and the current role's entry",
             Rules.permissionLoad, keys: [StoreKey.rolePermissionList, StoreKey.permission, StoreKey.currentRoleScenicList])
         public static let roleMatch = ModelRule(
-            "PermissionContext.setRolePermissions", "no entry for the current role: empty, no other role's permissions; with no role stored, the first entry's",
+            "AppModel.loadPermissions", "no entry for the current role: empty, no other role's permissions; with no role stored, the first entry's",
             Rules.roleMatch, keys: [StoreKey.permission, StoreKey.currentRoleScenicList, StoreKey.roleCode])
-        public static let roleNameWhenNeeded = ModelRule("PermissionContext.setRolePermissions", "loadPermissions: the role name when needed (必要时)",
+        public static let roleNameWhenNeeded = ModelRule("AppModel.loadPermissions", "loadPermissions: the role name when needed (必要时)",
                                                          Rules.permissionLoad, keys: [StoreKey.roleName])
-        public static let roleNameWrite = ModelRule("PermissionContext.setRolePermissions", "\"when needed\" read as: when the current role's entry matched",
+        public static let roleNameWrite = ModelRule("AppModel.loadPermissions", "\"when needed\" read as: when the current role's entry matched",
                                                     Rules.roleNameWrite, keys: [StoreKey.roleName])
         public static let commonMenus = ModelRule("CommonMenuStore.commonURIs", "home: with permissions and no record, at most 4 defaults",
                                                   Rules.commonMenus, keys: [ModelRule.commonMenus])
@@ -155,7 +155,7 @@ extension AppModel {
 
     /// Every rule, in the order of the launch document.
     public static let rules: [ModelRule] = [
-        Rule.restoreRoot, Rule.restoreSnapshot, Rule.restoreLazy,
+        Rule.launchUmeng, Rule.launchWeChat, Rule.launchAMap, Rule.restoreRoot, Rule.restoreSnapshot, Rule.restoreLazy,
         Rule.loginToken, Rule.loginPreferences, Rule.loginAccount, Rule.loginPhone, Rule.loginContextLoad, Rule.loginCommonMenus,
         Rule.missingAccountType,
         Rule.locationRestore, Rule.displayState, Rule.validScenic, Rule.permissionLoad, Rule.roleMatch, Rule.roleNameWhenNeeded,

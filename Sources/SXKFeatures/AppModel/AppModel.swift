@@ -8,7 +8,7 @@ import SXKSession
 /// appearance through `HomeReplayRun` on a copy of the stored state, so one stored state gives one
 /// answer whichever view asks (docs/app-behaviour.md). The live session's own writes use the same
 /// rules: `scenicClearReason`, `storeLoadApplies` and `matchStore` below, `profileReload`,
-/// `PermissionContext.setRolePermissions` (which role entry applies), and the lifecycle steps
+/// `loadPermissions` and `selectRole` (which role entry applies; AppModel+Permissions.swift), and the lifecycle steps
 /// (`completeLogin`, `logout`, `sessionExpired`, `restore`: AppModel+Lifecycle.swift; the stats and
 /// orders first screens: AppModel+FirstScreens.swift). Every rule is listed once, with its basis and the
 /// keys it writes, in `AppModel.rules` (AppModel+Rules.swift).
@@ -51,7 +51,7 @@ public enum AppModel {
 
     /// Why the next home's `loadPermissions` would not leave the current role the permissions stored
     /// for it now, or nil: the stored role-permission list (the server's last answer) has no entry for
-    /// the role, so a load that answers the same derives none (`PermissionContext.derive`), or its
+    /// the role, so a load that answers the same derives none (`AppModel.derivePermissions`), or its
     /// entry holds other permissions than the stored flat list, which the load replaces with them.
     /// The flat permissions the next home's forced load leaves when the server answers as the stored
     /// role-permission list says (the offline stand-in, `Rules.offlineStandIn`): the role's entry's,
@@ -60,7 +60,7 @@ public enum AppModel {
     public static func permissionsAtNextHome(_ state: PermissionContext.State) -> [PermissionItem] {
         guard !state.roles.isEmpty else { return state.permissions }
         var next = state
-        PermissionContext.derive(&next)
+        AppModel.derivePermissions(&next)
         return next.permissions
     }
 
@@ -128,7 +128,7 @@ public enum AppModel {
     public static func permissionsAfterOfflineLoad(store: AppStore) -> PermissionContext.State? {
         guard store.hasRolePermissionList else { return nil }
         let after = scratch(of: store)
-        after.permission.setRolePermissions(store.rolePermissionList())
+        AppModel.loadPermissions(store.rolePermissionList(), into: after.permission)
         return after.permission.current
     }
 
@@ -454,7 +454,7 @@ struct HomeReplayRun: Sendable {
             if offline { step.rule = Rules.offlineStandIn } else if expiry.expired == nil { step.rule = Rules.failedPermissionLoad }
             return step
         }
-        let derivation = contexts.permission.setRolePermissions(roles)
+        let derivation = AppModel.loadPermissions(roles, into: contexts.permission)
         let p = contexts.permission.current
         try? store.batch { () throws(SessionError) in
             try store.saveRolePermissionList(roles)

@@ -66,7 +66,7 @@ public struct ScopeFeature: Sendable {
     func reloadRoles() async throws(FeatureError) {
         let api = loader.account
         let roles = try await sessionGuard.run("role-permission") { try await api.rolePermissions().value }
-        contexts.permission.setRolePermissions(roles)
+        AppModel.loadPermissions(roles, into: contexts.permission)
         try contexts.persist()
     }
 
@@ -83,7 +83,7 @@ public struct ScopeFeature: Sendable {
         let before = contexts.account.current
         let saved = snapshot()
         let left = contexts.permission.current.roleCode
-        contexts.permission.selectRole(code)
+        AppModel.selectRole(code, in: contexts.permission)
         var notes: [String] = []
         let roleScenics = contexts.permission.current.scenicList
         let next = AppModel.scenicAfterRoleSwitch(currentId: before.scenicId, currentName: before.scenicName, roleScenics: roleScenics)

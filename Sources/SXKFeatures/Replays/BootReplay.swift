@@ -47,27 +47,7 @@ public struct BootReplay: Sendable {
         let restore = AppModel.restore(token: token, state: scratch.store, account: scratch.account, permission: scratch.permission)
         let toMainTab = restore.root == .mainTab
 
-        let sdks = [
-            SDKDecision(
-                name: "Umeng", call: "UmengBootstrap.configureIfNeeded()", initialised: accepted,
-                rule: "initialised only when the privacy agreement is accepted; otherwise it returns at once",
-                seed: "友盟初始化受 AppStore.shared.privacyAgreementAccepted 控制。未同意隐私协议时直接返回，不初始化 SDK。",
-                reason: accepted ? "privacy agreement accepted" : "privacy agreement not accepted: returns without initialising",
-                reads: [privacy]),
-            SDKDecision(
-                name: "WeChat", call: "WeChatManager.shared.registerIfNeeded()", initialised: true,
-                rule: "always: checks the Universal Link, then WXApi.registerApp registers the AppID",
-                seed: "调用 WeChatManager.shared.registerIfNeeded()：校验 Universal Link；调用微信 SDK WXApi.registerApp 注册 AppID。",
-                reason: "unconditional", reads: []),
-            SDKDecision(
-                name: "AMap", call: "AMapBootstrap.configureIfNeeded()", initialised: accepted && hasToken,
-                rule: "only when the privacy agreement is accepted and a token is stored: AMap privacy compliance, apiKey, HTTPS",
-                seed: "若 privacyAgreementAccepted == true 且 token 非空，则调用 AMapBootstrap.configureIfNeeded()：写入高德隐私合规状态；设置 apiKey 和 HTTPS。",
-                reason: accepted && hasToken ? "privacy accepted and a token is stored"
-                    : !accepted && !hasToken ? "privacy agreement not accepted and no token"
-                    : !accepted ? "privacy agreement not accepted" : "no token stored",
-                reads: [privacy, tokenRead]),
-        ]
+        let sdks = AppModel.launchSDKs(privacyAccepted: accepted, hasToken: hasToken, privacy: privacy, token: tokenRead)
 
         let root = RootDecision(
             screen: restore.root ?? .loginPage,

@@ -28,9 +28,11 @@ public struct SDKDecision: Sendable, Equatable {
     /// Why this launch does or does not initialise it, from the values read.
     public var reason: String
     public var reads: [StoredRead]
+    /// The app model's rule behind the decision (`AppModel.launchSDKs`).
+    public var model: ModelRule
 
     public var json: JSONValue {
-        Rules.launch.annotate([
+        model.basis.annotate([
             "name": .string(name), "call": .string(call), "initialised": .bool(initialised),
             "rule": .string(rule), "seed": .string(seed), "reason": .string(reason), "reads": readsJSON(reads),
         ])

@@ -25,7 +25,7 @@ public struct StoreMatch: Sendable, Equatable {
 public struct AccountLoadReport: Sendable {
     public var userInfo: UserInfo
     public var roles: [RolePermission]
-    public var derivation: PermissionContext.Derivation
+    public var derivation: PermissionDerivation
     public var display: DisplayStateCheck
     /// nil when the store step did not apply (not storeAdmin or no scenic).
     public var store: StoreMatch?
@@ -72,7 +72,7 @@ public struct AccountContextLoader: Sendable {
             throw error
         }
         applyUserInfo(info)
-        let derivation = contexts.permission.setRolePermissions(roles)
+        let derivation = AppModel.loadPermissions(roles, into: contexts.permission)
         let display = refreshLocalDisplayState()
         var store: StoreMatch?
         if storeLoadApplies {

@@ -24,7 +24,7 @@ extension AppCommands {
             var output = CommandOutput(data: .array(permission.roles.map(\.json)))
             var rows: [JSONValue] = []
             // The current role's permissions are its first entry's, as the load derives them
-            // (`PermissionContext.derive`): a second entry of the same role is listed, not marked.
+            // (`AppModel.derivePermissions`): a second entry of the same role is listed, not marked.
             let current = permission.currentRoleIndex
             for (index, role) in permission.roles.enumerated() {
                 for item in role.permissions {
