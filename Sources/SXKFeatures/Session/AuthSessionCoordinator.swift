@@ -384,6 +384,22 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         return stored
     }
 
+    /// The account `selector` names when this session is already on it (nil: a switch is needed, or
+    /// the selector names none). Switching to it anyway would send set-user, which loads the account's
+    /// own role again over the one chosen in it.
+    public func currentAccount(named selector: String) -> Account? {
+        guard contexts.session.token != nil, let target = try? Self.resolve(selector, in: knownAccounts()) else { return nil }
+        return target.userId == contexts.store.userId && target.accountType == contexts.store.accountType ? target : nil
+    }
+
+    /// The store a store account stands for (its `storeId` in this login's account list): the one
+    /// store the server lets it use. nil for a scenic account, or when no account list is kept.
+    public func ownStoreId() -> Int? {
+        let current = contexts.account.current
+        guard current.accountType == "store" else { return nil }
+        return knownAccounts().first { $0.userId == current.userId && $0.accountType == current.accountType }?.storeId
+    }
+
     /// `switch-account` in any process: set-user with a held token; when none works (a new process has
     /// no temporary token) v9/login again with the password from `password`, then set-user.
     public func switchAccount(to selector: String, password: PasswordSource) async throws(FeatureError) -> LoginOutcome {

@@ -41,7 +41,7 @@ extension AppCommands {
             stale = ["store list not refreshed (\(failure)); using the one fetched earlier in this shell"]
             rows = try await scope.stores(refresh: false)
         }
-        let own = ownStoreId()
+        let own = (try? host.features().auth)?.ownStoreId()
         if var query = command.positionals.first {
             if query == "-" { query = try scope.previous(.store) }
             var output = change(try await scope.selectStore(query))
@@ -82,14 +82,5 @@ extension AppCommands {
         }
         output.table(columns + [OutputColumn("address", priority: 30)], records)
         return output
-    }
-
-    /// The store a store account stands for (its `storeId` in this login's account list): the one
-    /// store the server lets it use. nil for a scenic account, or when no account list is kept.
-    private func ownStoreId() -> Int? {
-        guard let auth = try? host.features().auth else { return nil }
-        let current = services.contexts.account.current
-        guard current.accountType == "store" else { return nil }
-        return auth.knownAccounts().first { $0.userId == current.userId && $0.accountType == current.accountType }?.storeId
     }
 }

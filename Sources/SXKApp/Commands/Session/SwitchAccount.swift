@@ -47,13 +47,10 @@ extension AppCommands {
                 selector = try await chooseAccount(rows.map(\.account), hint: "name one: switch-account ID|INDEX")
             }
         }
-        // The account already current: nothing to switch, and the role chosen in it stays (set-user
-        // would load the account's own role again).
-        let known = auth.knownAccounts()
-        if services.contexts.session.token != nil, let target = try? AuthSessionCoordinator.resolve(selector, in: known),
-           target.userId == appStore.userId, target.accountType == appStore.accountType {
+        // The account already current: nothing to switch, and the role chosen in it stays.
+        if let target = auth.currentAccount(named: selector) {
             let role = services.contexts.permission.current.roleCode ?? target.roleCode
-            var output = CommandOutput(data: ["account": target.json, "accounts": .int(known.count), "switched": false])
+            var output = CommandOutput(data: ["account": target.json, "accounts": .int(auth.knownAccounts().count), "switched": false])
             output.notes.append("already on \(target.accountDisplayName) (user \(target.userId), \(target.accountType), role \(role)): nothing switched")
             return output
         }
