@@ -95,6 +95,12 @@ extension Endpoint {
         }
         return (query, method == .post ? .object(body) : nil, token)
     }
+
+    /// The path and query a call with `arguments` sends, as replays show it (values as given).
+    public func shownPath(_ arguments: Arguments) -> String {
+        let query = wire(arguments).query
+        return query.isEmpty ? path : path + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
 }
 
 /// A value a typed call passes for a parameter.

@@ -71,6 +71,9 @@ final class ConfigurationAndEndpointTests: XCTestCase {
         XCTAssertEqual(Endpoint.scenicAdminOrders.endpoint.wire([.page: 1, .pageSize: 3, .keyword: "西湖", .status: 2, .scenicId: 1]).query.map(\.0),
                        ["page", "pageSize", "status", "keyword", "scenicId"])
         XCTAssertEqual(Endpoint.locationDetail.endpoint.wire([.staffId: 1001]).query.map { "\($0.0)=\($0.1)" }, ["staff_id=1001"])
+        // What the replays show is what the call sends.
+        XCTAssertEqual(Endpoint.locationDetail.endpoint.shownPath([.staffId: 1001]), Endpoint.locationDetail.path + "?staff_id=1001")
+        XCTAssertEqual(Endpoint.config.endpoint.shownPath([:]), Endpoint.config.path)
         let setUser = Endpoint.setUser.endpoint.wire([.token: "tmp_x", .accountType: "scenic", .userId: 1001])
         XCTAssertTrue(setUser.query.isEmpty)
         XCTAssertEqual(setUser.body.map { String(decoding: JSONWriter.bytes($0), as: UTF8.self) }, #"{"userId":1001,"accountType":"scenic"}"#)

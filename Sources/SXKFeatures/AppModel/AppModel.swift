@@ -582,12 +582,12 @@ struct HomeReplayRun: Sendable {
             location = settled
         } else if let staffId = a.userId, let minutes = reminder {
             location = DialogCheck(dialog: .locationTimeout, show: false, reason: "", evaluated: true, rule: Rules.locationTimeoutDecision)
-            let (record, answer) = try await call("GET", Endpoint.locationDetail.path + "?staff_id=\(staffId)",
+            let (record, answer) = try await call("GET", Endpoint.locationDetail.endpoint.shownPath([.staffId: staffId]),
                 offlineNote: "offline: the location detail answer is never stored (seed 000 §4.4)") {
                 try await $0.operation.locationDetail(staffId: staffId).value
             }
             step.calls = [record]
-            step.notes.append("staff_id = key_in_user_id \(staffId) \(Rules.staffId.marker)")
+            step.notes.append("\(Endpoint.Parameter.staffId) = \(StoreKey.userId) \(staffId) \(Rules.staffId.marker)")
             if let detail = answer {
                 (location.show, location.reason) = DialogRules.decideTimeout(detail, reminderMinutes: minutes, storedLast: store.lastLocationReportTime, now: clock.now())
             } else if !record.made {

@@ -240,7 +240,7 @@ public struct BootReplay: Sendable {
         if Self.made("evaluateDialogs(api:)", by: home), let staffId = store.userId {
             order += 1
             dialogStep.calls = [BootCall(
-                order: order, method: "GET", path: Endpoint.locationDetail.path + "?staff_id=\(staffId)",
+                order: order, method: "GET", path: Endpoint.locationDetail.endpoint.shownPath([.staffId: staffId]),
                 caller: "HomeViewModel.evaluateDialogs(api:) -> checkLocationTimeout(api:) -> HomeAPI.locationDetail(staffId:)",
                 condition: "no permission or scenic dialog, not the simplified top role, reminder minutes set",
                 reads: [tokenRead, evaluating(StoreKey.userId), evaluating(reminderKey),

@@ -64,7 +64,7 @@ struct CompareTarget {
     /// Another account of the login: its token comes from set-user (`probeToken`).
     var probeAccount: Account?
     /// `("scenicId", 2)` for scenic:2, `("storeId", 301)` for store:301.
-    var override: (name: String, value: Int)?
+    var override: (parameter: Endpoint.Parameter, value: Int)?
 
     /// `4001 photographer @3/301`
     var summary: String {
@@ -135,7 +135,7 @@ struct CompareTarget {
             var target = current
             target.scenicId = id
             target.scenicName = known.first { $0.scenicId == id }?.scenicName
-            target.override = ("scenicId", id)
+            target.override = (.scenicId, id)
             return target
         case .store(let query):
             let id: Int
@@ -150,7 +150,7 @@ struct CompareTarget {
             }
             var target = current
             target.storeId = id
-            target.override = ("storeId", id)
+            target.override = (.storeId, id)
             return target
         }
     }

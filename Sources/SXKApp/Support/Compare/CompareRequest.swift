@@ -63,7 +63,8 @@ enum CompareRequest {
     func concrete(for target: CompareTarget) -> Result<(method: String, path: String, query: [(String, String)], body: JSONValue?), CompareProblem> {
         switch self {
         case .raw(let method, let path, var query, var body):
-            if let (name, value) = target.override {
+            if let (parameter, value) = target.override {
+                let name = parameter.name
                 if method == "GET" {
                     CompareRequest.set(name, String(value), in: &query)
                 } else if case .object(var object)? = body {
@@ -87,7 +88,7 @@ enum CompareRequest {
             }
             let arguments = role.arguments(for: role.orders, [.page: page, .pageSize: pageSize, .status: status, .keyword: keyword])
             var query = role.orders.endpoint.wire(arguments).query
-            if let (name, value) = target.override { CompareRequest.set(name, String(value), in: &query) }
+            if let (parameter, value) = target.override { CompareRequest.set(parameter.name, String(value), in: &query) }
             return .success(("GET", role.orders.path, query, nil))
         }
     }

@@ -28,7 +28,8 @@ struct CompareResult {
     /// `/api/app/store/order/list storeId=301`: the path and its scope parameters.
     var requestSummary: String {
         guard let path else { return "–" }
-        let scope = query.filter { ["scenicId", "storeId", "scenic_id", "store_id"].contains($0.0) }
+        let names = [Endpoint.Parameter.scenicId, .storeId].flatMap { [$0.name, JSONObject.snakeCase($0.name)] }
+        let scope = query.filter { names.contains($0.0) }
         return ([path] + scope.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
     }
 }

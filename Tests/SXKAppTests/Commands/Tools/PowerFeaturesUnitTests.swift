@@ -91,7 +91,7 @@ final class PowerFeaturesUnitTests: XCTestCase {
         XCTAssertThrowsError(try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["orders", "--limit", "2"]))
         XCTAssertThrowsError(try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["whoami"]))
         let (post, _) = try CompareRequest.parse(parser: CommandParser(specs: CommandCatalog.all), ["post", "api/x", "a:=1", "b=2"])
-        let target = CompareTarget(label: "scenic:3", override: ("scenicId", 3))
+        let target = CompareTarget(label: "scenic:3", override: (.scenicId, 3))
         guard case .success(let made) = post.concrete(for: target) else { return XCTFail("no request") }
         XCTAssertEqual(made.path, "/api/x")
         XCTAssertEqual(made.body.map { JSONWriter.string($0) }, #"{"a":1,"b":"2","scenicId":3}"#)
