@@ -17,6 +17,33 @@ final class InvocationTests: XCTestCase {
         XCTAssertThrowsError(try parse(["-", "x"]))
     }
 
+    /// Parsing reads the same list help and completion print: every declared option is taken (a
+    /// switch alone, refusing `=VALUE`; any other with its value), its short name too, and a name
+    /// the list lacks is refused with the nearest declared one.
+    func testEveryDeclaredOptionIsReadFromTheDeclaration() throws {
+        for flag in GlobalOptions.flags {
+            let sample: String
+            switch flag.value {
+            case nil:
+                XCTAssertNoThrow(try parse(["--" + flag.name, "version"]), flag.name)
+                XCTAssertThrowsError(try parse(["--\(flag.name)=1", "version"]), flag.name) {
+                    XCTAssertEqual("\($0)", "option '--\(flag.name)' takes no value")
+                }
+                if let short = flag.short { XCTAssertNoThrow(try parse(["-\(short)", "version"]), flag.name) }
+                continue
+            case .choice(let values)?: sample = values[0]
+            case .double?, .int?: sample = "5"
+            default: sample = "/tmp/x"
+            }
+            XCTAssertNoThrow(try parse(["--" + flag.name, sample, "version"]), flag.name)
+            XCTAssertNoThrow(try parse(["--\(flag.name)=\(sample)", "version"]), flag.name)
+            XCTAssertThrowsError(try parse(["--" + flag.name]), flag.name) {
+                XCTAssertEqual("\($0)", "missing value for '--\(flag.name)'")
+            }
+        }
+        XCTAssertThrowsError(try parse(["--jsn", "version"])) { XCTAssertTrue("\($0)".contains("--json"), "\($0)") }
+    }
+
     func testOptionsAndEnvironment() throws {
         let env = ["SXK_ENV": "test", "SXK_BASE_URL": "http://127.0.0.1:1", "SXK_PROFILE": "p", "SXK_STATE_DIR": "/s", "NO_COLOR": ""]
         var o = try parse(["version"], env: env).options

@@ -62,6 +62,13 @@ public struct GlobalOptions: Sendable, Equatable {
     ]
 }
 
+extension GlobalOptions {
+    /// The global option `word` names (`--NAME`, or `-X` for one with a short name), nil for none.
+    public static func flag(named word: String) -> FlagSpec? {
+        flags.first { "--" + $0.name == word || $0.short.map { "-" + String($0) == word } == true }
+    }
+}
+
 /// How sxk was asked to run.
 public enum RunMode: Sendable, Equatable {
     /// Interactive line editor (stdin is a terminal, no command given).
@@ -126,63 +133,63 @@ public struct Invocation: Sendable, Equatable {
                 name = String(arg[..<eq])
                 inline = String(arg[arg.index(after: eq)...])
             }
-            switch name {
-            case "--env":
-                o.env = try value(name, inline: inline)
+            if name == "-c" {
+                // Two would silently run only the last: said, and `;` shown as the way to give several.
+                guard commandText == nil else { throw UsageError("-c is given once: separate the commands with ';' or newlines") }
+                commandText = try value(name, inline: inline)
+                continue
+            }
+            // Which options there are and which take a value is `flags`' to say, as for help and completion.
+            guard let spec = GlobalOptions.flag(named: name) else {
+                let names = GlobalOptions.flags.map { "--" + $0.name } + ["-c"]
+                throw UsageError("unknown option '\(name)'\(Suggestion.hint(name, names))")
+            }
+            if spec.isSwitch, inline != nil { throw UsageError("option '\(name)' takes no value") }
+            let text = spec.isSwitch ? "" : try value(name, inline: inline)
+            switch spec.name {
+            case "env":
+                o.env = text
                 envGiven = true
                 // The command line's environment beats SXK_BASE_URL's (a --base-url given too still wins).
                 if !baseURLGiven { o.baseURL = nil }
-            case "--base-url":
-                o.baseURL = try value(name, inline: inline)
+            case "base-url":
+                o.baseURL = text
                 baseURLGiven = true
-            case "--profile":
-                o.profile = try value(name, inline: inline)
+            case "profile":
                 // An empty name would quietly be the environment's own profile.
-                if o.profile?.isEmpty == true { throw UsageError("--profile needs a name") }
-            case "--state-dir":
+                if text.isEmpty { throw UsageError("--profile needs a name") }
+                o.profile = text
+            case "state-dir":
                 // An empty folder would quietly be the default one: the user's real profiles.
-                let dir = try value(name, inline: inline)
-                if dir.isEmpty { throw UsageError("--state-dir needs a folder") }
-                o.stateDir = ValueCheck.expanded(dir, kind: .path)
-            case "--cacert":
-                let file = try value(name, inline: inline)
-                if file.isEmpty { throw UsageError("--cacert needs a file") }
-                o.caCert = ValueCheck.expanded(file, kind: .path)
-            case "--persist": o.persist = try persistSeconds(try value(name, inline: inline), "--persist")
-            case "--timeout":
-                let text = try value(name, inline: inline)
+                if text.isEmpty { throw UsageError("--state-dir needs a folder") }
+                o.stateDir = ValueCheck.expanded(text, kind: .path)
+            case "cacert":
+                if text.isEmpty { throw UsageError("--cacert needs a file") }
+                o.caCert = ValueCheck.expanded(text, kind: .path)
+            case "persist": o.persist = try persistSeconds(text, "--persist")
+            case "timeout":
                 guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
                     throw UsageError("--timeout expects a positive number of seconds, got '\(text)'")
                 }
                 o.timeout = seconds
-            case "-c":
-                // Two would silently run only the last: said, and `;` shown as the way to give several.
-                guard commandText == nil else { throw UsageError("-c is given once: separate the commands with ';' or newlines") }
-                commandText = try value(name, inline: inline)
-            case "--har":
-                let path = try value(name, inline: inline)
-                guard !path.isEmpty else { throw UsageError("--har expects a file name") }
+            case "har":
+                guard !text.isEmpty else { throw UsageError("--har expects a file name") }
                 // `--har=~/x.har` reaches sxk unexpanded: sh expands a `~` only at a word's start.
-                o.harFile = ValueCheck.expanded(path, kind: .path)
+                o.harFile = ValueCheck.expanded(text, kind: .path)
+            case "json": o.json = true
+            case "no-color": o.noColor = true
+            case "trace": o.trace = true
+            case "insecure-http": o.insecureHTTP = true
+            case "sandbox": o.sandbox = true; sandboxGiven = true
+            case "keep-going": o.keepGoing = true
+            case "reset-state": o.resetState = true
+            case "no-rc": o.noRC = true
+            case "no-pager": o.noPager = true
+            case "version": o.version = true
+            case "help": o.help = true
+            case "revalidate": o.revalidate = true
             default:
-                if inline != nil { throw UsageError("option '\(name)' takes no value") }
-                switch name {
-                case "--json": o.json = true
-                case "--no-color": o.noColor = true
-                case "--trace": o.trace = true
-                case "--insecure-http": o.insecureHTTP = true
-                case "--sandbox": o.sandbox = true; sandboxGiven = true
-                case "--keep-going": o.keepGoing = true
-                case "--reset-state": o.resetState = true
-                case "--no-rc": o.noRC = true
-                case "--no-pager": o.noPager = true
-                case "--version": o.version = true
-                case "--help", "-h": o.help = true
-                case "--revalidate": o.revalidate = true
-                default:
-                    let names = GlobalOptions.flags.map { "--" + $0.name } + ["-c"]
-                    throw UsageError("unknown option '\(name)'\(Suggestion.hint(name, names))")
-                }
+                preconditionFailure("global option --\(spec.name) is declared in GlobalOptions.flags but not read")
             }
         }
         // Two backends named on one command line: one of them would be silently ignored.
