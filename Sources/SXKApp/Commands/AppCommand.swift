@@ -19,6 +19,9 @@ protocol AppCommand: Sendable {
     static func showsSession(_ command: ParsedCommand) -> Bool
     /// `watch` may repeat it (commands that read input or replace the session may not).
     static var watchable: Bool { get }
+    /// Why `watch` cannot repeat this run of a watchable command (nil: it can), e.g. one that writes
+    /// its rows as a stream rather than one screen.
+    static func watchRefusal(_ command: ParsedCommand) -> String?
     /// `compare` may send it under several identities.
     static var comparable: Bool { get }
     /// Whether this run may write a device snapshot (docs/app-behaviour.md#snapshots): a switch the
@@ -33,6 +36,7 @@ extension AppCommand {
     static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { needsServer }
     static func showsSession(_ command: ParsedCommand) -> Bool { false }
     static var watchable: Bool { true }
+    static func watchRefusal(_ command: ParsedCommand) -> String? { nil }
     static var comparable: Bool { false }
     static func writesSnapshot(_ command: ParsedCommand) -> Bool { false }
 }

@@ -21,6 +21,11 @@ extension Commands {
         static let needsServer = true
         static let comparable = true
 
+        /// `--all` writes the walk's rows as they arrive, not one screen to redraw.
+        static func watchRefusal(_ command: ParsedCommand) -> String? {
+            command.has("all") ? "watch repeats one page: `orders --all` walks every page as a stream (use --page-size or --limit)" : nil
+        }
+
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.orders(command)
         }

@@ -65,8 +65,8 @@ extension AppCommands {
             throw AppError.usage("watch cannot repeat '\(inner.spec.name)': it reads input or replaces the session")
         }
         _ = try format(inner)
-        // A frame is one screen of one answer; a walk's rows are written as they arrive, not framed.
-        if inner.spec.name == "orders", inner.has("all") { throw AppError.usage("watch repeats one page: `\(inner.spec.name) --all` walks every page as a stream (use --page-size or --limit)") }
+        // A frame is one screen of one answer: a run that streams its rows is not one.
+        if let refusal = declaration.watchRefusal(inner) { throw AppError.usage(refusal) }
         let title = words.map { Tokenizer.quote(Redaction.maskWord($0)) }.joined(separator: " ")
         let me = self
         var output = CommandOutput()

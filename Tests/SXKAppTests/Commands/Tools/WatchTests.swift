@@ -14,4 +14,17 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(headers.count, 3, r.summary)
         XCTAssertTrue(headers.last?.hasSuffix("run 3/3") == true, r.summary)
     }
+
+    /// A run that streams its rows is refused by the command's own declaration, before any request;
+    /// the same command on one page is repeated.
+    func testAStreamingRunIsRefusedByItsCommand() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: SharedSandbox.url)
+        let all = SXK.run(["watch", "--count", "1", "orders", "--all"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(all.status, 2, all.summary)
+        XCTAssertEqual(all.stdout, "", all.summary)
+        XCTAssertEqual(all.stderrLines, ["error: watch repeats one page: `orders --all` walks every page as a stream (use --page-size or --limit)"], all.summary)
+        let page = SXK.run(["watch", "--count", "1", "orders", "--page-size", "2", "--json"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(page.status, 0, page.summary)
+    }
 }
