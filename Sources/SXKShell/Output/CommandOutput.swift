@@ -67,11 +67,26 @@ public enum OutputBlock: Sendable {
 public struct RowStream: Sendable {
     public typealias Emit = @Sendable ([JSONValue], _ progress: String?) -> Bool
     public var columns: [OutputColumn]
-    /// Runs the stream; gives the exit status and the summary line(s) for stderr.
-    public var run: @Sendable (_ emit: @escaping Emit) async throws -> (status: Int32, summary: [String])
-    public init(columns: [OutputColumn], run: @escaping @Sendable (_ emit: @escaping Emit) async throws -> (status: Int32, summary: [String])) {
+    /// Runs the stream; gives its exit status and what it says on stderr.
+    public var run: @Sendable (_ emit: @escaping Emit) async throws -> End
+    public init(columns: [OutputColumn], run: @escaping @Sendable (_ emit: @escaping Emit) async throws -> End) {
         self.columns = columns
         self.run = run
+    }
+
+    /// How a stream ended. The renderer writes its lines on stderr, after the rows.
+    public struct End: Sendable, Equatable {
+        public var status: Int32
+        /// What every reader must know, in every format: written as warnings.
+        public var warnings: [String]
+        /// How far a run that was interrupted got: in every format too.
+        public var interruption: String?
+        /// For people (counts, time): left out of JSON and NDJSON.
+        public var notes: [String]
+
+        public init(status: Int32, warnings: [String] = [], interruption: String? = nil, notes: [String] = []) {
+            self.status = status; self.warnings = warnings; self.interruption = interruption; self.notes = notes
+        }
     }
 }
 

@@ -40,7 +40,7 @@ extension Renderer {
             }
         }
         status = result.status
-        for line in result.summary where line.hasPrefix("warning: ") { io.stderr.write(stderrLine(line) + "\n") }
+        sayEnd(result, notes: false)
         return CommandOutput(data: .array(rows.lock.withLock { rows.items }))
     }
 }

@@ -21,7 +21,7 @@ extension Renderer {
         if pagerProcess != nil { io.stdout.flush() }
         let me = self
         let showProgress = io.terminal.stderrIsTerminal && io.terminal.cursorControl && pagerProcess == nil
-        let ran: (status: Int32, summary: [String])
+        let ran: RowStream.End
         do {
             ran = try await stream.run { batch, progress in
                 me.streamBatch(batch, columns: stream.columns, progress: showProgress ? progress : nil, state: state, out: out)
@@ -35,7 +35,6 @@ extension Renderer {
             throw error
         }
         if state.progressShown { io.stderr.write("\r\u{1B}[K") }
-        let (status, summary) = ran
         if let error = state.error {
             _ = pagerProcess?.finish()
             throw error
@@ -61,12 +60,19 @@ extension Renderer {
             noteHidden(layout, columns: selection.columns, held: false)
         }
         if let kept = state.kept { io.keep(.array(kept)) }
-        // Summaries are for people; JSON and NDJSON consumers get the data alone, but for what every
+        // Notes are for people; JSON and NDJSON consumers get the data alone, but for what every
         // reader must know: a warning, and how far a run that was interrupted got (stderr, as all are).
-        for line in summary where line.hasPrefix("warning: ") || line.hasPrefix("interrupted") || ![.json, .ndjson].contains(format.kind) {
+        sayEnd(ran, notes: ![.json, .ndjson].contains(format.kind))
+        return ran.status
+    }
+
+    /// A stream's closing lines: warnings through the one sink of warnings, then the interruption
+    /// and (`notes`) the notes.
+    func sayEnd(_ end: RowStream.End, notes: Bool) {
+        for warning in end.warnings { io.warning(warning) }
+        for line in [end.interruption].compactMap({ $0 }) + (notes ? end.notes : []) {
             io.stderr.write(stderrLine(line) + "\n")
         }
-        return status
     }
 
     private func streamBatch(_ batch: [JSONValue], columns: [OutputColumn], progress: String?, state: StreamState, out sink: any OutputSink) -> Bool {

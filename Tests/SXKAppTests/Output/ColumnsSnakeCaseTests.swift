@@ -32,7 +32,7 @@ final class ColumnsSnakeCaseTests: XCTestCase {
             let rows = self.rows
             stream.stream = RowStream(columns: OrderColumns.columns(deposit: false)) { emit in
                 _ = emit(rows, nil)
-                return (0, [])
+                return RowStream.End(status: 0)
             }
             _ = try await renderer.render(stream)
         } else {

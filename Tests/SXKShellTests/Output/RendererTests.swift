@@ -240,7 +240,7 @@ final class RendererTests: XCTestCase {
         let batches = rows.map { [$0] }
         output.stream = RowStream(columns: columns) { emit in
             for batch in batches { _ = emit(batch, nil) }
-            return (0, [])
+            return RowStream.End(status: 0)
         }
         _ = try await Renderer(io: io, format: OutputFormat(kind: kind), secrets: ["tok-LIVE-9999"]).render(output)
         return (out.text, io.data.value)
@@ -382,6 +382,30 @@ final class RendererTests: XCTestCase {
         } catch is PageFailed {}
         let parsed = try JSONParser.parse(out.text)
         XCTAssertEqual(parsed.arrayValue?.count, 1, out.text)
+    }
+
+    /// A stream's end: warnings go through the one sink of warnings (label, masking, one inert line)
+    /// in every format, as does how far an interrupted run got; the notes only where people read.
+    func testAStreamsEndIsSaidByKind() async throws {
+        func end(_ kind: OutputFormat.Kind, _ end: RowStream.End) async throws -> [String] {
+            let err = BufferOutput()
+            let io = CommandIO(stdout: BufferOutput(), stderr: err)
+            var output = CommandOutput()
+            let batch = [rows[0]]
+            output.stream = RowStream(columns: columns) { emit in
+                _ = emit(batch, nil)
+                return end
+            }
+            _ = try await Renderer(io: io, format: OutputFormat(kind: kind), secrets: []).render(output)
+            return err.text.split(separator: "\n").map(String.init)
+        }
+        let said = RowStream.End(status: 1, warnings: ["rows of store 9\u{1B}[2J outside"], interruption: "interrupted after 1 row", notes: ["1 order · 1 page"])
+        let json = try await end(.json, said), ndjson = try await end(.ndjson, said), table = try await end(.table, said)
+        let quiet = try await end(.json, RowStream.End(status: 0, notes: ["2 orders"]))
+        XCTAssertEqual(json, ["warning: rows of store 9\\x1b[2J outside", "interrupted after 1 row"])
+        XCTAssertEqual(ndjson, ["warning: rows of store 9\\x1b[2J outside", "interrupted after 1 row"])
+        XCTAssertEqual(table, ["warning: rows of store 9\\x1b[2J outside", "interrupted after 1 row", "1 order · 1 page"])
+        XCTAssertEqual(quiet, [])
     }
 
     func testStreamKeepsRowsForDollarUnderscoreOnlyWhereTheyCanBeRead() async throws {

@@ -86,19 +86,22 @@ extension AppCommands {
                 return emit(rows.map(\.raw), line)
             }
             let p = outcome.progress
-            var summary: [String] = []
-            if let scope, let line = scope.warning(outside: counter.value) { summary.append("warning: " + line) }
+            let outside = scope.flatMap { $0.warning(outside: counter.value) }
+            var end = RowStream.End(status: ExitStatus.ok, warnings: outside.map { [$0] } ?? [])
             switch outcome.stop {
             case .cancelled:
-                return (ExitStatus.interrupted, summary + ["interrupted after \(Formatting.count(p.rows, of: p.total, "row")) (\(Formatting.count(p.pages, "page")))"])
+                end.status = ExitStatus.interrupted
+                end.interruption = "interrupted after \(Formatting.count(p.rows, of: p.total, "row")) (\(Formatting.count(p.pages, "page")))"
             case .repeated:
                 // Rows a script would take for the list's, and are not: a failure it must see.
-                return (ExitStatus.failure, summary + ["warning: --all stopped at page \(p.pages + 1): the server answered it with the same rows as page \(p.pages) (it does not page this list); \(Formatting.count(p.rows, "order")) printed"])
+                end.status = ExitStatus.failure
+                end.warnings.append("--all stopped at page \(p.pages + 1): the server answered it with the same rows as page \(p.pages) (it does not page this list); \(Formatting.count(p.rows, "order")) printed")
             case .completed, .limit, .stoppedByCaller:
                 // Not String(format:): its first call looks up a protocol conformance across the whole
                 // binary's conformance records, after the last page and before the exit.
-                return (ExitStatus.ok, summary + ["\(Formatting.count(p.rows, of: p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(JSONWriter.format(p.elapsed, digits: 2)) s"])
+                end.notes = ["\(Formatting.count(p.rows, of: p.total, "order")) · \(Formatting.count(p.pages, "page")) · \(JSONWriter.format(p.elapsed, digits: 2)) s"]
             }
+            return end
         }
         return output
     }
