@@ -51,8 +51,15 @@ public final class APIClient: Sendable {
                            token: wire.token.flatMap { $0.isEmpty ? nil : $0 } ?? tokens.current())
         }
         if let memo, let key, let kept = memo.answer(key) { return try APIClient.decode(kept, endpoint.decode) }
-        let response = try await send(
-            method: endpoint.method.rawValue, path: endpoint.path, query: wire.query, body: wire.body, tokenOverride: wire.token)
+        var response = try await send(
+            method: endpoint.method.rawValue, path: endpoint.path, query: wire.query, body: wire.body, tokenOverride: wire.token,
+            withSession: !endpoint.endpoint.sessionless)
+        // An answer kept in a file is masked for what earlier requests sent too (a login's password,
+        // its temporary token), which a later answer may repeat (set-user the password, userinfo the
+        // temporary token); what is only shown is masked as it is shown.
+        if endpoint.endpoint.kept, let earlier = SecretMemory.matcher {
+            response.data = Redaction.maskingRepeated(response.data, matcher: earlier)
+        }
         if let memo, let key { memo.keep(response, key) }
         return try APIClient.decode(response, endpoint.decode)
     }
@@ -77,7 +84,7 @@ public final class APIClient: Sendable {
     /// `headers` (a raw call's `Name:value` words) replace the common headers of the same name; a
     /// secret-named one's value is masked like the token wherever the request is shown.
     public func send(method: String, path: String, query: [(String, String)] = [], body: JSONValue?, headers extra: [(String, String)] = [],
-                     tokenOverride: String? = nil) async throws(APIError) -> APIResponse {
+                     tokenOverride: String? = nil, withSession: Bool = true) async throws(APIError) -> APIResponse {
         let method = method.uppercased()
         if method != "GET" { AnswerMemo.current?.forget() }
         var label = RequestLabel(method: method, path: path)
@@ -94,7 +101,7 @@ public final class APIClient: Sendable {
         guard let url = URL(string: urlText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
 
         let sessionToken = tokens.current()
-        let token = tokenOverride.flatMap { $0.isEmpty ? nil : $0 } ?? sessionToken
+        let token = tokenOverride.flatMap { $0.isEmpty ? nil : $0 } ?? (withSession ? sessionToken : nil)
         var headers = HTTPHeaders([
             ("Content-Type", "application/json"), ("Accept", "application/json"),
             ("X-APP-VERSION", configuration.appVersion), ("X-OS-TYPE", configuration.osType),
@@ -104,7 +111,12 @@ public final class APIClient: Sendable {
         let bodyBytes = body.map { JSONWriter.bytes($0) } ?? []
         // The tokens, and what the caller sent under a secret name (a header, a body member, a query
         // value: `get /x password=…`), are masked wherever the server repeats them.
-        let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: extra)
+        // A secret-named pair typed into the path's own query (`get '/x?password=…'`) is one too.
+        let inline = path.firstIndex(of: "?").map { APIClient.pairs(path[path.index(after: $0)...]) } ?? []
+        let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query + inline, headers: extra)
+        // A token handed in (a login's temporary token at set-user, a probe's, the new one the
+        // context pair carries) and a typed secret stay secrets after this request.
+        SecretMemory.remember(itemSecrets + [tokenOverride].compactMap { $0 })
         var secrets = [sessionToken, tokenOverride].compactMap { $0 } + itemSecrets
         for held in heldSecrets() where !secrets.contains(held) { secrets.append(held) }
 
@@ -112,15 +124,15 @@ public final class APIClient: Sendable {
         request.secrets = secrets
         request.carriesTypedSecret = !itemSecrets.isEmpty || Redaction.queryCarriesSecret(urlText)
         let tracing = observer.isTracing
-        let traceURL = tracing ? SecretScrubber.url(urlText, secrets: secrets) : ""
+        let traceURL = tracing ? SecretMemory.mask(SecretScrubber.url(urlText, secrets: secrets)) : ""
         // The path as the trace lines and the status line show it: a live token or a secret-named query
         // value typed into a raw `get /x/<token>?password=…` masked like the URL.
         let shownPath = SecretScrubber.url(path, secrets: secrets)
         label = RequestLabel(method: method, path: shownPath)  // and every error line names it so
         if tracing {
             observer.requestWillSend(TraceRequest(
-                method: method, url: traceURL, path: shownPath, headers: SecretScrubber.headers(headers, secrets: secrets),
-                bodyExcerpt: SecretScrubber.traceBody(bodyBytes, secrets: secrets)))
+                method: method, url: traceURL, path: shownPath, headers: APIClient.remembered(SecretScrubber.headers(headers, secrets: secrets)),
+                bodyExcerpt: SecretMemory.mask(SecretScrubber.traceBody(bodyBytes, secrets: secrets))))
         }
 
         let epoch = expiry.currentEpoch
@@ -155,16 +167,17 @@ public final class APIClient: Sendable {
         let carried = Redaction.secretMemberValues(response.body)
         label.status = response.status
         if tracing {
+            // Masked for what earlier requests sent too (`SecretMemory`), with its prepared matcher.
             let shown = secrets + carried
             observer.responseReceived(TraceResponse(
                 method: method, url: traceURL, path: shownPath, status: response.status, elapsedMs: ms,
-                headers: SecretScrubber.headers(response.headers, secrets: shown),
-                bodyExcerpt: SecretScrubber.traceBody(response.body, secrets: shown), failure: nil, metrics: response.metrics))
+                headers: APIClient.remembered(SecretScrubber.headers(response.headers, secrets: shown)),
+                bodyExcerpt: SecretMemory.mask(SecretScrubber.traceBody(response.body, secrets: shown)), failure: nil, metrics: response.metrics))
         }
         if Task.isCancelled { throw APIError.cancelled(request: label) }
 
         do {
-            var answer = try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets + carried)
+            var answer = try interpret(response, label: label, url: urlText, elapsedMs: ms, secrets: secrets + carried, ofSession: withSession)
             // A secret the server repeats (a password or temporary token in an account's name, the
             // session's token or the answer's own in a user name) is masked in the answer itself,
             // before anything keeps it (accounts.json, defaults.json: files that outlive the session)
@@ -178,7 +191,7 @@ public final class APIClient: Sendable {
             if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
         } catch {
-            if case .sessionExpired(let reason, _) = error, tokenOverride == nil, let sessionToken,
+            if case .sessionExpired(let reason, _) = error, tokenOverride == nil, withSession, let sessionToken,
                let generation = expiry.report(sentAtEpoch: epoch, token: sessionToken) {
                 observer.sessionExpired(SessionExpiry(request: label, reason: reason, generation: generation))
             }
@@ -188,9 +201,13 @@ public final class APIClient: Sendable {
 
     /// Reads status and envelope into a success response or an error.
     /// `secrets`: what an error line quotes is masked for (the request's and the answer's own).
-    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets: [String]) throws(APIError) -> APIResponse {
+    /// A call of the login page (`ofSession` false: `Endpoint.sessionless`) has no session to end: a
+    /// 401 or an expiry code is its refusal (a wrong password), with the server's message. Any other
+    /// call's is the session's end, or, sent without a token, that there is none.
+    private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets: [String],
+                           ofSession: Bool) throws(APIError) -> APIResponse {
         let status = response.status
-        if status == 401 { throw APIError.sessionExpired(reason: "HTTP 401", request: label) }
+        if status == 401, ofSession { throw APIError.sessionExpired(reason: "HTTP 401", request: label) }
         let ok = (200..<300).contains(status)
         let excerpt = { SecretScrubber.excerpt(response.body, secrets: secrets) }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -210,7 +227,7 @@ public final class APIClient: Sendable {
         let msg = APIClient.clip(Redaction.redact(Redaction.scrubText([object.string("msg"), object.string("message")].compactMap { $0 }.first { !$0.unicodeScalars.allSatisfy { $0.properties.isWhitespace || TerminalText.isControl($0) } } ?? ""), secrets: secrets), limit: 200)
         let code = codeValue.intValue
         let codeText = APIClient.clip(Redaction.redact(rawCode, secrets: secrets), limit: 32)
-        if let code, configuration.authExpiredCodes.contains(code) {
+        if let code, ofSession, configuration.authExpiredCodes.contains(code) {
             throw APIError.sessionExpired(reason: "code \(codeText)\(msg.isEmpty ? "" : ": \(msg)")", request: label)
         }
         guard code == APIConfiguration.successCode else {
@@ -221,6 +238,21 @@ public final class APIClient: Sendable {
             method: label.method, path: label.path, url: url, status: status, code: codeText, msg: msg,
             data: object.field("data") ?? .null, envelope: envelope, body: response.body, headers: response.headers,
             elapsedMs: elapsedMs)
+    }
+
+    /// Header values with what earlier requests sent masked (`SecretMemory`).
+    static func remembered(_ headers: HTTPHeaders) -> HTTPHeaders {
+        guard SecretMemory.matcher != nil else { return headers }
+        return HTTPHeaders(headers.fields.map { ($0.name, SecretMemory.mask($0.value)) })
+    }
+
+    /// `a=1&b=2` (a query typed into a path) as decoded pairs; a fragment ends it.
+    static func pairs(_ query: Substring) -> [(String, String)] {
+        let text = query.firstIndex(of: "#").map { query[..<$0] } ?? query
+        return text.split(separator: "&").compactMap { pair in
+            guard let eq = pair.firstIndex(of: "=") else { return nil }
+            return (Redaction.percentDecoded(pair[..<eq]), Redaction.percentDecoded(pair[pair.index(after: eq)...]))
+        }
     }
 
     /// Server-sent text for an error or status line: controls shown as the escapes every other line

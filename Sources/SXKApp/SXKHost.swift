@@ -315,11 +315,13 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     /// Every token this shell holds or has held (the session's, the login's temporary one, any
     /// read from or written to this profile's token file: one rejected or kept back is still a
-    /// secret): what output masks.
+    /// secret) and every other live secret this process sent or was given (`SecretMemory`): what
+    /// output masks.
     var secrets: [String] {
         let auth = lock.withLock { currentFeatures?.auth }
         var all = [services.contexts.session.token].compactMap { $0 }
-        for secret in (auth?.liveSecrets ?? []) + services.storage.appStore.tokens.knownTokens.reversed() where !all.contains(secret) { all.append(secret) }
+        for secret in (auth?.liveSecrets ?? []) + services.storage.appStore.tokens.knownTokens.reversed() + SecretMemory.all.reversed()
+        where !all.contains(secret) { all.append(secret) }
         return all
     }
 

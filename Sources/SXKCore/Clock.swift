@@ -181,13 +181,18 @@ public enum LocalTime {
     /// the zone's offset kept between rows (FastWire).
     public static func human(wire text: String, zone: LocalZone = .current) -> String {
         if let fast = FastWire.human(text, zone: zone) { return fast }
-        return WireDate.parseTimestamp(text).map { human($0, zone: zone) } ?? text
+        // One that cannot be written in this zone (past the year 9999 here) stays as received.
+        guard let (day, time, offset) = WireDate.parseTimestamp(text).flatMap({ parts($0, zone: zone) }) else { return text }
+        return "\(day) \(time) \(offset)"
     }
 
     private static func parts(_ date: Date, zone: LocalZone) -> (String, String, String)? {
         guard let unix = LocalZone.seconds(date) else { return nil }
         let (day, seconds, offset) = zone.fields(unix)
-        return (ymdText(CivilDate.civil(day)), hmsText(seconds), offsetText(offset))
+        let civil = CivilDate.civil(day)
+        // Four digits of year or none: a time past 9999 or before 1 in this zone is not written as one.
+        guard (1...9999).contains(civil.0) else { return nil }
+        return (ymdText(civil), hmsText(seconds), offsetText(offset))
     }
 
     static func offsetText(_ seconds: Int) -> String {
@@ -222,6 +227,7 @@ enum FastWire {
             let day = CivilDate.floorDiv(local, 86_400)
             let seconds = local - day * 86_400
             let (ly, lm, ld) = CivilDate.civil(day)
+            guard (1...9999).contains(ly) else { return nil }
             var out = [UInt8]()
             out.reserveCapacity(26)
             func put(_ n: Int, _ width: Int) {

@@ -238,6 +238,7 @@ extension JSONValue {
     /// The type with its article ("an array", "a string"), for error messages.
     public var typePhrase: String {
         switch self {
+        case .null: return "null"
         case .array, .object: return "an \(typeName)"
         default: return "a \(typeName)"
         }

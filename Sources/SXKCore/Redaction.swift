@@ -33,8 +33,12 @@ public enum Redaction {
     /// Only the live secrets in `value` replaced, a secret-named member's value kept: an answer
     /// still to be used (a login's, whose `token` is the session's) cleaned of what it repeats.
     public static func maskingRepeated(_ value: JSONValue, secrets: [String]) -> JSONValue {
-        let matcher = SecretMatcher.shared(secrets)
-        return changed(value, matcher, byName: false) ?? value
+        maskingRepeated(value, matcher: SecretMatcher.shared(secrets))
+    }
+
+    /// The same with a matcher prepared once (`SecretMemory.matcher`).
+    public static func maskingRepeated(_ value: JSONValue, matcher: SecretMatcher) -> JSONValue {
+        changed(value, matcher, byName: false) ?? value
     }
 
     /// `redact(_:secrets:)` over each row of a batch, the secrets prepared once (a stream masks
@@ -385,6 +389,10 @@ public enum Redaction {
     /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a
     /// secret-named item as `NAME=***` (`NAME:=***`, `Name:***`), a JSON word with its secret members masked.
     public static func maskWord(_ word: String) -> String {
+        // A path with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
+        if let q = word.firstIndex(of: "?"), !word[..<q].contains("=") {
+            return word[...q] + scrubPairs(word[word.index(after: q)...])
+        }
         if let start = secretItemValueStart(word) { return word[..<start] + "***" }
         if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
             let masked = redact(value)

@@ -80,14 +80,22 @@ public struct SecretMatcher: Sendable {
     public static func shared(_ secrets: [String]) -> SecretMatcher {
         if secrets.isEmpty { return none }
         return cache.withLock { cached in
-            if let cached, cached.secrets == secrets { return cached.matcher }
+            if let i = cached.firstIndex(where: { $0.secrets == secrets }) {
+                let hit = cached.remove(at: i)
+                cached.append(hit)
+                return hit.matcher
+            }
             let matcher = SecretMatcher(secrets)
-            cached = (secrets, matcher)
+            cached.append((secrets, matcher))
+            if cached.count > cacheSlots { cached.removeFirst() }
             return matcher
         }
     }
 
-    private static let cache = Mutex<(secrets: [String], matcher: SecretMatcher)?>(nil)
+    /// A few lists are in use at once (the shell's live secrets, `SecretMemory`'s, a request's own):
+    /// each keeps its prepared matcher rather than evicting the others'.
+    private static let cache = Mutex<[(secrets: [String], matcher: SecretMatcher)]>([])
+    private static let cacheSlots = 4
 
     /// Whether `text` holds a secret in any known form.
     public func holds(_ text: String) -> Bool {

@@ -10,9 +10,15 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var parameters: [Parameter]
     public var summary: String
+    /// Sent without the session's token: the app makes the call from the login page, where it holds
+    /// none (seed 000 §3.2, §3.3). A refusal of it is then no session's end.
+    public var sessionless: Bool
+    /// What it answers is kept in the profile's files (accounts, the snapshot, the store list).
+    public var kept: Bool
 
-    public init(_ method: Method, _ path: String, _ parameters: [Parameter] = [], summary: String) {
+    public init(_ method: Method, _ path: String, _ parameters: [Parameter] = [], summary: String, sessionless: Bool = false, kept: Bool = false) {
         self.method = method; self.path = path; self.parameters = parameters; self.summary = summary
+        self.sessionless = sessionless; self.kept = kept
     }
 
     public var description: String { "\(method.rawValue) \(path)" }
@@ -129,8 +135,8 @@ public struct TypedEndpoint<Value: Sendable>: Sendable {
     public let decode: @Sendable (JSONValue) throws(FieldError) -> Value
 
     public init(_ method: Endpoint.Method, _ path: String, _ parameters: [Endpoint.Parameter] = [],
-                summary: String, decode: @escaping @Sendable (JSONValue) throws(FieldError) -> Value) {
-        endpoint = Endpoint(method, path, parameters, summary: summary)
+                summary: String, sessionless: Bool = false, kept: Bool = false, decode: @escaping @Sendable (JSONValue) throws(FieldError) -> Value) {
+        endpoint = Endpoint(method, path, parameters, summary: summary, sessionless: sessionless, kept: kept)
         self.decode = decode
     }
 
@@ -157,15 +163,15 @@ private typealias P = Endpoint.Parameter
 public struct EndpointCatalog: Sendable {
     // Account (`AccountAPI`)
     public let config = TypedEndpoint(.get, "/api/app/config",
-        summary: "app configuration (enableRegister)", decode: { v in AppConfig(json: v) })
+        summary: "app configuration (enableRegister)", sessionless: true, decode: { v in AppConfig(json: v) })
     public let login = TypedEndpoint(.post, "/api/app/v9/login", [P.username, P.password],
-        summary: "password login: temporary token and accounts", decode: LoginResult.init(json:))
+        summary: "password login: temporary token and accounts", sessionless: true, kept: true, decode: LoginResult.init(json:))
     public let setUser = TypedEndpoint(.post, "/api/app/v9/set-user", [P.userId, P.accountType, P.token],
-        summary: "choose an account: formal token", decode: SetUserResult.init(json:))
+        summary: "choose an account: formal token", kept: true, decode: SetUserResult.init(json:))
     public let userInfo = TypedEndpoint(.get, "/api/yf-handset-app/userinfo", [P.token.optional],
-        summary: "profile of the current account", decode: UserInfo.init(json:))
+        summary: "profile of the current account", kept: true, decode: UserInfo.init(json:))
     public let rolePermissions = TypedEndpoint(.get, "/api/yf-handset-app/role-permission", [P.token.optional],
-        summary: "roles with scenic areas and permissions", decode: RolePermission.list(json:))
+        summary: "roles with scenic areas and permissions", kept: true, decode: RolePermission.list(json:))
     public let realNameInfo = TypedEndpoint(.get, "/api/yf-handset-app/photog/real-name/info",
         summary: "real-name verification", decode: RealNameInfo.init(json:))
     public let bankCardInfo = TypedEndpoint(.get, "/api/yf-handset-app/photog/wallet/bank-card/info",
@@ -173,7 +179,7 @@ public struct EndpointCatalog: Sendable {
 
     // Commerce (`CommerceAPI`)
     public let storeList = TypedEndpoint(.get, "/api/app/store/all", [P.token.optional],
-        summary: "all stores", decode: Store.list(json:))
+        summary: "all stores", kept: true, decode: Store.list(json:))
     public let photographerOrders = TypedEndpoint(.get, "/api/yf-handset-app/photog/order/listv2", EndpointCatalog.paging,
         summary: "photographer orders", decode: EndpointCatalog.orders)
     public let scenicAdminOrders = TypedEndpoint(.get, "/api/app/scenic-admin/order/list", EndpointCatalog.paging + [P.scenicId],

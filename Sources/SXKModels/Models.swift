@@ -86,7 +86,7 @@ public struct LoginResult: Sendable {
 
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
-        tempToken = try o.requireString("token")
+        tempToken = try o.requireToken("token")
         accounts = try o.requireArray("accounts").decodeEach("accounts") { v throws(FieldError) in try Account(json: v) }
     }
 }
@@ -98,7 +98,7 @@ public struct SetUserResult: Sendable {
 
     public init(json: JSONValue) throws(FieldError) {
         let o = try json.requireObject("data")
-        token = try o.requireString("token")
+        token = try o.requireToken("token")
         guard let user = o.field("user") else { throw FieldError(field: "user", reason: "is missing") }
         self.user = try Account(json: user)
     }
@@ -477,3 +477,22 @@ public struct BankCardInfo: Sendable, Equatable {
         raw = json
     }
 }
+
+extension JSONObject {
+    /// A token the server issues: text sxk can send back in a header and keep in a file (printable
+    /// ASCII, no space, 1–8,192 bytes). Anything else is refused where it is read, before any request
+    /// could carry it, as a field the answer lacks would be.
+    func requireToken(_ name: String) throws(FieldError) -> String {
+        let token = try requireString(name)
+        let bytes = Array(token.utf8)
+        if bytes.isEmpty { throw FieldError(field: name, reason: "is empty") }
+        guard bytes.count <= Self.longestToken, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw FieldError(field: name, reason: "is not a token sxk can send: longer than \(Self.longestToken) bytes, or with spaces, control or non-ASCII characters")
+        }
+        return token
+    }
+
+    /// The longest token sent or kept (`TokenStore.maxLength` keeps the file to it too).
+    public static let longestToken = 8192
+}
+

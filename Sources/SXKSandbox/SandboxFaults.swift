@@ -38,6 +38,10 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case pageCapped
     /// `data` an empty object: an answer that says nothing (a config with no keys).
     case dataEmpty
+    /// A page whose `list` is `null` beside its `total`: an answer that contradicts itself.
+    case listNull
+    /// The real answer with its `token` empty (login, set-user): a token no client can send back.
+    case tokenEmpty
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

@@ -211,6 +211,10 @@ public final class SandboxServer: @unchecked Sendable {
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["list"] = nil })
         case .dataEmpty:
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in data = JSONObject() })
+        case .listNull:
+            return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["list"] = .null })
+        case .tokenEmpty:
+            return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["token"] = "" })
         case .deepNesting:
             let depth = 100_000
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],

@@ -297,7 +297,7 @@ public struct DefaultsImporter: Sendable {
     /// A known key's value in sxk's stored form, or why it cannot be read.
     static func normalize(_ raw: JSONValue, as type: StoreKey.ValueType) -> Result<JSONValue, SecureFile.CorruptReason> {
         func bad(_ expected: String) -> Result<JSONValue, SecureFile.CorruptReason> {
-            .failure(.init("expected \(expected), found a \(raw.typeName)"))
+            .failure(.init("expected \(expected), found \(raw.typePhrase)"))
         }
         switch type {
         case .string:
@@ -306,7 +306,9 @@ public struct DefaultsImporter: Sendable {
             // A device stores an id or a count as an integer, never as a boolean: `true` is not user 1.
             if case .bool = raw { return bad("an integer") }
             if case .number(let text) = raw, raw.intValue == nil {
-                return .failure(.init("expected an integer, found \(TerminalText.sanitize(String(text.prefix(40)))) (not a whole number a device stores)"))
+                let digits = text.drop { $0 == "-" }.allSatisfy { ("0"..."9").contains($0) }
+                let why = digits ? "past the 64-bit range a device stores" : "a device writes an integer as plain digits"
+                return .failure(.init("expected an integer, found \(TerminalText.sanitize(String(text.prefix(40)))) (\(why))"))
             }
             return raw.intValue.map { .success(.int($0)) } ?? bad("an integer")
         case .bool:

@@ -1,12 +1,13 @@
 import FoundationEssentials
 import SXKCore
+import SXKModels
 import Synchronization
 
 /// The formal token, alone in the profile's `token` file (0600). A file that is not safe to trust
 /// (loose mode, symlink, not regular, other owner) is refused with a warning: logged out.
 public final class TokenStore: @unchecked Sendable {
     /// Longest token accepted; real ones are a few hundred characters.
-    public static let maxLength = 8192
+    public static let maxLength = JSONObject.longestToken
 
     public let path: String
     /// nil for an in-memory copy (a replay's scratch state): the token lives in `memory` only.

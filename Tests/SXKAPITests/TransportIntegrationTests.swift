@@ -48,7 +48,7 @@ final class TransportIntegrationTests: XCTestCase {
         let received = server.requests
         XCTAssertEqual(received.count, 2)
         XCTAssertEqual(received[0].target, "/api/app/config")
-        XCTAssertEqual(received[0].header("token"), Fixture.sentinelToken)
+        XCTAssertNil(received[0].header("token"), "the login page's config goes without the session's token")
         XCTAssertEqual(received[0].header("X-APP-VERSION"), "9.0.0")
         XCTAssertEqual(received[0].header("X-OS-TYPE"), "iOS")
         XCTAssertEqual(received[0].header("Accept"), "application/json")

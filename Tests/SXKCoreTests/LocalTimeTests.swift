@@ -137,4 +137,13 @@ final class LocalTimeTests: XCTestCase {
         XCTAssertEqual(LocalTime.duration(.infinity), "–")
         XCTAssertEqual(LocalTime.duration(1e300), "11574074074d01h")
     }
+
+    /// A wire time that falls outside the years 1–9999 in the local zone stays as received rather
+    /// than being written with a cut or broken year.
+    func testAWireTimePastTheYearRangeStaysAsReceived() {
+        let kiritimati = LocalZone.fixed(secondsEast: 14 * 3600)
+        XCTAssertEqual(LocalTime.human(wire: "9999-12-31 23:59:59", zone: kiritimati), "9999-12-31 23:59:59")
+        XCTAssertEqual(LocalTime.human(wire: "0000-01-01 00:00:00", zone: LocalZone.fixed(secondsEast: 0)), "0000-01-01 00:00:00")
+        XCTAssertEqual(LocalTime.human(wire: "9999-12-31 12:00:00", zone: kiritimati), "9999-12-31 18:00:00 +14:00")
+    }
 }

@@ -72,6 +72,10 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertEqual(Redaction.maskWord("/api/x:y?password=hunter9"), "/api/x:y?password=***")
         XCTAssertEqual(Redaction.maskWord("/api/session:list"), "/api/session:list")
         XCTAssertEqual(Redaction.maskWord("10:30"), "10:30")
+        // Every pair of a path's own query, its name read percent-decoded, not just the first.
+        XCTAssertEqual(Redaction.maskWord("/api/x?a=1&refresh_token=RT9"), "/api/x?a=1&refresh_token=***")
+        XCTAssertEqual(Redaction.maskWord("/api/x?pass%77ord=P1&b=2"), "/api/x?pass%77ord=***&b=2")
+        XCTAssertEqual(Redaction.maskWord("/api/x?a=1&tokenCount=2"), "/api/x?a=1&tokenCount=2")
     }
 
     /// The forms a server echoes a token back in: another case, base64 at any alignment (standard

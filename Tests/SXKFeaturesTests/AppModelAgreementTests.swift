@@ -234,6 +234,7 @@ extension AppModelAgreementTests {
         var state = PermissionContext.State()
         state.roleCode = "photographer"
         state.roles = [RolePermission(roleCode: "photographer", roleName: "摄影师", scenicList: [], permissions: mine)]
+        state.rolesLoaded = true
         state.permissions = other
         let note = AppModel.permissionsChangedAtNextLoad(state)
         XCTAssertTrue(note?.contains("the stored permissions (2) are not role photographer's entry") ?? false, "\(String(describing: note))")
@@ -241,5 +242,24 @@ extension AppModelAgreementTests {
         XCTAssertNil(AppModel.permissionsChangedAtNextLoad(state))
         state.roleCode = "cashier"
         XCTAssertTrue(AppModel.permissionsChangedAtNextLoad(state)?.contains("has no entry") ?? false)
+
+        // A stored empty list is the server's last answer, as the replays take it: the next load
+        // leaves no permissions, and the default common menus are none.
+        state.roleCode = "photographer"
+        state.roles = []
+        XCTAssertTrue(AppModel.permissionsChangedAtNextLoad(state)?.contains("the stored role-permission list is empty") ?? false)
+        XCTAssertEqual(AppModel.permissionsAtNextHome(state), [])
+        // No list stored at all: nothing to stand in, the flat list stays.
+        state.rolesLoaded = false
+        XCTAssertNil(AppModel.permissionsChangedAtNextLoad(state))
+        XCTAssertEqual(AppModel.permissionsAtNextHome(state), mine)
+
+        // A role listed twice: which entry counts is sxk's reading, and said so.
+        state.rolesLoaded = true
+        state.permissions = other
+        state.roles = [RolePermission(roleCode: "photographer", roleName: "", scenicList: [], permissions: mine),
+                       RolePermission(roleCode: "photographer", roleName: "", scenicList: [], permissions: other)]
+        let twice = AppModel.permissionsChangedAtNextLoad(state) ?? ""
+        XCTAssertTrue(twice.contains("first entry (of 2)") && twice.contains(Rules.roleMatch.marker), twice)
     }
 }

@@ -169,7 +169,10 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.currentScenicId, 3)
         // A number no device stores as an id says which number it is.
         let (_, big) = try importBytes(Array("{\"key_in_current_store_id\": 99999999999999999999}".utf8), name: "e.json")
-        XCTAssertEqual(big.rejected.first?.reason, "expected an integer, found 99999999999999999999 (not a whole number a device stores)")
+        XCTAssertEqual(big.rejected.first?.reason, "expected an integer, found 99999999999999999999 (past the 64-bit range a device stores)")
+        let (_, written) = try importBytes(Array("{\"key_in_current_store_id\": 1.5, \"key_in_user_id\": null, \"key_in_current_scenic_id\": [1]}".utf8), name: "f.json")
+        XCTAssertEqual(written.rejected.map(\.reason), ["expected an integer, found 1.5 (a device writes an integer as plain digits)",
+                                                    "expected an integer, found null", "expected an integer, found an array"])
     }
 
     /// The keys are written before the token; a token that cannot be written (here its path is a

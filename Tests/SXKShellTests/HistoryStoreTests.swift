@@ -71,7 +71,9 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertTrue(HistoryStore.shouldPersist("orders --all", specs: specs))
         for line in [#"post /api/x '{"oldPassword":"OLD-1","newPassword":"NEW-2"}'"#, "get /api/x refresh_token=RT-3333",
                      "get /api/x X-Api-Key=AK-QUERY", "get /api/x pass_word=x", "get /api/x client-secret=y",
-                     #"post /api/x '{"a":[{"sessionId":"s"}]}'"#] {
+                     #"post /api/x '{"a":[{"sessionId":"s"}]}'"#,
+                     // A secret pair after the first of a path's own query, or under an encoded name.
+                     "get '/api/x?a=1&refresh_token=RT-4444'", "get '/api/x?pass%77ord=PW-5555'"] {
             XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
         }
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x passport=E1 tokenCount=2", specs: specs))

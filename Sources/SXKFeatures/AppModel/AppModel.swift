@@ -58,21 +58,29 @@ public enum AppModel {
     /// none without one (`Rules.roleMatch`), the first entry's with no role; the stored flat list
     /// when no list is stored.
     public static func permissionsAtNextHome(_ state: PermissionContext.State) -> [PermissionItem] {
-        guard !state.roles.isEmpty else { return state.permissions }
+        // A stored list, an empty one too (the server's last answer), stands in; none, the flat list stays.
+        guard state.rolesLoaded else { return state.permissions }
         var next = state
         AppModel.derivePermissions(&next)
         return next.permissions
     }
 
     public static func permissionsChangedAtNextLoad(_ state: PermissionContext.State) -> String? {
-        guard let code = state.roleCode, !code.isEmpty, !state.roles.isEmpty else { return nil }
+        guard let code = state.roleCode, !code.isEmpty, state.rolesLoaded else { return nil }
         guard let entry = state.role(code) else {
+            if state.roles.isEmpty {
+                guard !state.permissions.isEmpty else { return nil }
+                return "the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves role \(code) no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+            }
             let held = state.roles.map(\.roleCode).joined(separator: ", ")
             return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
         }
         let next = entry.permissions.map(\.uri)
         guard next != state.permissionURIs else { return nil }
-        return "the stored permissions (\(state.permissions.count)) are not role \(code)'s entry in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \(Rules.permissionLoad.marker)"
+        // Listed twice: which entry counts (the first) is sxk's reading, not the seed's.
+        let entries = state.roles.filter { $0.roleCode == code }.count
+        let which = entries > 1 ? "first entry (of \(entries))" : "entry"
+        return "the stored permissions (\(state.permissions.count)) are not role \(code)'s \(which) in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \((entries > 1 ? Rules.roleMatch : Rules.permissionLoad).marker)"
     }
 
     /// What the next home would change in what a view of the stored state shows: the scenic

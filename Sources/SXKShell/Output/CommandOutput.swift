@@ -15,10 +15,15 @@ public struct OutputColumn: Sendable {
     public var text: @Sendable (JSONValue) -> String
     /// How a row's member for this column is found: `member(key)` (the key or its snake_case spelling).
     public var find: @Sendable (JSONObject) -> (key: String, value: JSONValue)?
+    /// The column is a member the server sends, shown through `text` (a count grouped, `–` for none):
+    /// CSV and TSV write the member as received, an empty cell where the row lacks it, never the
+    /// table's text. A column sxk computes (a status's name) writes its text there too.
+    public var received: Bool
 
     public init(_ key: String, _ header: String? = nil, alignment: TableRenderer.Alignment = .left, priority: Int = 50,
-                cuttable: Bool = true, text: (@Sendable (JSONValue) -> String)? = nil,
+                cuttable: Bool = true, received: Bool = false, text: (@Sendable (JSONValue) -> String)? = nil,
                 find: (@Sendable (JSONObject) -> (key: String, value: JSONValue)?)? = nil) {
+        self.received = received
         self.key = key
         self.header = header ?? key.uppercased()
         self.alignment = alignment

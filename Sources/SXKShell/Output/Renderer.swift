@@ -373,7 +373,7 @@ public struct Renderer: Sendable {
     /// A cell's text; `raw` takes the member as received (CSV), else the column's display text.
     static func cell(_ row: JSONValue, _ column: OutputColumn, raw: Bool = false) -> String {
         if raw, let member = row.objectValue.flatMap(column.find) { return OutputColumn.plain(member.value) }
-        return column.text(row)
+        return raw && column.received ? "" : column.text(row)
     }
 
     static func elements(_ data: JSONValue) -> [JSONValue] {

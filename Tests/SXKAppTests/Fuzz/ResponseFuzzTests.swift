@@ -157,7 +157,10 @@ final class ResponseFuzzTests: XCTestCase {
     static func check(_ error: APIError, path: String, status: Int) -> String? {
         let line = error.description
         if [.network, .cancelled, .configuration, .redirect].contains(error.kind) { return "kind \(error.kind) for a response that arrived: \(line)" }
-        if status == 401 && error.kind != .sessionExpired { return "HTTP 401 not a session expiry: \(line)" }
+        // The login page's calls carry no session: a 401 there is their refusal, never a session's end.
+        let sessionless = Endpoint.all.contains { $0.sessionless && $0.path == path }
+        if status == 401 && !sessionless && error.kind != .sessionExpired { return "HTTP 401 not a session expiry: \(line)" }
+        if sessionless && error.kind == .sessionExpired { return "a call without the session ended it: \(line)" }
         if !line.contains(path) { return "error does not name \(path): \(line)" }
         if line.contains("\n") || line.contains("\r") { return "error spans lines: \(line.debugDescription)" }
         if line.count > 600 { return "error line of \(line.count) characters: \(line.prefix(200))…" }

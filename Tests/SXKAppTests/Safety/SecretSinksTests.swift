@@ -71,6 +71,28 @@ final class SecretSinksTests: XCTestCase {
         XCTAssertTrue(file.contains("E1234567"), "visible members kept in the HAR")
     }
 
+    /// A value sent under a secret name is a live secret for the rest of the run: an answer that
+    /// repeats it under another name (`note`) is masked in every format, `--raw` too; a secret pair
+    /// typed into the path's own query, after its first pair, counts as one in every view.
+    func testATypedSecretIsMaskedWhereverTheAnswerRepeatsIt() throws {
+        let (ws, token) = try loggedIn()
+        for format in [[], ["--json"], ["--raw"], ["--print", "hb"]] {
+            let r = SXK.run(["get", SandboxHostile.echoPath, "password=PW-TYPED42", "note=PW-TYPED42"] + format, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, "\(format) \(r.summary)")
+            assertClean(r.stdout, "\(format) stdout", extra: [token, "PW-TYPED42"])
+            assertClean(r.stderr, "\(format) stderr", extra: [token, "PW-TYPED42"])
+        }
+        for args in [["--trace", "get", SandboxHostile.echoPath + "?a=1&password=PW-INLINE43", "--json"],
+                     ["watch", "--count", "1", "get", SandboxHostile.echoPath + "?a=1&password=PW-INLINE44"],
+                     ["compare", "--as", "current", "get", SandboxHostile.echoPath + "?password=PW-INLINE45"]] {
+            let r = SXK.run(args, in: ws, baseURL: url, timeout: 20)
+            XCTAssertEqual(r.status, 0, "\(args) \(r.summary)")
+            let inline = args.first { $0.contains("PW-INLINE") }.map { String($0.split(separator: "=").last!) } ?? ""
+            assertClean(r.stdout, "\(args.prefix(2)) stdout", extra: [token, inline])
+            assertClean(r.stderr, "\(args.prefix(2)) stderr", extra: [token, inline])
+        }
+    }
+
     /// `watch` and `compare` print through the same rule.
     func testWatchAndCompare() throws {
         let (ws, token) = try loggedIn()

@@ -46,6 +46,22 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(lines[1], #"SO1,"张三, ""Li""",西湖景区一个很长很长的名字,12.5"#)
     }
 
+    /// A column of the server's member shown through a text (`–` for none) writes the member as
+    /// received in CSV and TSV: an empty cell where the row lacks it, not the table's placeholder.
+    func testAReceivedColumnWritesNoPlaceholderInCSV() throws {
+        let refunded = OutputColumn("refundAmount", "REFUNDED", received: true) { $0.objectValue?["refundAmount"].map { OutputColumn.plain($0) } ?? "–" }
+        let computed = OutputColumn("state", "STATE") { _ in "computed" }
+        let rows: [JSONValue] = [["date": "2026-12-01", "refundAmount": .number("1.5")], ["date": "2026-12-02"]]
+        for (kind, separator) in [(OutputFormat.Kind.csv, ","), (.tsv, "\t")] {
+            let out = BufferOutput()
+            var output = CommandOutput(data: .array(rows))
+            output.table([OutputColumn("date"), refunded, computed], rows)
+            try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: Terminal.plain), format: OutputFormat(kind: kind), secrets: []).renderStatic(output, into: out)
+            XCTAssertEqual(out.text, ["date,refundAmount,state", "2026-12-01,1.5,computed", "2026-12-02,,computed", ""].joined(separator: "\n")
+                .replacingOccurrences(of: ",", with: separator))
+        }
+    }
+
     func testTSVAndNDJSON() throws {
         XCTAssertEqual(try render(.tsv, columns: ["ORDER NO", "amount"]).0, "orderNo\tamount\nSO1\t12.5\nSO2\t3\n")
         let nd = try render(.ndjson, columns: ["orderno"]).0

@@ -52,18 +52,22 @@ extension AppCommands {
         let p = result.page
         var output = dataOutput(result.response)
         output.table(OrderColumns.columns(deposit: result.endpoint.isDeposit), p.list.map(\.raw))
-        if let total = p.total, let pageCount = p.pageCount {
-            if p.list.isEmpty && p.page > pageCount {
+        if p.list.isEmpty, let total = p.total, total > 0 {
+            if let pageCount = p.pageCount, p.page > pageCount {
                 // Past the last page: exit 0 with the empty table, and one line saying where the pages end.
                 output.warnings.append("page \(p.page) is past the last page (\(pageCount)); \(Formatting.count(total, "order")) in all")
+            } else if p.pageCount == nil, p.page > 1 {
+                // A short page whose answer gives no page size: how many pages there are is not known,
+                // but an empty one of a list that has rows is past its end.
+                output.warnings.append("page \(p.page) is past the last page; \(Formatting.count(total, "order")) in all")
+            } else {
+                // The answer contradicts itself (`"list": null` beside a total): said, not explained away.
+                output.warnings.append("the server listed no orders on page \(p.page) though its total is \(Formatting.count(total, "order"))")
             }
+        }
+        if let total = p.total, let pageCount = p.pageCount {
             output.line("page \(p.page)/\(Formatting.count(pageCount)) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
         } else if let total = p.total {
-            // A short page whose answer gives no page size: how many pages there are is not known, but
-            // an empty one of a list that has rows is past its end.
-            if p.list.isEmpty && total > 0 {
-                output.warnings.append("page \(p.page) is past the last page; \(Formatting.count(total, "order")) in all")
-            }
             output.line("page \(p.page) · \(Formatting.count(total, "order")) · \(result.endpoint.roleCode)")
         } else {
             output.line("page \(p.page) · \(Formatting.count(p.list.count, "order")) on it, no total in the answer · \(result.endpoint.roleCode)")

@@ -101,9 +101,9 @@ extension AppCommands {
 
     static let dailyColumns = [
         OutputColumn("date", priority: 100, cuttable: false),
-        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false) { Formatting.statsCell($0.objectValue?.field("orderCount"), amount: false) },
-        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false) { Formatting.statsCell($0.objectValue?.field("orderAmount"), amount: true) },
-        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false) { Formatting.statsCell($0.objectValue?.field("refundAmount"), amount: true) },
+        OutputColumn("orderCount", "ORDERS", alignment: .right, priority: 90, cuttable: false, received: true) { Formatting.statsCell($0.objectValue?.field("orderCount"), amount: false) },
+        OutputColumn("orderAmount", "AMOUNT", alignment: .right, priority: 80, cuttable: false, received: true) { Formatting.statsCell($0.objectValue?.field("orderAmount"), amount: true) },
+        OutputColumn("refundAmount", "REFUNDED", alignment: .right, priority: 70, cuttable: false, received: true) { Formatting.statsCell($0.objectValue?.field("refundAmount"), amount: true) },
     ]
 
     /// The daily rows as a table (which `--columns`, `--csv`… work on) or, with `--chart`, as bars.

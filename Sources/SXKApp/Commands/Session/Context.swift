@@ -10,7 +10,7 @@ extension Commands {
             subcommands: [
                 CommandSpec(
                     "diff", summary: "stored keys beside fresh userinfo, role-permission and store list; what the next start would do",
-                    discussion: "Read-only: the calls are made with the session's token but nothing is saved and no context changes, so an imported device state stays as imported. A rejected token is an answer: the diff says so and what the next start does, exit 0 (as home); a call that got no answer ends it, exit 4; 3 without a token.",
+                    discussion: "Read-only: the calls are made with the session's token but nothing is saved and no context changes, so an imported device state stays as imported. A rejected token is an answer: the diff says so and what the next start does, exit 0 (as home); a call that got no answer ends it, exit 4; 3 without a token. A location detail call that fails leaves the dialog undecided and, as in home, exits 4 when it got no answer and 1 when it got an error answer.",
                     flags: tableOutput
                 ),
             ],
@@ -34,6 +34,8 @@ extension AppCommands {
         let diff = try await ContextDiffFeature(account: network.account, commerce: network.commerce, operation: network.operation,
                                                 guard: s.sessionGuard, catalog: s.menuCatalog, clock: s.clock).diff()
         var out = CommandOutput(data: diff.json)
+        // A replayed call that failed (the location detail) is the run's status, as it is `home`'s.
+        out.status = diff.home.failureStatus
         if let why = diff.whyNoRows {
             out.line(why)
         } else {

@@ -50,7 +50,7 @@ enum CompareRequest {
     var title: String {
         switch self {
         case .raw(let method, let path, let query, _):
-            return ([method.lowercased(), path] + query.map { Redaction.maskWord("\($0.0)=\($0.1)") }).joined(separator: " ")
+            return ([method.lowercased(), Redaction.maskWord(path)] + query.map { Redaction.maskWord("\($0.0)=\($0.1)") }).joined(separator: " ")
         case .orders(let page, let pageSize, let status, let keyword):
             var text = "orders --page \(page) --page-size \(pageSize)"
             if let status { text += " --status \(status)" }

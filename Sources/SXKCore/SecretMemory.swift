@@ -1,0 +1,48 @@
+import Synchronization
+
+/// The live secrets this process sent besides the tokens the token store knows: a password a login
+/// sent, a login's temporary token, `compare`'s probe tokens, any value sent under a secret name. A server may repeat one in any later answer (set-user's echoing the
+/// password, userinfo the temporary token), so each stays a secret for the rest of the process:
+/// masked in an answer sxk keeps in a file before it is kept (`Endpoint.kept`), and in every view,
+/// trace and file as it is shown or written. Memory only, never written.
+public enum SecretMemory {
+    /// The values, oldest first, and the matcher prepared for them (made again only when one is added).
+    private static let held = Mutex<(list: [String], matcher: SecretMatcher?)>(([], nil))
+    /// The newest kept: a hostile answer full of secret-named members cannot grow it without bound.
+    static let limit = 16
+    /// Shorter values are no secret of their own (`Redaction` matches 4 characters and more).
+    static let shortest = 4
+
+    public static func remember(_ values: [String]) {
+        let kept = values.filter { $0.count >= shortest && $0 != "***" }
+        guard !kept.isEmpty else { return }
+        held.withLock { held in
+            let new = kept.filter { !held.list.contains($0) }
+            guard !new.isEmpty else { return }
+            held.list += new
+            if held.list.count > limit { held.list.removeFirst(held.list.count - limit) }
+            held.matcher = nil
+        }
+    }
+
+    /// Oldest first.
+    public static var all: [String] { held.withLock { $0.list } }
+
+    /// The prepared matcher of `all`, nil while it is empty: every answer is masked with it, so it is
+    /// made once per added secret, not per request.
+    public static var matcher: SecretMatcher? {
+        held.withLock { held in
+            guard !held.list.isEmpty else { return nil }
+            if let matcher = held.matcher { return matcher }
+            let matcher = SecretMatcher(held.list)
+            held.matcher = matcher
+            return matcher
+        }
+    }
+
+    /// `text` with every remembered secret in it masked (the trace's lines, after their own masking).
+    public static func mask(_ text: String) -> String {
+        guard let matcher, matcher.holds(text) else { return text }
+        return matcher.mask(text)
+    }
+}
