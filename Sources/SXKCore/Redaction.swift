@@ -518,13 +518,12 @@ public enum Redaction {
         }
         var text = String(decoding: masked, as: UTF8.self)
         if cut { text = String(text.unicodeScalars.filter { $0 != "\u{FFFD}" }.map(Character.init)) + "…" }
-        var printable = ""
+        // One line, and every other control shown as the escape every other line shows (`TerminalText`).
+        var line = ""
         for scalar in text.unicodeScalars {
-            if scalar == "\n" || scalar == "\r" || scalar == "\t" { printable.append(" ") }
-            else if scalar.value < 0x20 || scalar.value == 0x7F { printable.append("?") }
-            else { printable.unicodeScalars.append(scalar) }
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" { line.append(" ") } else { line.unicodeScalars.append(scalar) }
         }
-        return printable
+        return TerminalText.sanitize(line)
     }
 }
 

@@ -100,6 +100,8 @@ final class TolerantReadTests: XCTestCase {
         let excerpt = Redaction.excerpt(Array(("<html>" + String(repeating: "x", count: 300) + "SECRETVALUE").utf8), secrets: ["SECRETVALUE"])
         XCTAssertLessThanOrEqual(excerpt.count, 201)
         XCTAssertTrue(excerpt.hasSuffix("…"))
+        // One line; other controls as the escapes every other line shows.
+        XCTAssertEqual(Redaction.excerpt(Array("<h1>\u{1B}]52;c;x\u{07}\r\nbad\u{202E}</h1>".utf8), secrets: []), "<h1>\\x1b]52;c;x\\x07  bad\\u202e</h1>")
     }
 
     func testWireDates() {
