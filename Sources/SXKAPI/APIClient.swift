@@ -285,6 +285,7 @@ public final class APIClient: Sendable {
             case .cancelled: return .cancelled(request: label)
             case .network(let failure): return .network(failure, request: label)
             case .redirectRefused(let location): return .redirectRefused(location: location, request: label)
+            case .tooManyRedirects(let count): return .tooManyRedirects(count: count, request: label)
             case .truncatedBody(let status, let received):
                 var labelled = label
                 labelled.status = status

@@ -35,6 +35,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A request sxk will not send as asked (a path without `/`, a URL past the length servers take).
     case invalidRequest(reason: String, request: RequestLabel)
     case redirectRefused(location: String, request: RequestLabel)
+    case tooManyRedirects(count: Int, request: RequestLabel)
 
     /// Server and URL text (code, msg, excerpts, locations) is quoted through `TerminalText.sanitize`:
     /// this line reaches a terminal, and a hostile server controls those parts.
@@ -63,6 +64,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(q(r.description)): \(q(reason))"
         case .redirectRefused(let location, let r):
             return "\(q(r.description)): refused a redirect to another origin (\(q(location)))"
+        case .tooManyRedirects(let count, let r):
+            return "\(q(r.description)): still redirected after \(count) redirects (a redirect loop?)"
         }
     }
 
@@ -76,7 +79,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .network: return .network
         case .cancelled: return .cancelled
         case .insecureURL, .invalidURL, .invalidRequest: return .configuration
-        case .redirectRefused: return .redirect
+        case .redirectRefused, .tooManyRedirects: return .redirect
         }
     }
 
@@ -84,7 +87,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var request: RequestLabel? {
         switch self {
         case .serverCode(_, _, let r), .sessionExpired(_, let r), .http(_, _, let r), .notJSON(_, _, _, let r),
-            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r), .invalidRequest(_, let r):
+            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r), .tooManyRedirects(_, let r), .invalidRequest(_, let r):
             return r
         case .insecureURL, .invalidURL: return nil
         }

@@ -152,10 +152,11 @@ struct RedirectChain {
 
     /// True when `response` is a redirect to follow (the next request is then ready); false when it is the answer.
     mutating func follow(_ response: HTTPResponse) throws(TransportError) -> Bool {
-        guard [301, 302, 303, 307, 308].contains(response.status), redirects < CurlTransport.maxRedirects,
-              let location = response.headers["Location"],
+        guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
               let target = URL(string: location, relativeTo: current.url)?.absoluteURL
         else { return false }
+        // A redirect past the last one followed is a loop, said as one, not taken for the answer.
+        guard redirects < CurlTransport.maxRedirects else { throw .tooManyRedirects(count: redirects) }
         guard Origin(target) == origin else { throw .redirectRefused(location: Origin(target).description) }
         redirects += 1
         if response.status == 303 || (response.status <= 302 && current.method == "POST") {

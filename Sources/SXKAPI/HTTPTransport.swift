@@ -120,6 +120,8 @@ public enum TransportError: Error, Sendable, Equatable, Codable {
     case cancelled
     /// A redirect to another origin (scheme, host or port) was refused so the token would not follow it.
     case redirectRefused(location: String)
+    /// Still redirected after `count` redirects (a loop): stopped there.
+    case tooManyRedirects(count: Int)
     /// The status and head arrived, then the connection closed before the whole body: what arrived is kept.
     case truncatedBody(status: Int, received: [UInt8])
     /// The body (announced or received) passed `limit` bytes; reading stopped there.

@@ -147,6 +147,21 @@ final class NetworkFaultTests: SandboxTestCase {
 }
 
 extension NetworkFaultTests {
+    /// A same-origin redirect loop stops after the redirects followed and says it is one (exit 1),
+    /// rather than reading the last redirect as the answer.
+    func testARedirectLoopIsSaidAsOne() throws {
+        let ws = Workspace()
+        let config = url.appendingPathComponent("api/app/config").absoluteString
+        server.injectFault(SandboxFault(path: "/api/app/config", kind: .redirect, count: 50, location: config))
+        let r = SXK.run(["config"], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.errorLines, ["error: GET /api/app/config: still redirected after 10 redirects (a redirect loop?)"], r.summary)
+        XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/config" }.count, 11)
+    }
+}
+
+extension NetworkFaultTests {
     /// `home` shows what the app would do whatever its calls got, and its exit status says what they
     /// got: 1 for an error answer, 4 for none, 0 when every call was answered.
     func testHomesStatusSaysWhatItsCallsGot() {
