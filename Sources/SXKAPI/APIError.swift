@@ -59,7 +59,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .insecureURL(let url):
             return "refusing plain http to a non-loopback host (\(q(url))); use https or --insecure-http"
         case .invalidURL(let text, let reason):
-            return "invalid base URL '\(q(text))': \(q(reason))"
+            // The user's own input, but a password or token in it is no less one on a shared screen.
+            return "invalid base URL '\(q(Redaction.shownURL(text)))': \(q(reason))"
         case .invalidRequest(let reason, let r):
             return "\(q(r.description)): \(q(reason))"
         case .redirectRefused(let location, let r):

@@ -25,10 +25,5 @@ enum ProxyChoice {
     }
 
     /// The proxy as an error line shows it: credentials in it (`user:pass@`) masked.
-    static func shown(_ proxy: String) -> String {
-        guard let at = proxy.lastIndex(of: "@") else { return proxy }
-        let start = proxy.firstRange(of: "://")?.upperBound ?? proxy.startIndex
-        guard start <= at else { return proxy }
-        return String(proxy[..<start]) + "***" + String(proxy[at...])
-    }
+    static func shown(_ proxy: String) -> String { Redaction.shownURL(proxy) }
 }

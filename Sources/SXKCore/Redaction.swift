@@ -446,6 +446,18 @@ public enum Redaction {
         }.joined(separator: "&")
     }
 
+    /// A URL as a message shows it: credentials (`user:pass@`) and the values of secret-named query
+    /// pairs masked — a base URL or a proxy quoted back by an error line.
+    public static func shownURL(_ url: String) -> String {
+        var shown = url
+        if let at = url.lastIndex(of: "@") {
+            let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
+            if start <= at { shown = String(url[..<start]) + "***" + String(url[at...]) }
+        }
+        guard let q = shown.firstIndex(of: "?") else { return shown }
+        return shown[...q] + scrubPairs(shown[shown.index(after: q)...])
+    }
+
     /// Whether a URL's query gives a value under a secret name (`/x?password=…`, `?X%2DApi%2DKey=…`).
     public static func queryCarriesSecret(_ url: String) -> Bool {
         guard let q = url.firstIndex(of: "?") else { return false }
