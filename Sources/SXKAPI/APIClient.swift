@@ -186,7 +186,7 @@ public final class APIClient: Sendable {
             // carried under a secret name, and the answer's own (no view knows them later), in any. A password may be short or digits that turn up in a
             // phone or an id by chance: only one of 6 or more characters is looked for, and never in
             // number-like text (`maskingRepeated`).
-            let sent = [tokenOverride].compactMap { $0 } + itemSecrets.filter { $0.count >= 6 }
+            let sent = [tokenOverride].compactMap { $0 } + itemSecrets.filter { $0.count >= SecretMemory.shortest }
             let repeated = response.body.count <= 65_536 ? sent + [sessionToken].compactMap { $0 } + carried : sent + carried
             if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
@@ -226,7 +226,8 @@ public final class APIClient: Sendable {
         // A message may quote what it was sent: masked by the rule for names as well as by value.
         let msg = APIClient.clip(Redaction.redact(Redaction.scrubText([object.string("msg"), object.string("message")].compactMap { $0 }.first { !$0.unicodeScalars.allSatisfy { $0.properties.isWhitespace || TerminalText.isControl($0) } } ?? ""), secrets: secrets), limit: 200)
         let code = codeValue.intValue
-        let codeText = APIClient.clip(Redaction.redact(rawCode, secrets: secrets), limit: 32)
+        // A numeric code is the server's, not a copy of a secret that happens to share its digits.
+        let codeText = APIClient.clip(Redaction.isNumberLike(rawCode) ? rawCode : Redaction.redact(rawCode, secrets: secrets), limit: 32)
         if let code, ofSession, configuration.authExpiredCodes.contains(code) {
             throw APIError.sessionExpired(reason: "code \(codeText)\(msg.isEmpty ? "" : ": \(msg)")", request: label)
         }

@@ -154,10 +154,12 @@ public enum LocalTime {
         return "\(time) \(offset)"
     }
 
-    /// A span of time for people — `45s`, `1m05s`, `2h05m`, `3d04h` — whole units rounded down, as
-    /// `--json` gives whole seconds rounded down, so a table, a note and the JSON never disagree.
+    /// A span of time for people — `45s`, `1m05s`, `2h05m`, `3d04h` — whole units rounded toward
+    /// zero, as `--json` gives whole seconds, so a table, a note and the JSON never disagree; a
+    /// negative span (a report time in the future) keeps its sign: `-1m05s`.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "–" }
+        if seconds <= -1 { return "-" + duration(-seconds) }
         // Capped so a date imported from far away cannot overflow Int.
         let s = Int(min(max(0, seconds), 1e15).rounded(.down))
         if s < 60 { return "\(s)s" }

@@ -48,6 +48,11 @@ public enum Redaction {
         return rows.map { changed($0, matcher) ?? $0 }
     }
 
+    /// Digits, with spaces, signs, dots and a phone's `*`: an id, a phone, an amount, a PIN.
+    public static func isNumberLike(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x2A || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x20 }
+    }
+
     /// One walk for both rules; nil when nothing changes, so a clean answer (the usual case) is
     /// handed back without copying a node. Runs on every command's data.
     private static func changed(_ value: JSONValue, _ matcher: SecretMatcher, byName: Bool = true) -> JSONValue? {
@@ -55,7 +60,7 @@ public enum Redaction {
         case .string(let text):
             // An answer still to be used keeps its number-like text (an id sent as a string, a phone,
             // an amount) whole: a secret found there is a coincidence of digits, not a copy.
-            if !byName, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2A || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x20 }) { return nil }
+            if !byName, isNumberLike(text) { return nil }
             guard matcher.holds(text) else { return nil }
             return .string(matcher.mask(text))
         case .array(let items):
@@ -389,14 +394,14 @@ public enum Redaction {
     /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a
     /// secret-named item as `NAME=***` (`NAME:=***`, `Name:***`), a JSON word with its secret members masked.
     public static func maskWord(_ word: String) -> String {
-        // A path with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
-        if let q = word.firstIndex(of: "?"), !word[..<q].contains("=") {
-            return word[...q] + scrubPairs(word[word.index(after: q)...])
-        }
         if let start = secretItemValueStart(word) { return word[..<start] + "***" }
         if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
             let masked = redact(value)
             return masked == value ? word : JSONWriter.string(masked)
+        }
+        // A path or URL with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
+        if word.hasPrefix("/") || word.contains("://"), let q = word.firstIndex(of: "?") {
+            return word[...q] + scrubPairs(word[word.index(after: q)...])
         }
         return word
     }

@@ -1,20 +1,27 @@
 import Synchronization
 
 /// The live secrets this process sent besides the tokens the token store knows: a password a login
-/// sent, a login's temporary token, `compare`'s probe tokens, any value sent under a secret name. A server may repeat one in any later answer (set-user's echoing the
-/// password, userinfo the temporary token), so each stays a secret for the rest of the process:
-/// masked in an answer sxk keeps in a file before it is kept (`Endpoint.kept`), and in every view,
-/// trace and file as it is shown or written. Memory only, never written.
+/// sent, a login's temporary token, `compare`'s probe tokens, any value sent under a secret name.
+/// A server may repeat one in any later answer (set-user echoing the password, userinfo the
+/// temporary token), so each stays a secret for the rest of the process: masked in an answer sxk
+/// keeps in a file before it is kept (`Endpoint.kept`), and in every view, trace and file as it is
+/// shown or written. Memory only, never written.
 public enum SecretMemory {
     /// The values, oldest first, and the matcher prepared for them (made again only when one is added).
     private static let held = Mutex<(list: [String], matcher: SecretMatcher?)>(([], nil))
-    /// The newest kept: a hostile answer full of secret-named members cannot grow it without bound.
-    static let limit = 16
-    /// Shorter values are no secret of their own (`Redaction` matches 4 characters and more).
-    static let shortest = 4
+    /// The newest kept: a run that types many secret items does not grow it (or its matcher) without bound.
+    static let limit = 32
+    /// A shorter value, or digits (a PIN, an OTP), is no secret of its own here: one that short turns
+    /// up in ids, phones and amounts by chance, and would mask them for the rest of the process.
+    public static let shortest = 6
+
+    /// Whether `value` is kept: long enough and not number-like (`Redaction.isNumberLike`).
+    public static func keeps(_ value: String) -> Bool {
+        value.count >= shortest && value != "***" && !Redaction.isNumberLike(value)
+    }
 
     public static func remember(_ values: [String]) {
-        let kept = values.filter { $0.count >= shortest && $0 != "***" }
+        let kept = values.filter(keeps)
         guard !kept.isEmpty else { return }
         held.withLock { held in
             let new = kept.filter { !held.list.contains($0) }
@@ -39,6 +46,9 @@ public enum SecretMemory {
             return matcher
         }
     }
+
+    /// Forgets every value: for tests, which share one process.
+    static func reset() { held.withLock { $0 = ([], nil) } }
 
     /// `text` with every remembered secret in it masked (the trace's lines, after their own masking).
     public static func mask(_ text: String) -> String {

@@ -10,8 +10,9 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var parameters: [Parameter]
     public var summary: String
-    /// Sent without the session's token: the app makes the call from the login page, where it holds
-    /// none (seed 000 §3.2, §3.3). A refusal of it is then no session's end.
+    /// Sent without the session's token: the app makes the call from the login page (seed 000 §3.2,
+    /// §3.3), which it shows only when no token is stored (§1), and its client sends the header only
+    /// with one (§2). A refusal of it is then no session's end (sxk's reading: docs/app-behaviour.md#login).
     public var sessionless: Bool
     /// What it answers is kept in the profile's files (accounts, the snapshot, the store list).
     public var kept: Bool

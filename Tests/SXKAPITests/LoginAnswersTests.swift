@@ -25,6 +25,15 @@ final class LoginAnswersTests: XCTestCase {
             XCTAssertEqual(msg, "用户名或密码错误")
         }
         XCTAssertNil(sent.value.last?.headers["token"], "the login carries no session token")
+        // A short digit password shares digits with the code: the code is still shown whole.
+        let digits = Fixture.client(sent: sent) { _ in HTTPResponse(status: 200, text: Fixture.envelope("null", code: "100010", msg: "\"账号或密码错误\"")) }
+        do {
+            _ = try await AccountAPI(client: digits).login(username: "13800000001", password: "0001")
+            XCTFail("a refused login succeeded")
+        } catch {
+            guard case .serverCode(let code, _, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, "100010")
+        }
         do {
             _ = try await AccountAPI(client: refused).config()
             XCTFail("a refused config succeeded")

@@ -76,6 +76,10 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertEqual(Redaction.maskWord("/api/x?a=1&refresh_token=RT9"), "/api/x?a=1&refresh_token=***")
         XCTAssertEqual(Redaction.maskWord("/api/x?pass%77ord=P1&b=2"), "/api/x?pass%77ord=***&b=2")
         XCTAssertEqual(Redaction.maskWord("/api/x?a=1&tokenCount=2"), "/api/x?a=1&tokenCount=2")
+        // A `?` inside a header's or a JSON member's value is no query.
+        XCTAssertEqual(Redaction.maskWord("X-Api-Key:zz?topsecret"), "X-Api-Key:***")
+        XCTAssertEqual(Redaction.maskWord(#"{"password":"p?q"}"#), #"{"password":"***"}"#)
+        XCTAssertEqual(Redaction.maskWord("keyword=a?b"), "keyword=a?b")
         // A URL quoted back by a message: credentials and secret query values masked.
         XCTAssertEqual(Redaction.shownURL("http://user:Hunter2Pw@127.0.0.1:1/x"), "http://***@127.0.0.1:1/x")
         XCTAssertEqual(Redaction.shownURL("http://127.0.0.1:1/?a=1&token=abc123"), "http://127.0.0.1:1/?a=1&token=***")
