@@ -12,6 +12,8 @@ public struct CommonMenus: Sendable, Equatable {
     public var menus: [MenuEntry]
     /// True when no record existed and the first visible menus were written as the default.
     public var defaulted: Bool
+    /// True when no role is stored and these are the role the next home's load takes (the first entry's).
+    public var roleAtNextHome = false
 }
 
 /// Seed 001 `homeFeatureServices`: home menus, the `HomeViewModel.initialize` replay (seed 000 §4.2–4.4)
@@ -45,14 +47,28 @@ public struct HomeFeature: Sendable {
     /// The common menus (`HomeCommonMenuStore`): the record, or the first 4 visible menus the home
     /// would write as default. Listing writes nothing (the home writes the default, `home --apply`).
     public func commonMenus() throws(FeatureError) -> CommonMenus {
-        let role = try currentRole()
-        if contexts.store.commonMenuURIs(roleCode: role) != nil {
-            return describe(commonStore.current(roleCode: role, visibleURIs: visibleMenus().map(\.uri)), role: role, defaulted: false)
+        let permission = contexts.permission.current
+        var role = permission.roleCode ?? ""
+        var atNextHome = false
+        if role.isEmpty {
+            // No role stored: the next home's load takes the first entry's, as `home` and `boot` say.
+            var next = permission
+            guard next.rolesLoaded, AppModel.derivePermissions(&next).matched != nil, let taken = next.roleCode else { throw .noRole }
+            role = taken
+            atNextHome = true
         }
-        // No record: the home writes its default after its permission load, from what that load leaves.
-        let next = catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(contexts.permission.current))
-        let uris = commonStore.current(roleCode: role, visibleURIs: next.map(\.uri))
-        return describe(uris, role: role, defaulted: !uris.isEmpty, visible: next)
+        var menus: CommonMenus
+        if contexts.store.commonMenuURIs(roleCode: role) != nil {
+            let visible = atNextHome ? catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(permission)) : visibleMenus()
+            menus = describe(commonStore.current(roleCode: role, visibleURIs: visible.map(\.uri)), role: role, defaulted: false, visible: visible)
+        } else {
+            // No record: the home writes its default after its permission load, from what that load leaves.
+            let next = catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(permission))
+            let uris = commonStore.current(roleCode: role, visibleURIs: next.map(\.uri))
+            menus = describe(uris, role: role, defaulted: !uris.isEmpty, visible: next)
+        }
+        menus.roleAtNextHome = atNextHome
+        return menus
     }
 
     public func addCommonMenu(_ uri: String) throws(FeatureError) -> CommonMenus {

@@ -78,6 +78,9 @@ extension AppCommands {
         var output = CommandOutput(data: ["key": .string(common.key), "uris": .array(common.uris.map { .string($0) }), "defaulted": .bool(common.defaulted)])
         output.line(common.key)
         if let absent { output.notes.append(absent) }
+        if common.roleAtNextHome {
+            output.notes.append("(no role stored: the next home's permission load takes the first entry's, as home and boot say; these are that role's \(Rules.roleMatch.marker))")
+        }
         // The default is what the home would write; listing writes nothing.
         if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus of the permissions the home's load leaves if the server answers as the stored list, the default the home then writes \(Rules.offlineStandIn.marker); not stored by this listing)") }
         if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }

@@ -48,4 +48,22 @@ extension MenusTests {
         XCTAssertTrue(listed.stderr.contains("not stored by this listing"), listed.summary)
         XCTAssertEqual(ws.read(ws.defaultsFile), before, "listing wrote the profile")
     }
+
+    /// No role stored: the listing is the role the next home takes (the first entry's), as `home`
+    /// and `boot` say, with a note; adding one still needs a role.
+    func testCommonMenusWithoutAStoredRoleAreTheNextHomesRoles() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: SharedSandbox.url)
+        let stored = try XCTUnwrap(try SXK.run(["menus", "common", "--json"], in: ws, baseURL: SharedSandbox.url).json() as? [String: Any])
+        try ws.setStored("key_in_role_code", NSNull())
+        let before = ws.read(ws.defaultsFile)
+        let listed = SXK.run(["menus", "common", "--json"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(listed.status, 0, listed.summary)
+        let data = try XCTUnwrap(try listed.json() as? [String: Any], listed.summary)
+        XCTAssertEqual(data["key"] as? String, stored["key"] as? String, listed.summary)
+        XCTAssertEqual(data["uris"] as? [String], stored["uris"] as? [String], listed.summary)
+        XCTAssertTrue(listed.stderr.contains("no role stored: the next home's permission load takes the first entry's"), listed.summary)
+        XCTAssertEqual(ws.read(ws.defaultsFile), before, "listing wrote the profile")
+        XCTAssertNotEqual(SXK.run(["menus", "common", "add", "home/album"], in: ws, baseURL: SharedSandbox.url).status, 0)
+    }
 }
