@@ -60,6 +60,9 @@ public final class APIClient: Sendable {
         if endpoint.endpoint.kept, let earlier = SecretMemory.matcher {
             response.data = Redaction.maskingRepeated(response.data, matcher: earlier)
         }
+        // A declared call's secret body values (a login's password) stay secrets once the server has
+        // taken them: a refused one is no one's password, and may be any word found in the data.
+        if let body = wire.body { SecretMemory.remember(SecretScrubber.secretValues(in: body)) }
         if let memo, let key { memo.keep(response, key) }
         return try APIClient.decode(response, endpoint.decode)
     }
@@ -115,8 +118,8 @@ public final class APIClient: Sendable {
         let inline = path.firstIndex(of: "?").map { APIClient.pairs(path[path.index(after: $0)...]) } ?? []
         let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query + inline, headers: extra)
         // A token handed in (a login's temporary token at set-user, a probe's, the new one the
-        // context pair carries) and a typed secret stay secrets after this request.
-        SecretMemory.remember(itemSecrets + [tokenOverride].compactMap { $0 })
+        // context pair carries) stays a secret after this request, whatever it gets.
+        SecretMemory.remember([tokenOverride].compactMap { $0 })
         var secrets = [sessionToken, tokenOverride].compactMap { $0 } + itemSecrets
         for held in heldSecrets() where !secrets.contains(held) { secrets.append(held) }
 

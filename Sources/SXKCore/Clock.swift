@@ -158,14 +158,20 @@ public enum LocalTime {
     /// zero, as `--json` gives whole seconds, so a table, a note and the JSON never disagree; a
     /// negative span (a report time in the future) keeps its sign: `-1m05s`.
     public static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "–" }
-        if seconds <= -1 { return "-" + duration(-seconds) }
-        // Capped so a date imported from far away cannot overflow Int.
-        let s = Int(min(max(0, seconds), 1e15).rounded(.down))
+        guard let whole = wholeSeconds(seconds) else { return "–" }
+        if whole < 0 { return "-" + duration(-seconds) }
+        let s = whole
         if s < 60 { return "\(s)s" }
         if s < 3600 { return "\(s / 60)m\(NumberText.padded(s % 60, width: 2))s" }
         if s < 86_400 { return "\(s / 3600)h\(NumberText.padded(s % 3600 / 60, width: 2))m" }
         return "\(s / 86_400)d\(NumberText.padded(s % 86_400 / 3600, width: 2))h"
+    }
+
+    /// A span in whole seconds, toward zero, as `--json` gives it and `duration` shows it; nil for
+    /// one that is not a number. Capped at ±10^15 s so a time from far away cannot overflow `Int`.
+    public static func wholeSeconds(_ seconds: Double) -> Int? {
+        guard seconds.isFinite else { return nil }
+        return Int(min(max(seconds, -1e15), 1e15).rounded(.towardZero))
     }
 
     /// `yyyyMMddHHmmss`, for names of files.

@@ -394,16 +394,21 @@ public enum Redaction {
     /// A typed word as a command line is shown back (a watch heading, a compare title, `vars`): a
     /// secret-named item as `NAME=***` (`NAME:=***`, `Name:***`), a JSON word with its secret members masked.
     public static func maskWord(_ word: String) -> String {
-        if let start = secretItemValueStart(word) { return word[..<start] + "***" }
+        // A path or URL with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
+        if let q = typedQuery(word) { return word[..<q.startIndex] + scrubPairs(q) }
         if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
             let masked = redact(value)
             return masked == value ? word : JSONWriter.string(masked)
         }
-        // A path or URL with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
-        if word.hasPrefix("/") || word.contains("://"), let q = word.firstIndex(of: "?") {
-            return word[...q] + scrubPairs(word[word.index(after: q)...])
-        }
+        if let start = secretItemValueStart(word) { return word[..<start] + "***" }
         return word
+    }
+
+    /// The query of a typed path or URL (`/x?a=1`, `http://h/x?a=1`): what follows its `?`; nil for
+    /// any other word, where a `?` is part of a value (`keyword=a?b`, `X-Api-Key:a?b`).
+    public static func typedQuery(_ word: String) -> Substring? {
+        guard word.hasPrefix("/") || word.contains("://"), let q = word.firstIndex(of: "?") else { return nil }
+        return word[word.index(after: q)...]
     }
 
     /// Free text (a server message, the head of a body that is not JSON): the value of each

@@ -1,11 +1,12 @@
 import Synchronization
 
-/// The live secrets this process sent besides the tokens the token store knows: a password a login
-/// sent, a login's temporary token, `compare`'s probe tokens, any value sent under a secret name.
-/// A server may repeat one in any later answer (set-user echoing the password, userinfo the
-/// temporary token), so each stays a secret for the rest of the process: masked in an answer sxk
-/// keeps in a file before it is kept (`Endpoint.kept`), and in every view, trace and file as it is
-/// shown or written. Memory only, never written.
+/// The live secrets this process sent besides the tokens the token store knows: every token handed
+/// to a call (a login's temporary token, `compare`'s probe tokens) and the password of a login the
+/// server accepted. A server may repeat one in any later answer (set-user echoing the password,
+/// userinfo the temporary token), so each stays a secret for the rest of the process: masked in an
+/// answer sxk keeps in a file before it is kept (`Endpoint.kept`), and in every view, trace and file
+/// as it is shown or written. A value typed under a secret name into a raw `get`/`post` is masked
+/// in that command's own output (`CommandOutput.secrets`), not remembered. Memory only.
 public enum SecretMemory {
     /// The values, oldest first, and the matcher prepared for them (made again only when one is added).
     private static let held = Mutex<(list: [String], matcher: SecretMatcher?)>(([], nil))

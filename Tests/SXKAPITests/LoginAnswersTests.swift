@@ -1,12 +1,15 @@
 import Foundation
 import XCTest
-import SXKCore
+@testable import SXKCore
 import SXKModels
 @testable import SXKAPI
 
 /// What the login page's calls send and how their refusals read; what a later answer repeats of a
 /// secret an earlier request sent.
 final class LoginAnswersTests: XCTestCase {
+    override func setUp() { SecretMemory.reset() }
+    override func tearDown() { SecretMemory.reset() }
+
     /// `v9/login` and `app/config` go without the session's token (the app sends them from the login
     /// page), so a 401 or an expiry code there is the login's refusal with the server's message, not
     /// the end of a session; the same answer to a call that carried the token is one.
@@ -95,5 +98,20 @@ final class LoginAnswersTests: XCTestCase {
         let info = try await api.userInfo(token: chosen.token).value
         XCTAssertEqual(info.userName, "t:***")
         XCTAssertEqual(info.realName, "***")
+    }
+
+    /// A password the server refused is no one's: it is not remembered, so a later answer holding
+    /// the same word (a role code) is kept as sent.
+    func testARefusedPasswordIsNotRemembered() async throws {
+        let client = Fixture.client(token: nil) { request in
+            request.url.path == Endpoint.login.path
+                ? HTTPResponse(status: 200, text: Fixture.envelope("null", code: "100010", msg: "\"账号或密码错误\""))
+                : Fixture.ok(#"[{"roleCode":"photographer","roleName":"摄影师","scenicList":[],"permissions":[]}]"#)
+        }
+        let api = AccountAPI(client: client)
+        _ = try? await api.login(username: "13800000001", password: "photographer")
+        XCTAssertEqual(SecretMemory.all, [])
+        let roles = try await api.rolePermissions().value
+        XCTAssertEqual(roles.first?.roleCode, "photographer")
     }
 }

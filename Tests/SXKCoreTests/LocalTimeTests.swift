@@ -138,6 +138,11 @@ final class LocalTimeTests: XCTestCase {
         XCTAssertEqual(LocalTime.duration(.nan), "–")
         XCTAssertEqual(LocalTime.duration(.infinity), "–")
         XCTAssertEqual(LocalTime.duration(1e300), "11574074074d01h")
+        // The whole seconds `--json` gives: the same rounding and cap, never a trap.
+        XCTAssertEqual(LocalTime.wholeSeconds(-65.9), -65)
+        XCTAssertEqual(LocalTime.wholeSeconds(1e20), 1_000_000_000_000_000)
+        XCTAssertEqual(LocalTime.wholeSeconds(-1e20), -1_000_000_000_000_000)
+        XCTAssertNil(LocalTime.wholeSeconds(.nan))
     }
 
     /// A wire time that falls outside the years 1–9999 in the local zone stays as received rather

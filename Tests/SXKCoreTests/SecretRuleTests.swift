@@ -80,6 +80,8 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertEqual(Redaction.maskWord("X-Api-Key:zz?topsecret"), "X-Api-Key:***")
         XCTAssertEqual(Redaction.maskWord(#"{"password":"p?q"}"#), #"{"password":"***"}"#)
         XCTAssertEqual(Redaction.maskWord("keyword=a?b"), "keyword=a?b")
+        XCTAssertEqual(Redaction.maskWord("keyword=a?password=x"), "keyword=a?password=x", "a value, not a query, on the wire")
+        XCTAssertEqual(Redaction.maskWord("/x?password=a&x=1"), "/x?password=***&x=1", "the pairs after it are kept")
         // A URL quoted back by a message: credentials and secret query values masked.
         XCTAssertEqual(Redaction.shownURL("http://user:Hunter2Pw@127.0.0.1:1/x"), "http://***@127.0.0.1:1/x")
         XCTAssertEqual(Redaction.shownURL("http://127.0.0.1:1/?a=1&token=abc123"), "http://127.0.0.1:1/?a=1&token=***")

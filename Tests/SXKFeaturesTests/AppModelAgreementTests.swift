@@ -249,6 +249,14 @@ extension AppModelAgreementTests {
         state.roles = []
         XCTAssertTrue(AppModel.permissionsChangedAtNextLoad(state)?.contains("the stored role-permission list is empty") ?? false)
         XCTAssertEqual(AppModel.permissionsAtNextHome(state), [])
+        // No role stored: the load takes the first entry's role, said with the rule's basis.
+        var roleless = state
+        roleless.roleCode = nil
+        roleless.roles = [RolePermission(roleCode: "scenicAdmin", roleName: "", scenicList: [], permissions: other)]
+        let taken = AppModel.permissionsChangedAtNextLoad(roleless) ?? ""
+        XCTAssertTrue(taken.contains("takes its first entry's role, scenicAdmin, with 2 permissions") && taken.contains(Rules.roleMatch.marker), taken)
+        roleless.roles = []
+        XCTAssertTrue(AppModel.permissionsChangedAtNextLoad(roleless)?.contains("no role stored and the stored role-permission list is empty") ?? false)
         // No list stored at all: nothing to stand in, the flat list stays.
         state.rolesLoaded = false
         XCTAssertNil(AppModel.permissionsChangedAtNextLoad(state))

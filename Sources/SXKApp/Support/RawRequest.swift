@@ -57,6 +57,8 @@ extension AppCommands {
             throw error
         }
         var output = dataOutput(response)
+        // What was sent under a secret name is masked wherever this command shows the answer, `--raw` too.
+        output.secrets = itemSecrets.filter(SecretMemory.keeps)
         output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.fixed(response.elapsedMs, digits: 1)) ms"]
             + (show.contains("h") ? Self.headerLines(response, secrets: itemSecrets) : [])
         if show.contains("b") {
@@ -197,6 +199,7 @@ extension AppCommands {
         var output = CommandOutput(data: .array(rows), blocks: show.contains("b") ? [.json(.array(rows))] : [])
         if !show.contains("b") { output.data = nil }
         output.raw = bodies
+        output.secrets = secrets.filter(SecretMemory.keeps)
         output.notes = notes + ["\(Formatting.count(pages, "page")) · \(Formatting.count(rows.count, "row"))"]
         // Rows left out are a failure a script must see, not a note it may miss.
         if let cut {

@@ -66,7 +66,16 @@ public enum AppModel {
     }
 
     public static func permissionsChangedAtNextLoad(_ state: PermissionContext.State) -> String? {
-        guard let code = state.roleCode, !code.isEmpty, state.rolesLoaded else { return nil }
+        guard state.rolesLoaded else { return nil }
+        guard let code = state.roleCode, !code.isEmpty else {
+            // No role stored: the load takes the first entry's role, or leaves none from an empty list.
+            var next = state
+            let derivation = derivePermissions(&next)
+            guard let first = derivation.matched else {
+                return state.permissions.isEmpty ? nil : "no role stored and the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+            }
+            return "no role stored: if the server answers as the stored role-permission list, the next home's loadPermissions takes its first entry's role, \(first.roleCode), with \(first.permissions.count == 1 ? "1 permission" : "\(first.permissions.count) permissions") \(Rules.roleMatch.marker)"
+        }
         guard let entry = state.role(code) else {
             if state.roles.isEmpty {
                 guard !state.permissions.isEmpty else { return nil }

@@ -154,8 +154,8 @@ extension LocationStateStore.State {
             "online": .bool(isOnline),
             "lastReportTime": lastReportTime.map { .string(LocalTime.iso($0)) } ?? .null,
             "reminderMinutes": reminderMinutes.map { .int($0) } ?? .null,
-            "elapsedSeconds": elapsedSeconds.map { .int(Int($0.rounded(.towardZero))) } ?? .null,
-            "countdownSeconds": countdownSeconds.map { .int(Int($0.rounded(.towardZero))) } ?? .null,
+            "elapsedSeconds": elapsedSeconds.flatMap(LocalTime.wholeSeconds).map { .int($0) } ?? .null,
+            "countdownSeconds": countdownSeconds.flatMap(LocalTime.wholeSeconds).map { .int($0) } ?? .null,
             // Why the values above may differ from the stored ones: the restore's decision.
             "restore": Rules.locationRestore.annotate(["outcome": .string(restore.name), "note": .string(restore.effects(scope: "").note)]),
             "stored": [

@@ -9,7 +9,8 @@ enum SecretWord {
 
     /// `password=…`, `password:=…`, `X-Password:…` (any case), or JSON with a secret-named member at any depth.
     static func carriesSecret(_ word: String) -> Bool {
-        if Redaction.secretItemValueStart(word) != nil || Redaction.queryCarriesSecret(word) { return true }
+        if let query = Redaction.typedQuery(word) { return Redaction.queryCarriesSecret("?" + query) }
+        if Redaction.secretItemValueStart(word) != nil { return true }
         guard word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) else { return false }
         return holdsSecretMember(value)
     }

@@ -20,6 +20,21 @@ final class LocationTests: XCTestCase {
         XCTAssertEqual(try online(), false)
     }
 
+    /// A stored report time from far away (a hand-edited or corrupted file) is shown, in the table
+    /// and in `--json` alike, without a trap.
+    func testAReportTimeFromFarAwayIsShownWithoutATrap() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(SXK.run(["location", "online"], in: ws, baseURL: SharedSandbox.url).status, 0)
+        for time in [1e20, -1e20] {
+            try ws.setStored("1001_scenic_key_last_location_report_time", time)
+            for format in [[], ["--json"]] {
+                let r = SXK.run(["location"] + format, in: ws, baseURL: SharedSandbox.url)
+                XCTAssertEqual(r.status, 0, "\(time) \(format): \(r.summary)")
+            }
+        }
+    }
+
     /// Logged out there is no account whose keys a switch could write (the app shows the login page):
     /// every switch is refused with exit 3 and nothing is written, not even the `guest` scope's keys.
     func testSwitchesNeedASession() throws {
