@@ -83,15 +83,19 @@ final class RequestRing: @unchecked Sendable {
         var body: String?
         var omitted = false
         var secrets = request.secrets
+        // What the request carried under a secret name is masked under any other name it was sent
+        // under too (`note=` beside `password=`), as the trace masks it: `curl N` and HAR show this.
+        let sent = request.secrets.filter(SecretMemory.keeps)
+        func masked(_ text: String) -> String { sent.isEmpty ? text : Redaction.redact(text, secrets: sent) }
         if !request.body.isEmpty {
             if let value = try? JSONParser.parse(request.body) {
-                body = JSONWriter.string(Redaction.redact(value))
+                body = masked(JSONWriter.string(Redaction.redact(value)))
                 secrets += SecretScrubber.secretValues(in: value)
             } else {
                 omitted = true
             }
         }
-        let url = RequestRing.maskQuery(request.url.absoluteString)
+        let url = masked(RequestRing.maskQuery(request.url.absoluteString))
         let number = lock.withLock {
             let number = nextNumber
             nextNumber += 1

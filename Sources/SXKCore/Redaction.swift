@@ -407,8 +407,14 @@ public enum Redaction {
     /// The query of a typed path or URL (`/x?a=1`, `http://h/x?a=1`): what follows its `?`; nil for
     /// any other word, where a `?` is part of a value (`keyword=a?b`, `X-Api-Key:a?b`).
     public static func typedQuery(_ word: String) -> Substring? {
-        guard word.hasPrefix("/") || word.contains("://"), let q = word.firstIndex(of: "?") else { return nil }
+        guard word.hasPrefix("/") || startsWithScheme(word), let q = word.firstIndex(of: "?") else { return nil }
         return word[word.index(after: q)...]
+    }
+
+    /// `http://…`: a scheme (a letter, then letters, digits, `+`, `-`, `.`) and `://` at the start.
+    private static func startsWithScheme(_ word: String) -> Bool {
+        guard let colon = word.firstRange(of: "://")?.lowerBound, let first = word.first, first.isASCII, first.isLetter else { return false }
+        return word[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
     }
 
     /// Free text (a server message, the head of a body that is not JSON): the value of each

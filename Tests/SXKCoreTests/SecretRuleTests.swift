@@ -82,6 +82,11 @@ final class SecretRuleTests: XCTestCase {
         XCTAssertEqual(Redaction.maskWord("keyword=a?b"), "keyword=a?b")
         XCTAssertEqual(Redaction.maskWord("keyword=a?password=x"), "keyword=a?password=x", "a value, not a query, on the wire")
         XCTAssertEqual(Redaction.maskWord("/x?password=a&x=1"), "/x?password=***&x=1", "the pairs after it are kept")
+        // A URL inside another word is no typed query: the word's own rule applies.
+        XCTAssertEqual(Redaction.maskWord("password=https://h/?q=x"), "password=***")
+        XCTAssertEqual(Redaction.maskWord("Authorization:Bearer://a?b=x"), "Authorization:***")
+        XCTAssertEqual(Redaction.maskWord(#"{"cb":"https://h/x?y=1","password":"p"}"#), #"{"cb":"https://h/x?y=1","password":"***"}"#)
+        XCTAssertEqual(Redaction.maskWord("https://h/x?token=t&a=1"), "https://h/x?token=***&a=1")
         // A URL quoted back by a message: credentials and secret query values masked.
         XCTAssertEqual(Redaction.shownURL("http://user:Hunter2Pw@127.0.0.1:1/x"), "http://***@127.0.0.1:1/x")
         XCTAssertEqual(Redaction.shownURL("http://127.0.0.1:1/?a=1&token=abc123"), "http://127.0.0.1:1/?a=1&token=***")

@@ -82,6 +82,13 @@ final class SecretSinksTests: XCTestCase {
             assertClean(r.stdout, "\(format) stdout", extra: [token, "PW-TYPED42"])
             assertClean(r.stderr, "\(format) stderr", extra: [token, "PW-TYPED42"])
         }
+        // `curl N` and a HAR file show the request as sent: the copy under another name masked too.
+        let har = ws.root + "/typed.har"
+        let recorded = SXK.run(["-c", "get \(SandboxHostile.echoPath) password=PW-TYPED46 note=PW-TYPED46; post \(SandboxHostile.echoPath) password=PW-TYPED47 repeat=PW-TYPED47; curl 1; curl 2; har save \(har)"],
+                               in: ws, baseURL: url)
+        XCTAssertEqual(recorded.status, 0, recorded.summary)
+        assertClean(recorded.stdout, "curl stdout", extra: [token, "PW-TYPED46", "PW-TYPED47"])
+        assertClean(String(decoding: try XCTUnwrap(ws.read(har)), as: UTF8.self), "HAR file", extra: [token, "PW-TYPED46", "PW-TYPED47"])
         for args in [["--trace", "get", SandboxHostile.echoPath + "?a=1&password=PW-INLINE43", "--json"],
                      ["watch", "--count", "1", "get", SandboxHostile.echoPath + "?a=1&password=PW-INLINE44"],
                      ["compare", "--as", "current", "get", SandboxHostile.echoPath + "?password=PW-INLINE45"]] {
