@@ -57,6 +57,11 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         let safe = TerminalText.sanitize
         switch self {
         case .invalidPhone(let p):
+            // A phone mistyped is digits (and spaces or dashes), worth showing; any other word may be a
+            // password typed in the phone's place (`login PASSWORD`), so it is not shown.
+            guard p.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == " " || $0 == "-" || $0 == "+") }) else {
+                return "phone is not valid (not shown: it is not digits, and may be a password): 11 digits starting with 1"
+            }
             let shown = p.count > 20 ? String(p.prefix(20)) + "…" : p
             return "phone '\(safe(shown))' is not valid: 11 digits starting with 1"
         case .emptyPassword: return "password must not be empty"

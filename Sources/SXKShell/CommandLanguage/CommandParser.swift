@@ -202,15 +202,22 @@ private struct ParseState {
         return true
     }
 
+    /// A word the command takes no place for. A command that reads a password (`neverInHistory`) does
+    /// not echo it: `login PHONE PASSWORD` is how other tools take one, and the line would show it.
+    func unexpected(_ value: String, at index: Int) -> UsageError {
+        guard chain.contains(where: \.neverInHistory) else { return UsageError("unexpected argument '\(value)' for '\(label)'") }
+        return UsageError("unexpected argument \(index + 1) for '\(label)', not shown as it may be a password: '\(label)' asks for one at a no-echo prompt or reads it with --password-stdin, never as an argument")
+    }
+
     /// Each positional against its argument's kind (a file's `~/` made the home folder); too many or
     /// too few is a usage error.
     mutating func checkPositionals() throws {
         let args = current.arguments
         for (index, value) in positionals.enumerated() {
             guard let arg = index < args.count ? args[index] : args.last(where: { $0.isVariadic }) else {
-                throw UsageError("unexpected argument '\(value)' for '\(label)'")
+                throw unexpected(value, at: index)
             }
-            if index >= args.count && !arg.isVariadic { throw UsageError("unexpected argument '\(value)' for '\(label)'") }
+            if index >= args.count && !arg.isVariadic { throw unexpected(value, at: index) }
             // A choice's name is its values (`on|off`): the message names the command instead.
             if case .choice = arg.kind {
                 try ValueCheck.check(value, kind: arg.kind, what: "the argument of '\(label)'")

@@ -88,6 +88,20 @@ final class LoginTests: BothSpellingsTestCase {
         XCTAssertFalse(paths(server.requestLog()).contains("/api/app/v9/login"), "a bad phone reached the server")
     }
 
+    /// A password typed where login takes none (as the phone, or after it, as other tools take one) is not
+    /// echoed by the usage error; a mistyped phone of digits still is.
+    func testAPasswordTypedAsAnArgumentIsNotEchoed() {
+        let ws = Workspace()
+        for (words, shown) in [(["login", "13800000001", "Hunter2secret", "--accept-privacy"], nil), (["login", "Hunter2secret", "--accept-privacy"], nil),
+                               (["switch-account", "1", "Hunter2secret"], nil), (["login", "1380000", "--accept-privacy"], "'1380000'")] as [([String], String?)] {
+            let r = SXK.run(words, in: ws, baseURL: url, stdin: "")
+            XCTAssertEqual(r.status, 2, "\(words): \(r.summary)")
+            XCTAssertEqual(r.errorLines.count, 1, r.summary)
+            XCTAssertFalse(r.stderr.contains("Hunter2secret") || r.stdout.contains("Hunter2secret"), r.summary)
+            if let shown { XCTAssertTrue(r.stderr.contains(shown), r.summary) } else { XCTAssertTrue(r.stderr.contains("not shown"), r.summary) }
+        }
+    }
+
     func testPrivacyNotAcceptedOnFreshStateIsUsageError() {
         let ws = Workspace()
         let r = SXK.run(["login", "13800000001", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
