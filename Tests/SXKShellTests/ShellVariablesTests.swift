@@ -340,11 +340,11 @@ final class ShellVariablesTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertEqual(r.out, """
             alias lo='orders --limit 1'
-            alias t='echo ***'
-            {"lo":"orders --limit 1","t":"echo ***"}
+            alias t='echo '\\''***'\\'''
+            {"lo":"orders --limit 1","t":"echo '***'"}
             name,words
             lo,orders --limit 1
-            t,echo ***
+            t,echo '***'
             orders --limit 1
 
             """)
@@ -354,6 +354,20 @@ final class ShellVariablesTests: XCTestCase {
         XCTAssertEqual(some.status, 2)
         XCTAssertEqual(some.out, #"{"lo":"orders --limit 1"}"# + "\n")
         XCTAssertEqual(some.err, "error: no alias 'nope'\n")
+    }
+
+    /// A secret item typed into an alias body is listed masked, as `history` shows it, in every format and
+    /// in the error that names the alias; the alias still runs with it as typed.
+    func testAliasBodiesWithSecretItemsAreListedMasked() async throws {
+        let r = await run(#"alias p='orders --keyword password=hunter2-secret' j='echo {"token":"hunter2-secret","x":1}'; alias; alias --json; alias --csv; p"#, keepGoing: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        for text in [r.out, r.err] { XCTAssertFalse(text.contains("hunter2-secret"), text) }
+        XCTAssertTrue(r.out.contains(#"alias p='orders --keyword '\''password=***'\'''"#), r.out)
+        XCTAssertEqual(r.host.ran.last, ["orders", "--keyword", "password=hunter2-secret"], "the alias runs the word as typed")
+        let unknown = await run("alias q='nope token=hunter2-secret'; q")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertFalse(unknown.err.contains("hunter2-secret"), unknown.err)
+        XCTAssertTrue(unknown.err.contains("unknown command 'nope'"), unknown.err)
     }
 
     /// `history` prints through the renderer: `--csv` and `--jq` over the records `--json` prints.

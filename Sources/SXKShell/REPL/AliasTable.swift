@@ -98,9 +98,9 @@ public final class AliasTable: @unchecked Sendable {
     }
 
     /// `alias so=…` as it would be typed again (for listing and sxkrc files).
-    public static func definition(_ alias: Alias) -> String {
-        "alias \(alias.name)=\(Tokenizer.quote(alias.text))"
-    }
+    public static func definition(_ alias: Alias) -> String { definition(name: alias.name, text: alias.text) }
+
+    public static func definition(name: String, text: String) -> String { "alias \(name)=\(Tokenizer.quote(text))" }
 
     private static func expand(_ command: [Token], table: [String: Alias], used: Set<String>) -> [[Token]] {
         guard let first = command.first, !first.quoted, first.parts.isEmpty,

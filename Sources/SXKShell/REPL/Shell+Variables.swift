@@ -12,7 +12,7 @@ extension Shell {
             for command in commands {
                 guard let word = command.first, word.parts.isEmpty, parser.command(named: word.text) == nil else { continue }
                 let names = parser.specs.filter { !$0.isHidden }.flatMap { [$0.name] + $0.aliases }
-                errors.error(TerminalText.sanitize("\(AliasTable.definition(alias)): unknown command '\(word.text)'") + Suggestion.hint(word.text, names))
+                errors.error(TerminalText.sanitize("\(shownDefinition(alias)): unknown command '\(word.text)'") + Suggestion.hint(word.text, names))
                 return ExitStatus.usage
             }
         }
@@ -359,14 +359,22 @@ extension Shell {
             }
             if shown.isEmpty { return status }
         }
+        // A secret item in a body (`token=…`) is shown masked, as `history` shows it.
+        let secrets = host.secrets
+        let listed = shown.map { (name: $0.name, text: Self.shownLine($0.text, secrets: secrets)) }
         let rendered = await render(command, io: io) { _ in
-            var output = CommandOutput(data: .object(JSONObject(shown.map { (key: $0.name, value: .string($0.text)) })))
+            var output = CommandOutput(data: .object(JSONObject(listed.map { (key: $0.name, value: .string($0.text)) })))
             output.rows = OutputTable(columns: [OutputColumn("name", "NAME"), OutputColumn("words", "WORDS")],
-                                      rows: shown.map { .object(["name": .string($0.name), "words": .string($0.text)]) })
-            for alias in shown { output.line(AliasTable.definition(alias)) }
+                                      rows: listed.map { .object(["name": .string($0.name), "words": .string($0.text)]) })
+            for alias in listed { output.line(AliasTable.definition(name: alias.name, text: alias.text)) }
             return output
         }
         return status != ExitStatus.ok ? status : rendered
+    }
+
+    /// `alias NAME='WORDS'` as messages show it: a secret item of the body masked.
+    func shownDefinition(_ alias: AliasTable.Alias) -> String {
+        AliasTable.definition(name: alias.name, text: Self.shownLine(alias.text, secrets: host.secrets))
     }
 
     /// Adds the alias `name` to `shown`; a usage status (after its error line) when there is none.
