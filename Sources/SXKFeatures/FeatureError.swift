@@ -24,6 +24,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownRole(String, valid: [String])
     case roleNotHeld(String, held: [String])
     case noRole
+    /// No role stored: the common menus listed are those of the role the next home takes (`next`).
+    case commonMenusNeedRole(next: String)
     case noScenicSelected
     case noStoreSelected
     /// `role -` and the like with nothing switched from yet.
@@ -80,6 +82,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .roleNotHeld(let code, let held):
             return "this account does not hold role '\(safe(code))'; it holds: \(held.isEmpty ? "(none)" : safe(held.joined(separator: ", ")))"
         case .noRole: return "no role selected — run `role CODE`"
+        case .commonMenusNeedRole(let next):
+            return "no role stored: `menus common` lists the role the next home takes, \(safe(next)) \(Rules.roleMatch.marker); choose it with `role \(safe(next))` to change its common menus"
         case .noScenicSelected: return "no scenic selected — run `scenic ID`"
         case .noStoreSelected: return "no store selected — run `store ID`"
         case .noPrevious(let kind): return "no previous \(kind) to go back to in this profile"

@@ -14,6 +14,10 @@ public struct CommonMenus: Sendable, Equatable {
     public var defaulted: Bool
     /// True when no role is stored and these are the role the next home's load takes (the first entry's).
     public var roleAtNextHome = false
+    /// The role these are listed for.
+    public var role = ""
+    /// True when a record is stored under `key` (an empty one too).
+    public var recorded = false
 }
 
 /// Seed 001 `homeFeatureServices`: home menus, the `HomeViewModel.initialize` replay (seed 000 §4.2–4.4)
@@ -47,42 +51,55 @@ public struct HomeFeature: Sendable {
     /// The common menus (`HomeCommonMenuStore`): the record, or the first 4 visible menus the home
     /// would write as default. Listing writes nothing (the home writes the default, `home --apply`).
     public func commonMenus() throws(FeatureError) -> CommonMenus {
-        let permission = contexts.permission.current
-        var role = permission.roleCode ?? ""
-        var atNextHome = false
-        if role.isEmpty {
-            // No role stored: the next home's load takes the first entry's, as `home` and `boot` say.
-            var next = permission
-            guard next.rolesLoaded, AppModel.derivePermissions(&next).matched != nil, let taken = next.roleCode else { throw .noRole }
-            role = taken
-            atNextHome = true
-        }
-        var menus: CommonMenus
-        if contexts.store.commonMenuURIs(roleCode: role) != nil {
-            let visible = atNextHome ? catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(permission)) : visibleMenus()
-            menus = describe(commonStore.current(roleCode: role, visibleURIs: visible.map(\.uri)), role: role, defaulted: false, visible: visible)
-        } else {
-            // No record: the home writes its default after its permission load, from what that load leaves.
-            let next = catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(permission))
-            let uris = commonStore.current(roleCode: role, visibleURIs: next.map(\.uri))
-            menus = describe(uris, role: role, defaulted: !uris.isEmpty, visible: next)
-        }
-        menus.roleAtNextHome = atNextHome
+        let scope = try commonScope()
+        let recorded = contexts.store.commonMenuURIs(roleCode: scope.role) != nil
+        let uris = commonStore.current(roleCode: scope.role, visibleURIs: scope.visible.map(\.uri))
+        var menus = describe(uris, role: scope.role, defaulted: !recorded && !uris.isEmpty, visible: scope.visible)
+        menus.roleAtNextHome = scope.atNextHome
+        menus.recorded = recorded
         return menus
     }
 
+    /// The menus `menus common add` can add: those visible to the role the common menus are listed for.
+    public func commonMenuChoices() throws(FeatureError) -> [MenuEntry] { try commonScope().visible }
+
+    /// The role `menus common add` and `remove` write under; refused when no role is stored.
+    public func commonMenusRole() throws(FeatureError) -> String { try commonScopeToChange().role }
+
     public func addCommonMenu(_ uri: String) throws(FeatureError) -> CommonMenus {
-        let role = try currentRole()
+        let scope = try commonScopeToChange()
         let uris: [String]
-        do { uris = try commonStore.add(uri, roleCode: role, visibleURIs: visibleMenus().map(\.uri)) } catch { throw .storage(error) }
-        return describe(uris, role: role, defaulted: false)
+        do { uris = try commonStore.add(uri, roleCode: scope.role, visibleURIs: scope.visible.map(\.uri)) } catch { throw .storage(error) }
+        return describe(uris, role: scope.role, defaulted: false, visible: scope.visible)
     }
 
     public func removeCommonMenu(_ uri: String) throws(FeatureError) -> CommonMenus {
-        let role = try currentRole()
+        let scope = try commonScopeToChange()
         let uris: [String]
-        do { uris = try commonStore.remove(uri, roleCode: role, visibleURIs: visibleMenus().map(\.uri)) } catch { throw .storage(error) }
-        return describe(uris, role: role, defaulted: false)
+        do { uris = try commonStore.remove(uri, roleCode: scope.role, visibleURIs: scope.visible.map(\.uri)) } catch { throw .storage(error) }
+        return describe(uris, role: scope.role, defaulted: false, visible: scope.visible)
+    }
+
+    /// The role whose common menus are listed, added to and removed from, and the menus visible to it.
+    /// The home builds its common menus after its permission load, so both are what that load leaves
+    /// with the stored lists standing in for its answer (`AppModel.permissionsAtNextHome`): one basis
+    /// for the listing and the changes, so a menu listed is one that can be removed and a menu refused
+    /// as already there is listed. With no role stored, the role that load takes (the first entry's).
+    private func commonScope() throws(FeatureError) -> (role: String, visible: [MenuEntry], atNextHome: Bool) {
+        let permission = contexts.permission.current
+        let visible = catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(permission))
+        if let role = permission.roleCode, !role.isEmpty { return (role, visible, false) }
+        var next = permission
+        guard next.rolesLoaded, AppModel.derivePermissions(&next).matched != nil, let taken = next.roleCode else { throw .noRole }
+        return (taken, visible, true)
+    }
+
+    /// As `commonScope`, for a change: the role must be stored, since the key written names it; the one
+    /// the next home would take is inferred and is not written under without being chosen.
+    private func commonScopeToChange() throws(FeatureError) -> (role: String, visible: [MenuEntry]) {
+        let scope = try commonScope()
+        if scope.atNextHome { throw .commonMenusNeedRole(next: scope.role) }
+        return (scope.role, scope.visible)
     }
 
     private func describe(_ uris: [String], role: String, defaulted: Bool, visible given: [MenuEntry]? = nil) -> CommonMenus {
@@ -90,12 +107,10 @@ public struct HomeFeature: Sendable {
         let menus = uris.map { uri in
             visible.first { $0.uri == uri } ?? catalog.entry(uri: uri) ?? MenuEntry(uri: uri, title: uri, group: "")
         }
-        return CommonMenus(key: commonStore.key(roleCode: role), uris: uris, menus: menus, defaulted: defaulted)
-    }
-
-    private func currentRole() throws(FeatureError) -> String {
-        guard let role = contexts.permission.roleCode, !role.isEmpty else { throw .noRole }
-        return role
+        var common = CommonMenus(key: commonStore.key(roleCode: role), uris: uris, menus: menus, defaulted: defaulted)
+        common.role = role
+        common.recorded = !defaulted
+        return common
     }
 
     // MARK: Location

@@ -59,8 +59,13 @@ extension AppCommands {
         // A URI that cannot be added or removed is a value that cannot be used (2), as `role nope` is.
         case "add":
             let uri = try menuURI(command)
-            guard home.visibleMenus().contains(where: { $0.uri == uri }) else {
-                throw AppError.usage(TerminalText.sanitize("'\(uri)' is not a visible menu for role \(permission.roleCode ?? "–") (see `menus`)"))
+            let role = try home.commonMenusRole()
+            guard try home.commonMenuChoices().contains(where: { $0.uri == uri }) else {
+                // Visible with the stored permissions, but not to what the next home's load leaves (`menus` says why).
+                if home.visibleMenus().contains(where: { $0.uri == uri }) {
+                    throw AppError.usage(TerminalText.sanitize("'\(uri)' is visible with the stored permissions, but the next home's load leaves role \(role) without it, so the home would not show it (see the note of `menus`)"))
+                }
+                throw AppError.usage(TerminalText.sanitize("'\(uri)' is not a visible menu for role \(role) (see `menus`)"))
             }
             // One already there is a value that cannot be added, as one missing cannot be removed.
             guard try !home.commonMenus().uris.contains(uri) else {
@@ -69,6 +74,7 @@ extension AppCommands {
             common = try home.addCommonMenu(uri)
         case "remove":
             let uri = try menuURI(command)
+            _ = try home.commonMenusRole()
             guard try home.commonMenus().uris.contains(uri) else {
                 throw AppError.usage(TerminalText.sanitize("'\(uri)' is not among the common menus (see `menus common`)"))
             }
@@ -84,7 +90,11 @@ extension AppCommands {
         // The default is what the home would write; listing writes nothing.
         if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus of the permissions the home's load leaves if the server answers as the stored list, the default the home then writes \(Rules.offlineStandIn.marker); not stored by this listing)") }
         if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }
-        output.table(Self.menuColumns, common.menus.map(\.json))
+        if common.menus.isEmpty {
+            output.notes.append("(no common menus for role \(TerminalText.sanitize(common.role)): \(common.recorded ? "the stored record is empty" : "no menu is visible to it after the next home's load, so the home writes no default"))")
+        } else {
+            output.table(Self.menuColumns, common.menus.map(\.json))
+        }
         return output
     }
 

@@ -64,6 +64,40 @@ extension MenusTests {
         XCTAssertEqual(data["uris"] as? [String], stored["uris"] as? [String], listed.summary)
         XCTAssertTrue(listed.stderr.contains("no role stored: the next home's permission load takes the first entry's"), listed.summary)
         XCTAssertEqual(ws.read(ws.defaultsFile), before, "listing wrote the profile")
-        XCTAssertNotEqual(SXK.run(["menus", "common", "add", "home/album"], in: ws, baseURL: SharedSandbox.url).status, 0)
+        let refused = SXK.run(["menus", "common", "add", "home/album"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(refused.status, 1, refused.summary)
+        XCTAssertEqual(refused.errorLines.count, 1, refused.summary)
+        XCTAssertTrue(refused.stderr.contains("lists the role the next home takes, photographer"), refused.summary)
+        XCTAssertTrue(refused.stderr.contains("`role photographer`"), refused.summary)
+        XCTAssertEqual(SXK.run(["menus", "common", "remove", "home/order"], in: ws, baseURL: SharedSandbox.url).status, 1)
+        XCTAssertEqual(ws.read(ws.defaultsFile), before, "a refused change wrote the profile")
+    }
+
+    /// A stored role the role-permission list lacks: the next home's load leaves it no permissions, so
+    /// the listing, `add` and `remove` agree on one basis (no common menus, nothing to add or remove),
+    /// and nothing is written; `menus` still shows the stored permissions, with the note why.
+    func testARoleTheListLacksHasOneCommonMenuBasis() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: SharedSandbox.url)
+        try ws.setStored("key_in_role_code", "ghost")
+        let before = ws.read(ws.defaultsFile)
+        let listed = SXK.run(["menus", "common", "--json"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(listed.status, 0, listed.summary)
+        let data = try XCTUnwrap(try listed.json() as? [String: Any], listed.summary)
+        XCTAssertEqual(data["uris"] as? [String], [], listed.summary)
+        XCTAssertTrue(listed.stderr.contains("no common menus for role ghost"), listed.summary)
+        for words in [["add", "home/order"], ["add", "home/album"]] {
+            let r = SXK.run(["menus", "common"] + words, in: ws, baseURL: SharedSandbox.url)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertTrue(r.stderr.contains("the next home's load leaves role ghost without it"), r.summary)
+            XCTAssertFalse(r.stderr.contains("already"), r.summary)
+        }
+        let removed = SXK.run(["menus", "common", "remove", "home/order"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(removed.status, 2, removed.summary)
+        XCTAssertTrue(removed.stderr.contains("is not among the common menus"), removed.summary)
+        XCTAssertEqual(ws.read(ws.defaultsFile), before, "a refused change wrote the profile")
+        let menus = SXK.run(["menus"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertTrue(menus.stdout.contains("home/order"), menus.summary)
+        XCTAssertTrue(menus.stderr.contains("role ghost has no entry"), menus.summary)
     }
 }
