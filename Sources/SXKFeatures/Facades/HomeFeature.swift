@@ -86,7 +86,11 @@ public struct HomeFeature: Sendable {
     /// for the listing and the changes, so a menu listed is one that can be removed and a menu refused
     /// as already there is listed. With no role stored, the role that load takes (the first entry's).
     private func commonScope() throws(FeatureError) -> (role: String, visible: [MenuEntry], atNextHome: Bool) {
-        let permission = contexts.permission.current
+        try Self.commonScope(contexts.permission.current, catalog: catalog)
+    }
+
+    /// `commonScope` of a permission state, for completion, which reads the contexts alone.
+    public static func commonScope(_ permission: PermissionContext.State, catalog: MenuCatalog) throws(FeatureError) -> (role: String, visible: [MenuEntry], atNextHome: Bool) {
         let visible = catalog.visibleMenus(permissions: AppModel.permissionsAtNextHome(permission))
         if let role = permission.roleCode, !role.isEmpty { return (role, visible, false) }
         var next = permission

@@ -1,5 +1,7 @@
 import SXKAPI
+import SXKFeatures
 import SXKModels
+import SXKSession
 import SXKShell
 
 /// Values for the specs' named providers, read from the in-memory contexts and, in a process that
@@ -38,13 +40,16 @@ struct CompletionValues {
         case "permission":
             all = services.contexts.permission.current.permissions.map { CompletionCandidate($0.uri, description: $0.name) }
         case "menu":
-            let permissions = services.contexts.permission.current.permissions
-            all = services.menuCatalog.visibleMenus(permissions: permissions).map { CompletionCandidate($0.uri, description: $0.title) }
+            // What `menus common add` takes: the menus of the basis its listing reads, less those listed.
+            guard let scope = try? HomeFeature.commonScope(services.contexts.permission.current, catalog: services.menuCatalog) else { return [] }
+            let listed = Set(CommonMenuStore(store: services.storage.appStore).current(roleCode: scope.role, visibleURIs: scope.visible.map(\.uri)))
+            all = scope.visible.filter { !listed.contains($0.uri) }.map { CompletionCandidate($0.uri, description: $0.title) }
         case "explain-menu", "stored-key":
             all = explainValues(for: provider)
         case "common-menu":
-            let role = services.contexts.permission.roleCode ?? ""
-            all = (services.storage.appStore.commonMenuURIs(roleCode: role) ?? []).map { CompletionCandidate($0) }
+            // What `menus common remove` takes: the listing's menus, the default the home would write included.
+            guard let scope = try? HomeFeature.commonScope(services.contexts.permission.current, catalog: services.menuCatalog) else { return [] }
+            all = CommonMenuStore(store: services.storage.appStore).current(roleCode: scope.role, visibleURIs: scope.visible.map(\.uri)).map { CompletionCandidate($0) }
         case "endpoint":
             all = Endpoint.all.map { CompletionCandidate($0.path, description: $0.summary) }
         case "get-endpoint", "post-endpoint":

@@ -99,5 +99,28 @@ extension MenusTests {
         let menus = SXK.run(["menus"], in: ws, baseURL: SharedSandbox.url)
         XCTAssertTrue(menus.stdout.contains("home/order"), menus.summary)
         XCTAssertTrue(menus.stderr.contains("role ghost has no entry"), menus.summary)
+        // Tab offers what add and remove take: nothing here.
+        for sub in ["add", "remove"] {
+            let r = SXK.run(["__complete", "menus", "common", sub, ""], in: ws, baseURL: SharedSandbox.url)
+            XCTAssertEqual(r.stdout, "", "\(sub): \(r.summary)")
+        }
+    }
+
+    /// Tab after `menus common add` offers the visible menus not listed yet, and after `remove` the
+    /// listed ones, the default the home would write included (no record stored yet).
+    func testCompletionOffersWhatAddAndRemoveTake() throws {
+        let ws = Workspace()
+        SXK.login("13800000002", in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(SXK.run(["role", "photographer"], in: ws, baseURL: SharedSandbox.url).status, 0)
+        let listed = try XCTUnwrap(try SXK.run(["menus", "common", "--json"], in: ws, baseURL: SharedSandbox.url).json() as? [String: Any])
+        let uris = try XCTUnwrap(listed["uris"] as? [String])
+        XCTAssertFalse(uris.isEmpty)
+        let visible = try XCTUnwrap(try SXK.run(["menus", "--json"], in: ws, baseURL: SharedSandbox.url).json() as? [[String: Any]]).compactMap { $0["uri"] as? String }
+        func offered(_ sub: String) -> [String] {
+            SXK.run(["__complete", "menus", "common", sub, ""], in: ws, baseURL: SharedSandbox.url).stdout
+                .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        }
+        XCTAssertEqual(offered("remove"), uris)
+        XCTAssertEqual(offered("add"), visible.filter { !uris.contains($0) })
     }
 }
