@@ -22,7 +22,9 @@ struct AppCommands: Sendable {
         // Worked out once: a bad combination of format flags is a usage error before anything runs.
         let format = try self.format(command)
         let output = try await produce(command, format: format)
-        return try await renderer(format).render(output)
+        let status = try await renderer(format).render(output)
+        if let failure = output.failure { throw failure }
+        return status
     }
 
     /// The command's output without printing it (also what `watch` shows each run). Its validation and

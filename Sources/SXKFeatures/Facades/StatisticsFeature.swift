@@ -16,6 +16,9 @@ public struct DailyRows: Sendable {
     /// Set when `--all` stopped before the server's last page: it named more daily pages than the
     /// range's days fill (a server that never ends its list). The line that says so.
     public var cut: String?
+    /// Set when a page after the first failed: the rows are those of the pages before it, and this is
+    /// the error to report after them (the session already reset for a rejected token).
+    public var failure: FeatureError?
 
     public init(rows: [Daily], pages: Int, total: Int?, responses: [APIResponse]) {
         self.rows = rows; self.pages = pages; self.total = total; self.responses = responses
@@ -73,16 +76,36 @@ public struct StatisticsFeature: Sendable {
         let timer = CallTimer()
         let sink = CallSink()
         let screen = AppModel.statsFirstScreen(endpoint, range: range, pageSize: pageSize)
-        return try await sessionGuard.run("stats") {
-            async let first = firstPage(screen.daily, pageSize: pageSize, timer: timer, sink: sink)
-            // Thrown, the summary's failure leaves the scope: the daily page is cancelled and waited for.
-            let summary = try await self.summary(screen.summary, timer: timer, sink: sink)
-            var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-            let page = try await first.get()
-            try await collect(page, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &daily)
-            return StatsReport(role: role, endpoint: endpoint, range: range, summary: summary, daily: daily,
-                               calls: sink.records(inOrderOf: [endpoint.summary.endpoint.path, endpoint.daily.endpoint.path]))
+        var summary: APIResult<Summary>?
+        var daily = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+        do {
+            try await sessionGuard.run("stats") {
+                async let first = firstPage(screen.daily, pageSize: pageSize, timer: timer, sink: sink)
+                // Thrown, the summary's failure leaves the scope: the daily page is cancelled and waited for.
+                summary = try await self.summary(screen.summary, timer: timer, sink: sink)
+                let page = try await first.get()
+                try await collect(page, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &daily)
+            }
+        } catch {
+            // The summary read, and the daily pages up to a later one's failure.
+            guard summary != nil, let partial = Self.partial(daily, after: error) else { throw error }
+            daily = partial
         }
+        // Set by the body whenever it returns (it throws otherwise).
+        guard let summary else { throw .failed("stats: no summary was read") }
+        return StatsReport(role: role, endpoint: endpoint, range: range, summary: summary, daily: daily,
+                           calls: sink.records(inOrderOf: [endpoint.summary.endpoint.path, endpoint.daily.endpoint.path]))
+    }
+
+    /// The rows read before a later page failed, with that failure to report after them: `--all`'s pages
+    /// are read in order, so they are the range's first rows. Nil (the error stands alone) when no page
+    /// was read, or for Ctrl-C, after which no partial list stands for the range.
+    static func partial(_ daily: DailyRows, after error: FeatureError) -> DailyRows? {
+        guard daily.pages > 0, !error.isCancelled else { return nil }
+        var partial = daily
+        partial.failure = error
+        partial.lastPage = false
+        return partial
     }
 
     /// The summary alone.
@@ -99,12 +122,17 @@ public struct StatisticsFeature: Sendable {
         let (_, endpoint) = try endpoint(role: role)
         try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
         let timer = CallTimer(), sink = CallSink()
-        return try await sessionGuard.run("stats daily") {
-            var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
-            let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, pageSize: pageSize, timer: timer, sink: sink)
-            try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
-            return out
+        var out = DailyRows(rows: [], pages: 0, total: 0, responses: [])
+        do {
+            try await sessionGuard.run("stats daily") {
+                let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, pageSize: pageSize, timer: timer, sink: sink)
+                try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
+            }
+        } catch {
+            guard let partial = Self.partial(out, after: error) else { throw error }
+            return partial
         }
+        return out
     }
 
     /// Calls made inside `sessionGuard.run`, which resets the session for the one failure it reports.

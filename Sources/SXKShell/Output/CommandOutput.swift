@@ -158,6 +158,10 @@ public struct CommandOutput: Sendable {
     /// Secrets beyond the session's that this output may echo (tokens a command asked for).
     public var secrets: [String] = []
     public var status: Int32 = 0
+    /// The error that ended a command after part of its data was read (`stats daily --all` when a later
+    /// page fails): the output shows what was read, then this is reported as any thrown error is, once,
+    /// with its exit status.
+    public var failure: (any Error)?
     /// The user asked for a secret itself (`curl --reveal-token`): live secrets are not masked.
     public var revealsSecrets = false
     /// The format of the command line that made it (a `watch` frame keeps its own).

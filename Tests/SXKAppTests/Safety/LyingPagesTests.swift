@@ -64,6 +64,44 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertTrue(stats.stderr.contains("the server answered page 1 when asked for page 2"), stats.summary)
     }
 
+    /// A daily page after the first fails: the rows of the pages before it are printed (every format),
+    /// a warning says the range's rows are partial, and the failure is the error line and exit status,
+    /// as `orders --all` prints its rows before the error. A rejected token there still resets the session.
+    func testADailyPageThatFailsKeepsTheRowsBeforeIt() throws {
+        let ws = loggedIn()
+        let range = ["--from", day(-119), "--to", day(0)]
+        server.injectFault(SandboxFault(path: daily, kind: .status500, query: "page=3"))
+        let json = SXK.run(["stats", "daily", "--all", "--json"] + range, in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(json.status, 1, json.summary)
+        XCTAssertEqual((try json.json() as? [Any])?.count, 100, json.summary)
+        XCTAssertTrue(json.stderr.contains("--all stopped at daily page 3, which failed (below): the rows of the 2 pages before it are shown"), json.summary)
+        XCTAssertEqual(json.errorLines.count, 1, json.summary)
+        XCTAssertTrue(json.stderr.hasSuffix(json.errorLines[0] + "\n"), "the error comes last: \(json.summary)")
+
+        server.injectFault(SandboxFault(path: daily, kind: .status500, query: "page=2"))
+        let table = SXK.run(["stats", "--all"] + range, in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(table.status, 1, table.summary)
+        XCTAssertTrue(table.stdout.contains("orders"), "the summary is shown: \(table.summary)")
+        XCTAssertEqual(table.stdout.split(separator: "\n").filter { $0.range(of: #"^\d{4}-\d{2}-\d{2} "#, options: .regularExpression) != nil }.count, 50, table.summary)
+        XCTAssertTrue(table.stderr.contains("the rows of the page before it are shown"), table.summary)
+
+        // The first page failing: nothing stands for the range, the error alone.
+        server.injectFault(SandboxFault(path: daily, kind: .status500, query: "page=1"))
+        let first = SXK.run(["stats", "daily", "--all", "--json"] + range, in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(first.status, 1, first.summary)
+        XCTAssertEqual(first.stdout, "", first.summary)
+
+        server.injectFault(SandboxFault(path: daily, kind: .status401, query: "page=2"))
+        let expired = SXK.run(["stats", "daily", "--all", "--csv"] + range, in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(expired.status, 3, expired.summary)
+        XCTAssertEqual(expired.stdout.split(separator: "\n").count, 51, "header and the first page's rows: \(expired.summary)")
+        XCTAssertNil(ws.token(), "the rejected token was kept: \(expired.summary)")
+    }
+
     /// Answers without `pageSize`: a short last page does not shrink the list's page size, so nothing
     /// past the end is asked for; a server that serves fewer rows than asked is walked to its total.
     func testPagesWithoutASizeAreWalkedToTheirTotal() throws {

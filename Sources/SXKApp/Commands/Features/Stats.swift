@@ -50,8 +50,9 @@ extension AppCommands {
             output.table(Self.summaryColumns, summaryRows(summary.value))
             return output
         case "daily":
-            let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"))
+            // Before the rows: a page that failed on a rejected token has ended the session by then.
             let scope = roleScope(try feature.endpoint(role: role).endpoint)
+            let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"))
             var output = CommandOutput(data: .array(daily.rows.map(\.raw)))
             output.raw = daily.responses.map(\.bodyText)
             addDaily(daily.rows, chart: chart, to: &output)
@@ -78,6 +79,12 @@ extension AppCommands {
 
     /// The app's first screen reads the first daily page; a note says when there are more.
     static func notePages(_ daily: DailyRows, to output: inout CommandOutput) {
+        // A later page failed: the rows before it are shown, then its error, with its exit status.
+        if let failure = daily.failure {
+            output.warnings.append("--all stopped at daily page \(daily.pages + 1), which failed (below): the rows of \(daily.pages == 1 ? "the page" : "the \(daily.pages) pages") before it are shown; the range's rows are partial")
+            output.failure = failure
+            return
+        }
         // Rows left out are a failure a script must see.
         if let cut = daily.cut {
             output.warnings.append(cut)

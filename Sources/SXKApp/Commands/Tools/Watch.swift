@@ -85,7 +85,10 @@ extension AppCommands {
                     var frame = try await me.produce(inner)
                     if Task.isCancelled { break }
                     if let changed { frame.warnings.insert(changed, at: 0) }
-                    status = await show(header, frame, nil)
+                    let failure = frame.failure
+                    frame.failure = nil
+                    status = await show(header, frame, failure)
+                    if let failure { status = me.host.status(forThrown: failure) }
                 } catch {
                     if Task.isCancelled || error is CancellationError { break }
                     var said = CommandOutput()
