@@ -50,6 +50,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// Any other failure, as its one line.
     case failed(String)
+    /// set-user answered with another account than the one a probe asked for (the line says which).
+    case otherAccountAnswered(String)
     /// A state file could not be written or read; the message is the session layer's line.
     case storageFailed(String)
 
@@ -82,6 +84,7 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .roleNotHeld(let code, let held):
             return "this account does not hold role '\(safe(code))'; it holds: \(held.isEmpty ? "(none)" : safe(held.joined(separator: ", ")))"
         case .noRole: return "no role selected — run `role CODE`"
+        case .otherAccountAnswered(let line): return line
         case .commonMenusNeedRole(let next):
             return "no role stored: `menus common` lists the role the next home takes, \(safe(next)) \(Rules.roleMatch.marker); choose it with `role \(safe(next))` to change its common menus"
         case .noScenicSelected: return "no scenic selected — run `scenic ID`"

@@ -42,6 +42,8 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case listNull
     /// The real answer with its `token` empty (login, set-user): a token no client can send back.
     case tokenEmpty
+    /// A set-user answer whose `user` is another account than the one asked for (its user id + 1).
+    case userOther
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

@@ -215,6 +215,12 @@ public final class SandboxServer: @unchecked Sendable {
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["list"] = .null })
         case .tokenEmpty:
             return spelled(SandboxServer.reshaped(api.handle(request)) { data in data["token"] = "" })
+        case .userOther:
+            return spelled(SandboxServer.reshaped(api.handle(request)) { data in
+                guard var user = data["user"]?.objectValue, let id = user["userId"]?.intValue else { return }
+                user["userId"] = .int(id + 1)
+                data["user"] = .object(user)
+            })
         case .deepNesting:
             let depth = 100_000
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],

@@ -198,7 +198,16 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             memory.pending = nil
         }
         contexts.account.setAccounts(login.accounts)
-        return try await completeLogin(result, phone: login.phone, privacyAccepted: login.privacyAccepted)
+        var outcome = try await completeLogin(result, phone: login.phone, privacyAccepted: login.privacyAccepted)
+        if let other = Self.answeredForAnother(result, asked: chosen) { outcome.warnings.insert(other, at: 0) }
+        return outcome
+    }
+
+    /// set-user answered with another account than the one asked for: the session is the answer's, as
+    /// the app stores what set-user returns (seed 001 completeLogin); said, since the engineer chose another.
+    static func answeredForAnother(_ result: SetUserResult, asked: Account) -> String? {
+        guard result.user.userId != asked.userId || result.user.accountType != asked.accountType else { return nil }
+        return "set-user was asked for account \(asked.userId) (\(asked.accountType)) and answered with account \(result.user.userId) (\(result.user.accountType)): the session is the answer's account, as the app stores what set-user returns"
     }
 
     /// Seed 001 `completeLogin` + seed 000 §3.4, as `AppModel.completeLogin` plans it: formal token, last
@@ -329,6 +338,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             let privacyFlag = privacy || contexts.store.privacyAgreementAccepted
             var outcome = try await completeLogin(result, phone: loginPhone, privacyAccepted: privacyFlag)
             if token != temp { outcome.setUserWith = .formal }
+            if let other = Self.answeredForAnother(result, asked: target) { outcome.warnings.insert(other, at: 0) }
             return .switched(outcome)
         }
         return .passwordRequired(account: target, phone: loginPhone)
@@ -346,12 +356,16 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         var lastError: APIError?
         for token in tokens {
             do {
-                return try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: token).value.token
-            } catch {
+                return try Self.probed(try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: token).value, target)
+            } catch let error as FeatureError {
+                throw error
+            } catch let error as APIError {
                 switch error.kind {
                 case .sessionExpired, .server, .http: lastError = error
                 default: throw FeatureError.api(error, context: "set-user for account \(target.userId)")
                 }
+            } catch {
+                throw FeatureError.from(error, context: "set-user for account \(target.userId)")
             }
         }
         throw FeatureError.api(lastError ?? .sessionExpired(reason: "no token", request: RequestLabel(method: "POST", path: Endpoint.setUser.path)),
@@ -430,7 +444,9 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// Whether `probeToken(for:password:)` asks for the password after `probeToken(for:)` failed with
     /// `error`: the session's token was refused, or this process holds no temporary token to try.
     public func asksPassword(after error: FeatureError) -> Bool {
-        error.isSessionExpired || lock.withLock { memory.tempToken == nil }
+        // An answer for another account is no refusal: a new login would not change it.
+        if case .otherAccountAnswered = error { return false }
+        return error.isSessionExpired || lock.withLock { memory.tempToken == nil }
     }
 
     /// The password half of `probeToken(for:password:)`: v9/login again, then set-user.
@@ -449,11 +465,22 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
             memory.tempToken = result.tempToken
             memory.phone = phone
         }
+        let answer: SetUserResult
         do {
-            return try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: result.tempToken).value.token
+            answer = try await account.setUser(userId: target.userId, accountType: target.accountType, tempToken: result.tempToken).value
         } catch {
             throw FeatureError.api(error, context: "set-user for account \(target.userId)")
         }
+        return try Self.probed(answer, target)
+    }
+
+    /// A probe's token, only when set-user answered for the account asked for: another's would show its
+    /// data under the name asked for.
+    static func probed(_ result: SetUserResult, _ target: Account) throws(FeatureError) -> String {
+        guard result.user.userId == target.userId, result.user.accountType == target.accountType else {
+            throw .otherAccountAnswered("set-user for account \(target.userId) (\(target.accountType)) answered with account \(result.user.userId) (\(result.user.accountType)): not used, its data would show under the account asked for")
+        }
+        return result.token
     }
 
     // MARK: Logout

@@ -50,6 +50,30 @@ final class ServerRefusalsTests: XCTestCase {
         XCTAssertNil(ws.token())
     }
 
+    /// set-user answering with another account than the one asked for: a login or switch takes the
+    /// answer's account, as the app stores what set-user returns, and says so; `compare` does not use
+    /// that token, since its data would show under the account asked for.
+    func testASetUserAnswerForAnotherAccountIsSaid() throws {
+        let ws = Workspace()
+        server.injectFault(SandboxFault(path: "/api/app/v9/set-user", kind: .userOther))
+        let r = SXK.run(["login", "13800000004", "--account", "2", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url, stdin: "sandbox123\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderrLines.contains { $0.hasPrefix("warning: set-user was asked for account 4002 (scenic) and answered with account 4003 (scenic)") }, r.summary)
+        let who = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(who["userId"] as? Int, 4003)
+
+        server.injectFault(SandboxFault(path: "/api/app/v9/set-user", kind: .userOther))
+        let probe = SXK.run(["-c", "compare --as account:4001 orders --page-size 1"], in: ws, baseURL: url)
+        // The identity's row says why it has no data, as for any set-user refusal.
+        XCTAssertEqual(probe.status, 0, probe.summary)
+        XCTAssertTrue(probe.stdout.contains("set-user for account 4001 (scenic) answered with account 4002 (scenic): not used"), probe.summary)
+        XCTAssertEqual(server.requestLog().filter { $0.path.hasSuffix("/order/list") || $0.path.hasSuffix("/listv2") }.count, 1, "a request went out with the other account's token")
+        server.clearFaults()
+        let asked = SXK.run(["switch-account", "4001"], in: ws, baseURL: url)
+        XCTAssertEqual(asked.status, 0, asked.summary)
+        XCTAssertFalse(asked.stderr.contains("answered with account"), asked.summary)
+    }
+
     /// `"list": null` beside a total is said as the contradiction it is, not as a page past the end.
     func testAListNullBesideATotalIsSaid() throws {
         let ws = Workspace()
