@@ -92,6 +92,28 @@ public enum AppModel {
         return "the stored permissions (\(state.permissions.count)) are not role \(code)'s \(which) in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \((entries > 1 ? Rules.roleMatch : Rules.permissionLoad).marker)"
     }
 
+    /// The stored scenic list of the current role when the next home's forced load would replace it:
+    /// that load stores the matched role's entry's list (seed 000 §4.2), with the stored role-permission
+    /// list standing in for its answer. Nil when they agree or no list is stored.
+    public static func scenicListChangedAtNextLoad(_ state: PermissionContext.State, currentScenic: Int? = nil) -> String? {
+        guard state.rolesLoaded else { return nil }
+        var next = state
+        let derivation = derivePermissions(&next)
+        let ids = next.scenicList.map(\.scenicId)
+        guard ids != state.scenicList.map(\.scenicId) else { return nil }
+        let listed = next.scenicList.isEmpty ? "none" : next.scenicList.map { "\($0.scenicId) \($0.scenicName)" }.joined(separator: ", ")
+        let role = next.roleCode.map { "role \($0)'s" } ?? "the current role's"
+        // Listed twice: which entry counts (the first) is sxk's reading, as for the permissions.
+        let entries = next.roleCode.map { code in state.roles.filter { $0.roleCode == code }.count } ?? 0
+        let which = entries > 1 ? "first entry (of \(entries))" : "entry"
+        let basis = derivation.matched == nil || !derivation.exactMatch || entries > 1 ? Rules.roleMatch : Rules.permissionLoad
+        var line = "the stored scenic list (\(state.scenicList.count)) is not \(role) \(which) in the stored role-permission list: if the server answers the same, the next home's loadPermissions replaces it with \(listed) \(basis.marker)"
+        if let current = currentScenic, validScenic(current) != nil, !ids.contains(current) {
+            line += "; the current scenic \(current) is not among them"
+        }
+        return line
+    }
+
     /// What the next home would change in what a view of the stored state shows: the scenic
     /// `refreshLocalDisplayState` clears, the permissions a load without the role's entry empties.
     /// Asked by `whoami`, `menus`, `permissions` and the prompt, so they say what `home`, `boot` and
@@ -103,6 +125,7 @@ public enum AppModel {
             notes.append("\(reason): the next home's refreshLocalDisplayState clears the current scenic \(Rules.validScenic.marker); `explain dialog` says which dialog then shows")
         }
         if let changed = permissionsChangedAtNextLoad(permission) { notes.append(changed) }
+        if let changed = scenicListChangedAtNextLoad(permission, currentScenic: account.scenicId) { notes.append(changed) }
         return notes
     }
 

@@ -50,10 +50,11 @@ public struct ScopeFeature: Sendable {
 
     // MARK: Roles
 
-    /// The roles from role-permission (loaded once when none is cached), current marked.
+    /// The roles from role-permission (loaded once when no list is stored), current marked. A stored
+    /// empty list is the server's last answer, as every other view reads it: not asked again.
     public func roles(refresh: Bool = false) async throws(FeatureError) -> [RoleRow] {
         try sessionGuard.requireSession()
-        if refresh || contexts.permission.current.roles.isEmpty { try await reloadRoles() }
+        if refresh || !contexts.permission.current.rolesLoaded { try await reloadRoles() }
         let p = contexts.permission.current
         let current = p.currentRoleIndex
         return p.roles.enumerated().map { index, role in
@@ -75,7 +76,7 @@ public struct ScopeFeature: Sendable {
     /// went with it is cleared.
     public func selectRole(_ code: String) async throws(FeatureError) -> ScopeChange {
         try sessionGuard.requireSession()
-        if contexts.permission.current.roles.isEmpty { try await reloadRoles() }
+        if !contexts.permission.current.rolesLoaded { try await reloadRoles() }
         let roles = contexts.permission.current.roles
         guard roles.contains(where: { $0.roleCode == code }) else {
             throw .unknownRole(code, valid: roles.map(\.roleCode))

@@ -726,4 +726,38 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(stores.status, 0, stores.summary)
         XCTAssertTrue(stores.stderr.contains("the current store 999 is not among the stores listed here"), stores.summary)
     }
+
+    /// A stored scenic list the next home's load replaces (the role's entry holds another) is said by
+    /// `scenic` and `whoami`, as the permissions are; a stored empty role-permission list is the server's
+    /// last answer for `role` too: listed as none, with no request, like every other view.
+    func testStoredListsTheNextLoadReplacesAreSaidAndAnEmptyListIsNotAskedAgain() throws {
+        let ws = Workspace()
+        let wider = try JSONSerialization.data(withJSONObject: [["scenicId": 1, "scenicName": "西湖景区"], ["scenicId": 2, "scenicName": "灵隐寺"]])
+        let roles: [[String: Any]] = [["roleCode": "storeAdmin", "roleName": "门店管理员", "scenicList": [["scenicId": 2, "scenicName": "灵隐寺"]],
+                                       "permissions": [["uri": "home/order", "name": "订单", "group": "home"], ["uri": "home/stats", "name": "数据", "group": "home"]]]]
+        let file = try writeExport(ws, adding: ["3001_store_key_current_role_scenic_list": wider,
+                                                "3001_store_key_role_permission_list": try JSONSerialization.data(withJSONObject: roles)])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "wider"], in: ws, baseURL: url).status, 0)
+        let said = "the stored scenic list (2) is not role storeAdmin's entry in the stored role-permission list: if the server answers the same, the next home's loadPermissions replaces it with 2 灵隐寺"
+        for words in [["scenic"], ["whoami"]] {
+            let r = SXK.run(["--profile", "wider"] + words, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stderr.contains(said), r.summary)
+            XCTAssertTrue(r.stderr.contains("the current scenic 1 is not among them"), r.summary)
+        }
+        let agreeing = try writeExport(ws)
+        XCTAssertEqual(SXK.run(["import-defaults", agreeing, "--profile", "agreeing"], in: ws, baseURL: url).status, 0)
+        XCTAssertFalse(SXK.run(["--profile", "agreeing", "scenic"], in: ws, baseURL: url).stderr.contains("stored scenic list"))
+
+        let empty = try JSONSerialization.data(withJSONObject: [] as [Any])
+        let none = try writeExport(ws, adding: ["3001_store_key_role_permission_list": empty, "3001_store_key_in_permission": empty,
+                                                "3001_store_key_current_role_scenic_list": empty])
+        XCTAssertEqual(SXK.run(["import-defaults", none, "--profile", "none"], in: ws, baseURL: url).status, 0)
+        server.resetRequestLog()
+        let role = SXK.run(["--profile", "none", "role", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(role.status, 0, role.summary)
+        XCTAssertEqual((try role.json() as? [Any])?.count, 0, role.summary)
+        XCTAssertTrue(role.stderr.contains("no roles: the stored role-permission list is empty"), role.summary)
+        XCTAssertFalse(server.requestLog().contains { $0.path.hasSuffix("/role-permission") }, "role asked the server again: \(server.requestLog().map(\.path))")
+    }
 }
