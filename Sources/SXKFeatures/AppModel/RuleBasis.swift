@@ -64,6 +64,8 @@ public enum Rules {
     public static let locationTimeoutDecision = RuleBasis.inferred("location")
     /// Reminder minutes stored as 0 or less count as not set (the seed: "本地设置了位置提醒分钟数").
     public static let reminderUnset = RuleBasis.inferred("location")
+    /// A last report ahead of the clock: the countdown counts the whole 2 hours from now.
+    public static let futureReport = RuleBasis.inferred("location")
     public static let profileReload = RuleBasis.seed("seed 000 §5.3")
     /// A photographer's real-name and bank-card calls sent beside userinfo (the seed: after it).
     public static let profileSideCalls = RuleBasis.inferred("profile")

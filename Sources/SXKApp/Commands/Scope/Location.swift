@@ -62,7 +62,8 @@ extension AppCommands {
         let rows: [(String, String)] = [
             ("online", state.isOnline ? "yes" : change.map { "no — \($0.note) (stored: yes)" } ?? "no"),
             ("last report", state.lastReportTime.map { LocalTime.human($0) } ?? storedReport ?? "–"),
-            ("since report", state.elapsedSeconds.map { LocalTime.duration($0) } ?? "–"),
+            // A report ahead of this clock (a device clock set forward, another zone): said as such, not as a negative span.
+            ("since report", state.elapsedSeconds.map { $0 < 0 ? "– (the report is \(LocalTime.duration(-$0)) ahead of this clock)" : LocalTime.duration($0) } ?? "–"),
             ("2-hour limit in", state.countdownSeconds.map { LocalTime.duration($0) } ?? "–"),
             // A stored 0 is no reminder, as the home's location check reads it (`Rules.reminderUnset`).
             ("reminder", state.reminderMinutes.map { $0 > 0 ? "\($0) min" : "off (stored \($0))" } ?? "off"),
@@ -74,6 +75,9 @@ extension AppCommands {
             output.notes.append("\(change): stored locally only (as the app keeps it on the device); nothing was sent to the server")
         }
         if let change { output.notes.append("\(change.line); shown here as that restore leaves them, nothing written") }
+        if state.isOnline, let ahead = state.elapsedSeconds, ahead < 0 {
+            output.notes.append("the last report time is in the future (\(LocalTime.duration(-ahead)) ahead of this clock): the 2-hour countdown counts from now, not past 2 hours \(Rules.futureReport.marker)")
+        }
         output.table(Self.fieldColumns("LOCATION"), rows.map { ["field": .string($0.0), "value": .string($0.1)] })
         return output
     }

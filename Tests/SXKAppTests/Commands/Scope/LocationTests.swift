@@ -35,6 +35,22 @@ final class LocationTests: XCTestCase {
         }
     }
 
+    /// A last report ahead of the clock (a device clock set forward): online with the whole 2 hours, the
+    /// report said to be in the future, not a negative span; `--json` keeps the signed seconds.
+    func testAReportTimeInTheFutureIsSaidAsSuch() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(SXK.run(["location", "online"], in: ws, baseURL: SharedSandbox.url).status, 0)
+        try ws.setStored("1001_scenic_key_last_location_report_time", Date().addingTimeInterval(3_600).timeIntervalSince1970)
+        let r = SXK.run(["location"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("ahead of this clock)"), r.summary)
+        XCTAssertFalse(r.stdout.contains("-59m") || r.stdout.contains("-1h"), r.summary)
+        XCTAssertTrue(r.stderr.contains("the last report time is in the future"), r.summary)
+        let json = try XCTUnwrap(try SXK.run(["location", "--json"], in: ws, baseURL: SharedSandbox.url).json() as? [String: Any])
+        XCTAssertLessThan(try XCTUnwrap(json["elapsedSeconds"] as? Int), 0, "\(json)")
+    }
+
     /// Logged out there is no account whose keys a switch could write (the app shows the login page):
     /// every switch is refused with exit 3 and nothing is written, not even the `guest` scope's keys.
     func testSwitchesNeedASession() throws {
