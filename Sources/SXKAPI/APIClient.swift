@@ -290,6 +290,7 @@ public final class APIClient: Sendable {
             case .network(let failure): return .network(failure, request: label)
             case .redirectRefused(let location): return .redirectRefused(location: location, request: label)
             case .tooManyRedirects(let count): return .tooManyRedirects(count: count, request: label)
+            case .unreadable(let reason): return .unreadable(reason: reason, request: label)
             case .truncatedBody(let status, let received):
                 var labelled = label
                 labelled.status = status

@@ -36,6 +36,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRequest(reason: String, request: RequestLabel)
     case redirectRefused(location: String, request: RequestLabel)
     case tooManyRedirects(count: Int, request: RequestLabel)
+    /// An answer that cannot be read as HTTP (`TransportError.unreadable`): bad data from the server (1).
+    case unreadable(reason: String, request: RequestLabel)
 
     /// Server and URL text (code, msg, excerpts, locations) is quoted through `TerminalText.sanitize`:
     /// this line reaches a terminal, and a hostile server controls those parts.
@@ -65,6 +67,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(q(r.description)): \(q(reason))"
         case .redirectRefused(let location, let r):
             return "\(q(r.description)): refused a redirect to another origin (\(q(location)))"
+        case .unreadable(let reason, let r):
+            return "\(q(r.description)): the answer could not be read as HTTP (\(q(reason)))"
         case .tooManyRedirects(let count, let r):
             return "\(q(r.description)): still redirected after \(count) redirects (a redirect loop?)"
         }
@@ -75,7 +79,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .serverCode: return .server
         case .sessionExpired: return .sessionExpired
         case .http: return .http
-        case .notJSON: return .notJSON
+        case .notJSON, .unreadable: return .notJSON
         case .decoding: return .decoding
         case .network: return .network
         case .cancelled: return .cancelled
@@ -88,7 +92,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var request: RequestLabel? {
         switch self {
         case .serverCode(_, _, let r), .sessionExpired(_, let r), .http(_, _, let r), .notJSON(_, _, _, let r),
-            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r), .tooManyRedirects(_, let r), .invalidRequest(_, let r):
+            .decoding(_, let r), .network(_, let r), .cancelled(let r), .redirectRefused(_, let r), .tooManyRedirects(_, let r), .invalidRequest(_, let r), .unreadable(_, let r):
             return r
         case .insecureURL, .invalidURL: return nil
         }

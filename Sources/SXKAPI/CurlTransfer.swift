@@ -302,7 +302,7 @@ final class CurlTransfer: @unchecked Sendable {
         let detail = String(cString: errorBuffer).isEmpty ? String(cString: sxk_curl_easy_strerror(code)) : String(cString: errorBuffer)
         if isCancelled { return .cancelled }
         if bodyOverLimit || code == CURLE_FILESIZE_EXCEEDED { return .bodyTooLarge(status: status, limit: bodyLimit) }
-        if headOverLimit { return .network(.other("bad server response (head, 1xx answers or trailers over \(headLimit >> 10) KiB)")) }
+        if headOverLimit { return .unreadable(reason: "head, 1xx answers or trailers over \(headLimit >> 10) KiB") }
         if gate.pointee.refused != 0 {
             let address = withUnsafeBytes(of: gate.pointee.address) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             // Through a proxy the refused address is the proxy's: the message names it, not the backend.
@@ -330,8 +330,9 @@ final class CurlTransfer: @unchecked Sendable {
             if headDone { return .truncatedBody(status: status, received: body) }
             return .network(.connectionLost)
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR: return .network(.connectionLost)
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING:
-            return .network(.other("bad server response (\(detail))"))
+        // Unsupported protocol here is an answer that is not HTTP ("Received HTTP/0.9"): only http and
+        // https URLs are ever sent, and a redirect elsewhere is refused before it is followed.
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_UNSUPPORTED_PROTOCOL: return .unreadable(reason: detail)
         case CURLE_PEER_FAILED_VERIFICATION: return .network(.certificate(certificateProblem(host: host, detail: detail)))
         case CURLE_SSL_CACERT_BADFILE: return .network(.tls("CA certificates could not be loaded: \(detail)"))
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR:

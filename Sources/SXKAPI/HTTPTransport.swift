@@ -124,6 +124,9 @@ public enum TransportError: Error, Sendable, Equatable, Codable {
     case tooManyRedirects(count: Int)
     /// The status and head arrived, then the connection closed before the whole body: what arrived is kept.
     case truncatedBody(status: Int, received: [UInt8])
+    /// An answer that cannot be read as HTTP (a malformed head, a head, 1xx answers or trailers over
+    /// the limit, a Content-Encoding that cannot be decoded): the server's fault, not the network's.
+    case unreadable(reason: String)
     /// The body (announced or received) passed `limit` bytes; reading stopped there.
     case bodyTooLarge(status: Int, limit: Int)
     /// Plain http whose host resolved to `address`, off loopback, without `--insecure-http`: nothing was sent.

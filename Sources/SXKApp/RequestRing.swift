@@ -159,6 +159,7 @@ final class RequestRing: @unchecked Sendable {
             case .network(let failure): return failure.description
             case .redirectRefused: return "redirect refused"
             case .tooManyRedirects: return "too many redirects"
+            case .unreadable(let reason): return "answer not readable as HTTP (\(reason))"
             case .truncatedBody(let status, _): return "\(status), body cut off"
             case .bodyTooLarge(let status, let limit): return "\(status), body over the \(limit >> 20) MiB limit"
             case .plainHTTPRefused: return "plain http off loopback refused"

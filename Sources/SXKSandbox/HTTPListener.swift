@@ -178,6 +178,9 @@ final class HTTPListener: @unchecked Sendable {
                 let head = response.head(keepAlive: false)
                 HTTPListener.send(fd, head + response.body.prefix(count))
                 return
+            case .raw:
+                HTTPListener.send(fd, response.body)
+                return
             case .normal:
                 let keepAlive = request.keepAlive && !response.close && !isStopping
                 guard HTTPListener.send(fd, response.head(keepAlive: keepAlive) + response.body), keepAlive else { return }

@@ -44,6 +44,8 @@ struct HTTPResponse: Sendable {
         case truncated(Int)
         /// Never answer; wait for the client to close or the server to stop.
         case hang
+        /// Send the body's bytes alone, no status line or head, then close: an answer that is not HTTP.
+        case raw
     }
 
     var status: Int

@@ -44,6 +44,8 @@ public enum SandboxFaultKind: String, Sendable, CaseIterable {
     case tokenEmpty
     /// A set-user answer whose `user` is another account than the one asked for (its user id + 1).
     case userOther
+    /// Bytes that are not HTTP (another service's banner), then the connection closes.
+    case notHTTP
 
     /// Body size of `huge` and `oversized`.
     public var paddedSize: Int? {

@@ -168,6 +168,10 @@ public final class SandboxServer: @unchecked Sendable {
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(body.utf8))
         case .empty:
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: [])
+        case .notHTTP:
+            var response = HTTPResponse(status: 200, body: Array("SSH-2.0-OpenSSH_9.2p1\r\n".utf8))
+            response.delivery = .raw
+            return response
         case .truncated:
             var response = spelled(api.handle(request))
             response.delivery = .truncated(response.body.count / 2)

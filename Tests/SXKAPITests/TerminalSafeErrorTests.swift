@@ -19,7 +19,7 @@ final class TerminalSafeErrorTests: XCTestCase {
             .sessionExpired(reason: Self.hostile, request: r),
             .http(status: 500, excerpt: Self.hostile, request: r),
             .notJSON(status: 502, reason: Self.hostile, excerpt: Self.hostile, request: r),
-            .network(.other("bad server response (status line '\(Self.hostile)')"), request: r),
+            .unreadable(reason: "status line '\(Self.hostile)'", request: r),
             .network(.tls(Self.hostile), request: r),
             .network(.unreachable(Self.hostile), request: r),
             .cancelled(request: r),

@@ -7,7 +7,7 @@ final class NetworkFaultTests: SandboxTestCase {
     /// server/bad data → 1; transport → 4 (README.md, Exit codes). A cut-off body is a transport failure.
     static let expectedExit: [SandboxFaultKind: Set<Int32>] = [
         .malformed: [1], .empty: [1], .html502: [1], .status500: [1], .truncated: [1, 4],
-        .oversized: [1], .deepNesting: [1],
+        .oversized: [1], .deepNesting: [1], .notHTTP: [1],
     ]
 
     private func checkFault(_ kind: SandboxFaultKind, path: String, command: String, ws: Workspace, file: StaticString = #filePath, line: UInt = #line) {
@@ -19,7 +19,9 @@ final class NetworkFaultTests: SandboxTestCase {
         XCTAssertEqual(r.errorLines.count, 1, "\(label): want one error line: \(r.summary)", file: file, line: line)
         let message = r.errorLines.first ?? ""
         XCTAssertTrue(message.contains(path), "\(label): error does not name the endpoint: \(message)", file: file, line: line)
-        if kind != .truncated {
+        if kind == .notHTTP {
+            XCTAssertTrue(message.contains("the answer could not be read as HTTP"), "\(label): \(message)", file: file, line: line)
+        } else if kind != .truncated {
             let status = kind == .html502 ? "502" : kind == .status500 ? "500" : "200"
             if kind == .status500 {
                 XCTAssertTrue(message.contains("500") || message.contains("100500"), "\(label): no status: \(message)", file: file, line: line)
@@ -53,7 +55,7 @@ final class NetworkFaultTests: SandboxTestCase {
     func testBadBodiesOnOrders() {
         let ws = Workspace()
         SXK.login("13800000001", in: ws, baseURL: url)
-        for kind in [SandboxFaultKind.malformed, .empty, .truncated, .html502, .status500] {
+        for kind in [SandboxFaultKind.malformed, .empty, .truncated, .html502, .status500, .notHTTP] {
             checkFault(kind, path: "/api/yf-handset-app/photog/order/listv2", command: "orders --json", ws: ws)
         }
     }
