@@ -397,11 +397,24 @@ public enum Redaction {
         // A path or URL with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
         if let q = typedQuery(word) { return word[..<q.startIndex] + scrubPairs(q) }
         if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
-            let masked = redact(value)
+            let masked = maskingTypedQueries(redact(value))
             return masked == value ? word : JSONWriter.string(masked)
         }
         if let start = secretItemValueStart(word) { return word[..<start] + "***" }
         return word
+    }
+
+    /// A JSON word's string values that are a path or URL with a query typed in (`{"u":"/x?token=…"}`),
+    /// each secret-named pair's value masked as in a typed path.
+    static func maskingTypedQueries(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let s):
+            guard let q = typedQuery(s) else { return value }
+            return .string(s[..<q.startIndex] + scrubPairs(q))
+        case .array(let items): return .array(items.map(maskingTypedQueries))
+        case .object(let o): return .object(JSONObject(o.entries.map { (key: $0.key, value: maskingTypedQueries($0.value)) }))
+        default: return value
+        }
     }
 
     /// The query of a typed path or URL (`/x?a=1`, `http://h/x?a=1`): what follows its `?`; nil for

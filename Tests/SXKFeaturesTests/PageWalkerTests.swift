@@ -70,11 +70,11 @@ final class PageWalkerTests: XCTestCase {
     /// Walks to the end and checks it ended well: every row once and in order, stopped as complete, nothing
     /// asked for past `lastPage` and what was fetched ahead of it, and no page task left running.
     @discardableResult
-    func walkToTheEnd(_ server: Pages, rows expected: [Int], lastPage: Int, _ note: String = "",
+    func walkToTheEnd(_ server: Pages, rows expected: [Int], lastPage: Int, _ note: String = "", stop: WalkStop = .completed,
                       file: StaticString = #filePath, line: UInt = #line) async throws -> WalkOutcome {
         let (rows, outcome) = try await walk(server)
         XCTAssertEqual(rows, expected, note, file: file, line: line)
-        XCTAssertEqual(outcome.stop, .completed, note, file: file, line: line)
+        XCTAssertEqual(outcome.stop, stop, note, file: file, line: line)
         XCTAssertLessThanOrEqual(server.requested.max() ?? 0, lastPage + PageWalker.ahead, note, file: file, line: line)
         XCTAssertEqual(server.running, 0, "page tasks left running \(note)", file: file, line: line)
         return outcome
@@ -115,7 +115,7 @@ final class PageWalkerTests: XCTestCase {
         hostile.reportedTotal = Int.max
         let (served, end) = try await walk(hostile, limit: 45)
         XCTAssertEqual(served, Array(0..<30), "the walk ends at the first empty page")
-        XCTAssertEqual(end.stop, .completed)
+        XCTAssertEqual(end.stop, .emptyBeforeTotal, "short of the total it names: partial, not complete")
         XCTAssertLessThanOrEqual(hostile.requested.max() ?? 0, 5, "never past the page holding the limit-th row")
         XCTAssertEqual(PageRule.pages(rows: Int.max, pageSize: 1), Int.max)
         XCTAssertEqual(PageRule.pages(rows: Int.max, pageSize: 100), Int.max / 100 + 1)
@@ -159,7 +159,17 @@ final class PageWalkerTests: XCTestCase {
         // The first answers promise 100 rows; from then on the list has 25.
         let server = Pages(total: 25, pageSize: 10)
         server.reportedTotal = 100
-        try await walkToTheEnd(server, rows: Array(0..<25), lastPage: 4, "the empty page ends the walk")
+        // Every answer still names 100: the empty page ends the walk as short of that total.
+        try await walkToTheEnd(server, rows: Array(0..<25), lastPage: 4, "the empty page ends the walk", stop: .emptyBeforeTotal)
+    }
+
+    /// Without a total there is nothing to fall short of: the empty page after full ones completes the walk.
+    func testAnEmptyPageWithoutATotalCompletesTheWalk() async throws {
+        let server = Pages(total: 20, pageSize: 10)
+        server.omitsTotal = true
+        let (rows, outcome) = try await walk(server)
+        XCTAssertEqual(rows, Array(0..<20))
+        XCTAssertEqual(outcome.stop, .completed)
     }
 
     func testCancelledWalkAsksForNothingMoreAndLeavesNothingRunning() async throws {

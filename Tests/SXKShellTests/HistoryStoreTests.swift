@@ -393,4 +393,18 @@ final class HistoryListingTests: XCTestCase {
         XCTAssertFalse(shown.contains("sxk_29ea0a"), shown)
         XCTAssertEqual(Shell.shownLine("orders --limit 5", secrets: [token]), "orders --limit 5")
     }
+    /// A password typed where login or switch-account takes none is masked whole in the listing (the
+    /// line is in this shell's memory only): the usage error did not echo it either. A flag's value and
+    /// the words it has a place for stay as typed.
+    func testWordsAPasswordReadingCommandHasNoPlaceForAreMasked() {
+        let login = CommandSpec("login", summary: "log in", arguments: [ArgumentSpec("PHONE", optional: true, summary: "phone")],
+                                flags: [FlagSpec("account", value: .string, valueName: "ID", summary: "account"), FlagSpec("password-stdin", summary: "stdin")],
+                                neverInHistory: true)
+        let specs = [login]
+        XCTAssertEqual(Shell.shownLine("login 13800000001 Secr3tPw", secrets: [], specs: specs), "login 13800000001 '***'")
+        XCTAssertEqual(Shell.shownLine("login --account 2 13800000001 Secr3tPw --password-stdin", secrets: [], specs: specs),
+                       "login --account 2 13800000001 '***' --password-stdin")
+        XCTAssertEqual(Shell.shownLine("login 13800000001; orders a b", secrets: [], specs: specs), "login 13800000001; orders a b")
+        XCTAssertEqual(Shell.shownLine("login -- 13800000001 pw2", secrets: [], specs: specs), "login -- 13800000001 '***'")
+    }
 }

@@ -22,7 +22,16 @@ struct AppCommands: Sendable {
         // Worked out once: a bad combination of format flags is a usage error before anything runs.
         let format = try self.format(command)
         let output = try await produce(command, format: format)
-        let status = try await renderer(format).render(output)
+        let status: Int32
+        do {
+            status = try await renderer(format).render(output)
+        } catch {
+            // What was read could not be shown (a `--jq` error), and the command's own failure still
+            // stands: both are said, and the failure's status is the command's (3 after a rejected token).
+            guard let failure = output.failure else { throw error }
+            diagnostics.error(ErrorPresenter.message(for: error))
+            throw failure
+        }
         if let failure = output.failure { throw failure }
         return status
     }

@@ -190,6 +190,8 @@ extension AppCommands {
                 : "page=\(page) goes on from there, repeating its first \(Formatting.count(kept, "row"))"
             let limit = byRows ? "its limit" : "past its limit of \(Self.paginateBytes >> 20) MB of answers"
             cut = "--paginate stopped at \(Formatting.count(rows.count, of: total, "row")), \(limit): the output is partial (\(from); `orders --all` streams any number)"
+        } else if outcome.stop == .emptyBeforeTotal {
+            cut = "--paginate stopped at page \(first + pages): the server listed no rows there though its total is \(outcome.progress.total.map(String.init) ?? "larger"); the output is partial"
         } else if outcome.stop == .repeated {
             let page = first + pages
             cut = "--paginate stopped at page \(page): the server answered it with the same rows as page \(page - 1) (it does not page this list); the output may be partial"

@@ -79,10 +79,10 @@ public enum AppModel {
         guard let entry = state.role(code) else {
             if state.roles.isEmpty {
                 guard !state.permissions.isEmpty else { return nil }
-                return "the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves role \(code) no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+                return "the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves role \(code) no permissions and no scenic list, and the permission dialog shows \(Rules.roleMatch.marker)"
             }
             let held = state.roles.map(\.roleCode).joined(separator: ", ")
-            return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and the permission dialog shows \(Rules.roleMatch.marker)"
+            return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and no scenic list, and the permission dialog shows \(Rules.roleMatch.marker)"
         }
         let next = entry.permissions.map(\.uri)
         guard next != state.permissionURIs else { return nil }
@@ -101,14 +101,22 @@ public enum AppModel {
         let derivation = derivePermissions(&next)
         let ids = next.scenicList.map(\.scenicId)
         guard ids != state.scenicList.map(\.scenicId) else { return nil }
-        let listed = next.scenicList.isEmpty ? "none" : next.scenicList.map { "\($0.scenicId) \($0.scenicName)" }.joined(separator: ", ")
-        let role = next.roleCode.map { "role \($0)'s" } ?? "the current role's"
+        guard derivation.matched != nil, let code = next.roleCode else {
+            // No entry for the role (or no list at all): said as the permissions' note says it.
+            let role = state.roleCode.map { "role \($0)" } ?? "the role"
+            if state.roles.isEmpty {
+                return "the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves \(role) no scenic list \(Rules.roleMatch.marker)"
+            }
+            let held = state.roles.map(\.roleCode).joined(separator: ", ")
+            return "\(role) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no scenic list \(Rules.roleMatch.marker)"
+        }
+        let listed = ids.isEmpty ? "none" : next.scenicList.map { "\($0.scenicId) \($0.scenicName)" }.joined(separator: ", ")
         // Listed twice: which entry counts (the first) is sxk's reading, as for the permissions.
-        let entries = next.roleCode.map { code in state.roles.filter { $0.roleCode == code }.count } ?? 0
+        let entries = state.roles.filter { $0.roleCode == code }.count
         let which = entries > 1 ? "first entry (of \(entries))" : "entry"
-        let basis = derivation.matched == nil || !derivation.exactMatch || entries > 1 ? Rules.roleMatch : Rules.permissionLoad
-        var line = "the stored scenic list (\(state.scenicList.count)) is not \(role) \(which) in the stored role-permission list: if the server answers the same, the next home's loadPermissions replaces it with \(listed) \(basis.marker)"
-        if let current = currentScenic, validScenic(current) != nil, !ids.contains(current) {
+        let basis = !derivation.exactMatch || entries > 1 ? Rules.roleMatch : Rules.permissionLoad
+        var line = "the stored scenic list (\(state.scenicList.count)) is not role \(code)'s \(which) in the stored role-permission list: if the server answers the same, the next home's loadPermissions replaces it with \(listed) \(basis.marker)"
+        if let current = currentScenic, validScenic(current) != nil, !ids.isEmpty, !ids.contains(current) {
             line += "; the current scenic \(current) is not among them"
         }
         return line
@@ -124,8 +132,12 @@ public enum AppModel {
             // Which dialog the home then shows is the dialog rules' to say (`explain dialog`), not this line's.
             notes.append("\(reason): the next home's refreshLocalDisplayState clears the current scenic \(Rules.validScenic.marker); `explain dialog` says which dialog then shows")
         }
-        if let changed = permissionsChangedAtNextLoad(permission) { notes.append(changed) }
-        if let changed = scenicListChangedAtNextLoad(permission, currentScenic: account.scenicId) { notes.append(changed) }
+        let permissionsNote = permissionsChangedAtNextLoad(permission)
+        if let permissionsNote { notes.append(permissionsNote) }
+        // Without an entry for the role, the permissions' note says so, scenic list included.
+        var next = permission
+        let entryFound = derivePermissions(&next).matched != nil
+        if entryFound || permissionsNote == nil, let changed = scenicListChangedAtNextLoad(permission, currentScenic: account.scenicId) { notes.append(changed) }
         return notes
     }
 

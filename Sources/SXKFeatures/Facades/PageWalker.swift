@@ -30,6 +30,9 @@ public enum WalkStop: String, Sendable, Equatable {
     /// A page held the same rows as the page before it (a server that does not page the list, or
     /// one that never ends it): not delivered, and the walk ends there.
     case repeated
+    /// A page held no rows though the total names more than were delivered before it (`"list": null`
+    /// or `[]` mid-list): the answers contradict each other, and the walk ends there, not as complete.
+    case emptyBeforeTotal
 }
 
 /// The end of a page walk: how far it got and why it stopped.
@@ -104,6 +107,11 @@ public enum PageWalker {
                 }
             } catch {
                 result = cancelled(error) ? .success(WalkOutcome(progress: progress, stop: .cancelled)) : .failure(error)
+                break walking
+            }
+            if answer.rows.isEmpty, let total = answer.total ?? progress.total, total > progress.rows {
+                progress.total = total
+                result = .success(WalkOutcome(progress: progress, stop: .emptyBeforeTotal))
                 break walking
             }
             if let same, let previous, !answer.rows.isEmpty, same(previous, answer.rows) {

@@ -166,7 +166,9 @@ public struct StatisticsFeature: Sendable {
         guard allPages, !first.value.isLast else { return add(first) }
         let feature = self
         typealias Answer = PageWalker.Answer<APIResult<Page<Daily>>>
-        @Sendable func answer(_ r: APIResult<Page<Daily>>) -> Answer { ([r], r.value.total, r.value.isLast, r.value.pageSize) }
+        // A page is one "row" of the walk; an empty one is none, so the walk sees a page without rows
+        // before the total (`WalkStop.emptyBeforeTotal`).
+        @Sendable func answer(_ r: APIResult<Page<Daily>>) -> Answer { (r.value.list.isEmpty ? [] : [r], r.value.total, r.value.isLast, r.value.pageSize) }
         // One row a day: the range's days fill this many pages of the largest size the answers gave. A
         // server that names more (full pages and no total, or a total past the range) is not followed further.
         let days = range.days.count
@@ -191,7 +193,10 @@ public struct StatisticsFeature: Sendable {
         if outcome.stop == .cancelled { throw .cancelled }
         // The walk judged the last page with the list's page size (a short last page's own length is not it).
         if outcome.stop == .completed { out.lastPage = true }
-        if outcome.stop == .repeated {
+        if outcome.stop == .emptyBeforeTotal {
+            out.lastPage = false
+            out.cut = "--all stopped at daily page \(out.pages + 1): the server listed no rows there though its total is \(outcome.progress.total.map(String.init) ?? "larger"); the rows may be partial"
+        } else if outcome.stop == .repeated {
             out.cut = "--all stopped at daily page \(out.pages + 1): the server answered it with the same rows as page \(out.pages) (it does not page this list); the rows may be partial"
         } else if outcome.stop == .stoppedByCaller, !out.lastPage, out.total.map({ $0 > out.rows.count }) ?? (out.rows.count < days) {
             out.cut = "--all stopped after \(out.pages) daily pages, which hold the range's \(days) days: the server named more (\(out.total.map { "a total of \($0) rows" } ?? "full pages and no total")); the rows may be partial"

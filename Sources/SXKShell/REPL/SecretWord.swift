@@ -16,6 +16,8 @@ enum SecretWord {
     }
 
     private static func holdsSecretMember(_ value: JSONValue) -> Bool {
+        // A path or URL value with a secret pair in its query, as a typed path is read.
+        if let text = value.stringValue, let query = Redaction.typedQuery(text) { return Redaction.queryCarriesSecret("?" + query) }
         if let object = value.objectValue {
             return object.entries.contains { isSecretName(Substring($0.key)) || holdsSecretMember($0.value) }
         }

@@ -361,7 +361,8 @@ extension Shell {
         }
         // A secret item in a body (`token=…`) is shown masked, as `history` shows it.
         let secrets = host.secrets
-        let listed = shown.map { (name: $0.name, text: Self.shownLine($0.text, secrets: secrets)) }
+        let specs = self.specs
+        let listed = shown.map { (name: $0.name, text: Self.shownLine($0.text, secrets: secrets, specs: specs)) }
         let rendered = await render(command, io: io) { _ in
             var output = CommandOutput(data: .object(JSONObject(listed.map { (key: $0.name, value: .string($0.text)) })))
             output.rows = OutputTable(columns: [OutputColumn("name", "NAME"), OutputColumn("words", "WORDS")],
@@ -374,7 +375,7 @@ extension Shell {
 
     /// `alias NAME='WORDS'` as messages show it: a secret item of the body masked.
     func shownDefinition(_ alias: AliasTable.Alias) -> String {
-        AliasTable.definition(name: alias.name, text: Self.shownLine(alias.text, secrets: host.secrets))
+        AliasTable.definition(name: alias.name, text: Self.shownLine(alias.text, secrets: host.secrets, specs: specs))
     }
 
     /// Adds the alias `name` to `shown`; a usage status (after its error line) when there is none.

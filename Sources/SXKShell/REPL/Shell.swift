@@ -410,6 +410,11 @@ public final class Shell: @unchecked Sendable {
             }
             guard let chain = resolve(command.positionals) else {
                 let names = specs.filter { !$0.isHidden }.map(\.name)
+                // `help login PASSWORD`: the words after a command that reads a password are not echoed.
+                if let top = specs.first(where: { $0.name == command.positionals[0] || $0.aliases.contains(command.positionals[0]) }), top.neverInHistory {
+                    errors.error("no help for those words after '\(top.name)' (not shown, as they may be a password): `help \(top.name)`")
+                    return ExitStatus.usage
+                }
                 errors.error("no help for '\(command.positionals.joined(separator: " "))'\(Suggestion.hint(command.positionals[0], names))")
                 return ExitStatus.usage
             }

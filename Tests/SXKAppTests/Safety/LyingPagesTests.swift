@@ -75,7 +75,7 @@ final class LyingPagesTests: XCTestCase {
         server.clearFaults()
         XCTAssertEqual(json.status, 1, json.summary)
         XCTAssertEqual((try json.json() as? [Any])?.count, 100, json.summary)
-        XCTAssertTrue(json.stderr.contains("--all stopped at daily page 3, which failed (below): the rows of the 2 pages before it are shown"), json.summary)
+        XCTAssertTrue(json.stderr.contains("--all stopped at daily page 3, which failed (below): the rows of the 2 pages before it were read"), json.summary)
         XCTAssertEqual(json.errorLines.count, 1, json.summary)
         XCTAssertTrue(json.stderr.hasSuffix(json.errorLines[0] + "\n"), "the error comes last: \(json.summary)")
 
@@ -85,7 +85,7 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(table.status, 1, table.summary)
         XCTAssertTrue(table.stdout.contains("orders"), "the summary is shown: \(table.summary)")
         XCTAssertEqual(table.stdout.split(separator: "\n").filter { $0.range(of: #"^\d{4}-\d{2}-\d{2} "#, options: .regularExpression) != nil }.count, 50, table.summary)
-        XCTAssertTrue(table.stderr.contains("the rows of the page before it are shown"), table.summary)
+        XCTAssertTrue(table.stderr.contains("the rows of the page before it were read"), table.summary)
 
         // The first page failing: nothing stands for the range, the error alone.
         server.injectFault(SandboxFault(path: daily, kind: .status500, query: "page=1"))
@@ -100,6 +100,42 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(expired.status, 3, expired.summary)
         XCTAssertEqual(expired.stdout.split(separator: "\n").count, 51, "header and the first page's rows: \(expired.summary)")
         XCTAssertNil(ws.token(), "the rejected token was kept: \(expired.summary)")
+    }
+
+    /// A later page with no rows though the total names more (`"list": null` mid-list) ends every walk
+    /// as partial, exit 1, not as a complete list.
+    func testAnEmptyPageBeforeTheTotalEndsAWalkAsPartial() throws {
+        let ws = loggedIn()
+        server.injectFault(SandboxFault(path: orders, kind: .listNull, query: "page=2"))
+        let all = SXK.run(["orders", "--all", "--page-size", "10", "--ndjson"], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(all.status, 1, all.summary)
+        XCTAssertEqual(all.stdout.split(separator: "\n").count, 10, all.summary)
+        XCTAssertTrue(all.stderr.contains("--all stopped at page 2: the server listed no orders there though its total is 95 orders; 10 orders printed"), all.summary)
+        server.injectFault(SandboxFault(path: orders, kind: .listNull, query: "page=2"))
+        let paginated = SXK.run(["get", orders, "pageSize=10", "--paginate", "--ndjson"], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(paginated.status, 1, paginated.summary)
+        XCTAssertTrue(paginated.stderr.contains("--paginate stopped at page 2: the server listed no rows there though its total is 95"), paginated.summary)
+        server.injectFault(SandboxFault(path: daily, kind: .listNull, query: "page=2"))
+        let stats = SXK.run(["stats", "daily", "--all", "--from", day(-119), "--to", day(0), "--json"], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(stats.status, 1, stats.summary)
+        XCTAssertEqual((try stats.json() as? [Any])?.count, 50, stats.summary)
+        XCTAssertTrue(stats.stderr.contains("--all stopped at daily page 2: the server listed no rows there though its total is 120"), stats.summary)
+    }
+
+    /// What was read cannot be shown (a `--jq` error) and a later page failed: both are said, and the
+    /// page's failure is the exit status (3 after a rejected token, which ended the session).
+    func testARenderErrorDoesNotHideThePagesFailure() throws {
+        let ws = loggedIn()
+        server.injectFault(SandboxFault(path: daily, kind: .status401, query: "page=2"))
+        let r = SXK.run(["stats", "daily", "--all", "--from", day(-119), "--to", day(0), "--jq", ".[0].date|tonumber"], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(r.status, 3, r.summary)
+        XCTAssertEqual(r.errorLines.count, 2, r.summary)
+        XCTAssertTrue(r.errorLines.first?.contains("--jq") ?? false, r.summary)
+        XCTAssertNil(ws.token(), r.summary)
     }
 
     /// Answers without `pageSize`: a short last page does not shrink the list's page size, so nothing

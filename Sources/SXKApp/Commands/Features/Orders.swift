@@ -100,6 +100,9 @@ extension AppCommands {
                 // Rows a script would take for the list's, and are not: a failure it must see.
                 end.status = ExitStatus.failure
                 end.warnings.append("--all stopped at page \(p.pages + 1): the server answered it with the same rows as page \(p.pages) (it does not page this list); \(Formatting.count(p.rows, "order")) printed")
+            case .emptyBeforeTotal:
+                end.status = ExitStatus.failure
+                end.warnings.append("--all stopped at page \(p.pages + 1): the server listed no orders there though its total is \(Formatting.count(p.total ?? 0, "order")); \(Formatting.count(p.rows, "order")) printed, the list is partial")
             case .completed, .limit, .stoppedByCaller:
                 // Not String(format:): its first call looks up a protocol conformance across the whole
                 // binary's conformance records, after the last page and before the exit.

@@ -60,8 +60,9 @@ extension AppCommands {
             if let line = scope?.warning(outside: scope?.countOutside(daily.rows.map(\.raw)) ?? 0) { output.warnings.append(line) }
             return output
         default:
+            // Before the rows, as for `stats daily`: a rejected token on a later page ends the session.
+            let scope = roleScope(try feature.endpoint(role: role).endpoint)
             let report = try await feature.load(role: role, range: range, allPages: command.has("all"))
-            let scope = roleScope(report.endpoint)
             var output = CommandOutput(data: [
                 "role": .string(report.role), "range": report.range.json,
                 "summary": report.summary.response.data, "daily": .array(report.daily.rows.map(\.raw)),
@@ -81,7 +82,7 @@ extension AppCommands {
     static func notePages(_ daily: DailyRows, to output: inout CommandOutput) {
         // A later page failed: the rows before it are shown, then its error, with its exit status.
         if let failure = daily.failure {
-            output.warnings.append("--all stopped at daily page \(daily.pages + 1), which failed (below): the rows of \(daily.pages == 1 ? "the page" : "the \(daily.pages) pages") before it are shown; the range's rows are partial")
+            output.warnings.append("--all stopped at daily page \(daily.pages + 1), which failed (below): the rows of \(daily.pages == 1 ? "the page" : "the \(daily.pages) pages") before it were read; the range's rows are partial")
             output.failure = failure
             return
         }

@@ -30,7 +30,7 @@ extension AppCommands {
              "permissionCount": .int($0.permissionCount), "current": .bool($0.isCurrent)]
         }
         var output = CommandOutput(data: .array(rows))
-        if rows.isEmpty { output.notes.append("(no roles: the stored role-permission list is empty, the server's last answer)"); return output }
+        if rows.isEmpty { output.notes.append("(no roles: the stored role-permission list is empty, the server's last answer; `home` loads it again)"); return output }
         output.table([Self.currentColumn, OutputColumn("roleCode", "ROLE", priority: 90, cuttable: false), OutputColumn("roleName", "NAME", priority: 70),
                       OutputColumn("scenicCount", "SCENICS", alignment: .right, priority: 40, cuttable: false),
                       OutputColumn("permissionCount", "PERMISSIONS", alignment: .right, priority: 30, cuttable: false)], rows)

@@ -41,14 +41,15 @@ struct CompletionValues {
             all = services.contexts.permission.current.permissions.map { CompletionCandidate($0.uri, description: $0.name) }
         case "menu":
             // What `menus common add` takes: the menus of the basis its listing reads, less those listed.
-            guard let scope = try? HomeFeature.commonScope(services.contexts.permission.current, catalog: services.menuCatalog) else { return [] }
+            // Nothing with no role stored: add and remove are refused then.
+            guard let scope = try? HomeFeature.commonScope(services.contexts.permission.current, catalog: services.menuCatalog), !scope.atNextHome else { return [] }
             let listed = Set(CommonMenuStore(store: services.storage.appStore).current(roleCode: scope.role, visibleURIs: scope.visible.map(\.uri)))
             all = scope.visible.filter { !listed.contains($0.uri) }.map { CompletionCandidate($0.uri, description: $0.title) }
         case "explain-menu", "stored-key":
             all = explainValues(for: provider)
         case "common-menu":
             // What `menus common remove` takes: the listing's menus, the default the home would write included.
-            guard let scope = try? HomeFeature.commonScope(services.contexts.permission.current, catalog: services.menuCatalog) else { return [] }
+            guard let scope = try? HomeFeature.commonScope(services.contexts.permission.current, catalog: services.menuCatalog), !scope.atNextHome else { return [] }
             all = CommonMenuStore(store: services.storage.appStore).current(roleCode: scope.role, visibleURIs: scope.visible.map(\.uri)).map { CompletionCandidate($0) }
         case "endpoint":
             all = Endpoint.all.map { CompletionCandidate($0.path, description: $0.summary) }

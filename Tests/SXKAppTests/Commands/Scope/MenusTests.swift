@@ -71,6 +71,10 @@ extension MenusTests {
         XCTAssertTrue(refused.stderr.contains("`role photographer`"), refused.summary)
         XCTAssertEqual(SXK.run(["menus", "common", "remove", "home/order"], in: ws, baseURL: SharedSandbox.url).status, 1)
         XCTAssertEqual(ws.read(ws.defaultsFile), before, "a refused change wrote the profile")
+        // Tab offers nothing that add and remove refuse.
+        for sub in ["add", "remove"] {
+            XCTAssertEqual(SXK.run(["__complete", "menus", "common", sub, ""], in: ws, baseURL: SharedSandbox.url).stdout, "", sub)
+        }
     }
 
     /// A stored role the role-permission list lacks: the next home's load leaves it no permissions, so

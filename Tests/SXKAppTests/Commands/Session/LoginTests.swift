@@ -93,13 +93,27 @@ final class LoginTests: BothSpellingsTestCase {
     func testAPasswordTypedAsAnArgumentIsNotEchoed() {
         let ws = Workspace()
         for (words, shown) in [(["login", "13800000001", "Hunter2secret", "--accept-privacy"], nil), (["login", "Hunter2secret", "--accept-privacy"], nil),
-                               (["switch-account", "1", "Hunter2secret"], nil), (["login", "1380000", "--accept-privacy"], "'1380000'")] as [([String], String?)] {
+                               (["switch-account", "1", "Hunter2secret"], nil), (["login", "1380000000", "--accept-privacy"], "'1380000000'"),
+                               (["login", "123456", "--accept-privacy"], nil), (["help", "login", "Hunter2secret"], nil)] as [([String], String?)] {
             let r = SXK.run(words, in: ws, baseURL: url, stdin: "")
             XCTAssertEqual(r.status, 2, "\(words): \(r.summary)")
             XCTAssertEqual(r.errorLines.count, 1, r.summary)
-            XCTAssertFalse(r.stderr.contains("Hunter2secret") || r.stdout.contains("Hunter2secret"), r.summary)
+            XCTAssertFalse(r.stderr.contains("Hunter2secret") || r.stdout.contains("Hunter2secret") || r.stderr.contains("123456"), r.summary)
             if let shown { XCTAssertTrue(r.stderr.contains(shown), r.summary) } else { XCTAssertTrue(r.stderr.contains("not shown"), r.summary) }
         }
+    }
+
+    /// An account selector that is no id, list number or ID:TYPE may be a password typed in its place:
+    /// the refusal lists the accounts without echoing it; an id that is not there is named.
+    func testAnAccountSelectorThatMayBeAPasswordIsNotEchoed() {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "1")
+        let secret = SXK.run(["switch-account", "Hunter2secret"], in: ws, baseURL: url)
+        XCTAssertNotEqual(secret.status, 0, secret.summary)
+        XCTAssertFalse(secret.stderr.contains("Hunter2secret"), secret.summary)
+        XCTAssertTrue(secret.stderr.contains("no such account in this login (what was typed is not shown"), secret.summary)
+        let id = SXK.run(["switch-account", "9999"], in: ws, baseURL: url)
+        XCTAssertTrue(id.stderr.contains("no account '9999' in this login"), id.summary)
     }
 
     func testPrivacyNotAcceptedOnFreshStateIsUsageError() {
