@@ -75,7 +75,9 @@ final class HistoryStoreTests: XCTestCase {
                      // A secret pair after the first of a path's own query, or under an encoded name.
                      "get '/api/x?a=1&refresh_token=RT-4444'", "get '/api/x?pass%77ord=PW-5555'",
                      // A URL inside a body or a value is no typed query: the body's own rule applies.
-                     #"post /api/x '{"cb":"https://h/x?y=1","password":"PW-6666"}'"#, "post /api/x 'password=https://h/?q=PW-7777'"] {
+                     #"post /api/x '{"cb":"https://h/x?y=1","password":"PW-6666"}'"#, "post /api/x 'password=https://h/?q=PW-7777'",
+                     // A path or URL value of a JSON word with a secret pair in its own query.
+                     #"post /api/x '{"u":"/y?token=TK-8888"}'"#] {
             XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
         }
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x passport=E1 tokenCount=2", specs: specs))
@@ -387,6 +389,8 @@ final class HistoryListingTests: XCTestCase {
         XCTAssertEqual(Shell.shownLine("get /api/app/config X-Api-Key:abcdef123 a=1", secrets: []), "get /api/app/config 'X-Api-Key:***' a=1")
         XCTAssertEqual(Shell.shownLine("post /x password=hunter2", secrets: []), "post /x 'password=***'")
         XCTAssertEqual(Shell.shownLine("post /x '{\"pwd\":\"s3cret\"}'", secrets: []), "post /x '{\"pwd\":\"***\"}'")
+        // A path value with a secret pair in its query: masked in place, as the filter keeps it out.
+        XCTAssertEqual(Shell.shownLine("post /x '{\"u\":\"/y?a=1&token=TK-8888\"}'", secrets: []), "post /x '{\"u\":\"/y?a=1&token=***\"}'")
         // The live token, however it was quoted apart, shows no part of itself.
         let split = "get /x q='sxk_29ea0a'\"4e6a0b11f2a9c3\""
         let shown = Shell.shownLine(split, secrets: [token])
