@@ -200,7 +200,7 @@ complete -c sxk -n '__sxk_at "keys"' -l columns -x -d 'table columns to show, in
 complete -c sxk -n '__sxk_at "keys"' -l jq -x -d 'filter the data with a jq expression (strings print raw)'
 complete -c sxk -n '__sxk_at "keys"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'
 complete -c sxk -n '__sxk_at "keys"' -l help -d 'Show help for this command'
-complete -c sxk -n '__sxk_at "import-defaults"' -l profile -x -d 'profile to import into (default: imported)'
+complete -c sxk -n '__sxk_at "import-defaults"' -l profile -x -d 'profile to import into (default: the global --profile or SXK_PROFILE, else imported)'
 complete -c sxk -n '__sxk_at "import-defaults"' -l json -d 'print the import'\''s report as JSON (keys imported, kept out, refused)'
 complete -c sxk -n '__sxk_at "import-defaults"' -l jq -x -d 'filter the data with a jq expression (strings print raw)'
 complete -c sxk -n '__sxk_at "import-defaults"' -l no-pager -d 'print directly, not through the pager (as sxk --no-pager)'

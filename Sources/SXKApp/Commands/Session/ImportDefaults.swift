@@ -9,7 +9,7 @@ extension Commands {
         static let spec = CommandSpec(
             "import-defaults", summary: "rebuild an account context from a device's UserDefaults export",
             arguments: [ArgumentSpec("FILE", kind: .path, summary: "plist (XML or binary) or JSON")],
-            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "profile to import into (default: imported)"),
+            flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "profile to import into (default: the global --profile or SXK_PROFILE, else imported)"),
                     FlagSpec("json", summary: "print the import's report as JSON (keys imported, kept out, refused)")]
         )
         static let watchable = false
@@ -30,7 +30,9 @@ extension AppCommands {
         guard FileManager.default.fileExists(atPath: file) else { throw AppError.usage(TerminalText.sanitize("no such file '\(file)'")) }
         // Named, it must be a valid name: an empty one (an unset variable in a script) would mean the
         // default profile, the logged-in session this import would replace.
-        let profile = command.option("profile") ?? "imported"
+        // The global `--profile` / SXK_PROFILE names it too: two customers' exports imported with
+        // `sxk --profile A …` and `sxk --profile B …` must not both land in `imported`, the second over the first.
+        let profile = command.option("profile") ?? services.options.profile ?? "imported"
         try StatePaths.validateProfileName(profile)
         // The file before the profile: one that cannot be used leaves no profile behind.
         let prepared = try DefaultsImporter().read(file)

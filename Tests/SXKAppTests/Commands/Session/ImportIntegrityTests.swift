@@ -63,6 +63,23 @@ final class ImportIntegrityTests: SandboxTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/fresh"), "an empty profile was left")
     }
 
+    /// The global `--profile` and SXK_PROFILE name the profile an import goes into, as they name every
+    /// other command's: two customers' exports imported that way keep two profiles, neither replaced.
+    func testTheGlobalProfileNamesTheImportsProfile() throws {
+        let ws = Workspace()
+        let first = try export(ws, name: "a.plist", token: staleToken)
+        let a = SXK.run(["--profile", "cust-a", "import-defaults", first], in: ws, baseURL: url)
+        XCTAssertEqual(a.status, 0, a.summary)
+        XCTAssertTrue(a.stderr.contains("into profile cust-a"), a.summary)
+        let b = SXK.run(["import-defaults", first], in: ws, baseURL: url, env: ["SXK_PROFILE": "cust-b"])
+        XCTAssertEqual(b.status, 0, b.summary)
+        XCTAssertTrue(b.stderr.contains("into profile cust-b"), b.summary)
+        for profile in ["cust-a", "cust-b"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: ws.stateDir + "/\(profile)/defaults.json"), profile)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/imported"), "an import went to the default profile")
+    }
+
     /// `--profile ""` (a script's unset variable) is not the default profile: refused, and the
     /// session logged in there stays.
     func testAnEmptyProfileNameIsRefused() throws {
