@@ -186,10 +186,11 @@ public struct ContextDiffFeature: Sendable {
             let inScenic = stores.filter { $0.scenicId == store.currentScenicId }.map { String($0.storeId) }.joined(separator: ",")
             let saved = store.currentStoreId
             let matched = AppModel.matchStore(in: stores, scenicId: store.currentScenicId, savedStoreId: saved) != nil
-            // No saved id: nothing to match and nothing written, so nothing differs.
+            // No saved store (none, or 0 or less: `AppModel.currentStore`): nothing to match and nothing
+            // written, so nothing differs, whether the key is absent or holds 0.
             row(StoreKey.currentStoreId, saved.map(String.init),
                 matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)",
-                same: matched || saved == nil)
+                same: matched || AppModel.currentStore(saved) == nil)
         }
         for change in diff.home.changes {
             // The step the engine recorded as writing the key: after a rejected token the location

@@ -160,6 +160,25 @@ final class ContextTests: SandboxTestCase {
         XCTAssertTrue(SXK.run(["context"], in: ws, baseURL: url).stdout.contains("phase"))
     }
 
+    /// No store saved reads the same whether the key is absent or holds 0 (no store, as every view
+    /// reads it): the store row is `same`, as the replay writes nothing for it.
+    func testContextDiffReadsAStoredZeroStoreAsNoStore() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        func storeRow() throws -> [String: Any] {
+            let r = SXK.run(["context", "diff", "--json"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            let rows = try XCTUnwrap((try r.json() as? [String: Any])?["rows"] as? [[String: Any]], r.summary)
+            return try XCTUnwrap(rows.first { $0["key"] as? String == "key_in_current_store_id" }, "\(rows)")
+        }
+        try ws.setStored("key_in_current_store_id", 0)
+        XCTAssertEqual(try storeRow()["same"] as? Bool, true)
+        try ws.setStored("key_in_current_store_id", NSNull())
+        XCTAssertEqual(try storeRow()["same"] as? Bool, true)
+        try ws.setStored("key_in_current_store_id", 999)
+        XCTAssertEqual(try storeRow()["same"] as? Bool, false)
+    }
+
     func testSwitchAccountAndCompareByAccountInNewProcesses() throws {
         let ws = Workspace()
         SXK.login("13800000004", in: ws, baseURL: url, account: "1")
