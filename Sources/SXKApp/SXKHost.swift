@@ -151,10 +151,24 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         }
         if s.storage.appStore.isDeviceSnapshot {
             s.storage.appStore.held = true
-            let validated = keptSnapshotValidation(token: s.contexts.session.token) != nil
-                ? "; its token accepted by the server at this process's first server command" : ""
-            contextOrigin = "device snapshot imported from \(s.storage.appStore.importedFrom ?? "a file"), inspected on a copy" + validated
+            contextOrigin = snapshotOrigin
         }
+    }
+
+    /// Where a device snapshot's contexts come from, as `whoami` says it: the import, on a copy, and
+    /// whether this process's first server command had its token accepted (never "on disk": nothing
+    /// a command of a snapshot validates is saved).
+    var snapshotOrigin: String {
+        let store = services.storage.appStore
+        let validated = snapshotValidatedAt(token: services.contexts.session.token) != nil
+            ? "; its token accepted by the server in this process" : ""
+        return "device snapshot imported from \(store.importedFrom ?? "a file"), inspected on a copy" + validated
+    }
+
+    /// When this process's validation of the snapshot's token was made (nil: none kept for it).
+    func snapshotValidatedAt(token: String?) -> Date? {
+        guard keptSnapshotValidation(token: token) != nil else { return nil }
+        return lock.withLock { snapshotValidation?.at }
     }
 
     /// A device snapshot's validation, kept for this process: every command starts from the state as
@@ -166,6 +180,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         let place: String
         let file: DefaultsStore.FileVersion
         let validated: SessionBootstrapper.Validated
+        let at: Date
     }
 
     private func snapshotPlace() -> String {
@@ -178,7 +193,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         let store = services.storage.appStore
         guard store.isDeviceSnapshot, let file = store.defaults.loadedFileVersion,
               let validated = try features().bootstrapper.validated(report) else { return }
-        let kept = KeptSnapshotValidation(place: snapshotPlace(), file: file, validated: validated)
+        let kept = KeptSnapshotValidation(place: snapshotPlace(), file: file, validated: validated, at: services.clock.now())
         lock.withLock { snapshotValidation = kept }
     }
 

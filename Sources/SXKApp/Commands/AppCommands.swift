@@ -149,7 +149,7 @@ struct AppCommands: Sendable {
         let snapshot = services.storage.appStore.isDeviceSnapshot
         if snapshot, !io.options.revalidate, let kept = host.keptSnapshotValidation(token: services.contexts.session.token),
            try features.bootstrapper.reuse(kept) {
-            host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission at this process's first server command (not repeated)"
+            host.contextOrigin = host.snapshotOrigin
             roleDerivedNote(kept.report)
             return SessionValidation()
         }
@@ -165,7 +165,10 @@ struct AppCommands: Sendable {
             return SessionValidation(unvalidated: failure)
         case .loggedIn(let report):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission"
-            if snapshot { try host.keepSnapshotValidation(report) }
+            if snapshot {
+                try host.keepSnapshotValidation(report)
+                host.contextOrigin = host.snapshotOrigin
+            }
             roleDerivedNote(report)
         case .loggedInUnsaved(let report, let reason):
             host.contextOrigin = "snapshot on disk, validated by userinfo + role-permission (not saved)"

@@ -26,8 +26,12 @@ extension AppCommands {
         let account = s.contexts.account.current
         let permission = s.contexts.permission.current
         let store = s.storage.appStore
-        let age = store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
-        let validatedAge = store.sessionValidatedAt.map { s.clock.now().timeIntervalSince($0) }
+        // A device snapshot is inspected on a copy: nothing a command validates is saved, so the copy's
+        // stamps are not shown as saves; its validation is this process's, kept in memory.
+        let snapshot = store.isDeviceSnapshot
+        let age = snapshot ? nil : store.snapshotSavedAt.map { s.clock.now().timeIntervalSince($0) }
+        let validatedAt = snapshot ? host.snapshotValidatedAt(token: session.token) : store.sessionValidatedAt
+        let validatedAge = validatedAt.map { s.clock.now().timeIntervalSince($0) }
         // A stored token this process saw rejected: logged out here, said as such (the prompt says it too).
         let kept = session.phase == .loggedOut && s.sessionGuard.rejectedToken != nil
         // Or a session the server ended in this process, its token cleared as the app clears it.

@@ -322,7 +322,16 @@ extension DeviceSnapshotTests {
         // Every server command ran as the role the validation derived, and says so as the first did.
         XCTAssertEqual(server.requestLog().filter { $0.path == "/api/app/store/order/list" }.map { $0.queryValue("storeId") }, ["101", "101"], r.summary)
         XCTAssertEqual(r.stderr.components(separatedBy: "no current role: the first entry storeAdmin became the role").count - 1, 4, r.summary)
-        XCTAssertTrue(r.stdout.contains("its token accepted by the server at this process's first server command"), r.summary)
+        XCTAssertTrue(r.stdout.contains("its token accepted by the server in this process"), r.summary)
+        XCTAssertEqual(files(ws, profile: "device"), contents)
+        // Asked in one command or after another validated: the same answer, no save claimed (nothing is saved).
+        for script in ["whoami --json", "store; whoami --json"] {
+            let who = SXK.run(["--profile", "device", "--revalidate", "-c", script], in: ws, baseURL: url)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((who.stdout.split(separator: "\n").last { $0.hasPrefix("{") } ?? "").utf8)) as? [String: Any], who.summary)
+            XCTAssertTrue(object["snapshotAgeSeconds"] is NSNull, "\(script): \(object)")
+            XCTAssertNotNil(object["validatedAgeSeconds"] as? Int, "\(script): \(object)")
+            XCTAssertTrue((object["source"] as? String)?.hasSuffix("inspected on a copy; its token accepted by the server in this process") ?? false, "\(script): \(object)")
+        }
         XCTAssertEqual(files(ws, profile: "device"), contents)
 
         server.resetRequestLog()
