@@ -24,6 +24,9 @@ public struct DefaultsImporter: Sendable {
         /// Known keys whose value could not be read, with the reason; not stored.
         public var rejected: [Rejected]
         public var tokenImported: Bool
+        /// Time keys given as text (`yyyy-MM-dd HH:mm:ss`, no zone): read as Asia/Shanghai wall time,
+        /// the backend's zone, and stored as the instant that names.
+        public var readAsShanghaiTime: [String] = []
     }
 
     public struct Rejected: Sendable, Equatable {
@@ -102,6 +105,8 @@ public struct DefaultsImporter: Sendable {
             case .success(let value):
                 object[key] = value
                 report.importedKeys.append(key)
+                // A device stores a Date, never text: a zone had to be chosen for this one, and the report says which.
+                if type == .time, raw.doubleValue == nil { report.readAsShanghaiTime.append(key) }
             case .failure(let problem):
                 report.rejected.append(Rejected(key: key, reason: TerminalText.sanitize(problem.reason)))
             }

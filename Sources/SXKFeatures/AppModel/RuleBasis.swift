@@ -86,6 +86,8 @@ public enum Rules {
     public static let roleSwitch = RuleBasis.inferred("scope-switches")
     /// A key in an account's scope that sxk does not model (the queue-calling settings).
     public static let unmodelledKey = RuleBasis.inferred("storage")
+    /// A time key given as text in an export (a device stores a Date): read in the backend's zone.
+    public static let importedTextTime = RuleBasis.inferred("storage")
     /// Offline, the stored role-permission list stands in for the forced load's answer.
     public static let offlineStandIn = RuleBasis.inferred("replays")
     /// A device snapshot inspected on a copy.

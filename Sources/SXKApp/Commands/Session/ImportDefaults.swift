@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SXKCore
+import SXKFeatures
 import SXKSession
 import SXKShell
 
@@ -69,6 +70,7 @@ extension AppCommands {
             "unknownKeys": .array(report.unknownKeys.map { .string($0) }),
             "unmodelledKeys": .array(report.unmodelledKeys.map { .string($0) }),
             "rejected": .array(report.rejected.map { ["key": .string($0.key), "reason": .string($0.reason)] }),
+            "readAsShanghaiTime": .array(report.readAsShanghaiTime.map { .string($0) }),
         ])
         output.notes.append("imported \(Formatting.count(report.importedKeys.count, "key")) (\(report.format)) into profile \(profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
@@ -77,6 +79,9 @@ extension AppCommands {
         }
         if !report.unknownKeys.isEmpty {
             output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
+        }
+        if !report.readAsShanghaiTime.isEmpty {
+            output.notes.append("a time given as text without a zone, read as Asia/Shanghai time (the backend's zone) \(Rules.importedTextTime.marker): \(report.readAsShanghaiTime.joined(separator: ", "))")
         }
         output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
         // A later process starts on its default profile: say how to reach this one from there.

@@ -80,6 +80,26 @@ final class ImportIntegrityTests: SandboxTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/imported"), "an import went to the default profile")
     }
 
+    /// A time an export gives as text has no zone: read as Asia/Shanghai time (the backend's), and the
+    /// report names the key; epoch seconds given as text are the instant they name, not reported.
+    func testATimeGivenAsTextIsReadAsShanghaiTimeAndSaid() throws {
+        let ws = Workspace()
+        let key = "3001_store_key_last_location_report_time"
+        let file = try export(ws, name: "t.plist", token: staleToken, extra: [key: "2026-12-06 01:59:32", "3001_store_key_online_status": true])
+        let r = SXK.run(["import-defaults", file, "--profile", "text-time", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let report = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
+        XCTAssertEqual(report["readAsShanghaiTime"] as? [String], [key], r.summary)
+        let table = SXK.run(["import-defaults", file, "--profile", "text-time"], in: ws, baseURL: url)
+        XCTAssertTrue(table.stderr.contains("read as Asia/Shanghai time (the backend's zone)"), table.summary)
+        let keys = try XCTUnwrap(try SXK.run(["--profile", "text-time", "keys", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        // 01:59:32 in Shanghai (UTC+8) is 17:59:32 UTC the day before.
+        XCTAssertEqual((keys[key] as? NSNumber)?.doubleValue, 1_796_493_572)
+        let epoch = try export(ws, name: "e.plist", token: staleToken, extra: [key: "1796493572"])
+        let plain = try XCTUnwrap(try SXK.run(["import-defaults", epoch, "--profile", "epoch-time", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(plain["readAsShanghaiTime"] as? [String], [])
+    }
+
     /// `--profile ""` (a script's unset variable) is not the default profile: refused, and the
     /// session logged in there stays.
     func testAnEmptyProfileNameIsRefused() throws {
