@@ -205,7 +205,7 @@ public struct ContextDiffFeature: Sendable {
             // Which keys an expiry clears is sxk's reading (the step's `writesRule`); a key no step
             // wrote is not claimed for a documented rule.
             let basis = writer.map { $0.writesRule ?? $0.rule } ?? .inferred("replays")
-            diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
+            diff.nextStart.append(ExplainStep(key: change.key, value: "\(before) → \(after)",
                 rule: "written by \(writer?.name ?? "the home's first appearance")", basis: basis))
         }
         diff.nextStart.append(ExplainStep(key: nil, value: "dialog: \(diff.home.dialogAnswer.stringValue ?? "none")",
@@ -215,11 +215,10 @@ public struct ContextDiffFeature: Sendable {
             // From the state the home leaves: a key it wrote already is not said again with a stale "before".
             for change in AppModel.profileReloadChanges(info, store: afterHome) {
                 let before = change.before.map { JSONWriter.string($0) } ?? "nil", after = change.after.map { JSONWriter.string($0) } ?? "nil"
-                diff.nextStart.append(ExplainStep(key: change.key, value: "\(Self.clip(before)) → \(Self.clip(after))",
+                diff.nextStart.append(ExplainStep(key: change.key, value: "\(before) → \(after)",
                     rule: "written when the profile tab is next shown (ProfileViewModel.reload), not by the home", basis: Rules.profileReload))
             }
         }
     }
 
-    static func clip(_ text: String) -> String { text.count > 80 ? String(text.prefix(77)) + "…" : text }
 }

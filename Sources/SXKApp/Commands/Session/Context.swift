@@ -39,8 +39,10 @@ extension AppCommands {
         if let why = diff.whyNoRows {
             out.line(why)
         } else {
+            // Where the terminal would cut a side of a comparison, the rows print as records whose values
+            // wrap instead: a cut to the same prefix on both sides would hide the very difference shown.
+            out.readWhole = true
             out.table([
-                // Cut rather than losing a side of the comparison on a narrow terminal.
                 OutputColumn("key", "KEY", priority: 90),
                 OutputColumn("stored", "STORED", priority: 70),
                 OutputColumn("server", "SERVER NOW", priority: 70),

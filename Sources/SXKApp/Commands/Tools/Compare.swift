@@ -130,15 +130,19 @@ extension AppCommands {
             }
         }
         let (sent, held) = (sends, tokens)
-        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> Result<APIResponse, APIError> in
+        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> (Result<APIResponse, APIError>, Double) in
             let made = sent[i]!
+            let started = ContinuousClock.now
+            func ms() -> Double { let d = ContinuousClock.now - started; return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
             do throws(APIError) {
-                return .success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i]))
+                return (.success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i])), ms())
             } catch {
-                return .failure(error)
+                return (.failure(error), ms())
             }
         }
-        for (i, answer) in answers {
+        for (i, (answer, elapsed)) in answers {
+            // An answer that is an error (a refusal's code, an HTTP status) took its time too.
+            results[i].elapsedMs = elapsed
             switch answer {
             case .success(let response):
                 results[i].status = response.status
@@ -149,6 +153,8 @@ extension AppCommands {
             case .failure(let error):
                 if error.kind == .cancelled { throw CancellationError() }
                 fill(&results[i], with: error)
+                // No answer at all (the network's failure): no answer time to give.
+                if error.kind == .network { results[i].elapsedMs = nil }
             }
         }
         return results
@@ -203,7 +209,8 @@ extension AppCommands {
         if showRequest { columns.append(OutputColumn("request", priority: 20)) }
         columns += [OutputColumn("http", alignment: .right, priority: 90, cuttable: false), OutputColumn("code", priority: 80, cuttable: false),
                     OutputColumn("msg", priority: 50), OutputColumn("rows", alignment: .right, priority: 70, cuttable: false),
-                    OutputColumn("diff", "DIFF vs \(results.first?.target.label ?? "first")", priority: 85)]
+                    // The title above the matrix names the baseline: a header naming it again only takes room.
+                    OutputColumn("diff", "DIFF", priority: 85)]
         let rows: [JSONValue] = results.map { r in
             let msg = r.problem.map { p in r.msg.map { "\($0) — \(p)" } ?? p } ?? (r.msg ?? "")
             return ["identity": .string(r.target.label), "as": .string(r.target.summary), "request": .string(r.requestSummary),

@@ -61,8 +61,11 @@ struct CompareDiff: Equatable {
         return keys
     }
 
+    /// The members named as every typed view names them (camelCase, whatever the backend's spelling:
+    /// `user_id` is `userId`); the matrix cuts the phrase where the terminal has no room.
     static func keyPhrase(_ keys: [String]) -> String {
-        let shown = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
+        let names = keys.map(JSONObject.camelCase)
+        let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
         return (keys.count == 1 ? "\(shown) differs" : "\(shown) differ")
     }
 }

@@ -179,6 +179,25 @@ final class ContextTests: SandboxTestCase {
         XCTAssertEqual(try storeRow()["same"] as? Bool, false)
     }
 
+    /// Both sides of a difference are shown whole: the key the next start writes in `--json` and piped
+    /// text alike, and the rows at a narrow width as records (a cut to the same prefix would hide it).
+    func testContextDiffShowsBothSidesOfADifferenceWhole() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        let key = "3001_store_key_in_permission"
+        let stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.defaultsFile))) as? [String: Any])
+        let list = try XCTUnwrap(stored[key] as? [Any])
+        try ws.setStored(key, Array(list.dropLast()))
+        let last = try XCTUnwrap((list.last as? [String: Any])?["uri"] as? String)
+        let json = try XCTUnwrap(try SXK.run(["context", "diff", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        let next = try XCTUnwrap(json["nextStart"] as? [[String: Any]])
+        let change = try XCTUnwrap(next.first { $0["key"] as? String == key }, "\(next)")
+        XCTAssertTrue((change["value"] as? String)?.contains(last) ?? false, "\(change)")
+        XCTAssertFalse((change["value"] as? String)?.contains("…") ?? true, "\(change)")
+        let piped = SXK.run(["context", "diff"], in: ws, baseURL: url)
+        XCTAssertTrue(piped.stdout.contains(last), piped.summary)
+    }
+
     func testSwitchAccountAndCompareByAccountInNewProcesses() throws {
         let ws = Workspace()
         SXK.login("13800000004", in: ws, baseURL: url, account: "1")

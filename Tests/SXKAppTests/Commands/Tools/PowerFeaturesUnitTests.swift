@@ -68,6 +68,9 @@ final class PowerFeaturesUnitTests: XCTestCase {
         let pageB: JSONValue = ["list": [["id": 1]], "total": 12, "page": 1]
         XCTAssertEqual(CompareDiff.between(pageA, pageB).summary, "total differs")
         XCTAssertEqual(CompareDiff.between(["a": 1, "b": 2], ["a": 1, "b": 3, "c": 4]).summary, "b, c differ")
+        // Named as every typed view names them, whatever the backend's spelling; up to 8 before `…`.
+        XCTAssertEqual(CompareDiff.between(["user_id": 1, "role_code": "a", "x": 1, "y": 1], ["user_id": 2, "role_code": "b", "x": 2, "y": 2]).summary,
+                       "userId, roleCode, x, y differ")
         XCTAssertEqual(CompareDiff.between(nil, a).summary, "baseline has no data")
         XCTAssertEqual(CompareDiff.between(a, nil).summary, "no data")
         XCTAssertFalse(CompareDiff.between(.string("x"), .string("y")).same)
