@@ -134,7 +134,9 @@ public final class StandardOutput: OutputSink, @unchecked Sendable {
 public final class BufferOutput: OutputSink, @unchecked Sendable {
     private let lock = Lock()
     private var bytes: [UInt8] = []
-    public init() {}
+    /// The width messages written here wrap within: a buffer that becomes a screen (a `watch` frame).
+    public let messageWidth: Int?
+    public init(messageWidth: Int? = nil) { self.messageWidth = messageWidth }
     public func write(_ text: String) { lock.withLock { bytes.append(contentsOf: text.utf8) } }
     public func write(bytes more: [UInt8]) { lock.withLock { bytes.append(contentsOf: more) } }
     public func flush() {}

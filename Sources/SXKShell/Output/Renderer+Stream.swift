@@ -157,10 +157,11 @@ extension Renderer {
     /// With `changes` (`watch -d`) and a terminal, the frame is drawn without colour and what
     /// differs from the previous frame is marked in reverse video.
     func showFrame(header: LiveOutput.Header, frame: CommandOutput?, error: (any Error)?, changes: FrameChanges? = nil) async -> Int32 {
-        let buffer = BufferOutput()
+        let redraw = io.terminal.stdoutIsTerminal && io.terminal.cursorControl
+        // Drawn on the screen, the frame's messages wrap at spaces as they do outside `watch`.
+        let buffer = BufferOutput(messageWidth: redraw ? Terminal.currentWidth(environment: [:]) : nil)
         var framed = io.terminal
         framed.stderrIsTerminal = false
-        let redraw = io.terminal.stdoutIsTerminal && io.terminal.cursorControl
         if redraw && changes != nil { framed.colorEnabled = false }
         // Off a terminal the run's notes and errors follow its header line, as on the screen.
         let messages = BufferOutput()
@@ -169,7 +170,7 @@ extension Renderer {
         var status: Int32 = ExitStatus.ok
         if let frame {
             do {
-                for note in frame.notes { frameIO.stderr.write(inner.text(note) + "\n") }
+                for note in frame.notes { frameIO.stderr.write(ErrorPresenter.fitted(inner.text(note), to: frameIO.stderr) + "\n") }
                 try inner.renderStatic(frame, into: buffer)
                 for warning in frame.warnings { frameIO.warning(inner.text(warning)) }
                 status = frame.status

@@ -30,4 +30,25 @@ final class WatchDifferencesTests: XCTestCase {
         let piped = try await frames(terminal: false, highlight: true)
         XCTAssertFalse(piped.joined().contains("\u{1B}[7m"), "a pipe gets the data alone")
     }
+
+    /// A frame's warnings and notes, drawn on the screen, wrap at spaces within the window as they do
+    /// outside `watch` (the terminal would break them mid-word).
+    func testAFramesMessagesWrapAtSpacesOnTheScreen() async throws {
+        let out = BufferOutput(), err = BufferOutput()
+        let io = CommandIO(stdout: out, stderr: err, terminal: Terminal(stdinIsTerminal: true, stdoutIsTerminal: true,
+                                                                         stderrIsTerminal: true, width: 80, colorEnabled: false))
+        let words = (1...30).map { "word\($0)" }.joined(separator: " ")
+        var frame = CommandOutput(blocks: [.lines(["row"])])
+        frame.warnings = ["leaked " + words]
+        frame.notes = ["noted " + words]
+        let shown = frame
+        var output = CommandOutput()
+        output.live = LiveOutput(highlightChanges: false) { show in _ = await show(.init(title: "h", status: ""), shown, nil); return 0 }
+        _ = try await Renderer(io: io, format: OutputFormat(), secrets: []).render(output)
+        let screen = out.text.components(separatedBy: "\u{1B}[H\u{1B}[2J").last ?? ""
+        let width = Terminal.currentWidth(environment: [:])
+        for line in screen.split(separator: "\n") { XCTAssertLessThanOrEqual(TextWidth.width(String(line)), width, String(line)) }
+        XCTAssertTrue(screen.contains("word30"), screen)
+        XCTAssertFalse(screen.contains("wor\nd"), "a word was broken: \(screen)")
+    }
 }
