@@ -166,10 +166,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     }
 
     /// When this process's validation of the snapshot's token was made (nil: none kept for it).
-    func snapshotValidatedAt(token: String?) -> Date? {
-        guard keptSnapshotValidation(token: token) != nil else { return nil }
-        return lock.withLock { snapshotValidation?.at }
-    }
+    func snapshotValidatedAt(token: String?) -> Date? { keptSnapshot(token: token)?.at }
 
     /// A device snapshot's validation, kept for this process: every command starts from the state as
     /// imported, and a server command then runs on what the first validation loaded instead of
@@ -198,13 +195,16 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     }
 
     /// The kept validation when it is still this snapshot's: same place, same file, same token.
-    func keptSnapshotValidation(token: String?) -> SessionBootstrapper.Validated? {
+    func keptSnapshotValidation(token: String?) -> SessionBootstrapper.Validated? { keptSnapshot(token: token)?.validated }
+
+    /// The kept validation, read once under the lock (its time and its contexts from the same one).
+    private func keptSnapshot(token: String?) -> KeptSnapshotValidation? {
         let store = services.storage.appStore
         guard store.isDeviceSnapshot, let token, let file = store.defaults.loadedFileVersion else { return nil }
         let place = snapshotPlace()
-        return lock.withLock { () -> SessionBootstrapper.Validated? in
+        return lock.withLock { () -> KeptSnapshotValidation? in
             guard let kept = snapshotValidation, kept.place == place, kept.file == file, kept.validated.token == token else { return nil }
-            return kept.validated
+            return kept
         }
     }
 

@@ -396,12 +396,33 @@ public enum Redaction {
     public static func maskWord(_ word: String) -> String {
         // A path or URL with its query typed in (`/x?a=1&password=…`): each secret-named pair's value.
         if let q = typedQuery(word) { return word[..<q.startIndex] + scrubPairs(q) }
-        if word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) {
-            let masked = maskingTypedQueries(redact(value))
-            return masked == value ? word : JSONWriter.string(masked)
-        }
+        if let masked = maskedJSONWord(word) { return masked }
         if let start = secretItemValueStart(word) { return word[..<start] + "***" }
+        // An item of another name whose value is such a path or JSON (`cb=/y?token=…`, `data:={…}`).
+        if let start = itemValueStart(word) {
+            let value = String(word[start...])
+            if let q = typedQuery(value) { return word[..<start] + value[..<q.startIndex] + scrubPairs(q) }
+            if let masked = maskedJSONWord(value) { return word[..<start] + masked }
+        }
         return word
+    }
+
+    /// A JSON word with its secret members and its path or URL values' secret pairs masked; nil for
+    /// a word that is not JSON.
+    private static func maskedJSONWord(_ word: String) -> String? {
+        guard word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) else { return nil }
+        let masked = maskingTypedQueries(redact(value))
+        return masked == value ? word : JSONWriter.string(masked)
+    }
+
+    /// Where the value of a typed item starts, whatever its name: `name=value` or `name:=JSON`, the
+    /// name a header token (so a path, `/x=y`, or a time, `10:30`, is no item).
+    public static func itemValueStart(_ word: String) -> String.Index? {
+        guard let eq = word.firstIndex(of: "="), eq != word.startIndex else { return nil }
+        var name = word[..<eq]
+        if name.hasSuffix(":") { name = name.dropLast() }
+        guard !name.isEmpty, name.utf8.allSatisfy(isHeaderTokenByte) else { return nil }
+        return word.index(after: eq)
     }
 
     /// A JSON word's string values that are a path or URL with a query typed in (`{"u":"/x?token=…"}`),

@@ -77,7 +77,9 @@ final class HistoryStoreTests: XCTestCase {
                      // A URL inside a body or a value is no typed query: the body's own rule applies.
                      #"post /api/x '{"cb":"https://h/x?y=1","password":"PW-6666"}'"#, "post /api/x 'password=https://h/?q=PW-7777'",
                      // A path or URL value of a JSON word with a secret pair in its own query.
-                     #"post /api/x '{"u":"/y?token=TK-8888"}'"#] {
+                     #"post /api/x '{"u":"/y?token=TK-8888"}'"#,
+                     // The same as the value of an item of another name, and behind `name:=`.
+                     "post /api/x u=/y?token=TK-10", "post /api/x 'cb=https://h/y?a=1&token=TK-11'", #"post /api/x 'data:={"u":"/y?token=TK-12"}'"#] {
             XCTAssertFalse(HistoryStore.shouldPersist(line, specs: specs), line)
         }
         XCTAssertTrue(HistoryStore.shouldPersist("get /api/x passport=E1 tokenCount=2", specs: specs))
@@ -391,6 +393,10 @@ final class HistoryListingTests: XCTestCase {
         XCTAssertEqual(Shell.shownLine("post /x '{\"pwd\":\"s3cret\"}'", secrets: []), "post /x '{\"pwd\":\"***\"}'")
         // A path value with a secret pair in its query: masked in place, as the filter keeps it out.
         XCTAssertEqual(Shell.shownLine("post /x '{\"u\":\"/y?a=1&token=TK-8888\"}'", secrets: []), "post /x '{\"u\":\"/y?a=1&token=***\"}'")
+        XCTAssertEqual(Shell.shownLine("post /x cb=/y?token=TK-10", secrets: []), "post /x 'cb=/y?token=***'")
+        XCTAssertEqual(Shell.shownLine("post /x 'data:={\"u\":\"/y?token=TK-12\"}'", secrets: []), "post /x 'data:={\"u\":\"/y?token=***\"}'")
+        // A value that is neither a path nor JSON stays as typed, whatever it holds.
+        XCTAssertEqual(Shell.shownLine("orders --keyword keyword=a?b", secrets: []), "orders --keyword keyword=a?b")
         // The live token, however it was quoted apart, shows no part of itself.
         let split = "get /x q='sxk_29ea0a'\"4e6a0b11f2a9c3\""
         let shown = Shell.shownLine(split, secrets: [token])

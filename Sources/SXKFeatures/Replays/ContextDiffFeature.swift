@@ -188,9 +188,11 @@ public struct ContextDiffFeature: Sendable {
             let matched = AppModel.matchStore(in: stores, scenicId: store.currentScenicId, savedStoreId: saved) != nil
             // No saved store (none, or 0 or less: `AppModel.currentStore`): nothing to match and nothing
             // written, so nothing differs, whether the key is absent or holds 0.
-            row(StoreKey.currentStoreId, saved.map(String.init),
-                matched ? "\(saved ?? 0) (matched among \(inScenic))" : "no match among \(inScenic.isEmpty ? "none" : inScenic)",
-                same: matched || AppModel.currentStore(saved) == nil)
+            let none = AppModel.currentStore(saved) == nil
+            let server = matched ? "\(saved ?? 0) (matched among \(inScenic))"
+                : none ? "no store saved\(saved.map { " (\($0) is none)" } ?? ""): nothing to match among \(inScenic.isEmpty ? "none" : inScenic)"
+                : "no match among \(inScenic.isEmpty ? "none" : inScenic)"
+            row(StoreKey.currentStoreId, saved.map(String.init), server, same: matched || none)
         }
         for change in diff.home.changes {
             // The step the engine recorded as writing the key: after a rejected token the location

@@ -11,8 +11,17 @@ enum SecretWord {
     static func carriesSecret(_ word: String) -> Bool {
         if let query = Redaction.typedQuery(word) { return Redaction.queryCarriesSecret("?" + query) }
         if Redaction.secretItemValueStart(word) != nil { return true }
-        guard word.hasPrefix("{") || word.hasPrefix("["), let value = try? JSONParser.parse(word) else { return false }
-        return holdsSecretMember(value)
+        if let value = jsonValue(word) { return holdsSecretMember(value) }
+        // An item of another name whose value is a path with a secret pair, or such JSON (`cb=/y?token=…`, `data:={…}`).
+        guard let start = Redaction.itemValueStart(word) else { return false }
+        let value = String(word[start...])
+        if let query = Redaction.typedQuery(value) { return Redaction.queryCarriesSecret("?" + query) }
+        return jsonValue(value).map(holdsSecretMember) ?? false
+    }
+
+    private static func jsonValue(_ word: String) -> JSONValue? {
+        guard word.hasPrefix("{") || word.hasPrefix("[") else { return nil }
+        return try? JSONParser.parse(word)
     }
 
     private static func holdsSecretMember(_ value: JSONValue) -> Bool {

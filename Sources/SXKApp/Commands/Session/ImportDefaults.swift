@@ -33,7 +33,8 @@ extension AppCommands {
         // default profile, the logged-in session this import would replace.
         // The global `--profile` / SXK_PROFILE names it too: two customers' exports imported with
         // `sxk --profile A …` and `sxk --profile B …` must not both land in `imported`, the second over the first.
-        let profile = command.option("profile") ?? services.options.profile ?? "imported"
+        // The one the shell started with, not the current one: an earlier import or `env use` changes that.
+        let profile = command.option("profile") ?? host.shellContext.options.profile ?? "imported"
         try StatePaths.validateProfileName(profile)
         // The file before the profile: one that cannot be used leaves no profile behind.
         let prepared = try DefaultsImporter().read(file)

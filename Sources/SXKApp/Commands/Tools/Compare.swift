@@ -130,19 +130,15 @@ extension AppCommands {
             }
         }
         let (sent, held) = (sends, tokens)
-        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> (Result<APIResponse, APIError>, Double) in
+        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> Result<APIResponse, APIError> in
             let made = sent[i]!
-            let started = ContinuousClock.now
-            func ms() -> Double { let d = ContinuousClock.now - started; return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
             do throws(APIError) {
-                return (.success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i])), ms())
+                return .success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i]))
             } catch {
-                return (.failure(error), ms())
+                return .failure(error)
             }
         }
-        for (i, (answer, elapsed)) in answers {
-            // An answer that is an error (a refusal's code, an HTTP status) took its time too.
-            results[i].elapsedMs = elapsed
+        for (i, answer) in answers {
             switch answer {
             case .success(let response):
                 results[i].status = response.status
@@ -153,8 +149,6 @@ extension AppCommands {
             case .failure(let error):
                 if error.kind == .cancelled { throw CancellationError() }
                 fill(&results[i], with: error)
-                // No answer at all (the network's failure): no answer time to give.
-                if error.kind == .network { results[i].elapsedMs = nil }
             }
         }
         return results

@@ -64,8 +64,10 @@ struct CompareDiff: Equatable {
     /// The members named as every typed view names them (camelCase, whatever the backend's spelling:
     /// `user_id` is `userId`); the matrix cuts the phrase where the terminal has no room.
     static func keyPhrase(_ keys: [String]) -> String {
-        let names = keys.map(JSONObject.camelCase)
+        // Both spellings of one member in a body (`user_id` beside `userId`) are named once.
+        var names: [String] = []
+        for name in keys.map(JSONObject.camelCase) where !names.contains(name) { names.append(name) }
         let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-        return (keys.count == 1 ? "\(shown) differs" : "\(shown) differ")
+        return (names.count == 1 ? "\(shown) differs" : "\(shown) differ")
     }
 }

@@ -78,6 +78,12 @@ final class ImportIntegrityTests: SandboxTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: ws.stateDir + "/\(profile)/defaults.json"), profile)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/imported"), "an import went to the default profile")
+        // The profile the shell started with, not the one an earlier import made current.
+        let shell = Workspace()
+        let second = try export(shell, name: "b.plist", token: staleToken)
+        let both = SXK.run(["-c", "import-defaults --profile cust-c \(first); import-defaults \(second)"], in: shell, baseURL: url)
+        XCTAssertEqual(both.status, 0, both.summary)
+        XCTAssertTrue(both.stderr.contains("into profile cust-c") && both.stderr.contains("into profile imported"), both.summary)
     }
 
     /// A time an export gives as text has no zone: read as Asia/Shanghai time (the backend's), and the
