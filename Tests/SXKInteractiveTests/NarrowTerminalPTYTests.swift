@@ -4,8 +4,9 @@ import XCTest
 /// Tables in a narrow terminal, fitted by what their columns declare.
 final class NarrowTerminalPTYTests: SandboxPTYTestCase {
     /// `context diff` at 80 columns: the stored value and the server's are given the same room (a
-    /// phone shows whole on both sides), and the same/DIFFERS column has a header.
-    func testContextDiffSharesTheWidthBetweenItsTwoSides() throws {
+    /// phone shows whole on both sides), and the same/DIFFERS column has a header. A difference the
+    /// table would cut prints the rows as records instead, both sides whole.
+    func testContextDiffSharesTheWidthAndShowsADifferenceWhole() throws {
         try logIn("13800000002")
         let s = try start(columns: 80)
         s.send("context diff\r")
@@ -13,13 +14,25 @@ final class NarrowTerminalPTYTests: SandboxPTYTestCase {
         let lines = shown.split(separator: "\n").map(String.init)
         let header = try XCTUnwrap(lines.first { $0.contains("SERVER NOW") }, shown)
         XCTAssertTrue(header.hasSuffix("MATCH"), header)
-        let stored = try XCTUnwrap(header.range(of: "STORED")), server = try XCTUnwrap(header.range(of: "SERVER NOW")),
-            match = try XCTUnwrap(header.range(of: "MATCH"))
-        let storedWidth = header.distance(from: stored.lowerBound, to: server.lowerBound)
-        let serverWidth = header.distance(from: server.lowerBound, to: match.lowerBound)
+        let storedAt = try XCTUnwrap(header.range(of: "STORED")), serverAt = try XCTUnwrap(header.range(of: "SERVER NOW")),
+            matchAt = try XCTUnwrap(header.range(of: "MATCH"))
+        let storedWidth = header.distance(from: storedAt.lowerBound, to: serverAt.lowerBound)
+        let serverWidth = header.distance(from: serverAt.lowerBound, to: matchAt.lowerBound)
         XCTAssertLessThanOrEqual(abs(storedWidth - serverWidth), 1, header)
         let phone = try XCTUnwrap(lines.first { $0.hasPrefix("key_in_phone ") }, shown)
         XCTAssertEqual(phone.components(separatedBy: "13800000002").count, 3, "both sides whole: \(phone)")
+        try s.expect("›")
+
+        // The server's role list changes: its long difference would be cut in the table.
+        server.setRoles([(roleCode: "scenicAdmin", scenicIds: [2])], userId: 2001)
+        defer { server.setRoles(nil, userId: 2001) }
+        s.send("context diff\r")
+        let records = try s.expect("at the app's next start", timeout: 30)
+        XCTAssertTrue(records.contains("-[ RECORD 1 ]"), records)
+        let table = records.components(separatedBy: "at the app's next start")[0]
+        let differing = table.components(separatedBy: "-[ RECORD").filter { $0.contains("DIFFERS") }
+        XCTAssertFalse(differing.isEmpty, records)
+        for record in differing { XCTAssertFalse(record.contains("…"), "a side was cut: \(record)") }
         try s.expect("›")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)

@@ -50,9 +50,13 @@ public struct OutputColumn: Sendable {
 public struct OutputTable: Sendable {
     public var columns: [OutputColumn]
     public var rows: [JSONValue]
-    public init(columns: [OutputColumn], rows: [JSONValue]) {
+    /// With `CommandOutput.readWhole`: the rows that must be read whole (`context diff`'s differences).
+    /// Only a cut or hidden cell of one of them turns the table into records; nil: any row's.
+    public var mustShowWhole: (@Sendable (JSONValue) -> Bool)?
+    public init(columns: [OutputColumn], rows: [JSONValue], mustShowWhole: (@Sendable (JSONValue) -> Bool)? = nil) {
         self.columns = columns
         self.rows = rows
+        self.mustShowWhole = mustShowWhole
     }
 }
 

@@ -214,7 +214,24 @@ public struct Renderer: Sendable {
     func recordsOrTable(_ table: OutputTable?, _ selection: ColumnSelection?, readWhole: Bool = false) -> OutputFormat.Kind {
         guard format.kind == .table, format.expandedMode != .off || readWhole, let table, let selection else { return format.kind }
         if format.expandedMode == .on { return .expanded }
+        if format.expandedMode == .off, let mustShowWhole = table.mustShowWhole {
+            return showsWhole(selection.columns, rows: table.rows, where: mustShowWhole) ? .table : .expanded
+        }
         return fitsWhole(selection.columns, rows: table.rows) ? .table : .expanded
+    }
+
+    /// Whether the table of all `rows` shows every cell of the rows `important` picks whole: none of
+    /// their columns hidden, none of their cells wider than its column.
+    func showsWhole(_ columns: [OutputColumn], rows: [JSONValue], where important: (JSONValue) -> Bool) -> Bool {
+        let cells = rows.map { row in columns.map { text(Self.cell(row, $0)) } }
+        let layout = fit(columns, cells: cells)
+        let width = Dictionary(uniqueKeysWithValues: zip(layout.shown, layout.widths))
+        for (row, texts) in zip(rows, cells) where important(row) {
+            for (i, cell) in texts.enumerated() where !cell.isEmpty {
+                guard let room = width[i], TextWidth.width(cell) <= room else { return false }
+            }
+        }
+        return true
     }
 
     /// A body for `--raw`: as received, with secret-named members, rows naming a secret and the live

@@ -39,15 +39,16 @@ extension AppCommands {
         if let why = diff.whyNoRows {
             out.line(why)
         } else {
-            // Where the terminal would cut a side of a comparison, the rows print as records whose values
+            // Where the terminal would cut a side of a difference, the rows print as records whose values
             // wrap instead: a cut to the same prefix on both sides would hide the very difference shown.
+            // Rows that are the same may be cut.
             out.readWhole = true
-            out.table([
+            out.blocks.append(.table(OutputTable(columns: [
                 OutputColumn("key", "KEY", priority: 90),
                 OutputColumn("stored", "STORED", priority: 70),
                 OutputColumn("server", "SERVER NOW", priority: 70),
                 OutputColumn("same", "MATCH", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
-            ], diff.rows.map(\.json))
+            ], rows: diff.rows.map(\.json), mustShowWhole: { $0.objectValue?["same"] != .bool(true) })))
         }
         out.line("")
         if diff.home.sessionExpired {
