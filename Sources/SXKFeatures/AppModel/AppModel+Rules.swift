@@ -118,6 +118,20 @@ extension AppModel {
                                                        Rules.permissionDialog)
         public static let locationTimeout = ModelRule("DialogRules.decideTimeout", "timeout: online and the last report older than the reminder minutes",
                                                       Rules.locationTimeoutDecision)
+        public static let reminderUnset = ModelRule("DialogRules.localChecks", "reminder minutes stored as 0 or less count as not set: no location check",
+                                                    Rules.reminderUnset, keys: [StoreKey.locationReminderMinutes], readsOnly: true)
+        public static let staffId = ModelRule("AppModel.evaluateDialogs", "the location detail's staff_id is the stored user id",
+                                              Rules.staffId, keys: [StoreKey.userId], readsOnly: true)
+        public static let locationNeedsUserId = ModelRule("AppModel.evaluateDialogs", "no stored user id: no location detail call, no location dialog",
+                                                          Rules.locationNeedsUserId, keys: [StoreKey.userId], readsOnly: true)
+        public static let unreadableOnline = ModelRule("DialogRules.decideTimeout", "a detail answer without a readable online decides nothing: no dialog, said as unknown",
+                                                       Rules.locationTimeoutDecision)
+        public static let futureReport = ModelRule("LocationStateStore", "a last report ahead of the clock: the countdown counts the whole 2 hours from now",
+                                                   Rules.futureReport, keys: [StoreKey.lastLocationReportTime], readsOnly: true)
+        public static let offlineStandIn = ModelRule("HomeReplayRun (offline)", "offline, the stored role-permission list stands in for the forced load's answer; the store list and the location detail are unknown",
+                                                     Rules.offlineStandIn)
+        public static let failedPermissionLoad = ModelRule("AppModel.loadPermissions", "a failed load (not a rejected token) keeps the stored permissions",
+                                                           Rules.failedPermissionLoad)
 
         // the other tabs
         public static let profileReload = ModelRule(
@@ -140,6 +154,8 @@ extension AppModel {
                                                        .seed("seed 000 §6.3"),
                                                        keys: [StoreKey.onlineStatus, StoreKey.lastLocationReportTime, StoreKey.locationReminderMinutes])
         public static let voice = ModelRule("DefaultsImporter", "payment voice setting (kept as imported)", Rules.storage, keys: [StoreKey.isOpenReceiveVoice])
+        public static let importedTextTime = ModelRule("DefaultsImporter", "a time an export gives as text is read as Asia/Shanghai time",
+                                                       Rules.importedTextTime, keys: [StoreKey.lastLocationReportTime])
         public static let legacyRoleId = ModelRule("DefaultsImporter", "legacy key, not written by the flows in the seeds", Rules.storage, keys: [StoreKey.roleId], readsOnly: true)
 
         // sxk's own bookkeeping (not the app's)
@@ -159,10 +175,11 @@ extension AppModel {
         Rule.loginToken, Rule.loginPreferences, Rule.loginAccount, Rule.loginPhone, Rule.loginContextLoad, Rule.loginCommonMenus,
         Rule.missingAccountType,
         Rule.locationRestore, Rule.displayState, Rule.validScenic, Rule.permissionLoad, Rule.roleMatch, Rule.roleNameWhenNeeded,
-        Rule.roleNameWrite, Rule.commonMenus, Rule.commonMenuChoice, Rule.storeLoad, Rule.dialogs, Rule.dialogConditions, Rule.locationTimeout,
+        Rule.roleNameWrite, Rule.failedPermissionLoad, Rule.offlineStandIn, Rule.commonMenus, Rule.commonMenuChoice, Rule.storeLoad, Rule.dialogs,
+        Rule.dialogConditions, Rule.locationTimeout, Rule.reminderUnset, Rule.staffId, Rule.locationNeedsUserId, Rule.unreadableOnline, Rule.futureReport,
         Rule.ordersFirstScreen, Rule.statsFirstScreen, Rule.statsTogether, Rule.profileReload,
         Rule.logout, Rule.sessionExpiry, Rule.sessionExpired,
-        Rule.roleSwitch, Rule.scenicSwitch, Rule.storeSwitch, Rule.locationSettings, Rule.voice, Rule.legacyRoleId,
+        Rule.roleSwitch, Rule.scenicSwitch, Rule.storeSwitch, Rule.locationSettings, Rule.importedTextTime, Rule.voice, Rule.legacyRoleId,
         Rule.snapshotStamp, Rule.validatedStamp, Rule.importedFrom, Rule.importedAt,
     ]
 

@@ -89,7 +89,7 @@ public enum AppModel {
         // Listed twice: which entry counts (the first) is sxk's reading, not the seed's.
         let entries = state.roles.filter { $0.roleCode == code }.count
         let which = entries > 1 ? "first entry (of \(entries))" : "entry"
-        return "the stored permissions (\(state.permissions.count)) are not role \(code)'s \(which) in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \((entries > 1 ? Rules.roleMatch : Rules.permissionLoad).marker)"
+        return "the stored permissions (\(state.permissions.count)) are not role \(code)'s \(which) in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \((entries > 1 ? Rules.roleMatch : Rules.offlineStandIn).marker)"
     }
 
     /// The stored scenic list of the current role when the next home's forced load would replace it:
@@ -114,7 +114,8 @@ public enum AppModel {
         // Listed twice: which entry counts (the first) is sxk's reading, as for the permissions.
         let entries = state.roles.filter { $0.roleCode == code }.count
         let which = entries > 1 ? "first entry (of \(entries))" : "entry"
-        let basis = !derivation.exactMatch || entries > 1 ? Rules.roleMatch : Rules.permissionLoad
+        // "If the server answers the same" is the offline stand-in's assumption.
+        let basis = !derivation.exactMatch || entries > 1 ? Rules.roleMatch : Rules.offlineStandIn
         var line = "the stored scenic list (\(state.scenicList.count)) is not role \(code)'s \(which) in the stored role-permission list: if the server answers the same, the next home's loadPermissions replaces it with \(listed) \(basis.marker)"
         if let current = currentScenic, validScenic(current) != nil, !ids.isEmpty, !ids.contains(current) {
             line += "; the current scenic \(current) is not among them"
@@ -650,7 +651,7 @@ struct HomeReplayRun: Sendable {
                 location.reason = "undecided: location detail failed: \(record.note ?? "")"
             }
         } else {
-            location = DialogCheck(dialog: .locationTimeout, show: false, reason: "no user id: location detail not called", evaluated: true, rule: Rules.locationCallCondition)
+            location = DialogCheck(dialog: .locationTimeout, show: false, reason: "no user id: location detail not called", evaluated: true, rule: Rules.locationNeedsUserId)
         }
         checks.append(location)
         step.notes = checks.map { "\(HomeFeature.title($0.dialog)): \($0.state) — \($0.reason) \($0.rule.marker)" } + step.notes

@@ -61,6 +61,8 @@ public enum Rules {
     public static let scenicDialog = RuleBasis.inferred("dialogs")
     public static let simplifiedTop = RuleBasis.inferred("dialogs")
     public static let locationCallCondition = RuleBasis.seed("seed 000 §4.4")
+    /// No stored user id: no location detail call (its `staff_id` is the user id; the seed names no other).
+    public static let locationNeedsUserId = RuleBasis.inferred("location")
     public static let locationTimeoutDecision = RuleBasis.inferred("location")
     /// Reminder minutes stored as 0 or less count as not set (the seed: "本地设置了位置提醒分钟数").
     public static let reminderUnset = RuleBasis.inferred("location")

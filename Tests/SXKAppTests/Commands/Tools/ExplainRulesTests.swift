@@ -20,5 +20,12 @@ final class ExplainRulesTests: XCTestCase {
         let logout = try XCTUnwrap(json.first { $0["function"] as? String == "AppModel.logout" })
         XCTAssertEqual(logout["source"] as? String, "seed 001 登录和退出")
         XCTAssertTrue((logout["keys"] as? [String] ?? []).contains("key_in_token"))
+        // The inferred rules that decide the location dialog and the offline replay are entries too,
+        // as the views that cite them say: each cited source has its rule listed.
+        let whats = json.compactMap { $0["what"] as? String ?? $0["rule"] as? String }.joined(separator: "\n")
+        for phrase in ["0 or less count as not set", "staff_id is the stored user id", "no stored user id: no location detail call",
+                       "stands in for the forced load's answer", "ahead of the clock"] {
+            XCTAssertTrue(whats.contains(phrase), "\(phrase) missing from: \(whats)")
+        }
     }
 }
