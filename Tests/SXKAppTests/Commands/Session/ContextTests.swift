@@ -198,6 +198,27 @@ final class ContextTests: SandboxTestCase {
         XCTAssertTrue(piped.stdout.contains(last), piped.summary)
     }
 
+    /// A store list that fails is said by `context diff` as `home` says it: the same dialog, exit 1,
+    /// the rows of the calls that were answered, not the error alone.
+    func testContextDiffGoesOnWhenTheStoreListFailsAsHomeDoes() throws {
+        let ws = Workspace()
+        SXK.login("13800000003", in: ws, baseURL: url)
+        server.injectFault(SandboxFault(path: "/api/app/store/all", kind: .status500))
+        let home = SXK.run(["home", "--json"], in: ws, baseURL: url)
+        server.clearFaults()
+        server.injectFault(SandboxFault(path: "/api/app/store/all", kind: .status500))
+        let diff = SXK.run(["context", "diff", "--json"], in: ws, baseURL: url)
+        server.clearFaults()
+        XCTAssertEqual(home.status, 1, home.summary)
+        XCTAssertEqual(diff.status, 1, diff.summary)
+        let homeDialog = (try home.json() as? [String: Any])?["dialog"]
+        let shown = try XCTUnwrap(try diff.json() as? [String: Any], diff.summary)
+        XCTAssertFalse((shown["rows"] as? [Any] ?? []).isEmpty, diff.summary)
+        let next = try XCTUnwrap(shown["nextStart"] as? [[String: Any]], diff.summary)
+        let dialog = try XCTUnwrap(next.compactMap { $0["value"] as? String }.first { $0.hasPrefix("dialog:") }, diff.summary)
+        XCTAssertEqual(dialog, "dialog: \((homeDialog as? String) ?? "none")", diff.summary)
+    }
+
     func testSwitchAccountAndCompareByAccountInNewProcesses() throws {
         let ws = Workspace()
         SXK.login("13800000004", in: ws, baseURL: url, account: "1")
