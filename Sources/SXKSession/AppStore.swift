@@ -204,9 +204,14 @@ public final class AppStore: @unchecked Sendable {
     public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false) throws(SessionError) {
         var deferred: SessionError?
         var expectation: TokenExpectation?
+        // A new token whose account keys cannot be written goes back to the token before it: the token
+        // on disk never stands beside another account's keys (a disk full between the two writes).
+        var restore: String??
         switch token {
         case .set(let value):
+            let before = try? tokens.read()
             try tokens.write(value)
+            restore = .some(before ?? nil)
             expectation = .holds(value)
         case .remove:
             do {
@@ -219,6 +224,10 @@ public final class AppStore: @unchecked Sendable {
             }
         case nil: break
         }
+        func putBack() {
+            guard case .some(let before) = restore else { return }
+            if let before { try? tokens.write(before) } else { try? tokens.clear() }
+        }
         if clearAccountList {
             do {
                 if let expectation {
@@ -229,12 +238,19 @@ public final class AppStore: @unchecked Sendable {
             } catch .replaced(let reason) {
                 throw .replaced(reason)
             } catch {
-                if deferred == nil { throw error }
+                if deferred == nil { putBack(); throw error }
             }
         }
         if !values.isEmpty {
-            try batch(expecting: expectation) { () throws(SessionError) in
-                for (key, value) in values { defaults.set(key, value, evenIfUnchanged: true) }
+            do {
+                try batch(expecting: expectation) { () throws(SessionError) in
+                    for (key, value) in values { defaults.set(key, value, evenIfUnchanged: true) }
+                }
+            } catch .replaced(let reason) {
+                throw .replaced(reason)
+            } catch {
+                putBack()
+                throw error
             }
         }
         if let deferred { throw deferred }

@@ -184,6 +184,15 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual((outputs.last.flatMap { ($0 as? [String: Any])?["list"] as? [Any] })?.count, 1, more.summary)
         assertUntouched("keep-going run")
 
+        // A login over another account whose keys cannot be written: the new token goes back to the old
+        // one, so the token never stands beside another account's keys; one error line, exit 1.
+        let other = SXK.run(["login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: url,
+                            stdin: SXK.password + "\n", wrapper: full)
+        XCTAssertFalse(other.uncaughtSignal, other.summary)
+        XCTAssertEqual(other.status, 1, other.summary)
+        XCTAssertEqual(other.errorLines, ["error: cannot write \(ws.defaultsFile): File too large"], other.summary)
+        assertUntouched("login over another account")
+
         // A login on a full disk: the small token file is written, the snapshot is not; the login
         // stands with one warning (not an error that leaves a half-saved login behind).
         let fresh = Workspace()
