@@ -61,7 +61,13 @@ public struct DefaultsImporter: Sendable {
         let bytes = try DefaultsImporter.readInput(path)
         let (format, entries) = try DefaultsImporter.parse(bytes, path: path)
         var report = Report(format: format, importedKeys: [], unknownKeys: [], rejected: [], tokenImported: false)
-        var object = JSONObject()
+        // The kept keys in the export's order, found by name in one step: an export of 200,000 keys
+        // is read in linear time (a linear search per key made it quadratic: hours for a hostile file).
+        var object: [(key: String, value: JSONValue)] = []
+        var position: [String: Int] = [:]
+        func put(_ key: String, _ value: JSONValue) {
+            if let i = position[key] { object[i].value = value } else { position[key] = object.count; object.append((key, value)) }
+        }
         var token: String?
         for (key, raw) in entries {
             if key == StoreKey.token {
@@ -93,7 +99,7 @@ public struct DefaultsImporter: Sendable {
                 if case .scopedUnmodelled = StoreKey.kind(of: key) {
                     // In an account's scope, so the app's (seed 000 §6.1 names the queue-calling settings
                     // without their keys): kept as the device had it, shown as not modelled.
-                    object[key] = raw
+                    put(key, raw)
                     report.importedKeys.append(key)
                     report.unmodelledKeys.append(TerminalText.sanitize(key))
                 } else {
@@ -103,7 +109,7 @@ public struct DefaultsImporter: Sendable {
             }
             switch DefaultsImporter.normalize(raw, as: type) {
             case .success(let value):
-                object[key] = value
+                put(key, value)
                 report.importedKeys.append(key)
                 // A device stores a Date, never text: a zone had to be chosen for this one, and the report says which.
                 if type == .time, raw.doubleValue == nil { report.readAsShanghaiTime.append(key) }
@@ -115,23 +121,35 @@ public struct DefaultsImporter: Sendable {
         // or another SDK kept) is left out, or defaults.json would carry the session.
         if let token, token.utf8.count >= 8 {
             // Its name as well as its value: a key named after the token would put it in the file too.
-            for (key, value) in object.entries where DefaultsImporter.holds(token, in: value) || DefaultsImporter.holds(token, in: .string(key)) {
-                object[key] = nil
-                report.importedKeys.removeAll { $0 == key }
-                report.unmodelledKeys.removeAll { $0 == TerminalText.sanitize(key) }
-                report.rejected.append(Rejected(key: TerminalText.sanitize(key), reason: "not imported: holds the session token, which is kept in the token file only"))
+            let holding = Set(object.filter { DefaultsImporter.holds(token, in: $0.value) || DefaultsImporter.holds(token, in: .string($0.key)) }.map(\.key))
+            if !holding.isEmpty {
+                object.removeAll { holding.contains($0.key) }
+                report.importedKeys.removeAll { holding.contains($0) }
+                let shown = Set(holding.map(TerminalText.sanitize))
+                report.unmodelledKeys.removeAll { shown.contains($0) }
+                for key in holding.sorted() {
+                    report.rejected.append(Rejected(key: TerminalText.sanitize(key), reason: "not imported: holds the session token, which is kept in the token file only"))
+                }
             }
         }
         // Non-scoped keys first, in seed order; the rest as the export listed them.
-        var ordered = JSONObject()
-        for key in StoreKey.nonScoped { if let v = object[key] { ordered[key] = v } }
-        for (key, value) in object.entries where ordered[key] == nil { ordered[key] = value }
+        let kept = Dictionary(object.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        var inOrder: [(key: String, value: JSONValue)] = []
+        var placed = Set<String>()
+        for key in StoreKey.nonScoped { if let v = kept[key], placed.insert(key).inserted { inOrder.append((key, v)) } }
+        for (key, value) in object where placed.insert(key).inserted { inOrder.append((key, value)) }
+        let ordered = JSONObject(inOrder)
         report.tokenImported = token != nil
         return Prepared(report: report, keys: ordered, token: token, path: path)
     }
 
     /// Replaces the state in `store` (and its token file) with a prepared export's.
     public func write(_ prepared: Prepared, into store: AppStore) throws(SessionError) -> Report {
+        // The keys and the token are one change: a Ctrl-C lets it finish (`StateWrites`).
+        try StateWrites.together { () throws(SessionError) -> Report in try writeBoth(prepared, into: store) }
+    }
+
+    private func writeBoth(_ prepared: Prepared, into store: AppStore) throws(SessionError) -> Report {
         var ordered = prepared.keys
         let token = prepared.token, path = prepared.path
         // The mark of a device snapshot: commands inspect this profile on a copy.

@@ -160,6 +160,27 @@ public final class DefaultsStore: @unchecked Sendable {
         }
     }
 
+    /// `base` with each of `keys` set to its value in `changes` (added at the end, in `changes`' order,
+    /// when `base` lacks it) or removed when `changes` has none.
+    static func merging(_ changes: JSONObject, into base: JSONObject, keys: Set<String>) -> JSONObject {
+        var merged = base
+        var index: [String: Int] = [:]
+        for (i, entry) in merged.entries.enumerated() { index[entry.key] = i }
+        var present = Set<String>()
+        for (key, value) in changes.entries where keys.contains(key) {
+            present.insert(key)
+            if let i = index[key] { merged.entries[i].value = value } else { index[key] = merged.entries.count; merged.entries.append((key, value)) }
+        }
+        let removed = keys.subtracting(present)
+        if !removed.isEmpty { merged.entries.removeAll { removed.contains($0.key) } }
+        return merged
+    }
+
+    /// Each key's value, the last of duplicates (as the subscript reads it).
+    static func lastValues(_ object: JSONObject) -> [String: JSONValue] {
+        Dictionary(object.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
     /// Merges this process's changes into the file atomically under the lock. Without changes it only
     /// refreshes from disk (and rewrites a file whose mode was loose, making it 0600 again).
     /// `replaced`, asked under the lock: the session these changes belong to is no longer the
@@ -188,11 +209,10 @@ public final class DefaultsStore: @unchecked Sendable {
                 mutex.withLock { self.anotherSession = true }
                 throw .replaced(SessionError.anotherSession)
             }
-            var merged = disk.object
             // In memory order, so keys new to the file are added in the order they were set: the
-            // same bytes whether the changes went out in one save or in several.
-            for (key, value) in snapshot.entries where pending.contains(key) { merged[key] = value }
-            for key in pending where snapshot[key] == nil { merged[key] = nil }
+            // same bytes whether the changes went out in one save or in several. Keys are found by
+            // name in one step (an import of 200,000 keys is one save).
+            let merged = Self.merging(snapshot, into: disk.object, keys: pending)
             if !pending.isEmpty || wasLoose || disk.loose || disk.setAside {
                 try file.writeAtomically(path, bytes: JSONWriter.bytes(.object(merged), style: .pretty) + [0x0A])
             }
@@ -200,13 +220,10 @@ public final class DefaultsStore: @unchecked Sendable {
         }
         mutex.withLock {
             // Keys changed again while we were writing keep their newer value and stay pending.
-            var fresh = merged
+            let now = Self.lastValues(values), then = Self.lastValues(snapshot)
             var stillPending = Set<String>()
-            for key in changed where values[key] != snapshot[key] || !pending.contains(key) {
-                fresh[key] = values[key]
-                stillPending.insert(key)
-            }
-            values = fresh
+            for key in changed where now[key] != then[key] || !pending.contains(key) { stillPending.insert(key) }
+            values = stillPending.isEmpty ? merged : Self.merging(values, into: merged, keys: stillPending)
             changed = stillPending
             loadedIdentity = Self.identity(merged)
             looseMode = false

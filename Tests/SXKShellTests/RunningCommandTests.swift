@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import SXKCore
 @testable import SXKShell
 
 /// Ctrl-C and the running command: one that comes before the command can be cancelled stops it as it
@@ -77,5 +78,29 @@ final class RunningCommandTests: XCTestCase {
         guard case .finished(0) = first else { return XCTFail("\(first)") }
         running.cancel(orNext: true)
         XCTAssertTrue(running.takeKeptInterrupt())
+    }
+
+    /// A command interrupted in the middle of a write of state files that belong together (an
+    /// import's keys and token) is waited for until that write ends, past the grace: no half of it is
+    /// left when the shell returns to the prompt or the process ends.
+    func testAnInterruptWaitsForAStateWriteInProgress() async {
+        let running = RunningCommand()
+        let done = Flag()
+        let write: @Sendable () async throws -> Int32 = {
+            StateWrites.together { usleep(600_000); done.set() }
+            return 0
+        }
+        let started = Date()
+        Task { try? await Task.sleep(nanoseconds: 50_000_000); running.cancel() }
+        _ = await running.run(write)
+        XCTAssertTrue(done.value, "the run ended while the write was still going")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.5)
+    }
+
+    private final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var set_ = false
+        func set() { lock.lock(); set_ = true; lock.unlock() }
+        var value: Bool { lock.lock(); defer { lock.unlock() }; return set_ }
     }
 }

@@ -57,7 +57,9 @@ final class RunningCommand: @unchecked Sendable {
     private static func giveUp(_ gate: Gate, after delay: TimeInterval) {
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             guard !gate.hasEnded else { return }
-            if PagerProcess.isRunning { return giveUp(gate, after: 0.05) }
+            // A pager owns the terminal until it quits; a write of state files that belong together
+            // finishes first (`StateWrites`), or half of it would stay on disk.
+            if PagerProcess.isRunning || StateWrites.inProgress { return giveUp(gate, after: 0.05) }
             gate.resume(.failed(CancellationError()))
         }
     }

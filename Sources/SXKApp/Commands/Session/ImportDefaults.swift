@@ -52,6 +52,11 @@ extension AppCommands {
             throw AppError.failed(TerminalText.sanitize("profile \(profile) holds a logged-in session: import into another profile (--profile NAME), or `logout` there first"))
         }
         let report: DefaultsImporter.Report
+        // Interrupted while the file was read: nothing written. Once the write starts, it finishes.
+        if Task.isCancelled {
+            if !existed { StatePaths.removeEmptyProfile(folder) }
+            throw CancellationError()
+        }
         do {
             report = try DefaultsImporter().write(prepared, into: target.storage.appStore)
         } catch {
