@@ -16,7 +16,7 @@ public final class ProfileStorage: @unchecked Sendable {
         self.paths = paths
         file = SecureFile(warn: warn, clock: clock)
         try file.ensureDirectory(paths.root)
-        try file.ensureDirectory(paths.profileDir)
+        try file.ensureDirectory(paths.profileDir, refusingLink: true)
         lock = ProfileLock(path: paths.lockFile, timeout: lockTimeout)
         let file = self.file
         let defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, validate: StoreKey.typeProblem)

@@ -54,8 +54,13 @@ public struct SecureFile: Sendable {
     /// Creates `path` (and missing parents) with mode 0700. An existing `path` is refused, as ssh
     /// refuses its folder, when another user owns it or others can write it (they could have put
     /// files in it, or replace them); one only readable by others is tightened to 0700.
-    public func ensureDirectory(_ path: String) throws(SessionError) {
+    /// `refusingLink`: a symbolic link there is refused, not followed (a profile's own folder: a link
+    /// planted there would have its target made 0700 and filled with the profile's files).
+    public func ensureDirectory(_ path: String, refusingLink: Bool = false) throws(SessionError) {
         var st = stat()
+        if refusingLink, lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
+            throw .unsafeFolder(path: path, reason: "it is a symbolic link; a profile's folder is used as it is, never through a link")
+        }
         if stat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .io(path: path, op: "use folder", errno: ENOTDIR) }
             if let reason = SecureFile.unsafeFolderReason(st, path: path) { throw .unsafeFolder(path: path, reason: reason) }

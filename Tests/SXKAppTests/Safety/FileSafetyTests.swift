@@ -91,6 +91,27 @@ final class FileSafetyTests: XCTestCase {
         assertTokenRefused(ws, "symlink token")
     }
 
+    /// A profile folder that is a symbolic link is refused, not followed: its target keeps its mode and
+    /// gets none of the profile's files, whatever command runs (one that only shows too).
+    func testASymlinkedProfileFolderIsRefusedNotFollowed() throws {
+        let ws = Workspace()
+        let victim = ws.root + "/victim"
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        chmod(victim, 0o755)
+        _ = SXK.run(["version"], in: ws, baseURL: url)
+        XCTAssertEqual(symlink(victim, ws.profileDir), 0)
+        for words in [["whoami"], ["login", "13800000001", "--password-stdin", "--accept-privacy"]] {
+            let r = SXK.run(words, in: ws, baseURL: url, stdin: SXK.password + "\n")
+            XCTAssertEqual(r.status, 1, "\(words): \(r.summary)")
+            XCTAssertEqual(r.errorLines.count, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains("it is a symbolic link"), r.summary)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: victim), [], "the link's target was written")
+        var st = stat()
+        XCTAssertEqual(stat(victim, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o755, "the link's target was chmod-ed")
+    }
+
     func testFIFOTokenFileIsRefusedWithoutHanging() throws {
         let ws = Workspace()
         SXK.login("13800000001", in: ws, baseURL: url)
