@@ -17,7 +17,10 @@ public final class DefaultsStore: @unchecked Sendable {
     /// nil for an in-memory copy (a replay's scratch state): `load` and `save` never touch a file.
     private let file: SecureFile?
     private let lock: ProfileLock?
-    private let validate: @Sendable (JSONObject) -> String?
+    /// Leaves out the keys a reader cannot use (a known key of the wrong type), with why.
+    private let clean: @Sendable (JSONObject) -> (kept: JSONObject, dropped: [String])
+    /// The reasons already said for the file as read (said once, not at every read).
+    private var saidDropped = Set<String>()
     private let mutex = Lock()
     private var values = JSONObject()
     private var changed = Set<String>()
@@ -41,19 +44,21 @@ public final class DefaultsStore: @unchecked Sendable {
     /// How many times the file was read and parsed (for tests: a start reads it once).
     private(set) var diskReads = 0
 
-    /// `validate` returns why a decoded object is unusable (wrong types), or nil when it is fine.
-    public init(path: String, file: SecureFile, lock: ProfileLock, validate: @escaping @Sendable (JSONObject) -> String? = { _ in nil }) {
+    /// `clean` leaves out what a reader cannot use (a known key of the wrong type): read as absent,
+    /// with one warning, the file kept as it is; the next save writes the file without it.
+    public init(path: String, file: SecureFile, lock: ProfileLock,
+                clean: @escaping @Sendable (JSONObject) -> (kept: JSONObject, dropped: [String]) = { ($0, []) }) {
         self.path = path
         self.file = file
         self.lock = lock
-        self.validate = validate
+        self.clean = clean
     }
 
     private init(memoryOf values: JSONObject) {
         path = ""
         file = nil
         lock = nil
-        validate = { _ in nil }
+        clean = { ($0, []) }
         self.values = values
     }
 
@@ -255,24 +260,32 @@ public final class DefaultsStore: @unchecked Sendable {
 
     private func readDisk(warnIfRefused: Bool) throws(SessionError) -> Disk {
         var corrupt = false
-        let validate = self.validate
         guard let file else { return Disk() }
         let loaded = try file.load(path, kind: .state, warnIfRefused: warnIfRefused) { bytes -> Result<JSONObject, SecureFile.CorruptReason> in
-            let result = DefaultsStore.decode(bytes, validate: validate)
+            let result = DefaultsStore.decode(bytes)
             if case .failure = result { corrupt = true }
             return result
         }
-        if loaded == nil {
-            // A refused or set-aside file reads as empty; a refused one is replaced by the next write.
-            var st = stat()
-            let stillThere = lstat(path, &st) == 0
-            return Disk(object: JSONObject(), loose: false, setAside: corrupt || stillThere)
+        if let loaded {
+            // A key of the wrong type is read as absent, not the whole file set aside: a view that
+            // only shows changes nothing, and the other keys still describe the account.
+            let (kept, dropped) = clean(loaded.value)
+            let unsaid = mutex.withLock { () -> [String] in
+                let new = dropped.filter { !saidDropped.contains($0) }
+                saidDropped.formUnion(new)
+                return new
+            }
+            for reason in unsaid { file.warn("\(path): \(reason); read as absent (the file is kept as it is)") }
+            return Disk(object: kept, loose: loaded.looseMode, setAside: false, read: true)
         }
-        return Disk(object: loaded!.value, loose: loaded!.looseMode, setAside: false, read: true)
+        // A refused or set-aside file reads as empty; a refused one is replaced by the next write.
+        var st = stat()
+        let stillThere = lstat(path, &st) == 0
+        return Disk(object: JSONObject(), loose: false, setAside: corrupt || stillThere)
     }
 
-    /// Parses `defaults.json`: strict UTF-8 JSON, an object at the top, bounded nesting, valid types.
-    public static func decode(_ bytes: [UInt8], validate: (JSONObject) -> String?) -> Result<JSONObject, SecureFile.CorruptReason> {
+    /// Parses `defaults.json`: strict UTF-8 JSON, an object at the top, bounded nesting.
+    public static func decode(_ bytes: [UInt8]) -> Result<JSONObject, SecureFile.CorruptReason> {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return .failure(.init("empty file"))
         }
@@ -285,7 +298,6 @@ public final class DefaultsStore: @unchecked Sendable {
         guard let object = value.objectValue else {
             return .failure(.init("expected a JSON object, found \(value.typeName)"))
         }
-        if let problem = validate(object) { return .failure(.init(problem)) }
         return .success(object)
     }
 }

@@ -19,7 +19,7 @@ public final class ProfileStorage: @unchecked Sendable {
         try file.ensureDirectory(paths.profileDir, refusingLink: true)
         lock = ProfileLock(path: paths.lockFile, timeout: lockTimeout)
         let file = self.file
-        let defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, validate: StoreKey.typeProblem)
+        let defaults = DefaultsStore(path: paths.defaultsFile, file: file, lock: lock, clean: StoreKey.wellTyped)
         self.defaults = defaults
         tokens = TokenStore(path: paths.tokenFile, file: file, lock: lock)
         appStore = AppStore(

@@ -24,7 +24,7 @@ public struct ProfileSummary: Sendable, Equatable {
         }
         switch try? file.read(paths.defaultsFile, kind: .state) {
         case .loaded(let bytes, _)?:
-            guard case .success(let object) = DefaultsStore.decode(bytes, validate: { _ in nil }) else {
+            guard case .success(let object) = DefaultsStore.decode(bytes) else {
                 summary.problem = "defaults.json unreadable"
                 return summary
             }

@@ -175,13 +175,14 @@ public enum StoreKey {
         }
     }
 
-    /// The first key of `object` whose value has the wrong type, as a reason; nil when all are fine.
-    public static func typeProblem(in object: JSONObject) -> String? {
-        for (key, value) in object.entries {
-            if let type = valueType(of: key), !accepts(value, as: type) {
-                return "'\(key)' holds \(value.typePhrase) of the wrong shape"
-            }
+    /// `object` without its keys whose value has the wrong type, and a reason for each left out.
+    public static func wellTyped(_ object: JSONObject) -> (kept: JSONObject, dropped: [String]) {
+        var dropped: [String] = []
+        let kept = object.entries.filter { entry in
+            guard let type = valueType(of: entry.key), !accepts(entry.value, as: type) else { return true }
+            dropped.append("'\(entry.key)' holds \(entry.value.typePhrase) of the wrong shape")
+            return false
         }
-        return nil
+        return (dropped.isEmpty ? object : JSONObject(kept), dropped)
     }
 }

@@ -221,8 +221,6 @@ final class SecureFileTests: XCTestCase {
             ("trailing garbage", Array("{\"key_in_user_id\": 1001} xyz".utf8)),
             ("non-UTF-8", [0x7B, 0x22, 0x6B, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D]),
             ("top-level array", Array("[1,2,3]".utf8)),
-            ("wrong type", Array("{\"key_in_user_id\": {\"a\": 1}}".utf8)),
-            ("wrong list type", Array("{\"1001_scenic_key_in_permission\": \"nope\"}".utf8)),
             ("deep nesting", Array(nested.utf8)),
             ("deep object", Array(deepObject.utf8)),
         ]
@@ -246,6 +244,31 @@ final class SecureFileTests: XCTestCase {
             try storage.appStore.setLastLoginUsername("13800000001")
             XCTAssertEqual(warnings.messages.count, 1, name)
             XCTAssertEqual(try ProfileStorage(paths: paths, warn: { _ in }).appStore.lastLoginUsername, "13800000001")
+            unlink(paths.defaultsFile)
+        }
+    }
+
+    /// A known key of the wrong type is read as absent with one warning naming it; the file is kept
+    /// as it is (no view that only reads moves it), and the next save writes it without that key.
+    func testAKeyOfTheWrongTypeIsReadAsAbsentAndTheFileKept() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        _ = try ProfileStorage(paths: paths, warn: { _ in })
+        for (name, key, json) in [("wrong type", "key_in_user_id", "{\"a\": 1}"), ("wrong list type", "1001_scenic_key_in_permission", "\"nope\"")] {
+            let bytes = Array("{\"key_in_user_name\": \"x\", \"\(key)\": \(json)}".utf8)
+            writeRaw(paths.defaultsFile, bytes)
+            let warnings = WarningRecorder()
+            let storage = try ProfileStorage(paths: paths, warn: warnings.sink)
+            XCTAssertEqual(storage.defaults.entries.map { $0.key }, ["key_in_user_name"], name)
+            XCTAssertEqual(warnings.messages.count, 1, name)
+            XCTAssertTrue(warnings.messages.first?.contains("'\(key)' holds") ?? false, "\(name): \(warnings.messages)")
+            XCTAssertEqual(FileManager.default.contents(atPath: paths.defaultsFile).map { [UInt8]($0) }, bytes, "\(name): the file was changed")
+            XCTAssertTrue(listDir(paths.profileDir).filter { $0.hasPrefix("defaults.json.corrupt-") }.isEmpty, name)
+            try storage.appStore.setLastLoginUsername("13800000001")
+            XCTAssertEqual(warnings.messages.count, 1, "\(name): said again")
+            let saved = try ProfileStorage(paths: paths, warn: { _ in })
+            XCTAssertNil(saved.defaults.entries.first { $0.key == key }, name)
+            XCTAssertEqual(saved.appStore.lastLoginUsername, "13800000001")
             unlink(paths.defaultsFile)
         }
     }

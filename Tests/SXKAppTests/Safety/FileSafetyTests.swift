@@ -120,6 +120,29 @@ final class FileSafetyTests: XCTestCase {
         assertTokenRefused(ws, "FIFO token")
     }
 
+    /// A known key of the wrong type (a hand-edited or foreign file: a reminder of 0.5) is read as
+    /// absent with one warning naming it; the file is kept as it is by views that only show, and the
+    /// rest of the account is read as stored. A later write saves the file without that key.
+    func testAKeyOfTheWrongTypeIsReadAsAbsentAndTheFileKept() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        try ws.setStored("1001_scenic_key_location_reminder_minutes", 0.5)
+        let before = try XCTUnwrap(ws.read(ws.defaultsFile))
+        for words in [["location"], ["whoami", "--json"], ["home", "--offline", "--json"]] {
+            let r = SXK.run(words, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, "\(words): \(r.summary)")
+            let warnings = r.stderrLines.filter { $0.contains("1001_scenic_key_location_reminder_minutes' holds a number of the wrong shape; read as absent") }
+            XCTAssertEqual(warnings.count, 1, "\(words): \(r.summary)")
+            XCTAssertEqual(ws.read(ws.defaultsFile), before, "\(words) changed the file")
+        }
+        XCTAssertEqual(ws.allFiles(under: ws.profileDir).filter { $0.contains(".corrupt-") }, [])
+        let who = try XCTUnwrap(try SXK.run(["whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
+        XCTAssertEqual(who["userId"] as? Int, 1001, "the rest of the account is read as stored")
+        XCTAssertEqual(SXK.run(["location", "remind", "10"], in: ws, baseURL: url).status, 0)
+        let stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(ws.defaultsFile))) as? [String: Any])
+        XCTAssertEqual(stored["1001_scenic_key_location_reminder_minutes"] as? Int, 10)
+    }
+
     func testCorruptDefaultsAreSetAsideWithOneWarning() throws {
         let ws = Workspace()
         SXK.login("13800000001", in: ws, baseURL: url)
