@@ -133,7 +133,7 @@ public struct DefaultsImporter: Sendable {
             }
         }
         // Non-scoped keys first, in seed order; the rest as the export listed them.
-        let kept = Dictionary(object.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        let kept = DefaultsStore.lastValues(JSONObject(object))
         var inOrder: [(key: String, value: JSONValue)] = []
         var placed = Set<String>()
         for key in StoreKey.nonScoped { if let v = kept[key], placed.insert(key).inserted { inOrder.append((key, v)) } }

@@ -4,17 +4,9 @@ import XCTest
 
 /// Answers a sloppy or hostile server gives where the app expects others: each is said as what it
 /// is, with its documented exit code, and changes nothing it should not.
-final class ServerRefusalsTests: XCTestCase {
-    private var server: SandboxServer!
-    private var url: URL!
+final class ServerRefusalsTests: SandboxTestCase {
     private let login = "/api/app/v9/login"
     private let orders = "/api/yf-handset-app/photog/order/listv2"
-
-    override func setUpWithError() throws {
-        (server, url) = try startSandbox()
-    }
-
-    override func tearDown() { server?.stop() }
 
     /// A 401 to `v9/login` is a failed login (exit 1), not an expired session (3): the login went
     /// without the session's token, and the session it would have replaced goes on.
