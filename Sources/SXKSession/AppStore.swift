@@ -201,7 +201,9 @@ public final class AppStore: @unchecked Sendable {
     /// and refuses the rest once one is stored again. A removal clears everything it can: a token
     /// file that cannot be removed (a folder planted there) does not keep the account snapshot and
     /// list; its failure is thrown last.
-    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false) throws(SessionError) {
+    /// `replacingOwnSession`: a new token replaces this process's session (`TokenStore.write(ownSessionOnly:)`).
+    public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false,
+                      replacingOwnSession: Bool = false) throws(SessionError) {
         var deferred: SessionError?
         var expectation: TokenExpectation?
         // A new token whose account keys cannot be written goes back to the token before it: the token
@@ -210,7 +212,7 @@ public final class AppStore: @unchecked Sendable {
         switch token {
         case .set(let value):
             let before = try? tokens.read()
-            try tokens.write(value)
+            try tokens.write(value, ownSessionOnly: replacingOwnSession)
             restore = .some(before ?? nil)
             expectation = .holds(value)
         case .remove:

@@ -162,7 +162,10 @@ public final class TokenStore: @unchecked Sendable {
     }
     private var hook: WriteHook?
 
-    public func write(_ token: String) throws(SessionError) {
+    /// `ownSessionOnly`: the token replaces this process's own session (an account switch): when another
+    /// process logged in or out since this one's session took the file, nothing is written and
+    /// `.replaced` is thrown, so a switch in flight does not bring back a session ended meanwhile.
+    public func write(_ token: String, ownSessionOnly: Bool = false) throws(SessionError) {
         guard TokenStore.isWellFormed(token) else {
             throw .rejected("refusing to store a token that is empty, too long or contains spaces or control characters")
         }
@@ -171,6 +174,9 @@ public final class TokenStore: @unchecked Sendable {
         guard let lock, let file else { return mutex.withLock { memory = token } }
         let hook = beforeWrite
         try lock.withLock { () throws(SessionError) in
+            if ownSessionOnly, case .some(let taken) = mutex.withLock({ adopted }), storedHoldingLock() != taken {
+                throw .replaced(SessionError.anotherSession)
+            }
             defer { noteSeen() }
             let undo = try hook?()
             do throws(SessionError) { try file.writeAtomically(path, bytes: Array(token.utf8) + [0x0A]) } catch {

@@ -162,6 +162,37 @@ final class LockAndMergeTests: XCTestCase {
         XCTAssertEqual(disk.currentStoreId, 302)
     }
 
+    /// A switch's token replaces only its own session: not a logout or another login made since the
+    /// session took the file (nothing written), and a session that took no file writes as a login does.
+    func testASwitchesTokenReplacesOnlyItsOwnSession() throws {
+        let dir = makeTempDir(self)
+        let paths = try makePaths(dir)
+        let account = [(key: "key_in_user_id", value: JSONValue?.some(.int(4002)))]
+        func open() throws -> AppStore { try ProfileStorage(paths: paths, warn: { _ in }).appStore }
+        try open().write([], token: .set("token-4001"))
+        let switching = try open()
+        XCTAssertEqual(try switching.tokens.read(adopting: true), "token-4001")
+        try open().tokens.clear()
+        XCTAssertThrowsError(try switching.write(account, token: .set("token-4002"), replacingOwnSession: true)) {
+            XCTAssertTrue("\($0)".contains("another sxk process logged in or out"), "\($0)")
+        }
+        XCTAssertNil(try open().token(), "the logout was undone")
+        XCTAssertNil(try open().userId)
+        try open().tokens.write("token-2001")
+        XCTAssertThrowsError(try switching.write(account, token: .set("token-4002"), replacingOwnSession: true))
+        XCTAssertEqual(try open().token(), "token-2001")
+        // The same token stored again (another process's switch back): still this session's.
+        let again = try open()
+        XCTAssertEqual(try again.tokens.read(adopting: true), "token-2001")
+        try open().tokens.write("token-2001")
+        try again.write(account, token: .set("token-4002"), replacingOwnSession: true)
+        XCTAssertEqual(try open().token(), "token-4002")
+        XCTAssertEqual(try open().userId, 4002)
+        // A store whose session took no file (no read yet) writes as a login does.
+        try open().write(account, token: .set("token-x"), replacingOwnSession: true)
+        XCTAssertEqual(try open().token(), "token-x")
+    }
+
     /// A logout or an expiry racing another process's login removes only its own session's token and
     /// writes nothing more once a token is stored again; a login's account list is not written beside
     /// another's token; the same account stored again by another login is not another session.

@@ -86,8 +86,10 @@ public struct LifecyclePlan: Sendable, Equatable {
 
 extension AppModel {
     /// Writes what `plan` writes now: the token file, the account list, then the keys in one save.
-    public static func apply(_ plan: LifecyclePlan, to store: AppStore) throws(SessionError) {
-        try store.write(plan.writes.map { ($0.key, $0.value) }, token: plan.token, clearAccountList: plan.clearsAccountList)
+    /// `replacingOwnSession`: refused when another process logged in or out since this one's session began.
+    public static func apply(_ plan: LifecyclePlan, to store: AppStore, replacingOwnSession: Bool = false) throws(SessionError) {
+        try store.write(plan.writes.map { ($0.key, $0.value) }, token: plan.token, clearAccountList: plan.clearsAccountList,
+                        replacingOwnSession: replacingOwnSession)
     }
 
     // MARK: completeLogin

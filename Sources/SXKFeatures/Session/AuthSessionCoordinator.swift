@@ -215,7 +215,9 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// store); the snapshot saved; phase → loggedIn. A load that fails for a reason other than session
     /// expiry keeps the login (a warning says so). Ctrl-C during the load keeps what was written before
     /// it (the token and set-user's snapshot) and writes nothing more (`LoginOutcome.interrupted`).
-    public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool) async throws(FeatureError) -> LoginOutcome {
+    /// `switching`: an account switch of this process's session, refused with nothing written when another
+    /// process logged in or out meanwhile (`SessionError.anotherSession`); a login writes over any session.
+    public func completeLogin(_ result: SetUserResult, phone: String, privacyAccepted: Bool, switching: Bool = false) async throws(FeatureError) -> LoginOutcome {
         let accounts = contexts.account.current.accounts
         // The context pair needs only the new token, not the files: it goes out while the token and
         // the snapshot are written (durably, which takes a while), carrying that token explicitly.
@@ -229,7 +231,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
         // What the app writes at completeLogin is the app model's plan; the contexts follow it.
         let plan = AppModel.completeLogin(token: result.token, user: result.user, phone: phone, privacyAccepted: privacyAccepted, now: contexts.store.wallClock.now())
         do {
-            try AppModel.apply(plan, to: contexts.store)
+            try AppModel.apply(plan, to: contexts.store, replacingOwnSession: switching)
         } catch {
             pair.cancel()
             stores?.cancel()
@@ -336,7 +338,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
                 }
             }
             let privacyFlag = privacy || contexts.store.privacyAgreementAccepted
-            var outcome = try await completeLogin(result, phone: loginPhone, privacyAccepted: privacyFlag)
+            var outcome = try await completeLogin(result, phone: loginPhone, privacyAccepted: privacyFlag, switching: true)
             if token != temp { outcome.setUserWith = .formal }
             if let other = Self.answeredForAnother(result, asked: target) { outcome.warnings.insert(other, at: 0) }
             return .switched(outcome)

@@ -235,4 +235,26 @@ final class ScopeOrdersAndCLITests: SandboxTestCase {
         XCTAssertEqual(who["roleCode"] as? String, "scenicAdmin")
         XCTAssertNil(who["storeId"] as? Int, "3001's store beside 2001's token")
     }
+
+    /// A switch whose set-user was in flight while another process logged out writes nothing: the
+    /// logout stands, and the profile is not logged in again behind the other process's back.
+    func testASwitchInFlightDoesNotUndoAnotherProcesssLogout() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "1")
+        let live = try LiveSXK([], in: ws, baseURL: url)
+        live.send("whoami --jq .userId\n")
+        XCTAssertTrue(live.waitForStdout { $0.contains("4001") })
+        server.setLatency(milliseconds: 1500)
+        live.send("switch-account 2\n")
+        Thread.sleep(forTimeInterval: 0.5)
+        server.setLatency(milliseconds: 0)
+        let out = SXK.run(["logout"], in: ws, baseURL: url)
+        XCTAssertEqual(out.status, 0, out.summary)
+        XCTAssertNotEqual(live.finish(), 0, "the switch said it was done")
+        let said = String(decoding: live.err.finish(timeout: 2), as: UTF8.self)
+        XCTAssertTrue(said.contains("another sxk process logged in or out"), said)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.tokenFile), "the switch logged the profile in again")
+        let who = SXK.run(["whoami", "--json"], in: ws, baseURL: url)
+        XCTAssertNil((try? who.json() as? [String: Any])?["userId"] as? Int, who.summary)
+    }
 }
