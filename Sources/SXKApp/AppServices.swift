@@ -91,7 +91,7 @@ final class AppServices: @unchecked Sendable {
     /// line (`explicit`) becomes the profile's. Returns the warning line, nil when there is none.
     func adoptBackend(explicit: Bool) -> String? {
         // The usual case, the profile already this backend's: one read, no lock (a one-shot's start).
-        if ProfileBackend.record(root: paths.root, profile: paths.profile) == .known(backend) { return nil }
+        if ProfileBackend.record(root: paths.root, profile: paths.profile, through: storage.file) == .known(backend) { return nil }
         // A token file counts whatever its state: one refused for now (a loose mode) is still a session.
         if storage.appStore.tokens.isOnDisk, let withheld = sessionGuard.ownerCheck?() {
             return "profile \(TerminalText.sanitize(paths.profile)) holds a session of \(withheld.owner): its token is not sent to \(hereName) (`login` here replaces it)"
@@ -117,13 +117,15 @@ final class AppServices: @unchecked Sendable {
         let appStore = storage.appStore
         sessionGuard.ownerCheck = {
             let owner: ProfileBackend
-            switch ProfileBackend.record(root: root, profile: profile) {
+            let record = ProfileBackend.record(root: root, profile: profile)
+            switch record {
             case .known(let known): owner = known
             case .none where ownName: return nil
             case .none, .unreadable:
+                let why = record == .unreadable ? "its backend.json cannot be read" : "no backend.json"
                 return SessionGuard.WithheldToken(
-                    owner: "unknown backend",
-                    note: "not logged in here: profile \(shownProfile)'s token has no readable backend on record (backend.json), so it is not sent to \(hereName) — `login` here replaces it")
+                    owner: "unknown backend (\(why))",
+                    note: "not logged in here: profile \(shownProfile)'s token has no backend on record (\(why)), so it is not sent to \(hereName) — `login` here replaces it")
             }
             if owner.isSameBackend(as: here) { return nil }
             let ownerName = TerminalText.sanitize(owner.environment == "custom" ? owner.baseURL ?? "another base URL" : owner.environment)

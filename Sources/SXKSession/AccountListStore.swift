@@ -52,9 +52,16 @@ public final class AccountListStore: @unchecked Sendable {
         if let held = mutex.withLock({ heldList }) { return held }
         guard let file, let lock else { return mutex.withLock { memory } }
         return try lock.withLock { () throws(SessionError) -> List? in
-            try file.load(path, kind: .state, decode: AccountListStore.decode)?.value
+            // Refused where it stays (a link, another owner, a loose mode): said once, not at every read.
+            let version = DefaultsStore.FileVersion(path)
+            let said = version != nil && mutex.withLock { refused } == version
+            let list = try file.load(path, kind: .state, warnIfRefused: !said, decode: AccountListStore.decode)?.value
+            let after = DefaultsStore.FileVersion(path)
+            mutex.withLock { refused = list == nil && after != nil && after == version ? version : nil }
+            return list
         }
     }
+    private var refused: DefaultsStore.FileVersion?
 
     /// Writes the list; `unlessReplaced`, asked under the profile lock: the session it belongs to is
     /// no longer the profile's (another process's login or logout), so the list on disk is that

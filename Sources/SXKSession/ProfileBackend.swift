@@ -34,17 +34,21 @@ public struct ProfileBackend: Sendable, Equatable {
 
     /// What the profile's file says: none, a backend, or a file that is there but cannot be read as
     /// one (refused as unsafe, too large, not JSON, no environment). Read only: no warning, nothing set
-    /// aside — an unreadable record means the profile's backend is not known, and its token is kept back.
+    /// aside or changed — an unreadable record means the profile's backend is not known, and its token
+    /// is kept back. `through`: the profile's own file access instead, for the read at a start, which
+    /// makes a mode others could read private with one warning, as for every state file.
     public enum Record: Sendable, Equatable {
         case none
         case known(ProfileBackend)
         case unreadable
     }
 
-    public static func record(root: String, profile: String) -> Record {
+    public static func record(root: String, profile: String, through file: SecureFile? = nil) -> Record {
         guard (try? StatePaths.validateProfileName(profile)) != nil else { return .none }
         let outcome: SecureFile.ReadOutcome
-        do { outcome = try SecureFile(warn: { _ in }).read(path(root: root, profile: profile), kind: .state) } catch { return .unreadable }
+        do {
+            outcome = try (file ?? SecureFile(warn: { _ in })).read(path(root: root, profile: profile), kind: .state, tighten: file != nil)
+        } catch { return .unreadable }
         switch outcome {
         case .missing: return .none
         case .refused, .oversized: return .unreadable

@@ -89,6 +89,27 @@ public struct SecureFile: Sendable {
         return nil
     }
 
+    /// What a file's mode lets group and others do, as a message says it: "writable by group" (0620),
+    /// "readable by group and others" (0644), "readable by others and writable by group" (0624).
+    static func openness(_ permissions: mode_t) -> String {
+        let granted = [(mode_t(0o044), "readable"), (0o022, "writable"), (0o011, "executable")]
+            .filter { permissions & $0.0 != 0 }.map { (verb: $0.1, by: who(permissions & $0.0)) }
+        func list(_ words: [String]) -> String {
+            words.count <= 2 ? words.joined(separator: " and ") : words.dropLast().joined(separator: ", ") + " and " + words.last!
+        }
+        if let first = granted.first, granted.allSatisfy({ $0.by == first.by }) { return "\(list(granted.map(\.verb))) by \(first.by)" }
+        return list(granted.map { "\($0.verb) by \($0.by)" })
+    }
+
+    /// "group", "others" or "group and others": whose bits of `bits` are set.
+    static func who(_ bits: mode_t) -> String {
+        switch (bits & 0o070 != 0, bits & 0o007 != 0) {
+        case (true, true): return "group and others"
+        case (true, false): return "group"
+        default: return "others"
+        }
+    }
+
     // MARK: Reading
 
     /// A small file's bytes as they are, to compare them, not to trust them: not through a symlink,
@@ -104,8 +125,9 @@ public struct SecureFile: Sendable {
         return bytes
     }
 
-    /// Reads a file without following a symlink and without blocking on a FIFO.
-    public func read(_ path: String, kind: Kind) throws(SessionError) -> ReadOutcome {
+    /// Reads a file without following a symlink and without blocking on a FIFO. `tighten: false`
+    /// leaves a state file only others could read as it is (a read that must change nothing).
+    public func read(_ path: String, kind: Kind, tighten: Bool = true) throws(SessionError) -> ReadOutcome {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             let code = errno
@@ -127,15 +149,15 @@ public struct SecureFile: Sendable {
         // Spelled only when a message needs it: `String(_:radix:)` is generic code, costly in every start.
         func mode() -> String { String(permissions, radix: 8) }
         if loose && kind == .secret {
-            return .refused("it is readable by group or others (mode \(mode()))")
+            return .refused("it is \(Self.openness(permissions)) (mode \(mode()))")
         }
         if loose && (st.st_mode & 0o022) != 0 {
-            return .refused("others could have written it (mode \(mode()))")
+            return .refused("\(Self.who(permissions & 0o022)) could have written it (mode \(mode()))")
         }
-        if loose {
+        if loose && tighten {
             // Only readable by others: what they could read is out already; make it private now.
             if fchmod(fd, 0o600) != 0 { throw .io(path: path, op: "restrict", errno: errno) }
-            warn("\(path) was readable by group or others (mode \(mode())); made private (0600)")
+            warn("\(path) was \(Self.openness(permissions)) (mode \(mode())); made private (0600)")
             loose = false
         }
         if Int(st.st_size) > maxBytes { return .oversized(Int(st.st_size)) }

@@ -98,7 +98,7 @@ final class SecureFileTests: XCTestCase {
             let third = try ProfileStorage(paths: paths, warn: refused.sink)
             XCTAssertNil(third.appStore.lastLoginUsername, "a file others could write is not read (\(String(loose, radix: 8)))")
             XCTAssertEqual(refused.messages.count, 1, "\(refused.messages)")
-            XCTAssertTrue(refused.messages.first?.contains("others could have written it") == true, "\(refused.messages)")
+            XCTAssertTrue(refused.messages.first?.contains("could have written it") == true, "\(refused.messages)")
             // The next save replaces it with a private file.
             try third.appStore.setPrivacyAgreementAccepted(true)
             XCTAssertEqual(mode(paths.defaultsFile), 0o600)
@@ -383,5 +383,17 @@ final class SecureFileTests: XCTestCase {
         // The change is still pending and lands once writing works again.
         try storage.defaults.save()
         XCTAssertEqual(try ProfileStorage(paths: paths, warn: { _ in }).appStore.rolePermissionList(), Demo.roles)
+    }
+
+    /// A refusal or a tightening names what the mode lets group and others do, not more.
+    func testALooseModeIsNamedForWhatItAllows() {
+        XCTAssertEqual(SecureFile.openness(0o620), "writable by group")
+        XCTAssertEqual(SecureFile.openness(0o640), "readable by group")
+        XCTAssertEqual(SecureFile.openness(0o644), "readable by group and others")
+        XCTAssertEqual(SecureFile.openness(0o602), "writable by others")
+        XCTAssertEqual(SecureFile.openness(0o624), "readable by others and writable by group")
+        XCTAssertEqual(SecureFile.openness(0o777), "readable, writable and executable by group and others")
+        XCTAssertEqual(SecureFile.who(0o020), "group")
+        XCTAssertEqual(SecureFile.who(0o022), "group and others")
     }
 }

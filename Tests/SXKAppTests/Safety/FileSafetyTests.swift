@@ -91,6 +91,24 @@ final class FileSafetyTests: XCTestCase {
         assertTokenRefused(ws, "symlink token")
     }
 
+    /// A token file group can write but not read is named for what it allows; an account list that is a
+    /// symbolic link is refused once a process, however many times the command reads it.
+    func testARefusedFileIsSaidOnceAndAsItIs() throws {
+        let ws = Workspace()
+        SXK.login("13800000004", in: ws, baseURL: url, account: "1")
+        XCTAssertEqual(chmod(ws.tokenFile, 0o620), 0)
+        let writable = SXK.run(["whoami"], in: ws, baseURL: url)
+        XCTAssertTrue(writable.stderr.contains("it is writable by group (mode 620)"), writable.summary)
+        XCTAssertEqual(chmod(ws.tokenFile, 0o600), 0)
+        let list = ws.profileDir + "/accounts.json", elsewhere = ws.root + "/elsewhere-accounts.json"
+        XCTAssertEqual(rename(list, elsewhere), 0)
+        XCTAssertEqual(symlink(elsewhere, list), 0)
+        for argv in [["accounts"], ["-c", "accounts; accounts"]] {
+            let r = SXK.run(argv, in: ws, baseURL: url)
+            XCTAssertEqual(r.stderr.components(separatedBy: "refusing \(list): it is a symbolic link").count - 1, 1, r.summary)
+        }
+    }
+
     /// A profile folder that is a symbolic link is refused, not followed: its target keeps its mode and
     /// gets none of the profile's files, whatever command runs (one that only shows too).
     func testASymlinkedProfileFolderIsRefusedNotFollowed() throws {

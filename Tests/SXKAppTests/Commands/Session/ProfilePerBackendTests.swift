@@ -132,7 +132,7 @@ final class ProfilePerBackendTests: XCTestCase {
         other.resetRequestLog()
         let unknown = SXK.run(["--profile", "prod", "orders", "--limit", "1"], in: ws, baseURL: otherURL)
         XCTAssertEqual(unknown.status, 3, unknown.summary)
-        XCTAssertTrue(unknown.stderr.contains("has no readable backend on record"), unknown.summary)
+        XCTAssertTrue(unknown.stderr.contains("has no backend on record (no backend.json)"), unknown.summary)
         XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, unknown.summary)
         XCTAssertNotNil(ws.read(ws.stateDir + "/prod/token"))
         // The same URL spelled in capitals is the same backend.
@@ -175,6 +175,15 @@ final class ProfilePerBackendTests: XCTestCase {
         let after = SXK.run(["--profile", "q", "whoami", "--jq", ".phase"], in: ws, baseURL: otherURL)
         XCTAssertEqual(after.stdout, "restoring\n", after.summary)
 
+        // A record others could read is made private at the start, with one warning, as every state file;
+        // a read that only looks (the global profile's backend, named before the start) changes nothing.
+        XCTAssertEqual(chmod(dir + "/backend.json", 0o640), 0)
+        let looseRecord = SXK.run(["--profile", "q", "whoami"], in: ws, baseURL: otherURL)
+        XCTAssertEqual(looseRecord.status, 0, looseRecord.summary)
+        XCTAssertEqual(looseRecord.stderr.components(separatedBy: "backend.json was readable by group (mode 640); made private (0600)").count - 1, 1,
+                       looseRecord.summary)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: dir + "/backend.json")[.posixPermissions] as? Int, 0o600)
+
         // A token file refused for now (a loose mode) is still a session: the backend stays its own.
         XCTAssertEqual(chmod(dir + "/token", 0o644), 0)
         XCTAssertEqual(SXK.run(["--profile", "q", "whoami"], in: ws, baseURL: url).status, 0)
@@ -187,6 +196,8 @@ final class ProfilePerBackendTests: XCTestCase {
         let unreadable = SXK.run(["--profile", "q", "orders"], in: ws, baseURL: otherURL)
         XCTAssertEqual(unreadable.status, 3, unreadable.summary)
         XCTAssertEqual(other.requestLog().filter { $0.header("token") != nil }.count, 0, unreadable.summary)
+        // The line says why the backend is unknown: the record is there but cannot be read.
+        XCTAssertTrue(unreadable.stderr.contains("backend.json cannot be read"), unreadable.summary)
         let alone = SXK.run(["--profile", "q", "whoami"], in: ws, baseURL: nil)
         XCTAssertEqual(alone.status, 2, alone.summary)
         XCTAssertTrue(alone.stderr.contains("backend.json sxk cannot read"), alone.summary)
