@@ -91,6 +91,19 @@ final class FileSafetyTests: XCTestCase {
         assertTokenRefused(ws, "symlink token")
     }
 
+    /// Any finite stored time is read as a time (a hand-edited or foreign file may hold 1e300): every
+    /// view that shows an age caps it instead of trapping on it.
+    func testStoredTimesFarOutOfRangeAreShownNotTrappedOn() throws {
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        try ws.setStored("sxk_snapshot_saved_at", 1e300)
+        try ws.setStored("sxk_session_validated_at", -1e300)
+        for argv in [["whoami"], ["whoami", "--json"], ["env", "--json"], ["context", "diff"], ["home", "--offline"], ["boot"], ["keys"]] {
+            let r = SXK.run(argv, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, "\(argv): \(r.summary)")
+        }
+    }
+
     /// A token file group can write but not read is named for what it allows; an account list that is a
     /// symbolic link is refused once a process, however many times the command reads it.
     func testARefusedFileIsSaidOnceAndAsItIs() throws {

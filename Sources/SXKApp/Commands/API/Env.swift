@@ -132,7 +132,7 @@ extension AppCommands {
             o["account"] = summary.account.map { .string($0) } ?? .null
             o["role"] = summary.role.map { .string($0) } ?? .null
             o["validatedAt"] = summary.validatedAt.map { .string(LocalTime.iso($0)) } ?? .null
-            o["validatedAgeSeconds"] = summary.validatedAt.map { .int(max(0, Int(now.timeIntervalSince($0)))) } ?? .null
+            o["validatedAgeSeconds"] = summary.validatedAt.flatMap { LocalTime.wholeSeconds(now.timeIntervalSince($0)) }.map { .int(max(0, $0)) } ?? .null
             if let problem = summary.problem { o["problem"] = .string(problem) }
             return .object(o)
         }

@@ -74,8 +74,9 @@ extension AppCommands {
         add("token", session.token.map { .string(Redaction.maskToken($0)) })
         add("tokenRejected", .bool(rejected))
         add("tokenOfBackend", withheld.map { .string($0.owner) })
-        add("snapshotAgeSeconds", age.map { .int(Int($0)) })
-        add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.map { .int(Int($0)) })
+        // Any finite stored time is read (a hand-edited 1e300 too): the age is capped, never trapped on.
+        add("snapshotAgeSeconds", age.flatMap(LocalTime.wholeSeconds).map { .int($0) })
+        add("validatedAgeSeconds", session.token == nil ? nil : validatedAge.flatMap(LocalTime.wholeSeconds).map { .int($0) })
         add("source", .string(snapshotOrigin ?? origin))
         add("deviceSnapshot", store.isDeviceSnapshot ? .string("imported from \(store.importedFrom ?? "?")"
             + (store.importedAt.map { ", \(LocalTime.duration(s.clock.now().timeIntervalSince($0))) ago" } ?? "")
