@@ -156,6 +156,35 @@ final class PageWalkerTests: XCTestCase {
         }
     }
 
+    /// An empty page is judged by its place in the list: a walk that starts past page 1 and meets the
+    /// honest empty page after the total, or a caller whose rows are whole pages, ends as complete; an
+    /// empty page where the total still names rows ends as partial.
+    func testAnEmptyPageIsJudgedByItsPlaceInTheList() async throws {
+        // 2,000 rows of 10 a page: page 201 is past the end.
+        @Sendable func list(_ page: Int) -> PageWalker.Answer<Int> {
+            page <= 200 ? (Array((page - 1) * 10..<page * 10), 2000, page == 200, 10) : ([], 2000, true, 10)
+        }
+        let past = try await PageWalker.walk(first: 201, limit: nil, fetch: { list($0) }, onPage: { _, _ in true })
+        XCTAssertEqual(past.stop, .completed)
+        let last = try await PageWalker.walk(first: 199, limit: nil, fetch: { list($0) }, onPage: { _, _ in true })
+        XCTAssertEqual(last.stop, .completed)
+        XCTAssertEqual(last.progress.rows, 20)
+        // Each delivered "row" a whole page of 10 (as stats walks its daily pages): 3 pages hold the total of 30.
+        let whole = try await PageWalker.walk(limit: nil, fetch: { page -> PageWalker.Answer<[Int]> in
+            page <= 3 ? ([Array(0..<10)], 30, false, 10) : ([], 30, true, 10)
+        }, onPage: { _, _ in true })
+        XCTAssertEqual(whole.stop, .completed, "an empty page after three pages of ten, total 30")
+        let short = try await PageWalker.walk(limit: nil, fetch: { page -> PageWalker.Answer<[Int]> in
+            page <= 2 ? ([Array(0..<10)], 30, false, 10) : ([], 30, true, 10)
+        }, onPage: { _, _ in true })
+        XCTAssertEqual(short.stop, .emptyBeforeTotal, "page 3 empty where the total names rows 21-30")
+        // An empty first page with a total is a contradiction, whatever the page size it names.
+        let none = try await PageWalker.walk(limit: nil, fetch: { _ -> PageWalker.Answer<Int> in ([], 5, true, 0) }, onPage: { _, _ in true })
+        XCTAssertEqual(none.stop, .emptyBeforeTotal)
+        XCTAssertEqual(PageWalker.rowsBefore(3, pageSize: 0), nil)
+        XCTAssertEqual(PageWalker.rowsBefore(Int.max, pageSize: 100), Int.max)
+    }
+
     func testTotalShrinkingMidWalkEndsIt() async throws {
         // The first answers promise 100 rows; from then on the list has 25.
         let server = Pages(total: 25, pageSize: 10)

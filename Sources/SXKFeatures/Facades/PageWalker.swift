@@ -30,8 +30,8 @@ public enum WalkStop: String, Sendable, Equatable {
     /// A page held the same rows as the page before it (a server that does not page the list, or
     /// one that never ends it): not delivered, and the walk ends there.
     case repeated
-    /// A page held no rows though the total names more than were delivered before it (`"list": null`
-    /// or `[]` mid-list): the answers contradict each other, and the walk ends there, not as complete.
+    /// A page held no rows though the total names rows at its place in the list (`"list": null` or `[]`
+    /// mid-list): the answers contradict each other, and the walk ends there, not as complete.
     case emptyBeforeTotal
 }
 
@@ -57,6 +57,14 @@ public enum PageWalker {
     /// How many pages are in flight while the caller handles one: the bound on what memory holds
     /// (the page being handled and these) whatever the total.
     public static let ahead = 8
+
+    /// How many rows of the list come before `page` at `pageSize`; nil when that is not known (no page
+    /// size yet, past page 1).
+    static func rowsBefore(_ page: Int, pageSize: Int) -> Int? {
+        guard pageSize > 0 else { return page <= 1 ? 0 : nil }
+        let (rows, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        return overflow ? Int.max : rows
+    }
 
     /// One page as the walker needs it: its rows, the server's total (nil when none), whether it is the
     /// last (`PageRule`), and the page size the server used. Without a total only the next page is fetched
@@ -109,7 +117,10 @@ public enum PageWalker {
                 result = cancelled(error) ? .success(WalkOutcome(progress: progress, stop: .cancelled)) : .failure(error)
                 break walking
             }
-            if answer.rows.isEmpty, let total = answer.total ?? progress.total, total > progress.rows {
+            // Judged by the page's place in the list, not by the rows delivered: a walk may start past
+            // page 1, and a caller's rows may be whole pages (stats).
+            if answer.rows.isEmpty, let total = answer.total ?? progress.total,
+               let before = rowsBefore(current.page, pageSize: max(pageSize, answer.pageSize)), before < total {
                 progress.total = total
                 result = .success(WalkOutcome(progress: progress, stop: .emptyBeforeTotal))
                 break walking
