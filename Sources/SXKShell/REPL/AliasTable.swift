@@ -81,8 +81,10 @@ public final class AliasTable: @unchecked Sendable {
     /// expanded, as that command would be typed alone: its redirection or pipe is the line's, and
     /// an alias that stands for several commands, or starts with no command (flags of the command
     /// that runs it), is refused. `command` as it is when it passes none on or that word is no alias.
-    /// `words`: the command's words as far as they are known now (variables expanded).
-    public func expandingPassedCommand(_ command: [Token], words: [String], parser: CommandParser) throws(UsageError) -> [Token] {
+    /// `words`: the command's words as far as they are known now (variables expanded). `shown`: the
+    /// alias as an error line may show it (its secret items masked).
+    public func expandingPassedCommand(_ command: [Token], words: [String], parser: CommandParser,
+                                       shown: (Alias) -> String = AliasTable.definition) throws(UsageError) -> [Token] {
         guard let start = parser.passedCommandStart(words), start < command.count, let runner = parser.command(named: words[0]) else { return command }
         let head = command[start]
         guard !head.quoted, head.parts.isEmpty, let alias = alias(head.text) else { return command }
@@ -92,7 +94,7 @@ public final class AliasTable: @unchecked Sendable {
         }
         // A word made by a variable is only known when the line runs, as at the start of a line.
         guard !first.parts.isEmpty || parser.command(named: first.text) != nil else {
-            throw UsageError("\(Self.definition(alias)): unknown command '\(first.text)'")
+            throw UsageError("\(shown(alias)): unknown command '\(first.text)'")
         }
         return Array(command[..<start]) + inner
     }

@@ -68,7 +68,8 @@ extension Shell {
     func expandingPassedAlias(_ command: [Token]) throws -> [Token] {
         // Most commands pass none on: their words are expanded once, when they run.
         guard let head = command.first, parser.command(named: (try? expandVariables(head)) ?? head.text)?.passesCommand == true else { return command }
-        return try aliases.expandingPassedCommand(command, words: command.map { (try? expandVariables($0)) ?? $0.text }, parser: parser)
+        return try aliases.expandingPassedCommand(command, words: command.map { (try? expandVariables($0)) ?? $0.text }, parser: parser,
+                                                  shown: shownDefinition)
     }
 
     /// Runs one command with its output going to `target` (`| CMD`, `> FILE`, `>> FILE`): what a

@@ -131,6 +131,10 @@ final class VariablesAndAliasesTests: SandboxTestCase {
         let flags = SXK.run(["-c", "alias fast='-n 0.1 --count 2 orders'; watch fast"], in: ws, baseURL: url)
         XCTAssertEqual(flags.status, 2, flags.summary)
         XCTAssertEqual(flags.errorLines, ["error: alias fast='-n 0.1 --count 2 orders': unknown command '-n'"], flags.summary)
+        // The alias named in that error shows its secret items masked, as every listing of it does.
+        let secret = SXK.run(["-c", "alias a='foo token=abcdef123456'; watch --count 1 a"], in: ws, baseURL: url)
+        XCTAssertEqual(secret.status, 2, secret.summary)
+        XCTAssertEqual(secret.errorLines, [#"error: alias a='foo '\''token=***'\''': unknown command 'foo'"#], secret.summary)
         let file = ws.root + "/watched.txt"
         let redirected = SXK.run(["-c", "alias so='orders --page-size 2 --json > \(file)'; watch --count 1 so"], in: ws, baseURL: url)
         XCTAssertEqual(redirected.status, 0, redirected.summary)
