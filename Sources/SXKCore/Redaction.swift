@@ -629,3 +629,29 @@ extension String {
         }
     }
 }
+
+extension Redaction {
+    /// What a word typed where a phone or an account goes may be shown back as: a password typed in
+    /// its place (`login PASSWORD`, `switch-account PASSWORD`) is not. One rule for the errors that
+    /// name the word and every listing of the line.
+    public enum TypedInPlace: Sendable, Equatable {
+        /// A phone: shown when it is one mistyped, about 11 digits (and spaces, dashes, a plus); any
+        /// other word, a short run of digits (a PIN) included, may be a password.
+        case phone
+        /// An account: an id, a list number, `ID:TYPE` or `-`.
+        case account
+
+        public func mayShow(_ word: String) -> Bool {
+            switch self {
+            case .phone:
+                let digits = word.filter(\.isNumber).count
+                return word.allSatisfy { $0.isASCII && ($0.isNumber || $0 == " " || $0 == "-" || $0 == "+") } && (9...14).contains(digits)
+            case .account:
+                if word == "-" { return true }
+                let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let id = parts.first, !id.isEmpty, id.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+                return parts.count == 1 || parts[1].allSatisfy { $0.isASCII && $0.isLetter } && !parts[1].isEmpty
+            }
+        }
+    }
+}

@@ -61,11 +61,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         let safe = TerminalText.sanitize
         switch self {
         case .invalidPhone(let p):
-            // A phone mistyped is about 11 digits (and spaces or dashes), worth showing; any other word,
-            // a short run of digits (a PIN) included, may be a password typed in the phone's place
-            // (`login PASSWORD`), so it is not shown.
-            let digits = p.filter(\.isNumber).count
-            guard p.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == " " || $0 == "-" || $0 == "+") }), (9...14).contains(digits) else {
+            // A phone mistyped is worth showing; any other word may be a password typed in its place.
+            guard Redaction.TypedInPlace.phone.mayShow(p) else {
                 return "phone is not valid (what was typed is not shown: it is not a phone number mistyped, and may be a password): 11 digits starting with 1"
             }
             let shown = p.count > 20 ? String(p.prefix(20)) + "…" : p
@@ -74,9 +71,8 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .privacyNotAccepted: return "the privacy agreement must be accepted (--accept-privacy)"
         case .noAccounts: return "login returned no account"
         case .accountNotFound(let query, let available):
-            // An account is an id, a list number or ID:TYPE; any other word may be a password typed in
-            // its place (`switch-account PASSWORD`), so it is not shown.
-            guard Self.looksLikeAccount(query) else {
+            // An account is an id, a list number or ID:TYPE; any other word may be a password typed in its place.
+            guard Redaction.TypedInPlace.account.mayShow(query) else {
                 return "no such account in this login (what was typed is not shown: it is not an id or list number, and may be a password); choose one of: \(safe(available.joined(separator: ", ")))"
             }
             return "no account '\(safe(query))' in this login; choose one of: \(safe(available.joined(separator: ", ")))"
@@ -133,14 +129,6 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
     public var apiError: APIError? {
         if case .api(let e, _) = self { return e }
         return nil
-    }
-
-    /// An account selector's shape: an id or list number, optionally `:TYPE`, or `-`.
-    static func looksLikeAccount(_ query: String) -> Bool {
-        if query == "-" { return true }
-        let parts = query.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let id = parts.first, !id.isEmpty, id.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
-        return parts.count == 1 || parts[1].allSatisfy { $0.isASCII && $0.isLetter } && !parts[1].isEmpty
     }
 
     /// True for errors the user fixes by changing arguments (exit 2 in the shell).

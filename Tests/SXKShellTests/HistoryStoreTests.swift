@@ -407,10 +407,21 @@ final class HistoryListingTests: XCTestCase {
     /// line is in this shell's memory only): the usage error did not echo it either. A flag's value and
     /// the words it has a place for stay as typed.
     func testWordsAPasswordReadingCommandHasNoPlaceForAreMasked() {
-        let login = CommandSpec("login", summary: "log in", arguments: [ArgumentSpec("PHONE", optional: true, summary: "phone")],
+        let login = CommandSpec("login", summary: "log in", arguments: [ArgumentSpec("PHONE", optional: true, summary: "phone", typedInPlace: .phone)],
                                 flags: [FlagSpec("account", value: .string, valueName: "ID", summary: "account"), FlagSpec("password-stdin", summary: "stdin")],
                                 neverInHistory: true)
-        let specs = [login]
+        let switchAccount = CommandSpec("switch-account", summary: "switch",
+                                        arguments: [ArgumentSpec("ACCOUNT", optional: true, summary: "account", typedInPlace: .account)],
+                                        neverInHistory: true)
+        let specs = [login, switchAccount]
+        // A word where the phone or the account goes that cannot be one: a password typed in its place.
+        XCTAssertEqual(Shell.shownLine("login hunter2secret", secrets: [], specs: specs), "login '***'")
+        XCTAssertEqual(Shell.shownLine("login 1234", secrets: [], specs: specs), "login '***'", "a PIN is not a phone mistyped")
+        XCTAssertEqual(Shell.shownLine("login 138-0000-0001", secrets: [], specs: specs), "login 138-0000-0001")
+        XCTAssertEqual(Shell.shownLine("switch-account hunter2secret", secrets: [], specs: specs), "switch-account '***'")
+        for shown in ["switch-account 2", "switch-account 4001:store", "switch-account -"] {
+            XCTAssertEqual(Shell.shownLine(shown, secrets: [], specs: specs), shown)
+        }
         XCTAssertEqual(Shell.shownLine("login 13800000001 Secr3tPw", secrets: [], specs: specs), "login 13800000001 '***'")
         XCTAssertEqual(Shell.shownLine("login --account 2 13800000001 Secr3tPw --password-stdin", secrets: [], specs: specs),
                        "login --account 2 13800000001 '***' --password-stdin")

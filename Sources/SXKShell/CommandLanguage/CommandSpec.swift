@@ -46,13 +46,18 @@ public struct ArgumentSpec: Sendable, Equatable {
     /// Takes every remaining word (`get PATH [k=v…]`).
     public var isVariadic: Bool
     public var summary: String
+    /// Where a password may be typed by mistake (a phone, an account of a command that reads one): a
+    /// word that cannot be this argument is never shown back (errors, `history`, `alias`).
+    public var typedInPlace: Redaction.TypedInPlace?
 
-    public init(_ name: String, kind: ValueKind = .string, optional: Bool = false, variadic: Bool = false, summary: String) {
+    public init(_ name: String, kind: ValueKind = .string, optional: Bool = false, variadic: Bool = false, summary: String,
+                typedInPlace: Redaction.TypedInPlace? = nil) {
         self.name = name
         self.kind = kind
         self.isOptional = optional
         self.isVariadic = variadic
         self.summary = summary
+        self.typedInPlace = typedInPlace
     }
 }
 

@@ -32,7 +32,8 @@ extension Shell {
     }
 
     /// Where the words start that a command reading a password (`neverInHistory`: login, switch-account)
-    /// has no place for: its positionals past its arguments, which its usage error does not echo either.
+    /// has no place for: its positionals past its arguments, and a word that cannot be the argument it
+    /// stands for (`ArgumentSpec.typedInPlace`), which its errors do not echo either.
     static func unplacedWords(_ command: [Token], specs: [CommandSpec]) -> [Int] {
         guard let head = command.first, !head.quoted,
               let spec = specs.first(where: { $0.name == head.text || $0.aliases.contains(head.text) }), spec.neverInHistory,
@@ -48,7 +49,9 @@ extension Shell {
                 if !name.contains("="), let flag = spec.flags.first(where: { $0.name == name }), !flag.isSwitch { skipValue = true }
                 continue
             }
-            if positional >= spec.arguments.count { out.append(token.start) }
+            if positional >= spec.arguments.count || spec.arguments[positional].typedInPlace?.mayShow(token.text) == false {
+                out.append(token.start)
+            }
             positional += 1
         }
         return out

@@ -7,7 +7,7 @@ extension Commands {
         static let spec = CommandSpec(
             "login", summary: "log in: local checks, v9/login, account choice, set-user",
             discussion: "The password is read at a no-echo prompt, or from standard input with --password-stdin; it is never accepted as an argument. A login line is never written to history.",
-            arguments: [ArgumentSpec("PHONE", optional: true, summary: "11 digits starting with 1 (default: the last phone)")],
+            arguments: [ArgumentSpec("PHONE", optional: true, summary: "11 digits starting with 1 (default: the last phone)", typedInPlace: .phone)],
             flags: [
                 FlagSpec("password-stdin", summary: "read the password from standard input (a terminal: asked with echo off)"),
                 FlagSpec("account", value: .provider("login-account"), valueName: "ID|INDEX", summary: "choose this account when the login has several"),

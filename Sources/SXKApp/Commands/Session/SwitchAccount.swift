@@ -8,7 +8,8 @@ extension Commands {
             "switch-account", summary: "switch to another account of this login via set-user",
             discussion: "Works in any process: the login's account list is kept in the profile (never a token). When no held token can do the set-user (a new process has no temporary token), the password is asked once (no echo) or read with --password-stdin.",
             arguments: [ArgumentSpec("ID[:TYPE]|INDEX|-", kind: .provider("account"), optional: true,
-                                     summary: "account id (ID:scenic or ID:store when an id is both), list number, or - for the one before")],
+                                     summary: "account id (ID:scenic or ID:store when an id is both), list number, or - for the one before",
+                                     typedInPlace: .account)],
             flags: [FlagSpec("password-stdin", summary: "read the password from standard input if a new login is needed"), json],
             examples: ["switch-account 2", "switch-account 5001:store", "switch-account -", "echo \"$PW\" | sxk switch-account 4002 --password-stdin"],
             neverInHistory: true
