@@ -26,16 +26,6 @@ public final class AccountContext: @unchecked Sendable {
 
         /// `userId_accountType`, or `guest` without a user id.
         public var accountCachePrefix: String { StoreKey.accountCachePrefix(userId: userId, accountType: accountType) }
-        /// Stores of the current scenic area.
-        public var storesInScenic: [Store] {
-            guard scenicId != nil else { return stores }
-            return stores.filter(isInScenic)
-        }
-
-        /// A store without a scenic id, or of the current scenic area (any store when none is set).
-        public func isInScenic(_ store: Store) -> Bool {
-            scenicId == nil || store.scenicId == nil || store.scenicId == scenicId
-        }
     }
 
     private let lock = Lock()

@@ -92,6 +92,17 @@ final class ScopeFeatureTests: BothSpellingsTestCase {
         await assertThrowsFeature({ try await h.scope.selectStore("301") }) { if case .storeNotFound = $0 { return true }; return false }
         // The store list is never persisted.
         XCTAssertFalse(h.contexts.store.defaults.entries.contains { $0.key.contains("store_list") })
+        // A store the list gives no scenic: not the current scenic's, so the next home could not match
+        // it; it is neither listed nor chosen (one rule with the home's match).
+        h.contexts.account.setStores(h.contexts.account.current.stores + [Store(storeId: 909, storeName: "无景区门店", scenicId: nil)])
+        let listed = try await h.scope.stores()
+        XCTAssertFalse(listed.contains { $0.store.storeId == 909 })
+        await assertThrowsFeature({ try await h.scope.selectStore("909") }) { if case .storeNotFound = $0 { return true }; return false }
+        let all = h.contexts.account.current.stores
+        XCTAssertNil(AppModel.matchStore(in: all, scenicId: 1, savedStoreId: 909))
+        XCTAssertEqual(AppModel.storesOfScenic(all, scenicId: 1).map(\.storeId), AppModel.storesToChoose(all, scenicId: 1).map(\.storeId))
+        // No scenic (none, or 0 stored): the home matches none, and any store may be chosen.
+        for none in [nil, 0] as [Int?] { XCTAssertEqual(AppModel.storesToChoose(all, scenicId: none).count, all.count) }
     }
 
     func testLoginLoadsStoresOnlyForStoreAdminWithScenic() async throws {

@@ -85,7 +85,6 @@ final class ContextTests: XCTestCase {
             Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1), Store(storeId: 201, storeName: "灵隐禅心摄影", scenicId: 2),
         ])
         XCTAssertEqual(account.accountCachePrefix, "3001_store")
-        XCTAssertEqual(account.current.storesInScenic.map(\.storeId), [101])
         account.applyUserInfo(UserInfo(userName: "u", realName: "r"))
         XCTAssertEqual(account.current.userName, "u")
         XCTAssertEqual(account.current.displayName, "断桥摄影店")

@@ -165,7 +165,20 @@ public enum AppModel {
     /// match; without one nothing is chosen (no store is invented).
     public static func matchStore(in stores: [Store], scenicId: Int?, savedStoreId: Int?) -> Store? {
         guard let saved = savedStoreId else { return nil }
-        return stores.first { $0.scenicId == scenicId && $0.storeId == saved }
+        return storesOfScenic(stores, scenicId: scenicId).first { $0.storeId == saved }
+    }
+
+    /// Seed 000 §4.3: the stores of the current scenic area, those whose scenic id is it (the ones the
+    /// home's match looks among).
+    public static func storesOfScenic(_ stores: [Store], scenicId: Int?) -> [Store] {
+        stores.filter { $0.scenicId == scenicId }
+    }
+
+    /// The stores a switch (`store`, its Tab, `compare --as store:`) offers: the current scenic's, the
+    /// only ones the next home can match. **Inferred**: with no scenic (none stored, or 0 or less) the
+    /// home loads no store list and matches none, so any store of the list may be chosen.
+    public static func storesToChoose(_ stores: [Store], scenicId: Int?) -> [Store] {
+        validScenic(scenicId) == nil ? stores : storesOfScenic(stores, scenicId: scenicId)
     }
 
     /// A scratch copy of `store` with contexts restored from it: what a replay runs on.
@@ -590,7 +603,7 @@ struct HomeReplayRun: Sendable {
             return step
         }
         contexts.account.setStores(stores)
-        let inScenic = stores.filter { $0.scenicId == a.scenicId }
+        let inScenic = AppModel.storesOfScenic(stores, scenicId: a.scenicId)
         if let match = AppModel.matchStore(in: stores, scenicId: a.scenicId, savedStoreId: a.storeId) {
             contexts.account.setStoreId(match.storeId)
             try? store.setCurrentStoreId(match.storeId)

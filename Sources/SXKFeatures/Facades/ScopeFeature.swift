@@ -160,14 +160,14 @@ public struct ScopeFeature: Sendable {
         try sessionGuard.requireSession()
         if refresh || contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
         let a = contexts.account.current
-        return a.storesInScenic.map { StoreRow(store: $0, isCurrent: $0.storeId == a.storeId) }
+        return AppModel.storesToChoose(a.stores, scenicId: a.scenicId).map { StoreRow(store: $0, isCurrent: $0.storeId == a.storeId) }
     }
 
     /// Switches store by id or (unique prefix of) name among the current scenic's stores.
     public func selectStore(_ query: String) async throws(FeatureError) -> ScopeChange {
         try sessionGuard.requireSession()
         if contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
-        let list = contexts.account.current.storesInScenic
+        let list = AppModel.storesToChoose(contexts.account.current.stores, scenicId: contexts.account.current.scenicId)
         let target = try ScopeFeature.match(
             query, in: list, id: \.storeId, name: \.storeName,
             notFound: { FeatureError.storeNotFound($0, available: $1) },

@@ -182,7 +182,7 @@ public struct ContextDiffFeature: Sendable {
         }
         if let stores {
             // The verdict is the match rule's: the saved id among the current scenic's stores.
-            let inScenic = stores.filter { $0.scenicId == store.currentScenicId }.map { String($0.storeId) }.joined(separator: ",")
+            let inScenic = AppModel.storesOfScenic(stores, scenicId: store.currentScenicId).map { String($0.storeId) }.joined(separator: ",")
             let saved = store.currentStoreId
             let matched = AppModel.matchStore(in: stores, scenicId: store.currentScenicId, savedStoreId: saved) != nil
             // No saved store (none, or 0 or less: `AppModel.currentStore`): nothing to match and nothing

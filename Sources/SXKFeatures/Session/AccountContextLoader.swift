@@ -155,6 +155,6 @@ public struct AccountContextLoader: Sendable {
         let a = contexts.account.current
         let matched = AppModel.matchStore(in: stores, scenicId: a.scenicId, savedStoreId: a.storeId)
         if let matched { contexts.account.setStoreId(matched.storeId) }
-        return StoreMatch(storesInScenic: stores.filter { $0.scenicId == a.scenicId }.count, matched: matched, how: matched == nil ? nil : "saved")
+        return StoreMatch(storesInScenic: AppModel.storesOfScenic(stores, scenicId: a.scenicId).count, matched: matched, how: matched == nil ? nil : "saved")
     }
 }

@@ -1,3 +1,4 @@
+import SXKFeatures
 import SXKModels
 import SXKShell
 
@@ -18,7 +19,7 @@ extension CompletionValues {
         if roles.isEmpty { roles = RoleCode.known }
         all += roles.map { CompletionCandidate("role:\($0)") }
         all += p.scenicList.map { CompletionCandidate("scenic:\($0.scenicId)", description: $0.scenicName) }
-        all += a.storesInScenic.map { CompletionCandidate("store:\($0.storeId)", description: $0.storeName) }
+        all += AppModel.storesToChoose(a.stores, scenicId: a.scenicId).map { CompletionCandidate("store:\($0.storeId)", description: $0.storeName) }
         let taken = Set(head.split(separator: ",").map(String.init))
         return all.filter { $0.value.hasPrefix(word) && !taken.contains($0.value) }
             .map { CompletionCandidate(head + $0.value, description: $0.description) }

@@ -31,7 +31,7 @@ struct CompletionValues {
             // A new process (the completion scripts) has fetched none: the list the last one kept.
             let stores = account.stores.isEmpty ? StoreListCache.read(services.storage) : account.stores
             return services.storeCompletion.candidates(from: stores, discriminator: account.scenicId, prefix: prefix) {
-                account.isInScenic($0) ? (String($0.storeId), $0.storeName) : nil
+                AppModel.storesToChoose([$0], scenicId: account.scenicId).isEmpty ? nil : (String($0.storeId), $0.storeName)
             }
         case "account", "login-account":
             let accounts = services.contexts.account.current.accounts
