@@ -17,8 +17,10 @@ struct CompletionValues {
         let all: [CompletionCandidate]
         switch provider {
         case "role":
+            // What `role CODE` takes: the loaded list's codes (none for a stored empty list, which it
+            // reads as the server's answer); the known codes only while no list is loaded.
             let permission = services.contexts.permission.current
-            let roles = permission.roles.isEmpty
+            let roles = !permission.rolesLoaded
                 ? RoleCode.known.map { CompletionCandidate($0) }
                 : permission.roles.map { CompletionCandidate($0.roleCode, description: $0.roleName) }
             all = roles

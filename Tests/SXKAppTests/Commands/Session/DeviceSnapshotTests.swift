@@ -768,5 +768,9 @@ extension DeviceSnapshotTests {
         XCTAssertEqual((try role.json() as? [Any])?.count, 0, role.summary)
         XCTAssertTrue(role.stderr.contains("no roles: the stored role-permission list is empty"), role.summary)
         XCTAssertFalse(server.requestLog().contains { $0.path.hasSuffix("/role-permission") }, "role asked the server again: \(server.requestLog().map(\.path))")
+        // Tab offers what `role CODE` takes: nothing, as it refuses every code of an empty list.
+        XCTAssertEqual(SXK.run(["--profile", "none", "__complete", "role", ""], in: ws, baseURL: url).stdout, "")
+        let refused = SXK.run(["--profile", "none", "role", "storeAdmin"], in: ws, baseURL: url)
+        XCTAssertNotEqual(refused.status, 0, refused.summary)
     }
 }
