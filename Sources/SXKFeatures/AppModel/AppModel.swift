@@ -24,6 +24,13 @@ public enum AppModel {
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
+    /// The location reminder minutes as set: more than 0. The seed says "set"; that a stored 0 or less
+    /// (what a cleared setting reads as) is not, is sxk's reading (`Rules.reminderUnset`).
+    public static func reminderSet(_ minutes: Int?) -> Int? {
+        guard let minutes, minutes > 0 else { return nil }
+        return minutes
+    }
+
     /// The stored scenic id as a valid scenic, nil for none: an id > 0 (**inferred**, as for
     /// `scenicClearReason`); the one test of it for the display state, the dialogs, the store load and
     /// a role's endpoints.

@@ -25,8 +25,7 @@ enum DialogRules {
             location.reason = "role \(role) uses the simplified top bar"
         } else if reminder == nil {
             location.reason = "no location reminder minutes set locally"
-        } else if let minutes = reminder, minutes <= 0 {
-            // The seed says "set"; that a stored 0 (what a cleared setting reads as) is not, is sxk's reading.
+        } else if let minutes = reminder, AppModel.reminderSet(minutes) == nil {
             location.rule = Rules.reminderUnset
             location.reason = "location reminder minutes stored as \(minutes): read as not set"
         } else {

@@ -66,7 +66,7 @@ extension AppCommands {
             ("since report", state.elapsedSeconds.map { $0 < 0 ? "– (the report is \(LocalTime.duration(-$0)) ahead of this clock)" : LocalTime.duration($0) } ?? "–"),
             ("2-hour limit in", state.countdownSeconds.map { LocalTime.duration($0) } ?? "–"),
             // A stored 0 is no reminder, as the home's location check reads it (`Rules.reminderUnset`).
-            ("reminder", state.reminderMinutes.map { $0 > 0 ? "\($0) min" : "off (stored \($0))" } ?? "off"),
+            ("reminder", state.reminderMinutes.map { AppModel.reminderSet($0).map { "\($0) min" } ?? "off (stored \($0))" } ?? "off"),
         ]
         var output = CommandOutput(data: state.json)
         // The app keeps these on the device (the 2-hour timer); no endpoint takes them, so say so
