@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SXKCore
+import SXKModels
 
 /// The "hostile server" mode: answers carry terminal escapes in the texts a client shows (names,
 /// status texts, error messages, a header), and `userinfo` echoes the caller's token inside the data
@@ -94,7 +95,7 @@ public enum SandboxHostile {
                 echoes += ["new:" + token, "tmp:" + temporary]
             }
             var tainted = taint(data, with: payload + echoes.map { " " + $0 }.joined())
-            if request.path.hasPrefix("/api/yf-handset-app/userinfo"), var object = tainted.objectValue,
+            if request.path.hasPrefix(Endpoint.userInfo.path), var object = tainted.objectValue,
                let token = request.header("token"), !token.isEmpty {
                 object["debug"] = echo(token: token)
                 tainted = .object(object)
