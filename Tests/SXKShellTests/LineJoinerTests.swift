@@ -35,8 +35,10 @@ final class LineJoinerTests: XCTestCase {
 
     func testWholeTextJoinsByTheSameRule() throws {
         let text = "a 'x\\\r\ny' \\\n  b\r\nc \"d\ne\"\n# z \\\nf"
-        XCTAssertEqual(LineJoiner.joinLines(text), "a 'xy'   b\nc \"d\ne\"\n# z \\\nf")
-        XCTAssertEqual(try Tokenizer.split(LineJoiner.joinLines(text)), [["a", "xy", "b"], ["c", "d\ne"], ["f"]])
+        let lines = StartupFile.split(text)
+        XCTAssertEqual(lines.map(\.text), ["a 'xy'   b", "c \"d\ne\"", "# z \\", "f"])
+        XCTAssertEqual(lines.map(\.number), [1, 4, 6, 7])
+        XCTAssertEqual(try lines.flatMap { try Tokenizer.split($0.text) }, [["a", "xy", "b"], ["c", "d\ne"], ["f"]])
     }
 
     func testContinuationKindAndPrompt() {

@@ -45,20 +45,6 @@ public struct LineJoiner: Sendable {
         return isPending ? text : nil
     }
 
-    /// A whole text (`-c`, a script) with its continued lines joined by this same rule, one command
-    /// line per line; a `\r` before a line break is dropped.
-    public static func joinLines(_ text: String) -> String {
-        var joiner = LineJoiner()
-        var out: [String] = []
-        for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            var line = String(decoding: raw, as: UTF8.self)
-            if line.hasSuffix("\r") { line.removeLast() }
-            if let whole = joiner.add(line) { out.append(whole) }
-        }
-        if let pending = joiner.finish() { out.append(pending) }
-        return out.joined(separator: "\n")
-    }
-
     /// Drops the pending command (Ctrl-C on a continuation line).
     public mutating func reset() {
         text = ""

@@ -204,12 +204,18 @@ public final class Shell: @unchecked Sendable {
             errors.error("\(path):\(bad.line): not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16))); the script was not run")
             return ExitStatus.usage
         }
-        // Line by line, as the startup file: an error names `FILE:LINE`.
+        return await runLines(StartupFile.split(String(decoding: data, as: UTF8.self)), origin: path)
+    }
+
+    /// Runs a script's commands line by line, as the startup file's: a line that cannot be read (an
+    /// unclosed quote, a `|` with nothing after it) fails alone, after the lines before it ran. An error
+    /// names `ORIGIN:LINE` (none when `origin` is nil).
+    private func runLines(_ lines: [StartupFile.Line], origin: String?) async -> Int32 {
         defer { errorLocation = nil }
         var worst: Int32 = 0
-        for line in StartupFile.split(String(decoding: data, as: UTF8.self)) {
+        for line in lines {
             if stdout.readerGone { break }
-            errorLocation = "\(path):\(line.number)"
+            errorLocation = origin.map { "\($0):\(line.number)" }
             let status = await runLine(line.text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
             if status != 0 {
                 worst = status
@@ -235,8 +241,11 @@ public final class Shell: @unchecked Sendable {
         return nil
     }
 
+    /// `-c` text: line by line, as a script file. One line needs no place in its errors; of several,
+    /// each names its line (`-c:2: …`).
     private func runText(_ text: String, origin: String) async -> Int32 {
-        await runLine(LineJoiner.joinLines(text), io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+        let lines = StartupFile.split(text)
+        return await runLines(lines, origin: lines.count > 1 ? origin : nil)
     }
 
     private func runStdin(_ thread: ReaderThread) async -> Int32 {

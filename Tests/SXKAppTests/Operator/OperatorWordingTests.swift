@@ -105,6 +105,27 @@ final class ScriptInvocationTests: XCTestCase {
         XCTAssertEqual(going.errorLines, ["error: \(path):4: unknown command 'ordrs' (did you mean 'orders'?)"], going.summary)
         XCTAssertEqual(going.stdout.components(separatedBy: "sxk ").count - 1, 2, going.summary)
     }
+
+    /// `-c` text runs line by line, as the same lines in a file: a line that cannot be read (an open
+    /// quote, a `|` with nothing after it) fails alone, after the lines before it, and names its line.
+    func testCommandTextRunsLineByLineAsAScriptFile() throws {
+        let ws = Workspace()
+        let path = ws.root + "/same.sxk"
+        for (text, error) in [("version\nwhoami --jq \"abc", "unterminated"), ("version\nversion |", "nothing after '|'")] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let file = SXK.run(["--keep-going", path], in: ws, baseURL: nil)
+            let c = SXK.run(["--keep-going", "-c", text], in: ws, baseURL: nil)
+            for r in [file, c] {
+                XCTAssertEqual(r.status, 2, r.summary)
+                XCTAssertEqual(r.stdout, "sxk 0.1.0\n", r.summary)
+                XCTAssertEqual(r.errorLines.count, 1, r.summary)
+                XCTAssertTrue(r.stderr.contains(error), r.summary)
+            }
+            XCTAssertTrue(c.errorLines.first?.hasPrefix("error: -c:2: ") == true, c.summary)
+        }
+        // One line names no place.
+        XCTAssertEqual(SXK.run(["-c", "ordrs"], in: ws, baseURL: nil).errorLines, ["error: unknown command 'ordrs' (did you mean 'orders'?)"])
+    }
 }
 
 /// `-` goes back to the scope or account before the last switch, across runs (kept per profile).
