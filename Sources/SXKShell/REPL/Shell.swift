@@ -40,6 +40,9 @@ public final class Shell: @unchecked Sendable {
     var lastFailure: Int32?
     /// Set when a command of the line being run from standard input was given `--password-stdin`.
     private var passwordLineOwed = false
+    /// The first command of a script's line that follows such a line: its word, when no command, may be
+    /// the password written into the script, and is not shown.
+    private var mayBePasswordLine = false
     private var reader: ReaderThread?
     private var history: HistoryStore?
     private var lineReader: (any LineReader)?
@@ -216,7 +219,12 @@ public final class Shell: @unchecked Sendable {
         for line in lines {
             if stdout.readerGone { break }
             errorLocation = origin.map { "\($0):\(line.number)" }
+            // `--password-stdin` reads standard input, not the script's next line; a password written
+            // there runs as an unknown command, and is not shown in its error.
+            mayBePasswordLine = passwordLineOwed
+            passwordLineOwed = false
             let status = await runLine(line.text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+            mayBePasswordLine = false
             if status != 0 {
                 worst = status
                 if !options.keepGoing || status == ExitStatus.interrupted { return status }
@@ -340,9 +348,15 @@ public final class Shell: @unchecked Sendable {
         // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
         if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
         if first == "alias" { return await runAlias(Array(words.dropFirst()), io: io) }
+        let mayBePassword = mayBePasswordLine
+        mayBePasswordLine = false
         if words.contains("--password-stdin") { passwordLineOwed = true }
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
+            if mayBePassword, parser.command(named: first) == nil {
+                errors.error("unknown command on the line after one that reads a password (not shown: it may be that password; --password-stdin reads standard input, not the next line of a script)")
+                return ExitStatus.usage
+            }
             // A login refused for its words asks no password: one typed ahead on the terminal for it
             // is dropped, not run and shown as the next line.
             if first == "login", io.isInteractive { io.discardTypedAhead() }

@@ -126,6 +126,24 @@ final class ScriptInvocationTests: XCTestCase {
         // One line names no place.
         XCTAssertEqual(SXK.run(["-c", "ordrs"], in: ws, baseURL: nil).errorLines, ["error: unknown command 'ordrs' (did you mean 'orders'?)"])
     }
+
+    /// A password written on the line after `login --password-stdin` in a script or `-c` text (where that
+    /// flag reads standard input, not the next line) runs as an unknown command whose word is not shown.
+    func testAPasswordWrittenAfterAPasswordReadingLineIsNotShown() throws {
+        let ws = Workspace()
+        let text = "login 13800000001 --password-stdin --accept-privacy\nHunter2secret\nversion\nordrs"
+        let path = ws.root + "/login.sxk"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        for argv in [["--keep-going", path], ["--keep-going", "-c", text]] {
+            let r = SXK.run(argv, in: ws, baseURL: nil, stdin: "")
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertFalse(r.stderr.contains("Hunter2secret") || r.stdout.contains("Hunter2secret"), r.summary)
+            XCTAssertTrue(r.stderr.contains(":2: unknown command on the line after one that reads a password (not shown"), r.summary)
+            // Only that line: a later unknown command is named as always.
+            XCTAssertTrue(r.stderr.contains(":4: unknown command 'ordrs'"), r.summary)
+            XCTAssertEqual(r.stdout, "sxk 0.1.0\n", r.summary)
+        }
+    }
 }
 
 /// `-` goes back to the scope or account before the last switch, across runs (kept per profile).
