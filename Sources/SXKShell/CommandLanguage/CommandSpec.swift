@@ -151,4 +151,16 @@ public struct ParsedCommand: Sendable, Equatable {
     public func has(_ name: String) -> Bool { switches.contains(name) || options[name] != nil }
     /// The subcommand name chosen below the top level, if any (`stats daily` → `daily`).
     public var subcommand: String? { path.count > 1 ? path[1] : nil }
+
+    /// Whether the command as chosen (its subcommands' specs included) takes the flag `name`.
+    public func accepts(_ name: String) -> Bool {
+        var current = spec
+        if current.flag(named: name) != nil { return true }
+        for word in path.dropFirst() {
+            guard let next = current.subcommand(word) else { break }
+            current = next
+            if current.flag(named: name) != nil { return true }
+        }
+        return false
+    }
 }

@@ -36,7 +36,9 @@ public struct OutputFormat: Sendable, Equatable {
         }
         // The global --json is a default, `set format` the one below it; a format flag on the
         // command wins over both, and a view-only flag (--chart, --wide, --jq) over the setting.
-        let setting = display?.format ?? .table
+        // A setting applies to the commands that take its flag: `stats` (no `--csv`) keeps its table
+        // view rather than print its human summary as CSV.
+        let setting = (display?.format).flatMap { command.accepts($0.rawValue) ? $0 : nil } ?? .table
         let viewFlags = command.has("chart") || command.has("wide") || command.has("jq")
         format.kind = chosen.first ?? (options.json ? .json : (viewFlags ? .table : setting))
         format.fromSetting = chosen.isEmpty && !options.json && !viewFlags && setting != .table

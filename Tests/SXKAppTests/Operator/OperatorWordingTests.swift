@@ -127,6 +127,21 @@ final class ScriptInvocationTests: XCTestCase {
         XCTAssertEqual(SXK.run(["-c", "ordrs"], in: ws, baseURL: nil).errorLines, ["error: unknown command 'ordrs' (did you mean 'orders'?)"])
     }
 
+    /// `set format` applies to the commands that take its flag: `stats` (no `--csv`) keeps its table
+    /// view, `stats daily` prints CSV; JSON goes to both.
+    func testSetFormatAppliesToTheCommandsThatTakeIt() throws {
+        let ws = Workspace()
+        let summary = SXK.run(["--sandbox", "-c", "login 13800000001 --password-stdin --accept-privacy\nset format csv; stats; stats daily"],
+                              in: ws, baseURL: nil, stdin: "sandbox123\n")
+        XCTAssertEqual(summary.status, 0, summary.summary)
+        XCTAssertTrue(summary.stdout.contains("SUMMARY"), summary.summary)
+        XCTAssertFalse(summary.stdout.contains("summary,value"), summary.summary)
+        XCTAssertTrue(summary.stdout.contains("date,orderCount,orderAmount"), summary.summary)
+        let json = SXK.run(["--sandbox", "-c", "set format json; stats"], in: ws, baseURL: nil)
+        XCTAssertEqual(json.status, 0, json.summary)
+        XCTAssertTrue(json.stdout.hasPrefix("{"), json.summary)
+    }
+
     /// A password written on the line after `login --password-stdin` in a script or `-c` text (where that
     /// flag reads standard input, not the next line) runs as an unknown command whose word is not shown.
     func testAPasswordWrittenAfterAPasswordReadingLineIsNotShown() throws {
