@@ -99,4 +99,28 @@ final class StatisticsFeatureTests: BothSpellingsTestCase {
             XCTAssertTrue(rest.allSatisfy { $0.queryValue("page") == page.queryValue("page") || $0.overlaps(page) }, "daily pages not in flight together")
         }
     }
+
+    /// Ctrl-C while a later daily page is out is said as page 1's would be: the request it cut.
+    func testACancelOnALaterPageNamesTheRequest() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let today = try h.stats.range()
+        let daily = try await h.stats.load(range: today).endpoint.daily.path
+        let wide = DateRange(from: WireDate.day(Date().addingTimeInterval(-40 * 86400)), to: today.to)
+        h.sandbox.injectFault(SandboxFault(path: daily, kind: .hang, query: "page=2"))
+        defer { h.sandbox.clearFaults() }
+        h.sandbox.resetRequestLog()
+        let stats = try XCTUnwrap(h.stats)
+        let task = Task { try await stats.daily(range: wide, pageSize: 10, allPages: true) }
+        let deadline = Date().addingTimeInterval(10)
+        while !h.requests(daily).contains(where: { $0.queryValue("page") == "2" }), Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("not cancelled")
+        } catch let error as FeatureError {
+            XCTAssertEqual("\(error)", "stats daily: GET \(daily): cancelled")
+            XCTAssertTrue(error.isCancelled, "\(error)")
+        }
+    }
 }

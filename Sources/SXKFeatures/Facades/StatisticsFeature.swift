@@ -189,8 +189,11 @@ public struct StatisticsFeature: Sendable {
         } catch {
             throw FeatureError.from(error, context: "stats daily")
         }
-        // Interrupted: no partial list stands for the range.
-        if outcome.stop == .cancelled { throw .cancelled }
+        // Interrupted: no partial list stands for the range. Said as page 1's would be: the request it cut.
+        if outcome.stop == .cancelled {
+            let cut = AppModel.statsDailyPage(endpoint, range: range, page: out.pages + 1, pageSize: pageSize)
+            throw .api(.cancelled(request: RequestLabel(method: "GET", path: cut.endpoint.path)), context: "stats daily")
+        }
         // The walk judged the last page with the list's page size (a short last page's own length is not it).
         if outcome.stop == .completed { out.lastPage = true }
         if outcome.stop == .emptyBeforeTotal {
