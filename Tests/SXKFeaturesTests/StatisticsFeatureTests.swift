@@ -123,4 +123,26 @@ final class StatisticsFeatureTests: BothSpellingsTestCase {
             XCTAssertTrue(error.isCancelled, "\(error)")
         }
     }
+
+    /// `stats daily --all --limit N` reads no page past the one holding the N-th row, ahead or not.
+    func testAllWithALimitReadsNoPagePastIt() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000003")
+        let today = try h.stats.range()
+        let daily = try await h.stats.load(range: today).endpoint.daily.path
+        let wide = DateRange(from: WireDate.day(Date().addingTimeInterval(-60 * 86400)), to: today.to)
+        let stats = try XCTUnwrap(h.stats)
+        h.sandbox.resetRequestLog()
+        let all = try await stats.daily(range: wide, pageSize: 10, allPages: true)
+        XCTAssertGreaterThanOrEqual(all.pages, 5)
+        for (limit, pages) in [(15, 2), (10, 1), (5, 1)] {
+            h.sandbox.resetRequestLog()
+            let some = try await stats.daily(range: wide, pageSize: 10, allPages: true, limit: limit)
+            XCTAssertEqual(some.pages, pages, "--limit \(limit)")
+            XCTAssertEqual(Array(some.rows.map(\.date).prefix(limit)), Array(all.rows.map(\.date).prefix(limit)))
+            XCTAssertTrue(some.limited, "--limit \(limit)")
+            XCTAssertNil(some.cut)
+            XCTAssertEqual(Set(h.requests(daily).compactMap { $0.queryValue("page") }), Set((1...pages).map(String.init)), "--limit \(limit)")
+        }
+    }
 }

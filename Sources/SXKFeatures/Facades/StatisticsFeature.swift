@@ -19,6 +19,8 @@ public struct DailyRows: Sendable {
     /// Set when a page after the first failed: the rows are those of the pages before it, and this is
     /// the error to report after them (the session already reset for a rejected token).
     public var failure: FeatureError?
+    /// True when `--all` stopped at the page that holds the rows `--limit` asks for.
+    public var limited = false
 
     public init(rows: [Daily], pages: Int, total: Int?, responses: [APIResponse]) {
         self.rows = rows; self.pages = pages; self.total = total; self.responses = responses
@@ -117,8 +119,9 @@ public struct StatisticsFeature: Sendable {
     }
 
     /// The daily rows alone: the first page, or every page with `allPages`.
+    /// `limit`: with `allPages`, no page is read past the one that holds that many rows.
     public func daily(role: String? = nil, range: DateRange, pageSize: Int = StatisticsFeature.defaultPageSize,
-                      allPages: Bool = false) async throws(FeatureError) -> DailyRows {
+                      allPages: Bool = false, limit: Int? = nil) async throws(FeatureError) -> DailyRows {
         let (_, endpoint) = try endpoint(role: role)
         try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
         let timer = CallTimer(), sink = CallSink()
@@ -126,7 +129,7 @@ public struct StatisticsFeature: Sendable {
         do {
             try await sessionGuard.run("stats daily") {
                 let first = try await dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: 1, pageSize: pageSize), page: 1, pageSize: pageSize, timer: timer, sink: sink)
-                try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, timer: timer, sink: sink, into: &out)
+                try await collect(first, endpoint, range: range, pageSize: pageSize, allPages: allPages, limit: limit, timer: timer, sink: sink, into: &out)
             }
         } catch {
             guard let partial = Self.partial(out, after: error) else { throw error }
@@ -155,7 +158,7 @@ public struct StatisticsFeature: Sendable {
     /// pages the first answer makes known go out together (`PageWalker`), read in page order; the first
     /// failure in that order is the one reported, and what is still in flight is cancelled.
     private func collect(_ first: APIResult<Page<Daily>>, _ endpoint: RoleEndpoints, range: DateRange, pageSize: Int, allPages: Bool,
-                         timer: CallTimer, sink: CallSink, into out: inout DailyRows) async throws(FeatureError) {
+                         limit: Int? = nil, timer: CallTimer, sink: CallSink, into out: inout DailyRows) async throws(FeatureError) {
         func add(_ result: APIResult<Page<Daily>>) {
             out.rows += result.value.list
             out.pages += 1
@@ -164,6 +167,11 @@ public struct StatisticsFeature: Sendable {
             out.responses.append(result.response)
         }
         guard allPages, !first.value.isLast else { return add(first) }
+        if let limit, first.value.list.count >= limit {
+            add(first)
+            out.limited = true
+            return
+        }
         let feature = self
         typealias Answer = PageWalker.Answer<APIResult<Page<Daily>>>
         // A page is one "row" of the walk; an empty one is none, so the walk sees a page without rows
@@ -175,7 +183,10 @@ public struct StatisticsFeature: Sendable {
         var largest = first.value.pageSize
         let outcome: WalkOutcome
         do {
-            outcome = try await PageWalker.walk(limit: nil, same: { $0.first?.value.list.map(\.raw) == $1.first?.value.list.map(\.raw) }, fetch: { @Sendable page in
+            // `--limit` rows fill this many pages of the first page's length (a full page: it is not the
+            // last), so no page past them is asked for, ahead or not.
+            let pages = limit.map { PageRule.pages(rows: $0, pageSize: max(1, first.value.list.count)) }
+            outcome = try await PageWalker.walk(limit: pages, same: { $0.first?.value.list.map(\.raw) == $1.first?.value.list.map(\.raw) }, fetch: { @Sendable page in
                 if page == 1 { return answer(first) }
                 let result = try await feature.dailyPage(AppModel.statsDailyPage(endpoint, range: range, page: page, pageSize: pageSize),
                                                          page: page, pageSize: pageSize, timer: timer, sink: sink)
@@ -196,12 +207,19 @@ public struct StatisticsFeature: Sendable {
         }
         // The walk judged the last page with the list's page size (a short last page's own length is not it).
         if outcome.stop == .completed { out.lastPage = true }
+        if outcome.stop == .limit, !out.lastPage {
+            if let limit, out.rows.count < limit {
+                out.cut = "--all stopped after \(out.pages) daily pages, which should hold the \(limit) rows --limit asks for: a later page was shorter than the first; the rows may be partial"
+            } else {
+                out.limited = true
+            }
+        }
         if outcome.stop == .emptyBeforeTotal {
             out.lastPage = false
             out.cut = "--all stopped at daily page \(out.pages + 1): the server listed no rows there though its total is \(outcome.progress.total.map(String.init) ?? "larger"); the rows may be partial"
         } else if outcome.stop == .repeated {
             out.cut = "--all stopped at daily page \(out.pages + 1): the server answered it with the same rows as page \(out.pages) (it does not page this list); the rows may be partial"
-        } else if outcome.stop == .stoppedByCaller, !out.lastPage, out.total.map({ $0 > out.rows.count }) ?? (out.rows.count < days) {
+        } else if outcome.stop == .stoppedByCaller, !out.lastPage, !out.limited, out.total.map({ $0 > out.rows.count }) ?? (out.rows.count < days) {
             out.cut = "--all stopped after \(out.pages) daily pages, which hold the range's \(days) days: the server named more (\(out.total.map { "a total of \($0) rows" } ?? "full pages and no total")); the rows may be partial"
         }
     }

@@ -52,7 +52,8 @@ extension AppCommands {
         case "daily":
             // Before the rows: a page that failed on a rejected token has ended the session by then.
             let scope = roleScope(try feature.endpoint(role: role).endpoint)
-            let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"))
+            // No page past the one holding the rows --limit shows.
+            let daily = try await feature.daily(role: role, range: range, allPages: command.has("all"), limit: command.option("limit").flatMap { Int($0) })
             var output = CommandOutput(data: .array(daily.rows.map(\.raw)))
             output.raw = daily.responses.map(\.bodyText)
             addDaily(daily.rows, chart: chart, to: &output)
@@ -92,7 +93,7 @@ extension AppCommands {
             output.status = ExitStatus.failure
             return
         }
-        guard !daily.lastPage else { return }
+        guard !daily.lastPage, !daily.limited else { return }
         output.notes.append("daily rows: \(daily.pages == 1 ? "the first page" : "\(daily.pages) pages") \(daily.total.map { "of \(Formatting.count($0, "row"))" } ?? "(no total in the answer)"), as the app's first screen loads them; --all reads every page")
     }
 
