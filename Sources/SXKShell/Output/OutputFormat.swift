@@ -66,11 +66,13 @@ public struct OutputFormat: Sendable, Equatable {
                 throw UsageError("--raw prints the bodies as received; it cannot be combined with --\(other)")
             }
         }
+        // The format as the line gave it: a global `--json` before the command is named as such.
+        let given = chosen.isEmpty && options.json ? "the global --json (before the command)" : "--\(format.kind.rawValue)"
         if format.chart && format.kind != .table {
-            throw UsageError("--chart draws bars in the table view; it cannot be combined with --\(format.kind.rawValue)")
+            throw UsageError("--chart draws bars in the table view; it cannot be combined with \(given)")
         }
         if format.wide && ![.table, .expanded].contains(format.kind) {
-            throw UsageError("--wide is for the table view; --\(format.kind.rawValue) always prints every column")
+            throw UsageError("--wide is for the table view; \(given) always prints every column")
         }
         return format
     }

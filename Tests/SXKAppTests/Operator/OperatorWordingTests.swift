@@ -140,6 +140,10 @@ final class ScriptInvocationTests: XCTestCase {
         let json = SXK.run(["--sandbox", "-c", "set format json; stats"], in: ws, baseURL: nil)
         XCTAssertEqual(json.status, 0, json.summary)
         XCTAssertTrue(json.stdout.hasPrefix("{"), json.summary)
+        // A view flag the global --json rules out names that flag as the one given.
+        let chart = SXK.run(["--sandbox", "--json", "stats", "--chart"], in: ws, baseURL: nil)
+        XCTAssertEqual(chart.status, 2, chart.summary)
+        XCTAssertEqual(chart.errorLines, ["error: --chart draws bars in the table view; it cannot be combined with the global --json (before the command)"], chart.summary)
     }
 
     /// A password written on the line after `login --password-stdin` in a script or `-c` text (where that
