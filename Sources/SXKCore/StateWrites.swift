@@ -1,4 +1,11 @@
-/// Writes of several state files that belong together (an import's keys and its token): an interrupt
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes of several state files that belong together (an import's keys and its token, a login's token and
+/// account keys): an interrupt or a SIGTERM
 /// lets one in progress finish before the shell gives up on its command or the process ends, so no
 /// half of it is left on disk (one device's keys beside another's token).
 public enum StateWrites {
@@ -7,6 +14,19 @@ public enum StateWrites {
 
     /// True while such a write runs.
     public static var inProgress: Bool { lock.withLock { running > 0 } }
+
+    /// Waits while such a write runs, at most `seconds` (a write stuck on a dead disk does not hold
+    /// the process's end for good). True when none runs any more.
+    @discardableResult
+    public static func waitForNone(atMost seconds: Double) -> Bool {
+        var waited = 0.0
+        while inProgress {
+            if waited >= seconds { return false }
+            usleep(5_000)
+            waited += 0.005
+        }
+        return true
+    }
 
     /// Runs `body` as one such write.
     public static func together<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

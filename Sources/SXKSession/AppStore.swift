@@ -202,8 +202,17 @@ public final class AppStore: @unchecked Sendable {
     /// file that cannot be removed (a folder planted there) does not keep the account snapshot and
     /// list; its failure is thrown last.
     /// `replacingOwnSession`: a new token replaces this process's session (`TokenStore.write(ownSessionOnly:)`).
+    /// The whole write is one change for an interrupt or a SIGTERM (`StateWrites`): it finishes first,
+    /// so a token never stands on disk without the account keys written with it.
     public func write(_ values: [(key: String, value: JSONValue?)], token: TokenChange? = nil, clearAccountList: Bool = false,
                       replacingOwnSession: Bool = false) throws(SessionError) {
+        try StateWrites.together { () throws(SessionError) in
+            try writeTogether(values, token: token, clearAccountList: clearAccountList, replacingOwnSession: replacingOwnSession)
+        }
+    }
+
+    private func writeTogether(_ values: [(key: String, value: JSONValue?)], token: TokenChange?, clearAccountList: Bool,
+                               replacingOwnSession: Bool) throws(SessionError) {
         var deferred: SessionError?
         var expectation: TokenExpectation?
         // A new token whose account keys cannot be written goes back to the token before it: the token

@@ -642,6 +642,9 @@ public final class Shell: @unchecked Sendable {
         running.cancel(orNext: true)
         status.clear()
         TerminalPrompt.endOpenQuestion()
+        // A write of several state files in progress (an import's keys and token, a login's token and
+        // account) finishes first, or half of it would stay on disk beside the other half's old files.
+        StateWrites.waitForNone(atMost: 10)
         saveHistory()
         host.shutdown()
         stdout.flush()

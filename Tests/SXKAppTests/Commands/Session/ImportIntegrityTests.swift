@@ -37,6 +37,74 @@ final class ImportIntegrityTests: SandboxTestCase {
         return out
     }
 
+    /// SIGTERM while an import's keys are on disk and its token not yet: the process ends only once
+    /// both are, so the profile never holds one device's keys beside another's token.
+    func testASIGTERMDuringAnImportLeavesOneDevicesStateWhole() throws {
+        let ws = Workspace()
+        // Large enough that the keys' write (and its sync) is a window a signal can land in.
+        var many: [String: Any] = [:]
+        for n in 0..<10_000 { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
+        let a = try export(ws, name: "a.plist", token: "token-of-device-a-0123456789abcdef", extra: many)
+        var other = many
+        other["key_in_user_id"] = 3002
+        let b = try export(ws, name: "b.plist", token: "token-of-device-b-0123456789abcdef", extra: other)
+        let defaults = ws.stateDir + "/dev/defaults.json", tokenFile = ws.stateDir + "/dev/token"
+        for _ in 0..<2 {
+            XCTAssertEqual(SXK.run(["import-defaults", a, "--profile", "dev"], in: ws, baseURL: url).status, 0)
+            var st = stat()
+            XCTAssertEqual(stat(defaults, &st), 0)
+            let before = st.st_ino
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: SXKBinary.path)
+            process.arguments = ["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "import-defaults", b, "--profile", "dev"]
+            process.environment = ws.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The keys' file replaced (a new inode): the token is written next.
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning, Date() < deadline, stat(defaults, &st) == 0, st.st_ino == before { usleep(200) }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let keys = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(ws.read(defaults))) as? [String: Any])
+            let token = String(decoding: try XCTUnwrap(ws.read(tokenFile)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let user = keys["key_in_user_id"] as? Int
+            XCTAssertTrue((user == 3001 && token.contains("device-a")) || (user == 3002 && token.contains("device-b")),
+                          "user \(String(describing: user)) beside \(token) (exit \(process.terminationStatus))")
+        }
+    }
+
+    /// SIGTERM the moment a login's token is on disk: the process ends once the account keys written
+    /// with it are too, never leaving a token with no account beside it.
+    func testASIGTERMAsALoginsTokenIsWrittenLeavesItsAccountBesideIt() throws {
+        var caught = 0
+        for _ in 0..<3 {
+            let ws = Workspace()
+            ws.baseURL = url
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: SXKBinary.path)
+            process.arguments = ["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "login", "13800000004", "--password-stdin",
+                                 "--accept-privacy", "--account", "2"]
+            process.environment = ws.environment
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
+            try? input.fileHandleForWriting.close()
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: ws.tokenFile) { usleep(100) }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: ws.tokenFile) else { continue }
+            caught += 1
+            let keys = (try? JSONSerialization.jsonObject(with: ws.read(ws.defaultsFile) ?? Data())) as? [String: Any]
+            XCTAssertEqual(keys?["key_in_user_id"] as? Int, 4002, "a token with no account beside it (exit \(process.terminationStatus))")
+        }
+        XCTAssertGreaterThan(caught, 0, "no login got as far as its token")
+    }
+
     /// An export within the 16 MB read limit whose keys take more than 16 MB as JSON (3 MB of control
     /// characters, six bytes each once escaped) would be written and then set aside as corrupt at the
     /// next read, its token left behind: it is refused before anything is written, and the profile
