@@ -330,9 +330,13 @@ public struct Renderer: Sendable {
             var taken = exact || lastSpace == nil ? used : widthAtSpace
             while head.last == " " { head.removeLast() }
             rows.append(lead + head)
-            let after = rest[end...]
-            rest = after.drop { $0 == " " }
-            taken += after.count - rest.count
+            // The spaces dropped counted one by one: `count` of what is left would walk the rest of the
+            // line for every row (a line of 150,000 key names took minutes).
+            rest = rest[end...]
+            while rest.first == " " {
+                rest.removeFirst()
+                taken += 1
+            }
             restWidth -= taken
             lead = TextWidth.width(next) < width / 2 ? next : ""
             if rest.isEmpty { break }

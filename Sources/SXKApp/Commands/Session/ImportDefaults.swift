@@ -80,14 +80,19 @@ extension AppCommands {
         ])
         output.notes.append("imported \(Formatting.count(report.importedKeys.count, "key")) (\(report.format)) into profile \(profile)"
             + (report.tokenImported ? ", token included" : ", no token"))
+        // A line names the first keys of a list; `--json` holds every one (an export may hold thousands).
+        func listed(_ keys: [String]) -> String {
+            let shown = keys.prefix(20).joined(separator: ", ")
+            return keys.count > 20 ? shown + " … and \(Formatting.count(keys.count - 20)) more (--json lists them all)" : shown
+        }
         if !report.unmodelledKeys.isEmpty {
-            output.notes.append("in an account's scope, kept but not modelled by sxk: \(report.unmodelledKeys.joined(separator: ", "))")
+            output.notes.append("in an account's scope, kept but not modelled by sxk: \(listed(report.unmodelledKeys))")
         }
         if !report.unknownKeys.isEmpty {
-            output.notes.append("unknown keys (kept out): \(report.unknownKeys.joined(separator: ", "))")
+            output.notes.append("unknown keys (kept out): \(listed(report.unknownKeys))")
         }
         if !report.readAsShanghaiTime.isEmpty {
-            output.notes.append("a time given as text without a zone, read as Asia/Shanghai time (the backend's zone) \(Rules.importedTextTime.marker): \(report.readAsShanghaiTime.joined(separator: ", "))")
+            output.notes.append("a time given as text without a zone, read as Asia/Shanghai time (the backend's zone) \(Rules.importedTextTime.marker): \(listed(report.readAsShanghaiTime))")
         }
         output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
         // A later process starts on its default profile: say how to reach this one from there.

@@ -74,6 +74,19 @@ final class ImportIntegrityTests: SandboxTestCase {
         }
     }
 
+    /// A note names the first 20 keys of a list; `--json` holds every one (an export may hold thousands).
+    func testALongKeyListIsNamedInPartAndGivenWholeInJSON() throws {
+        let ws = Workspace()
+        var many: [String: Any] = [:]
+        for n in 0..<25 { many["3001_store_custom_key_\(n)"] = "v" }
+        let file = try export(ws, name: "many.plist", token: nil, extra: many)
+        let r = SXK.run(["import-defaults", file, "--profile", "many", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains(" … and 5 more (--json lists them all)"), r.summary)
+        let listed = try XCTUnwrap(try r.json() as? [String: Any])["unmodelledKeys"] as? [String]
+        XCTAssertEqual(listed?.count, 25, r.summary)
+    }
+
     /// SIGTERM the moment a login's token is on disk: the process ends once the account keys written
     /// with it are too, never leaving a token with no account beside it.
     func testASIGTERMAsALoginsTokenIsWrittenLeavesItsAccountBesideIt() throws {
