@@ -55,8 +55,10 @@ enum SignalRouter {
         return set
     }
 
-    /// Creates the pipe and installs the handlers. Returns the read end.
-    static func install() -> Int32 {
+    /// Creates the pipe and installs the handlers. Returns the read end. `keepingIgnored`: a signal
+    /// ignored when the process started stays ignored, as a non-interactive program leaves it (`nohup`
+    /// ignores SIGHUP, a shell's background job SIGINT); an interactive shell takes them whatever.
+    static func install(keepingIgnored: Bool = false) -> Int32 {
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -78,13 +80,27 @@ enum SignalRouter {
         }
 
         // No SA_RESTART: a blocked read returns EINTR.
-        for sig in [SIGINT, SIGTERM, SIGHUP] { setAction(sig, signalHandler, restart: false) }
+        for sig in [SIGINT, SIGTERM, SIGHUP] where !(keepingIgnored && ignoredAtStart(sig)) { setAction(sig, signalHandler, restart: false) }
         // SIGWINCH: SA_RESTART, so a resize never breaks a read elsewhere (a password prompt); the
         // editor's poll still wakes on the pipe.
         setAction(SIGWINCH, resizeHandler, restart: true)
         signal(SIGPIPE, SIG_IGN)
         installStopHandler()
         return fds[0]
+    }
+
+    /// Whether `sig` is ignored now (SIG_IGN, inherited through exec).
+    static func ignoredAtStart(_ sig: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(sig, nil, &current) == 0 else { return false }
+        #if canImport(Glibc)
+        let handler = current.__sigaction_handler.sa_handler
+        #else
+        let handler = current.__sigaction_u.__sa_handler
+        #endif
+        // SIG_DFL is a null handler, SIG_IGN the address 1.
+        guard let handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == 1
     }
 
     /// The one place a handler is set: `handler` for `sig`, no other signal blocked while it runs;

@@ -79,7 +79,7 @@ public final class Shell: @unchecked Sendable {
     /// Runs the mode to the end and returns the exit status (the host's `shutdown` has been called).
     public func run() async -> Int32 {
         SignalRouter.blockOnThisThread()
-        let pipeFD = SignalRouter.install()
+        let pipeFD = SignalRouter.install(keepingIgnored: mode != .repl)
         let threads = ShellThreads.take()
         let reader = threads.reader
         self.reader = reader

@@ -65,4 +65,26 @@ final class TerminateDuringACommandTests: XCTestCase {
             XCTAssertEqual(server.requestLog().map(\.path), ["/api/yf-handset-app/userinfo"], "round \(round)")
         }
     }
+
+    /// Under `nohup` (SIGHUP ignored when sxk starts) a one-shot keeps that: a hangup during its
+    /// request does not end it, as it ends no other non-interactive program started so.
+    func testASignalIgnoredAtTheStartStaysIgnored() throws {
+        server.setLatency(milliseconds: 600)
+        server.resetRequestLog()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nohup")
+        process.arguments = [SXKBinary.path, "--base-url", url.absoluteString, "--state-dir", ws.stateDir, "get", "/api/app/config", "--jq", ".enableRegister"]
+        process.environment = ws.environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while server.requestLog().isEmpty && Date() < deadline { usleep(2_000) }
+        // nohup execs sxk: the same process.
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertFalse(out.fileHandleForReading.readDataToEndOfFile().isEmpty, "the answer was not printed")
+    }
 }
