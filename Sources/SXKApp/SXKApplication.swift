@@ -26,6 +26,17 @@ public enum SXKApplication {
         // Everything this process creates is private, including what Foundation makes on its own
         // (a URL cache folder); the state files set 0600/0700 explicitly as well.
         umask(0o077)
+        // No core file: it would hold the live token (a crash is still reported on stderr).
+        #if canImport(Glibc)
+        let coreLimit = __rlimit_resource_t(RLIMIT_CORE.rawValue)
+        #else
+        let coreLimit = RLIMIT_CORE
+        #endif
+        var core = rlimit()
+        if getrlimit(coreLimit, &core) == 0, core.rlim_cur != 0 {
+            core.rlim_cur = 0
+            _ = setrlimit(coreLimit, &core)
+        }
         openClosedStandardDescriptors()
         let environment = ProcessEnvironment.current()
         // Only once the environment is read: loading libcurl sets and removes a variable (CCurl).

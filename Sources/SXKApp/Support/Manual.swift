@@ -31,7 +31,7 @@ enum Manual {
                 .tagged("3", "Not logged in, or the session expired."),
                 .tagged("4", "Network error (unreachable, timeout, TLS)."),
                 .tagged("130", "Interrupted (Ctrl-C)."),
-                .tagged("129, 143", "Ended by SIGHUP (the terminal closed) or SIGTERM, after saving history and state."),
+                .tagged("129, 131, 143", "Ended by SIGHUP (the terminal closed), SIGQUIT (Ctrl-\\) or SIGTERM, after saving history and state (never a core file: it would hold the token)."),
             ]),
             ManPage.Section("Environment", [
                 .tagged("SXK_ENV", "Environment when `--env` is not given: test or release (default test); sandbox only with `--sandbox`."),

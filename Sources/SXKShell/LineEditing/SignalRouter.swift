@@ -5,12 +5,13 @@ import Darwin
 #endif
 import Synchronization
 
-/// Turns SIGINT/SIGTERM/SIGHUP into bytes on a self-pipe (the only async-signal-safe way out of a
+/// Turns SIGINT/SIGTERM/SIGHUP/SIGQUIT into bytes on a self-pipe (the only async-signal-safe way out of a
 /// handler). The signals are blocked on the shell's thread, the threads it starts and the signal
 /// watcher's; one that lands on another thread is forwarded to the line-reading thread, so a blocking
 /// read there fails with EINTR (no SA_RESTART) and the prompt can clear its line.
 enum SignalRouter {
-    /// Byte written for SIGINT while a command runs (`I`), at a prompt (`i`), SIGTERM (`T`), SIGHUP (`H`).
+    /// Byte written for SIGINT while a command runs (`I`), at a prompt (`i`), SIGTERM (`T`), SIGHUP (`H`),
+    /// SIGQUIT (`Q`: Ctrl-\\ ends the shell as SIGTERM does, its state saved, not by a core dump).
     static let commandActive = Atomic<Bool>(false)
     static let readerThread = Atomic<UInt>(0)
     static let pipeWrite = Atomic<Int32>(-1)
@@ -46,7 +47,7 @@ enum SignalRouter {
     }
 
     /// The signals routed to the reader thread (never read from a handler).
-    private static let routed: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+    private static let routed: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH]
 
     static func signalSet() -> sigset_t {
         var set = sigset_t()
@@ -80,7 +81,7 @@ enum SignalRouter {
         }
 
         // No SA_RESTART: a blocked read returns EINTR.
-        for sig in [SIGINT, SIGTERM, SIGHUP] where !(keepingIgnored && ignoredAtStart(sig)) { setAction(sig, signalHandler, restart: false) }
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] where !(keepingIgnored && ignoredAtStart(sig)) { setAction(sig, signalHandler, restart: false) }
         // SIGWINCH: SA_RESTART, so a resize never breaks a read elsewhere (a password prompt); the
         // editor's poll still wakes on the pipe.
         setAction(SIGWINCH, resizeHandler, restart: true)
@@ -241,6 +242,7 @@ private let signalHandler: @convention(c) (Int32) -> Void = { sig in
         SignalRouter.interrupts.add(1, ordering: .relaxed)
         byte = SignalRouter.commandActive.load(ordering: .relaxed) ? UInt8(ascii: "I") : UInt8(ascii: "i")
     case SIGTERM: byte = UInt8(ascii: "T")
+    case SIGQUIT: byte = UInt8(ascii: "Q")
     default: byte = UInt8(ascii: "H")
     }
     let fd = SignalRouter.pipeWrite.load(ordering: .relaxed)

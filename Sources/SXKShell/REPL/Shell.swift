@@ -615,6 +615,7 @@ public final class Shell: @unchecked Sendable {
                 case UInt8(ascii: "i") where keep: running.cancel(orNext: true)
                 case UInt8(ascii: "T"): if end.claim(bySignal: SIGTERM) { terminate(SIGTERM) }
                 case UInt8(ascii: "H"): if end.claim(bySignal: SIGHUP) { terminate(SIGHUP) }
+                case UInt8(ascii: "Q"): if end.claim(bySignal: SIGQUIT) { terminate(SIGQUIT) }
                 default: break
                 }
             }

@@ -87,4 +87,28 @@ final class TerminateDuringACommandTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertFalse(out.fileHandleForReading.readDataToEndOfFile().isEmpty, "the answer was not printed")
     }
+
+    /// Ctrl-\\ (SIGQUIT) ends a one-shot as SIGTERM does (131, after saving), never by a core dump,
+    /// which would hold the live token: none is written even where the limit allows one.
+    func testSIGQUITEndsTheRunAsSIGTERMDoesAndWritesNoCore() throws {
+        let here = ws.root + "/cwd"
+        try FileManager.default.createDirectory(atPath: here, withIntermediateDirectories: true)
+        server.resetRequestLog()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -c unlimited 2>/dev/null; exec \"$0\" \"$@\"", SXKBinary.path,
+                             "--base-url", url.absoluteString, "--state-dir", ws.stateDir, "get", "/api/yf-handset-app/userinfo"]
+        process.environment = ws.environment
+        process.currentDirectoryURL = URL(fileURLWithPath: here)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while server.requestLog().isEmpty && Date() < deadline { usleep(2_000) }
+        kill(process.processIdentifier, SIGQUIT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 128 + SIGQUIT)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: here), [], "a core file was written")
+    }
 }
