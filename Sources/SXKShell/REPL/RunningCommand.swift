@@ -78,7 +78,13 @@ final class RunningCommand: @unchecked Sendable {
                 return nil
             }
             guard let entry else { return }
-            if entry.cancel() { return }
+            if entry.cancel() {
+                // A command whose output is all delivered and that only waits for its pager to quit ends
+                // as it would have: the interrupt is kept for the next one, which it stops (the pager's
+                // quit is not a command the Ctrl-C could stop).
+                if orNext, PagerProcess.isRunning { lock.withLock { interruptedBeforeStart = true } }
+                return
+            }
             tried = entry.generation
         }
     }
