@@ -54,12 +54,15 @@ final class RunningCommand: @unchecked Sendable {
 
     /// Ends the wait for an interrupted command after `delay`, or once no pager runs (the command,
     /// which waits for its pager, usually ends first).
-    private static func giveUp(_ gate: Gate, after delay: TimeInterval) {
+    private static func giveUp(_ gate: Gate, after delay: TimeInterval, afterWrite: Bool = false) {
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             guard !gate.hasEnded else { return }
             // A pager owns the terminal until it quits; a write of state files that belong together
             // finishes first (`StateWrites`), or half of it would stay on disk.
-            if PagerProcess.isRunning || StateWrites.inProgress { return giveUp(gate, after: 0.05) }
+            if PagerProcess.isRunning { return giveUp(gate, after: 0.05, afterWrite: afterWrite) }
+            if StateWrites.inProgress { return giveUp(gate, after: 0.05, afterWrite: true) }
+            // Once such a write is done the command gets its grace again, to say what it wrote.
+            if afterWrite { return giveUp(gate, after: grace) }
             gate.resume(.failed(CancellationError()))
         }
     }

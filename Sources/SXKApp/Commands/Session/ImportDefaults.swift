@@ -95,6 +95,12 @@ extension AppCommands {
             output.notes.append("a time given as text without a zone, read as Asia/Shanghai time (the backend's zone) \(Rules.importedTextTime.marker): \(listed(report.readAsShanghaiTime))")
         }
         output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
+        // A Ctrl-C that came while the write ran: the import is on disk whole, and stands; the run
+        // still ends as interrupted (130), as a login interrupted after set-user does.
+        if Task.isCancelled {
+            output.warnings.append("interrupted: the import was already written whole, and stands (profile \(profile))")
+            output.status = ExitStatus.interrupted
+        }
         // A later process starts on its default profile: say how to reach this one from there.
         // With what this process was started with that picks the profile's place and backend: the
         // state folder, and the sandbox (a sandbox profile needs `--sandbox`; another backend is on record).

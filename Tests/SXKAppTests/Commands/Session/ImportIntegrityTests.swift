@@ -87,6 +87,33 @@ final class ImportIntegrityTests: SandboxTestCase {
         XCTAssertEqual(listed?.count, 25, r.summary)
     }
 
+    /// A Ctrl-C once an import's keys are on disk: the write finishes, and the run says the import
+    /// stands (it is on disk whole) and ends with 130, not a bare "interrupted" over a written import.
+    func testACtrlCDuringAnImportsWriteSaysTheImportStands() throws {
+        let ws = Workspace()
+        var many: [String: Any] = [:]
+        for n in 0..<10_000 { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
+        let a = try export(ws, name: "a.plist", token: "token-of-device-a-0123456789abcdef", extra: many)
+        var other = many
+        other["key_in_user_id"] = 3002
+        let b = try export(ws, name: "b.plist", token: "token-of-device-b-0123456789abcdef", extra: other)
+        let defaults = ws.stateDir + "/dev/defaults.json", tokenFile = ws.stateDir + "/dev/token"
+        XCTAssertEqual(SXK.run(["import-defaults", a, "--profile", "dev"], in: ws, baseURL: url).status, 0)
+        var st = stat()
+        XCTAssertEqual(stat(defaults, &st), 0)
+        let before = st.st_ino
+        let running = try LiveSXK(["import-defaults", b, "--profile", "dev"], in: ws, baseURL: url)
+        let deadline = Date().addingTimeInterval(30)
+        while running.process.isRunning, Date() < deadline, stat(defaults, &st) == 0, st.st_ino == before { usleep(200) }
+        kill(running.pid, SIGINT)
+        let status = running.finish(timeout: 30)
+        let err = String(decoding: running.err.finish(), as: UTF8.self)
+        let token = String(decoding: try XCTUnwrap(ws.read(tokenFile)), as: UTF8.self)
+        XCTAssertTrue(token.contains("device-b"), "the write did not finish: \(err)")
+        XCTAssertEqual(status, 130, err)
+        XCTAssertTrue(err.contains("interrupted: the import was already written whole, and stands (profile dev)"), err)
+    }
+
     /// SIGTERM the moment a login's token is on disk: the process ends once the account keys written
     /// with it are too, never leaving a token with no account beside it.
     func testASIGTERMAsALoginsTokenIsWrittenLeavesItsAccountBesideIt() throws {
