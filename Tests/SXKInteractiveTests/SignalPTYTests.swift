@@ -124,6 +124,29 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("done-0")
     }
 
+    /// Ctrl-Z at the password prompt and `fg`: the terminal drops the keys of the unfinished line at
+    /// the stop, so the question is asked again on a row of its own, and the password typed then logs in.
+    func testCtrlZAtThePasswordPromptAsksAgainAfterFg() throws {
+        let bash = "/bin/bash"
+        // A job-control shell sends Ctrl-Z's SIGTSTP and resumes sxk: skips only without /bin/bash
+        // (every Debian system has it and `make` installs it, so CI runs this).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        let command = ([InteractiveShellTests.binary] + globalArguments + ["login", "13800000001", "--accept-privacy"]).map { "'\($0)'" }.joined(separator: " ")
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
+                               environment: environment)
+        let first = try s.expect("password")
+        s.send("sand")
+        usleep(200_000)
+        s.send("\u{1A}")
+        try s.expect("stopped-148")
+        // Asked again after `fg`: the keys typed before the stop are gone, the whole password is typed.
+        try s.expect("password")
+        s.send("sandbox123\r")
+        try s.expect("logged in as")
+        try s.expect("done-0")
+        XCTAssertFalse(first.isEmpty)
+    }
+
     /// An sxk run in the background (`&` under a job-control shell) leaves the terminal alone: a
     /// `switch-account` that may ask for a password does not turn off the echo of the program in
     /// the foreground, and a login refused by its checks does not drop the keys typed to it.

@@ -167,8 +167,8 @@ extension SignalRouter {
 
     /// Up to `count` bytes from the terminal for a prompt, given up on Ctrl-C even when it came just
     /// before the read began (its byte waits on the wake-up pipe): then -1 with errno EINTR, as an
-    /// interrupted read. A resize does not end it.
-    static func readTerminal(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, count: Int) -> Int {
+    /// interrupted read. A resize does not end it; `resumed` runs after a Ctrl-Z and `fg`.
+    static func readTerminal(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, count: Int, resumed: (() -> Void)? = nil) -> Int {
         let wake = editorWakeRead.load(ordering: .relaxed)
         guard wake >= 0 else { return read(fd, bytes, count) }
         while true {
@@ -180,9 +180,14 @@ extension SignalRouter {
             // A wake-up pipe in error (never closed in the shell; a test's may be) is left out, not
             // polled again at once for ever.
             if fds[1].revents & Int16(POLLNVAL | POLLERR | POLLHUP) != 0 { return read(fd, bytes, count) }
-            if fds[1].revents != 0 && takeWakeups() == .interrupt {
-                errno = EINTR
-                return -1
+            if fds[1].revents != 0 {
+                switch takeWakeups() {
+                case .interrupt:
+                    errno = EINTR
+                    return -1
+                case .resumed: resumed?()
+                case .resize, .none: break
+                }
             }
             guard fds[0].revents != 0 else { continue }
             let n = read(fd, bytes, count)

@@ -135,7 +135,9 @@ enum TerminalPrompt {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let n = SignalRouter.readTerminal(fd, &byte, count: 1)
+            // After Ctrl-Z and `fg` the question is asked again on a row of its own: the job-control
+            // shell wrote below it, and the terminal dropped the keys of an unfinished line at the stop.
+            let n = SignalRouter.readTerminal(fd, &byte, count: 1, resumed: { writeAll(outFD, "\n" + fitted(prompt, fd: outFD)) })
             if n < 0 {
                 if errno == EINTR {
                     writeAll(outFD, "\n")
