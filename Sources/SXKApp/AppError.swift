@@ -41,6 +41,7 @@ enum ExitCodes {
             case .cancelled: return ExitStatus.interrupted
             default: return ExitStatus.failure
             }
+        case let e as FollowedError: return status(for: e.then)
         case is UsageError: return ExitStatus.usage
         case is CancellationError: return ExitStatus.interrupted
         case let e as SessionError:

@@ -29,8 +29,7 @@ struct AppCommands: Sendable {
             // What was read could not be shown (a `--jq` error), and the command's own failure still
             // stands: both are said, and the failure's status is the command's (3 after a rejected token).
             guard let failure = output.failure else { throw error }
-            diagnostics.error(ErrorPresenter.message(for: error))
-            throw failure
+            throw FollowedError(error, then: failure)
         }
         if let failure = output.failure { throw failure }
         return status

@@ -92,3 +92,15 @@ public struct ErrorPresenter: Sendable {
     static let keptHead = 1_200
     static let keptTail = 400
 }
+
+/// An error said before the one that decides the status, both by the shell's one presenter: a
+/// command's output that could not be shown (a `--jq` program failing on it), then the command's own
+/// failure, whose status the run ends with.
+public struct FollowedError: Error, CustomStringConvertible {
+    public let first: any Error
+    public let then: any Error
+
+    public init(_ first: any Error, then: any Error) { self.first = first; self.then = then }
+
+    public var description: String { "\(ErrorPresenter.message(for: first)); \(ErrorPresenter.message(for: then))" }
+}

@@ -400,10 +400,14 @@ public final class Shell: @unchecked Sendable {
             let settledStatus = settled(status, io: io)
             if settledStatus == 0 { keepLastData(io.data.unmasked, source: source) }
             return settledStatus
-        case .failed(let error):
+        case .failed(var error):
             // The error says why; output lost before it is not a second line.
             io.stdout.flush()
             _ = io.stdout.takeWriteError()
+            if let followed = error as? FollowedError {
+                errors.error(ErrorPresenter.message(for: followed.first))
+                error = followed.then
+            }
             errors.error(error is CancellationError ? "interrupted" : ErrorPresenter.message(for: error))
             return host.status(forThrown: error)
         }

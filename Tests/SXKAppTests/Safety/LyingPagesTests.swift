@@ -136,6 +136,16 @@ final class LyingPagesTests: XCTestCase {
         XCTAssertEqual(r.errorLines.count, 2, r.summary)
         XCTAssertTrue(r.errorLines.first?.contains("--jq") ?? false, r.summary)
         XCTAssertNil(ws.token(), r.summary)
+        // In a script both lines name the script's line, as every error there does.
+        SXK.login("13800000001", in: ws, baseURL: url)
+        server.injectFault(SandboxFault(path: daily, kind: .status401, query: "page=2"))
+        let script = ws.root + "/daily.sxk"
+        try "version\nstats daily --all --from \(day(-119)) --to \(day(0)) --jq '.[0].date|tonumber'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let scripted = SXK.run([script], in: ws, baseURL: url, timeout: 20)
+        server.clearFaults()
+        XCTAssertEqual(scripted.status, 3, scripted.summary)
+        XCTAssertEqual(scripted.errorLines.count, 2, scripted.summary)
+        XCTAssertTrue(scripted.errorLines.allSatisfy { $0.hasPrefix("error: \(script):2: ") }, scripted.summary)
     }
 
     /// Answers without `pageSize`: a short last page does not shrink the list's page size, so nothing
