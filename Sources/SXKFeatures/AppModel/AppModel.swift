@@ -102,6 +102,16 @@ public enum AppModel {
     /// The stored scenic list of the current role when the next home's forced load would replace it:
     /// that load stores the matched role's entry's list (seed 000 §4.2), with the stored role-permission
     /// list standing in for its answer. Nil when they agree or no list is stored.
+    /// The scenic areas `scenic` lists, switches to and Tab offers: those the next home's loadPermissions
+    /// leaves the role when the stored role-permission list holds its entry (the offline stand-in, as
+    /// `menus common` reads the permissions), so an imported scenic list the load replaces is not the
+    /// basis of a switch; the stored list otherwise.
+    public static func scenicsToChoose(_ state: PermissionContext.State) -> [ScenicRef] {
+        guard state.rolesLoaded else { return state.scenicList }
+        var next = state
+        return derivePermissions(&next).matched != nil ? next.scenicList : state.scenicList
+    }
+
     public static func scenicListChangedAtNextLoad(_ state: PermissionContext.State, currentScenic: Int? = nil) -> String? {
         guard state.rolesLoaded else { return nil }
         var next = state

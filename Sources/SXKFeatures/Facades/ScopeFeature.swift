@@ -96,9 +96,21 @@ public struct ScopeFeature: Sendable {
                 notes.append("scenic \(old)\(oldName) cleared: role \(code) has no scenic area")
             }
             contexts.account.setScenic(id: next.id, name: next.name)
+            // A store of the new scenic stays, as `scenic ID` keeps it (the store list says whose it is).
             if let store = before.storeId {
-                contexts.account.setStoreId(nil)
-                notes.append("store \(store) cleared with its scenic")
+                var stores = before.stores
+                if stores.isEmpty, next.id != nil {
+                    // A failure there changes nothing, as for `scenic ID`.
+                    do { stores = try await fetchStores() } catch {
+                        contexts.account.replace(with: saved.account)
+                        contexts.permission.replace(with: saved.permission)
+                        throw error
+                    }
+                }
+                if !AppModel.storesOfScenic(stores, scenicId: next.id).contains(where: { $0.storeId == store }) {
+                    contexts.account.setStoreId(nil)
+                    notes.append("store \(store) cleared with its scenic")
+                }
             }
         }
         let display = loader.refreshLocalDisplayState()
@@ -109,7 +121,11 @@ public struct ScopeFeature: Sendable {
                 notes.append("store \(store) cleared with its scenic")
             }
         }
-        try commit(restoringOnFailure: saved, previous: (.role, left, code))
+        // `scenic -` and `store -` go back to what the switch moved as well.
+        let after = contexts.account.current
+        try commit(restoringOnFailure: saved, previous: [(.role, left, code),
+                                                         (.scenic, before.scenicId.map(String.init), after.scenicId.map(String.init)),
+                                                         (.store, before.storeId.map(String.init), after.storeId.map(String.init))])
         return change(notes)
     }
 
@@ -119,7 +135,7 @@ public struct ScopeFeature: Sendable {
     public func scenics() throws(FeatureError) -> [ScenicRow] {
         try sessionGuard.requireSession()
         let current = contexts.account.current.scenicId
-        return contexts.permission.current.scenicList.map { ScenicRow(scenic: $0, isCurrent: $0.scenicId == current) }
+        return AppModel.scenicsToChoose(contexts.permission.current).map { ScenicRow(scenic: $0, isCurrent: $0.scenicId == current) }
     }
 
     /// Switches scenic by id or (unique prefix of) name. A current store that does not belong to the new
@@ -127,7 +143,7 @@ public struct ScopeFeature: Sendable {
     /// changes nothing).
     public func selectScenic(_ query: String) async throws(FeatureError) -> ScopeChange {
         try sessionGuard.requireSession()
-        let list = contexts.permission.current.scenicList
+        let list = AppModel.scenicsToChoose(contexts.permission.current)
         let target = try ScopeFeature.match(
             query, in: list, id: \.scenicId, name: \.scenicName,
             notFound: { FeatureError.scenicNotFound($0, available: $1) },
@@ -149,7 +165,8 @@ public struct ScopeFeature: Sendable {
         let saved = snapshot()
         contexts.account.setScenic(id: target.scenicId, name: target.scenicName)
         contexts.account.setStoreId(keepStore)
-        try commit(restoringOnFailure: saved, previous: (.scenic, a.scenicId.map(String.init), String(target.scenicId)))
+        try commit(restoringOnFailure: saved, previous: [(.scenic, a.scenicId.map(String.init), String(target.scenicId)),
+                                                         (.store, a.storeId.map(String.init), keepStore.map(String.init))])
         return change(notes)
     }
 
@@ -175,7 +192,7 @@ public struct ScopeFeature: Sendable {
         let saved = snapshot()
         let left = contexts.account.current.storeId
         contexts.account.setStoreId(target.storeId)
-        try commit(restoringOnFailure: saved, previous: (.store, left.map(String.init), String(target.storeId)))
+        try commit(restoringOnFailure: saved, previous: [(.store, left.map(String.init), String(target.storeId))])
         return change([], storeName: target.storeName)
     }
 
@@ -191,11 +208,13 @@ public struct ScopeFeature: Sendable {
     /// in the same write.
     private func commit(
         restoringOnFailure saved: (account: AccountContext.State, permission: PermissionContext.State),
-        previous: (kind: PreviousScope, left: String?, chosen: String)? = nil
+        previous: [(kind: PreviousScope, left: String?, chosen: String?)] = []
     ) throws(FeatureError) {
         let store = contexts.store
         let before = store.scopeState()
-        if let previous, let left = previous.left, left != previous.chosen { store.stagePrevious(previous.kind, left) }
+        for previous in previous {
+            if let left = previous.left, left != previous.chosen { store.stagePrevious(previous.kind, left) }
+        }
         do {
             // Written whole: a switch to what memory already held still puts it on disk, over another process's change.
             try contexts.persist(chosen: true)

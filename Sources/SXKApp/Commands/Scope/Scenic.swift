@@ -36,7 +36,13 @@ extension AppCommands {
         if let current = AppModel.validScenic(account.scenicId), !rows.contains(where: { $0.objectValue?["current"] == .bool(true) }) {
             output.notes.append("(the current scenic \(current)\(account.scenicName.map { " " + $0 } ?? "") is not among the role's scenic areas listed here)")
         }
-        if let changed = AppModel.scenicListChangedAtNextLoad(services.contexts.permission.current, currentScenic: account.scenicId) { output.notes.append(changed) }
+        if let changed = AppModel.scenicListChangedAtNextLoad(services.contexts.permission.current, currentScenic: account.scenicId) {
+            output.notes.append(changed)
+            // What is listed (and what `scenic ID` takes) is that next load's list, when there is an entry for it.
+            if AppModel.scenicsToChoose(services.contexts.permission.current).map(\.scenicId) != services.contexts.permission.current.scenicList.map(\.scenicId) {
+                output.notes.append("listed, and taken by `scenic ID`: the scenic areas that load leaves the role")
+            }
+        }
         if rows.isEmpty { output.notes.append("(no scenic areas for this role)"); return output }
         output.table([Self.currentColumn, OutputColumn("scenicId", "ID", alignment: .right, priority: 90, cuttable: false),
                       OutputColumn("scenicName", "SCENIC", priority: 80)], rows)

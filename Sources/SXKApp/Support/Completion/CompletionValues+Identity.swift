@@ -18,7 +18,7 @@ extension CompletionValues {
         for code in a.accounts.map(\.roleCode) + p.roles.map(\.roleCode) where !roles.contains(code) { roles.append(code) }
         if roles.isEmpty { roles = RoleCode.known }
         all += roles.map { CompletionCandidate("role:\($0)") }
-        all += p.scenicList.map { CompletionCandidate("scenic:\($0.scenicId)", description: $0.scenicName) }
+        all += AppModel.scenicsToChoose(p).map { CompletionCandidate("scenic:\($0.scenicId)", description: $0.scenicName) }
         all += AppModel.storesToChoose(a.stores, scenicId: a.scenicId).map { CompletionCandidate("store:\($0.storeId)", description: $0.storeName) }
         let taken = Set(head.split(separator: ",").map(String.init))
         return all.filter { $0.value.hasPrefix(word) && !taken.contains($0.value) }

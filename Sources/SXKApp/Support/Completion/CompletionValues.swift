@@ -26,7 +26,7 @@ struct CompletionValues {
             all = roles
         case "scenic":
             // Built once per list and matched by bytes: lists can hold thousands (see IdNameCompletion).
-            let list = services.contexts.permission.current.scenicList
+            let list = AppModel.scenicsToChoose(services.contexts.permission.current)
             return services.scenicCompletion.candidates(from: list, prefix: prefix) { (String($0.scenicId), $0.scenicName) }
         case "store":
             let account = services.contexts.account.current
