@@ -1,4 +1,5 @@
 import SXKCore
+import SXKFeatures
 import SXKShell
 
 extension Commands {
@@ -30,6 +31,13 @@ extension AppCommands {
              "permissionCount": .int($0.permissionCount), "current": .bool($0.isCurrent)]
         }
         var output = CommandOutput(data: .array(rows))
+        // A current role the list lacks (another account's list left in this scope): no row is marked,
+        // said why, with what the next home's load makes of it, as `permissions` says it.
+        let permission = services.contexts.permission.current
+        if let code = permission.roleCode, !code.isEmpty, !rows.isEmpty, !rows.contains(where: { $0.objectValue?["current"] == .bool(true) }) {
+            output.notes.append("(the current role \(code) is not among the roles listed here)")
+            if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }
+        }
         if rows.isEmpty { output.notes.append("(no roles: the stored role-permission list is empty, the server's last answer; `home` loads it again)"); return output }
         output.table([Self.currentColumn, OutputColumn("roleCode", "ROLE", priority: 90, cuttable: false), OutputColumn("roleName", "NAME", priority: 70),
                       OutputColumn("scenicCount", "SCENICS", alignment: .right, priority: 40, cuttable: false),

@@ -736,6 +736,20 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(stores.stderr.contains("the current store 999 is not among the stores listed here"), stores.summary)
     }
 
+    /// A stored role-permission list that lacks the current role (another account's, left behind by a
+    /// switch on the device): `role` marks no row and says why, as `permissions` does.
+    func testARoleListLackingTheCurrentRoleIsSaid() throws {
+        let ws = Workspace()
+        let roles: [[String: Any]] = [["roleCode": "photographer", "roleName": "摄影师", "scenicList": [["scenicId": 1, "scenicName": "西湖景区"]],
+                                       "permissions": [["uri": "home/order", "name": "订单", "group": "home"]]]]
+        let file = try writeExport(ws, adding: ["3001_store_key_role_permission_list": try JSONSerialization.data(withJSONObject: roles)])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "other"], in: ws, baseURL: url).status, 0)
+        let r = SXK.run(["--profile", "other", "role"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("(the current role storeAdmin is not among the roles listed here)"), r.summary)
+        XCTAssertTrue(r.stderr.contains("role storeAdmin has no entry in the stored role-permission list (entries: photographer)"), r.summary)
+    }
+
     /// `role CODE` that moves the scenic to the role's list keeps a store of the new scenic (the store
     /// list says whose it is) and records what it moved, so `scenic -` and `store -` know it.
     func testARoleSwitchKeepsAStoreOfItsNewScenicAndRecordsWhatItMoved() throws {
