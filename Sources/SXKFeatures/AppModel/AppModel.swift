@@ -24,6 +24,11 @@ public enum AppModel {
         return scenicName != nil ? "a scenic name without a scenic id is not a valid scenic" : nil
     }
 
+    /// What a replay without network (`boot`, `explain dialog`, `home --offline`) is judged on: the
+    /// stored token accepted and the home's forced load answered as the stored list says (the offline
+    /// stand-in); `home` asks the server.
+    public static let offlineCondition = "judged without network: if the server accepts the stored token and answers as the stored role-permission list (`home` asks it)"
+
     /// The location reminder minutes as set: more than 0. The seed says "set"; that a stored 0 or less
     /// (what a cleared setting reads as) is not, is sxk's reading (`Rules.reminderUnset`).
     public static func reminderSet(_ minutes: Int?) -> Int? {

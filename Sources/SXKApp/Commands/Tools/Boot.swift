@@ -40,6 +40,7 @@ extension AppCommands {
         var data = trace.json.objectValue ?? JSONObject()
         data.entries.insert((key: "profile", value: .string(storage.paths.profile)), at: 0)
         data.entries.insert((key: "stateDir", value: .string(storage.paths.profileDir)), at: 1)
+        if trace.root.screen == .mainTab, !trace.sessionExpired { data["assumes"] = .string(AppModel.offlineCondition) }
         var out = CommandOutput(data: .object(data))
         out.line("cold start of profile \(storage.paths.profile) (\(storage.paths.profileDir)), replayed without network")
         out.line(Self.basisLegend)
@@ -89,6 +90,8 @@ extension AppCommands {
         for line in BootReplay.coldStartNote.lines { out.line("   " + line) }
         out.line("")
         out.line("→ \(trace.verdict)")
+        // The verdict's condition, said with it: the home ran offline on what is stored.
+        if trace.root.screen == .mainTab, !trace.sessionExpired { out.line("  \(AppModel.offlineCondition) \(Rules.offlineStandIn.marker)") }
         if trace.root.screen == .mainTab {
             Self.appendChanges(trace.changes, applied: trace.applied, hint: "boot --apply", to: &out)
         }

@@ -60,10 +60,16 @@ extension AppCommands {
         default:
             throw AppError.usage("explain what? menu URI | dialog [permission|scenic|location] | scope | key KEY | rules")
         }
-        let data: JSONValue = dialog.map { ["dialog": $0, "explanations": .array(explanations.map(\.json))] }
-            ?? explanations[0].json
+        // Dialogs the home judged (a token, not rejected here): their condition, said with them.
+        let judged = dialog.map { $0 != .null } ?? false
+        let data: JSONValue = dialog.map {
+            var o: JSONObject = ["dialog": $0, "explanations": .array(explanations.map(\.json))]
+            if judged { o["assumes"] = .string(AppModel.offlineCondition) }
+            return .object(o)
+        } ?? explanations[0].json
         var out = CommandOutput(data: data)
         out.line(Self.basisLegend)
+        if judged { out.line("\(AppModel.offlineCondition) \(Rules.offlineStandIn.marker)") }
         for explanation in explanations {
             out.line("")
             out.line("\(explanation.verdict)  [\(explanation.basis.rawValue)]")

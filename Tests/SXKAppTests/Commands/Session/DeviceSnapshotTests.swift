@@ -748,6 +748,14 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stderr.contains("(the current role storeAdmin is not among the roles listed here)"), r.summary)
         XCTAssertTrue(r.stderr.contains("role storeAdmin has no entry in the stored role-permission list (entries: photographer)"), r.summary)
+        // The dialog verdicts judged without network say their condition, in every form.
+        let condition = "judged without network: if the server accepts the stored token and answers as the stored role-permission list"
+        for words in [["boot"], ["explain", "dialog"]] {
+            let text = SXK.run(["--profile", "other"] + words, in: ws, baseURL: url)
+            XCTAssertTrue(text.stdout.contains(condition), "\(words): \(text.summary)")
+            let json = try XCTUnwrap(try SXK.run(["--profile", "other"] + words + ["--json"], in: ws, baseURL: url).json() as? [String: Any])
+            XCTAssertTrue((json["assumes"] as? String)?.hasPrefix(condition) == true, "\(words): \(json.keys)")
+        }
     }
 
     /// `role CODE` that moves the scenic to the role's list keeps a store of the new scenic (the store
