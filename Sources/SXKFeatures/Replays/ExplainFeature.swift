@@ -56,7 +56,8 @@ public struct ExplainFeature: Sendable {
 
     private var scopePrefix: String { store.accountCachePrefix }
     private var stamp: String {
-        store.snapshotSavedAt.map { ", stored \(LocalTime.human($0))" } ?? ""
+        // sxk's stamp of the last account snapshot write, not when this key was written.
+        store.snapshotSavedAt.map { ", snapshot last saved \(LocalTime.human($0))" } ?? ""
     }
 
     private func verdictBasis(_ steps: [ExplainStep]) -> Basis {
