@@ -14,7 +14,10 @@ extension LocationStateStore.RestoreOutcome {
             return ([StoreKey.scoped(StoreKey.onlineStatus, prefix: scope), StoreKey.scoped(StoreKey.lastLocationReportTime, prefix: scope)],
                     "last report \(LocalTime.duration(elapsed)) ago is past the 2-hour limit: online status dropped")
         case .resumed(let remaining):
-            return ([], "online: countdown resumes with \(LocalTime.duration(remaining)) left of the 2-hour limit")
+            // The whole window left: the last report is not in the past (a device clock ahead), sxk's reading.
+            let ahead = remaining >= LocationStateStore.reportWindow
+                ? " (the last report is not in the past: the countdown counts the whole 2 hours from now \(Rules.futureReport.marker))" : ""
+            return ([], "online: countdown resumes with \(LocalTime.duration(remaining)) left of the 2-hour limit\(ahead)")
         }
     }
 }

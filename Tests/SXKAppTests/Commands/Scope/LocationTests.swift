@@ -49,6 +49,9 @@ final class LocationTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("the last report time is in the future"), r.summary)
         let json = try XCTUnwrap(try SXK.run(["location", "--json"], in: ws, baseURL: SharedSandbox.url).json() as? [String: Any])
         XCTAssertLessThan(try XCTUnwrap(json["elapsedSeconds"] as? Int), 0, "\(json)")
+        // The home's replay says it too, with the inferred rule's basis, not under the seed's alone.
+        let home = SXK.run(["home", "--offline"], in: ws, baseURL: SharedSandbox.url)
+        XCTAssertTrue(home.stdout.contains("(the last report is not in the past: the countdown counts the whole 2 hours from now [inferred"), home.summary)
     }
 
     /// Logged out there is no account whose keys a switch could write (the app shows the login page):
