@@ -370,9 +370,15 @@ public struct Renderer: Sendable {
     }
 
     /// The note naming the columns hidden to fit (stderr, terminal only), whole: wrapped at spaces
-    /// to the width rather than cut, so the `--wide` hint is always there.
+    /// to the width rather than cut, so the `--wide` hint is always there; with none hidden, one that
+    /// says values were cut.
     func noteHidden(_ layout: TableLayout, columns: [OutputColumn], held: Bool = true) {
-        guard !layout.dropped.isEmpty && io.terminal.stderrIsTerminal else { return }
+        guard io.terminal.stderrIsTerminal else { return }
+        // Values cut with `…` and no column hidden: said too, or a cut value reads as the whole of it.
+        if layout.dropped.isEmpty {
+            if layout.cuts { (held ? heldNotes ?? io.stderr : io.stderr).write("(values cut to fit: --wide shows them whole)\n") }
+            return
+        }
         let names = layout.dropped.map { text(columns[$0].header) }
         let head = "(\(layout.dropped.count) column\(layout.dropped.count == 1 ? "" : "s") hidden to fit:"
         // The hint is one unbreakable piece, so a wrapped note never splits it.

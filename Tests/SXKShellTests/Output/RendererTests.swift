@@ -626,6 +626,23 @@ extension RendererTests {
 }
 
 extension RendererTests {
+    /// On a terminal, a table whose values are cut to fit with no column hidden says so, with the
+    /// `--wide` hint, as a hidden column is said; one that fits says nothing.
+    func testCutValuesAreSaidOnATerminal() async throws {
+        for (width, said) in [(40, true), (160, false)] {
+            var terminal = Terminal.plain
+            terminal.stdoutIsTerminal = true
+            terminal.stderrIsTerminal = true
+            terminal.width = width
+            let out = BufferOutput(), err = BufferOutput()
+            var output = CommandOutput(data: .array([]))
+            let rows: [JSONValue] = [["field": "source", "value": .string("device snapshot imported from /tmp/a/long/path/export.json")]]
+            output.table([OutputColumn("field", "FIELD", priority: 90, cuttable: false), OutputColumn("value", "VALUE", priority: 80)], rows)
+            _ = try await Renderer(io: CommandIO(stdout: out, stderr: err, terminal: terminal), format: OutputFormat(kind: .table), secrets: []).render(output)
+            XCTAssertEqual(err.text.contains("(values cut to fit: --wide shows them whole)"), said, "\(width): \(err.text)")
+        }
+    }
+
     /// `--raw` stays JSON when a masked value's digits would have been cut out of a number.
     func testRawStaysJSONWhereASecretsDigitsSitInANumber() throws {
         let token = "tok1234567890123456789"
