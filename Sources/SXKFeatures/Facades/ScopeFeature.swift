@@ -53,8 +53,12 @@ public struct ScopeFeature: Sendable {
     /// The roles from role-permission (loaded once when no list is stored), current marked. A stored
     /// empty list is the server's last answer, as every other view reads it: not asked again.
     public func roles(refresh: Bool = false) async throws(FeatureError) -> [RoleRow] {
-        try sessionGuard.requireSession()
-        if refresh || !contexts.permission.current.rolesLoaded { try await reloadRoles() }
+        if refresh || !contexts.permission.current.rolesLoaded {
+            try sessionGuard.requireSession()
+            try await reloadRoles()
+        }
+        // A stored list is shown as every view of the stored state shows it, with or without a session
+        // (a token the server rejected earlier in this process included), as `permissions` does.
         let p = contexts.permission.current
         let current = p.currentRoleIndex
         return p.roles.enumerated().map { index, role in
@@ -133,7 +137,8 @@ public struct ScopeFeature: Sendable {
 
     /// The current role's scenic areas, current marked.
     public func scenics() throws(FeatureError) -> [ScenicRow] {
-        try sessionGuard.requireSession()
+        // The stored lists, as `permissions` reads them: a session, or a role-permission list stored.
+        guard contexts.session.token != nil || contexts.permission.current.rolesLoaded else { throw .notLoggedIn }
         let current = contexts.account.current.scenicId
         return AppModel.scenicsToChoose(contexts.permission.current).map { ScenicRow(scenic: $0, isCurrent: $0.scenicId == current) }
     }

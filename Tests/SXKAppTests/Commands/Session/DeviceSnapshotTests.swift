@@ -736,6 +736,19 @@ extension DeviceSnapshotTests {
         XCTAssertTrue(stores.stderr.contains("the current store 999 is not among the stores listed here"), stores.summary)
     }
 
+    /// After the server rejected the imported token in this process, `role` and `scenic` still list the
+    /// stored state, as `permissions`, `menus` and `location` do: show-only views agree.
+    func testListingsOfTheStoredStateAnswerAfterARejection() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws)
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "stale"], in: ws, baseURL: url).status, 0)
+        for listing in ["role", "scenic", "permissions"] {
+            let r = SXK.run(["--profile", "stale", "-c", "home > /dev/null; \(listing) --json"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, "\(listing): \(r.summary)")
+            XCTAssertFalse(((try? r.json()) as? [Any])?.isEmpty ?? true, "\(listing): \(r.summary)")
+        }
+    }
+
     /// A stored role-permission list that lacks the current role (another account's, left behind by a
     /// switch on the device): `role` marks no row and says why, as `permissions` does.
     func testARoleListLackingTheCurrentRoleIsSaid() throws {
