@@ -81,6 +81,37 @@ public enum WireDate {
         dayNumber(text).map { Date(timeIntervalSince1970: TimeInterval($0 * 86_400 - offset)) }
     }
 
+    /// Parses an ISO 8601 time that names its zone: `yyyy-MM-ddTHH:mm:ss`, an optional fraction, then
+    /// `Z` or `±HH:MM` (`±HHMM`). One without a zone is not taken here: whose wall time it is, is a guess.
+    public static func parseZonedISO8601(_ text: String) -> Date? {
+        let halves = text.split(separator: "T", maxSplits: 1)
+        guard halves.count == 2, let day = dayNumber(String(halves[0])) else { return nil }
+        var time = Substring(halves[1])
+        var offset = 0
+        if time.hasSuffix("Z") || time.hasSuffix("z") {
+            time = time.dropLast()
+        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zone = time[time.index(after: sign)...].filter { $0 != ":" }
+            guard zone.count == 4, zone.allSatisfy({ ("0"..."9").contains($0) }), let hours = Int(zone.prefix(2)), let minutes = Int(zone.suffix(2)),
+                  hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (time[sign] == "-" ? -1 : 1)
+            time = time[..<sign]
+        } else {
+            return nil
+        }
+        var fraction = 0.0
+        if let dot = time.firstIndex(of: ".") {
+            let digits = time[time.index(after: dot)...]
+            guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Double("0." + digits) else { return nil }
+            fraction = value
+            time = time[..<dot]
+        }
+        let hms = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) } }),
+              let h = Int(hms[0]), let m = Int(hms[1]), let s = Int(hms[2]), h < 24, m < 60, s < 61 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(day * 86_400 + h * 3600 + m * 60 + s - offset) + fraction)
+    }
+
     /// Parses `yyyy-MM-dd HH:mm:ss` in Shanghai.
     public static func parseTimestamp(_ text: String) -> Date? {
         let halves = text.split(separator: " ")

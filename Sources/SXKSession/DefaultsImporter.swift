@@ -112,7 +112,8 @@ public struct DefaultsImporter: Sendable {
                 put(key, value)
                 report.importedKeys.append(key)
                 // A device stores a Date, never text: a zone had to be chosen for this one, and the report says which.
-                if type == .time, raw.doubleValue == nil { report.readAsShanghaiTime.append(key) }
+                // A text time without a zone is read as Shanghai time and named; one that names its zone is not a guess.
+                if type == .time, raw.doubleValue == nil, raw.stringValue.flatMap(WireDate.parseZonedISO8601) == nil { report.readAsShanghaiTime.append(key) }
             case .failure(let problem):
                 report.rejected.append(Rejected(key: key, reason: TerminalText.sanitize(problem.reason)))
             }
@@ -342,13 +343,18 @@ public struct DefaultsImporter: Sendable {
         case .time:
             if let seconds = raw.doubleValue {
                 // A time no calendar shows (not finite, past the year 9999) is refused here, not printed later.
-                guard LocalZone.seconds(Date(timeIntervalSince1970: seconds)) != nil else { return bad("a time within the years 1–9999") }
+                guard LocalZone.seconds(Date(timeIntervalSince1970: seconds)) != nil else {
+                    // Epoch milliseconds are the usual mistake: said, not guessed (a device stores seconds).
+                    let millis = LocalZone.seconds(Date(timeIntervalSince1970: seconds / 1000)) != nil && abs(seconds) >= 1e11
+                    return .failure(.init("expected a time within the years 1–9999 in epoch seconds, found \(raw.typePhrase) \(TerminalText.sanitize(String((raw.stringValue ?? "\(seconds)").prefix(24))))"
+                                          + (millis ? " (a count of milliseconds? a device stores seconds)" : "")))
+                }
                 return .success(.double(seconds))
             }
-            if let text = raw.stringValue, let date = WireDate.parseTimestamp(text) {
+            if let text = raw.stringValue, let date = WireDate.parseTimestamp(text) ?? WireDate.parseZonedISO8601(text) {
                 return .success(.double(date.timeIntervalSince1970))
             }
-            return bad("a time (epoch seconds or yyyy-MM-dd HH:mm:ss)")
+            return bad("a time (epoch seconds, yyyy-MM-dd HH:mm:ss, or ISO 8601 with its zone)")
         case .stringArray, .rolePermissions, .permissionItems, .scenicList:
             var value = raw
             // JSON exports may carry the app's JSON Data as a JSON string or as base64.

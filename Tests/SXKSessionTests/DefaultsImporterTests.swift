@@ -200,7 +200,23 @@ final class DefaultsImporterTests: XCTestCase {
         let object: JSONObject = ["key_in_user_id": 7, "7_scenic_key_last_location_report_time": .double(1e19)]
         let (_, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
         XCTAssertEqual(report.rejected.map(\.key), ["7_scenic_key_last_location_report_time"])
-        XCTAssertEqual(report.rejected.first?.reason, "expected a time within the years 1–9999, found a number")
+        XCTAssertTrue(report.rejected.first?.reason.hasPrefix("expected a time within the years 1–9999 in epoch seconds, found a number") == true,
+                      "\(report.rejected)")
+        XCTAssertFalse(report.rejected.first?.reason.contains("milliseconds") ?? true, "1e19 s is no count of milliseconds of a calendar year either")
+        // Epoch milliseconds, as text or a number: said as the likely mistake, not taken for another time.
+        for millis in [JSONValue.string("1796546280000"), .int(1_796_546_280_000)] {
+            let (_, ms) = try importBytes(JSONWriter.bytes(.object(["key_in_user_id": 7, "7_scenic_key_last_location_report_time": millis])), name: "m.json")
+            XCTAssertTrue(ms.rejected.first?.reason.contains("(a count of milliseconds? a device stores seconds)") == true, "\(ms.rejected)")
+        }
+        // ISO 8601 that names its zone is one instant, whatever the zone, and not a guess of Shanghai time.
+        for text in ["2026-12-06T02:00:00Z", "2026-12-06T10:00:00+08:00", "2026-12-06T10:00:00.000+0800"] {
+            let (stored, iso) = try importBytes(JSONWriter.bytes(.object(["key_in_user_id": 7, "7_scenic_key_last_location_report_time": .string(text)])), name: "i.json")
+            XCTAssertEqual(iso.rejected.count, 0, "\(text): \(iso.rejected)")
+            XCTAssertEqual(iso.readAsShanghaiTime, [], text)
+            XCTAssertEqual(stored.defaults["7_scenic_key_last_location_report_time"]?.doubleValue, 1_796_522_400, text)
+        }
+        XCTAssertNil(WireDate.parseZonedISO8601("2026-12-06T10:00:00"), "no zone: not taken")
+        XCTAssertNil(WireDate.parseZonedISO8601("2026-02-30T10:00:00Z"))
         XCTAssertEqual(LocalTime.human(Date(timeIntervalSince1970: 1e19)), "1e+19 s since 1970")
         XCTAssertEqual(LocalTime.iso(Date(timeIntervalSince1970: -.infinity)), "-inf s since 1970")
         XCTAssertEqual(WireDate.timestamp(Date(timeIntervalSince1970: .nan)), "nan s since 1970")
