@@ -81,7 +81,13 @@ enum SignalRouter {
         }
 
         // No SA_RESTART: a blocked read returns EINTR.
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] where !(keepingIgnored && ignoredAtStart(sig)) { setAction(sig, signalHandler, restart: false) }
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            if keepingIgnored && ignoredAtStart(sig) {
+                keptIgnoredMask.bitwiseOr(1 << sig, ordering: .sequentiallyConsistent)
+            } else {
+                setAction(sig, signalHandler, restart: false)
+            }
+        }
         // SIGWINCH: SA_RESTART, so a resize never breaks a read elsewhere (a password prompt); the
         // editor's poll still wakes on the pipe.
         setAction(SIGWINCH, resizeHandler, restart: true)
@@ -89,6 +95,12 @@ enum SignalRouter {
         installStopHandler()
         return fds[0]
     }
+
+    /// The signals left ignored at the start (`install(keepingIgnored:)`), one bit each.
+    private static let keptIgnoredMask = Atomic<Int>(0)
+
+    /// Whether `sig` was left ignored at the start: a child sxk starts keeps it ignored too.
+    static func keptIgnored(_ sig: Int32) -> Bool { keptIgnoredMask.load(ordering: .sequentiallyConsistent) & (1 << sig) != 0 }
 
     /// Whether `sig` is ignored now (SIG_IGN, inherited through exec).
     static func ignoredAtStart(_ sig: Int32) -> Bool {

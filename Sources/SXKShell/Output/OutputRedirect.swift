@@ -146,7 +146,9 @@ enum ShellChild {
         posix_spawnattr_setsigmask(&attributes, &none)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGWINCH] { sigaddset(&defaults, sig) }
+        // A signal sxk kept ignored from its start (`nohup`, a script's background job) stays ignored in
+        // the child too, as it would in any child of a program started so.
+        for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGWINCH] where !SignalRouter.keptIgnored(sig) { sigaddset(&defaults, sig) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0

@@ -86,6 +86,20 @@ final class TerminateDuringACommandTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertFalse(out.fileHandleForReading.readDataToEndOfFile().isEmpty, "the answer was not printed")
+        // A `| CMD` child keeps it ignored too, as any child of a program started so.
+        server.setLatency(milliseconds: 0)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/nohup")
+        child.arguments = [SXKBinary.path, "--base-url", url.absoluteString, "--state-dir", ws.stateDir, "-c", "get /api/app/config | grep SigIgn /proc/self/status"]
+        child.environment = ws.environment
+        let seen = Pipe()
+        child.standardOutput = seen
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        let line = String(decoding: seen.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let mask = UInt64(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", radix: 16)
+        XCTAssertEqual(try XCTUnwrap(mask, line) & 1, 1, "SIGHUP not ignored in the child: \(line)")
     }
 
     /// Ctrl-\\ (SIGQUIT) ends a one-shot as SIGTERM does (131, after saving), never by a core dump,
