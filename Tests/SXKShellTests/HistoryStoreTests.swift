@@ -419,7 +419,7 @@ final class HistoryListingTests: XCTestCase {
         XCTAssertEqual(Shell.shownLine("login 1234", secrets: [], specs: specs), "login '***'", "a PIN is not a phone mistyped")
         XCTAssertEqual(Shell.shownLine("login 138-0000-0001", secrets: [], specs: specs), "login 138-0000-0001")
         XCTAssertEqual(Shell.shownLine("switch-account hunter2secret", secrets: [], specs: specs), "switch-account '***'")
-        for shown in ["switch-account 2", "switch-account 4001:store", "switch-account -"] {
+        for shown in ["switch-account 2", "switch-account 4001:store", "switch-account -", "switch-account $a", "login ${phone}"] {
             XCTAssertEqual(Shell.shownLine(shown, secrets: [], specs: specs), shown)
         }
         XCTAssertEqual(Shell.shownLine("login 13800000001 Secr3tPw", secrets: [], specs: specs), "login 13800000001 '***'")

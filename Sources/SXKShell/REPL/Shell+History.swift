@@ -49,7 +49,8 @@ extension Shell {
                 if !name.contains("="), let flag = spec.flags.first(where: { $0.name == name }), !flag.isSwitch { skipValue = true }
                 continue
             }
-            if positional >= spec.arguments.count || spec.arguments[positional].typedInPlace?.mayShow(token.text) == false {
+            // A word made by a variable (`$a`) is a reference, not a password typed in place.
+            if positional >= spec.arguments.count || (token.parts.isEmpty && spec.arguments[positional].typedInPlace?.mayShow(token.text) == false) {
                 out.append(token.start)
             }
             positional += 1
