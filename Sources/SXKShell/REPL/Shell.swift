@@ -42,7 +42,7 @@ public final class Shell: @unchecked Sendable {
     private var passwordLineOwed = false
     /// The first command of a script's line that follows such a line: its word, when no command, may be
     /// the password written into the script, and is not shown.
-    private var mayBePasswordLine = false
+    var mayBePasswordLine = false
     private var reader: ReaderThread?
     private var history: HistoryStore?
     private var lineReader: (any LineReader)?
@@ -218,6 +218,8 @@ public final class Shell: @unchecked Sendable {
         var worst: Int32 = 0
         for line in lines {
             if stdout.readerGone { break }
+            // A comment changes nothing, the line after a password-reading one included.
+            if line.text.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") { continue }
             errorLocation = origin.map { "\($0):\(line.number)" }
             // `--password-stdin` reads standard input, not the script's next line; a password written
             // there runs as an unknown command, and is not shown in its error.

@@ -162,6 +162,13 @@ final class ScriptInvocationTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(":4: unknown command 'ordrs'"), r.summary)
             XCTAssertEqual(r.stdout, "sxk 0.1.0\n", r.summary)
         }
+        // A comment between them changes nothing, and a password that reads as a variable is not quoted either.
+        for (text, said) in [("login 13800000001 --password-stdin --accept-privacy\n# a comment\nHunter2secret", "unknown command on the line after"),
+                             ("login 13800000001 --password-stdin --accept-privacy\nHunter2$ecret", "could not be read (not shown")] {
+            let r = SXK.run(["--keep-going", "-c", text], in: ws, baseURL: nil, stdin: "")
+            XCTAssertFalse(r.stderr.contains("Hunter2") || r.stderr.contains("$ecret") || r.stderr.contains("ecret'"), r.summary)
+            XCTAssertTrue(r.stderr.contains(said), r.summary)
+        }
     }
 }
 
