@@ -12,8 +12,13 @@ public enum StateWrites {
     private static let lock = Lock()
     nonisolated(unsafe) private static var running = 0
 
+    nonisolated(unsafe) private static var ended = 0
+
     /// True while such a write runs.
     public static var inProgress: Bool { lock.withLock { running > 0 } }
+
+    /// How many such writes have ended so far: a later count than one taken before says one ended since.
+    public static var endedCount: Int { lock.withLock { ended } }
 
     /// Waits while such a write runs, at most `seconds` (a write stuck on a dead disk does not hold
     /// the process's end for good). True when none runs any more.
@@ -31,7 +36,7 @@ public enum StateWrites {
     /// Runs `body` as one such write.
     public static func together<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock.withLock { running += 1 }
-        defer { lock.withLock { running -= 1 } }
+        defer { lock.withLock { running -= 1; ended += 1 } }
         return try body()
     }
 }

@@ -20,6 +20,7 @@ final class RunningCommand: @unchecked Sendable {
     /// An interrupt that came while no command could be cancelled, kept for the next one (`cancel(orNext:)`).
     private var interruptedBeforeStart = false
     static let grace: TimeInterval = 0.2
+    static let afterWriteGrace: TimeInterval = 5
 
     func run(_ body: @escaping @Sendable () async throws -> Int32) async -> CommandEnd {
         let gate = Gate()
@@ -36,8 +37,10 @@ final class RunningCommand: @unchecked Sendable {
             }
             let cancel: () -> Bool = {
                 guard !gate.hasEnded else { return false }
+                // A write that ends after this (one already running) is the command's to report.
+                let writesBefore = StateWrites.endedCount
                 task.cancel()
-                RunningCommand.giveUp(gate, after: RunningCommand.grace)
+                RunningCommand.giveUp(gate, after: RunningCommand.grace, writesBefore: writesBefore)
                 return true
             }
             // An interrupt kept while the task was being made (`cancel(orNext:)`) cancels it now.
@@ -54,15 +57,15 @@ final class RunningCommand: @unchecked Sendable {
 
     /// Ends the wait for an interrupted command after `delay`, or once no pager runs (the command,
     /// which waits for its pager, usually ends first).
-    private static func giveUp(_ gate: Gate, after delay: TimeInterval, afterWrite: Bool = false) {
+    private static func giveUp(_ gate: Gate, after delay: TimeInterval, writesBefore: Int? = nil) {
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             guard !gate.hasEnded else { return }
             // A pager owns the terminal until it quits; a write of state files that belong together
             // finishes first (`StateWrites`), or half of it would stay on disk.
-            if PagerProcess.isRunning { return giveUp(gate, after: 0.05, afterWrite: afterWrite) }
-            if StateWrites.inProgress { return giveUp(gate, after: 0.05, afterWrite: true) }
-            // Once such a write is done the command gets its grace again, to say what it wrote.
-            if afterWrite { return giveUp(gate, after: grace) }
+            if PagerProcess.isRunning || StateWrites.inProgress { return giveUp(gate, after: 0.05, writesBefore: writesBefore) }
+            // Once such a write has ended since the interrupt, the command has what it wrote to say: it
+            // gets time for that (an import's report of 150,000 keys takes a while), not the short grace.
+            if let writesBefore, StateWrites.endedCount > writesBefore { return giveUp(gate, after: RunningCommand.afterWriteGrace) }
             gate.resume(.failed(CancellationError()))
         }
     }

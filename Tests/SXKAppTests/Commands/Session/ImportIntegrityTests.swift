@@ -92,7 +92,7 @@ final class ImportIntegrityTests: SandboxTestCase {
     func testACtrlCDuringAnImportsWriteSaysTheImportStands() throws {
         let ws = Workspace()
         var many: [String: Any] = [:]
-        for n in 0..<10_000 { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
+        for n in 0..<40_000 { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
         let a = try export(ws, name: "a.plist", token: "token-of-device-a-0123456789abcdef", extra: many)
         var other = many
         other["key_in_user_id"] = 3002
