@@ -20,15 +20,21 @@ public enum StateWrites {
     /// How many such writes have ended so far: a later count than one taken before says one ended since.
     public static var endedCount: Int { lock.withLock { ended } }
 
-    /// Waits while such a write runs, at most `seconds` (a write stuck on a dead disk does not hold
-    /// the process's end for good). True when none runs any more.
+    /// Waits while such a write runs, at most `seconds` by the clock (a write stuck on a dead disk or
+    /// another process's lock does not hold the process's end for good); `waiting` runs once when the
+    /// wait has lasted half a second, so a long one is said. True when none runs any more.
     @discardableResult
-    public static func waitForNone(atMost seconds: Double) -> Bool {
-        var waited = 0.0
+    public static func waitForNone(atMost seconds: Double, waiting: () -> Void = {}) -> Bool {
+        let start = ContinuousClock.now
+        var said = false
         while inProgress {
-            if waited >= seconds { return false }
+            let waited = ContinuousClock.now - start
+            if waited >= .milliseconds(Int(seconds * 1000)) { return false }
+            if !said, waited >= .milliseconds(500) {
+                said = true
+                waiting()
+            }
             usleep(5_000)
-            waited += 0.005
         }
         return true
     }

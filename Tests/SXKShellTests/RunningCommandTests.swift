@@ -97,6 +97,20 @@ final class RunningCommandTests: XCTestCase {
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.5)
     }
 
+    /// The end of a process waits for a state write in progress, at most as long as asked by the
+    /// clock, and says so once when the wait lasts.
+    func testTheEndWaitsForAStateWriteAtMostAsLongAsAsked() {
+        let done = Flag(), said = Flag()
+        Thread.detachNewThread { StateWrites.together { usleep(800_000); done.set() } }
+        while !StateWrites.inProgress { usleep(1_000) }
+        let started = Date()
+        XCTAssertFalse(StateWrites.waitForNone(atMost: 0.2))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.6)
+        XCTAssertTrue(StateWrites.waitForNone(atMost: 5) { said.set() })
+        XCTAssertTrue(done.value)
+        XCTAssertTrue(said.value, "a wait past half a second was not said")
+    }
+
     private final class Flag: @unchecked Sendable {
         private let lock = NSLock()
         private var set_ = false

@@ -651,7 +651,7 @@ public final class Shell: @unchecked Sendable {
         TerminalPrompt.endOpenQuestion()
         // A write of several state files in progress (an import's keys and token, a login's token and
         // account) finishes first, or half of it would stay on disk beside the other half's old files.
-        StateWrites.waitForNone(atMost: 10)
+        StateWrites.waitForNone(atMost: 10) { errors.note("waiting for a write of the state files to finish before exiting") }
         saveHistory()
         host.shutdown()
         stdout.flush()
