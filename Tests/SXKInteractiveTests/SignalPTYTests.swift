@@ -147,6 +147,27 @@ final class SignalPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(first.isEmpty)
     }
 
+    /// A Ctrl-Z and `fg` before a password prompt (while an earlier command of the run waited) do not
+    /// make that prompt ask twice: only a resume while the question waits asks it again.
+    func testAnEarlierResumeDoesNotAskThePasswordTwice() throws {
+        let bash = "/bin/bash"
+        // Skips only without /bin/bash (every Debian system has it and `make` installs it, so CI runs this).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        let run = "watch --count 2 --interval 1 config > /dev/null; login 13800000001 --accept-privacy"
+        let command = ([InteractiveShellTests.binary] + globalArguments + ["-c", run]).map { "'\($0)'" }.joined(separator: " ")
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
+                               environment: environment)
+        usleep(300_000)
+        s.send("\u{1A}")
+        try s.expect("stopped-148")
+        try s.expect("password")
+        usleep(300_000)
+        s.send("sandbox123\r")
+        let between = try s.expect("logged in as")
+        XCTAssertFalse(between.contains("password"), "asked twice: \(between)")
+        try s.expect("done-0")
+    }
+
     /// An sxk run in the background (`&` under a job-control shell) leaves the terminal alone: a
     /// `switch-account` that may ask for a password does not turn off the echo of the program in
     /// the foreground, and a login refused by its checks does not drop the keys typed to it.

@@ -148,6 +148,9 @@ enum SignalRouter {
     /// Set when SIGCONT arrives: the stop handler redraws only after a real stop and `fg` (a stop the
     /// kernel discards, in a session leader's orphaned group, changes nothing on the screen).
     static let continued = Atomic<Bool>(false)
+    /// How many times the process was resumed after a Ctrl-Z (`fg`): a reader that began after the last
+    /// one tells a stale wake-up byte from a resume of its own.
+    static let resumes = Atomic<Int>(0)
 }
 
 extension SignalRouter {
@@ -235,6 +238,7 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     // Resumed (`fg`): the job-control shell wrote below the line, so the editor draws prompt and
     // line again where the cursor now is (a byte on its wake-up pipe, as a resize does).
     guard SignalRouter.continued.load(ordering: .relaxed) else { return }
+    SignalRouter.resumes.add(1, ordering: .relaxed)
     var byte = UInt8(ascii: "C")
     let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
     if wake >= 0 { _ = write(wake, &byte, 1) }

@@ -131,13 +131,20 @@ enum TerminalPrompt {
         // output would follow the question on its row. Keys a terminal echoed as they came are on the screen.
         var pending: Int32 = 0
         let typedAhead = haveTermios && saved.c_lflag & tcflag_t(ECHO) == 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
+        var resumesSeen = SignalRouter.resumes.load(ordering: .relaxed)
         writeAll(outFD, fitted(prompt, fd: outFD))
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
             // After Ctrl-Z and `fg` the question is asked again on a row of its own: the job-control
             // shell wrote below it, and the terminal dropped the keys of an unfinished line at the stop.
-            let n = SignalRouter.readTerminal(fd, &byte, count: 1, resumed: { writeAll(outFD, "\n" + fitted(prompt, fd: outFD)) })
+            let n = SignalRouter.readTerminal(fd, &byte, count: 1, resumed: {
+                // Only a resume since the question was asked (a wake-up byte left by an earlier one is not).
+                let now = SignalRouter.resumes.load(ordering: .relaxed)
+                guard now > resumesSeen else { return }
+                resumesSeen = now
+                writeAll(outFD, "\n" + fitted(prompt, fd: outFD))
+            })
             if n < 0 {
                 if errno == EINTR {
                     writeAll(outFD, "\n")
