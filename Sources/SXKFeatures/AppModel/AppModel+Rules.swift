@@ -149,7 +149,7 @@ extension AppModel {
                                                  keys: [StoreKey.roleCode, StoreKey.roleName])
         public static let scenicSwitch = ModelRule("ScopeFeature", "sxk's scenic switch (`scenic ID`)", Rules.roleSwitch,
                                                    keys: [StoreKey.currentScenicId, StoreKey.currentScenicName])
-        public static let storeSwitch = ModelRule("ScopeFeature", "sxk's store switch (`store ID`): among the current scenic's stores, any with no scenic",
+        public static let storeSwitch = ModelRule("ScopeFeature", "sxk's store switch (`store ID`): among the current scenic's stores (any store when no scenic is set)",
                                                   Rules.roleSwitch, keys: [StoreKey.currentStoreId])
         public static let locationSettings = ModelRule("LocationStateStore", "location state (online, last report) and the reminder setting",
                                                        .seed("seed 000 §6.3"),

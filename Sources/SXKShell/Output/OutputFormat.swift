@@ -67,7 +67,7 @@ public struct OutputFormat: Sendable, Equatable {
             }
         }
         // The format as the line gave it: a global `--json` before the command is named as such.
-        let given = chosen.isEmpty && options.json ? "the global --json (before the command)" : "--\(format.kind.rawValue)"
+        let given = chosen.isEmpty && options.json ? "the global --json" : "--\(format.kind.rawValue)"
         if format.chart && format.kind != .table {
             throw UsageError("--chart draws bars in the table view; it cannot be combined with \(given)")
         }

@@ -143,7 +143,7 @@ final class ScriptInvocationTests: XCTestCase {
         // A view flag the global --json rules out names that flag as the one given.
         let chart = SXK.run(["--sandbox", "--json", "stats", "--chart"], in: ws, baseURL: nil)
         XCTAssertEqual(chart.status, 2, chart.summary)
-        XCTAssertEqual(chart.errorLines, ["error: --chart draws bars in the table view; it cannot be combined with the global --json (before the command)"], chart.summary)
+        XCTAssertEqual(chart.errorLines, ["error: --chart draws bars in the table view; it cannot be combined with the global --json"], chart.summary)
     }
 
     /// A password written on the line after `login --password-stdin` in a script or `-c` text (where that
