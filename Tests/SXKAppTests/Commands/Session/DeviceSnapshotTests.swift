@@ -742,6 +742,12 @@ extension DeviceSnapshotTests {
         let ws = Workspace()
         let file = try writeExport(ws)
         XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "stale"], in: ws, baseURL: url).status, 0)
+        // A rejected token is an answer both replays follow to the login page: status 0, said in --json.
+        for replay in [["home"], ["context", "diff"]] {
+            let r = SXK.run(["--profile", "stale"] + replay + ["--json"], in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, "\(replay): \(r.summary)")
+            XCTAssertEqual((try r.json() as? [String: Any])?["sessionExpired"] as? Bool, true, "\(replay): \(r.summary)")
+        }
         for listing in ["role", "scenic", "permissions"] {
             let r = SXK.run(["--profile", "stale", "-c", "home > /dev/null; \(listing) --json"], in: ws, baseURL: url)
             XCTAssertEqual(r.status, 0, "\(listing): \(r.summary)")
