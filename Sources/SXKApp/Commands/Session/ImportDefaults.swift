@@ -29,6 +29,8 @@ extension AppCommands {
         guard let file = command.positionals.first else { throw AppError.usage("import-defaults needs a FILE") }
         // A file that is not there is the command line's mistake (2), as a missing script is.
         guard FileManager.default.fileExists(atPath: file) else { throw AppError.usage(TerminalText.sanitize("no such file '\(file)'")) }
+        // So is a folder named where the export goes.
+        if PathText.isDirectory(file) { throw AppError.usage(TerminalText.sanitize("'\(file)' is a folder, not an export file")) }
         // Named, it must be a valid name: an empty one (an unset variable in a script) would mean the
         // default profile, the logged-in session this import would replace.
         // The global `--profile` / SXK_PROFILE names it too: two customers' exports imported with

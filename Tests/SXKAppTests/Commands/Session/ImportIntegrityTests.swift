@@ -235,8 +235,8 @@ final class ImportIntegrityTests: SandboxTestCase {
         let ws = Workspace()
         let broken = ws.root + "/broken.plist"
         try Data("bplist00 not really".utf8).write(to: URL(fileURLWithPath: broken))
-        // A file that cannot be read is a failure (1); one that is not there, the command line's mistake (2).
-        for (file, status) in [(broken, Int32(1)), (ws.root + "/missing.plist", 2)] {
+        // A file that cannot be read is a failure (1); one that is not there, or a folder, the command line's mistake (2).
+        for (file, status) in [(broken, Int32(1)), (ws.root + "/missing.plist", 2), (ws.root, 2)] {
             let r = SXK.run(["import-defaults", file, "--profile", "bad-x"], in: ws, baseURL: url)
             XCTAssertEqual(r.status, status, r.summary)
             XCTAssertEqual(r.errorLines.count, 1, r.summary)
