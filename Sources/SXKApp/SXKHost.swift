@@ -280,7 +280,16 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         }
         let head: [PromptText.Segment] = name == "release"
             ? [.init("sxk "), .init(name, style: .red), .init(profile + " ")] : [.init("sxk \(name)\(profile) ")]
-        return PromptText(head + [.init(scope, style: style), .init(tail + " › ")])
+        let full = PromptText(head + [.init(scope, style: style), .init(tail + " › ")])
+        // A prompt that would not fit on one row with room to type says its markers short, and names a
+        // profile alone without its backend (`whoami` says both): `release` keeps its warning colour.
+        guard TextWidth.width(full.plain) >= columns - 2 else { return full }
+        var short = tail
+        for (long, brief) in [(" (snapshot)", " (snap)"), (" (token rejected)", " (rejected)"), (" (restoring)", " (…)")] {
+            if let range = short.range(ofBytes: long) { short.replaceSubrange(range, with: brief) }
+        }
+        let shortHead: [PromptText.Segment] = name == "release" || profile.isEmpty ? head : [.init("sxk \(profile.dropFirst()) ")]
+        return PromptText(shortHead + [.init(scope, style: style), .init(short + " › ")])
     }
 
     /// The store's name (sanitized, cut to at most 16 columns) when it fits in `budget` columns,

@@ -1,4 +1,5 @@
 import Foundation
+import SXKShell
 import XCTest
 
 /// Tables in a narrow terminal, fitted by what their columns declare.
@@ -34,6 +35,21 @@ final class NarrowTerminalPTYTests: SandboxPTYTestCase {
         XCTAssertFalse(differing.isEmpty, records)
         for record in differing { XCTAssertFalse(record.contains("…"), "a side was cut: \(record)") }
         try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// A prompt that would not fit on one row with room to type drops the backend before a named
+    /// profile (and shortens its markers), so it stays on one row of a 56-column window.
+    func testALongPromptShortensToLeaveRoomToType() throws {
+        try logIn("13800000003", profile: "customer-export")
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments + ["--profile", "customer-export"],
+                               environment: environment, rows: 20, columns: 56)
+        let shown = try s.expect("›")
+        let prompt = String(shown.split(separator: "\n").last ?? "")
+        XCTAssertTrue(prompt.contains("sxk customer-export "), prompt)
+        XCTAssertFalse(prompt.contains("custom:"), prompt)
+        XCTAssertLessThan(TextWidth.width(prompt), 56, prompt)
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }
