@@ -3,10 +3,11 @@
 //
 // Not a package target: `benchmarks/run` compiles it with swiftc against the release build's
 // modules and object files. The provider below makes the same calls as SXKApp's internal
-// `CompletionValues` for "scenic" and "store" (SXKShell.IdNameCompletion over the contexts' lists,
-// one cache per list as AppServices holds), so the work per Tab is the app's.
+// `CompletionValues` for "scenic" and "store" (SXKShell.IdNameCompletion over the lists the app model
+// offers, one cache per list as AppServices holds), so the work per Tab is the app's.
 // Prints one line per case: `name<TAB>p50_ms<TAB>p99_ms<TAB>max_ms<TAB>candidates`.
 import Foundation
+import SXKFeatures
 import SXKModels
 import SXKSession
 import SXKShell
@@ -21,12 +22,12 @@ struct BenchValues: CompletionValueProvider, @unchecked Sendable {
     func completions(for provider: String, prefix: String) -> [CompletionCandidate] {
         switch provider {
         case "scenic":
-            let list = permission.current.scenicList
+            let list = AppModel.scenicsToChoose(permission.current)
             return scenicCompletion.candidates(from: list, prefix: prefix) { (String($0.scenicId), $0.scenicName) }
         case "store":
             let current = account.current
             return storeCompletion.candidates(from: current.stores, discriminator: current.scenicId, prefix: prefix) {
-                current.isInScenic($0) ? (String($0.storeId), $0.storeName) : nil
+                AppModel.storesToChoose([$0], scenicId: current.scenicId).isEmpty ? nil : (String($0.storeId), $0.storeName)
             }
         default:
             return []
