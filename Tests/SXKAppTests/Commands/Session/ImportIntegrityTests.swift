@@ -37,17 +37,22 @@ final class ImportIntegrityTests: SandboxTestCase {
         return out
     }
 
+    /// Two devices' exports of `keys` extra scoped keys each: user 3001 with device A's token, and 3002
+    /// with device B's.
+    private func twoDevices(_ ws: Workspace, keys: Int) throws -> (a: String, b: String) {
+        var many: [String: Any] = [:]
+        for n in 0..<keys { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
+        let a = try export(ws, name: "a.plist", token: "token-of-device-a-0123456789abcdef", extra: many)
+        many["key_in_user_id"] = 3002
+        return (a, try export(ws, name: "b.plist", token: "token-of-device-b-0123456789abcdef", extra: many))
+    }
+
     /// SIGTERM while an import's keys are on disk and its token not yet: the process ends only once
     /// both are, so the profile never holds one device's keys beside another's token.
     func testASIGTERMDuringAnImportLeavesOneDevicesStateWhole() throws {
         let ws = Workspace()
         // Large enough that the keys' write (and its sync) is a window a signal can land in.
-        var many: [String: Any] = [:]
-        for n in 0..<10_000 { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
-        let a = try export(ws, name: "a.plist", token: "token-of-device-a-0123456789abcdef", extra: many)
-        var other = many
-        other["key_in_user_id"] = 3002
-        let b = try export(ws, name: "b.plist", token: "token-of-device-b-0123456789abcdef", extra: other)
+        let (a, b) = try twoDevices(ws, keys: 10_000)
         let defaults = ws.stateDir + "/dev/defaults.json", tokenFile = ws.stateDir + "/dev/token"
         for _ in 0..<2 {
             XCTAssertEqual(SXK.run(["import-defaults", a, "--profile", "dev"], in: ws, baseURL: url).status, 0)
@@ -91,12 +96,8 @@ final class ImportIntegrityTests: SandboxTestCase {
     /// stands (it is on disk whole) and ends with 130, not a bare "interrupted" over a written import.
     func testACtrlCDuringAnImportsWriteSaysTheImportStands() throws {
         let ws = Workspace()
-        var many: [String: Any] = [:]
-        for n in 0..<40_000 { many["3001_store_custom_key_\(n)"] = String(repeating: "v", count: 40) }
-        let a = try export(ws, name: "a.plist", token: "token-of-device-a-0123456789abcdef", extra: many)
-        var other = many
-        other["key_in_user_id"] = 3002
-        let b = try export(ws, name: "b.plist", token: "token-of-device-b-0123456789abcdef", extra: other)
+        // Large enough that the import's report after the write takes longer than a request's grace.
+        let (a, b) = try twoDevices(ws, keys: 40_000)
         let defaults = ws.stateDir + "/dev/defaults.json", tokenFile = ws.stateDir + "/dev/token"
         XCTAssertEqual(SXK.run(["import-defaults", a, "--profile", "dev"], in: ws, baseURL: url).status, 0)
         var st = stat()
