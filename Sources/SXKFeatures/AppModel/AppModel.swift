@@ -104,9 +104,6 @@ public enum AppModel {
         return "the stored permissions (\(state.permissions.count)) are not role \(code)'s \(which) in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \((entries > 1 ? Rules.roleMatch : Rules.offlineStandIn).marker)"
     }
 
-    /// The stored scenic list of the current role when the next home's forced load would replace it:
-    /// that load stores the matched role's entry's list (seed 000 §4.2), with the stored role-permission
-    /// list standing in for its answer. Nil when they agree or no list is stored.
     /// The scenic areas `scenic` lists, switches to and Tab offers: those the next home's loadPermissions
     /// leaves the role when the stored role-permission list holds its entry (the offline stand-in, as
     /// `menus common` reads the permissions), so an imported scenic list the load replaces is not the
@@ -116,6 +113,10 @@ public enum AppModel {
         var next = state
         return derivePermissions(&next).matched != nil ? next.scenicList : state.scenicList
     }
+
+    /// The stored scenic list of the current role when the next home's forced load would replace it:
+    /// that load stores the matched role's entry's list (seed 000 §4.2), with the stored role-permission
+    /// list standing in for its answer. Nil when they agree or no list is stored.
 
     public static func scenicListChangedAtNextLoad(_ state: PermissionContext.State, currentScenic: Int? = nil) -> String? {
         guard state.rolesLoaded else { return nil }

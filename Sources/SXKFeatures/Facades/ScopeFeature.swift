@@ -104,10 +104,14 @@ public struct ScopeFeature: Sendable {
             if let store = before.storeId {
                 var stores = before.stores
                 if stores.isEmpty, next.id != nil {
-                    // A failure there changes nothing, as for `scenic ID`.
+                    // A failure there changes nothing, as for `scenic ID`; a rejected token has reset the
+                    // session meanwhile, and what it cleared stays cleared.
+                    let resets = sessionGuard.resetCount
                     do { stores = try await fetchStores() } catch {
-                        contexts.account.replace(with: saved.account)
-                        contexts.permission.replace(with: saved.permission)
+                        if sessionGuard.resetCount == resets {
+                            contexts.account.replace(with: saved.account)
+                            contexts.permission.replace(with: saved.permission)
+                        }
                         throw error
                     }
                 }
@@ -125,11 +129,7 @@ public struct ScopeFeature: Sendable {
                 notes.append("store \(store) cleared with its scenic")
             }
         }
-        // `scenic -` and `store -` go back to what the switch moved as well.
-        let after = contexts.account.current
-        try commit(restoringOnFailure: saved, previous: [(.role, left, code),
-                                                         (.scenic, before.scenicId.map(String.init), after.scenicId.map(String.init)),
-                                                         (.store, before.storeId.map(String.init), after.storeId.map(String.init))])
+        try commit(restoringOnFailure: saved, previous: [(.role, left, code)])
         return change(notes)
     }
 

@@ -778,8 +778,8 @@ extension DeviceSnapshotTests {
     }
 
     /// `role CODE` that moves the scenic to the role's list keeps a store of the new scenic (the store
-    /// list says whose it is) and records what it moved, so `scenic -` and `store -` know it.
-    func testARoleSwitchKeepsAStoreOfItsNewScenicAndRecordsWhatItMoved() throws {
+    /// list says whose it is); a rejected token while it reads that list ends the session as any does.
+    func testARoleSwitchKeepsAStoreOfItsNewScenic() throws {
         let live = Workspace()
         SXK.login("13800000003", in: live, baseURL: url)
         let token = try XCTUnwrap(live.token())
@@ -795,8 +795,18 @@ extension DeviceSnapshotTests {
         let who = try XCTUnwrap(try SXK.run(["--profile", "moved", "whoami", "--json"], in: ws, baseURL: url).json() as? [String: Any])
         XCTAssertEqual(who["scenicId"] as? Int, 2)
         XCTAssertEqual(who["storeId"] as? Int, 201)
-        let back = SXK.run(["--profile", "moved", "scenic", "-"], in: ws, baseURL: url)
-        XCTAssertFalse(back.stderr.contains("no previous scenic"), back.summary)
+        // The same switch on a live session whose token the server now rejects: the reset stands, and
+        // no view of this process shows the account again.
+        let other = Workspace()
+        SXK.login("13800000002", in: other, baseURL: url)
+        XCTAssertEqual(SXK.run(["-c", "scenic 2; store 201"], in: other, baseURL: url).status, 0)
+        server.expireTokens()
+        let expired = SXK.run(["--keep-going", "-c", "role photographer; whoami --json"], in: other, baseURL: url)
+        XCTAssertEqual(expired.status, 3, expired.summary)
+        let line = try XCTUnwrap(expired.stdout.split(separator: "\n").last.map(String.init), expired.summary)
+        let after = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], expired.summary)
+        XCTAssertNil(after["userId"] as? Int, expired.summary)
+        XCTAssertNil(after["scenicId"] as? Int, expired.summary)
     }
 
     /// A stored scenic list the next home's load replaces (the role's entry holds another) is said by
