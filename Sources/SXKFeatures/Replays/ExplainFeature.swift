@@ -126,6 +126,13 @@ public struct ExplainFeature: Sendable {
     /// The three home dialogs in priority order (or one), as the app model's offline home replay
     /// decides them: the same answer as `home --offline` and `boot` for this state.
     public func dialogs(_ only: HomeDialog? = nil) async throws(FeatureError) -> (dialog: JSONValue, explanations: [Explanation]) {
+        let judged = try await judgedDialogs(only)
+        return (judged.dialog, judged.explanations)
+    }
+
+    /// `dialogs`, and whether the home judged them offline on the stored state (a token not rejected
+    /// in this process): then their verdict holds if the server answers as stored (`AppModel.offlineCondition`).
+    public func judgedDialogs(_ only: HomeDialog? = nil) async throws(FeatureError) -> (dialog: JSONValue, explanations: [Explanation], offline: Bool) {
         try reload()
         let permissionKey = StoreKey.scoped(StoreKey.permission, prefix: scopePrefix)
         let scenicListKey = StoreKey.scoped(StoreKey.currentRoleScenicList, prefix: scopePrefix)
@@ -138,13 +145,13 @@ public struct ExplainFeature: Sendable {
             let read = ExplainStep(key: StoreKey.token, value: "nil", rule: "no token: the app opens the login page, not the main tab", basis: Rules.root)
             let none = Explanation(subject: "dialog", verdict: "no dialog: without a token the app opens the login page and the home never runs",
                                    basis: verdictBasis([read]), steps: [read])
-            return (.null, [none])
+            return (.null, [none], false)
         }
         let trace = try await AppModel.homeOffline(store: store, catalog: catalog, clock: clock, rejectedToken: rejectedToken)
         if trace.sessionExpired {
             let read = ExplainStep(key: StoreKey.token, value: Redaction.maskToken(token ?? ""), rule: trace.steps.last?.reads.first ?? HomeReplayRun.knownRejectionNote, basis: Rules.sessionExpiry)
             let none = Explanation(subject: "dialog", verdict: "no dialog: \(trace.verdict)", basis: verdictBasis([read]), steps: [read])
-            return (.null, [none])
+            return (.null, [none], false)
         }
         // What the forced permission load leaves, with the stored list standing in for the answer.
         let derived = AppModel.permissionsAfterOfflineLoad(store: store)
@@ -192,7 +199,7 @@ public struct ExplainFeature: Sendable {
             out.append(Explanation(subject: "dialog \(check.dialog.rawValue)", verdict: "\(HomeFeature.title(check.dialog)) dialog \(state): \(check.reason)",
                                    basis: verdictBasis(steps), steps: steps))
         }
-        return (trace.dialogAnswer, out)
+        return (trace.dialogAnswer, out, true)
     }
 
     // MARK: scope

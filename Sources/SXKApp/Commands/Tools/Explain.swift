@@ -38,6 +38,7 @@ extension AppCommands {
         feature.rejectedToken = s.sessionGuard.rejectedToken
         var explanations: [Explanation]
         var dialog: JSONValue?
+        var judged = false
         switch command.subcommand {
         case "menu":
             guard let uri = command.positionals.first else { throw AppError.usage("explain menu needs a menu URI") }
@@ -51,7 +52,7 @@ extension AppCommands {
             case "location": only = .locationTimeout
             case let other?: throw AppError.usage("explain dialog: no dialog '\(other)' (permission, scenic, location)")
             }
-            (dialog, explanations) = try await feature.dialogs(only)
+            (dialog, explanations, judged) = try await feature.judgedDialogs(only)
         case "scope":
             explanations = [try feature.scope()]
         case "key":
@@ -60,8 +61,7 @@ extension AppCommands {
         default:
             throw AppError.usage("explain what? menu URI | dialog [permission|scenic|location] | scope | key KEY | rules")
         }
-        // Dialogs the home judged (a token, not rejected here): their condition, said with them.
-        let judged = dialog.map { $0 != .null } ?? false
+        // Dialogs the home judged offline (a token, not rejected here): their condition, said with them.
         let data: JSONValue = dialog.map {
             var o: JSONObject = ["dialog": $0, "explanations": .array(explanations.map(\.json))]
             if judged { o["assumes"] = .string(AppModel.offlineCondition) }

@@ -775,6 +775,12 @@ extension DeviceSnapshotTests {
             let json = try XCTUnwrap(try SXK.run(["--profile", "other"] + words + ["--json"], in: ws, baseURL: url).json() as? [String: Any])
             XCTAssertTrue((json["assumes"] as? String)?.hasPrefix(condition) == true, "\(words): \(json.keys)")
         }
+        // Also when the verdict is that no dialog shows (a live session whose lists agree).
+        let live = Workspace()
+        SXK.login("13800000002", in: live, baseURL: url)
+        let none = try XCTUnwrap(try SXK.run(["explain", "dialog", "--json"], in: live, baseURL: url).json() as? [String: Any])
+        XCTAssertTrue(none["dialog"] is NSNull, "\(none)")
+        XCTAssertTrue((none["assumes"] as? String)?.hasPrefix(condition) == true, "\(none.keys)")
     }
 
     /// `role CODE` that moves the scenic to the role's list keeps a store of the new scenic (the store
