@@ -282,13 +282,14 @@ final class SXKHost: ShellHost, @unchecked Sendable {
             ? [.init("sxk "), .init(name, style: .red), .init(profile + " ")] : [.init("sxk \(name)\(profile) ")]
         let full = PromptText(head + [.init(scope, style: style), .init(tail + " › ")])
         // A prompt that would not fit on one row with room to type says its markers short, and names a
-        // profile alone without its backend (`whoami` says both): `release` keeps its warning colour.
+        // profile without its backend, still marked a profile (`sxk :NAME`, never a backend's name alone;
+        // `whoami` says both): `release` keeps its warning colour and its name.
         guard TextWidth.width(full.plain) >= columns - 2 else { return full }
         var short = tail
         for (long, brief) in [(" (snapshot)", " (snap)"), (" (token rejected)", " (rejected)"), (" (restoring)", " (…)")] {
             if let range = short.range(ofBytes: long) { short.replaceSubrange(range, with: brief) }
         }
-        let shortHead: [PromptText.Segment] = name == "release" || profile.isEmpty ? head : [.init("sxk \(profile.dropFirst()) ")]
+        let shortHead: [PromptText.Segment] = name == "release" || profile.isEmpty ? head : [.init("sxk \(profile) ")]
         return PromptText(shortHead + [.init(scope, style: style), .init(short + " › ")])
     }
 

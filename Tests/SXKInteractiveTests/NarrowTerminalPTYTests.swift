@@ -47,7 +47,7 @@ final class NarrowTerminalPTYTests: SandboxPTYTestCase {
                                environment: environment, rows: 20, columns: 56)
         let shown = try s.expect("›")
         let prompt = String(shown.split(separator: "\n").last ?? "")
-        XCTAssertTrue(prompt.contains("sxk customer-export "), prompt)
+        XCTAssertTrue(prompt.contains("sxk :customer-export "), prompt)
         XCTAssertFalse(prompt.contains("custom:"), prompt)
         XCTAssertLessThan(TextWidth.width(prompt), 56, prompt)
         s.send("exit\r")
