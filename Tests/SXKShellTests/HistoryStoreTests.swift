@@ -419,6 +419,8 @@ final class HistoryListingTests: XCTestCase {
         XCTAssertEqual(Shell.shownLine("login 1234", secrets: [], specs: specs), "login '***'", "a PIN is not a phone mistyped")
         XCTAssertEqual(Shell.shownLine("login 138-0000-0001", secrets: [], specs: specs), "login 138-0000-0001")
         XCTAssertEqual(Shell.shownLine("switch-account hunter2secret", secrets: [], specs: specs), "switch-account '***'")
+        XCTAssertEqual(Shell.shownLine(#"switch-account "Pa$$w0rd""#, secrets: [], specs: specs), "switch-account '***'")
+        XCTAssertEqual(Shell.shownLine("switch-account My$ecret", secrets: [], specs: specs), "switch-account '***'")
         for shown in ["switch-account 2", "switch-account 4001:store", "switch-account -", "switch-account $a", "login ${phone}"] {
             XCTAssertEqual(Shell.shownLine(shown, secrets: [], specs: specs), shown)
         }

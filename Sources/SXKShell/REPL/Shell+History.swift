@@ -49,8 +49,11 @@ extension Shell {
                 if !name.contains("="), let flag = spec.flags.first(where: { $0.name == name }), !flag.isSwitch { skipValue = true }
                 continue
             }
-            // A word made by a variable (`$a`) is a reference, not a password typed in place.
-            if positional >= spec.arguments.count || (token.parts.isEmpty && spec.arguments[positional].typedInPlace?.mayShow(token.text) == false) {
+            // A word that is one variable reference (`$a`, `${a}`) is not a password typed in place; one
+            // that only holds a `$` (`Pa$$w0rd`) may be.
+            let reference: Bool
+            if token.parts.count == 1, case .variable = token.parts[0] { reference = true } else { reference = false }
+            if positional >= spec.arguments.count || (!reference && spec.arguments[positional].typedInPlace?.mayShow(token.text) == false) {
                 out.append(token.start)
             }
             positional += 1
