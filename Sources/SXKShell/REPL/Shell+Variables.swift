@@ -40,7 +40,7 @@ extension Shell {
             default: target = nil
             }
         } catch {
-            lineError(error)
+            errors.error(error)
             return ExitStatus.usage
         }
         guard let first = tokens.first else {
@@ -57,18 +57,10 @@ extension Shell {
         if let target { return await runRedirected(tokens, to: target, io: io) }
         let words: [String]
         do { words = try tokens.map(expandVariables) } catch {
-            lineError(error)
+            errors.error(error)
             return ExitStatus.usage
         }
         return await runWords(words, io: io)
-    }
-
-    /// An error in reading a command's words; on the line after one that reads a password (a script's),
-    /// the words may be that password (`My$ecret` is an unknown variable), so the error does not quote them.
-    private func lineError(_ error: any Error) {
-        guard mayBePasswordLine else { return errors.error(error) }
-        mayBePasswordLine = false
-        errors.error("the line after one that reads a password could not be read (not shown: it may be that password; --password-stdin reads standard input, not the next line of a script)")
     }
 
     /// The command `watch` or `compare` is given, its alias expanded as if typed alone

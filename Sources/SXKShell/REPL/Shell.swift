@@ -225,7 +225,14 @@ public final class Shell: @unchecked Sendable {
             // there runs as an unknown command, and is not shown in its error.
             mayBePasswordLine = passwordLineOwed
             passwordLineOwed = false
-            let status = await runLine(line.text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+            let status: Int32
+            if mayBePasswordLine, !startsWithACommand(line.text) {
+                // Not run at all: a `|` or `>` in a password would start a program or write a file.
+                errors.error(Self.passwordLineNotShown)
+                status = ExitStatus.usage
+            } else {
+                status = await runLine(line.text, io: makeIO(interactive: false), stopOnFailure: !options.keepGoing)
+            }
             mayBePasswordLine = false
             if status != 0 {
                 worst = status
@@ -249,6 +256,15 @@ public final class Shell: @unchecked Sendable {
             i += length
         }
         return nil
+    }
+
+    static let passwordLineNotShown = "unknown command on the line after one that reads a password (not shown: it may be that password; --password-stdin reads standard input, not the next line of a script)"
+
+    /// Whether a line's first word names a command, an alias or `let`/`alias` (a word made by a variable
+    /// does not: what it expands to is not known without running it).
+    private func startsWithACommand(_ text: String) -> Bool {
+        guard let first = (try? Tokenizer.tokenize(text, lenient: true))?.first?.first, first.parts.isEmpty else { return false }
+        return first.text == "let" || first.text == "alias" || parser.command(named: first.text) != nil || aliases.alias(first.text) != nil
     }
 
     /// `-c` text: line by line, as a script file. One line needs no place in its errors; of several,
@@ -356,7 +372,7 @@ public final class Shell: @unchecked Sendable {
         let parsed: ParseResult
         do { parsed = try parser.parse(words) } catch {
             if mayBePassword, parser.command(named: first) == nil {
-                errors.error("unknown command on the line after one that reads a password (not shown: it may be that password; --password-stdin reads standard input, not the next line of a script)")
+                errors.error(Self.passwordLineNotShown)
                 return ExitStatus.usage
             }
             // A login refused for its words asks no password: one typed ahead on the terminal for it

@@ -164,10 +164,17 @@ final class ScriptInvocationTests: XCTestCase {
         }
         // A comment between them changes nothing, and a password that reads as a variable is not quoted either.
         for (text, said) in [("login 13800000001 --password-stdin --accept-privacy\n# a comment\nHunter2secret", "unknown command on the line after"),
-                             ("login 13800000001 --password-stdin --accept-privacy\nHunter2$ecret", "could not be read (not shown")] {
+                             ("login 13800000001 --password-stdin --accept-privacy\nHunter2$ecret", "unknown command on the line after")] {
             let r = SXK.run(["--keep-going", "-c", text], in: ws, baseURL: nil, stdin: "")
             XCTAssertFalse(r.stderr.contains("Hunter2") || r.stderr.contains("$ecret") || r.stderr.contains("ecret'"), r.summary)
             XCTAssertTrue(r.stderr.contains(said), r.summary)
+        }
+        // Such a line is not run at all: a `>` or `|` in it neither writes a file nor starts a program.
+        let written = ws.root + "/q", started = ws.root + "/started"
+        for password in ["p>\(written)", "ab|touch \(started)"] {
+            let r = SXK.run(["--keep-going", "-c", "login 13800000001 --password-stdin --accept-privacy\n" + password], in: ws, baseURL: nil, stdin: "")
+            XCTAssertTrue(r.stderr.contains("unknown command on the line after one that reads a password"), r.summary)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: written) || FileManager.default.fileExists(atPath: started), r.summary)
         }
     }
 }
