@@ -133,7 +133,12 @@ extension Renderer {
                         }, color: io.color)
                         out.append(contentsOf: state.table!.renderLine(layout.shown.map { selection.columns[$0].header }, widths: layout.widths, header: true).utf8)
                     }
-                    let layout = state.layout!
+                    var layout = state.layout!
+                    // A later row wider than the first batch's widths is cut too: the closing note says so.
+                    if !layout.cuts, zip(layout.shown, layout.widths).contains(where: { TextWidth.width(cells[$0.0]) > $0.1 }) {
+                        layout.cuts = true
+                        state.layout = layout
+                    }
                     out.append(contentsOf: state.table!.renderLine(layout.shown.map { cells[$0] }, widths: layout.widths).utf8)
                 }
                 state.written += 1

@@ -626,6 +626,26 @@ extension RendererTests {
 }
 
 extension RendererTests {
+    /// A streamed table's widths are its first batch's: a later row wider than them is cut, and the
+    /// closing note says values were cut, though the first batch fitted.
+    func testAStreamedTablesLaterCutIsSaid() async throws {
+        var terminal = Terminal.plain
+        terminal.stdoutIsTerminal = true
+        terminal.stderrIsTerminal = true
+        terminal.width = 60
+        let out = BufferOutput(), err = BufferOutput()
+        var output = CommandOutput()
+        let columns = [OutputColumn("id", "ID", priority: 90, cuttable: false), OutputColumn("name", "NAME", priority: 80)]
+        output.stream = RowStream(columns: columns) { emit in
+            _ = emit([["id": 1, "name": "short"]], nil)
+            _ = emit([["id": 2, "name": .string(String(repeating: "long ", count: 30))]], nil)
+            return RowStream.End(status: 0)
+        }
+        _ = try await Renderer(io: CommandIO(stdout: out, stderr: err, terminal: terminal), format: OutputFormat(kind: .table), secrets: []).render(output)
+        XCTAssertTrue(out.text.contains("…"), out.text)
+        XCTAssertTrue(err.text.contains("(values cut to fit: --wide shows them whole)"), err.text)
+    }
+
     /// On a terminal, a table whose values are cut to fit with no column hidden says so, with the
     /// `--wide` hint, as a hidden column is said; one that fits says nothing.
     func testCutValuesAreSaidOnATerminal() async throws {
