@@ -53,7 +53,7 @@ final class SpellingParityTests: XCTestCase {
             (#"\b[0-9]+[0-9hms]*s ago\b"#, "AGE ago"),
             (#""(snapshotAgeSeconds|validatedAgeSeconds)":[0-9.]+"#, #""$1":N"#),
             ("loaded (concurrently|one after the other)", "loaded"),
-            (#"stored [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} [+-][0-9:]{5}"#, "stored AT"),
+            (#"(stored|snapshot last saved) [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} [+-][0-9:]{5}"#, "$1 AT"),
         ]
         for (pattern, template) in patterns {
             out = out.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
