@@ -42,7 +42,7 @@ public final class Shell: @unchecked Sendable {
     private var passwordLineOwed = false
     /// The first command of a script's line that follows such a line: its word, when no command, may be
     /// the password written into the script, and is not shown.
-    var mayBePasswordLine = false
+    private var mayBePasswordLine = false
     private var reader: ReaderThread?
     private var history: HistoryStore?
     private var lineReader: (any LineReader)?
