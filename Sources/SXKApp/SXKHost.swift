@@ -289,7 +289,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         for (long, brief) in [(" (snapshot)", " (snap)"), (" (token rejected)", " (rejected)"), (" (restoring)", " (…)")] {
             if let range = short.range(ofBytes: long) { short.replaceSubrange(range, with: brief) }
         }
-        let shortHead: [PromptText.Segment] = name == "release" || profile.isEmpty ? head : [.init("sxk \(profile) ")]
+        let shortHead: [PromptText.Segment] = name == "release" || profile.isEmpty ? head
+            : [.init("sxk \(TextWidth.truncate(profile, to: max(5, columns / 3))) ")]
         return PromptText(shortHead + [.init(scope, style: style), .init(short + " › ")])
     }
 

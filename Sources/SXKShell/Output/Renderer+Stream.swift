@@ -58,6 +58,9 @@ extension Renderer {
         }
         if format.kind == .table, !state.records, let layout = state.layout, let selection = state.selection {
             noteHidden(layout, columns: selection.columns, held: false)
+            if state.laterCut, !layout.cuts, io.terminal.stderrIsTerminal {
+                io.stderr.write("(a later row was wider than the first rows' columns and was cut: --json or --csv show it whole)\n")
+            }
         }
         if let kept = state.kept { io.keep(.array(kept)) }
         // Notes are for people; JSON and NDJSON consumers get the data alone, but for what every
@@ -133,11 +136,11 @@ extension Renderer {
                         }, color: io.color)
                         out.append(contentsOf: state.table!.renderLine(layout.shown.map { selection.columns[$0].header }, widths: layout.widths, header: true).utf8)
                     }
-                    var layout = state.layout!
-                    // A later row wider than the first batch's widths is cut too: the closing note says so.
-                    if !layout.cuts, zip(layout.shown, layout.widths).contains(where: { TextWidth.width(cells[$0.0]) > $0.1 }) {
-                        layout.cuts = true
-                        state.layout = layout
+                    let layout = state.layout!
+                    // A later row wider than the first batch's widths is cut too, whatever the window
+                    // (`--wide` included): the closing note says so, and what shows it whole.
+                    if !state.laterCut, zip(layout.shown, layout.widths).contains(where: { TextWidth.width(cells[$0.0]) > $0.1 }) {
+                        state.laterCut = true
                     }
                     out.append(contentsOf: state.table!.renderLine(layout.shown.map { cells[$0] }, widths: layout.widths).utf8)
                 }
@@ -272,6 +275,8 @@ final class StreamState: @unchecked Sendable {
     var written = 0
     var selection: ColumnSelection?
     var layout: TableLayout?
+    /// A row after the first batch was cut to that batch's widths.
+    var laterCut = false
     var table: TableRenderer?
     var progressShown = false
     /// `set expanded` turned the table view into records for this stream.

@@ -258,7 +258,7 @@ public final class Shell: @unchecked Sendable {
         return nil
     }
 
-    static let passwordLineNotShown = "unknown command on the line after one that reads a password (not shown: it may be that password; --password-stdin reads standard input, not the next line of a script)"
+    static let passwordLineNotShown = "the line after one that reads a password does not start with a command's name: not run and not shown (it may be that password; --password-stdin reads standard input, not the next line of a script)"
 
     /// Whether a line's first word names a command, an alias or `let`/`alias` (a word made by a variable
     /// does not: what it expands to is not known without running it).

@@ -157,14 +157,14 @@ final class ScriptInvocationTests: XCTestCase {
             let r = SXK.run(argv, in: ws, baseURL: nil, stdin: "")
             XCTAssertEqual(r.status, 2, r.summary)
             XCTAssertFalse(r.stderr.contains("Hunter2secret") || r.stdout.contains("Hunter2secret"), r.summary)
-            XCTAssertTrue(r.stderr.contains(":2: unknown command on the line after one that reads a password (not shown"), r.summary)
+            XCTAssertTrue(r.stderr.contains(":2: the line after one that reads a password does not start with a command's name: not run and not shown"), r.summary)
             // Only that line: a later unknown command is named as always.
             XCTAssertTrue(r.stderr.contains(":4: unknown command 'ordrs'"), r.summary)
             XCTAssertEqual(r.stdout, "sxk 0.1.0\n", r.summary)
         }
         // A comment between them changes nothing, and a password that reads as a variable is not quoted either.
-        for (text, said) in [("login 13800000001 --password-stdin --accept-privacy\n# a comment\nHunter2secret", "unknown command on the line after"),
-                             ("login 13800000001 --password-stdin --accept-privacy\nHunter2$ecret", "unknown command on the line after")] {
+        for (text, said) in [("login 13800000001 --password-stdin --accept-privacy\n# a comment\nHunter2secret", "does not start with a command's name"),
+                             ("login 13800000001 --password-stdin --accept-privacy\nHunter2$ecret", "does not start with a command's name")] {
             let r = SXK.run(["--keep-going", "-c", text], in: ws, baseURL: nil, stdin: "")
             XCTAssertFalse(r.stderr.contains("Hunter2") || r.stderr.contains("$ecret") || r.stderr.contains("ecret'"), r.summary)
             XCTAssertTrue(r.stderr.contains(said), r.summary)
@@ -173,7 +173,7 @@ final class ScriptInvocationTests: XCTestCase {
         let written = ws.root + "/q", started = ws.root + "/started"
         for password in ["p>\(written)", "ab|touch \(started)"] {
             let r = SXK.run(["--keep-going", "-c", "login 13800000001 --password-stdin --accept-privacy\n" + password], in: ws, baseURL: nil, stdin: "")
-            XCTAssertTrue(r.stderr.contains("unknown command on the line after one that reads a password"), r.summary)
+            XCTAssertTrue(r.stderr.contains("the line after one that reads a password does not start with a command's name"), r.summary)
             XCTAssertFalse(FileManager.default.fileExists(atPath: written) || FileManager.default.fileExists(atPath: started), r.summary)
         }
     }
