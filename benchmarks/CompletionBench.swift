@@ -27,7 +27,7 @@ struct BenchValues: CompletionValueProvider, @unchecked Sendable {
         case "store":
             let current = account.current
             return storeCompletion.candidates(from: current.stores, discriminator: current.scenicId, prefix: prefix) {
-                AppModel.storesToChoose([$0], scenicId: current.scenicId).isEmpty ? nil : (String($0.storeId), $0.storeName)
+                AppModel.offersStore($0, scenicId: current.scenicId) ? (String($0.storeId), $0.storeName) : nil
             }
         default:
             return []

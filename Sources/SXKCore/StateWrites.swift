@@ -4,10 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes of several state files that belong together (an import's keys and its token, a login's token and
-/// account keys): an interrupt or a SIGTERM
-/// lets one in progress finish before the shell gives up on its command or the process ends, so no
-/// half of it is left on disk (one device's keys beside another's token).
+/// Writes of several state files that belong together (an import's keys and its token, a login's token
+/// and account keys): an interrupt or a SIGTERM lets one in progress finish before the shell gives up on
+/// its command or the process ends, so no half of it is left on disk (one device's keys beside another's token).
 public enum StateWrites {
     private static let lock = Lock()
     nonisolated(unsafe) private static var running = 0

@@ -201,7 +201,12 @@ public enum AppModel {
     /// only ones the next home can match. **Inferred**: with no scenic (none stored, or 0 or less) the
     /// home loads no store list and matches none, so any store of the list may be chosen.
     public static func storesToChoose(_ stores: [Store], scenicId: Int?) -> [Store] {
-        validScenic(scenicId) == nil ? stores : storesOfScenic(stores, scenicId: scenicId)
+        stores.filter { offersStore($0, scenicId: scenicId) }
+    }
+
+    /// Whether `storesToChoose` offers `store` (one store at a time, for Tab over a long list).
+    public static func offersStore(_ store: Store, scenicId: Int?) -> Bool {
+        validScenic(scenicId) == nil || store.scenicId == scenicId
     }
 
     /// A scratch copy of `store` with contexts restored from it: what a replay runs on.

@@ -33,7 +33,7 @@ struct CompletionValues {
             // A new process (the completion scripts) has fetched none: the list the last one kept.
             let stores = account.stores.isEmpty ? StoreListCache.read(services.storage) : account.stores
             return services.storeCompletion.candidates(from: stores, discriminator: account.scenicId, prefix: prefix) {
-                AppModel.storesToChoose([$0], scenicId: account.scenicId).isEmpty ? nil : (String($0.storeId), $0.storeName)
+                AppModel.offersStore($0, scenicId: account.scenicId) ? (String($0.storeId), $0.storeName) : nil
             }
         case "account", "login-account":
             let accounts = services.contexts.account.current.accounts
