@@ -131,7 +131,7 @@ final class RendererPTYTests: SandboxPTYTestCase {
         s.send("\u{03}")
         // No prompt while the pager runs (the 0.2 s grace for a command that ignores Ctrl-C does not apply).
         XCTAssertThrowsError(try s.expect("›", timeout: 1.5), "a prompt came back while the pager ran")
-        FileManager.default.createFile(atPath: quit.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: quit.path, contents: nil))
         try s.expect("PAGER-QUIT")
         try s.expect("›")
         try s.waitForEditor()
@@ -147,7 +147,7 @@ final class RendererPTYTests: SandboxPTYTestCase {
         try one.expect("PAGER-OPEN")
         one.send("\u{03}")
         XCTAssertThrowsError(try one.waitForExit(timeout: 1.5), "the one-shot exited while its pager ran")
-        FileManager.default.createFile(atPath: quit.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: quit.path, contents: nil))
         try one.expect("PAGER-QUIT")
         // Its output was all written: the Ctrl-C went to the pager, and the command ends as it would have.
         XCTAssertEqual(try one.waitForExit(), 0)

@@ -44,8 +44,8 @@ public final class Shell: @unchecked Sendable {
     /// the password written into the script, and is not shown.
     private var mayBePasswordLine = false
     private var reader: ReaderThread?
-    private var history: HistoryStore?
-    private var lineReader: (any LineReader)?
+    var history: HistoryStore?
+    var lineReader: (any LineReader)?
     private var savedTermios = termios()
     private var haveTermios = false
 
@@ -252,7 +252,7 @@ public final class Shell: @unchecked Sendable {
             if b < 0x80 { i += 1; continue }
             let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xC2 && b <= 0xDF ? 2 : 0
             guard length > 0, i + length <= bytes.count,
-                  String(validatingUTF8: bytes[i..<(i + length)].map { CChar(bitPattern: $0) } + [0]) != nil else { return (line, b) }
+                  String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else { return (line, b) }
             i += length
         }
         return nil
@@ -359,13 +359,8 @@ public final class Shell: @unchecked Sendable {
             errors.error("interrupted")
             return ExitStatus.interrupted
         }
-        if first == "__complete" {
-            completeWords(Array(words.dropFirst()), io: io)
-            return 0
-        }
-        // These take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
-        if first == "let" { return await runLet(words.map { Token(text: $0, start: 0, end: 0) }, io: io) }
-        if first == "alias" { return await runAlias(Array(words.dropFirst()), io: io) }
+        // `let`, `alias` and `__complete` take free-form words (`let x = orders --limit 1 …`), so they skip the parser.
+        if let builtin = Builtins.typedWords(first) { return await builtin.run(typed: Array(words.dropFirst()), in: self, io: io) }
         let mayBePassword = mayBePasswordLine
         mayBePasswordLine = false
         if words.contains("--password-stdin") { passwordLineOwed = true }
@@ -389,8 +384,8 @@ public final class Shell: @unchecked Sendable {
             // A `login` that runs always takes a password: the line after it, given the flag or not
             // (without it, it fails for want of a terminal, and the password put next must not run).
             if command.spec.name == "login" { passwordLineOwed = true }
-            if Builtins.names.contains(command.spec.name) && Builtins.specs.contains(command.spec) {
-                return settled(await runBuiltin(command, io: io), io: io)
+            if let builtin = Builtins.parsed(command.spec) {
+                return settled(await builtin.run(command, in: self, io: io), io: io)
             }
             return await runHost(command, io: io, source: words)
         }
@@ -446,164 +441,11 @@ public final class Shell: @unchecked Sendable {
         }
     }
 
-    private func runBuiltin(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
-        switch command.spec.name {
-        case "help":
-            if command.positionals.isEmpty {
-                writeHelp(io) { $0.overview() }
-                return 0
-            }
-            guard let chain = resolve(command.positionals) else {
-                let names = specs.filter { !$0.isHidden }.map(\.name)
-                // `help login PASSWORD`: the words after a command that reads a password are not echoed.
-                if let top = specs.first(where: { $0.name == command.positionals[0] || $0.aliases.contains(command.positionals[0]) }), top.neverInHistory {
-                    errors.error("no help for those words after '\(top.name)' (not shown, as they may be a password): `help \(top.name)`")
-                    return ExitStatus.usage
-                }
-                errors.error("no help for '\(command.positionals.joined(separator: " "))'\(Suggestion.hint(command.positionals[0], names))")
-                return ExitStatus.usage
-            }
-            writeHelp(io) { $0.page(for: chain) }
-            return 0
-        case "version":
-            // Through the renderer, so the global --json (and --jq) apply as to every command.
-            let (name, number) = (programName, version)
-            return await render(command, io: io) { _ in
-                var output = CommandOutput(data: ["name": .string(name), "version": .string(number)])
-                output.line("\(name) \(number)")
-                return output
-            }
-        case "exit":
-            // An exit status is a byte: 256 would be read as 0 (success) by whoever waits for it.
-            if let text = command.positionals.first {
-                guard let code = Int32(text), (0...255).contains(code) else {
-                    errors.error("exit takes a status from 0 to 255, got '\(TerminalText.sanitize(String(text.prefix(40))))'")
-                    return ExitStatus.usage
-                }
-                exitRequest = code
-            } else {
-                // With --keep-going a script's run ends with its last failing command's status; a bare
-                // `exit` ends the run early and keeps that status (as sh's `exit` keeps the last one).
-                exitRequest = mode != .repl && options.keepGoing ? lastFailure ?? 0 : 0
-            }
-            return 0
-        case "history":
-            if let text = command.positionals.first, let n = Int(text), n < 1 {
-                errors.error("history N shows the last N lines: N is 1 or more (got \(n))")
-                return ExitStatus.usage
-            }
-            // Without libedit the file cannot be read: said, not listed as an empty history.
-            if let path = historyPath, access(path, F_OK) == 0, let why = Libedit.loadError {
-                errors.warning("the history file is not read: \(why)")
-            }
-            let records = lineReader?.historyRecords ?? history?.records ?? HistoryStore.readEntries(path: historyPath ?? "")
-            return await showHistory(records, command, io: io)
-        case "set": return await runSet(command, io: io)
-        case "vars": return await showVariables(command, io: io)
-        case "unset": return unsetVariables(command)
-        case "unalias": return removeAliases(command)
-        case "completion":
-            let shell = command.positionals.first ?? ""
-            guard let kind = CompletionScript.Shell(rawValue: shell) else {
-                errors.error("unknown shell '\(shell)' (bash, zsh or fish)")
-                return ExitStatus.usage
-            }
-            io.stdout.write(CompletionScript.generate(for: kind, specs: specs, programName: programName))
-            return 0
-        default:
-            return 0
-        }
-    }
-
-    /// `set [--save] [NAME VALUE]`: lists the display settings, or changes one; `--save` keeps them.
-    /// The listing is data (stdout); a change is confirmed on stderr.
-    private func runSet(_ command: ParsedCommand, io: CommandIO) async -> Int32 {
-        let words = command.positionals
-        if words.count == 1 {
-            errors.error("set \(words[0]) needs a value (now: \(display.value(words[0])))")
-            return ExitStatus.usage
-        }
-        if words.count == 2 {
-            do { try display.set(words[0], words[1]) } catch {
-                errors.error(error)
-                return ExitStatus.usage
-            }
-        }
-        if command.has("save") {
-            do { try display.save() } catch {
-                errors.error(error)
-                return ExitStatus.failure
-            }
-        }
-        if words.isEmpty {
-            // The listing is data: `name value` lines, or one JSON object with the global --json.
-            let display = self.display
-            let status = await render(command, io: io) { _ in
-                var output = CommandOutput(data: .object(JSONObject(DisplaySettings.names.map { (key: $0, value: .string(display.value($0))) })))
-                for line in display.lines { output.line(line) }
-                return output
-            }
-            if status != 0 { return status }
-        } else {
-            io.errors.note("\(words[0]) \(display.value(words[0]))" + (command.has("save") ? " (saved)" : ""))
-        }
-        if command.has("save") && words.isEmpty, let path = display.path { io.errors.note("saved to \(path)") }
-        return 0
-    }
-
     /// Help goes out the way command output does: fitted to the terminal and paged when taller
     /// than it (stdout a terminal only; `--no-pager` and `pager off` print it directly).
     func writeHelp(_ io: CommandIO, _ text: (HelpRenderer) -> String) {
         let renderer = HelpRenderer(specs: specs, programName: programName, width: io.terminal.stdoutIsTerminal ? io.terminal.width : nil)
         io.deliver(text(renderer), pager: io.pager(host.pager()))
-    }
-
-    /// `help stats daily` → the spec chain.
-    private func resolve(_ words: [String]) -> [CommandSpec]? {
-        guard let top = specs.first(where: { $0.matches(words[0]) }) else { return nil }
-        var chain = [top]
-        for word in words.dropFirst() {
-            guard let sub = chain.last!.subcommand(word) else { return nil }
-            chain.append(sub)
-        }
-        return chain
-    }
-
-    /// `__complete WORDS…`: candidates for the last word, one per line, `value<TAB>description`.
-    private func completeWords(_ rawWords: [String], io: CommandIO) {
-        var words = rawWords
-        if words.first == "--" { words.removeFirst() }
-        let current = words.popLast() ?? ""
-        // Skip the global options before the command.
-        var i = 0
-        var completingGlobalValue = false
-        while i < words.count, words[i].hasPrefix("-") {
-            let word = words[i]
-            let name = word.hasPrefix("--") ? String(word.dropFirst(2)) : ""
-            let takesValue = word == "-c" || (!word.contains("=") && GlobalOptions.flags.contains { $0.name == name && !$0.isSwitch })
-            if takesValue {
-                if i + 1 == words.count { completingGlobalValue = true }
-                i += 2
-            } else {
-                i += 1
-            }
-        }
-        var candidates: [CompletionCandidate]
-        if completingGlobalValue {
-            candidates = []
-        } else if i >= words.count && current.hasPrefix("-") {
-            candidates = (GlobalOptions.flags.map { CompletionCandidate("--" + $0.name, description: $0.summary) }
-                + [CompletionCandidate("-c", description: "Run commands and exit")])
-                .filter { $0.value.hasPrefix(current) }
-        } else {
-            candidates = engine.candidates(words: Array(words[min(i, words.count)...]), current: current, provider: values)
-        }
-        // One candidate per line: a tab, CR or LF inside a description (server text) is escaped with
-        // every other control, so the shell's script shows nothing raw.
-        let secrets = host.secrets
-        for c in candidates.map({ $0.shown(secrets: secrets) }) {
-            io.stdout.write(c.value + (c.description.map { "\t" + $0 } ?? "") + "\n")
-        }
     }
 
     // MARK: plumbing

@@ -202,9 +202,9 @@ final class GeneratedArtifactsTests: XCTestCase {
         env["PATH"] = URL(fileURLWithPath: SXKBinary.path).deletingLastPathComponent().path + ":/usr/bin:/bin"
         let dir = ws.root + "/files"
         try FileManager.default.createDirectory(atPath: dir + "/dir with space", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/quo'te.json", contents: Data())
-        FileManager.default.createFile(atPath: dir + "/a\"b c.json", contents: Data())
-        FileManager.default.createFile(atPath: dir + "/dir with space/in side.har", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/quo'te.json", contents: Data()))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/a\"b c.json", contents: Data()))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/dir with space/in side.har", contents: Data()))
         try FileManager.default.createDirectory(atPath: ws.home + "/files", withIntermediateDirectories: true)
         let script = Self.root.appendingPathComponent("completions/sxk.bash").path
         let driver = """

@@ -319,7 +319,7 @@ final class DirectoryEvents: @unchecked Sendable {
     /// Writes a sentinel file and waits (up to 10 s) for its event; returns the index after it.
     private func flush() -> Int {
         let name = lock.withLock { sentinels += 1; return "\(sentinels).events-sentinel" }
-        FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()))
         unlink(dir + "/" + name)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
