@@ -163,6 +163,12 @@ public enum SXKApplication {
         } else {
             environment = try namedEnvironment(options, context, completing: false)
         }
+        // Plain http off loopback is refused at every request; refused here, before the profile's
+        // folder is made and the backend recorded for a backend that cannot be used.
+        if !stateless && !completing && !options.insecureHTTP,
+           environment.baseURL.scheme?.lowercased() == "http", !APIEnvironment.isLoopback(host: environment.baseURL.host) {
+            throw APIError.insecureURL(url: environment.baseURL.absoluteString)
+        }
         let settings = AppSettings(trace: options.trace, status: context.status)
         // One libcurl transport for http and https; trust from --cacert / SXK_CACERT or the system's.
         let caCert = options.caCert, processEnvironment = context.environment

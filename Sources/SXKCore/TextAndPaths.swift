@@ -41,6 +41,28 @@ extension Character {
 }
 
 /// Path text, as `/`-separated strings.
+/// Bytes read as UTF-8 text, checked: a byte that is not UTF-8 would otherwise be read as U+FFFD, a
+/// character other than the one given (a keyword sent, a profile folder named).
+public enum UTF8Text {
+    /// The line (from 1) and the first byte of the first sequence that is not UTF-8, or nil.
+    public static func firstInvalid<Bytes: Collection>(_ bytes: Bytes) -> (line: Int, byte: UInt8)? where Bytes.Element == UInt8, Bytes.Index == Int {
+        var line = 1, i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == 0x0A { line += 1 }
+            if b < 0x80 { i += 1; continue }
+            let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xC2 && b <= 0xDF ? 2 : 0
+            guard length > 0, i + length <= bytes.endIndex,
+                  String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else { return (line, b) }
+            i += length
+        }
+        return nil
+    }
+
+    /// `0xff`, as messages name a byte.
+    public static func hex(_ byte: UInt8) -> String { "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
+}
+
 public enum PathText {
     /// `path` as an absolute path: a relative one joined to the current folder (an empty string stays empty).
     public static func absolute(_ path: String) -> String {

@@ -87,7 +87,9 @@ public struct StatePaths: Sendable, Equatable {
         return "\(safe)-\(port)"
     }
 
-    /// A profile name is one path component: no `/`, not `.`/`..`, no `..`, no control characters.
+    /// A profile name is one path component of letters (any script, with their marks), digits, `.`,
+    /// `-`, `_`, `@` and `+`, not starting with `-`, with no `..`: no space, control, format character
+    /// (a bidi override would show the folder's name reversed) or U+FFFD (a byte that was not UTF-8).
     /// Checked on the bytes the file system sees: a `/` or `..` with a combining mark after it is one
     /// Character of its own, but still a separator or a `..` in the path.
     public static func validateProfileName(_ name: String) throws(SessionError) {
@@ -99,8 +101,21 @@ public struct StatePaths: Sendable, Equatable {
         }
         let bad =
             name.isEmpty || name.utf8.count > 128 || separator || name == "."
-            || name.hasPrefix("-") || name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            || name.hasPrefix("-") || name.unicodeScalars.contains { !isProfileScalar($0) }
         if bad { throw .invalidProfileName(name) }
+    }
+
+    private static func isProfileScalar(_ s: Unicode.Scalar) -> Bool {
+        switch s {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", "@", "+": return true
+        case _ where s.isASCII: return false
+        default:
+            switch s.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber: return true
+            default: return false
+            }
+        }
     }
 
     /// Removes a profile folder that holds nothing but its lock file (a profile made for a write

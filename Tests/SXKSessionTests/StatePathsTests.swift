@@ -26,12 +26,15 @@ final class StatePathsTests: XCTestCase {
 
     func testProfileNamesValidated() {
         // The last two: a combining mark after `/` or `..` makes one Character, but the path still splits there.
-        for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb", "a/\u{301}b", "x..\u{301}"] {
+        // Then what the message does not allow: a space, shell characters, a C1 control, a bidi override,
+        // a zero-width space and U+FFFD (an argument byte that was not UTF-8).
+        for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb", "a/\u{301}b", "x..\u{301}",
+                    "a b", "a*!", "x\u{9B}y", "x\u{202E}y", "x\u{200B}y", "p\u{FFFD}"] {
             XCTAssertThrowsError(try StatePaths.validateProfileName(bad), bad) { error in
                 XCTAssertEqual(error as? SessionError, .invalidProfileName(bad))
             }
         }
-        for good in ["test", "release", "sandbox", "测试-1", "a.b_c"] {
+        for good in ["test", "release", "sandbox", "测试-1", "a.b_c", "ops@shop+2", "café", "ग्राहक", "127.0.0.1-8080"] {
             XCTAssertNoThrow(try StatePaths.validateProfileName(good), good)
         }
     }

@@ -38,6 +38,13 @@ final class DataPathTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("bad path '\(bad)'"), "\(error)")
             }
         }
+        // A key typed in double quotes on the line loses them to the tokenizer: the error shows how to type it.
+        XCTAssertThrowsError(try DataPath(parsing: "[minVersion]")) { error in
+            XCTAssertTrue("\(error)".contains(#"a key goes in double quotes, typed inside single quotes: '["minVersion"]'"#), "\(error)")
+        }
+        XCTAssertThrowsError(try DataPath(parsing: ".list[1.5]")) { error in
+            XCTAssertFalse("\(error)".contains("a key goes"), "\(error)")
+        }
         XCTAssertTrue(DataPath.looksLikePath(".list"))
         XCTAssertTrue(DataPath.looksLikePath("[0]"))
         XCTAssertFalse(DataPath.looksLikePath("orders"))

@@ -10,6 +10,12 @@ struct RequestItems {
     static func parse(_ words: [String]) throws -> RequestItems {
         var items = RequestItems()
         for word in words {
+            // `post /x '{"a":1}' b=2`: a JSON body goes alone, not beside items (its `"a":` is no header).
+            if word.hasPrefix("{") || word.hasPrefix("[") {
+                throw AppError.usage(words.count > 1
+                    ? "a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)"
+                    : "only post sends a JSON body; give the query as items (k=v, k:=JSON)")
+            }
             let equals = word.firstIndex(of: "=")
             let colon = word.firstIndex(of: ":")
             if let colon, equals == nil || colon < equals! {

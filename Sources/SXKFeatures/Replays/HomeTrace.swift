@@ -131,6 +131,14 @@ public struct HomeTrace: Sendable, Equatable {
         return failed.contains(4) ? 4 : failed.isEmpty ? 0 : 1
     }
 
+    /// `failureStatus` said on stderr, one line per call behind it, so a script sees why the run failed
+    /// without reading the replay.
+    public var failureLines: [String] {
+        calls.sorted { $0.order < $1.order }.filter { $0.failureStatus != nil }.map {
+            "the app's call #\($0.order) \($0.method) \($0.path) got \($0.error.map { "an error (\($0))" } ?? "no answer"): the replay shows what the app does then"
+        }
+    }
+
     /// The one answer every view gives for a state: the dialog's name, `undecided` when it rests on an
     /// answer not had (the location detail offline), or null for none.
     public var dialogAnswer: JSONValue { Self.dialogAnswer(checks: checks, expired: sessionExpired) }

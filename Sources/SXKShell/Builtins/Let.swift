@@ -6,7 +6,7 @@ extension Builtins {
     /// command's data kept in a variable. Its words are another command's, so read as typed.
     enum Let: TypedWordsBuiltin {
         static let spec = CommandSpec("let", summary: "Keep a value from a command's data in a variable",
-            discussion: "let NAME = COMMAND… [PATH] runs the command without printing and keeps the value at PATH of its data (what the command prints with --json). let NAME = $VAR [PATH] and let NAME = PATH (over $_, the last command's data) read data already kept. Paths: .list[0].orderId, .a.b, [2], [-1] (from the end), .list[].orderId (every element), [\"odd key\"], or . for everything. Use $NAME or ${NAME} in later commands; write \\$ or single quotes for a literal dollar sign.",
+            discussion: "let NAME = COMMAND… [PATH] runs the command without printing and keeps the value at PATH of its data (what the command prints with --json). let NAME = $VAR [PATH] and let NAME = PATH (over $_, the last command's data) read data already kept. Paths: .list[0].orderId, .a.b, [2], [-1] (from the end), .list[].orderId (every element), '[\"odd key\"]' (in single quotes, so its quotes reach the path), or . for everything. Use $NAME or ${NAME} in later commands; write \\$ or single quotes for a literal dollar sign.",
             arguments: [ArgumentSpec("NAME", summary: "Letters, digits and _"),
                         ArgumentSpec("=", kind: .choice(["="]), summary: "An equals sign"),
                         ArgumentSpec("COMMAND", kind: .provider("command"), variadic: true, summary: "The command, then an optional PATH")],

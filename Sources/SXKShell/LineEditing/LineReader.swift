@@ -81,6 +81,11 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     private var atEOF = false
     private var entries: [String] = []
     private var taken = 0
+    private var invalidByte: UInt8?
+
+    /// The first byte of the last line handed out that is not UTF-8 (nil when the line was text): the
+    /// line itself holds U+FFFD there, a character other than the one given.
+    public var lastLineInvalidByte: UInt8? { lock.withLock { invalidByte } }
 
     /// Lines handed out so far, to whoever read them (the command loop or a command).
     public var linesTaken: Int { lock.withLock { taken } }
@@ -103,7 +108,12 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
         var lineBytes = Array(buffer[..<nl])
         buffer.removeSubrange(...nl)
         if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+        return handOut(lineBytes)
+    }
+
+    private func handOut(_ lineBytes: [UInt8]) -> LineReadResult {
         taken += 1
+        invalidByte = UTF8Text.firstInvalid(lineBytes)?.byte
         return .line(String(decoding: lineBytes, as: UTF8.self))
     }
 
@@ -130,8 +140,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
             if atEOF {
                 if buffer.isEmpty { return .eof }
                 defer { buffer.removeAll() }
-                taken += 1
-                return .line(String(decoding: buffer, as: UTF8.self))
+                return handOut(buffer)
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             // At a prompt, a Ctrl-C typed as it appeared (before the read began) still ends the read.

@@ -1,7 +1,7 @@
 import SXKCore
 
 /// A path into a command's JSON data, for `let`: `.list[0].orderId`, `.a.b`, `[2]` (or `.[2]`), `[-1]`
-/// (counted from the end), `.list[].orderId` (that member of every element), `["odd key"]`, or `.` for all.
+/// (counted from the end), `.list[].orderId` (that member of every element), `["odd key"]` (typed `'["odd key"]'`, so the quotes reach the path), or `.` for all.
 /// Keys match exactly first, then tolerantly (`.userId` also finds `user_id`).
 public struct DataPath: Sendable, Equatable, CustomStringConvertible {
     public enum Step: Sendable, Equatable {
@@ -76,7 +76,12 @@ public struct DataPath: Sendable, Equatable, CustomStringConvertible {
                     }
                     guard i < chars.count else { throw fail("'[' is not closed") }
                     i += 1
-                    guard let index = Int(digits) else { throw fail("'[\(digits)]' is not an index (a whole number, negative from the end)") }
+                    guard let index = Int(digits) else {
+                        // `let v = config ["minVersion"]`: the line's own quotes were taken by the tokenizer.
+                        let key = !digits.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) ? ""
+                            : "; a key goes in double quotes, typed inside single quotes: '[\"\(digits)\"]'"
+                        throw fail("'[\(digits)]' is not an index (a whole number, negative from the end)" + key)
+                    }
                     steps.append(.index(index))
                 }
             } else {

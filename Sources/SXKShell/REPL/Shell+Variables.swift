@@ -36,7 +36,8 @@ extension Shell {
             switch split.target {
             case nil: target = nil
             case (.pipe, let command?)?: target = .pipe(command: command.text)
-            case (.file(let append), let path?)?: target = .file(path: try expandVariables(path), append: append)
+            // `> ~/out.json`: a leading `~` is the home folder, as in a path argument (`har save ~/x.har`).
+            case (.file(let append), let path?)?: target = .file(path: ValueCheck.expanded(try expandVariables(path), kind: .path), append: append)
             default: target = nil
             }
         } catch {

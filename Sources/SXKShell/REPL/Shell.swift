@@ -203,8 +203,8 @@ public final class Shell: @unchecked Sendable {
         }
         // A byte that is not UTF-8 would run as U+FFFD (a command or value other than the file's):
         // the script is not run, and the place is named.
-        if let bad = Self.firstInvalidUTF8(data) {
-            errors.error("\(path):\(bad.line): not valid UTF-8 (byte 0x\(String(bad.byte, radix: 16))); the script was not run")
+        if let bad = UTF8Text.firstInvalid(data) {
+            errors.error("\(path):\(bad.line): not valid UTF-8 (byte \(UTF8Text.hex(bad.byte))); the script was not run")
             return ExitStatus.usage
         }
         return await runLines(StartupFile.split(String(decoding: data, as: UTF8.self)), origin: path)
@@ -241,21 +241,6 @@ public final class Shell: @unchecked Sendable {
             if exitRequest != nil { break }
         }
         return worst
-    }
-
-    /// The line and the first byte of the first sequence that is not UTF-8, or nil.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, byte: UInt8)? {
-        var line = 1, i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x0A { line += 1 }
-            if b < 0x80 { i += 1; continue }
-            let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xC2 && b <= 0xDF ? 2 : 0
-            guard length > 0, i + length <= bytes.count,
-                  String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else { return (line, b) }
-            i += length
-        }
-        return nil
     }
 
     static let passwordLineNotShown = "the line after one that reads a password does not start with a command's name: not run and not shown (it may be that password; --password-stdin reads standard input, not the next line of a script)"
@@ -298,6 +283,16 @@ public final class Shell: @unchecked Sendable {
             case .interrupted: return ExitStatus.interrupted
             case .line(var typed):
                 if stdout.readerGone { return worst }
+                if let bad = lineReader.lastLineInvalidByte {
+                    // As in a script file, a byte that is not UTF-8 is refused, not run as U+FFFD; on
+                    // standard input the lines before it have run, and a command it continued does not.
+                    errorLocation = "-:\(lineReader.linesTaken)"
+                    errors.error("not valid UTF-8 (byte \(UTF8Text.hex(bad))); the line was not run")
+                    joiner = LineJoiner()
+                    if !options.keepGoing { return ExitStatus.usage }
+                    worst = ExitStatus.usage
+                    continue
+                }
                 if !joiner.isPending {
                     firstLine = lineReader.linesTaken
                     // A byte order mark starts the text, not its first command (as a script file's).

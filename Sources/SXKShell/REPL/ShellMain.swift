@@ -1,5 +1,10 @@
 import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the app needs to build its host: the parsed options and mode, terminal facts, environment.
 public struct ShellContext: Sendable {
@@ -20,7 +25,7 @@ public enum ShellMain {
     public static func run(
         version: String,
         commandSpecs: [CommandSpec],
-        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        arguments given: [String]? = nil,
         environment: [String: String] = ProcessEnvironment.current(),
         programName: String = "sxk",
         historyPath: ((ShellContext) -> String?)? = nil,
@@ -29,6 +34,19 @@ public enum ShellMain {
         makeHost: (ShellContext) async throws -> any ShellHost
     ) async -> Int32 {
         Terminal.adoptUTF8Locale()
+        let arguments: [String]
+        if let given {
+            arguments = given
+        } else {
+            let read = processArguments()
+            if let bad = read.invalid {
+                // Read as U+FFFD it would be another word than the one given: a keyword sent, a profile made.
+                ErrorPresenter(sink: StandardOutput.stderr, color: false)
+                    .error("argument \(bad.index) is not valid UTF-8 (byte \(UTF8Text.hex(bad.byte))); nothing was run")
+                return ExitStatus.usage
+            }
+            arguments = read.words
+        }
         let specs = Builtins.merged(with: commandSpecs)
         let probe = Terminal.detect(noColorFlag: false, environment: environment)
         var invocation: Invocation
@@ -106,6 +124,20 @@ public enum ShellMain {
         out += renderer.overview()
         out += "\n" + renderer.paragraph("Exit status: 0 ok, 1 failed, 2 usage, 3 not logged in, 4 network, 130 interrupted, 129/143 hangup/terminated.")
         return out
+    }
+
+    /// The process's arguments after its name, and the first one (counted from 1) holding a byte that
+    /// is not UTF-8, read from `argv` itself (`CommandLine.arguments` has replaced such bytes).
+    static func processArguments() -> (words: [String], invalid: (index: Int, byte: UInt8)?) {
+        var words: [String] = []
+        var invalid: (index: Int, byte: UInt8)?
+        for i in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[i] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            if invalid == nil, let bad = UTF8Text.firstInvalid(Array(bytes)) { invalid = (i, bad.byte) }
+            words.append(String(decoding: bytes, as: UTF8.self))
+        }
+        return (words, invalid)
     }
 }
 

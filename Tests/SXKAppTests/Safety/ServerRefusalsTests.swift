@@ -90,6 +90,7 @@ final class ServerRefusalsTests: SandboxTestCase {
             XCTAssertEqual(r.status, 1, "\(command): \(r.summary)")
             let json = try XCTUnwrap(try r.json() as? [String: Any], r.summary)
             XCTAssertEqual(json["dialog"] as? String, "undecided", "\(command): \(r.summary)")
+            XCTAssertEqual(r.stderrLines.filter { $0.hasPrefix("warning: the app's call #") && $0.contains(detail) }.count, 1, "\(command): \(r.summary)")
         }
         server.clearFaults()
         XCTAssertEqual(SXK.run(["context", "diff"], in: ws, baseURL: url).status, 0)

@@ -35,6 +35,7 @@ extension AppCommands {
         // What the app would do is shown whatever the calls got; a call that got no answer or an
         // error answer is the run's status, so a script can tell a replay that reached the server.
         out.status = trace.failureStatus
+        out.warnings += trace.failureLines
         out.line(trace.offline
             ? "HomeViewModel.initialize replayed on a copy of the stored state, offline: no call made, stored answers used"
             : trace.sessionExpired && trace.calls.allSatisfy({ !$0.made })

@@ -36,6 +36,7 @@ extension AppCommands {
         var out = CommandOutput(data: diff.json)
         // A replayed call that failed (the location detail) is the run's status, as it is `home`'s.
         out.status = diff.home.failureStatus
+        out.warnings += diff.home.failureLines
         if let why = diff.whyNoRows {
             out.line(why)
         } else {

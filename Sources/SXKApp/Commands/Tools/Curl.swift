@@ -29,12 +29,15 @@ extension AppCommands {
         if command.has("list") {
             return curlList(entries)
         }
+        let asked = command.positionals.first.flatMap { Int($0) }
+        if asked == 0 { throw AppError.usage("curl N: N is a request number from `curl --list`, or -1 for the last, -2 for the one before…") }
         guard let last = entries.last else {
+            // A request named that is not kept is the same mistake whether or not any was sent (2).
+            if let asked { throw AppError.usage("\(asked > 0 ? "request #\(asked) is not kept" : "no request is kept"): none sent yet in this shell") }
             throw AppError.failed("no request sent yet in this shell")
         }
         var chosen = last
-        if let text = command.positionals.first, let n = Int(text) {
-            guard n != 0 else { throw AppError.usage("curl N: N is a request number from `curl --list`, or -1 for the last, -2 for the one before…") }
+        if let n = asked {
             let range = "#\(entries.first!.number)–#\(last.number)"
             if n < 0 {
                 guard n >= -entries.count else {  // not `-n`: the lowest Int has no negation

@@ -77,4 +77,18 @@ final class EnvTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("refusing plain http"), r.summary)
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws.stateDir + "/10.0.0.1-80"), r.summary)
     }
+
+    /// So does such a backend named on the command line, before any command runs; `--insecure-http`
+    /// allows it (nothing is sent here: `keys` reads the profile only).
+    func testARefusedBaseURLLeavesNoProfile() throws {
+        let ws = Workspace()
+        for args in [["config"], ["-c", "keys"], ["whoami"]] {
+            let r = SXK.run(args, in: ws, baseURL: URL(string: "http://10.0.0.1:80")!)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.stderrLines, ["error: refusing plain http to a non-loopback host (http://10.0.0.1:80); use https or --insecure-http"], r.summary)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.stateDir), [], r.summary)
+        }
+        let allowed = SXK.run(["--insecure-http", "keys"], in: ws, baseURL: URL(string: "http://10.0.0.1:80")!)
+        XCTAssertEqual(allowed.status, 0, allowed.summary)
+    }
 }

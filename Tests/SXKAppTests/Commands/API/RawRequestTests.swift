@@ -40,10 +40,17 @@ final class RawRequestTests: SandboxTestCase {
             (["n:=nope"], "error: n:= takes a JSON value (1, true, null, \"text\", [..], {..}), got 'nope'"),
             (["ids:=[1,2]"], "error: ids: a query parameter takes a string or a scalar, not [1,2]"),
             (["bare"], "error: expected key=value, key:=JSON or Header:value, got 'bare'"),
+            (["{\"a\":1}"], "error: only post sends a JSON body; give the query as items (k=v, k:=JSON)"),
         ] {
             let r = SXK.run(["get", "/api/app/config"] + words, in: ws, baseURL: url)
             XCTAssertEqual(r.status, 2, r.summary)
             XCTAssertEqual(r.errorLines, [message], r.summary)
+        }
+        // A JSON body goes alone: beside items its `"a":` was read as a header name.
+        for words in [["{\"a\":1}", "b=2"], ["b=2", "[1]"]] {
+            let r = SXK.run(["post", "/api/app/config"] + words, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 2, r.summary)
+            XCTAssertEqual(r.errorLines, ["error: a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)"], r.summary)
         }
         XCTAssertEqual(paths(server.requestLog()), [], "a refused item sent a request")
     }

@@ -204,6 +204,11 @@ final class PowerFeaturesTests: SandboxTestCase {
         let missing = SXK.run(["-c", "config; curl 7"], in: ws, baseURL: url)
         XCTAssertEqual(missing.status, 2, missing.summary)
         XCTAssertEqual(missing.errorLines.count, 1, missing.summary)
+        // A request named is the same mistake before any was sent.
+        let namedBeforeAny = SXK.run(["curl", "7"], in: ws, baseURL: url)
+        XCTAssertEqual(namedBeforeAny.status, 2, namedBeforeAny.summary)
+        XCTAssertEqual(namedBeforeAny.errorLines, ["error: request #7 is not kept: none sent yet in this shell"], namedBeforeAny.summary)
+        XCTAssertEqual(SXK.run(["curl", "-1"], in: ws, baseURL: url).errorLines, ["error: no request is kept: none sent yet in this shell"])
     }
 
     // MARK: watch
