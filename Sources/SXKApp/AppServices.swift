@@ -88,15 +88,18 @@ final class AppServices: @unchecked Sendable {
 
     /// At start and at `env use`: a profile whose stored token is another backend's says so once (the
     /// token is kept and not sent: `SessionGuard.ownerCheck`); otherwise a backend named on the command
-    /// line (`explicit`) becomes the profile's. Returns the warning line, nil when there is none.
-    func adoptBackend(explicit: Bool) -> String? {
+    /// line (`explicit`) becomes the profile's, or chosen by `env use` (`told`). Named at start, it is
+    /// not written into a device snapshot (only switches and `--apply` write one) or into a profile
+    /// this run made (a command that only shows leaves no folder behind; a login records its backend).
+    /// Returns the warning line, nil when there is none.
+    func adoptBackend(explicit: Bool, told: Bool = false) -> String? {
         // The usual case, the profile already this backend's: one read, no lock (a one-shot's start).
         if ProfileBackend.record(root: paths.root, profile: paths.profile, through: storage.file) == .known(backend) { return nil }
         // A token file counts whatever its state: one refused for now (a loose mode) is still a session.
         if storage.appStore.tokens.isOnDisk, let withheld = sessionGuard.ownerCheck?() {
             return "profile \(TerminalText.sanitize(paths.profile)) holds a session of \(withheld.owner): its token is not sent to \(hereName) (`login` here replaces it)"
         }
-        if explicit { rememberBackend() }
+        if told || (explicit && !storage.madeProfileFolder && !storage.appStore.isDeviceSnapshot) { rememberBackend() }
         return nil
     }
 

@@ -19,6 +19,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
 
     private let lock = Lock()
     private var currentServices: AppServices
+    /// The storages of the services replaced (an import, `env use`), for the end's clean-up.
+    private var leftStorages: [ProfileStorage] = []
     private var currentFeatures: AppFeatures?
     private var origin = "login in this shell"
     private var previous: APIEnvironment?
@@ -78,6 +80,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     /// Swaps in another environment's services (`env use`); the old session stays on disk.
     func replaceServices(_ services: AppServices) {
         lock.withLock {
+            leftStorages.append(currentServices.storage)
             currentServices = services
             currentFeatures = nil
         }
@@ -334,6 +337,8 @@ final class SXKHost: ShellHost, @unchecked Sendable {
     func shutdown() {
         writeHARAtExit()
         sandbox?.stop()
+        // Profiles this run opened and made but never wrote (a mistyped --profile, the one an import left).
+        for storage in lock.withLock({ leftStorages }) + [services.storage] { storage.removeIfMadeAndUnused() }
         if let folder = borrowedStateFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 

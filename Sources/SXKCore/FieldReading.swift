@@ -52,6 +52,15 @@ extension JSONObject {
         return number
     }
 
+    /// A list member that may be absent or null (then empty); one present as anything else is a
+    /// `FieldError`: read as empty, a list sent in another form (JSON text inside a string) would
+    /// silently empty what it holds.
+    public func arrayOrAbsent(_ name: String) throws(FieldError) -> [JSONValue] {
+        guard let value = field(name) else { return [] }
+        guard let items = value.arrayValue else { throw FieldError(field: name, reason: "is \(value.typePhrase), expected an array") }
+        return items
+    }
+
     public func requireArray(_ name: String) throws(FieldError) -> [JSONValue] {
         guard let value = field(name) else { throw FieldError(field: name, reason: "is missing") }
         guard let items = value.arrayValue else { throw FieldError(field: name, reason: "is \(value.typePhrase), expected an array") }

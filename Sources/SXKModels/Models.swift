@@ -186,8 +186,8 @@ public struct RolePermission: Sendable, Equatable {
         // An entry without a name has none: the code is not a name, and the permission load writes a
         // role name only when the entry gives one.
         roleName = o.string("roleName") ?? ""
-        scenicList = try (o.array("scenicList") ?? []).decodeEach("scenicList") { v throws(FieldError) in try ScenicRef(json: v) }
-        permissions = try (o.array("permissions") ?? []).decodeEach("permissions") { v throws(FieldError) in try PermissionItem(json: v) }
+        scenicList = try o.arrayOrAbsent("scenicList").decodeEach("scenicList") { v throws(FieldError) in try ScenicRef(json: v) }
+        permissions = try o.arrayOrAbsent("permissions").decodeEach("permissions") { v throws(FieldError) in try PermissionItem(json: v) }
     }
 
     /// `"data": null` is an empty list (how a Java backend writes one), as `"list": null` is in a page.

@@ -217,6 +217,11 @@ public struct DefaultsImporter: Sendable {
 
     /// Decodes the export into key/value pairs; plist dictionaries come back sorted by key.
     static func parse(_ bytes: [UInt8], path: String) throws(SessionError) -> (String, [(String, JSONValue)]) {
+        // Text in UTF-16 (a plist or JSON saved so by an editor) is named as such, not as a byte sxk cannot read.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            let order = bytes[0] == 0xFF ? "FF FE" : "FE FF"
+            throw .badInput(path: path, reason: "the file is UTF-16 text (it starts with the byte order mark \(order)); sxk reads a plist or JSON in UTF-8: convert it first (plutil -convert xml1, or iconv -f UTF-16 -t UTF-8)")
+        }
         let start = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         guard let first = start.first else { throw .badInput(path: path, reason: "the file is empty") }
         if bytes.starts(with: Array("bplist".utf8)) || first == UInt8(ascii: "<") {
@@ -276,8 +281,10 @@ public struct DefaultsImporter: Sendable {
             "the \(format) \(binary ? "expands to" : "holds") more than \(limit >> 20) MB of text and data (the limit)"
         case .tooDeep(let limit):
             "the \(format) nests deeper than \(limit) levels (the limit)"
+        case .repeatedKey(let key):
+            "key '\(key)' appears more than once in the \(format) (a device holds each key once)"
         }
-        // The reader's reasons quote nothing from the file; sanitized all the same, should one ever do.
+        // A repeated key is quoted from the file: sanitized, as every reason is.
         return TerminalText.sanitize(why)
     }
 

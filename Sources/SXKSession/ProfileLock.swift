@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SXKCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,14 +30,29 @@ public struct ProfileLock: Sendable {
     }
 
     /// Opens the lock file (0600, never through a symlink) and takes the lock, polling until `timeout`.
+    /// A process that made a profile's folder and wrote nothing removes it at its end, lock file
+    /// included, while holding the lock (`ProfileStorage.removeIfMadeAndUnused`): a lock taken on a
+    /// file no longer at `path` is let go and taken again, the folder made again (0700) when it is gone.
     public func acquire() throws(SessionError) -> Int32 {
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let fd = try lockedDescriptor(until: deadline)
+            var held = stat(), now = stat()
+            if fstat(fd, &held) == 0, stat(path, &now) == 0, held.st_ino == now.st_ino, held.st_dev == now.st_dev { return fd }
+            release(fd)
+        }
+    }
+
+    private func lockedDescriptor(until deadline: Date) throws(SessionError) -> Int32 {
+        var fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0, errno == ENOENT, Self.makeFolder(PathText.folder(of: path), depth: 2) {
+            fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
         guard fd >= 0 else { throw .io(path: path, op: "open lock file", errno: errno) }
         var st = stat()
         if fstat(fd, &st) == 0, st.st_uid == geteuid(), (st.st_mode & 0o777) != 0o600 {
             _ = fchmod(fd, 0o600)
         }
-        let deadline = Date().addingTimeInterval(timeout)
         var pause: useconds_t = 1_000
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
@@ -53,6 +69,16 @@ public struct ProfileLock: Sendable {
             pause = min(pause * 2, 50_000)
         }
         return fd
+    }
+
+    /// Makes `folder` (0700), and up to `depth` folders above it that are missing (the state folder a
+    /// process removed with the profile's); false when it cannot.
+    private static func makeFolder(_ folder: String, depth: Int) -> Bool {
+        if mkdir(folder, 0o700) == 0 || errno == EEXIST { return true }
+        guard errno == ENOENT, depth > 0 else { return false }
+        let parent = PathText.folder(of: folder)
+        guard parent != folder, makeFolder(parent, depth: depth - 1) else { return false }
+        return mkdir(folder, 0o700) == 0 || errno == EEXIST
     }
 
     /// Releases a descriptor returned by `acquire()`.

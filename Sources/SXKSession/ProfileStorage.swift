@@ -1,5 +1,10 @@
 import FoundationEssentials
 import SXKCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One profile's on-disk state, opened: folders made private, leftover temp files cleaned under the
 /// lock, `defaults.json` loaded, and the stores built on top.
@@ -10,12 +15,18 @@ public final class ProfileStorage: @unchecked Sendable {
     public let defaults: DefaultsStore
     public let tokens: TokenStore
     public let appStore: AppStore
+    /// This process made the profile's folder (it did not exist when opened), and the state folder above it.
+    public let madeProfileFolder: Bool
+    private let madeRoot: Bool
 
     /// Opens (creating if needed) the profile at `paths`. Warnings about unsafe or corrupt files go to `warn`.
     public init(paths: StatePaths, warn: @escaping WarningSink, clock: any WallClock = SystemClock(), lockTimeout: TimeInterval = 10) throws(SessionError) {
         self.paths = paths
         file = SecureFile(warn: warn, clock: clock)
+        var st = stat()
+        madeRoot = lstat(paths.root, &st) != 0 && errno == ENOENT
         try file.ensureDirectory(paths.root)
+        madeProfileFolder = lstat(paths.profileDir, &st) != 0 && errno == ENOENT
         try file.ensureDirectory(paths.profileDir, refusingLink: true)
         lock = ProfileLock(path: paths.lockFile, timeout: lockTimeout)
         let file = self.file
@@ -30,6 +41,16 @@ public final class ProfileStorage: @unchecked Sendable {
             _ = file.cleanTemporaryFiles(in: paths.profileDir)
             try defaults.loadHoldingLock()
         }
+    }
+
+    /// Removes the profile's folder when this process made it and it still holds nothing but its lock:
+    /// a command that only showed a profile that did not exist (a mistyped `--profile`) leaves none behind.
+    public func removeIfMadeAndUnused() {
+        guard madeProfileFolder else { return }
+        // Under the lock: a process writing its first file there holds it, and the folder is then kept.
+        try? lock.withLock { () throws(SessionError) in StatePaths.removeEmptyProfile(paths.profileDir) }
+        // The state folder goes too when this run made it and nothing else is in it (rmdir keeps it otherwise).
+        if madeRoot { rmdir(paths.root) }
     }
 
     /// Creates the config folder (0700) when something is about to be written there.

@@ -17,9 +17,11 @@ enum PropertyListValue: Equatable, Sendable {
     case string(String)
     case data([UInt8])
     case array([PropertyListValue])
-    /// One entry per key, in the order the keys first appear; a key given twice keeps its last value
-    /// (as CoreFoundation does), in the place of its first. Keys are the same when they are equal as
-    /// Swift strings, canonically equivalent spellings (`é` and `e` + U+0301) included.
+    /// One entry per key, in the order the keys first appear; a key given twice in a nested dictionary
+    /// keeps its last value (as CoreFoundation does), in the place of its first; in the top one it is
+    /// `PropertyListError.repeatedKey` (the defaults a device holds have each key once). Keys are the
+    /// same when they are equal as Swift strings, canonically equivalent spellings (`é` and `e` +
+    /// U+0301) included.
     case dictionary([PropertyListEntry])
 }
 
@@ -49,6 +51,8 @@ enum PropertyListError: Error, Equatable {
     case tooManyValues(limit: Int)
     case tooManyBytes(limit: Int)
     case tooDeep(limit: Int)
+    /// A key given twice in the top dictionary.
+    case repeatedKey(String)
 }
 
 enum PropertyListReader {
@@ -71,11 +75,14 @@ enum PropertyListReader {
 /// Builds a dictionary's entries, keeping one per key.
 private struct DictionaryBuilder {
     var entries: [PropertyListEntry] = []
+    /// The first key given twice.
+    private(set) var repeated: String?
     private var slots: [String: Int] = [:]
 
     mutating func set(_ key: String, _ value: PropertyListValue) {
         if let slot = slots[key] {
             entries[slot].value = value
+            if repeated == nil { repeated = key }
         } else {
             slots[key] = entries.count
             entries.append(PropertyListEntry(key: key, value: value))
@@ -270,6 +277,7 @@ private struct BinaryPlistDecoder {
                 let key = try string(try table.object(try table.ref(refs, i)))
                 dictionary.set(key, try value(try table.ref(refs, count + i), depth: depth + 1))
             }
+            if depth == 0, let key = dictionary.repeated { throw .repeatedKey(key) }
             return .dictionary(dictionary.entries)
         }
     }
@@ -385,6 +393,7 @@ private struct XMLPlistReader {
                     throw fail("\(Self.describe(closing: tag)) closes <\(open.tag.rawValue)>", at: start)
                 }
                 guard open.key == nil else { throw fail("a <key> without a value", at: start) }
+                if open.tag == .dict, stack.isEmpty, let key = open.dictionary.repeated { throw .repeatedKey(key) }
                 try add(open.tag == .dict ? .dictionary(open.dictionary.entries) : .array(open.items))
                 continue
             }

@@ -167,6 +167,24 @@ final class AppModelAgreementTests: BothSpellingsTestCase {
         XCTAssertEqual(permissionStep.rule, Rules.roleMatch)
     }
 
+    /// Codes that only look alike read apart in the messages comparing them; plain codes stay as they are.
+    func testRoleCodesThatOnlyLookAlikeAreShownApart() {
+        XCTAssertEqual(AppModel.shownCode("storeAdmin"), "storeAdmin")
+        XCTAssertEqual(AppModel.shownCode("scenic_admin-2"), "scenic_admin-2")
+        XCTAssertEqual(AppModel.shownCode(" storeAdmin"), #"'\u{20}storeAdmin'"#)
+        XCTAssertEqual(AppModel.shownCode("storeAdmin\u{A0}"), #"'storeAdmin\u{a0}'"#)
+        XCTAssertEqual(AppModel.shownCode("store\u{200B}Admin"), #"'store\u{200b}Admin'"#)
+        XCTAssertEqual(AppModel.shownCode("storeAdm\u{456}n"), #"'storeAdm\u{456}n'"#)
+        XCTAssertEqual(AppModel.shownCode("店长"), "'店长'")
+        var state = PermissionContext.State()
+        state.roleCode = " storeAdmin"
+        state.roles = [RolePermission(roleCode: "storeAdmin", roleName: "", scenicList: [], permissions: [])]
+        state.permissions = [PermissionItem(uri: "home/order", name: "订单")]
+        state.rolesLoaded = true
+        XCTAssertTrue(AppModel.permissionsChangedAtNextLoad(state)?.hasPrefix(#"role '\u{20}storeAdmin' has no entry in the stored role-permission list (entries: storeAdmin)"#) == true,
+                      AppModel.permissionsChangedAtNextLoad(state) ?? "nil")
+    }
+
     /// The server rejects the token during a replay: a step of the replay, nothing written; this
     /// process goes on logged out (one reset) and never sends that token again: a later replay is
     /// answered by the rejection it saw.

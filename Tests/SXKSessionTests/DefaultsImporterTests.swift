@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import SXKCore
+import SXKTestSupport
 import SXKModels
 @testable import SXKSession
 import SXKFeatures
@@ -132,6 +133,21 @@ final class DefaultsImporterTests: XCTestCase {
         XCTAssertEqual(store.userId, 7)
     }
 
+    /// A role entry whose `permissions` or `scenicList` is not a list (JSON text inside a string,
+    /// encoded once more) is refused and named, not read as an empty list that would judge the role
+    /// to have no permissions.
+    func testARoleEntrysListOfAnotherTypeIsRefusedNotReadAsEmpty() throws {
+        for (member, value) in [("permissions", JSONValue.string(#"[{"uri":"home/order","name":"订单"}]"#)), ("scenicList", .int(3))] {
+            var role: JSONObject = ["roleCode": "storeAdmin", "scenicList": [["scenicId": 1, "scenicName": "西湖"]], "permissions": [["uri": "home/order", "name": "订单"]]]
+            role[member] = value
+            let object: JSONObject = ["key_in_user_id": 7, "7_store_key_role_permission_list": .string(JSONWriter.string(.array([.object(role)])))]
+            let (store, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+            XCTAssertEqual(report.rejected.map(\.key), ["7_store_key_role_permission_list"], member)
+            XCTAssertTrue(report.rejected.first?.reason.contains("field '\(member)' is ") == true, "\(report.rejected)")
+            XCTAssertNil(store.defaults["7_store_key_role_permission_list"], member)
+        }
+    }
+
     /// JSON saved by an editor that puts a byte-order mark first reads as a plist with one does.
     func testJSONWithAByteOrderMark() throws {
         let object: JSONObject = ["key_in_user_id": 7, "key_in_account_type": "scenic"]
@@ -249,6 +265,13 @@ final class DefaultsImporterTests: XCTestCase {
             ("boolean", Array("{\"key_in_token\": false}".utf8), "key_in_token holds a boolean, not a token"),
             ("newline", Array("{\"key_in_token\": \"abcdefghijklmnop0123\\n\"}".utf8), "the app would open its main tab with it"),
             ("twice", Array("{\"key_in_user_id\": 3001, \"key_in_token\": \"\", \"key_in_user_id\": 2001}".utf8), "key 'key_in_user_id' appears more than once"),
+            // In a plist too (either kind), as a device holds each key once.
+            ("xmltwice", Array("<?xml version=\"1.0\"?><plist><dict><key>key_in_current_store_id</key><integer>102</integer><key>key_in_current_store_id</key><integer>101</integer></dict></plist>".utf8),
+             "key 'key_in_current_store_id' appears more than once in the xml plist (a device holds each key once)"),
+            ("utf16", [0xFF, 0xFE] + Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+             "the file is UTF-16 text (it starts with the byte order mark FF FE)"),
+            ("binarytwice", BinaryPlistFixture.bplist([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]]),
+             "key 'k' appears more than once in the binary plist"),
         ]
         for (name, bytes, expected) in cases {
             let path = dir + "/" + name

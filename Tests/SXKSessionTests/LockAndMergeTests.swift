@@ -35,6 +35,32 @@ final class LockAndMergeTests: XCTestCase {
         XCTAssertEqual(released.wait(timeout: .now() + 5), .success)
     }
 
+    /// A profile folder removed with its lock file while another waited for the lock (a process that
+    /// made it and wrote nothing, at its end): the waiter locks the file at the path, made again with
+    /// its folders, and a third locker excludes it there.
+    func testALockWhoseFileWasRemovedWhileWaitingIsTakenOnTheFileAtItsPath() throws {
+        let root = makeTempDir(self) + "/state"
+        let folder = root + "/profile"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let lock = ProfileLock(path: folder + "/.lock", timeout: 5)
+        let held = try lock.acquire()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
+            unlink(folder + "/.lock")
+            rmdir(folder)
+            rmdir(root)
+            lock.release(held)
+        }
+        let fd = try lock.acquire()
+        var mine = stat(), there = stat()
+        XCTAssertEqual(fstat(fd, &mine), 0)
+        XCTAssertEqual(stat(folder + "/.lock", &there), 0, "the lock file is not at its path")
+        XCTAssertEqual(mine.st_ino, there.st_ino, "the lock taken is not the file at the path")
+        XCTAssertEqual(there.st_mode & 0o777, 0o600)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int, 0o700)
+        XCTAssertThrowsError(try ProfileLock(path: folder + "/.lock", timeout: 0.1).acquire(), "a second locker got in beside it")
+        lock.release(fd)
+    }
+
     func testLockIsHeldByAnotherProcess() throws {
         let dir = makeTempDir(self)
         let lockPath = dir + "/.lock"

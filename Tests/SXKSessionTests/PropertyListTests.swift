@@ -205,17 +205,23 @@ final class PropertyListTests: XCTestCase {
         }
     }
 
-    /// The last value of a repeated key wins and the dictionary holds the key once, as Foundation reads it.
-    func testXMLDuplicateKeysKeepTheLastValue() throws {
-        let text = "<plist><dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer><key>a</key><integer>3</integer></dict></plist>"
-        XCTAssertEqual(try xml(text), .dictionary([PropertyListEntry(key: "a", value: .integer(3)), PropertyListEntry(key: "b", value: .integer(2))]))
+    /// In a nested dictionary the last value of a repeated key wins and the dictionary holds the key
+    /// once, as Foundation reads it; in the top one (a device's defaults, each key once) it is an error.
+    func testXMLDuplicateKeysKeepTheLastValueBelowTheTop() throws {
+        let text = "<plist><array><dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer><key>a</key><integer>3</integer></dict></array></plist>"
+        XCTAssertEqual(try xml(text), .array([.dictionary([PropertyListEntry(key: "a", value: .integer(3)), PropertyListEntry(key: "b", value: .integer(2))])]))
         let foundation = try PropertyListSerialization.propertyList(from: Data(text.utf8), options: [], format: nil)
-        XCTAssertEqual(Self.value(fromFoundation: foundation).map(Self.sortedKeys), Self.sortedKeys(try xml(text)))
+        guard case .array(let ours) = try xml(text), let theirs = (foundation as? [Any])?.first else { return XCTFail("not an array of one") }
+        XCTAssertEqual(Self.value(fromFoundation: theirs).map(Self.sortedKeys), ours.first.map(Self.sortedKeys))
         // Keys are compared as Swift strings: two spellings of "é" are one key, kept as first written.
-        let spellings = "<plist><dict><key>\u{E9}</key><integer>1</integer><key>e&#x301;</key><integer>2</integer></dict></plist>"
-        guard case .dictionary(let entries) = try xml(spellings) else { return XCTFail("not a dictionary") }
+        let spellings = "<plist><array><dict><key>\u{E9}</key><integer>1</integer><key>e&#x301;</key><integer>2</integer></dict></array></plist>"
+        guard case .array(let items) = try xml(spellings), case .dictionary(let entries)? = items.first else { return XCTFail("not a dictionary") }
         XCTAssertEqual(entries.map(\.key.unicodeScalars.count), [1])
         XCTAssertEqual(entries.map(\.value), [.integer(2)])
+        XCTAssertEqual(error { try xml("<plist><dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer><key>a</key><integer>3</integer></dict></plist>") },
+                       .repeatedKey("a"))
+        XCTAssertEqual(error { try xml("<plist><dict><key>\u{E9}</key><integer>1</integer><key>e&#x301;</key><integer>2</integer></dict></plist>") },
+                       .repeatedKey("e\u{301}"))
     }
 
     // MARK: Hostile XML
@@ -373,9 +379,10 @@ final class PropertyListTests: XCTestCase {
     func testHandMadeBinaryReads() throws {
         let plist = Self.bplist([[0xD2, 1, 2, 3, 4], [0x51, 0x61], [0x51, 0x62], [0x10, 5], [0x09]])
         XCTAssertEqual(try binary(plist), .dictionary([PropertyListEntry(key: "a", value: .integer(5)), PropertyListEntry(key: "b", value: .bool(true))]))
-        // A key given twice: the last value, one entry.
-        let twice = Self.bplist([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]])
-        XCTAssertEqual(try binary(twice), .dictionary([PropertyListEntry(key: "k", value: .integer(2))]))
+        // A key given twice: in a nested dictionary the last value, one entry; in the top one an error.
+        let twice = Self.bplist([[0xA1, 1], [0xD2, 2, 2, 3, 4], [0x51, 0x6B], [0x10, 1], [0x10, 2]])
+        XCTAssertEqual(try binary(twice), .array([.dictionary([PropertyListEntry(key: "k", value: .integer(2))])]))
+        XCTAssertEqual(error { try binary(Self.bplist([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]])) }, .repeatedKey("k"))
         // Lengths past 14 follow the marker as an integer object.
         let long = Self.bplist([[0x5F, 0x10, 20] + Array(repeating: 0x78, count: 20)])
         XCTAssertEqual(try binary(long), .string(String(repeating: "x", count: 20)))

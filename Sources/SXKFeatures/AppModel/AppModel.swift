@@ -93,8 +93,8 @@ public enum AppModel {
                 guard !state.permissions.isEmpty else { return nil }
                 return "the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves role \(code) no permissions and no scenic list, and the permission dialog shows \(Rules.roleMatch.marker)"
             }
-            let held = state.roles.map(\.roleCode).joined(separator: ", ")
-            return "role \(code) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and no scenic list, and the permission dialog shows \(Rules.roleMatch.marker)"
+            let held = state.roles.map { shownCode($0.roleCode) }.joined(separator: ", ")
+            return "role \(shownCode(code)) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no permissions and no scenic list, and the permission dialog shows \(Rules.roleMatch.marker)"
         }
         let next = entry.permissions.map(\.uri)
         guard next != state.permissionURIs else { return nil }
@@ -102,6 +102,26 @@ public enum AppModel {
         let entries = state.roles.filter { $0.roleCode == code }.count
         let which = entries > 1 ? "first entry (of \(entries))" : "entry"
         return "the stored permissions (\(state.permissions.count)) are not role \(code)'s \(which) in the stored role-permission list (\(next.count)): if the server answers the same, the next home's loadPermissions replaces them with that entry's \((entries > 1 ? Rules.roleMatch : Rules.offlineStandIn).marker)"
+    }
+
+    /// A role code as the messages comparing codes show it: as it is when it is ASCII letters, digits,
+    /// `_` and `-`; else quoted, with spaces, invisible characters and letters of another script beside
+    /// ASCII ones written `\u{…}`, so codes that only look alike (`storeAdmin` and ` storeAdmin`,
+    /// a Cyrillic `і`) read apart.
+    public static func shownCode(_ code: String) -> String {
+        let plain: (Unicode.Scalar) -> Bool = { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+        guard !code.isEmpty, !code.unicodeScalars.allSatisfy(plain) else { return code }
+        let mixed = code.unicodeScalars.contains { $0.isASCII && $0.properties.isAlphabetic }
+        var shown = "'"
+        for scalar in code.unicodeScalars {
+            let hidden: Bool
+            switch scalar.properties.generalCategory {
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator, .format, .control, .nonspacingMark, .enclosingMark: hidden = true
+            default: hidden = mixed && !scalar.isASCII
+            }
+            shown += hidden ? "\\u{" + String(scalar.value, radix: 16) + "}" : String(scalar)
+        }
+        return shown + "'"
     }
 
     /// The scenic areas `scenic` lists, switches to and Tab offers: those the next home's loadPermissions
@@ -126,11 +146,11 @@ public enum AppModel {
         guard ids != state.scenicList.map(\.scenicId) else { return nil }
         guard derivation.matched != nil, let code = next.roleCode else {
             // No entry for the role (or no list at all): said as the permissions' note says it.
-            let role = state.roleCode.map { "role \($0)" } ?? "the role"
+            let role = state.roleCode.map { "role \(shownCode($0))" } ?? "the role"
             if state.roles.isEmpty {
                 return "the stored role-permission list is empty: if the server answers the same, the next home's loadPermissions leaves \(role) no scenic list \(Rules.roleMatch.marker)"
             }
-            let held = state.roles.map(\.roleCode).joined(separator: ", ")
+            let held = state.roles.map { shownCode($0.roleCode) }.joined(separator: ", ")
             return "\(role) has no entry in the stored role-permission list (entries: \(held)): if the server answers the same, the next home's loadPermissions leaves it no scenic list \(Rules.roleMatch.marker)"
         }
         let listed = ids.isEmpty ? "none" : next.scenicList.map { "\($0.scenicId) \($0.scenicName)" }.joined(separator: ", ")

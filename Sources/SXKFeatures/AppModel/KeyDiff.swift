@@ -30,12 +30,15 @@ public enum KeyDiff {
     public static func between(stored: DefaultsStore, scratch: DefaultsStore) -> [KeyChange] {
         let before = stored.entries
         let after = scratch.entries
+        // By key, once: an export may hold 100,000 keys, and a search of the list for each is quadratic.
+        let beforeByKey = Dictionary(before.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let afterKeys = Set(after.map(\.key))
         var out: [KeyChange] = []
         for (key, value) in after where StoreKey.kind(of: key) != .sxk {
-            let old = before.first { $0.key == key }?.value
+            let old = beforeByKey[key]
             if old != value { out.append(KeyChange(key: key, before: old, after: value)) }
         }
-        for (key, value) in before where StoreKey.kind(of: key) != .sxk && !after.contains(where: { $0.key == key }) {
+        for (key, value) in before where StoreKey.kind(of: key) != .sxk && !afterKeys.contains(key) {
             out.append(KeyChange(key: key, before: value, after: nil))
         }
         return out

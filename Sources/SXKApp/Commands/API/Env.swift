@@ -57,7 +57,7 @@ extension AppCommands {
             }
             let left = services.environment
             host.replaceServices(next)
-            if let withheld = next.adoptBackend(explicit: true) { diagnostics.warning(withheld) }
+            if let withheld = next.adoptBackend(explicit: true, told: true) { diagnostics.warning(withheld) }
             host.previousEnvironment = left
             _ = try host.features().bootstrapper.restore()
         }

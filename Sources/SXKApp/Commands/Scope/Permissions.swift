@@ -35,7 +35,10 @@ extension AppCommands {
             output.table([Self.currentColumn, OutputColumn("role", priority: 80, cuttable: false), uri, name, group], rows)
             let entries = Dictionary(permission.roles.map { ($0.roleCode, 1) }, uniquingKeysWith: +)
             for (code, count) in entries.sorted(by: { $0.key < $1.key }) where count > 1 {
-                output.notes.append("role \(code) has \(count) entries in the role-permission list: its permissions are the first entry's, as the load takes them \(Rules.roleMatch.marker)")
+                // A first entry without permissions lists no row: the rows under the code are a later entry's.
+                let firstEmpty = permission.roles.first { $0.roleCode == code }?.permissions.isEmpty == true
+                let unused = firstEmpty ? " (none: every row listed for it is of a later entry, not used)" : ""
+                output.notes.append("role \(AppModel.shownCode(code)) has \(count) entries in the role-permission list: its permissions are the first entry's\(unused), as the load takes them \(Rules.roleMatch.marker)")
             }
             return output
         }

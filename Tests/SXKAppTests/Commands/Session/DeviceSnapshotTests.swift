@@ -54,6 +54,28 @@ final class DeviceSnapshotTests: SandboxTestCase {
         return out
     }
 
+    /// A snapshot without a token shown with another backend named keeps the backend it was imported
+    /// with (only switches and --apply write a snapshot); a profile named by mistake is not made.
+    func testShowingASnapshotOrAProfileThatIsNotThereWithAnotherBackendWritesNothing() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws, dropping: ["key_in_token"])
+        XCTAssertEqual(SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let backend = ws.stateDir + "/device/backend.json"
+        let recorded = try XCTUnwrap(FileManager.default.contents(atPath: backend))
+        let listed = try FileManager.default.contentsOfDirectory(atPath: ws.stateDir).sorted()
+        let other = URL(string: "http://127.0.0.1:9")!
+        for args in [["--profile", "device", "whoami"], ["--profile", "device", "keys"], ["--profile", "device", "-c", "boot; role; explain dialog"],
+                     ["--profile", "typo", "whoami"], ["--profile", "typo", "-c", "keys; context"], ["boot"]] {
+            let r = SXK.run(args, in: ws, baseURL: other)
+            XCTAssertFalse(r.uncaughtSignal || r.timedOut, r.summary)
+            XCTAssertEqual(FileManager.default.contents(atPath: backend), recorded, "\(args): \(r.summary)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.stateDir).sorted(), listed, "\(args): \(r.summary)")
+        }
+        // Named alone, the snapshot goes back to the backend it was imported with.
+        let who = SXK.run(["--profile", "device", "whoami", "--json"], in: ws, baseURL: nil)
+        XCTAssertEqual((try who.json() as? [String: Any])?["baseURL"] as? String, url.absoluteString, who.summary)
+    }
+
     func testInspectingAnImportWithARejectedTokenChangesNothing() throws {
         let ws = Workspace()
         let file = try writeExport(ws)
@@ -708,6 +730,8 @@ extension DeviceSnapshotTests {
                                in: ws, baseURL: url).status, 0)
         let all = SXK.run(["--profile", "twice", "permissions", "--all", "--json"], in: ws, baseURL: url)
         XCTAssertTrue(all.stderr.contains("role storeAdmin has 2 entries in the role-permission list: its permissions are the first entry's"), all.summary)
+        // The first entry has none, so the rows under the code are the second's: said.
+        XCTAssertTrue(all.stderr.contains("the first entry's (none: every row listed for it is of a later entry, not used)"), all.summary)
         let table = SXK.run(["--profile", "twice", "permissions", "--all", "--csv"], in: ws, baseURL: url)
         XCTAssertFalse(table.stdout.contains("true,storeAdmin,home/order"), "the second entry marked current: \(table.summary)")
         let listed = try XCTUnwrap(try SXK.run(["--profile", "twice", "role", "--json"], in: ws, baseURL: url).json() as? [[String: Any]])
