@@ -234,7 +234,7 @@ final class FirstDayTests: XCTestCase {
     /// A sandbox profile alone cannot reach its backend (a new port each run): one usage line says what to add.
     func testSandboxProfileAloneAsksForSandbox() {
         let ws = Workspace()
-        XCTAssertEqual(SXK.run(["--sandbox", "whoami"], in: ws, baseURL: nil).status, 0)
+        XCTAssertEqual(SXK.run(["--sandbox", "login", "13800000001", "--password-stdin", "--accept-privacy"], in: ws, baseURL: nil, stdin: "sandbox123\n").status, 0)
         let r = SXK.run(["--profile", "sandbox", "whoami"], in: ws, baseURL: nil)
         XCTAssertEqual(r.status, 2, r.summary)
         XCTAssertEqual(r.errorLines, ["error: profile 'sandbox' belongs to the embedded sandbox — add --sandbox"], r.summary)

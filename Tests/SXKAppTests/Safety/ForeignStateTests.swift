@@ -11,9 +11,15 @@ final class ForeignStateTests: XCTestCase {
         SXK.run(["--profile", "p", "whoami"], in: ws, baseURL: nil)
     }
 
+    /// The profile `p` as a run that stored something leaves it (a run that only shows makes none).
+    private func makeProfile(_ ws: Workspace) {
+        XCTAssertEqual(mkdir(ws.stateDir + "/p", 0o700), 0)
+        XCTAssertEqual(run(ws).status, 0)
+    }
+
     func testStateFolderWritableByOthersIsRefused() throws {
         let ws = Workspace()
-        XCTAssertEqual(run(ws).status, 0)
+        makeProfile(ws)
         XCTAssertEqual(chmod(ws.stateDir + "/p", 0o777), 0)
         let r = run(ws)
         XCTAssertEqual(r.status, 1, r.summary)
@@ -26,7 +32,7 @@ final class ForeignStateTests: XCTestCase {
     func testStateFolderOwnedByAnotherUserIsRefused() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root to chown a folder to another uid") }
         let ws = Workspace()
-        XCTAssertEqual(run(ws).status, 0)
+        makeProfile(ws)
         XCTAssertEqual(chown(ws.stateDir + "/p", 65534, 65534), 0)
         let r = run(ws)
         XCTAssertEqual(r.status, 1, r.summary)
