@@ -34,6 +34,18 @@ final class PipePTYTests: SandboxPTYTestCase {
         s.send("version | tr a-z A-Z\r")
         try s.expect("SXK ")
         try s.expect("›")
+        // Output that ends mid-line (`head -c`): a `%` marks it and the prompt starts a line of its own,
+        // as in zsh; the mark is a line's width of spaces and a carriage return, so after a whole line
+        // the prompt covers it. Not after a command without a pipe.
+        let before = s.raw.count
+        s.send("version | head -c 3\r")
+        try s.expectRaw(matching: "sxk(\u{1B}\\[7m)?%(\u{1B}\\[27m)? {59}\r", after: before)
+        try s.expect("›")
+        let plain = s.raw.count
+        s.send("version; help unset\r")
+        try s.expect("Forget variables")
+        try s.expect("›")
+        XCTAssertFalse(String(decoding: s.raw[plain...], as: UTF8.self).contains(String(repeating: " ", count: 59) + "\r"), "the mark after a command without a pipe")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "the pager ran for a pipe")

@@ -94,6 +94,8 @@ extension Shell {
         plain.colorEnabled = false
         let status = await runWords(words, io: io.redirectingStdout(to: output.sink, terminal: plain))
         let piped = output.finish()
+        // `| head -c 5` on the terminal may end its output mid-line: the next prompt is put on a line of its own.
+        if case .pipe = target, mode == .repl, io.terminal.stdoutIsTerminal { pipeMayEndMidLine = true }
         return status != 0 ? status : piped
     }
 

@@ -40,6 +40,8 @@ public final class Shell: @unchecked Sendable {
     var lastFailure: Int32?
     /// Set when a command of the line being run from standard input was given `--password-stdin`.
     private var passwordLineOwed = false
+    /// A `| CMD` wrote to the terminal since the last prompt, and may have left the cursor mid-line.
+    var pipeMayEndMidLine = false
     /// The first command of a script's line that follows such a line: its word, when no command, may be
     /// the password written into the script, and is not shown.
     private var mayBePasswordLine = false
@@ -146,6 +148,11 @@ public final class Shell: @unchecked Sendable {
             if end.signalled { waitForTheSignalsExit() }
             if joiner.continuation == nil { for notice in host.noticesBeforePrompt() { errors.warning(notice) } }
             let prompt = joiner.continuation.map(\.prompt) ?? host.prompt()
+            if pipeMayEndMidLine {
+                pipeMayEndMidLine = false
+                stdout.write(Self.lineEndMark(width: currentTerminal.width, color: currentTerminal.colorEnabled))
+                stdout.flush()
+            }
             let result = await thread.run { lineReader.readLine(prompt: prompt) }
             switch result {
             case .eof:
@@ -241,6 +248,14 @@ public final class Shell: @unchecked Sendable {
             if exitRequest != nil { break }
         }
         return worst
+    }
+
+    /// Puts the cursor at the start of a line whether or not the output before ended one, as zsh does
+    /// before its prompt: a `%` (reverse video with colour) and a line's width of spaces, then a carriage
+    /// return. At the start of a line the spaces fill it and the return comes back over the `%`, which the
+    /// prompt covers; mid-line they wrap, and the `%` stays to mark the output that ended without a newline.
+    static func lineEndMark(width: Int, color: Bool) -> String {
+        (color ? "\u{1B}[7m%\u{1B}[27m" : "%") + String(repeating: " ", count: max(0, width - 1)) + "\r"
     }
 
     static let passwordLineNotShown = "the line after one that reads a password does not start with a command's name: not run and not shown (it may be that password; --password-stdin reads standard input, not the next line of a script)"
