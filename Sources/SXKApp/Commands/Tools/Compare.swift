@@ -130,15 +130,21 @@ extension AppCommands {
             }
         }
         let (sent, held) = (sends, tokens)
-        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> Result<APIResponse, APIError> in
+        let answers = try await Self.sideBySide(sends.keys.sorted()) { i -> (Result<APIResponse, APIError>, Double) in
             let made = sent[i]!
+            // Timed here as well, so a failed request has its time too (an answer carries its own).
+            let clock = ContinuousClock(), start = clock.now
+            let result: Result<APIResponse, APIError>
             do throws(APIError) {
-                return .success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i]))
+                result = .success(try await client.send(method: made.method, path: made.path, query: made.query, body: made.body, tokenOverride: held[i]))
             } catch {
-                return .failure(error)
+                result = .failure(error)
             }
+            let took = clock.now - start
+            return (result, Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15)
         }
-        for (i, answer) in answers {
+        for (i, (answer, took)) in answers {
+            results[i].elapsedMs = took
             switch answer {
             case .success(let response):
                 results[i].status = response.status

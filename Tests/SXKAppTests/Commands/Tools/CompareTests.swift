@@ -67,6 +67,8 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(rows.map { $0["userId"] as? Int }, [4001, 4002, 4003])
         XCTAssertEqual(rows.map { $0["status"] as? Int }, [200, 500, 200])
         XCTAssertEqual(rows.map { $0["rows"] as? Int }, [5, nil, 5])
+        // Each request's time, the failed one's too (the sandbox answers after its 80 ms).
+        XCTAssertTrue(rows.allSatisfy { ($0["elapsedMs"] as? Double ?? 0) >= 80 }, "\(rows.map { $0["elapsedMs"] ?? "none" })")
     }
 
     /// An identity's orders are scoped by the session's rule: a stored store 0 is no store, refused
