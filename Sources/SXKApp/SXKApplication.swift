@@ -159,14 +159,14 @@ public enum SXKApplication {
             // A backend named wrongly (`--base-url example.com` on the line being completed, a bad
             // SXK_BASE_URL or SXK_ENV): completion still answers, from the default profile's cache,
             // and help, version and the scripts are shown. One typed on the command line is refused.
-            environment = (try? namedEnvironment(options, context, completing: true)) ?? .test
+            // Plain http off loopback (refused below) is named wrongly too.
+            environment = (try? namedEnvironment(options, context, completing: true)).flatMap { refusesPlainHTTP($0, options) ? nil : $0 } ?? .test
         } else {
             environment = try namedEnvironment(options, context, completing: false)
         }
         // Plain http off loopback is refused at every request; refused here, before the profile's
         // folder is made and the backend recorded for a backend that cannot be used.
-        if !stateless && !completing && !options.insecureHTTP,
-           environment.baseURL.scheme?.lowercased() == "http", !APIEnvironment.isLoopback(host: environment.baseURL.host) {
+        if !stateless && !completing && refusesPlainHTTP(environment, options) {
             throw APIError.insecureURL(url: environment.baseURL.absoluteString)
         }
         let settings = AppSettings(trace: options.trace, status: context.status)
@@ -233,6 +233,11 @@ public enum SXKApplication {
     }
 
     /// A one-shot of a command that reads no state (`help`, `version`, `completion`, `man`, Tab's `__complete`).
+    /// Plain http to a host that is not loopback, without `--insecure-http`.
+    static func refusesPlainHTTP(_ environment: APIEnvironment, _ options: GlobalOptions) -> Bool {
+        !options.insecureHTTP && environment.baseURL.scheme?.lowercased() == "http" && !APIEnvironment.isLoopback(host: environment.baseURL.host)
+    }
+
     static func readsNoState(_ mode: RunMode) -> Bool {
         guard case .oneShot(let words) = mode, let first = words.first else { return false }
         return ["help", "version", "completion", "man", "__complete"].contains(first)

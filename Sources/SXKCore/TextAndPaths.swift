@@ -40,7 +40,6 @@ extension Character {
     public var isBlank: Bool { isWhitespace && !isNewline }
 }
 
-/// Path text, as `/`-separated strings.
 /// Bytes read as UTF-8 text, checked: a byte that is not UTF-8 would otherwise be read as U+FFFD, a
 /// character other than the one given (a keyword sent, a profile folder named).
 public enum UTF8Text {
@@ -63,6 +62,7 @@ public enum UTF8Text {
     public static func hex(_ byte: UInt8) -> String { "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
 }
 
+/// Path text, as `/`-separated strings.
 public enum PathText {
     /// `path` as an absolute path: a relative one joined to the current folder (an empty string stays empty).
     public static func absolute(_ path: String) -> String {

@@ -15,17 +15,15 @@ public final class ProfileStorage: @unchecked Sendable {
     public let defaults: DefaultsStore
     public let tokens: TokenStore
     public let appStore: AppStore
-    /// This process made the profile's folder (it did not exist when opened), and the state folder above it.
+    /// This process made the profile's folder (it did not exist when opened).
     public let madeProfileFolder: Bool
-    private let madeRoot: Bool
 
     /// Opens (creating if needed) the profile at `paths`. Warnings about unsafe or corrupt files go to `warn`.
     public init(paths: StatePaths, warn: @escaping WarningSink, clock: any WallClock = SystemClock(), lockTimeout: TimeInterval = 10) throws(SessionError) {
         self.paths = paths
         file = SecureFile(warn: warn, clock: clock)
-        var st = stat()
-        madeRoot = lstat(paths.root, &st) != 0 && errno == ENOENT
         try file.ensureDirectory(paths.root)
+        var st = stat()
         madeProfileFolder = lstat(paths.profileDir, &st) != 0 && errno == ENOENT
         try file.ensureDirectory(paths.profileDir, refusingLink: true)
         lock = ProfileLock(path: paths.lockFile, timeout: lockTimeout)
@@ -48,9 +46,8 @@ public final class ProfileStorage: @unchecked Sendable {
     public func removeIfMadeAndUnused() {
         guard madeProfileFolder else { return }
         // Under the lock: a process writing its first file there holds it, and the folder is then kept.
+        // The state folder above it stays: no lock guards it from a process making a profile in it.
         try? lock.withLock { () throws(SessionError) in StatePaths.removeEmptyProfile(paths.profileDir) }
-        // The state folder goes too when this run made it and nothing else is in it (rmdir keeps it otherwise).
-        if madeRoot { rmdir(paths.root) }
     }
 
     /// Creates the config folder (0700) when something is about to be written there.

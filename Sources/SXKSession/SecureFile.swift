@@ -57,6 +57,20 @@ public struct SecureFile: Sendable {
     /// `refusingLink`: a symbolic link there is refused, not followed (a profile's own folder: a link
     /// planted there would have its target made 0700 and filled with the profile's files).
     public func ensureDirectory(_ path: String, refusingLink: Bool = false) throws(SessionError) {
+        // A profile folder another process made and left unused is removed at its end
+        // (`ProfileStorage.removeIfMadeAndUnused`): one gone between the steps here is made again.
+        var attempt = 0
+        while true {
+            do {
+                return try ensureDirectoryOnce(path, refusingLink: refusingLink)
+            } catch {
+                attempt += 1
+                guard attempt < 3, case .io(_, _, ENOENT) = error else { throw error }
+            }
+        }
+    }
+
+    private func ensureDirectoryOnce(_ path: String, refusingLink: Bool) throws(SessionError) {
         var st = stat()
         if refusingLink, lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
             throw .unsafeFolder(path: path, reason: "it is a symbolic link; a profile's folder is used as it is, never through a link")

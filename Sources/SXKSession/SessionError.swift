@@ -37,7 +37,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .locked(let path):
             return "profile is busy: another sxk holds \(path)"
         case .invalidProfileName(let name):
-            return "invalid profile name '\(name)': use letters, digits, '.', '-', '_', '@' or '+' (no '/', '..' or space)"
+            return "invalid profile name '\(name)': one folder name, not starting with '-', without '/', '..', control or invisible characters (letters, digits, '.', '-' and '_' are safe)"
         case .badInput(let path, let reason):
             return "cannot import \(path): \(reason)"
         case .rejected(let message), .replaced(let message):

@@ -87,9 +87,10 @@ public struct StatePaths: Sendable, Equatable {
         return "\(safe)-\(port)"
     }
 
-    /// A profile name is one path component of letters (any script, with their marks), digits, `.`,
-    /// `-`, `_`, `@` and `+`, not starting with `-`, with no `..`: no space, control, format character
-    /// (a bidi override would show the folder's name reversed) or U+FFFD (a byte that was not UTF-8).
+    /// A profile name is one path component, not starting with `-`, with no `..`, and nothing a listing
+    /// would show other than it is: no control character (C0 or C1), format character (a bidi override
+    /// shows the name reversed, a zero-width space not at all), space other than the ASCII one, or U+FFFD
+    /// (a byte that was not UTF-8). Names of earlier versions that fit this (`a b`, `a:b`) still open.
     /// Checked on the bytes the file system sees: a `/` or `..` with a combining mark after it is one
     /// Character of its own, but still a separator or a `..` in the path.
     public static func validateProfileName(_ name: String) throws(SessionError) {
@@ -106,15 +107,11 @@ public struct StatePaths: Sendable, Equatable {
     }
 
     private static func isProfileScalar(_ s: Unicode.Scalar) -> Bool {
-        switch s {
-        case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", "@", "+": return true
-        case _ where s.isASCII: return false
-        default:
-            switch s.properties.generalCategory {
-            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber: return true
-            default: return false
-            }
+        if s.isASCII { return s.value >= 0x20 && s.value != 0x7F }
+        if s == "\u{FFFD}" { return false }
+        switch s.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return false
+        default: return true
         }
     }
 

@@ -144,6 +144,19 @@ final class HistorySearchPTYTests: SandboxPTYTestCase {
         XCTAssertTrue(ran.contains("unknown command 'keptword'"), ran)
         XCTAssertFalse(ran.contains("Print the sxk version"), "the found line did not run:\n\(ran)")
 
+        // A search that found nothing ends too (libedit's first abort only takes back what did not
+        // match): what is typed next is a new line, and Enter runs it, not a line from history.
+        try s.waitForEditor()
+        s.send("\u{12}help vx")
+        try s.expect("bck?")
+        s.send("\u{03}")
+        try s.waitForEditor()
+        usleep(200_000)
+        s.send("version\r")
+        let next = try s.expect("›")
+        XCTAssertTrue(next.contains("sxk 0.1.0"), next)
+        XCTAssertFalse(next.contains("Print the sxk version"), "a line from history ran:\n\(next)")
+
         s.send("dropped\u{03}")
         try s.expect("›")
         s.send("exit\r")

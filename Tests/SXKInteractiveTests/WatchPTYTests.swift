@@ -1,5 +1,6 @@
 import Foundation
 import SXKSandbox
+import SXKShell
 import XCTest
 
 /// `watch` in a pseudo-terminal: it redraws the screen run after run, and Ctrl-C stops it and gives
@@ -104,6 +105,29 @@ final class WatchPTYTests: SandboxPTYTestCase {
         XCTAssertTrue(header.hasPrefix("Every 0.2s: orders --page-size 2"), header)
         XCTAssertTrue(header.hasSuffix(" · run 1/1"), header)
         XCTAssertLessThanOrEqual(header.count, 60, header)
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// A resize while watching fits the next frame's table to the new width, and the columns hidden
+    /// to fit are said in the frame, as outside `watch`.
+    func testAFrameFitsTheWindowAfterAResize() throws {
+        try logIn("13800000001")
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 30, columns: 160)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("watch -n 0.3 orders --page-size 2\r")
+        try s.expect("run 1")
+        s.resize(rows: 30, columns: 60)
+        let mark = s.raw.count
+        try s.expectRaw(matching: "run [3-9]", after: mark)
+        let frames = String(decoding: s.raw[mark...], as: UTF8.self).components(separatedBy: "\u{1B}[H\u{1B}[2J")
+        let last = try XCTUnwrap(frames.dropLast().last, "no whole frame after the resize")
+        let lines = PTYSession.strip(Array(last.utf8)).split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }
+        XCTAssertTrue(lines.allSatisfy { TextWidth.width($0) <= 60 }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.contains("hidden to fit") }, lines.joined(separator: "\n"))
+        s.send("\u{03}")
+        try s.expect("›")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
     }

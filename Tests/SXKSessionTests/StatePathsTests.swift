@@ -26,15 +26,16 @@ final class StatePathsTests: XCTestCase {
 
     func testProfileNamesValidated() {
         // The last two: a combining mark after `/` or `..` makes one Character, but the path still splits there.
-        // Then what the message does not allow: a space, shell characters, a C1 control, a bidi override,
-        // a zero-width space and U+FFFD (an argument byte that was not UTF-8).
+        // Then what a listing would not show as it is: a C1 control, a bidi override, a zero-width space,
+        // a no-break space and U+FFFD (an argument byte that was not UTF-8).
         for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb", "a/\u{301}b", "x..\u{301}",
-                    "a b", "a*!", "x\u{9B}y", "x\u{202E}y", "x\u{200B}y", "p\u{FFFD}"] {
+                    "x\u{9B}y", "x\u{202E}y", "x\u{200B}y", "a\u{A0}b", "p\u{FFFD}"] {
             XCTAssertThrowsError(try StatePaths.validateProfileName(bad), bad) { error in
                 XCTAssertEqual(error as? SessionError, .invalidProfileName(bad))
             }
         }
-        for good in ["test", "release", "sandbox", "测试-1", "a.b_c", "ops@shop+2", "café", "ग्राहक", "127.0.0.1-8080"] {
+        // Names earlier versions made stay usable: a space, ASCII punctuation.
+        for good in ["test", "release", "sandbox", "测试-1", "a.b_c", "ops@shop+2", "café", "ग्राहक", "127.0.0.1-8080", "a b", "a:b", "x!y", "a=b"] {
             XCTAssertNoThrow(try StatePaths.validateProfileName(good), good)
         }
     }

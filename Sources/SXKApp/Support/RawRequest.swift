@@ -28,7 +28,7 @@ extension AppCommands {
         if method == "POST", rest.count == 1, let first = rest.first, first.hasPrefix("{") || first.hasPrefix("[") {
             body = try Self.postBody(rest)
         } else {
-            items = try RequestItems.parse(rest)
+            items = try RequestItems.parse(rest, sendsBody: method == "POST")
             if method == "POST" { body = items.object }
         }
         let query = method == "GET" ? try items.query() : []
@@ -223,14 +223,14 @@ extension AppCommands {
                 throw AppError.usage("body is not valid JSON: \(error)")
             }
         }
-        let items = try RequestItems.parse(rest)
+        let items = try RequestItems.parse(rest, sendsBody: true)
         guard items.headers.isEmpty else { throw AppError.usage("headers (Name:value) are sent by get and post only") }
         return items.object
     }
 
     /// `get`'s query words for `compare`: fields only.
     static func queryItems(_ rest: [String]) throws -> [(String, String)] {
-        let items = try RequestItems.parse(rest)
+        let items = try RequestItems.parse(rest, sendsBody: false)
         guard items.headers.isEmpty else { throw AppError.usage("headers (Name:value) are sent by get and post only") }
         return try items.query()
     }

@@ -7,14 +7,16 @@ struct RequestItems {
     var fields: [(key: String, value: JSONValue)] = []
     var headers: [(name: String, value: String)] = []
 
-    static func parse(_ words: [String]) throws -> RequestItems {
+    /// `sendsBody`: the words are a POST's (a JSON body is one word alone), else a GET's query.
+    static func parse(_ words: [String], sendsBody: Bool) throws -> RequestItems {
         var items = RequestItems()
         for word in words {
-            // `post /x '{"a":1}' b=2`: a JSON body goes alone, not beside items (its `"a":` is no header).
-            if word.hasPrefix("{") || word.hasPrefix("[") {
-                throw AppError.usage(words.count > 1
-                    ? "a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)"
-                    : "only post sends a JSON body; give the query as items (k=v, k:=JSON)")
+            // `post /x '{"a":1}' b=2`: a whole JSON value is a body, not an item (its `"a":` is no header);
+            // `'[x]=1'` is an item whose key starts with a bracket.
+            if word.hasPrefix("{") || word.hasPrefix("["), (try? JSONParser.parse(word)) != nil {
+                throw AppError.usage(!sendsBody
+                    ? "get sends no body: give the query as items (k=v, k:=JSON)"
+                    : "a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)")
             }
             let equals = word.firstIndex(of: "=")
             let colon = word.firstIndex(of: ":")

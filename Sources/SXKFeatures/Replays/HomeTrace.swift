@@ -135,7 +135,8 @@ public struct HomeTrace: Sendable, Equatable {
     /// without reading the replay.
     public var failureLines: [String] {
         calls.sorted { $0.order < $1.order }.filter { $0.failureStatus != nil }.map {
-            "the app's call #\($0.order) \($0.method) \($0.path) got \($0.error.map { "an error (\($0))" } ?? "no answer"): the replay shows what the app does then"
+            // The error names the request (`GET /api/…: HTTP 502 …`).
+            "the app's call #\($0.order) failed: \($0.error ?? "\($0.method) \($0.path): no answer"); the replay shows what the app does then"
         }
     }
 

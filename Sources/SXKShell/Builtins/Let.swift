@@ -96,6 +96,10 @@ extension Shell {
             if one[0].text == "let" && !one[0].quoted { throw UsageError("let \(name): a let cannot run another let") }
             // A command that ends the shell gives no data: refused, not run after its error.
             if ["exit", "quit"].contains(one[0].text) && !one[0].quoted { throw UsageError("let \(name): '\(one[0].text)' ends the shell and gives no data") }
+            // `watch` without `--count` repeats until it is stopped: it would never hand a value over.
+            if one[0].text == "watch" && !one[0].quoted, !one.dropFirst().contains(where: { $0.text == "--count" || $0.text.hasPrefix("--count=") }) {
+                throw UsageError("let \(name): 'watch' without --count repeats until it is stopped and gives no data")
+            }
             let words = try one.map(expandVariables)
             let (status, produced) = await capture(words, io: io)
             if status != 0 { return status }

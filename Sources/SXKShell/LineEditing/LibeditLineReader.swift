@@ -172,6 +172,16 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
             clearLine(up: rowsAboveCursor())
             _ = sxk_el_refresh(el)
         }
+        // A Ctrl-C in a search that found nothing: libedit's ^G there only takes back the characters
+        // that did not match (as emacs's C-g does), so it is given again until the search is over.
+        if leavingSearch > 0 {
+            leavingSearch -= 1
+            if inIncrementalSearch() {
+                out.pointee = 0x07
+                return 1
+            }
+            leavingSearch = 0
+        }
         var bytes: [CChar] = []
         let wakeFD = SignalRouter.editorWakeRead.load(ordering: .relaxed)
         while true {
@@ -187,6 +197,7 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
                 case .interrupt where inIncrementalSearch():
                     // As in bash and psql: Ctrl-C leaves the search and keeps the line being edited.
                     // ^G is libedit's own abort key there; it puts the line back as it was before.
+                    leavingSearch = 3
                     out.pointee = 0x07
                     return 1
                 case .interrupt:
@@ -247,6 +258,8 @@ public final class LibeditLineReader: LineReader, @unchecked Sendable {
 
     /// The character just handed to libedit is a wide one going in before the end of the line.
     private var wideInsertMidLine = false
+    /// ^G keys still to give while a search a Ctrl-C ended has not closed (bounded: a search ends at two).
+    private var leavingSearch = 0
 
     /// True while a Ctrl-R (or Ctrl-S) search waits for a key. libedit shows the search by writing
     /// a newline, `bck` or `fwd`, `:` (or `?` when nothing matched) and the pattern after the end

@@ -169,7 +169,10 @@ extension Renderer {
         // Drawn on the screen, the frame's messages wrap at spaces as they do outside `watch`.
         let buffer = BufferOutput(messageWidth: redraw ? Terminal.currentWidth(environment: [:]) : nil)
         var framed = io.terminal
-        framed.stderrIsTerminal = false
+        // On the screen each frame is fitted to the window as it is now (a resize counts), and says the
+        // columns it hid to fit, as a table outside `watch` does.
+        framed.stderrIsTerminal = redraw
+        if redraw { framed.width = Terminal.currentWidth(environment: [:]) }
         if redraw && changes != nil { framed.colorEnabled = false }
         // Off a terminal the run's notes and errors follow its header line, as on the screen.
         let messages = BufferOutput()

@@ -39,7 +39,8 @@ public enum ShellMain {
             arguments = given
         } else {
             let read = processArguments()
-            if let bad = read.invalid {
+            // Completion still answers for a partly typed line holding such a byte (a file's name).
+            if let bad = read.invalid, !read.words.contains("__complete") {
                 // Read as U+FFFD it would be another word than the one given: a keyword sent, a profile made.
                 ErrorPresenter(sink: StandardOutput.stderr, color: false)
                     .error("argument \(bad.index) is not valid UTF-8 (byte \(UTF8Text.hex(bad.byte))); nothing was run")

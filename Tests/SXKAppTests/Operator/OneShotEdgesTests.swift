@@ -460,6 +460,11 @@ extension OneShotEdgesTests {
         XCTAssertEqual(r.status, 2, r.summary)
         XCTAssertTrue(r.stdout.contains("sxk 0.1.0"), r.summary)
         XCTAssertTrue(r.stderr.contains("ends the shell and gives no data"), r.summary)
+        // `watch` without --count never ends by itself: refused before it runs, not run forever.
+        let watch = SXK.run(["--keep-going", "-c", "let x = watch -n 0.1 version; version"], in: Workspace(), baseURL: url, timeout: 10)
+        XCTAssertFalse(watch.timedOut, watch.summary)
+        XCTAssertEqual(watch.status, 2, watch.summary)
+        XCTAssertEqual(watch.errorLines, ["error: let x: 'watch' without --count repeats until it is stopped and gives no data"], watch.summary)
     }
 }
 

@@ -176,13 +176,13 @@ extension NetworkFaultTests {
         XCTAssertTrue(failed.stdout.contains("call failed: stored permissions kept"), failed.summary)
         // Said on stderr too, once.
         XCTAssertEqual(failed.stderrLines.filter { $0.contains("role-permission") }.count, 1, failed.summary)
-        XCTAssertTrue(failed.stderrLines.contains { $0.hasPrefix("warning: the app's call #1 GET /api/yf-handset-app/role-permission got an error (") }, failed.summary)
+        XCTAssertTrue(failed.stderrLines.contains { $0.hasPrefix("warning: the app's call #1 failed: GET /api/yf-handset-app/role-permission: ") }, failed.summary)
         server.clearFaults()
         // No answer before the timeout.
         server.injectFault(path: "/api/yf-handset-app/role-permission", kind: .hang)
         let closed = SXK.run(["--timeout", "1", "home"], in: ws, baseURL: url)
         server.clearFaults()
         XCTAssertEqual(closed.status, 4, closed.summary)
-        XCTAssertTrue(closed.stderrLines.contains { $0.hasPrefix("warning: the app's call #1 GET /api/yf-handset-app/role-permission got ") }, closed.summary)
+        XCTAssertTrue(closed.stderrLines.contains { $0.hasPrefix("warning: the app's call #1 failed: GET /api/yf-handset-app/role-permission: ") }, closed.summary)
     }
 }

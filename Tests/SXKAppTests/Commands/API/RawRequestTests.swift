@@ -40,7 +40,8 @@ final class RawRequestTests: SandboxTestCase {
             (["n:=nope"], "error: n:= takes a JSON value (1, true, null, \"text\", [..], {..}), got 'nope'"),
             (["ids:=[1,2]"], "error: ids: a query parameter takes a string or a scalar, not [1,2]"),
             (["bare"], "error: expected key=value, key:=JSON or Header:value, got 'bare'"),
-            (["{\"a\":1}"], "error: only post sends a JSON body; give the query as items (k=v, k:=JSON)"),
+            (["{\"a\":1}"], "error: get sends no body: give the query as items (k=v, k:=JSON)"),
+            (["{\"a\":1}", "b=2"], "error: get sends no body: give the query as items (k=v, k:=JSON)"),
         ] {
             let r = SXK.run(["get", "/api/app/config"] + words, in: ws, baseURL: url)
             XCTAssertEqual(r.status, 2, r.summary)
@@ -53,6 +54,10 @@ final class RawRequestTests: SandboxTestCase {
             XCTAssertEqual(r.errorLines, ["error: a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)"], r.summary)
         }
         XCTAssertEqual(paths(server.requestLog()), [], "a refused item sent a request")
+        // A key that starts with a bracket is an item, not a JSON body.
+        let bracket = SXK.run(["get", "/api/app/config", "[x]=1"], in: ws, baseURL: url)
+        XCTAssertEqual(bracket.status, 0, bracket.summary)
+        XCTAssertEqual(server.requestLog().last?.queryValue("[x]"), "1")
     }
 
     /// `-v` / `--print`: headers on stderr, masked; stdout stays the data.

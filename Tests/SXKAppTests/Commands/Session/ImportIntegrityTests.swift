@@ -225,7 +225,7 @@ final class ImportIntegrityTests: SandboxTestCase {
         let file = try export(ws, name: "device.plist", token: staleToken)
         let r = SXK.run(["import-defaults", file, "--profile", ""], in: ws, baseURL: url)
         XCTAssertNotEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.errorLines, ["error: invalid profile name '': use letters, digits, '.', '-', '_', '@' or '+' (no '/', '..' or space)"], r.summary)
+        XCTAssertEqual(r.errorLines, ["error: invalid profile name '': one folder name, not starting with '-', without '/', '..', control or invisible characters (letters, digits, '.', '-' and '_' are safe)"], r.summary)
         XCTAssertEqual(ws.token(), token)
         XCTAssertEqual(ws.read(ws.defaultsFile), defaults)
     }
