@@ -46,6 +46,13 @@ final class PipePTYTests: SandboxPTYTestCase {
         try s.expect("Forget variables")
         try s.expect("›")
         XCTAssertFalse(String(decoding: s.raw[plain...], as: UTF8.self).contains(String(repeating: " ", count: 59) + "\r"), "the mark after a command without a pipe")
+        // Ctrl-C stopping the shell command: the prompt starts the line after the `^C`.
+        try s.waitForEditor()
+        s.send("version | sleep 30\r")
+        usleep(500_000)
+        let stopped = s.raw.count
+        s.send("\u{03}")
+        try s.expectRaw(matching: "\\^C\r\n[^\n]*›", after: stopped)
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "the pager ran for a pipe")
@@ -59,7 +66,7 @@ final class PipePTYTests: SandboxPTYTestCase {
         s.send("watch -n 0.2 whoami | grep -c phase\r")
         try s.expect("run 2")
         s.send("\u{03}")
-        try s.expect("watch: stopped after", timeout: 5)
+        try s.expect("watch: stopped ", timeout: 5)
         try s.expect("›", timeout: 5)
         s.send("help unset\r")
         try s.expect("Forget variables")

@@ -40,7 +40,7 @@ final class AliasTableTests: XCTestCase {
         try t.define("a", as: "b --x", isCommand: isCommand)
         try t.define("b", as: "c", isCommand: isCommand)
         XCTAssertThrowsError(try t.define("c", as: "a", isCommand: isCommand)) {
-            XCTAssertEqual("\($0)", "alias loop: c → a → b → c (not defined)")
+            XCTAssertEqual("\($0)", "alias c not defined: it would loop (c → a → b → c)")
         }
         XCTAssertNil(t.alias("c"), "a refused alias is not kept")
         XCTAssertThrowsError(try t.define("self", as: "self --json", isCommand: isCommand)) {

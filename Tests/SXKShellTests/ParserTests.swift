@@ -99,6 +99,13 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(error(["get"]), "missing argument PATH for 'get'")
         XCTAssertEqual(error(["scenic", "1", "2"]), "unexpected argument '2' for 'scenic'")
         XCTAssertEqual(try run(["scenic", "-5"]).positionals, ["-5"])
+        // A word the command takes as it is is named as the word to type, with the command's form.
+        let har = CommandSpec("har", summary: "", arguments: [ArgumentSpec("save", kind: .choice(["save"]), summary: ""),
+                                                             ArgumentSpec("FILE", kind: .path, summary: ""),
+                                                             ArgumentSpec("N", kind: .int, optional: true, summary: "")])
+        XCTAssertThrowsError(try CommandParser(specs: [har]).parse(["har"])) { error in
+            XCTAssertEqual("\(error)", "'har' needs the word 'save' next (har save FILE [N])")
+        }
     }
 
     func testDoubleDashEndsFlags() throws {

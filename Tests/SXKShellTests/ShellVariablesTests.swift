@@ -187,7 +187,7 @@ final class ShellVariablesTests: XCTestCase {
         XCTAssertEqual(bad.status, 2)
         XCTAssertEqual(bad.err, "error: alias so: quote the whole value, e.g. alias so='orders --limit 1'\n")
         let loop = await run("alias a=b; alias b=a")
-        XCTAssertEqual(loop.err, "error: alias loop: b → a → b (not defined)\n")
+        XCTAssertEqual(loop.err, "error: alias b not defined: it would loop (b → a → b)\n")
         let reserved = await run("alias exit=echo")
         XCTAssertEqual(reserved.err, "error: 'exit' is a shell command and cannot be an alias\n")
         let inLet = await run("alias one='orders --limit 1'; let id = one .list[0].orderId; echo $id")

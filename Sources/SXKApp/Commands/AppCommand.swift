@@ -19,6 +19,8 @@ protocol AppCommand: Sendable {
     static func showsSession(_ command: ParsedCommand) -> Bool
     /// `watch` may repeat it (commands that read input or replace the session may not).
     static var watchable: Bool { get }
+    /// Why `watch` may not repeat it, said when asked to (nil for a watchable command).
+    static var unwatchable: String? { get }
     /// Why `watch` cannot repeat this run of a watchable command (nil: it can), e.g. one that writes
     /// its rows as a stream rather than one screen.
     static func watchRefusal(_ command: ParsedCommand) -> String?
@@ -35,7 +37,8 @@ extension AppCommand {
     static func needsServer(_ command: ParsedCommand) -> Bool { needsServer }
     static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { needsServer }
     static func showsSession(_ command: ParsedCommand) -> Bool { false }
-    static var watchable: Bool { true }
+    static var watchable: Bool { unwatchable == nil }
+    static var unwatchable: String? { nil }
     static func watchRefusal(_ command: ParsedCommand) -> String? { nil }
     static var comparable: Bool { false }
     static func writesSnapshot(_ command: ParsedCommand) -> Bool { false }

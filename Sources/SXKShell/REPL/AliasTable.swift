@@ -126,7 +126,7 @@ public final class AliasTable: @unchecked Sendable {
                     if path.count == 1 {
                         if !isCommand(name) { result = "alias \(name) would start with itself, and '\(name)' is not a command" }
                     } else {
-                        result = "alias loop: " + (path + [name]).joined(separator: " → ") + " (not defined)"
+                        result = "alias \(name) not defined: it would loop (" + (path + [name]).joined(separator: " → ") + ")"
                     }
                     return
                 }

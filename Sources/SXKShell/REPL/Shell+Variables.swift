@@ -83,6 +83,11 @@ extension Shell {
             errors.error(error)
             return ExitStatus.usage
         }
+        // A command refused for its words runs nowhere: said as without the redirect, before the file
+        // is opened (an existing one is not emptied) or the shell command started.
+        if let first = words.first, Builtins.typedWords(first) == nil, (try? parser.parse(words)) == nil {
+            return await runWords(words, io: io)
+        }
         io.stdout.flush()
         let output: RedirectedOutput
         do { output = try RedirectedOutput.start(target) } catch {
@@ -94,8 +99,16 @@ extension Shell {
         plain.colorEnabled = false
         let status = await runWords(words, io: io.redirectingStdout(to: output.sink, terminal: plain))
         let piped = output.finish()
-        // `| head -c 5` on the terminal may end its output mid-line: the next prompt is put on a line of its own.
-        if case .pipe = target, mode == .repl, io.terminal.stdoutIsTerminal { pipeMayEndMidLine = true }
+        // `| head -c 5` on the terminal may end its output mid-line: the next prompt is put on a line of
+        // its own. After Ctrl-C the cursor is past the `^C` the terminal echoed: a new line is enough.
+        if case .pipe = target, mode == .repl, io.terminal.stdoutIsTerminal {
+            if status == ExitStatus.interrupted || piped == ExitStatus.interrupted {
+                io.stdout.write("\n")
+                io.stdout.flush()
+            } else {
+                pipeMayEndMidLine = true
+            }
+        }
         return status != 0 ? status : piped
     }
 

@@ -103,7 +103,7 @@ final class VariablesAndAliasesTests: SandboxTestCase {
         XCTAssertEqual(page["total"] as? Int, 1, r.summary)
         let loop = SXK.run(["-c", "alias a=b; alias b=a"], in: ws, baseURL: url)
         XCTAssertEqual(loop.status, 2)
-        XCTAssertEqual(loop.errorLines, ["error: alias loop: b → a → b (not defined)"])
+        XCTAssertEqual(loop.errorLines, ["error: alias b not defined: it would loop (b → a → b)"])
     }
 
     /// `watch` and `compare` run the command they are given as it would be typed alone: its alias

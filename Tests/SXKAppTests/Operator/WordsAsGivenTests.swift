@@ -51,5 +51,13 @@ final class WordsAsGivenTests: SandboxTestCase {
         let r = SXK.run(["-c", "version > ~/out.txt; version --json >> ~/out.txt"], in: ws, baseURL: nil)
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(try String(contentsOfFile: ws.home + "/out.txt", encoding: .utf8), "sxk 0.1.0\n{\"name\":\"sxk\",\"version\":\"0.1.0\"}\n")
+        // A command refused for its words does not empty the file it was sent to, nor make one.
+        let refused = SXK.run(["-c", "orders --nope > ~/out.txt; whoami 2> ~/new.txt; ordrs >> ~/out.txt"], in: ws, baseURL: nil)
+        XCTAssertEqual(refused.status, 2, refused.summary)
+        XCTAssertEqual(refused.errorLines.count, 1, refused.summary)
+        let more = SXK.run(["--keep-going", "-c", "whoami 2> ~/new.txt; ordrs >> ~/out.txt"], in: ws, baseURL: nil)
+        XCTAssertEqual(more.errorLines.count, 2, more.summary)
+        XCTAssertEqual(try String(contentsOfFile: ws.home + "/out.txt", encoding: .utf8), "sxk 0.1.0\n{\"name\":\"sxk\",\"version\":\"0.1.0\"}\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws.home + "/new.txt"))
     }
 }

@@ -15,7 +15,7 @@ extension Commands {
             ],
             examples: ["env", "env use test", "env use -", "env use http://127.0.0.1:8080"]
         )
-        static let watchable = false
+        static let unwatchable: String? = "it shows or changes the backend, not an answer that changes"
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
 

@@ -13,7 +13,7 @@ extension Commands {
             flags: [FlagSpec("profile", value: .string, valueName: "NAME", summary: "profile to import into (default: the global --profile or SXK_PROFILE, else imported)"),
                     FlagSpec("json", summary: "print the import's report as JSON (keys imported, kept out, refused)")]
         )
-        static let watchable = false
+        static let unwatchable: String? = "it writes a profile from a file"
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
 

@@ -17,7 +17,7 @@ extension Commands {
             examples: ["login 13800000001", "echo \"$PW\" | sxk login 13800000004 --password-stdin --account 2"],
             neverInHistory: true
         )
-        static let watchable = false
+        static let unwatchable: String? = "it reads a password and replaces the session"
         static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { true }
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }

@@ -3,7 +3,7 @@ import SXKShell
 extension Commands {
     enum Logout: AppCommand {
         static let spec = CommandSpec("logout", summary: "clear token, snapshot and contexts; keep last phone and privacy flag")
-        static let watchable = false
+        static let unwatchable: String? = "it ends the session"
 
         static func writesSnapshot(_ command: ParsedCommand) -> Bool { true }
 

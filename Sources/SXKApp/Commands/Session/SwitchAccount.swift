@@ -14,7 +14,7 @@ extension Commands {
             examples: ["switch-account 2", "switch-account 5001:store", "switch-account -", "echo \"$PW\" | sxk switch-account 4002 --password-stdin"],
             neverInHistory: true
         )
-        static let watchable = false
+        static let unwatchable: String? = "it replaces the session (and may ask for a password)"
         /// With an account named (or `-`, the one before); a bare one may have nothing to choose, or waits for a choice.
         static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { words.contains { $0 == "-" || !$0.hasPrefix("-") } }
 

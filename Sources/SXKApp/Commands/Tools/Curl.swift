@@ -38,7 +38,7 @@ extension AppCommands {
         }
         var chosen = last
         if let n = asked {
-            let range = "#\(entries.first!.number)–#\(last.number)"
+            let range = entries.count == 1 ? "#\(last.number)" : "#\(entries.first!.number)–#\(last.number)"
             if n < 0 {
                 guard n >= -entries.count else {  // not `-n`: the lowest Int has no negation
                     throw AppError.usage("only \(entries.count) request\(entries.count == 1 ? " is" : "s are") kept (\(range))")
@@ -46,7 +46,7 @@ extension AppCommands {
                 chosen = entries[entries.count + n]
             } else {
                 guard let hit = entries.first(where: { $0.number == n }) else {
-                    throw AppError.usage("request #\(n) is not kept; the last \(entries.count) are \(range) (`curl --list`)")
+                    throw AppError.usage("request #\(n) is not kept; \(entries.count == 1 ? "the one kept is \(range)" : "the last \(entries.count) are \(range)") (`curl --list`)")
                 }
                 chosen = hit
             }

@@ -14,7 +14,7 @@ extension Commands {
             ],
             examples: ["har save session.har", "har save last.har 1"]
         )
-        static let watchable = false
+        static let unwatchable: String? = "it writes the requests already sent to a file"
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try app.har(command)

@@ -29,7 +29,7 @@ extension Commands {
             ],
             examples: ["watch orders --page-size 5", "watch -d -n 5 whoami", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
         ).passingCommand()
-        static let watchable = false
+        static let unwatchable: String? = "it already repeats a command"
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
             try await app.watch(command)
@@ -50,6 +50,10 @@ extension AppCommands {
         let words = command.positionals
         guard let name = words.first else { throw AppError.usage("watch needs a COMMAND to run") }
         guard let parser = io.parser else { throw AppError.usage("watch runs inside the shell only") }
+        // Said before its words are read as the builtin's (`watch let` lacks let's NAME).
+        if CommandRegistry.declaration(for: name) == nil, Builtins.names.contains(name) {
+            throw AppError.usage("watch runs app commands; '\(name)' is a shell builtin")
+        }
         let inner: ParsedCommand
         switch try parser.parse(words) {
         case .help(let chain):
@@ -62,7 +66,7 @@ extension AppCommands {
             throw AppError.usage("watch runs app commands; '\(name)' is a shell builtin")
         }
         guard declaration.watchable else {
-            throw AppError.usage("watch cannot repeat '\(inner.spec.name)': it reads input or replaces the session")
+            throw AppError.usage("watch cannot repeat '\(inner.spec.name)': \(declaration.unwatchable ?? "it is not a view to refresh")")
         }
         _ = try format(inner)
         // A frame is one screen of one answer: a run that streams its rows is not one.
@@ -71,7 +75,7 @@ extension AppCommands {
         let me = self
         var output = CommandOutput()
         output.live = LiveOutput(highlightChanges: command.has("differences")) { show in
-            var runs = 0
+            var runs = 0, shown = 0
             var status: Int32 = ExitStatus.ok
             while true {
                 runs += 1
@@ -88,12 +92,14 @@ extension AppCommands {
                     let failure = frame.failure
                     frame.failure = nil
                     status = await show(header, frame, failure)
+                    shown = runs
                     if let failure { status = me.host.status(forThrown: failure) }
                 } catch {
                     if Task.isCancelled || error is CancellationError { break }
                     var said = CommandOutput()
                     if let changed { said.warnings = [changed] }
                     _ = await show(header, changed == nil ? nil : said, error)
+                    shown = runs
                     status = me.host.status(forThrown: error)
                 }
                 if Task.isCancelled { break }
@@ -113,7 +119,8 @@ extension AppCommands {
                 if let count, runs >= count { return status }
                 do { try await Task.sleep(nanoseconds: UInt64(interval * 1e9)) } catch { break }
             }
-            me.diagnostics.lines("\nwatch: stopped after \(runs) run\(runs == 1 ? "" : "s")\n")
+            // A Ctrl-C during a run stops it before it showed: only the runs before count as done.
+            me.diagnostics.lines("\nwatch: stopped \(Self.stopped(runs: runs, shown: shown))\n")
             return ExitStatus.interrupted
         }
         return output
@@ -132,6 +139,12 @@ extension AppCommands {
     }
 
     /// `2`, `0.5`, `1.25`.
+    /// Where a Ctrl-C stopped it: between runs, or during one that had not shown (`shown` runs did).
+    static func stopped(runs: Int, shown: Int) -> String {
+        let done = "\(shown) run\(shown == 1 ? "" : "s")"
+        return shown == runs ? "after \(done)" : "during run \(runs), after \(done)"
+    }
+
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : "\(value)"
     }

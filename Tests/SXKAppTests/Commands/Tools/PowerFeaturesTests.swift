@@ -241,6 +241,12 @@ final class PowerFeaturesTests: SandboxTestCase {
             XCTAssertEqual(refused.status, 2, "\(args): \(refused.summary)")
             XCTAssertEqual(refused.stderrLines.count, 1, "\(args): \(refused.summary)")
         }
+        // Each refusal says why: a builtin before its own words are read, a command for what it does.
+        for (args, line) in [(["watch", "let"], "error: watch runs app commands; 'let' is a shell builtin"),
+                             (["watch", "har", "save", "x.har"], "error: watch cannot repeat 'har': it writes the requests already sent to a file"),
+                             (["watch", "login"], "error: watch cannot repeat 'login': it reads a password and replaces the session")] {
+            XCTAssertEqual(SXK.run(args, in: ws, baseURL: url).stderrLines, [line], "\(args)")
+        }
         // Not logged in: no retry can help, so the first run ends the watch with 3.
         let loggedOut = SXK.run(["watch", "-n", "0.1", "orders"], in: Workspace(), baseURL: url, timeout: 10)
         XCTAssertEqual(loggedOut.status, 3, loggedOut.summary)
