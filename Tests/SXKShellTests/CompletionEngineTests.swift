@@ -51,6 +51,10 @@ final class CompletionEngineTests: XCTestCase {
             // After a pipe or a redirection the words are not sxk's.
             ("orders --all | jq --st", []),
             ("orders > out --", []),
+            // The file after `>` or `>>` completes as a path; after a pipe, a `>` is the shell command's.
+            ("orders > /et", ["/etc/"]),
+            ("orders >>/et", ["/etc/"]),
+            ("orders | cat > /et", []),
             ("orders '|' --st", ["--status"]),
             ("orders | jq .; stats d", ["daily"]),
         ]
@@ -71,7 +75,19 @@ final class CompletionEngineTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
 
+    /// A command that takes only some flags of the one it passes on offers only those.
+    func testAPassedOnCommandOffersTheFlagsItsPasserTakes() {
+        let compare = CommandSpec("compare", summary: "side by side", arguments: [ArgumentSpec("COMMAND", kind: .provider("command"), summary: "command"),
+                                                                                  ArgumentSpec("ARGS", optional: true, variadic: true, summary: "args")])
+            .passingCommand(flags: ["role"])
+        let engine = CompletionEngine(specs: Builtins.merged(with: Fixtures.specs + [compare]))
+        XCTAssertEqual(engine.candidates(words: ["compare", "orders"], current: "--", provider: Fixtures.Scenics()).map(\.value), ["--role", "--help"])
+        XCTAssertTrue(engine.candidates(words: ["orders"], current: "--", provider: Fixtures.Scenics()).count > 2, "orders alone lost its flags")
+    }
+
     func testReplaceRangeAndInsertion() throws {
+        // A file glued to `>>` replaces only what follows the operator.
+        XCTAssertEqual(complete("orders >>/et").replaceStart, "orders >>".utf8.count)
         let r = complete("orders --role=st")
         XCTAssertEqual(r.replaceStart, "orders --role=".utf8.count)
         XCTAssertEqual(r.prefix, "st")

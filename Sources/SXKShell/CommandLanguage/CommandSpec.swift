@@ -84,6 +84,9 @@ public struct CommandSpec: Sendable, Equatable {
     /// after it is passed on as a positional, not parsed as this command's flags, and completion
     /// continues with that inner command's spec.
     public var passesCommand: Bool = false
+    /// The flags of the command it passes on that it takes (`compare`: one page's), nil for all: Tab
+    /// offers only these, and the command refuses the others.
+    public var passedFlags: Swift.Set<String>?
     /// One of the subcommands must be given (`explain menu …`): usages write them `{a|b}`, not `[a|b]`.
     public var requiresSubcommand: Bool = false
 
@@ -103,10 +106,11 @@ public struct CommandSpec: Sendable, Equatable {
         self.neverInHistory = neverInHistory
     }
 
-    /// This spec with `passesCommand` set.
-    public func passingCommand() -> CommandSpec {
+    /// This spec with `passesCommand` set, taking `flags` of the command passed on (nil: all).
+    public func passingCommand(flags: Swift.Set<String>? = nil) -> CommandSpec {
         var copy = self
         copy.passesCommand = true
+        copy.passedFlags = flags
         return copy
     }
 

@@ -143,8 +143,16 @@ public struct CompletionEngine: Sendable {
             result.verbatim = true
             return result
         }
-        // After `| COMMAND` or `> FILE` the words are the system shell's or a file's, not sxk's.
-        if Self.pastPipeOrRedirect(utf8[0..<end]) {
+        // After `| COMMAND` or `> FILE` the words are the system shell's or a file's, not sxk's: the
+        // word right after `>`/`>>` is the file, completed as a path argument is.
+        if let past = Self.pastPipeOrRedirect(utf8[0..<end]) {
+            // `>>/tm`: the lenient tokenizer keeps the operator in the word; the file starts after it.
+            let wordStart = min(max(currentWord.start, past.end), end)
+            if past.redirect, utf8[past.end..<wordStart].allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
+                let prefix = currentWord.start < past.end ? String(decoding: utf8[past.end..<end], as: UTF8.self) : currentWord.text
+                return CompletionResult(candidates: Self.typeable(PathCompletion.candidates(prefix: prefix)), replaceStart: wordStart, replaceEnd: end,
+                                        prefix: prefix, openQuote: currentWord.openQuote)
+            }
             return CompletionResult(candidates: [], replaceStart: currentWord.start, replaceEnd: end, prefix: currentWord.text)
         }
         let words = tokens.map(\.text)
@@ -160,12 +168,14 @@ public struct CompletionEngine: Sendable {
         return result
     }
 
-    /// Whether an unquoted `|` or `>` comes after the last command's start (`;` or a newline).
-    static func pastPipeOrRedirect(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// The last unquoted `|` or `>` after the last command's start (`;` or a newline): whether it is a
+    /// redirect, and the index just past it; nil when there is none.
+    static func pastPipeOrRedirect(_ bytes: ArraySlice<UInt8>) -> (redirect: Bool, end: Int)? {
         var quote: UInt8?
         var escaped = false
-        var past = false
-        for byte in bytes {
+        var past: (redirect: Bool, end: Int)?
+        for index in bytes.indices {
+            let byte = bytes[index]
             if escaped { escaped = false; continue }
             if let q = quote {
                 if byte == q { quote = nil } else if byte == UInt8(ascii: "\\") && q == UInt8(ascii: "\"") { escaped = true }
@@ -174,8 +184,10 @@ public struct CompletionEngine: Sendable {
             switch byte {
             case UInt8(ascii: "\\"): escaped = true
             case UInt8(ascii: "'"), UInt8(ascii: "\""): quote = byte
-            case UInt8(ascii: "|"), UInt8(ascii: ">"): past = true
-            case UInt8(ascii: ";"), UInt8(ascii: "\n"): past = false
+            // After a pipe, a `>` belongs to the shell command: the pipe stays what counts.
+            case UInt8(ascii: "|"): past = (false, index + 1)
+            case UInt8(ascii: ">"): if past?.redirect != false { past = (true, index + 1) }
+            case UInt8(ascii: ";"), UInt8(ascii: "\n"): past = nil
             default: break
             }
         }
@@ -214,7 +226,8 @@ public struct CompletionEngine: Sendable {
         return candidates.filter { !TerminalText.needsEscaping($0.value) }
     }
 
-    private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider, depth: Int = 0) -> (values: [CompletionCandidate], valueOffset: Int?) {
+    private func candidatesFor(words: [String], current: String, provider: any CompletionValueProvider, depth: Int = 0,
+                               passedFlags: Swift.Set<String>? = nil) -> (values: [CompletionCandidate], valueOffset: Int?) {
         var words = words
         // `let NAME = COMMAND…`: the command after `=` completes as a command of its own.
         if words.first == "let" {
@@ -235,12 +248,23 @@ public struct CompletionEngine: Sendable {
             // A passed-on command passing one on itself (`watch compare …`) is as deep as it goes:
             // `watch watch watch …` is refused when it runs, and must not recurse once per word here.
             guard depth < 2 else { return ([], nil) }
-            return candidatesFor(words: Array(words[inner...]), current: current, provider: provider, depth: depth + 1)
+            return candidatesFor(words: Array(words[inner...]), current: current, provider: provider, depth: depth + 1,
+                                 passedFlags: typed.current.passedFlags)
         }
         if let flag = typed.pendingFlag, let kind = flag.value {
             return (values(of: kind, prefix: current, provider: provider), nil)
         }
-        if !typed.onlyPositionals && current.hasPrefix("-") { return flagCandidates(current, typed, provider: provider) }
+        if !typed.onlyPositionals && current.hasPrefix("-") {
+            // Passed on by a command that takes only some of its flags (`compare … -- orders --`): those.
+            var found = flagCandidates(current, typed, provider: provider)
+            if let passedFlags {
+                found.values.removeAll { candidate in
+                    let name = String(candidate.value.dropFirst(2).prefix { $0 != "=" })
+                    return candidate.value.hasPrefix("--") && name != "help" && !passedFlags.contains(name)
+                }
+            }
+            return found
+        }
         return (argumentCandidates(current, typed, provider: provider), nil)
     }
 

@@ -171,6 +171,10 @@ final class FirstDayTests: XCTestCase {
         let r = SXK.runProcess(["__complete", "--", "--state-dir", ws.stateDir, "--profile", "shop", "store", "雷"], env: ws.environment,
                                stdin: Data(), timeout: 20)
         XCTAssertEqual(r.stdout, "雷峰塔影像馆\t103\n", r.summary)
+        // `compare --as store:` offers them from the same list.
+        let identity = SXK.runProcess(["__complete", "--", "--state-dir", ws.stateDir, "--profile", "shop", "compare", "--as", "store:10"], env: ws.environment,
+                                      stdin: Data(), timeout: 20)
+        XCTAssertTrue(identity.stdout.contains("store:103\t雷峰塔影像馆\n"), identity.summary)
 
         // Names a hostile server sent reach the shell's script escaped, and the live token masked.
         let token = try? String(contentsOfFile: ws.stateDir + "/shop/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

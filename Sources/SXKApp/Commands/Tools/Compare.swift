@@ -22,7 +22,7 @@ extension Commands {
                 "compare --as account:4001,account:4002,account:4003 orders --page-size 5",
                 "compare --as scenic:1,scenic:2 -- get /api/app/scenic-admin/order/list scenicId=1 pageSize=3",
             ]
-        ).passingCommand()
+        ).passingCommand(flags: ["json", "status", "keyword", "page", "page-size"])
 
         static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { true }
 

@@ -22,7 +22,7 @@ enum CompareRequest {
             throw AppError.usage("compare: '\(first) --help' is not a request; see `help \(first)`")
         }
         let json = command.has("json")
-        let refused = command.switches.union(command.options.keys).subtracting(["json", "status", "keyword", "page", "page-size"])
+        let refused = command.switches.union(command.options.keys).subtracting(Commands.Compare.spec.passedFlags ?? [])
         if let flag = refused.sorted().first {
             throw AppError.usage("compare shows one page per identity in its own matrix; '--\(flag)' is not used there")
         }

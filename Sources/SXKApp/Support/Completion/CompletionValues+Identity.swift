@@ -19,7 +19,9 @@ extension CompletionValues {
         if roles.isEmpty { roles = RoleCode.known }
         all += roles.map { CompletionCandidate("role:\($0)") }
         all += AppModel.scenicsToChoose(p).map { CompletionCandidate("scenic:\($0.scenicId)", description: $0.scenicName) }
-        all += AppModel.storesToChoose(a.stores, scenicId: a.scenicId).map { CompletionCandidate("store:\($0.storeId)", description: $0.storeName) }
+        // As `store <Tab>`: a new process (the completion scripts) has fetched none, so the list the last one kept.
+        let stores = a.stores.isEmpty ? StoreListCache.read(services.storage) : a.stores
+        all += AppModel.storesToChoose(stores, scenicId: a.scenicId).map { CompletionCandidate("store:\($0.storeId)", description: $0.storeName) }
         let taken = Set(head.split(separator: ",").map(String.init))
         return all.filter { $0.value.hasPrefix(word) && !taken.contains($0.value) }
             .map { CompletionCandidate(head + $0.value, description: $0.description) }
