@@ -64,10 +64,7 @@ final class WatchPTYTests: SandboxPTYTestCase {
     /// `watch -d` marks, in reverse video, what changed since the previous run: nothing in the first
     /// frame, the ticking session age in the second; without `-d` nothing is marked.
     func testDifferencesAreHighlighted() throws {
-        try logIn("13800000001")
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 60, columns: 100)
-        try s.expect("›")
-        try s.waitForEditor()
+        let s = try loggedIn(rows: 60, columns: 100)
         s.send("watch -d --count 2 -n 1.1 whoami\r")
         try s.expect("run 2/2")
         try s.expect("›")
@@ -93,10 +90,7 @@ final class WatchPTYTests: SandboxPTYTestCase {
 
     /// At 60 columns a long command's header keeps one row: the command is cut, the time and run stay.
     func testTheHeaderKeepsOneRowInANarrowWindow() throws {
-        try logIn("13800000001")
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 24, columns: 60)
-        try s.expect("›")
-        try s.waitForEditor()
+        let s = try loggedIn(rows: 24, columns: 60)
         s.send("watch --count 1 -n 0.2 orders --page-size 2 --status completed\r")
         try s.expect("run 1/1")
         try s.expect("›")
@@ -112,10 +106,7 @@ final class WatchPTYTests: SandboxPTYTestCase {
     /// A resize while watching fits the next frame's table to the new width, and the columns hidden
     /// to fit are said in the frame, as outside `watch`.
     func testAFrameFitsTheWindowAfterAResize() throws {
-        try logIn("13800000001")
-        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: 30, columns: 160)
-        try s.expect("›")
-        try s.waitForEditor()
+        let s = try loggedIn(rows: 30, columns: 160)
         s.send("watch -n 0.3 orders --page-size 2\r")
         try s.expect("run 1")
         s.resize(rows: 30, columns: 60)
@@ -130,5 +121,14 @@ final class WatchPTYTests: SandboxPTYTestCase {
         try s.expect("›")
         s.send("exit\r")
         XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
+    /// A REPL logged in as the photographer in a window of this size, at its prompt, editing.
+    private func loggedIn(rows: UInt16, columns: UInt16) throws -> PTYSession {
+        try logIn("13800000001")
+        let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: environment, rows: rows, columns: columns)
+        try s.expect("›")
+        try s.waitForEditor()
+        return s
     }
 }
