@@ -142,8 +142,7 @@ public final class APIClient: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         func elapsed() -> Double {
-            let d = clock.now - start
-            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+            (clock.now - start).milliseconds
         }
         func traceFailure(_ failure: String) {
             guard tracing else { return }

@@ -144,8 +144,7 @@ struct RedirectChain {
 
     /// The request to send now, with the time left for it.
     func next() throws(TransportError) -> (HTTPRequest, Double) {
-        let spent = ContinuousClock.now - started
-        let left = seconds - (Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18)
+        let left = seconds - (ContinuousClock.now - started).seconds
         guard left > 0 else { throw timedOut }
         return (current, left)
     }

@@ -232,12 +232,12 @@ public enum SXKApplication {
         CommandLine.arguments.dropFirst().contains { $0 == "--env" || $0 == "--base-url" || $0.hasPrefix("--env=") || $0.hasPrefix("--base-url=") }
     }
 
-    /// A one-shot of a command that reads no state (`help`, `version`, `completion`, `man`, Tab's `__complete`).
     /// Plain http to a host that is not loopback, without `--insecure-http`.
     static func refusesPlainHTTP(_ environment: APIEnvironment, _ options: GlobalOptions) -> Bool {
         !options.insecureHTTP && environment.baseURL.scheme?.lowercased() == "http" && !APIEnvironment.isLoopback(host: environment.baseURL.host)
     }
 
+    /// A one-shot of a command that reads no state (`help`, `version`, `completion`, `man`, Tab's `__complete`).
     static func readsNoState(_ mode: RunMode) -> Bool {
         guard case .oneShot(let words) = mode, let first = words.first else { return false }
         return ["help", "version", "completion", "man", "__complete"].contains(first)

@@ -370,3 +370,10 @@ private func ymdText(_ c: (Int, Int, Int)) -> String {
 private func hmsText(_ seconds: Int) -> String {
     NumberText.padded(seconds / 3600, width: 2) + ":" + NumberText.padded(seconds % 3600 / 60, width: 2) + ":" + NumberText.padded(seconds % 60, width: 2)
 }
+
+extension Duration {
+    /// The duration in milliseconds, as the timings show it.
+    public var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+    /// The duration in seconds.
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

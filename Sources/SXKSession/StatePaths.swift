@@ -89,8 +89,9 @@ public struct StatePaths: Sendable, Equatable {
 
     /// A profile name is one path component, not starting with `-`, with no `..`, and nothing a listing
     /// would show other than it is: no control character (C0 or C1), format character (a bidi override
-    /// shows the name reversed, a zero-width space not at all), space other than the ASCII one, or U+FFFD
-    /// (a byte that was not UTF-8). Names of earlier versions that fit this (`a b`, `a:b`) still open.
+    /// shows the name reversed, a zero-width space not at all), space other than the ASCII one, space at
+    /// either end, or U+FFFD (a byte that was not UTF-8). Names of earlier versions that fit this (`a b`,
+    /// `a:b`) still open.
     /// Checked on the bytes the file system sees: a `/` or `..` with a combining mark after it is one
     /// Character of its own, but still a separator or a `..` in the path.
     public static func validateProfileName(_ name: String) throws(SessionError) {
@@ -103,6 +104,8 @@ public struct StatePaths: Sendable, Equatable {
         let bad =
             name.isEmpty || name.utf8.count > 128 || separator || name == "."
             || name.hasPrefix("-") || name.unicodeScalars.contains { !isProfileScalar($0) }
+            // A space at either end is not seen in a listing (`a ` reads as `a`, ` ` as nothing).
+            || name.hasPrefix(" ") || name.hasSuffix(" ")
         if bad { throw .invalidProfileName(name) }
     }
 

@@ -29,7 +29,7 @@ final class StatePathsTests: XCTestCase {
         // Then what a listing would not show as it is: a C1 control, a bidi override, a zero-width space,
         // a no-break space and U+FFFD (an argument byte that was not UTF-8).
         for bad in ["", "a/b", "..", ".", "x..y", "../etc", "-rf", "a\nb", "a/\u{301}b", "x..\u{301}",
-                    "x\u{9B}y", "x\u{202E}y", "x\u{200B}y", "a\u{A0}b", "p\u{FFFD}"] {
+                    "x\u{9B}y", "x\u{202E}y", "x\u{200B}y", "a\u{A0}b", "p\u{FFFD}", " ", "a ", " a"] {
             XCTAssertThrowsError(try StatePaths.validateProfileName(bad), bad) { error in
                 XCTAssertEqual(error as? SessionError, .invalidProfileName(bad))
             }

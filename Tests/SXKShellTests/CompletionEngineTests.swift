@@ -81,7 +81,7 @@ final class CompletionEngineTests: XCTestCase {
                                                                                   ArgumentSpec("ARGS", optional: true, variadic: true, summary: "args")])
             .passingCommand(flags: ["role"])
         let engine = CompletionEngine(specs: Builtins.merged(with: Fixtures.specs + [compare]))
-        XCTAssertEqual(engine.candidates(words: ["compare", "orders"], current: "--", provider: Fixtures.Scenics()).map(\.value), ["--role", "--help"])
+        XCTAssertEqual(engine.candidates(words: ["compare", "orders"], current: "--", provider: Fixtures.Scenics()).map(\.value), ["--role"])
         XCTAssertTrue(engine.candidates(words: ["orders"], current: "--", provider: Fixtures.Scenics()).count > 2, "orders alone lost its flags")
     }
 
@@ -174,7 +174,7 @@ final class PathCompletionTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "sxk-paths-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/dir with space", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for name in ["quo'te.json", "device.plist", ".hidden"] { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()) }
+        for name in ["quo'te.json", "device.plist", ".hidden"] { XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())) }
         let all = PathCompletion.candidates(prefix: dir + "/")
         XCTAssertEqual(all.map(\.value), [dir + "/device.plist", dir + "/dir with space/", dir + "/quo'te.json"])
         XCTAssertEqual(all.map(\.continues), [false, true, false])

@@ -17,9 +17,8 @@ protocol AppCommand: Sendable {
     /// Whether this run shows the session (`whoami`): `--revalidate` then validates it first, so the
     /// view answers whether the server still accepts it.
     static func showsSession(_ command: ParsedCommand) -> Bool
-    /// `watch` may repeat it (commands that read input or replace the session may not).
-    static var watchable: Bool { get }
-    /// Why `watch` may not repeat it, said when asked to (nil for a watchable command).
+    /// Why `watch` may not repeat it (it reads input, replaces the session, writes a file), said when
+    /// asked to; nil for a command `watch` repeats.
     static var unwatchable: String? { get }
     /// Why `watch` cannot repeat this run of a watchable command (nil: it can), e.g. one that writes
     /// its rows as a stream rather than one screen.
@@ -37,7 +36,6 @@ extension AppCommand {
     static func needsServer(_ command: ParsedCommand) -> Bool { needsServer }
     static func sendsAtOnce(_ words: ArraySlice<String>) -> Bool { needsServer }
     static func showsSession(_ command: ParsedCommand) -> Bool { false }
-    static var watchable: Bool { unwatchable == nil }
     static var unwatchable: String? { nil }
     static func watchRefusal(_ command: ParsedCommand) -> String? { nil }
     static var comparable: Bool { false }

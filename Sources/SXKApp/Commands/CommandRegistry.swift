@@ -6,8 +6,8 @@ struct CommandDeclaration: Sendable {
     let spec: CommandSpec
     let needsServer: @Sendable (ParsedCommand) -> Bool
     let showsSession: @Sendable (ParsedCommand) -> Bool
-    let watchable: Bool
     let unwatchable: String?
+    var watchable: Bool { unwatchable == nil }
     let watchRefusal: @Sendable (ParsedCommand) -> String?
     let comparable: Bool
     let writesSnapshot: @Sendable (ParsedCommand) -> Bool
@@ -55,7 +55,7 @@ enum CommandRegistry {
     static let all: [CommandDeclaration] = commands.map { type in
         CommandDeclaration(spec: CommandCatalog.withJQ(type.spec), needsServer: { type.needsServer($0) },
                            showsSession: { type.showsSession($0) },
-                           watchable: type.watchable, unwatchable: type.unwatchable, watchRefusal: { type.watchRefusal($0) }, comparable: type.comparable,
+                           unwatchable: type.unwatchable, watchRefusal: { type.watchRefusal($0) }, comparable: type.comparable,
                            writesSnapshot: { type.writesSnapshot($0) }) { app, command in
             try await type.run(command, app)
         }

@@ -11,12 +11,14 @@ struct RequestItems {
     static func parse(_ words: [String], sendsBody: Bool) throws -> RequestItems {
         var items = RequestItems()
         for word in words {
-            // `post /x '{"a":1}' b=2`: a whole JSON value is a body, not an item (its `"a":` is no header);
+            // `post /x '{"a":1}' b=2`: a JSON body, whole or not, is not an item (its `"a":` is no header);
             // `'[x]=1'` is an item whose key starts with a bracket.
-            if word.hasPrefix("{") || word.hasPrefix("["), (try? JSONParser.parse(word)) != nil {
-                throw AppError.usage(!sendsBody
-                    ? "get sends no body: give the query as items (k=v, k:=JSON)"
-                    : "a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)")
+            if word.hasPrefix("{") || (word.hasPrefix("[") && !word.contains("=")) {
+                if !sendsBody { throw AppError.usage("get sends no body: give the query as items (k=v, k:=JSON)") }
+                do { _ = try JSONParser.parse(word) } catch {
+                    throw AppError.usage("body is not valid JSON: \(error)")
+                }
+                throw AppError.usage("a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)")
             }
             let equals = word.firstIndex(of: "=")
             let colon = word.firstIndex(of: ":")

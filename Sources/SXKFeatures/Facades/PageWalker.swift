@@ -86,10 +86,7 @@ public enum PageWalker {
         onPage: ([Row], WalkProgress) async throws -> Bool
     ) async throws -> WalkOutcome {
         let started = ContinuousClock.now
-        func elapsed() -> TimeInterval {
-            let d = ContinuousClock.now - started
-            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        }
+        func elapsed() -> TimeInterval { (ContinuousClock.now - started).seconds }
         var progress = WalkProgress(pages: 0, rows: 0, total: nil, elapsed: 0)
         if let limit, limit <= 0 { return WalkOutcome(progress: progress, stop: .limit) }
         func cancelled(_ error: any Error) -> Bool {

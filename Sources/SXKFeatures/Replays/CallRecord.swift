@@ -38,8 +38,7 @@ struct CallTimer: Sendable {
     let origin = ContinuousClock.now
 
     func offsetMs() -> Double {
-        let d = ContinuousClock.now - origin
-        return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        (ContinuousClock.now - origin).milliseconds
     }
 
     /// Runs `body`, returning its value and the record of the call (the error is rethrown after recording).

@@ -95,10 +95,12 @@ extension Shell {
             let one = try expandingPassedAlias(expanded)
             if one[0].text == "let" && !one[0].quoted { throw UsageError("let \(name): a let cannot run another let") }
             // A command that ends the shell gives no data: refused, not run after its error.
-            if ["exit", "quit"].contains(one[0].text) && !one[0].quoted { throw UsageError("let \(name): '\(one[0].text)' ends the shell and gives no data") }
-            // `watch` without `--count` repeats until it is stopped: it would never hand a value over.
-            if one[0].text == "watch" && !one[0].quoted, !one.dropFirst().contains(where: { $0.text == "--count" || $0.text.hasPrefix("--count=") }) {
-                throw UsageError("let \(name): 'watch' without --count repeats until it is stopped and gives no data")
+            // Quoted or not, the word names the same command.
+            if ["exit", "quit"].contains(one[0].text) { throw UsageError("let \(name): '\(one[0].text)' ends the shell and gives no data") }
+            // A command that runs until it is stopped (`watch` without `--count`) would never hand a value over.
+            if let spec = parser.command(named: one[0].text), let bound = spec.endlessUnless,
+               !one.dropFirst().contains(where: { ["--\(bound)", "--help", "-h"].contains($0.text) || $0.text.hasPrefix("--\(bound)=") }) {
+                throw UsageError("let \(name): '\(spec.name)' without --\(bound) runs until it is stopped and gives no data")
             }
             let words = try one.map(expandVariables)
             let (status, produced) = await capture(words, io: io)

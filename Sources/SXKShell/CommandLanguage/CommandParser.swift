@@ -230,7 +230,7 @@ private struct ParseState {
             for arg in args[positionals.count...] where !arg.isOptional && !arg.isVariadic {
                 // A word the command takes as it is (`har save`): named as the word to type.
                 if case .choice(let words) = arg.kind, words.count == 1 {
-                    throw UsageError("'\(label)' needs the word '\(words[0])' next (\(label) \(args.map { $0.isOptional ? "[\($0.name)]" : $0.name }.joined(separator: " ")))")
+                    throw UsageError("'\(label)' needs the word '\(words[0])' next (\(([label] + args.map(HelpRenderer.argName)).joined(separator: " ")))")
                 }
                 throw UsageError("missing argument \(arg.name) for '\(label)'")
             }

@@ -84,6 +84,9 @@ public struct CommandSpec: Sendable, Equatable {
     /// after it is passed on as a positional, not parsed as this command's flags, and completion
     /// continues with that inner command's spec.
     public var passesCommand: Bool = false
+    /// It runs until it is stopped unless given this flag (`watch --count`): `let`, which waits for a
+    /// command's data, refuses it without.
+    public var endlessUnless: String?
     /// The flags of the command it passes on that it takes (`compare`: one page's), nil for all: Tab
     /// offers only these, and the command refuses the others.
     public var passedFlags: Swift.Set<String>?
@@ -111,6 +114,13 @@ public struct CommandSpec: Sendable, Equatable {
         var copy = self
         copy.passesCommand = true
         copy.passedFlags = flags
+        return copy
+    }
+
+    /// This spec with `endlessUnless` set.
+    public func endless(unless flag: String) -> CommandSpec {
+        var copy = self
+        copy.endlessUnless = flag
         return copy
     }
 

@@ -19,7 +19,7 @@ public enum CommandTable {
                 let text = f.isSwitch ? "--\(f.name)" : "--\(f.name) \(f.valueName)"
                 usage.append(f.isRequired ? text : "[" + text + "]")
             }
-            usage += spec.arguments.map(help.argName)
+            usage += spec.arguments.map(HelpRenderer.argName)
             var does = spec.summary
             if let discussion = spec.discussion { does += " — " + discussion }
             out += "| `" + cell(usage.joined(separator: " ")) + "` | " + cell(does) + " |\n"
@@ -32,7 +32,7 @@ public enum CommandTable {
         let subs = spec.subcommands.filter { !$0.isHidden }
         guard !subs.isEmpty else { return nil }
         return spec.subcommandChoice(subs.map { sub in
-            ([sub.name] + [subcommands(sub, help)].compactMap { $0 } + sub.arguments.map(help.argName)).joined(separator: " ")
+            ([sub.name] + [subcommands(sub, help)].compactMap { $0 } + sub.arguments.map(HelpRenderer.argName)).joined(separator: " ")
         })
     }
 

@@ -260,7 +260,7 @@ public struct CompletionEngine: Sendable {
             if let passedFlags {
                 found.values.removeAll { candidate in
                     let name = String(candidate.value.dropFirst(2).prefix { $0 != "=" })
-                    return candidate.value.hasPrefix("--") && name != "help" && !passedFlags.contains(name)
+                    return candidate.value.hasPrefix("--") && !passedFlags.contains(name)
                 }
             }
             return found

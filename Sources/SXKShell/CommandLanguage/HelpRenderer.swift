@@ -53,7 +53,7 @@ public struct HelpRenderer: Sendable {
         var rows: [(String, String)] = []
         if !spec.arguments.isEmpty {
             out += "\nArguments:\n"
-            rows = spec.arguments.map { (argName($0), $0.summary + kindNote($0.kind, after: $0.summary)) }
+            rows = spec.arguments.map { (Self.argName($0), $0.summary + kindNote($0.kind, after: $0.summary)) }
             out += table(rows)
         }
         let inherited = chain.dropLast().reversed().flatMap(\.flags).filter { f in !spec.flags.contains { $0.name == f.name } }
@@ -93,7 +93,7 @@ public struct HelpRenderer: Sendable {
             let text = f.isSwitch ? "--\(f.name)" : "--\(f.name) \(f.valueName)"
             parts.append(f.isRequired ? text : "[" + text + "]")
         }
-        for a in spec.arguments { parts.append(argName(a)) }
+        for a in spec.arguments { parts.append(Self.argName(a)) }
         return parts
     }
 
@@ -103,7 +103,8 @@ public struct HelpRenderer: Sendable {
         return name
     }
 
-    func argName(_ a: ArgumentSpec) -> String {
+    /// An argument as usage lines show it: `FILE`, `[N]`, `[WORDS…]`.
+    static func argName(_ a: ArgumentSpec) -> String {
         var text = a.name + (a.isVariadic ? "…" : "")
         if a.isOptional || a.isVariadic { text = "[" + text + "]" }
         return text

@@ -99,13 +99,14 @@ extension Shell {
         plain.colorEnabled = false
         let status = await runWords(words, io: io.redirectingStdout(to: output.sink, terminal: plain))
         let piped = output.finish()
-        // `| head -c 5` on the terminal may end its output mid-line: the next prompt is put on a line of
-        // its own. After Ctrl-C the cursor is past the `^C` the terminal echoed: a new line is enough.
-        if case .pipe = target, mode == .repl, io.terminal.stdoutIsTerminal {
-            if status == ExitStatus.interrupted || piped == ExitStatus.interrupted {
-                io.stdout.write("\n")
-                io.stdout.flush()
-            } else {
+        // `| head -c 5` on the terminal may end its output mid-line: the next prompt, on stderr, is put on
+        // a line of its own. A Ctrl-C that stopped only the shell command leaves the cursor past the `^C`
+        // the terminal echoed: a new line is enough (one that stopped sxk's command ended its line already).
+        if case .pipe = target, mode == .repl, io.terminal.stdoutIsTerminal, io.terminal.stderrIsTerminal, io.terminal.cursorControl {
+            if status != ExitStatus.interrupted && piped == ExitStatus.interrupted {
+                io.stderr.write("\n")
+                io.stderr.flush()
+            } else if status != ExitStatus.interrupted {
                 pipeMayEndMidLine = true
             }
         }

@@ -146,13 +146,14 @@ public final class Shell: @unchecked Sendable {
         var joiner = LineJoiner()
         while exitRequest == nil {
             if end.signalled { waitForTheSignalsExit() }
+            if pipeMayEndMidLine {
+                // Before anything else is said: a notice would start on the pipe's unfinished line.
+                pipeMayEndMidLine = false
+                stderr.write(Self.lineEndMark(width: currentTerminal.width, color: currentTerminal.stderrColorEnabled))
+                stderr.flush()
+            }
             if joiner.continuation == nil { for notice in host.noticesBeforePrompt() { errors.warning(notice) } }
             let prompt = joiner.continuation.map(\.prompt) ?? host.prompt()
-            if pipeMayEndMidLine {
-                pipeMayEndMidLine = false
-                stdout.write(Self.lineEndMark(width: currentTerminal.width, color: currentTerminal.colorEnabled))
-                stdout.flush()
-            }
             let result = await thread.run { lineReader.readLine(prompt: prompt) }
             switch result {
             case .eof:

@@ -40,7 +40,7 @@ public enum ShellMain {
         } else {
             let read = processArguments()
             // Completion still answers for a partly typed line holding such a byte (a file's name).
-            if let bad = read.invalid, !read.words.contains("__complete") {
+            if let bad = read.invalid, read.words.first != "__complete" {
                 // Read as U+FFFD it would be another word than the one given: a keyword sent, a profile made.
                 ErrorPresenter(sink: StandardOutput.stderr, color: false)
                     .error("argument \(bad.index) is not valid UTF-8 (byte \(UTF8Text.hex(bad.byte))); nothing was run")

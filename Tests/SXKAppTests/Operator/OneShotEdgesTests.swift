@@ -464,7 +464,11 @@ extension OneShotEdgesTests {
         let watch = SXK.run(["--keep-going", "-c", "let x = watch -n 0.1 version; version"], in: Workspace(), baseURL: url, timeout: 10)
         XCTAssertFalse(watch.timedOut, watch.summary)
         XCTAssertEqual(watch.status, 2, watch.summary)
-        XCTAssertEqual(watch.errorLines, ["error: let x: 'watch' without --count repeats until it is stopped and gives no data"], watch.summary)
+        XCTAssertEqual(watch.errorLines, ["error: let x: 'watch' without --count runs until it is stopped and gives no data"], watch.summary)
+        // Quoted, the word names the same command.
+        let quoted = SXK.run(["-c", "let x = \"watch\" -n 0.1 version"], in: Workspace(), baseURL: url, timeout: 10)
+        XCTAssertFalse(quoted.timedOut, quoted.summary)
+        XCTAssertEqual(quoted.status, 2, quoted.summary)
     }
 }
 

@@ -16,7 +16,9 @@ final class WordsAsGivenTests: SandboxTestCase {
         let ws = Workspace()
         SXK.login("13800000003", in: ws, baseURL: url)
         server.resetRequestLog()
-        for (script, index) in [("orders --keyword \"a${b}c\"", 7), ("--profile \"p${b}\" whoami", 6), ("-c \"version; orders --keyword ${b}\"", 6)] {
+        // `__complete` as a profile's name is no completion: the check holds.
+        for (script, index) in [("orders --keyword \"a${b}c\"", 7), ("--profile \"p${b}\" whoami", 6), ("-c \"version; orders --keyword ${b}\"", 6),
+                                ("--profile __complete orders --keyword \"${b}\"", 9)] {
             let r = runWithByte(script, in: ws)
             XCTAssertEqual(r.status, 2, "\(script): \(r.summary)")
             XCTAssertEqual(r.stdout, "", "\(script): \(r.summary)")

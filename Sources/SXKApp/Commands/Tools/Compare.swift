@@ -140,8 +140,7 @@ extension AppCommands {
             } catch {
                 result = .failure(error)
             }
-            let took = clock.now - start
-            return (result, Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15)
+            return (result, (clock.now - start).milliseconds)
         }
         for (i, (answer, took)) in answers {
             results[i].elapsedMs = took

@@ -28,7 +28,7 @@ extension Commands {
                 FlagSpec("differences", short: "d", summary: "highlight what changed since the last run (on a terminal)"),
             ],
             examples: ["watch orders --page-size 5", "watch -d -n 5 whoami", "watch -n 10 stats --period today", "watch --count 3 -n 0.5 get /api/app/config"]
-        ).passingCommand()
+        ).passingCommand().endless(unless: "count")
         static let unwatchable: String? = "it already repeats a command"
 
         static func run(_ command: ParsedCommand, _ app: AppCommands) async throws -> CommandOutput {
@@ -50,9 +50,13 @@ extension AppCommands {
         let words = command.positionals
         guard let name = words.first else { throw AppError.usage("watch needs a COMMAND to run") }
         guard let parser = io.parser else { throw AppError.usage("watch runs inside the shell only") }
-        // Said before its words are read as the builtin's (`watch let` lacks let's NAME).
+        // Said before its words are read as the command's (`watch let` lacks let's NAME, `watch har` its
+        // `save`): a command watch never repeats is refused for what it is.
         if CommandRegistry.declaration(for: name) == nil, Builtins.names.contains(name) {
             throw AppError.usage("watch runs app commands; '\(name)' is a shell builtin")
+        }
+        if let spec = parser.command(named: name), let reason = CommandRegistry.declaration(for: spec.name)?.unwatchable {
+            throw AppError.usage("watch cannot repeat '\(spec.name)': \(reason)")
         }
         let inner: ParsedCommand
         switch try parser.parse(words) {
@@ -64,9 +68,6 @@ extension AppCommands {
         }
         guard let declaration = CommandRegistry.declaration(for: inner.spec.name) else {
             throw AppError.usage("watch runs app commands; '\(name)' is a shell builtin")
-        }
-        guard declaration.watchable else {
-            throw AppError.usage("watch cannot repeat '\(inner.spec.name)': \(declaration.unwatchable ?? "it is not a view to refresh")")
         }
         _ = try format(inner)
         // A frame is one screen of one answer: a run that streams its rows is not one.
@@ -138,13 +139,14 @@ extension AppCommands {
         return value
     }
 
-    /// `2`, `0.5`, `1.25`.
     /// Where a Ctrl-C stopped it: between runs, or during one that had not shown (`shown` runs did).
     static func stopped(runs: Int, shown: Int) -> String {
         let done = "\(shown) run\(shown == 1 ? "" : "s")"
-        return shown == runs ? "after \(done)" : "during run \(runs), after \(done)"
+        if shown == runs { return "after \(done)" }
+        return shown == 0 ? "during run \(runs)" : "during run \(runs), after \(done)"
     }
 
+    /// `2`, `0.5`, `1.25`.
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : "\(value)"
     }

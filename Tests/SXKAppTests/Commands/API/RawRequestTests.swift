@@ -54,6 +54,11 @@ final class RawRequestTests: SandboxTestCase {
             XCTAssertEqual(r.errorLines, ["error: a JSON body is sent alone: put the other fields in it, or give every field as an item (k=v, k:=JSON)"], r.summary)
         }
         XCTAssertEqual(paths(server.requestLog()), [], "a refused item sent a request")
+        // A broken JSON body beside items is said as a broken body, not sent as fields.
+        let broken = SXK.run(["post", "/api/app/config", "{a=1}", "c=2"], in: ws, baseURL: url)
+        XCTAssertEqual(broken.status, 2, broken.summary)
+        XCTAssertTrue(broken.errorLines.first?.hasPrefix("error: body is not valid JSON: ") == true, broken.summary)
+        XCTAssertEqual(paths(server.requestLog()), [], "a broken body was sent")
         // A key that starts with a bracket is an item, not a JSON body.
         let bracket = SXK.run(["get", "/api/app/config", "[x]=1"], in: ws, baseURL: url)
         XCTAssertEqual(bracket.status, 0, bracket.summary)

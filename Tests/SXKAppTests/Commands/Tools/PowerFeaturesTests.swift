@@ -244,6 +244,7 @@ final class PowerFeaturesTests: SandboxTestCase {
         // Each refusal says why: a builtin before its own words are read, a command for what it does.
         for (args, line) in [(["watch", "let"], "error: watch runs app commands; 'let' is a shell builtin"),
                              (["watch", "har", "save", "x.har"], "error: watch cannot repeat 'har': it writes the requests already sent to a file"),
+                             (["watch", "har"], "error: watch cannot repeat 'har': it writes the requests already sent to a file"),
                              (["watch", "login"], "error: watch cannot repeat 'login': it reads a password and replaces the session")] {
             XCTAssertEqual(SXK.run(args, in: ws, baseURL: url).stderrLines, [line], "\(args)")
         }

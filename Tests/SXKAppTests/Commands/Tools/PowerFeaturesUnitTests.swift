@@ -8,6 +8,14 @@ import XCTest
 /// The pieces of `compare` and `curl` that need no process: curl quoting, the request ring's masking,
 /// the body diff, identity and request parsing.
 final class PowerFeaturesUnitTests: XCTestCase {
+    /// Where a Ctrl-C stopped `watch`: between runs, or during one not yet shown.
+    func testWatchSaysWhereItWasStopped() {
+        XCTAssertEqual(AppCommands.stopped(runs: 3, shown: 3), "after 3 runs")
+        XCTAssertEqual(AppCommands.stopped(runs: 1, shown: 1), "after 1 run")
+        XCTAssertEqual(AppCommands.stopped(runs: 2, shown: 1), "during run 2, after 1 run")
+        XCTAssertEqual(AppCommands.stopped(runs: 1, shown: 0), "during run 1")
+    }
+
     func request(_ method: String, _ url: String, body: String? = nil, token: String? = "sxk_0123456789abcdef") -> HTTPRequest {
         var headers = HTTPHeaders([("Content-Type", "application/json"), ("X-OS-TYPE", "iOS")])
         if let token { headers.append("token", token) }
