@@ -60,6 +60,25 @@ public struct ErrorPresenter: Sendable {
         sink.flush()
     }
 
+    /// Puts the cursor at the start of a line whether or not the output before ended one, as zsh does
+    /// before its prompt: a `%` (reverse video with colour) and a line's width of spaces, then a carriage
+    /// return. At the start of a line the spaces fill it and the return comes back over the `%`, which the
+    /// prompt covers; mid-line they wrap, and the `%` stays to mark the output that ended without a newline.
+    public func startLine(width: Int) {
+        sink.write(Self.lineEndMark(width: width, color: color))
+        sink.flush()
+    }
+
+    static func lineEndMark(width: Int, color: Bool) -> String {
+        (color ? "\u{1B}[7m%\u{1B}[27m" : "%") + String(repeating: " ", count: max(0, width - 1)) + "\r"
+    }
+
+    /// Ends the line a Ctrl-C's `^C`, echoed by the terminal, left the cursor on.
+    public func endInterruptedLine() {
+        sink.write("\n")
+        sink.flush()
+    }
+
     private func masked(_ text: String) -> String { secrets.isEmpty ? text : Redaction.redact(text, secrets: secrets) }
 
     /// The user-facing text of an error: its description when it has one.

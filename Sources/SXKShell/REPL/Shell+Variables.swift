@@ -104,8 +104,7 @@ extension Shell {
         // the terminal echoed: a new line is enough (one that stopped sxk's command ended its line already).
         if case .pipe = target, mode == .repl, io.terminal.stdoutIsTerminal, io.terminal.stderrIsTerminal, io.terminal.cursorControl {
             if status != ExitStatus.interrupted && piped == ExitStatus.interrupted {
-                io.stderr.write("\n")
-                io.stderr.flush()
+                io.errors.endInterruptedLine()
             } else if status != ExitStatus.interrupted {
                 pipeMayEndMidLine = true
             }

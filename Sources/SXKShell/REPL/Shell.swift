@@ -149,8 +149,7 @@ public final class Shell: @unchecked Sendable {
             if pipeMayEndMidLine {
                 // Before anything else is said: a notice would start on the pipe's unfinished line.
                 pipeMayEndMidLine = false
-                stderr.write(Self.lineEndMark(width: currentTerminal.width, color: currentTerminal.stderrColorEnabled))
-                stderr.flush()
+                errors.startLine(width: currentTerminal.width)
             }
             if joiner.continuation == nil { for notice in host.noticesBeforePrompt() { errors.warning(notice) } }
             let prompt = joiner.continuation.map(\.prompt) ?? host.prompt()
@@ -249,14 +248,6 @@ public final class Shell: @unchecked Sendable {
             if exitRequest != nil { break }
         }
         return worst
-    }
-
-    /// Puts the cursor at the start of a line whether or not the output before ended one, as zsh does
-    /// before its prompt: a `%` (reverse video with colour) and a line's width of spaces, then a carriage
-    /// return. At the start of a line the spaces fill it and the return comes back over the `%`, which the
-    /// prompt covers; mid-line they wrap, and the `%` stays to mark the output that ended without a newline.
-    static func lineEndMark(width: Int, color: Bool) -> String {
-        (color ? "\u{1B}[7m%\u{1B}[27m" : "%") + String(repeating: " ", count: max(0, width - 1)) + "\r"
     }
 
     static let passwordLineNotShown = "the line after one that reads a password does not start with a command's name: not run and not shown (it may be that password; --password-stdin reads standard input, not the next line of a script)"
