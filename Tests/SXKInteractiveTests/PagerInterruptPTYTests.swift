@@ -8,12 +8,8 @@ final class PagerInterruptPTYTests: SandboxPTYTestCase {
         try logIn("13800000001")
         let shown = home.appendingPathComponent("pager-open")
         let marker = home.appendingPathComponent("second-ran")
-        let script = home.appendingPathComponent("slow-pager.sh")
         // Reads the whole page, says so, then stays open a while as a person reading it would.
-        try "#!/bin/sh\ncat >/dev/null\ntouch '\(shown.path)'\nsleep 2\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        var env = environment
-        env["SXK_PAGER"] = script.path
+        let env = try environment(pager: "cat >/dev/null\ntouch '\(shown.path)'\nsleep 2")
         let s = try PTYSession(executable: InteractiveShellTests.binary,
                                arguments: globalArguments + ["-c", "orders --page-size 30; whoami --jq .userId > '\(marker.path)'"],
                                environment: env, rows: 10, columns: 100)

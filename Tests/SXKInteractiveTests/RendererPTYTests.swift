@@ -105,14 +105,9 @@ final class RendererPTYTests: SandboxPTYTestCase {
 
     /// A stand-in pager (`script`, a shell script's body after `cat > /dev/null; echo PAGER-OPEN`), its
     /// environment, and the shell in a pty with `orders` shown through it, up to PAGER-OPEN.
-    private func ordersThroughStandInPager(named name: String, _ script: String) throws -> (PTYSession, [String: String]) {
+    private func ordersThroughStandInPager(_ script: String) throws -> (PTYSession, [String: String]) {
         try logIn("13800000001")
-        let path = home.appendingPathComponent(name)
-        try ("#!/bin/sh\n" + script.replacingOccurrences(of: "PAGER-BODY", with: "cat > /dev/null\necho PAGER-OPEN"))
-            .write(to: path, atomically: true, encoding: .utf8)
-        chmod(path.path, 0o755)
-        var env = environment
-        env["SXK_PAGER"] = path.path
+        let env = try environment(pager: script.replacingOccurrences(of: "PAGER-BODY", with: "cat > /dev/null\necho PAGER-OPEN"))
         let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 100)
         try s.expect("›")
         try s.waitForEditor()
@@ -126,8 +121,7 @@ final class RendererPTYTests: SandboxPTYTestCase {
     /// the wrong program. The stand-in pager waits for a file before it quits.
     func testCtrlCWhileThePagerRunsWaitsForIt() throws {
         let quit = home.appendingPathComponent("quit-pager")
-        let (s, env) = try ordersThroughStandInPager(
-            named: "slow-pager.sh", "trap '' INT\nPAGER-BODY\nwhile [ ! -f '\(quit.path)' ]; do sleep 0.05; done\necho PAGER-QUIT\n")
+        let (s, env) = try ordersThroughStandInPager("trap '' INT\nPAGER-BODY\nwhile [ ! -f '\(quit.path)' ]; do sleep 0.05; done\necho PAGER-QUIT\n")
         s.send("\u{03}")
         // No prompt while the pager runs (the 0.2 s grace for a command that ignores Ctrl-C does not apply).
         XCTAssertThrowsError(try s.expect("›", timeout: 1.5), "a prompt came back while the pager ran")
@@ -160,8 +154,7 @@ final class RendererPTYTests: SandboxPTYTestCase {
         // `wait` returns at once for a trapped signal, so the trap runs before the pty's hang-up can end
         // it. sxk ends the pager's children first (less under a shell): the `sleep` may die before the
         // TERM reaches the script, so the script waits again rather than end without its trap.
-        let (s, _) = try ordersThroughStandInPager(
-            named: "term-pager.sh", "trap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\nPAGER-BODY\nwhile :; do sleep 5 & wait; done\n")
+        let (s, _) = try ordersThroughStandInPager("trap 'touch \(marker.path); kill $! 2>/dev/null; exit 0' TERM\nPAGER-BODY\nwhile :; do sleep 5 & wait; done\n")
         kill(s.pid, SIGTERM)
         XCTAssertEqual(try s.waitForExit(), 143)
         let deadline = Date().addingTimeInterval(3)

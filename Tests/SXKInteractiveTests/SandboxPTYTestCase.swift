@@ -1,5 +1,6 @@
 import Foundation
 import SXKSandbox
+import SXKTestSupport
 import XCTest
 
 /// What every pty test against the app needs: a private home and state folder, an in-process
@@ -43,15 +44,21 @@ class SandboxPTYTestCase: XCTestCase {
     /// is returned for later processes that should use the same pager.
     func startWithRecordingPager(columns: UInt16 = 100) throws -> (session: PTYSession, record: URL, environment: [String: String]) {
         let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
-        try "#!/bin/sh\ncat > '\(record.path)'\necho PAGER-RAN\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        var env = environment
-        env["SXK_PAGER"] = script.path
+        let env = try environment(pager: "cat > '\(record.path)'\necho PAGER-RAN")
         let session = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: columns)
         try session.expect("›")
         try session.waitForEditor()
         return (session, record, env)
+    }
+
+    /// The environment with `SXK_PAGER` a shell script of these lines (it reads the page from stdin).
+    func environment(pager lines: String) throws -> [String: String] {
+        let script = home.appendingPathComponent("pager-\(UUID().uuidString.prefix(8)).sh")
+        try "#!/bin/sh\n\(lines)\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        var env = environment
+        env["SXK_PAGER"] = script.path
+        return env
     }
 
     /// The shell in a pty of `rows` × `columns`, up to its first prompt with the line editor ready.
@@ -64,17 +71,9 @@ class SandboxPTYTestCase: XCTestCase {
 
     /// Logs in once without a terminal (`--password-stdin`), so the pty session starts from the snapshot.
     func logIn(_ phone: String = "13800000001", extra: [String] = [], profile: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: InteractiveShellTests.binary)
-        process.arguments = globalArguments + (profile.map { ["--profile", $0] } ?? []) + ["login", phone, "--password-stdin", "--accept-privacy"] + extra
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-        try input.fileHandleForWriting.close()
+        let process = try PasswordProcess.start(InteractiveShellTests.binary,
+                                                globalArguments + (profile.map { ["--profile", $0] } ?? []) + ["login", phone, "--password-stdin", "--accept-privacy"] + extra,
+                                                environment: environment)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "login failed")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SXKSandbox
+import SXKTestSupport
 import XCTest
 
 /// What an import writes, and what the views of an imported state say, when the export or the
@@ -122,18 +123,8 @@ final class ImportIntegrityTests: SandboxTestCase {
         for _ in 0..<3 {
             let ws = Workspace()
             ws.baseURL = url
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: SXKBinary.path)
-            process.arguments = ["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "login", "13800000004", "--password-stdin",
-                                 "--accept-privacy", "--account", "2"]
-            process.environment = ws.environment
-            let input = Pipe()
-            process.standardInput = input
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            input.fileHandleForWriting.write(Data("sandbox123\n".utf8))
-            try? input.fileHandleForWriting.close()
+            let process = try PasswordProcess.start(SXKBinary.path, ["--base-url", url.absoluteString, "--state-dir", ws.stateDir, "login", "13800000004",
+                                                                     "--password-stdin", "--accept-privacy", "--account", "2"], environment: ws.environment)
             let deadline = Date().addingTimeInterval(30)
             while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: ws.tokenFile) { usleep(100) }
             kill(process.processIdentifier, SIGTERM)
