@@ -362,11 +362,14 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         let account = s.contexts.account.current
         // As the prompt: a device snapshot's account shows without a usable token too.
         let loggedOut = s.contexts.session.current.phase == .loggedOut && !(s.storage.appStore.isDeviceSnapshot && s.contexts.account.hasAccount)
+        // The scope as the prompt reads it: a scenic the app does not count as valid is `?`, and a
+        // stored store 0 is no store (`AppModel.currentStore`), so `history --here` matches the prompt.
+        let validScenic = AppModel.scenicClearReason(scenicId: account.scenicId, scenicName: account.scenicName) == nil
         return HistoryContext(
             profile: s.paths.profile, environment: s.environment.name,
             role: loggedOut ? nil : s.contexts.permission.roleCode,
             scenicId: loggedOut ? nil : account.scenicId.map(String.init),
-            scenicName: loggedOut ? nil : account.scenicName,
-            storeId: loggedOut ? nil : account.storeId.map(String.init))
+            scenicName: loggedOut || account.scenicId == nil && account.scenicName == nil ? nil : validScenic ? account.scenicName : "?",
+            storeId: loggedOut ? nil : AppModel.currentStore(account.storeId).map(String.init))
     }
 }

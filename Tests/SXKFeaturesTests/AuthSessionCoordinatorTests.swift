@@ -126,13 +126,13 @@ final class AuthSessionCoordinatorTests: BothSpellingsTestCase {
         XCTAssertEqual(outcome.account.userId, 1001)
     }
 
-    func testAccountRowsEncode() async throws {
+    func testAccountRowsNumberTheListAndMarkTheCurrentAccount() async throws {
         let h = try Harness()
         _ = try await h.login("13800000004", choice: "2")
         let rows = h.auth.accounts()
         XCTAssertEqual(rows.map(\.index), [1, 2, 3])
-        XCTAssertEqual(rows[1].json.objectValue?.bool("current"), true)
-        XCTAssertEqual(rows[1].json.objectValue?.int("userId"), 4002)
+        XCTAssertEqual(rows.map(\.isCurrent), [false, true, false])
+        XCTAssertEqual(rows[1].account.userId, 4002)
     }
 
     func testWrongPasswordIsServerError() async throws {

@@ -28,7 +28,7 @@ extension AppCommands {
     func passwordSource(fromStdin: Bool, failure: PasswordFailure) -> AuthSessionCoordinator.PasswordSource {
         let commands = self
         return { phone, account in
-            commands.diagnostics.warning("no token of this process can switch to account \(account.userId) — password of \(phone) needed once")
+            commands.diagnostics.warning("no token of this process can switch to account \(account.userId) — password of \(Redaction.maskPhone(phone)) needed once")
             do { return try await commands.readPassword(fromStdin: fromStdin) } catch let error as AppError {
                 failure.error = error
                 throw error

@@ -412,7 +412,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
     /// store the server lets it use. nil for a scenic account, or when no account list is kept.
     public func ownStoreId() -> Int? {
         let current = contexts.account.current
-        guard current.accountType == "store" else { return nil }
+        guard current.accountType == AccountType.store else { return nil }
         return knownAccounts().first { $0.userId == current.userId && $0.accountType == current.accountType }?.storeId
     }
 

@@ -145,14 +145,17 @@ struct RecordView: Sendable {
     var wraps = false
 
     func render(_ rows: [JSONValue], columns: [OutputColumn], cell: (JSONValue, OutputColumn) -> String) -> String {
-        let keyWidth = columns.map { TextWidth.width($0.header) }.max() ?? 0
+        // A header may be a member name the server or an imported file chose (`config -x`, `keys -x`):
+        // shown inert, as the table view shows it.
+        let headers = columns.map { TerminalText.sanitize($0.header) }
+        let keyWidth = headers.map { TextWidth.width($0) }.max() ?? 0
         var out = ""
         for (n, row) in rows.enumerated() {
             let title = "-[ RECORD \(n + 1) ]"
             let rule = width.map { max(0, min($0, keyWidth + 24) - TextWidth.width(title)) } ?? max(0, keyWidth + 3 - title.count)
             out += title + String(repeating: "-", count: rule) + "\n"
-            for column in columns {
-                var head = TextWidth.pad(column.header, to: keyWidth)
+            for (column, header) in zip(columns, headers) {
+                var head = TextWidth.pad(header, to: keyWidth)
                 var value = cell(row, column)
                 if wraps, let width, !wide {
                     let words = value.split(separator: " ").map(String.init)

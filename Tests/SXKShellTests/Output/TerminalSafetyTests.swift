@@ -20,6 +20,24 @@ final class TerminalSafetyTests: XCTestCase {
         XCTAssertTrue(out.contains("西湖\\x1b]52;c;aGk=\\x07\\x1b[2J\\u009b31m\\u009d0;t\\x07\\u202e\\n"), out)
     }
 
+    /// A record's labels can be member names the server or an imported file chose (`config -x`,
+    /// `keys -x`): inert in the record view, whole and streamed, as in the table view.
+    func testRecordLabelsShowControlsAsEscapes() throws {
+        let columns = [OutputColumn(Self.hostile, Self.hostile), OutputColumn("n", "N")]
+        let rows: [JSONValue] = [.object(JSONObject([(Self.hostile, .string("v")), ("n", .int(1))]))]
+        let out = BufferOutput()
+        var terminal = Terminal.plain
+        terminal.stdoutIsTerminal = true
+        terminal.width = 100
+        var output = CommandOutput(data: .array(rows))
+        output.table(columns, rows)
+        try Renderer(io: CommandIO(stdout: out, stderr: BufferOutput(), terminal: terminal), format: OutputFormat(kind: .expanded), secrets: [])
+            .renderStatic(output, into: out)
+        Self.assertInert(out.text)
+        XCTAssertTrue(out.text.contains("西湖\\x1b]52;c;aGk=\\x07"), out.text)
+        XCTAssertTrue(out.text.contains(" | v\n"), out.text)
+    }
+
     func testErrorAndWarningLinesAreOneInertLine() {
         let sink = BufferOutput()
         let presenter = ErrorPresenter(sink: sink, color: false)

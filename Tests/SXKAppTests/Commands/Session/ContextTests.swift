@@ -246,6 +246,9 @@ final class ContextTests: SandboxTestCase {
         let again = SXK.run(["switch-account", "3", "--password-stdin"], in: ws, baseURL: url, stdin: SXK.password + "\n")
         XCTAssertEqual(again.status, 0, again.summary)
         XCTAssertTrue(again.stderr.contains("user 4003"), again.summary)
+        // The phone the password belongs to is shown masked, as every other line shows it.
+        XCTAssertTrue(again.stderr.contains("password of 138****0004 needed once"), again.summary)
+        XCTAssertFalse(again.stderr.contains("13800000004"), again.summary)
         XCTAssertFalse(again.stderr.contains("formal token"), "a fresh login's temporary token was used: \(again.summary)")
         XCTAssertFalse(again.stdout.contains(SXK.password) || again.stderr.contains(SXK.password), again.summary)
 

@@ -236,6 +236,26 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertTrue(boot["dialog"] is NSNull, "the login page has no home dialog")
     }
 
+    /// `history --here` reads the scope as the prompt does: a stored store 0 is no store, and a scenic
+    /// the app does not count as valid is `?` (not its stored name).
+    func testHistoryHereReadsTheScopeAsThePromptDoes() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws, store: 0, adding: ["key_in_current_scenic_id": -1])
+        XCTAssertEqual(SXK.run(["import-defaults", file], in: ws, baseURL: url).status, 0)
+        func line(_ command: String, _ context: String) -> String {
+            (command + "\t#@sxk " + context).replacingOccurrences(of: " ", with: "\\040").replacingOccurrences(of: "\t", with: "\\011")
+        }
+        let here = #"{"profile":"imported","role":"storeAdmin","scenicId":"-1","scenicName":"?"}"#
+        let store0 = #"{"profile":"imported","role":"storeAdmin","scenicId":"-1","scenicName":"西湖景区","storeId":"0"}"#
+        let history = ["_HiStOrY_V2_", line("orders", here), line("stats", store0)].joined(separator: "\n") + "\n"
+        try FileManager.default.createDirectory(atPath: ws.stateDir + "/imported", withIntermediateDirectories: true)
+        try history.write(toFile: ws.stateDir + "/imported/history", atomically: true, encoding: .utf8)
+        let r = SXK.run(["--profile", "imported", "history", "--here", "--json"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let rows = try XCTUnwrap(try r.json() as? [[String: Any]], r.summary)
+        XCTAssertEqual(rows.map { $0["line"] as? String }, ["orders"], r.summary)
+    }
+
     /// What a review found: context diff on a rejected token credits the expiry, sxk's per-account keys
     /// are not shown as the app's, a refused `menus common add` writes nothing, the one-shot hint names
     /// the profile, and the offline stand-in is marked inferred in every view.
