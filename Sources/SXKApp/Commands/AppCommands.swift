@@ -60,6 +60,21 @@ struct AppCommands: Sendable {
         let validates = declaration.needsServer(command) || io.options.revalidate && declaration.showsSession(command)
         let validation = validates && !writes ? try await validateRestoredSession() : SessionValidation()
         let expired = validation.expired
+        // `--revalidate whoami` says whether the session holds: its status, read from what the
+        // validation left. A snapshot's view then shows the state as imported, as every view of it
+        // does in this process (`orders; whoami` shows the same): the server's answers stay the
+        // validation's, for the commands that send (`context diff` shows them beside the import).
+        let showsValidation = io.options.revalidate && declaration.showsSession(command) && !declaration.needsServer(command)
+        var validationStatus: Int32?
+        if showsValidation {
+            let session = services.contexts.session.current
+            if session.phase != .loggedIn {
+                validationStatus = ExitStatus.notLoggedIn
+            } else if session.offline {
+                validationStatus = validation.unvalidated.map { ExitCodes.status(for: $0) } ?? ExitStatus.network
+            }
+            if snapshot, !writes, session.phase == .loggedIn { try host.returnToImportedSnapshot() }
+        }
         // The start's word about a stored token of another backend, when a one-shot or script has not
         // said it yet: after the command, unless its error line says the same.
         let heldBack = host.takeBackendWarning()
@@ -91,17 +106,10 @@ struct AppCommands: Sendable {
         if let heldBack { diagnostics.warning(heldBack) }
         // It ran logged out (a request that needs no token): the expiry is a warning before its output.
         if let expired { diagnostics.warning(expired) }
-        // `--revalidate whoami` asks whether the session holds: it shows the state, and its status says
-        // what the server said (`… >/dev/null && echo valid` reads it): 0 accepted now, 3 no session
-        // (none, expired, rejected, another backend's), 4 not reached, 1 an error answer.
-        if io.options.revalidate, declaration.showsSession(command), !declaration.needsServer(command) {
-            let session = services.contexts.session.current
-            if session.phase != .loggedIn {
-                output.status = ExitStatus.notLoggedIn
-            } else if session.offline {
-                output.status = validation.unvalidated.map { ExitCodes.status(for: $0) } ?? ExitStatus.network
-            }
-        }
+        // `--revalidate whoami`: its status says what the server said (`… >/dev/null && echo valid`
+        // reads it): 0 accepted now, 3 no session (none, expired, rejected, another backend's), 4 not
+        // reached, 1 an error answer.
+        if let validationStatus { output.status = validationStatus }
         if output.format == nil { output.format = format }
         return output
     }

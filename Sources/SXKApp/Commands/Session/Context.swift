@@ -37,19 +37,24 @@ extension AppCommands {
         // A replayed call that failed (the location detail) is the run's status, as it is `home`'s.
         out.status = diff.home.failureStatus
         out.warnings += diff.home.failureLines
+        let columns = [
+            OutputColumn("key", "KEY", priority: 90),
+            OutputColumn("stored", "STORED", priority: 70),
+            OutputColumn("server", "SERVER NOW", priority: 70),
+            OutputColumn("same", "MATCH", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
+        ]
         if let why = diff.whyNoRows {
             out.line(why)
+            // No server side to compare (a rejected token is an answer): `--csv` prints the header and
+            // no row, as for any empty list, whatever the server said.
+            out.rows = OutputTable(columns: columns, rows: [])
         } else {
             // Where the terminal would cut a side of a difference, the rows print as records whose values
             // wrap instead: a cut to the same prefix on both sides would hide the very difference shown.
             // Rows that are the same may be cut.
             out.readWhole = true
-            out.blocks.append(.table(OutputTable(columns: [
-                OutputColumn("key", "KEY", priority: 90),
-                OutputColumn("stored", "STORED", priority: 70),
-                OutputColumn("server", "SERVER NOW", priority: 70),
-                OutputColumn("same", "MATCH", priority: 80, cuttable: false) { $0.objectValue?["same"] == .bool(true) ? "same" : "DIFFERS" },
-            ], rows: diff.rows.map(\.json), mustShowWhole: { $0.objectValue?["same"] != .bool(true) })))
+            out.blocks.append(.table(OutputTable(columns: columns, rows: diff.rows.map(\.json),
+                                                 mustShowWhole: { $0.objectValue?["same"] != .bool(true) })))
         }
         out.line("")
         if diff.home.sessionExpired {

@@ -122,6 +122,14 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertEqual(fields["storeId"] as? Int, 301)
         XCTAssertTrue((fields["deviceSnapshot"] as? String ?? "").contains("device.plist"), who.summary)
 
+        // context diff as rows for a script: no server side to compare, so the header and no row, exit
+        // 0 as the table view — not a usage error decided by what the server answered.
+        for format in ["--csv", "--tsv"] {
+            let rows = SXK.run(["--profile", "device", "context", "diff", format], in: ws, baseURL: url)
+            XCTAssertEqual(rows.status, 0, rows.summary)
+            XCTAssertEqual(rows.stdout, format == "--csv" ? "key,stored,server,same\n" : "key\tstored\tserver\tsame\n", rows.summary)
+        }
+
         // home with the rejected token: the server's answer and what the app would do are steps.
         let home = SXK.run(["--profile", "device", "home", "--json"], in: ws, baseURL: url)
         XCTAssertEqual(home.status, 0, home.summary)
@@ -339,6 +347,30 @@ extension DeviceSnapshotTests {
         let r = SXK.run(["-c", "home --jq .sessionExpired; accounts --jq length; whoami --jq .tokenRejected"], in: ws, baseURL: url)
         // whoami says it too, as the prompt does.
         XCTAssertEqual(r.stdout, "true\n3\ntrue\n", r.summary)
+    }
+}
+
+extension DeviceSnapshotTests {
+    /// `--revalidate whoami` on a snapshot whose stored lists are empty while the server has the role's
+    /// permissions: the validation says whether the token holds (exit 0, logged in), and the view
+    /// shows the snapshot as imported, as `permissions`, `role` and `boot` in the same process do and
+    /// as `whoami` does after a server command validated it.
+    func testARevalidatedWhoamiShowsTheSnapshotAsEveryOtherView() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let token = try XCTUnwrap(ws.token())
+        let export = try writeExport(ws, token: token, store: 101, adding: [
+            "3001_store_key_role_permission_list": Data("[]".utf8), "3001_store_key_in_permission": Data("[]".utf8),
+        ])
+        XCTAssertEqual(SXK.run(["import-defaults", export, "--profile", "device"], in: ws, baseURL: url).status, 0)
+        let contents = files(ws, profile: "device")
+        let counts = "whoami --jq '[.phase, .permissionCount, .roleCount]'; permissions --jq length; role --jq length"
+        let revalidated = SXK.run(["--profile", "device", "--revalidate", "-c", counts], in: ws, baseURL: url)
+        let afterOrders = SXK.run(["--profile", "device", "-c", "orders --page-size 1 --jq .total; " + counts], in: ws, baseURL: url)
+        XCTAssertEqual(revalidated.status, 0, revalidated.summary)
+        XCTAssertEqual(revalidated.stdout, "[\"loggedIn\",0,0]\n0\n0\n", revalidated.summary)
+        XCTAssertEqual(afterOrders.stdout.split(separator: "\n").dropFirst().joined(separator: "\n"), "[\"loggedIn\",0,0]\n0\n0", afterOrders.summary)
+        XCTAssertEqual(files(ws, profile: "device"), contents)
     }
 }
 
