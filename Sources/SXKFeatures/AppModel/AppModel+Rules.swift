@@ -108,6 +108,8 @@ extension AppModel {
                                                     Rules.roleNameWrite, keys: [StoreKey.roleName])
         public static let commonMenus = ModelRule("CommonMenuStore.commonURIs", "home: with permissions and no record, at most 4 defaults",
                                                   Rules.commonMenus, keys: [ModelRule.commonMenus])
+        public static let emptyCommonMenusRecord = ModelRule("CommonMenuStore.commonURIs", "a stored empty list is a record: no default written over it",
+                                                             Rules.emptyCommonMenusRecord, keys: [ModelRule.commonMenus])
         public static let commonMenuChoice = ModelRule("CommonMenuStore.commonURIs", "which 4: the first of the permission list",
                                                        Rules.commonMenuChoice, keys: [ModelRule.commonMenus])
         public static let storeLoad = ModelRule("AppModel.matchStore", "loadStoreListIfNeeded (storeAdmin with a scenic > 0) writes only a match",
@@ -176,7 +178,7 @@ extension AppModel {
         Rule.loginToken, Rule.loginPreferences, Rule.loginAccount, Rule.loginPhone, Rule.loginContextLoad, Rule.loginCommonMenus,
         Rule.missingAccountType,
         Rule.locationRestore, Rule.displayState, Rule.validScenic, Rule.permissionLoad, Rule.roleMatch, Rule.roleNameWhenNeeded,
-        Rule.roleNameWrite, Rule.failedPermissionLoad, Rule.offlineStandIn, Rule.commonMenus, Rule.commonMenuChoice, Rule.storeLoad, Rule.dialogs,
+        Rule.roleNameWrite, Rule.failedPermissionLoad, Rule.offlineStandIn, Rule.commonMenus, Rule.emptyCommonMenusRecord, Rule.commonMenuChoice, Rule.storeLoad, Rule.dialogs,
         Rule.dialogConditions, Rule.locationTimeout, Rule.reminderUnset, Rule.staffId, Rule.locationNeedsUserId, Rule.unreadableOnline, Rule.futureReport,
         Rule.ordersFirstScreen, Rule.statsFirstScreen, Rule.statsTogether, Rule.profileReload,
         Rule.logout, Rule.sessionExpiry, Rule.sessionExpired,

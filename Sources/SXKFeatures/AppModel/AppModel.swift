@@ -615,7 +615,12 @@ struct HomeReplayRun: Sendable {
         let existing = store.commonMenuURIs(roleCode: role)
         step.reads.append("\(key) = \(existing.map { "\($0.count) URIs" } ?? "nil")")
         if let existing {
-            step.notes = ["record kept: " + (existing.isEmpty ? "(none)" : existing.joined(separator: ", "))]
+            if existing.isEmpty {
+                step.rule = Rules.emptyCommonMenusRecord
+                step.notes = ["record kept: an empty list, which counts as a record: no default written"]
+            } else {
+                step.notes = ["record kept: " + existing.joined(separator: ", ")]
+            }
             return step
         }
         guard let uris = try? CommonMenuStore(store: store).commonURIs(roleCode: role, visibleURIs: visible.map(\.uri)), !uris.isEmpty else {

@@ -51,6 +51,8 @@ public enum Rules {
     /// No entry for the current role: empty permissions, never another role's.
     public static let roleMatch = RuleBasis.inferred("permissions")
     public static let commonMenus = RuleBasis.seed("seed 000 §6.2")
+    /// A stored empty list is a record ("没有常用应用记录时" names no empty one): no default is written over it.
+    public static let emptyCommonMenusRecord = RuleBasis.inferred("menus")
     /// Which 4 menus become the default: the first 4 of the permission list, in its order.
     public static let commonMenuChoice = RuleBasis.inferred("menus")
     /// Menu titles from sxk's catalog (a display aid).

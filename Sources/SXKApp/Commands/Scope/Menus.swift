@@ -91,7 +91,7 @@ extension AppCommands {
         if common.defaulted { output.notes.append("(no common menus are stored: these are the first \(CommonMenuStore.defaultCount) visible menus of the permissions the home's load leaves if the server answers as the stored list, the default the home then writes \(Rules.offlineStandIn.marker); not stored by this listing)") }
         if let changed = AppModel.permissionsChangedAtNextLoad(permission) { output.notes.append(changed) }
         if common.menus.isEmpty {
-            output.notes.append("(no common menus for role \(TerminalText.sanitize(common.role)): \(common.recorded ? "the stored record is empty" : "no menu is visible to it after the next home's load, so the home writes no default"))")
+            output.notes.append("(no common menus for role \(TerminalText.sanitize(common.role)): \(common.recorded ? "the stored record is empty, and counts as a record: the home writes no default over it \(Rules.emptyCommonMenusRecord.marker)" : "no menu is visible to it after the next home's load, so the home writes no default"))")
         } else {
             output.table(Self.menuColumns, common.menus.map(\.json))
         }
