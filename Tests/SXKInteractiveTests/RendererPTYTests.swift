@@ -87,6 +87,26 @@ final class RendererPTYTests: SandboxPTYTestCase {
         _ = try s.waitForExit()
     }
 
+    /// The note of the columns hidden to fit follows the table on the screen: a table that fits only
+    /// without it is paged, or its header would scroll away; a short one is not.
+    func testTheNoteAfterATableCountsTowardsItsHeight() throws {
+        try logIn("13800000001")
+        let (s, record, _) = try startWithRecordingPager(columns: 60)
+        s.send("orders --page-size 3\r")
+        try s.expect("hidden to fit")
+        try s.expect("›")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "a short table was paged")
+        // 9 rows of table at a 10-row window, and the note after them.
+        s.send("orders --page-size 7\r")
+        try s.expect("PAGER-RAN")
+        try s.expect("›")
+        let paged = try String(contentsOf: record, encoding: .utf8)
+        XCTAssertEqual(paged.split(separator: "\n").count, 9, paged)
+        XCTAssertTrue(paged.hasPrefix("ORDER NO") || paged.contains("ORDER NO"), paged)
+        s.send("exit\r")
+        _ = try s.waitForExit()
+    }
+
     /// `orders --all` on a terminal goes through the pager like any other long output, the rows
     /// written to it as they arrive; the summary follows on stderr once the pager is done.
     func testOrdersAllIsPagedOnATerminal() throws {
@@ -163,9 +183,9 @@ final class RendererPTYTests: SandboxPTYTestCase {
     }
 
     /// `PAGER=less` with `LESS` unset: the pager runs with `LESS=FRX` (as git's does), so colours
-    /// arrive as colours; a `LESS` the user set is passed unchanged. A stand-in `less` on PATH
-    /// records what it was given.
-    func testLessGetsFRXWhenLESSIsUnset() throws {
+    /// arrive as colours; a `LESS` the user set is kept, with `-R` first when it passes no colour
+    /// codes. A stand-in `less` on PATH records what it was given.
+    func testLessGetsFRXWhenLESSIsUnsetAndRWhenItsLESSLacksIt() throws {
         let bin = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let record = home.appendingPathComponent("less-env.txt")
@@ -176,7 +196,7 @@ final class RendererPTYTests: SandboxPTYTestCase {
         env["SXK_PAGER"] = nil
         env["PAGER"] = "less"
         env["PATH"] = bin.path + ":/usr/bin:/bin"
-        for (userLESS, expected) in [(nil, "LESS=[FRX]"), ("-S", "LESS=[-S]")] as [(String?, String)] {
+        for (userLESS, expected) in [(nil, "LESS=[FRX]"), ("-S", "LESS=[-R -S]"), ("-iR", "LESS=[-iR]")] as [(String?, String)] {
             env["LESS"] = userLESS
             let s = try PTYSession(executable: InteractiveShellTests.binary, arguments: globalArguments, environment: env, rows: 10, columns: 60)
             try s.expect("›")

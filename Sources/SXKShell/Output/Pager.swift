@@ -20,10 +20,13 @@ public enum Pager {
     /// The one paging rule for command output and help: `page` goes through `command` when stdout
     /// is a terminal and the page is taller than it, else (or when the pager cannot start) straight
     /// to `stdout`. A nil command never pages (`--no-pager`, `pager off`).
-    public static func deliver(_ page: String, to stdout: any OutputSink, stdoutIsTerminal: Bool, command: String?) {
+    /// `after`: what is written to the same terminal right after the page (the note of the columns
+    /// hidden, warnings), counted with it: a page that fits only without them would have its first
+    /// rows (the table's header) scroll away unpaged.
+    public static func deliver(_ page: String, to stdout: any OutputSink, stdoutIsTerminal: Bool, command: String?, after: String = "") {
         if let command, stdoutIsTerminal, !page.isEmpty {
             let height = Terminal.currentHeight()
-            if rows(page, columns: Terminal.currentWidth(environment: [:]), atLeast: height) >= height {
+            if rows(page + after, columns: Terminal.currentWidth(environment: [:]), atLeast: height) >= height {
                 stdout.flush()
                 if run(command: command, text: page) { return }
             }
@@ -103,18 +106,53 @@ public enum Pager {
         return rows
     }
 
-    /// The pager's environment: sxk's own, plus `LESS=FRX` when `LESS` is unset (as git does), so a
-    /// plain `PAGER=less` shows colours instead of their escape codes, quits at once when the text
-    /// fits and leaves it on the screen. A `LESS` the user set is theirs and passed as it is.
+    /// The pager's environment: sxk's own, with `LESS` as `lessOptions` makes it.
     static func pagerEnvironment() -> [String] {
         var entries: [String] = []
         var index = 0
+        var less: String?
         while let entry = environ[index] {
-            entries.append(String(cString: entry))
+            let text = String(cString: entry)
+            if text.hasPrefix("LESS=") { less = String(text.dropFirst(5)) } else { entries.append(text) }
             index += 1
         }
-        if !entries.contains(where: { $0.hasPrefix("LESS=") }) { entries.append("LESS=FRX") }
+        entries.append("LESS=" + lessOptions(less))
         return entries
+    }
+
+    /// `LESS` for the pager: `FRX` when unset (as git does), so a plain `PAGER=less` shows colours,
+    /// quits at once when the text fits and leaves it on the screen. A `LESS` the user set is kept,
+    /// with `-R` put first when it does not already pass colour codes (`-R`, `-r` or the long
+    /// forms): without it less shows sxk's colours as `ESC[1m` text. First, because an option that
+    /// takes a string (`-P` prompt) runs to the end of the value; sxk's own text reaches the pager
+    /// sanitized, so only its colours are passed raw.
+    static func lessOptions(_ current: String?) -> String {
+        guard let current else { return "FRX" }
+        // Read as less reads it: letters are options (a dash is optional), a string option's value
+        // runs to `$`, a number option's to its last digit.
+        var rest = Substring(current)
+        while let first = rest.first {
+            if first == " " || first == "\t" || first == "-" && !rest.hasPrefix("--") {
+                rest = rest.dropFirst()
+                continue
+            }
+            if rest.hasPrefix("--") {
+                let word = rest.prefix { $0 != " " && $0 != "\t" }
+                if word.lowercased() == "--raw-control-chars" { return current }
+                rest = rest.dropFirst(word.count)
+                continue
+            }
+            if first == "R" || first == "r" { return current }
+            rest = rest.dropFirst()
+            if first == "+" {
+                rest = rest.dropFirst()  // `-+X` puts X back to its default
+            } else if "DkoOpPtT\"".contains(first) {
+                rest = rest.firstIndex(of: "$").map { rest[rest.index(after: $0)...] } ?? ""
+            } else if "bhjxyz#".contains(first) {
+                rest = rest.drop { $0.isNumber || $0 == "," || $0 == "." }
+            }
+        }
+        return current.isEmpty ? "-R" : "-R " + current
     }
 
     /// Runs the pager on `text`; false when it could not start (the caller prints directly).
@@ -225,9 +263,11 @@ public final class PagerProcess: @unchecked Sendable {
 }
 
 extension CommandIO {
-    /// Writes `page` to this command's stdout under the paging rule of `Pager.deliver`.
-    public func deliver(_ page: String, pager: String?) {
-        Pager.deliver(page, to: stdout, stdoutIsTerminal: terminal.stdoutIsTerminal, command: pager)
+    /// Writes `page` to this command's stdout under the paging rule of `Pager.deliver`; `after` is
+    /// counted only when stderr shares the screen.
+    public func deliver(_ page: String, pager: String?, after: String = "") {
+        Pager.deliver(page, to: stdout, stdoutIsTerminal: terminal.stdoutIsTerminal, command: pager,
+                      after: terminal.stderrIsTerminal ? after : "")
     }
 }
 

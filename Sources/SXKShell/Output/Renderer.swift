@@ -42,7 +42,8 @@ public struct Renderer: Sendable {
             let page = BufferOutput()
             try me.renderStatic(output, into: page)
             sayNotes()
-            me.deliver(page.text)
+            // What follows the page on the terminal counts towards its height.
+            me.deliver(page.text, after: held.text + output.warnings.map { "warning: " + me.text($0) + "\n" }.joined())
         } else {
             sayNotes()
         }
@@ -421,5 +422,5 @@ public struct Renderer: Sendable {
     // MARK: paging
 
     /// Writes a page of text to stdout, through the pager when it is taller than the terminal.
-    func deliver(_ page: String) { io.deliver(page, pager: pager) }
+    func deliver(_ page: String, after: String = "") { io.deliver(page, pager: pager, after: after) }
 }

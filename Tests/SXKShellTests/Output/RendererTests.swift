@@ -270,6 +270,20 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(Pager.rows("西湖景区\n\n", columns: 4, atLeast: 100), 3, "wide characters take two columns, an empty line one row")
         XCTAssertEqual(Pager.rows("\u{1B}[31m" + String(repeating: "y", count: 60) + "\u{1B}[0m\n", columns: 60, atLeast: 100), 1)
         XCTAssertEqual(Pager.rows(String(repeating: long, count: 1000), columns: 60, atLeast: 24), 24, "counting stops at the screen's height")
+    }
+
+    /// `LESS` for the pager: FRX when unset; a user's kept, with `-R` first when it passes no colour
+    /// codes (a letter in a string option's value, as `-Ps` prompts, is not an option).
+    func testTheLessOptionsPassColourCodes() {
+        XCTAssertEqual(Pager.lessOptions(nil), "FRX")
+        XCTAssertEqual(Pager.lessOptions(""), "-R")
+        for kept in ["-R", "-iR", "FRX", "-r", "-i --RAW-CONTROL-CHARS", "--raw-control-chars", "i R", "-x4R", "-Ps Rows$ -R"] {
+            XCTAssertEqual(Pager.lessOptions(kept), kept)
+        }
+        XCTAssertEqual(Pager.lessOptions("-i"), "-R -i")
+        XCTAssertEqual(Pager.lessOptions("-X -M"), "-R -X -M")
+        XCTAssertEqual(Pager.lessOptions("-Ps Rows$"), "-R -Ps Rows$")
+        XCTAssertEqual(Pager.lessOptions("-+R -i"), "-R -+R -i")
         XCTAssertEqual(Pager.rows(String(repeating: "1234567\t", count: 10) + "\n", columns: 60, atLeast: 100), 2, "a tab goes to the next multiple of 8")
         XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }
