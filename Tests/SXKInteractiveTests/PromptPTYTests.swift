@@ -59,9 +59,9 @@ final class PromptPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
-    /// The error label is coloured on a terminal, and plain under NO_COLOR and TERM=dumb, as the data is.
+    /// The error label is coloured on a terminal, and plain under NO_COLOR (not empty) and TERM=dumb, as the data is.
     func testErrorLabelColourFollowsNoColorAndDumbTerminals() throws {
-        for (extra, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false), (["TERM": "dumb"], false)] {
+        for (extra, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false), (["NO_COLOR": ""], true), (["TERM": "dumb"], false)] {
             let s = try startRelease(extra)
             s.send("ordrs\r")
             try s.expect("orders")

@@ -45,13 +45,15 @@ final class InvocationTests: XCTestCase {
     }
 
     func testOptionsAndEnvironment() throws {
-        let env = ["SXK_ENV": "test", "SXK_BASE_URL": "http://127.0.0.1:1", "SXK_PROFILE": "p", "SXK_STATE_DIR": "/s", "NO_COLOR": ""]
+        let env = ["SXK_ENV": "test", "SXK_BASE_URL": "http://127.0.0.1:1", "SXK_PROFILE": "p", "SXK_STATE_DIR": "/s", "NO_COLOR": "1"]
         var o = try parse(["version"], env: env).options
         XCTAssertEqual(o.env, "test")
         XCTAssertEqual(o.baseURL, "http://127.0.0.1:1")
         XCTAssertEqual(o.profile, "p")
         XCTAssertEqual(o.stateDir, "/s")
         XCTAssertTrue(o.noColor)
+        // An empty NO_COLOR is unset (no-color.org).
+        XCTAssertFalse(try parse(["version"], env: ["NO_COLOR": ""]).options.noColor)
         o = try parse(["--env", "release", "--base-url=http://x", "--profile", "q", "--state-dir", "/t", "--json", "--trace",
                        "--timeout", "2.5", "--insecure-http", "--keep-going", "--no-color", "version"], env: env).options
         XCTAssertEqual(o.env, "release")

@@ -41,7 +41,7 @@ enum Manual {
                 .tagged("SXK_SANDBOX_SPELLING", "How the `--sandbox` backend spells its answers: camel (default) or snake (snake_case members, numbers and booleans as strings, `message` for `msg`)."),
                 .tagged("XDG_STATE_HOME", "State root is $XDG_STATE_HOME/sxk (default ~/.local/state/sxk)."),
                 .tagged("XDG_CONFIG_HOME", "Config lives under $XDG_CONFIG_HOME/sxk (default ~/.config/sxk)."),
-                .tagged("NO_COLOR", "Any value turns colour off (as `--no-color`; colour is also off when standard output is not a terminal)."),
+                .tagged("NO_COLOR", "Set to any value but the empty one, turns colour off (as `--no-color`; colour is also off when standard output is not a terminal)."),
                 .tagged("SXK_CACERT", "CA certificates file trusted for https when `--cacert` is not given (a private test CA)."),
                 .tagged("SSL_CERT_FILE, SSL_CERT_DIR", "CA file and hashed CA directory for https, as OpenSSL reads them (default: the system's hashed directory); `--cacert` / `SXK_CACERT` wins."),
                 .tagged("https_proxy, http_proxy, NO_PROXY", "Proxies, as libcurl reads them; never used for a loopback backend."),

@@ -104,7 +104,7 @@ public struct Invocation: Sendable, Equatable {
         o.baseURL = environment["SXK_BASE_URL"].flatMap(nonEmpty)
         o.profile = environment["SXK_PROFILE"].flatMap(nonEmpty)
         o.stateDir = environment["SXK_STATE_DIR"].flatMap(nonEmpty).map { ValueCheck.expanded($0, kind: .path) }
-        o.noColor = environment["NO_COLOR"] != nil
+        o.noColor = Terminal.noColor(environment)
         o.caCert = environment["SXK_CACERT"].flatMap(nonEmpty).map { ValueCheck.expanded($0, kind: .path) }
         // A bad setting in the environment is said by the run that uses it (`persistProblem`): help,
         // version, the completion scripts and Tab never do, and keep working.

@@ -34,13 +34,18 @@ public struct Terminal: Sendable, Equatable {
     /// A non-terminal with colour off and 80 columns (tests, pipes).
     public static let plain = Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, width: 80, colorEnabled: false)
 
+    /// Whether `NO_COLOR` asks for no colour: set and not empty (no-color.org: an empty value is unset).
+    public static func noColor(_ environment: [String: String]) -> Bool {
+        !(environment["NO_COLOR"] ?? "").isEmpty
+    }
+
     /// Looks at the real file descriptors and environment. Colour is off with `--no-color`,
-    /// with `NO_COLOR` set (any value), with `TERM=dumb`, or when the stream is not a terminal
+    /// with `NO_COLOR` set (not empty), with `TERM=dumb`, or when the stream is not a terminal
     /// (stdout for the data, stderr for the labels of errors and warnings).
     public static func detect(noColorFlag: Bool = false, environment: [String: String]) -> Terminal {
         let inTTY = isatty(0) == 1, outTTY = isatty(1) == 1, errTTY = isatty(2) == 1
         let dumb = environment["TERM"] == "dumb"
-        let wanted = !noColorFlag && environment["NO_COLOR"] == nil && !dumb
+        let wanted = !noColorFlag && !Self.noColor(environment) && !dumb
         var terminal = Terminal(stdinIsTerminal: inTTY, stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY,
                                 width: currentWidth(environment: environment), colorEnabled: wanted && outTTY,
                                 stderrColorEnabled: wanted && errTTY, utf8: localeIsUTF8())

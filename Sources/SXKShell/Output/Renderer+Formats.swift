@@ -60,7 +60,8 @@ struct ColumnSelection: Sendable {
                 // header is the same whichever spelling the server uses.
                 return OutputColumn(name, name)
             }
-            let valid = declared.map { $0.key == $0.header.lowercased() ? $0.key : "\($0.key) (\($0.header))" }
+            // A header that only repeats the key (a record's own keys, `config`'s members) is not said twice.
+            let valid = declared.map { [$0.key, $0.key.lowercased()].contains($0.header.lowercased()) ? $0.key : "\($0.key) (\($0.header))" }
             let more = members.filter { m in !declared.contains { $0.key == m || JSONObject.snakeCase($0.key) == m } }
             let names = valid + more
             throw UsageError("unknown column '\(name)'; " + (names.isEmpty ? "there are none to choose from" : "valid: " + names.joined(separator: ", ")))

@@ -358,7 +358,8 @@ public struct Renderer: Sendable {
         }, color: io.color)
         sink.write(renderer.renderLine(layout.shown.map { table.columns[$0].header }, widths: layout.widths, header: true))
         for row in cells { sink.write(renderer.renderLine(layout.shown.map { row[$0] }, widths: layout.widths)) }
-        noteHidden(layout, columns: table.columns)
+        // No row, nothing hidden that `--wide` would show.
+        if !table.rows.isEmpty { noteHidden(layout, columns: table.columns) }
     }
 
     /// The layout of `columns` for these cells (rows of display text) at this run's width.

@@ -131,6 +131,24 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(wide.contains("西湖景区一个很长很长的名字"), wide)
     }
 
+    /// The note of the columns hidden to fit comes with rows only: with none there is nothing `--wide`
+    /// would show.
+    func testTheHiddenColumnsNoteNeedsARow() throws {
+        for rows in [self.rows, []] {
+            let out = BufferOutput(), err = BufferOutput()
+            var terminal = Terminal.plain
+            terminal.stdoutIsTerminal = true
+            terminal.stderrIsTerminal = true
+            terminal.width = 30
+            var output = CommandOutput(data: .array(rows))
+            output.table(columns, rows)
+            try Renderer(io: CommandIO(stdout: out, stderr: err, terminal: terminal), format: OutputFormat(kind: .table), secrets: [])
+                .renderStatic(output, into: out)
+            XCTAssertEqual(err.text.contains("hidden to fit"), !rows.isEmpty, "\(rows.count) rows: \(err.text)")
+            XCTAssertTrue(out.text.hasPrefix("ORDER NO"), out.text)
+        }
+    }
+
     func testRecordView() throws {
         let (text, _, _) = try render(.expanded)
         XCTAssertTrue(text.hasPrefix("-[ RECORD 1 ]"), text)
@@ -198,7 +216,17 @@ final class RendererTests: XCTestCase {
             _ = try await Renderer(io: io, format: format, secrets: []).render(output)
             XCTFail("no error")
         } catch {
-            XCTAssertTrue("\(error)".hasPrefix("unknown column 'nope'"), "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("unknown column 'nope'; valid: orderNo (ORDER NO), customerName (CUSTOMER)"), "\(error)")
+        }
+        // A record's own keys as the columns: each named once.
+        var record = CommandOutput(data: ["baseURL": "http://x", "userId": 1])
+        record.recordData = true
+        record.record([OutputColumn("field"), OutputColumn("value")], [["field": "base URL", "value": "http://x"]])
+        do {
+            _ = try await Renderer(io: io, format: format, secrets: []).render(record)
+            XCTFail("no error")
+        } catch {
+            XCTAssertEqual("\(error)", "unknown column 'nope'; valid: baseURL, userId")
         }
         XCTAssertEqual(err.text, "")
         XCTAssertEqual(out.text, "")
