@@ -205,7 +205,8 @@ struct TraceObserver: APIObserver {
 
     func responseReceived(_ response: TraceResponse) {
         guard settings.trace else { return }
-        Diagnostics(sink: sink).lines(response.description + "\n")
+        // The answer's line is a status line; its headers and body excerpt stay as received.
+        Diagnostics(sink: sink).lines(response.description + "\n", statusLines: 1)
     }
 
     func warning(_ message: String) {

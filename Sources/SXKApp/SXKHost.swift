@@ -321,7 +321,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
                 for entry in transport.ring.all where entry.number >= firstRequest {
                     text += "  " + RequestTiming.line(entry, secrets: secrets) + "\n"
                 }
-                Diagnostics(sink: io.stderr, secrets: secrets).lines(text)
+                Diagnostics(sink: io.stderr, secrets: secrets).lines(text, statusLines: .max)
             }
         }
         let commands = AppCommands(host: self, io: io)

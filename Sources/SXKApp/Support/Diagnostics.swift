@@ -25,9 +25,22 @@ struct Diagnostics: Sendable {
         sink.flush()
     }
 
-    /// Several status lines (`time:` and its requests), each ended by a newline.
-    func lines(_ text: String) {
-        sink.write(TerminalText.sanitizeLines(Redaction.redact(text, secrets: secrets)))
+    /// Several lines, each ended by a newline, in one write (a trace's lines from calls in flight
+    /// together never interleave). The first `statusLines` of them (`time:` and its requests, a
+    /// trace's answer line) are wrapped at spaces on a terminal, as notes are, rather than mid-word
+    /// by the terminal; the rest (a trace's headers and body excerpt: text to copy) stay as given.
+    func lines(_ text: String, statusLines: Int = 0) {
+        let safe = TerminalText.sanitizeLines(Redaction.redact(text, secrets: secrets))
+        guard statusLines > 0 else {
+            sink.write(safe)
+            sink.flush()
+            return
+        }
+        var out = ""
+        for (n, line) in safe.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
+            out += (n < statusLines ? ErrorPresenter.fitted(String(line), to: sink) : String(line)) + "\n"
+        }
+        sink.write(out)
         sink.flush()
     }
 

@@ -16,6 +16,20 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(sink.text, "token *** \\x1b[31mred\\nnext\nwarning: name \\u202eevil\ntime: 1 ms\n  #1 GET /x ***\n")
     }
 
+    /// Status lines (`timing on`'s, a trace's answer line) wrap at spaces on a terminal as notes do;
+    /// what follows them (a trace's headers and body) stays as given, and a pipe gets whole lines.
+    func testStatusLinesWrapAtSpacesOnATerminal() {
+        let text = "  GET /api/app/store/all 200  dns 0.0  connect 0.1  tls –  first byte 0.4  total 0.6 ms  (http/1.1, new connection)\n"
+            + "< {\"code\":200,\"data\":{\"list\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]}}\n"
+        let screen = BufferOutput(messageWidth: 60)
+        Diagnostics(sink: screen).lines(text, statusLines: 1)
+        XCTAssertEqual(screen.text, "  GET /api/app/store/all 200  dns 0.0  connect 0.1  tls –\n    first byte 0.4  total 0.6 ms  (http/1.1, new connection)\n"
+            + "< {\"code\":200,\"data\":{\"list\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]}}\n")
+        let pipe = BufferOutput()
+        Diagnostics(sink: pipe).lines(text, statusLines: .max)
+        XCTAssertEqual(pipe.text, text)
+    }
+
     /// Every stderr line of SXKApp goes through `Diagnostics` or a command's returned notes and
     /// warnings: no direct write elsewhere. Read from the sources, as the stdout check is.
     func testNoDirectStderrWriteOutsideTheSink() throws {
