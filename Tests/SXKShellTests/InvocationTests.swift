@@ -74,6 +74,13 @@ final class InvocationTests: XCTestCase {
         XCTAssertThrowsError(try parse(["--jsno"])) { XCTAssertEqual("\($0)", "unknown option '--jsno' (did you mean '--json'?)") }
         XCTAssertThrowsError(try parse(["--env"])) { XCTAssertEqual("\($0)", "missing value for '--env'") }
         XCTAssertThrowsError(try parse(["--timeout", "-1"])) { XCTAssertTrue($0 is UsageError) }
+        // Seconds are decimal numbers, as everywhere a number is typed: not hexadecimal, `inf` or `nan`.
+        for flag in ["--timeout", "--persist"] {
+            for word in ["0x10", "0x1p3", "inf", "nan"] {
+                XCTAssertThrowsError(try parse([flag, word, "version"]), "\(flag) \(word)") { XCTAssertTrue($0 is UsageError) }
+            }
+        }
+        XCTAssertEqual(try parse(["--timeout", "1e1", "version"]).options.timeout, 10)
         XCTAssertThrowsError(try parse(["--json=1"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["-c", "x", "extra"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["a.sxk", "extra"])) { XCTAssertTrue($0 is UsageError) }

@@ -43,6 +43,8 @@ final class ParserTests: XCTestCase {
     func testBadValues() {
         XCTAssertEqual(error(["orders", "--page", "x"]), "'--page' expects an integer, got 'x'")
         XCTAssertTrue(error(["orders", "--ratio", "abc"]).contains("expects a number"))
+        XCTAssertTrue(error(["orders", "--ratio", "0x10"]).contains("expects a number"))
+        XCTAssertTrue(error(["orders", "--ratio", "infinity"]).contains("expects a number"))
         XCTAssertTrue(error(["orders", "--from", "2023-02-29"]).contains("yyyy-MM-dd"))
         XCTAssertEqual(error(["orders", "--role", "storeadmin"]),
                        "'--role' must be one of photographer, scenicAdmin, storeAdmin, got 'storeadmin' (did you mean 'storeAdmin'?)")

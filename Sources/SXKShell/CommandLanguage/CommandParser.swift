@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SXKCore
+
 /// What a typed command asks for: run a command, or show help for a command path.
 public enum ParseResult: Sendable, Equatable {
     case run(ParsedCommand)
@@ -246,7 +248,7 @@ public enum ValueCheck {
         case .int:
             if Int(value) == nil { throw UsageError("\(what) expects an integer, got '\(value)'") }
         case .double:
-            if Double(value) == nil || value.lowercased().contains("n") { throw UsageError("\(what) expects a number, got '\(value)'") }
+            if JSONValue.decimal(value) == nil { throw UsageError("\(what) expects a number, got '\(value)'") }
         case .date:
             if !isDate(value) { throw UsageError("\(what) expects a date yyyy-MM-dd, got '\(value)'") }
         case .choice(let choices):
@@ -256,7 +258,9 @@ public enum ValueCheck {
         }
     }
 
-    static func isNumber(_ word: String) -> Bool { Double(word) != nil }
+    /// A decimal number as JSON writes one (`-1`, `0.5`, `2e3`): not hexadecimal, `inf` or `nan`,
+    /// which `Double` also reads and no one types as a number here.
+    static func isNumber(_ word: String) -> Bool { JSONValue.decimal(word) != nil }
 
     /// A file or folder value with a leading `~` or `~/` as the home folder, as a shell reads it (and as
     /// Tab completes it); any other value as given.

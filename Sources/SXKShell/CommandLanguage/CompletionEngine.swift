@@ -403,7 +403,7 @@ private struct TypedWords {
                 }
                 continue
             }
-            if word.hasPrefix("-") && word.count > 1 && Double(word) == nil {
+            if word.hasPrefix("-") && word.count > 1 && !ValueCheck.isNumber(word) {
                 readShorts(word)
                 continue
             }

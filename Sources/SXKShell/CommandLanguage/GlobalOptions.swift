@@ -1,4 +1,6 @@
 import FoundationEssentials
+import SXKCore
+
 /// The options given before the command (`sxk [GLOBAL OPTIONS] …`) merged with their environment
 /// variables (flags win). Their meaning belongs to the app; the shell only parses them.
 public struct GlobalOptions: Sendable, Equatable {
@@ -168,7 +170,7 @@ public struct Invocation: Sendable, Equatable {
                 o.caCert = ValueCheck.expanded(text, kind: .path)
             case "persist": o.persist = try persistSeconds(text, "--persist")
             case "timeout":
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                guard let seconds = JSONValue.decimal(text), seconds > 0, seconds.isFinite else {
                     throw UsageError("--timeout expects a positive number of seconds, got '\(text)'")
                 }
                 o.timeout = seconds
@@ -269,9 +271,8 @@ public struct Invocation: Sendable, Equatable {
 
     /// A persist time: 0 (stop) or a positive number of seconds up to a day.
     public static func persistSeconds(_ text: String, _ name: String) throws -> Double {
-        // Decimal only: `Double` also reads hexadecimal (`0x10`), which no one means as seconds.
-        let decimal = !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
-        guard decimal, let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+        // Decimal only (`ValueCheck.isNumber`): `Double` also reads hexadecimal (`0x10`), which no one means as seconds.
+        guard let seconds = JSONValue.decimal(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
             throw UsageError("\(name) expects seconds from 0 to 86400, got '\(text)'")
         }
         return seconds
