@@ -117,6 +117,22 @@ final class OrdersFeatureTests: BothSpellingsTestCase {
         XCTAssertEqual(h.requests().count, 3, "a page past the last was asked: \(h.requests().map { $0.queryValue("page") ?? "" })")
     }
 
+    /// One range of page sizes for the command, `compare` and the facade: the walk's own pages are the
+    /// largest of it, and a size past it is refused by the facade as the command refuses it.
+    func testPageSizesAreTheOnesTheCommandTakes() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000001")
+        do {
+            _ = try await h.orders.fetchPage(pageSize: OrdersFeature.pageSizes.upperBound + 1)
+            XCTFail("a page size past the range was sent")
+        } catch {
+            XCTAssertEqual(error.description, "--page-size must be between 1 and 100")
+        }
+        h.sandbox.resetRequestLog()
+        _ = try await h.orders.walkAll(limit: 150) { _, _ in true }
+        XCTAssertEqual(Set(h.requests().compactMap { $0.queryValue("pageSize") }), ["100"])
+    }
+
     func testWalkAllStopsAtLimit() async throws {
         let h = try Harness()
         _ = try await h.login("13800000001")

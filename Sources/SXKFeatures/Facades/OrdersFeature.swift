@@ -18,8 +18,12 @@ public struct OrderFilter: Sendable, Equatable {
 
 /// Seed 001 `ordersFeatureServices`: role → endpoint with the current scope, one page or a streamed walk.
 public struct OrdersFeature: Sendable {
+    /// The page size the app's first screen asks for.
     public static let defaultPageSize = 20
-    public static let maxPageSize = 1000
+    /// The page sizes asked for: what the backend serves (the sandbox clamps to 100, as the backend).
+    public static let pageSizes = 1...100
+    /// `orders --all`: the largest page, the fewest round trips.
+    public static let walkPageSize = pageSizes.upperBound
 
     public let commerce: CommerceAPI
     public let sessionGuard: SessionGuard
@@ -49,7 +53,7 @@ public struct OrdersFeature: Sendable {
     /// pages are already being fetched meanwhile), so memory holds a few pages whatever the total. Stops at the last page, at `limit`
     /// rows, on cancellation, or when `onPage` returns false. The endpoint is resolved once, up front.
     public func walkAll(
-        role: String? = nil, pageSize: Int = 500, filter: OrderFilter = OrderFilter(), limit: Int? = nil,
+        role: String? = nil, pageSize: Int = walkPageSize, filter: OrderFilter = OrderFilter(), limit: Int? = nil,
         onPage: ([Order], WalkProgress) async throws -> Bool
     ) async throws(FeatureError) -> WalkOutcome {
         try OrdersFeature.checkPaging(page: 1, pageSize: pageSize)
@@ -76,7 +80,9 @@ public struct OrdersFeature: Sendable {
 
     static func checkPaging(page: Int, pageSize: Int) throws(FeatureError) {
         guard page >= 1 else { throw .invalidPageArguments("--page must be 1 or more") }
-        guard (1...maxPageSize).contains(pageSize) else { throw .invalidPageArguments("--page-size must be between 1 and \(maxPageSize)") }
+        guard pageSizes.contains(pageSize) else {
+            throw .invalidPageArguments("--page-size must be between \(pageSizes.lowerBound) and \(pageSizes.upperBound)")
+        }
     }
 }
 

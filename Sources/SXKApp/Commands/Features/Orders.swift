@@ -33,19 +33,18 @@ extension Commands {
 }
 
 extension AppCommands {
-    /// Page sizes the backend serves (the sandbox clamps to 100; the app asks for 20).
-    static let pageSizes = 1...100
+    static let pageSizes = OrdersFeature.pageSizes
 
     fileprivate func orders(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().orders
         let role = command.option("role")
         let filter = OrderFilter(status: try command.option("status").map(OrderStatus.code), keyword: command.option("keyword"))
         let page = try Self.number(command, "page", in: 1...Int.max) ?? 1
-        let pageSize = try Self.number(command, "page-size", in: Self.pageSizes)
+        let pageSize = try Self.number(command, "page-size", in: OrdersFeature.pageSizes)
         let limit = try format(command).limit
         if command.has("all") {
             if command.option("page") != nil { throw AppError.usage("--all walks every page; --page does not apply") }
-            return try streamOrders(feature, role: role, filter: filter, pageSize: pageSize ?? 100, limit: limit)
+            return try streamOrders(feature, role: role, filter: filter, pageSize: pageSize ?? OrdersFeature.walkPageSize, limit: limit)
         }
         let result = try await feature.fetchPage(role: role, page: page, pageSize: pageSize ?? OrdersFeature.defaultPageSize, filter: filter)
         let scope = roleScope(result.endpoint)
