@@ -24,7 +24,7 @@ extension TraceResponse: CustomStringConvertible {
     }
 
     public var description: String {
-        let ms = NumberText.fixed(elapsedMs, digits: 1) + " ms"
+        let ms = NumberText.milliseconds(elapsedMs)
         let safe = TerminalText.sanitize
         guard let status else { return "< \(safe(method)) \(safe(target)) failed after \(ms): \(safe(failure ?? "no response"))" }
         var head = "< \(status) \(safe(method)) \(safe(target)) \(ms)"
@@ -42,7 +42,7 @@ extension TransferMetrics {
     public var connectionSummary: String {
         var parts = [httpVersion, keptConnection ? (connectionReused ? "kept connection" : "kept connection, opened now")
                                                  : connectionReused ? "reused connection" : "new connection"]
-        if let tls = tlsHandshakeMs { parts.append("TLS " + NumberText.fixed(tls, digits: 1) + " ms") }
+        if let tls = tlsHandshakeMs { parts.append("TLS " + NumberText.milliseconds(tls)) }
         return parts.joined(separator: ", ")
     }
 

@@ -317,7 +317,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         defer {
             if settings.timing {
                 let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                var text = "time: \(NumberText.fixed(ms, digits: 1)) ms\n"
+                var text = "time: \(NumberText.milliseconds(ms))\n"
                 for entry in transport.ring.all where entry.number >= firstRequest {
                     text += "  " + RequestTiming.line(entry, secrets: secrets) + "\n"
                 }

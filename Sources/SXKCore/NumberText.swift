@@ -15,6 +15,10 @@ public enum NumberText {
         return value.sign == .minus && !text.hasPrefix("-") ? "-" + text : text
     }
 
+    /// A duration as every line shows one: `21.0 ms` (tenths, as `timing`, `--trace`, `curl N` and the
+    /// replays' calls print it).
+    public static func milliseconds(_ ms: Double) -> String { fixed(ms, digits: 1) + " ms" }
+
     /// A plain decimal (`-123.456`, `+7`, `.5`: digits and one point, no exponent) with exactly `digits`
     /// fraction digits, rounded half away from zero on the text itself: exact whatever its size, as
     /// the server wrote it (a double past 2^53 has no cents left). nil for any other text.

@@ -59,7 +59,7 @@ extension AppCommands {
         var output = dataOutput(response)
         // What was sent under a secret name is masked wherever this command shows the answer, `--raw` too.
         output.secrets = itemSecrets.filter(SecretMemory.keeps)
-        output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.fixed(response.elapsedMs, digits: 1)) ms"]
+        output.notes = requestNotes(show) + ["\(response.status) · code \(response.code) \(response.msg) · \(NumberText.milliseconds(response.elapsedMs))"]
             + (show.contains("h") ? Self.headerLines(response, secrets: itemSecrets) : [])
         if show.contains("b") {
             output.blocks = [.json(response.data)]

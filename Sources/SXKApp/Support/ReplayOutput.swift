@@ -29,6 +29,6 @@ extension AppCommands {
         let head = "#\(call.order) \(call.method) \(call.path)"
         guard call.made else { return "\(head)  not made" + (call.note.map { ": \($0)" } ?? "") }
         let status = call.ok ? "ok" : "failed: \(call.error ?? "")"
-        return "\(head)  \(NumberText.fixed(call.ms, digits: 0)) ms  \(status)"
+        return "\(head)  \(NumberText.milliseconds(call.ms))  \(status)"
     }
 }

@@ -10,7 +10,7 @@ enum RequestTiming {
         if let metrics = entry.response?.metrics {
             return "\(what)  \(metrics.phaseSummary)  (\(metrics.connectionSummary))"
         }
-        let total = entry.elapsedMs.map { NumberText.fixed($0, digits: 1) + " ms" } ?? "…"
+        let total = entry.elapsedMs.map(NumberText.milliseconds) ?? "…"
         return "\(what)  total \(total)"
     }
 }

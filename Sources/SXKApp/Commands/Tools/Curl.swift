@@ -103,7 +103,7 @@ extension AppCommands {
             o["sent"] = .string(LocalTime.clock(e.time))  // README "Times"
             o["request"] = .string(e.pathAndQuery)
             o["outcome"] = .string(e.outcome)
-            o["elapsed"] = .string(e.elapsedMs.map { NumberText.fixed($0, digits: 1) + " ms" } ?? "")
+            o["elapsed"] = .string(e.elapsedMs.map(NumberText.milliseconds) ?? "")
             return .object(o)
         }
         output.table([
