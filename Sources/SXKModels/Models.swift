@@ -10,6 +10,17 @@ public enum AccountType {
     public static let store = "store"
 }
 
+/// The order statuses of the order lists' `status` parameter and member: code, the label the app
+/// shows (the lists' `statusText`), and the English name `--status` also takes. Read by the client's
+/// `--status`, completion and the sandbox.
+public enum OrderStatusCodes {
+    public static let all: [(code: Int, label: String, name: String)] = [
+        (1, "待支付", "unpaid"), (2, "已支付", "paid"), (3, "已完成", "completed"), (4, "已退款", "refunded"),
+    ]
+
+    public static func label(_ code: Int) -> String? { all.first { $0.code == code }?.label }
+}
+
 /// Role codes the app switches on (seed 000 §5); others may arrive and are shown as sent.
 public enum RoleCode {
     public static let photographer = "photographer"

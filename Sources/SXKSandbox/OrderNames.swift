@@ -22,6 +22,4 @@ enum OrderNames {
     /// Package prices in cents: a photo set, a family set, a couple's set…
     static let packageCents: [Int] = [9900, 16800, 19900, 29900, 39900, 59900, 88800, 128800]
     static let depositCents: [Int] = [5000, 10000, 20000]
-
-    static let statusTexts: [Int: String] = [1: "待支付", 2: "已支付", 3: "已完成", 4: "已退款"]
 }

@@ -1,4 +1,5 @@
 import SXKCore
+import SXKModels
 import Glibc
 
 /// One generated order; every field is a pure function of (seed, scope, index).
@@ -116,7 +117,7 @@ final class OrderScope: @unchecked Sendable {
             "orderId": .int(order.orderId),
             "orderNo": .string(orderNo(order.index)),
             "status": .int(order.status),
-            "statusText": .string(OrderNames.statusTexts[order.status] ?? ""),
+            "statusText": .string(OrderStatusCodes.label(order.status) ?? ""),
             "amount": .number(Money.yuan(order.amountCents)),
             "createTime": .string(ShanghaiCalendar.timestamp(unix: order.unix)),
             "customerName": .string(order.customerName),

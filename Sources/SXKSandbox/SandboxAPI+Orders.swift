@@ -35,7 +35,9 @@ extension SandboxAPI {
         let (page, pageSize) = try paging(request)
         var status: Int?
         if let value = try intParam(request, "status"), value != 0 {
-            guard OrderNames.statusTexts[value] != nil else { throw .invalid("status", "无效，应为 1–4") }
+            guard OrderStatusCodes.label(value) != nil else {
+                throw .invalid("status", "无效，应为 \(OrderStatusCodes.all[0].code)–\(OrderStatusCodes.all[OrderStatusCodes.all.count - 1].code)")
+            }
             status = value
         }
         let keyword = request.param("keyword")?.sandboxTrimmed(" \t")

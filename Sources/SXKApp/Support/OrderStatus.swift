@@ -1,15 +1,14 @@
+import SXKCore
+import SXKModels
 import SXKShell
 
-/// The order statuses the backend uses (the sandbox's `OrderNames.statusTexts`):
-/// `--status` takes the code, the label the app shows or an English name.
+/// `--status` (`OrderStatusCodes`): the code, the label the app shows or an English name.
 enum OrderStatus {
-    static let all: [(code: Int, label: String, name: String)] = [
-        (1, "待支付", "unpaid"), (2, "已支付", "paid"), (3, "已完成", "completed"), (4, "已退款", "refunded"),
-    ]
+    static var all: [(code: Int, label: String, name: String)] { OrderStatusCodes.all }
 
     /// The code for `text`, or a usage error listing what is accepted.
     static func code(_ text: String) throws -> Int {
-        let t = text.strippingSpaces.lowercased()
+        let t = text.trimming { $0 == " " }.lowercased()
         if let hit = all.first(where: { String($0.code) == t || $0.label == t || $0.name == t }) { return hit.code }
         let accepted = all.map { "\($0.code) \($0.label) \($0.name)" }.joined(separator: ", ")
         throw AppError.usage("unknown order status '\(text)'; use a code, label or name: \(accepted)")
@@ -21,14 +20,5 @@ enum OrderStatus {
             [CompletionCandidate(s.name, description: "\(s.code) \(s.label)"), CompletionCandidate(s.label, description: "\(s.code) \(s.name)"),
              CompletionCandidate(String(s.code), description: "\(s.label) \(s.name)")]
         }.filter { $0.value.hasPrefix(prefix) }
-    }
-}
-
-private extension String {
-    var strippingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return String(s)
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import SXKCore
 
 /// How a command's output is printed, from its flags and the global options; conflicting
 /// choices are a usage error before anything is sent.
@@ -45,7 +46,7 @@ public struct OutputFormat: Sendable, Equatable {
         format.expandedMode = display?.expanded ?? .off
         format.noPager = command.has("no-pager")
         if let text = command.option("columns") {
-            let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).strippingSpaces }
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimming { $0 == " " } }
             if names.contains(where: \.isEmpty) { throw UsageError("--columns has an empty column name") }
             format.columns = names
         }
@@ -75,15 +76,6 @@ public struct OutputFormat: Sendable, Equatable {
             throw UsageError("--wide is for the table view; \(given) always prints every column")
         }
         return format
-    }
-}
-
-extension String {
-    var strippingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return String(s)
     }
 }
 
