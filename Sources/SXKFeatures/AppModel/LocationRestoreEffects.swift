@@ -30,24 +30,37 @@ public struct LocationRestoreChange: Sendable, Equatable {
     /// Why, in the words of the home's step 1.
     public var note: String
     public var rule: RuleBasis
+    /// Why no home runs on this state now (`AppModel.homeNotShown`: no token, or one the server
+    /// rejected in this process): the restore waits for the home after a login.
+    public var homeAbsent: String?
+
+    /// When the restore runs: the next home, or the first after a login when none runs now.
+    public var when: String { homeAbsent.map { "at the first home after a login (\($0))" } ?? "at the next home" }
 
     /// One line for a view's notes: what goes, why, and that it goes at the next home, not now.
     public var line: String {
-        "\(note): the next home's restoreStateIfNeeded removes \(keys.joined(separator: " and ")) \(rule.marker); stored until then"
+        "\(note): restoreStateIfNeeded removes \(keys.joined(separator: " and ")) \(when) \(rule.marker); stored until then"
     }
 }
 
 extension AppModel {
     /// `restoreStateIfNeeded` (seed 000 §4.2, §6.3) on the stored state, nothing written: nil when it
-    /// removes nothing (offline, or a countdown that resumes).
-    public static func locationRestoreChange(store: AppStore, clock: any WallClock) -> LocationRestoreChange? {
-        locationRestoreChange(LocationStateStore(store: store, clock: clock).predictRestore(), scope: store.accountCachePrefix)
+    /// removes nothing (offline, or a countdown that resumes). `rejectedToken`: the token the server
+    /// rejected in this process, if any.
+    public static func locationRestoreChange(store: AppStore, clock: any WallClock, rejectedToken: String?) -> LocationRestoreChange? {
+        locationRestoreChange(LocationStateStore(store: store, clock: clock).predictRestore(), store: store, rejectedToken: rejectedToken)
     }
 
-    /// The change of one restore decision (a `location` state's `restore`).
-    public static func locationRestoreChange(_ outcome: LocationStateStore.RestoreOutcome, scope: String) -> LocationRestoreChange? {
-        let effects = outcome.effects(scope: scope)
+    /// The change of one restore decision (a `location` state's `restore`) on `store`'s scope; when
+    /// no home runs on that state (`homeNotShown`), said with it, as `boot` and `menus` say it.
+    public static func locationRestoreChange(_ outcome: LocationStateStore.RestoreOutcome, store: AppStore, rejectedToken: String?) -> LocationRestoreChange? {
+        let effects = outcome.effects(scope: store.accountCachePrefix)
         guard !effects.keys.isEmpty else { return nil }
-        return LocationRestoreChange(keys: effects.keys, note: effects.note, rule: Rules.locationRestore)
+        // A token file that cannot be read is not a missing one: the home is taken to run.
+        let token: String?
+        do { token = try store.token() } catch { token = "unreadable" }
+        let absent = homeNotShown(token: token, rejectedToken: rejectedToken)
+        return LocationRestoreChange(keys: effects.keys, note: effects.note, rule: Rules.locationRestore,
+                                     homeAbsent: absent.map { "\($0.reason) \($0.rule.marker)" })
     }
 }

@@ -126,7 +126,7 @@ public struct HomeFeature: Sendable {
 
     /// What that restore removes from the stored keys of `state`, and why (nil: nothing).
     public func locationRestoreChange(_ state: LocationStateStore.State) -> LocationRestoreChange? {
-        AppModel.locationRestoreChange(state.restore, scope: contexts.store.accountCachePrefix)
+        AppModel.locationRestoreChange(state.restore, store: contexts.store, rejectedToken: sessionGuard.rejectedToken)
     }
 
     /// The switches write the account's own keys: they need its session (logged out, the app shows

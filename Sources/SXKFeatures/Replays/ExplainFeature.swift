@@ -272,9 +272,9 @@ public struct ExplainFeature: Sendable {
         }
         // A stored location status the next home drops is said as `home` and `boot` say it.
         var verdict = "\(key) = \(steps[0].value)"
-        if let change = AppModel.locationRestoreChange(store: store, clock: clock), change.keys.contains(key) {
-            steps.append(ExplainStep(key: nil, value: "removed at the next home", rule: "restoreStateIfNeeded: \(change.note)", basis: change.rule))
-            verdict += " as stored; the next home removes it (\(change.note))"
+        if let change = AppModel.locationRestoreChange(store: store, clock: clock, rejectedToken: rejectedToken), change.keys.contains(key) {
+            steps.append(ExplainStep(key: nil, value: "removed \(change.when)", rule: "restoreStateIfNeeded: \(change.note)", basis: change.rule))
+            verdict += " as stored; restoreStateIfNeeded removes it \(change.when) (\(change.note))"
         }
         return Explanation(subject: "key \(key)", verdict: verdict, basis: verdictBasis(steps), steps: steps)
     }

@@ -29,7 +29,8 @@ extension AppCommands {
             return ["field": .string(entry.key), "value": .string(text)]
         }
         // The keys as stored; a location status the app drops at its next home is said beside them.
-        if let location = AppModel.locationRestoreChange(store: services.storage.appStore, clock: services.clock) {
+        if let location = AppModel.locationRestoreChange(store: services.storage.appStore, clock: services.clock,
+                                                         rejectedToken: services.sessionGuard.rejectedToken) {
             output.notes.append(location.line)
         }
         if rows.isEmpty {

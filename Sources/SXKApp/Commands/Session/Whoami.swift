@@ -98,7 +98,9 @@ extension AppCommands {
         output.record(Self.fieldColumns(), table)
         output.notes += AppModel.changesAtNextHome(account: account, permission: permission)
         // The stored online status is not the account's status once the 2-hour rule drops it.
-        if let location = AppModel.locationRestoreChange(store: store, clock: s.clock) { output.notes.append(location.line) }
+        if let location = AppModel.locationRestoreChange(store: store, clock: s.clock, rejectedToken: s.sessionGuard.rejectedToken) {
+            output.notes.append(location.line)
+        }
         return output
     }
 

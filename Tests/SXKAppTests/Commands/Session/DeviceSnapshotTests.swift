@@ -640,8 +640,8 @@ extension DeviceSnapshotTests {
 
     /// An export still online whose last report is 3 hours old: the app's next home drops the status
     /// (seed 000 §6.3). The rejected token too.
-    private func importExpiredOnline(_ ws: Workspace) throws {
-        let file = try writeExport(ws, adding: [
+    private func importExpiredOnline(_ ws: Workspace, dropping: [String] = []) throws {
+        let file = try writeExport(ws, dropping: dropping, adding: [
             "3001_store_key_online_status": true,
             "3001_store_key_last_location_report_time": Date().addingTimeInterval(-3 * 3600),
         ])
@@ -684,8 +684,29 @@ extension DeviceSnapshotTests {
             XCTAssertTrue(r.stderr.contains(reason) && r.stderr.contains("3001_store_key_online_status"), r.summary)
         }
         let explained = SXK.run(["--profile", "imported", "explain", "key", "3001_store_key_online_status"], in: ws, baseURL: url)
-        XCTAssertTrue(explained.stdout.contains("the next home removes it") && explained.stdout.contains(reason), explained.summary)
+        XCTAssertTrue(explained.stdout.contains("restoreStateIfNeeded removes it at the next home") && explained.stdout.contains(reason), explained.summary)
         XCTAssertEqual(files(ws, profile: "imported"), before, "a show-only command wrote")
+    }
+
+    /// Without a token no home runs (the app opens the login page): the views that say what the 2-hour
+    /// rule removes say it happens at the first home after a login, as `boot` and `menus` say the home
+    /// is not shown; after the server rejected the token in this process, the same.
+    func testTheLocationRestoreWaitsForALoginWhenNoHomeRuns() throws {
+        let ws = Workspace()
+        try importExpiredOnline(ws, dropping: ["key_in_token"])
+        let after = "at the first home after a login (no token: the app opens the login page"
+        for args in [["whoami"], ["keys"], ["location"]] {
+            let r = SXK.run(["--profile", "imported"] + args, in: ws, baseURL: url)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stderr.contains(after), "\(args): \(r.summary)")
+        }
+        let explained = SXK.run(["--profile", "imported", "explain", "key", "3001_store_key_online_status"], in: ws, baseURL: url)
+        XCTAssertTrue(explained.stdout.contains("restoreStateIfNeeded removes it " + after), explained.summary)
+
+        let rejected = Workspace()
+        try importExpiredOnline(rejected)
+        let r = SXK.run(["--profile", "imported", "-c", "home --jq .sessionExpired; whoami"], in: rejected, baseURL: url)
+        XCTAssertTrue(r.stderr.contains("at the first home after a login (the server rejected the stored token in this process"), r.summary)
     }
 
     /// `context diff` on a rejected token: the location keys are the 2-hour rule's removals (step 1 of
