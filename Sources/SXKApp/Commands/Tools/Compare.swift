@@ -7,7 +7,7 @@ extension Commands {
     enum Compare: AppCommand {
         static let spec = CommandSpec(
             "compare", summary: "run one request under several identities of this login: the permission matrix",
-            discussion: "Identities: account:ID (user id or list number; its token comes from set-user for this command only), role:CODE (the account of this login with that role, else the current account acting in that role), scenic:ID and store:ID (the session's token with the request's scenicId / storeId set), current. The first identity is the baseline the bodies are compared with; one identity alone is compared with current. The request is get PATH [k=v…], post PATH [JSON|k=v…] or orders [--status S] [--keyword Q] [--page N] [--page-size N] (each identity's role picks the endpoint and scope). The session is not changed, whatever the answers; exit 4 when an identity got no answer.",
+            discussion: "Identities: account:ID (user id or list number; its token comes from set-user for this command only), role:CODE (the account of this login with that role, else the current account acting in that role), scenic:ID|NAME and store:ID|NAME (the session's token with the request's scenicId / storeId set: an ID as typed, a NAME matched as `scenic NAME` and `store NAME` match it), current. The first identity is the baseline the bodies are compared with; one identity alone is compared with current. The request is get PATH [k=v…], post PATH [JSON|k=v…] or orders [--status S] [--keyword Q] [--page N] [--page-size N] (each identity's role picks the endpoint and scope). The session is not changed, whatever the answers; exit 4 when an identity got no answer.",
             arguments: [
                 ArgumentSpec("COMMAND", kind: .choice(["get", "post", "orders"]), summary: "the request to send"),
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "the command's path, parameters and filters"),
@@ -47,7 +47,10 @@ extension AppCommands {
         guard let sessionToken = contexts.session.token else { throw expired.map(AppError.notLoggedIn) ?? FeatureError.notLoggedIn }
         // In a new process the login's account list comes from the profile (account:ID, role:CODE).
         _ = features.auth.knownAccounts()
-        let targets = try identities.map { try CompareTarget.resolve($0.label, $0.identity, contexts: contexts) }
+        var targets: [CompareTarget] = []
+        for (label, identity) in identities {
+            targets.append(try await CompareTarget.resolve(label, identity, contexts: contexts, scope: features.scope))
+        }
         let client = try services.network().client
 
         let asked = PasswordFailure()
