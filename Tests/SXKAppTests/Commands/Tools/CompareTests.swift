@@ -188,6 +188,32 @@ final class CompareTests: XCTestCase {
         let auth = AuthSessionCoordinator(account: network.account, commerce: network.commerce, guard: sessionGuard)
         return (contexts, ScopeFeature(loader: auth.loader, guard: sessionGuard), loads)
     }
+
+    // MARK: orders, as `orders` builds it
+
+    /// Each identity's orders page is the request the app model plans for `orders` (`OrdersFeature.request`),
+    /// then the identity's scope parameter; paging `orders` would refuse is refused here too.
+    func testAnIdentitysOrdersPageIsTheOneOrdersSends() throws {
+        let target = CompareTarget(label: "role:scenicAdmin", roleCode: "scenicAdmin", scenicId: 3)
+        for page in [1, 2] {
+            guard case .success(let made) = CompareRequest.orders(page: page, pageSize: 5, status: 2, keyword: "湖").concrete(for: target) else {
+                return XCTFail("no request for page \(page)")
+            }
+            let planned = AppModel.ordersRequest(.scenicAdmin(scenicId: 3), page: page, pageSize: 5, filter: OrderFilter(status: 2, keyword: "湖"))
+            XCTAssertEqual(made.method, "GET")
+            XCTAssertEqual(made.path, planned.endpoint.path)
+            XCTAssertEqual(made.query.map { "\($0.0)=\($0.1)" }, planned.endpoint.endpoint.wire(planned.arguments).query.map { "\($0.0)=\($0.1)" })
+        }
+        let scoped = CompareTarget(label: "scenic:9", roleCode: "scenicAdmin", scenicId: 9, override: (.scenicId, 9))
+        guard case .success(let made) = CompareRequest.orders(page: 1, pageSize: 5, status: nil, keyword: nil).concrete(for: scoped) else { return XCTFail("no request") }
+        XCTAssertEqual(made.query.filter { $0.0 == "scenicId" }.map(\.1), ["9"])
+        for (page, pageSize, why) in [(0, 5, "--page must be 1 or more"), (1, OrdersFeature.maxPageSize + 1, "--page-size must be between 1 and")] {
+            guard case .failure(let problem) = CompareRequest.orders(page: page, pageSize: pageSize, status: nil, keyword: nil).concrete(for: target) else {
+                return XCTFail("page \(page) × \(pageSize) was sent")
+            }
+            XCTAssertTrue(problem.message.hasPrefix(why), problem.message)
+        }
+    }
 }
 
 /// A count several tasks add to.
