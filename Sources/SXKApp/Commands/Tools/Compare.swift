@@ -111,7 +111,7 @@ extension AppCommands {
                 if let error = asked.error { throw error }
             }
             if refusal.isCancelled { throw CancellationError() }
-            if let api = refusal.apiError { fill(&results[i], with: api) }
+            if let api = refusal.apiError { results[i].fill(with: api) }
             results[i].problem = "set-user refused: \(refusal.apiError.map(Self.shortMessage) ?? refusal.description)"
             results[i].noAnswer = refusal.apiError?.kind == .network
         }
@@ -156,7 +156,7 @@ extension AppCommands {
                 results[i].elapsedMs = response.elapsedMs
             case .failure(let error):
                 if error.kind == .cancelled { throw CancellationError() }
-                fill(&results[i], with: error)
+                results[i].fill(with: error)
             }
         }
         return results
@@ -172,28 +172,6 @@ extension AppCommands {
         }
         if Task.isCancelled { throw CancellationError() }
         return gathered.sorted { $0.0 < $1.0 }
-    }
-
-    /// Status, code and message of a failed answer; no answer at all is marked as such.
-    private func fill(_ result: inout CompareResult, with error: APIError) {
-        result.status = error.request?.status
-        switch error {
-        case .serverCode(let code, let msg, _):
-            result.code = code
-            result.msg = msg
-        case .sessionExpired(let reason, _):
-            if reason.hasPrefix("code ") {
-                let rest = reason.dropFirst(5)
-                result.code = String(rest.prefix { $0 != ":" })
-                result.msg = rest.drop { $0 != ":" }.dropFirst().trimming(\.isBlank)
-            }
-            result.problem = "session expired for this identity (\(reason))"
-        case .network:
-            result.noAnswer = true
-            result.problem = Self.shortMessage(error)
-        default:
-            result.problem = Self.shortMessage(error)
-        }
     }
 
     /// An API error's line without the `METHOD /path: ` it starts with (the matrix shows the request).

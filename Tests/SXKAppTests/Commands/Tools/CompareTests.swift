@@ -214,6 +214,35 @@ final class CompareTests: XCTestCase {
             XCTAssertTrue(problem.message.hasPrefix(why), problem.message)
         }
     }
+
+    // MARK: a rejected token's code and message
+
+    /// CODE and MSG of an identity whose token the server rejects are the expiry's own fields.
+    func testAnExpiryFillsCodeAndMessageFromItsCause() {
+        var row = CompareResult(target: CompareTarget(label: "current"), tokenSource: "session")
+        let label = RequestLabel(method: "GET", path: "/api/app/store/all", status: 200)
+        row.fill(with: .sessionExpired(ExpiryCause(code: "100401", message: "登录已过期: 请重新登录"), request: label))
+        XCTAssertEqual([row.status.map(String.init), row.code, row.msg], ["200", "100401", "登录已过期: 请重新登录"])
+        XCTAssertEqual(row.problem, "session expired for this identity (code 100401: 登录已过期: 请重新登录)")
+        var unsaid = CompareResult(target: CompareTarget(label: "current"), tokenSource: "session")
+        unsaid.fill(with: .sessionExpired(.http401, request: RequestLabel(method: "GET", path: "/x", status: 401)))
+        XCTAssertNil(unsaid.code)
+        XCTAssertNil(unsaid.msg)
+        XCTAssertEqual(unsaid.problem, "session expired for this identity (HTTP 401)")
+    }
+
+    func testAnIdentityWhoseTokenIsRejectedShowsTheServersCodeAndMessage() throws {
+        let (server, url) = try startSandbox()
+        defer { server.stop() }
+        let ws = Workspace()
+        SXK.login("13800000001", in: ws, baseURL: url)
+        server.expireTokens()
+        let r = SXK.run(["compare", "--as", "current", "--", "get", "/api/app/store/all", "--json"], in: ws, baseURL: url)
+        let row = try XCTUnwrap(try results(r).first, r.summary)
+        XCTAssertEqual(row["code"] as? String, "100401", "\(row)")
+        XCTAssertEqual(row["msg"] as? String, "登录已过期，请重新登录", "\(row)")
+        XCTAssertEqual(row["problem"] as? String, "session expired for this identity (code 100401: 登录已过期，请重新登录)", "\(row)")
+    }
 }
 
 /// A count several tasks add to.
