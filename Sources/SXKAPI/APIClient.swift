@@ -193,9 +193,9 @@ public final class APIClient: Sendable {
             if !repeated.isEmpty { answer.data = Redaction.maskingRepeated(answer.data, secrets: repeated) }
             return answer
         } catch {
-            if case .sessionExpired(let reason, _) = error, tokenOverride == nil, withSession, let sessionToken,
+            if case .sessionExpired(let cause, _) = error, tokenOverride == nil, withSession, let sessionToken,
                let generation = expiry.report(sentAtEpoch: epoch, token: sessionToken) {
-                observer.sessionExpired(SessionExpiry(request: label, reason: reason, generation: generation))
+                observer.sessionExpired(SessionExpiry(request: label, cause: cause, generation: generation))
             }
             throw error
         }
@@ -209,7 +209,7 @@ public final class APIClient: Sendable {
     private func interpret(_ response: HTTPResponse, label: RequestLabel, url: String, elapsedMs: Double, secrets: [String],
                            ofSession: Bool) throws(APIError) -> APIResponse {
         let status = response.status
-        if status == 401, ofSession { throw APIError.sessionExpired(reason: "HTTP 401", request: label) }
+        if status == 401, ofSession { throw APIError.sessionExpired(.http401, request: label) }
         let ok = (200..<300).contains(status)
         let excerpt = { SecretScrubber.excerpt(response.body, secrets: secrets) }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -231,7 +231,7 @@ public final class APIClient: Sendable {
         // A numeric code is the server's, not a copy of a secret that happens to share its digits.
         let codeText = APIClient.clip(Redaction.isNumberLike(rawCode) ? rawCode : Redaction.redact(rawCode, secrets: secrets), limit: 32)
         if let code, ofSession, configuration.authExpiredCodes.contains(code) {
-            throw APIError.sessionExpired(reason: "code \(codeText)\(msg.isEmpty ? "" : ": \(msg)")", request: label)
+            throw APIError.sessionExpired(ExpiryCause(code: codeText, message: msg), request: label)
         }
         guard code == APIConfiguration.successCode else {
             throw APIError.serverCode(code: codeText, msg: msg, request: label)

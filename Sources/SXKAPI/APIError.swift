@@ -13,13 +13,37 @@ public struct RequestLabel: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(method) \(path)" }
 }
 
+/// What ended the session: an expiry code in the envelope with the server's message, or the answer's
+/// HTTP 401. Kept apart so a view that shows the code and the message (`compare`) reads them as
+/// fields; `description` is the one line every message quotes.
+public struct ExpiryCause: Sendable, Equatable, CustomStringConvertible {
+    /// The envelope's code as sent (one of `APIConfiguration.authExpiredCodes`); nil when no code said it.
+    public var code: String?
+    /// The server's message beside the code (empty when it sent none); without a code, what ended the
+    /// session (`HTTP 401`).
+    public var message: String
+
+    public init(code: String?, message: String) {
+        self.code = code; self.message = message
+    }
+
+    /// An answer with HTTP status 401.
+    public static let http401 = ExpiryCause(code: nil, message: "HTTP 401")
+
+    /// `code 100401: 登录已过期`, `code 100401` without a message, `HTTP 401`.
+    public var description: String {
+        guard let code else { return message }
+        return "code \(code)\(message.isEmpty ? "" : ": \(message)")"
+    }
+}
+
 /// Every failure of the API layer, wrapped once, with a one-line message naming method and path.
 /// No case ever carries a token or password: excerpts are redacted before they are stored.
 public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The envelope's code was not 100000. `code` is the code's text as sent (number or string).
     case serverCode(code: String, msg: String, request: RequestLabel)
-    /// HTTP 401 or a code in `authExpiredCodes`; `reason` says which.
-    case sessionExpired(reason: String, request: RequestLabel)
+    /// HTTP 401 or a code in `authExpiredCodes`; `cause` says which.
+    case sessionExpired(ExpiryCause, request: RequestLabel)
     /// A non-2xx status whose body is JSON but not an envelope.
     case http(status: Int, excerpt: String, request: RequestLabel)
     /// A body that is not JSON: empty, HTML, cut off. `excerpt` is at most the first 200 bytes, redacted.
@@ -46,8 +70,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .serverCode(let code, let msg, let r):
             return "\(q(r.description)): server error \(q(code))\(msg.isEmpty ? "" : ": \(q(msg))")"
-        case .sessionExpired(let reason, let r):
-            return "\(q(r.description)): session expired (\(q(reason))); log in again"
+        case .sessionExpired(let cause, let r):
+            return "\(q(r.description)): session expired (\(q(cause.description))); log in again"
         case .http(let status, let excerpt, let r):
             return "\(q(r.description)): HTTP \(status)\(excerpt.isEmpty ? "" : ": \(q(excerpt))")"
         case .notJSON(let status, let reason, let excerpt, let r):

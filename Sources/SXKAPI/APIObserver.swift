@@ -28,7 +28,9 @@ public struct TraceResponse: Sendable, Equatable {
 /// One session-expiry event, reported once however many requests in flight saw it.
 public struct SessionExpiry: Sendable, Equatable {
     public var request: RequestLabel
-    public var reason: String
+    public var cause: ExpiryCause
+    /// The cause as every message quotes it.
+    public var reason: String { cause.description }
     /// Counts expiry events since the client was made (1 for the first).
     public var generation: Int
 }

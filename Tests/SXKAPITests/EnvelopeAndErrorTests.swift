@@ -108,7 +108,7 @@ final class EnvelopeAndErrorTests: XCTestCase {
 
     func testHTTP401IsSessionExpired() async {
         let error = await Fixture.expectError { try await self.client(status: 401, "<html>401</html>").get("/api/yf-handset-app/userinfo") }
-        XCTAssertEqual(error, .sessionExpired(reason: "HTTP 401", request: RequestLabel(method: "GET", path: "/api/yf-handset-app/userinfo", status: 401)))
+        XCTAssertEqual(error, .sessionExpired(.http401, request: RequestLabel(method: "GET", path: "/api/yf-handset-app/userinfo", status: 401)))
         XCTAssertEqual(error?.kind.exitCode, 3)
         XCTAssertEqual(error?.description, "GET /api/yf-handset-app/userinfo: session expired (HTTP 401); log in again")
     }
@@ -118,6 +118,15 @@ final class EnvelopeAndErrorTests: XCTestCase {
             let error = await Fixture.expectError { try await self.client("{\"code\":\(code),\"msg\":\"token失效\"}").get("/x") }
             XCTAssertEqual(error?.kind, .sessionExpired, "code \(code)")
         }
+        // The code and the message are the cause's fields; the line quotes them as it always has.
+        let coded = await Fixture.expectError { try await self.client(#"{"code":100401,"msg":"登录: 已过期"}"#).get("/x") }
+        guard case .sessionExpired(let cause, _)? = coded else { return XCTFail("got \(String(describing: coded))") }
+        XCTAssertEqual(cause, ExpiryCause(code: "100401", message: "登录: 已过期"))
+        XCTAssertEqual(coded?.description, "GET /x: session expired (code 100401: 登录: 已过期); log in again")
+        let bare = await Fixture.expectError { try await self.client(#"{"code":100402}"#).get("/x") }
+        guard case .sessionExpired(let silent, _)? = bare else { return XCTFail("got \(String(describing: bare))") }
+        XCTAssertEqual(silent, ExpiryCause(code: "100402", message: ""))
+        XCTAssertEqual(bare?.description, "GET /x: session expired (code 100402); log in again")
         let custom = Fixture.client(configuration: APIConfiguration(authExpiredCodes: [4010])) { _ in HTTPResponse(status: 200, text: "{\"code\":4010}") }
         let error = await Fixture.expectError { try await custom.get("/x") }
         XCTAssertEqual(error?.kind, .sessionExpired)

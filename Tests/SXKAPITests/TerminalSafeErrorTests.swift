@@ -16,7 +16,8 @@ final class TerminalSafeErrorTests: XCTestCase {
         let r = RequestLabel(method: "GET", path: "/p" + Self.hostile, status: 500)
         let errors: [APIError] = [
             .serverCode(code: "1" + Self.hostile, msg: Self.hostile, request: r),
-            .sessionExpired(reason: Self.hostile, request: r),
+            .sessionExpired(ExpiryCause(code: "1" + Self.hostile, message: Self.hostile), request: r),
+            .sessionExpired(ExpiryCause(code: nil, message: Self.hostile), request: r),
             .http(status: 500, excerpt: Self.hostile, request: r),
             .notJSON(status: 502, reason: Self.hostile, excerpt: Self.hostile, request: r),
             .unreadable(reason: "status line '\(Self.hostile)'", request: r),

@@ -50,6 +50,39 @@ final class ScopeFeatureTests: BothSpellingsTestCase {
         }
     }
 
+    /// `scenic(matching:)` and `store(matching:)` are what `selectScenic` and `selectStore` (and `compare
+    /// --as scenic:NAME|store:NAME`) match with: an exact name before a longer one it begins, among the
+    /// current role's scenic areas and the current scenic's stores only.
+    func testNamesAreMatchedExactFirstAmongWhatTheSwitchesOffer() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000004", choice: "4003")
+        h.contexts.account.setStores(h.contexts.account.current.stores + [Store(storeId: 309, storeName: "梅峰", scenicId: 3),
+                                                                          Store(storeId: 109, storeName: "断桥", scenicId: 1)])
+        let exact = try await h.scope.store(matching: "梅峰")
+        XCTAssertEqual(exact.storeId, 309)
+        let chosen = try await h.scope.selectStore("梅峰")
+        XCTAssertEqual(chosen.storeId, 309)
+        let longer = try await h.scope.store(matching: "梅峰观")
+        XCTAssertEqual(longer.storeId, 302)
+        // Another scenic's store, even one named exactly, is not one `store` offers.
+        await assertThrowsFeature({ try await h.scope.store(matching: "断桥") }) { if case .storeNotFound = $0 { return true }; return false }
+        XCTAssertEqual(try h.scope.scenic(matching: "千岛湖").scenicId, 3)
+        XCTAssertThrowsError(try h.scope.scenic(matching: "西湖")) { XCTAssertEqual($0 as? FeatureError, .scenicNotFound("西湖", available: ["3 千岛湖"])) }
+    }
+
+    /// A current store is kept when one of the new scenic's stores has its id, as `selectRole` and the
+    /// home's match (`AppModel.storesOfScenic`) judge it, whichever entry of the list comes first.
+    func testScenicSwitchKeepsAStoreTheNewScenicHolds() async throws {
+        let h = try Harness()
+        _ = try await h.login("13800000002")
+        h.contexts.account.setStores([Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1), Store(storeId: 101, storeName: "灵隐分店", scenicId: 2)])
+        h.contexts.account.setStoreId(101)
+        let change = try await h.scope.selectScenic("2")
+        XCTAssertEqual(change.storeId, 101, "\(change.notes)")
+        XCTAssertEqual(AppModel.matchStore(in: h.contexts.account.current.stores, scenicId: 2, savedStoreId: 101)?.storeId, 101)
+        XCTAssertTrue(change.notes.isEmpty, "\(change.notes)")
+    }
+
     func testScenicSwitchClearsForeignStore() async throws {
         let h = try Harness()
         _ = try await h.login("13800000002")

@@ -62,6 +62,13 @@ extension AppModel {
         return OrdersFirstScreen(plan: plan, orders: orders)
     }
 
+    /// The request of one page (1-based) of the role's orders: page 1 is the first screen's, a later one
+    /// the list's paging (`ordersPage`).
+    public static func ordersRequest(_ endpoints: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) -> PlannedRequest<Page<Order>> {
+        page == 1 ? ordersFirstScreen(endpoints, pageSize: pageSize, filter: filter).orders
+            : ordersPage(endpoints, page: page, pageSize: pageSize, filter: filter)
+    }
+
     /// One page of the role's orders with `filter`.
     static func ordersPage(_ endpoints: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) -> PlannedRequest<Page<Order>> {
         PlannedRequest(endpoint: endpoints.orders,

@@ -124,7 +124,8 @@ public enum AppModel {
         return shown + "'"
     }
 
-    /// The scenic areas `scenic` lists, switches to and Tab offers: those the next home's loadPermissions
+    /// The scenic areas `scenic` lists, switches to and Tab offers (and among which `compare --as
+    /// scenic:NAME` matches a name, `ScopeFeature.scenic(matching:)`): those the next home's loadPermissions
     /// leaves the role when the stored role-permission list holds its entry (the offline stand-in, as
     /// `menus common` reads the permissions), so an imported scenic list the load replaces is not the
     /// basis of a switch; the stored list otherwise.
@@ -217,9 +218,10 @@ public enum AppModel {
         stores.filter { $0.scenicId == scenicId }
     }
 
-    /// The stores a switch (`store`, its Tab, `compare --as store:`) offers: the current scenic's, the
-    /// only ones the next home can match. **Inferred**: with no scenic (none stored, or 0 or less) the
-    /// home loads no store list and matches none, so any store of the list may be chosen.
+    /// The stores a switch (`store`, its Tab, `compare --as store:NAME`: `ScopeFeature.store(matching:)`)
+    /// offers: the current scenic's, the only ones the next home can match. **Inferred**: with no scenic
+    /// (none stored, or 0 or less) the home loads no store list and matches none, so any store of the
+    /// list may be chosen.
     public static func storesToChoose(_ stores: [Store], scenicId: Int?) -> [Store] {
         stores.filter { offersStore($0, scenicId: scenicId) }
     }

@@ -69,10 +69,16 @@ public struct OrdersFeature: Sendable {
         }
     }
 
-    /// One page as the app model builds it: page 1 is the first screen (`AppModel.ordersFirstScreen`).
+    /// The request of one page as `fetchPage` sends it, refused when the paging is not one it sends;
+    /// `compare` sends it with its identity's token.
+    public static func request(_ endpoint: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) throws(FeatureError) -> PlannedRequest<Page<Order>> {
+        try checkPaging(page: page, pageSize: pageSize)
+        return AppModel.ordersRequest(endpoint, page: page, pageSize: pageSize, filter: filter)
+    }
+
+    /// One page as the app model builds it: page 1 is the first screen (`AppModel.ordersRequest`).
     func fetch(_ endpoint: RoleEndpoints, page: Int, pageSize: Int, filter: OrderFilter) async throws(APIError) -> APIResult<Page<Order>> {
-        let request = page == 1 ? AppModel.ordersFirstScreen(endpoint, pageSize: pageSize, filter: filter).orders
-            : AppModel.ordersPage(endpoint, page: page, pageSize: pageSize, filter: filter)
+        let request = AppModel.ordersRequest(endpoint, page: page, pageSize: pageSize, filter: filter)
         var result = try await commerce.client.call(request.endpoint, request.arguments)
         result.value.asked(page, pageSize: pageSize)
         return result

@@ -143,28 +143,36 @@ public struct ScopeFeature: Sendable {
         return AppModel.scenicsToChoose(contexts.permission.current).map { ScenicRow(scenic: $0, isCurrent: $0.scenicId == current) }
     }
 
-    /// Switches scenic by id or (unique prefix of) name. A current store that does not belong to the new
-    /// scenic is cleared; to know, the store list is loaded first when none is cached (a failure there
-    /// changes nothing).
-    public func selectScenic(_ query: String) async throws(FeatureError) -> ScopeChange {
-        try sessionGuard.requireSession()
-        let list = AppModel.scenicsToChoose(contexts.permission.current)
-        let target = try ScopeFeature.match(
-            query, in: list, id: \.scenicId, name: \.scenicName,
+    /// The scenic area `query` names (id, exact name, then unique name prefix: `match`) among those
+    /// `scenic` offers (`AppModel.scenicsToChoose`). The one matcher of `scenic NAME` and `compare --as
+    /// scenic:NAME`; nothing changes.
+    public func scenic(matching query: String) throws(FeatureError) -> ScenicRef {
+        try ScopeFeature.match(
+            query, in: AppModel.scenicsToChoose(contexts.permission.current), id: \.scenicId, name: \.scenicName,
             notFound: { FeatureError.scenicNotFound($0, available: $1) },
             ambiguous: { FeatureError.ambiguousScenic($0, matches: $1) })
+    }
+
+    /// Switches scenic by id or (unique prefix of) name (`scenic(matching:)`). A current store that does
+    /// not belong to the new scenic is cleared; to know, the store list is loaded first when none is
+    /// cached (a failure there changes nothing).
+    public func selectScenic(_ query: String) async throws(FeatureError) -> ScopeChange {
+        try sessionGuard.requireSession()
+        let target = try scenic(matching: query)
         var notes: [String] = []
         let a = contexts.account.current
         var keepStore = a.storeId
         if let storeId = a.storeId {
             var stores = a.stores
             if stores.isEmpty { stores = try await fetchStores() }
-            if let store = stores.first(where: { $0.storeId == storeId }), store.scenicId != target.scenicId {
+            // Kept when it is one of the new scenic's stores, as `selectRole` and the home's match judge it.
+            if !AppModel.storesOfScenic(stores, scenicId: target.scenicId).contains(where: { $0.storeId == storeId }) {
                 keepStore = nil
-                notes.append("store \(storeId) cleared: it belongs to scenic \(store.scenicId.map(String.init) ?? "?")")
-            } else if !stores.contains(where: { $0.storeId == storeId }) {
-                keepStore = nil
-                notes.append("store \(storeId) cleared: not in the store list")
+                if let store = stores.first(where: { $0.storeId == storeId }) {
+                    notes.append("store \(storeId) cleared: it belongs to scenic \(store.scenicId.map(String.init) ?? "?")")
+                } else {
+                    notes.append("store \(storeId) cleared: not in the store list")
+                }
             }
         }
         let saved = snapshot()
@@ -185,15 +193,22 @@ public struct ScopeFeature: Sendable {
         return AppModel.storesToChoose(a.stores, scenicId: a.scenicId).map { StoreRow(store: $0, isCurrent: $0.storeId == a.storeId) }
     }
 
-    /// Switches store by id or (unique prefix of) name among the current scenic's stores.
-    public func selectStore(_ query: String) async throws(FeatureError) -> ScopeChange {
+    /// The store `query` names (id, exact name, then unique name prefix: `match`) among those `store`
+    /// offers (`AppModel.storesToChoose`), the store list loaded first when none is held. The one matcher
+    /// of `store NAME` and `compare --as store:NAME`; nothing but that list changes.
+    public func store(matching query: String) async throws(FeatureError) -> Store {
         try sessionGuard.requireSession()
         if contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
-        let list = AppModel.storesToChoose(contexts.account.current.stores, scenicId: contexts.account.current.scenicId)
-        let target = try ScopeFeature.match(
-            query, in: list, id: \.storeId, name: \.storeName,
+        let a = contexts.account.current
+        return try ScopeFeature.match(
+            query, in: AppModel.storesToChoose(a.stores, scenicId: a.scenicId), id: \.storeId, name: \.storeName,
             notFound: { FeatureError.storeNotFound($0, available: $1) },
             ambiguous: { FeatureError.ambiguousStore($0, matches: $1) })
+    }
+
+    /// Switches store by id or (unique prefix of) name among the current scenic's stores (`store(matching:)`).
+    public func selectStore(_ query: String) async throws(FeatureError) -> ScopeChange {
+        let target = try await store(matching: query)
         let saved = snapshot()
         let left = contexts.account.current.storeId
         contexts.account.setStoreId(target.storeId)

@@ -130,7 +130,7 @@ public struct ContextDiffFeature: Sendable {
     /// The server's reason when `result` is a rejected token (its text made safe for a terminal).
     static func rejection<T>(_ result: Result<T, FeatureError>) -> String? {
         guard case .failure(let error) = result, error.isSessionExpired else { return nil }
-        if case .sessionExpired(let reason, _)? = error.apiError { return TerminalText.sanitize(reason) }
+        if case .sessionExpired(let cause, _)? = error.apiError { return TerminalText.sanitize(cause.description) }
         return "session expired"
     }
 

@@ -370,7 +370,7 @@ public final class AuthSessionCoordinator: @unchecked Sendable {
                 throw FeatureError.from(error, context: "set-user for account \(target.userId)")
             }
         }
-        throw FeatureError.api(lastError ?? .sessionExpired(reason: "no token", request: RequestLabel(method: "POST", path: Endpoint.setUser.path)),
+        throw FeatureError.api(lastError ?? .sessionExpired(ExpiryCause(code: nil, message: "no token"), request: RequestLabel(method: "POST", path: Endpoint.setUser.path)),
                                context: "set-user for account \(target.userId)")
     }
 

@@ -7,7 +7,7 @@ extension Commands {
     enum Compare: AppCommand {
         static let spec = CommandSpec(
             "compare", summary: "run one request under several identities of this login: the permission matrix",
-            discussion: "Identities: account:ID (user id or list number; its token comes from set-user for this command only), role:CODE (the account of this login with that role, else the current account acting in that role), scenic:ID and store:ID (the session's token with the request's scenicId / storeId set), current. The first identity is the baseline the bodies are compared with; one identity alone is compared with current. The request is get PATH [k=v…], post PATH [JSON|k=v…] or orders [--status S] [--keyword Q] [--page N] [--page-size N] (each identity's role picks the endpoint and scope). The session is not changed, whatever the answers; exit 4 when an identity got no answer.",
+            discussion: "Identities: account:ID (user id or list number; its token comes from set-user for this command only), role:CODE (the account of this login with that role, else the current account acting in that role), scenic:ID|NAME and store:ID|NAME (the session's token with the request's scenicId / storeId set: an ID as typed, a NAME matched as `scenic NAME` and `store NAME` match it), current. The first identity is the baseline the bodies are compared with; one identity alone is compared with current. The request is get PATH [k=v…], post PATH [JSON|k=v…] or orders [--status S] [--keyword Q] [--page N] [--page-size N] (each identity's role picks the endpoint and scope). The session is not changed, whatever the answers; exit 4 when an identity got no answer.",
             arguments: [
                 ArgumentSpec("COMMAND", kind: .choice(["get", "post", "orders"]), summary: "the request to send"),
                 ArgumentSpec("ARGS", optional: true, variadic: true, summary: "the command's path, parameters and filters"),
@@ -47,7 +47,10 @@ extension AppCommands {
         guard let sessionToken = contexts.session.token else { throw expired.map(AppError.notLoggedIn) ?? FeatureError.notLoggedIn }
         // In a new process the login's account list comes from the profile (account:ID, role:CODE).
         _ = features.auth.knownAccounts()
-        let targets = try identities.map { try CompareTarget.resolve($0.label, $0.identity, contexts: contexts) }
+        var targets: [CompareTarget] = []
+        for (label, identity) in identities {
+            targets.append(try await CompareTarget.resolve(label, identity, contexts: contexts, scope: features.scope))
+        }
         let client = try services.network().client
 
         let asked = PasswordFailure()
@@ -108,7 +111,7 @@ extension AppCommands {
                 if let error = asked.error { throw error }
             }
             if refusal.isCancelled { throw CancellationError() }
-            if let api = refusal.apiError { fill(&results[i], with: api) }
+            if let api = refusal.apiError { results[i].fill(with: api) }
             results[i].problem = "set-user refused: \(refusal.apiError.map(Self.shortMessage) ?? refusal.description)"
             results[i].noAnswer = refusal.apiError?.kind == .network
         }
@@ -153,7 +156,7 @@ extension AppCommands {
                 results[i].elapsedMs = response.elapsedMs
             case .failure(let error):
                 if error.kind == .cancelled { throw CancellationError() }
-                fill(&results[i], with: error)
+                results[i].fill(with: error)
             }
         }
         return results
@@ -169,28 +172,6 @@ extension AppCommands {
         }
         if Task.isCancelled { throw CancellationError() }
         return gathered.sorted { $0.0 < $1.0 }
-    }
-
-    /// Status, code and message of a failed answer; no answer at all is marked as such.
-    private func fill(_ result: inout CompareResult, with error: APIError) {
-        result.status = error.request?.status
-        switch error {
-        case .serverCode(let code, let msg, _):
-            result.code = code
-            result.msg = msg
-        case .sessionExpired(let reason, _):
-            if reason.hasPrefix("code ") {
-                let rest = reason.dropFirst(5)
-                result.code = String(rest.prefix { $0 != ":" })
-                result.msg = rest.drop { $0 != ":" }.dropFirst().trimming(\.isBlank)
-            }
-            result.problem = "session expired for this identity (\(reason))"
-        case .network:
-            result.noAnswer = true
-            result.problem = Self.shortMessage(error)
-        default:
-            result.problem = Self.shortMessage(error)
-        }
     }
 
     /// An API error's line without the `METHOD /path: ` it starts with (the matrix shows the request).

@@ -52,7 +52,8 @@ enum CompareIdentity: Equatable {
 }
 
 /// An identity resolved against the session: the account and scope it stands for, and how its token
-/// is obtained. Resolving reads the contexts only; nothing is sent and nothing changes.
+/// is obtained. Resolving reads the contexts; a store named with no store list held loads that list, as
+/// `store NAME` does. Nothing else is sent and nothing else changes.
 struct CompareTarget {
     var label: String
     var userId: Int?
@@ -75,7 +76,7 @@ struct CompareTarget {
         return text
     }
 
-    static func resolve(_ label: String, _ identity: CompareIdentity, contexts: SessionContexts) throws -> CompareTarget {
+    static func resolve(_ label: String, _ identity: CompareIdentity, contexts: SessionContexts, scope: ScopeFeature) async throws -> CompareTarget {
         let a = contexts.account.current
         let p = contexts.permission.current
         let current = CompareTarget(
@@ -121,37 +122,36 @@ struct CompareTarget {
             target.scenicName = scenic.name
             return target
         case .scenic(let query):
-            let known = p.scenicList + p.roles.flatMap(\.scenicList)
+            // An id is sent as typed; a name is matched as `scenic NAME` matches it.
             let id: Int
             if let n = Int(query) {
                 id = n
             } else {
-                let hits = Set(known.filter { $0.scenicName == query || $0.scenicName.hasPrefix(query) }.map(\.scenicId))
-                guard hits.count == 1, let only = hits.first else {
-                    throw AppError.usage("\(label): \(hits.isEmpty ? "no scenic area named '\(query)' is known" : "'\(query)' matches several scenic areas") — give its id")
-                }
-                id = only
+                do { id = try scope.scenic(matching: query).scenicId } catch { throw refusal(label, error) }
             }
             var target = current
             target.scenicId = id
-            target.scenicName = known.first { $0.scenicId == id }?.scenicName
+            target.scenicName = AppModel.scenicsToChoose(p).first { $0.scenicId == id }?.scenicName
             target.override = (.scenicId, id)
             return target
         case .store(let query):
+            // An id is sent as typed; a name is matched as `store NAME` matches it.
             let id: Int
             if let n = Int(query) {
                 id = n
             } else {
-                let hits = a.stores.filter { $0.storeName == query || $0.storeName.hasPrefix(query) }
-                guard hits.count == 1 else {
-                    throw AppError.usage("\(label): \(hits.isEmpty ? "no store named '\(query)' is known" : "'\(query)' matches several stores") — give its id")
-                }
-                id = hits[0].storeId
+                do { id = try await scope.store(matching: query).storeId } catch { throw refusal(label, error) }
             }
             var target = current
             target.storeId = id
             target.override = (.storeId, id)
             return target
         }
+    }
+
+    /// A name the scope's matcher refuses is this identity's usage error, said as `scenic` and `store`
+    /// say it; any other failure (the store list's load) stays what it is.
+    private static func refusal(_ label: String, _ error: FeatureError) -> any Error {
+        error.isUsage ? AppError.usage("\(label): \(error)") : error
     }
 }

@@ -78,18 +78,18 @@ enum CompareRequest {
             return .success((method, path, query, body))
         case .orders(let page, let pageSize, let status, let keyword):
             // The session's rule for a role's endpoints and scope (a stored store 0 is none); an id the
-            // identity names (`store:0`) is sent as typed.
-            let role: RoleEndpoints
+            // identity names (`store:0`) is sent as typed. The page is the request `orders` sends.
+            let planned: PlannedRequest<Page<Order>>
             do {
-                role = try RoleEndpoints.of(target.roleCode ?? "none", scenicId: target.scenicId, storeId: target.storeId,
-                                            typed: target.override != nil, feature: "orders")
+                let role = try RoleEndpoints.of(target.roleCode ?? "none", scenicId: target.scenicId, storeId: target.storeId,
+                                                typed: target.override != nil, feature: "orders")
+                planned = try OrdersFeature.request(role, page: page, pageSize: pageSize, filter: OrderFilter(status: status, keyword: keyword))
             } catch {
                 return .failure(CompareProblem("\(error)"))
             }
-            let arguments = role.arguments(for: role.orders, [.page: page, .pageSize: pageSize, .status: status, .keyword: keyword])
-            var query = role.orders.endpoint.wire(arguments).query
+            var query = planned.endpoint.endpoint.wire(planned.arguments).query
             if let (parameter, value) = target.override { CompareRequest.set(parameter.name, String(value), in: &query) }
-            return .success(("GET", role.orders.path, query, nil))
+            return .success((planned.endpoint.method.rawValue, planned.endpoint.path, query, nil))
         }
     }
 

@@ -32,4 +32,25 @@ struct CompareResult {
         let scope = query.filter { names.contains($0.0) }
         return ([path] + scope.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
     }
+
+    /// Status, code and message of a failed answer; no answer at all is marked as such.
+    mutating func fill(with error: APIError) {
+        status = error.request?.status
+        switch error {
+        case .serverCode(let code, let msg, _):
+            self.code = code
+            self.msg = msg
+        case .sessionExpired(let cause, _):
+            if let code = cause.code {
+                self.code = code
+                msg = cause.message
+            }
+            problem = "session expired for this identity (\(cause))"
+        case .network:
+            noAnswer = true
+            problem = AppCommands.shortMessage(error)
+        default:
+            problem = AppCommands.shortMessage(error)
+        }
+    }
 }
