@@ -33,8 +33,6 @@ extension Commands {
 }
 
 extension AppCommands {
-    static let pageSizes = OrdersFeature.pageSizes
-
     fileprivate func orders(_ command: ParsedCommand) async throws -> CommandOutput {
         let feature = try host.features().orders
         let role = command.option("role")

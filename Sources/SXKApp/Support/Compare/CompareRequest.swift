@@ -31,8 +31,8 @@ enum CompareRequest {
             let page = command.option("page").flatMap(Int.init) ?? 1
             let pageSize = command.option("page-size").flatMap(Int.init) ?? OrdersFeature.defaultPageSize
             guard page >= 1 else { throw AppError.usage("--page must be 1 or more") }
-            guard AppCommands.pageSizes.contains(pageSize) else {
-                throw AppError.usage("--page-size must be between 1 and \(AppCommands.pageSizes.upperBound)")
+            guard OrdersFeature.pageSizes.contains(pageSize) else {
+                throw AppError.usage("--page-size must be between \(OrdersFeature.pageSizes.lowerBound) and \(OrdersFeature.pageSizes.upperBound)")
             }
             return (.orders(page: page, pageSize: pageSize, status: try command.option("status").map(OrderStatus.code),
                             keyword: command.option("keyword")), json)

@@ -207,7 +207,7 @@ final class CompareTests: XCTestCase {
         let scoped = CompareTarget(label: "scenic:9", roleCode: "scenicAdmin", scenicId: 9, override: (.scenicId, 9))
         guard case .success(let made) = CompareRequest.orders(page: 1, pageSize: 5, status: nil, keyword: nil).concrete(for: scoped) else { return XCTFail("no request") }
         XCTAssertEqual(made.query.filter { $0.0 == "scenicId" }.map(\.1), ["9"])
-        for (page, pageSize, why) in [(0, 5, "--page must be 1 or more"), (1, OrdersFeature.maxPageSize + 1, "--page-size must be between 1 and")] {
+        for (page, pageSize, why) in [(0, 5, "--page must be 1 or more"), (1, OrdersFeature.pageSizes.upperBound + 1, "--page-size must be between 1 and")] {
             guard case .failure(let problem) = CompareRequest.orders(page: page, pageSize: pageSize, status: nil, keyword: nil).concrete(for: target) else {
                 return XCTFail("page \(page) × \(pageSize) was sent")
             }
