@@ -115,7 +115,7 @@ public final class APIClient: Sendable {
         // The tokens, and what the caller sent under a secret name (a header, a body member, a query
         // value: `get /x password=…`), are masked wherever the server repeats them.
         // A secret-named pair typed into the path's own query (`get '/x?password=…'`) is one too.
-        let inline = path.firstIndex(of: "?").map { APIClient.pairs(path[path.index(after: $0)...]) } ?? []
+        let inline = APIClient.queryPairs(of: path)
         let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query + inline, headers: extra)
         // A token handed in (a login's temporary token at set-user, a probe's, the new one the
         // context pair carries) stays a secret after this request, whatever it gets.
@@ -249,12 +249,11 @@ public final class APIClient: Sendable {
         return HTTPHeaders(headers.fields.map { ($0.name, SecretMemory.mask($0.value)) })
     }
 
-    /// `a=1&b=2` (a query typed into a path) as decoded pairs; a fragment ends it.
-    static func pairs(_ query: Substring) -> [(String, String)] {
-        let text = query.firstIndex(of: "#").map { query[..<$0] } ?? query
-        return text.split(separator: "&").compactMap { pair in
-            guard let eq = pair.firstIndex(of: "=") else { return nil }
-            return (Redaction.percentDecoded(pair[..<eq]), Redaction.percentDecoded(pair[pair.index(after: eq)...]))
+    /// The pairs of the query typed into a path (`/x?a=1&b=2`), decoded; a fragment ends it.
+    static func queryPairs(of path: String) -> [(String, String)] {
+        guard let query = QueryText.split(Substring(path)).query else { return [] }
+        return QueryText.pairs(query).compactMap { pair in
+            pair.value.map { (Redaction.percentDecoded(pair.name), Redaction.percentDecoded($0)) }
         }
     }
 

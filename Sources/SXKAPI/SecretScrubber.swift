@@ -30,15 +30,7 @@ public enum SecretScrubber {
 
     /// A URL with the values of secret query parameters replaced, and live secrets masked.
     public static func url(_ text: String, secrets: [String]) -> String {
-        let out = Redaction.redact(text, secrets: secrets)
-        guard let q = out.firstIndex(of: "?") else { return out }
-        var query = out[out.index(after: q)...]
-        var fragment = ""
-        if let hash = query.firstIndex(of: "#") {
-            fragment = String(query[hash...])
-            query = query[..<hash]
-        }
-        return out[..<q] + "?" + Redaction.scrubPairs(query) + fragment
+        Redaction.maskedQuery(Redaction.redact(text, secrets: secrets))
     }
 
     /// Headers with the value of every secret-named one (`token`, `Authorization`, `Cookie`,

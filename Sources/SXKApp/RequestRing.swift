@@ -146,10 +146,7 @@ final class RequestRing: @unchecked Sendable {
     var all: [RecordedRequest] { lock.withLock { entries } }
 
     /// Query values of secret-named parameters (`password=…`, `token=…`) become `***`.
-    static func maskQuery(_ url: String) -> String {
-        guard let q = url.firstIndex(of: "?") else { return url }
-        return String(url[...q]) + Redaction.scrubPairs(url[url.index(after: q)...])
-    }
+    static func maskQuery(_ url: String) -> String { Redaction.maskedQuery(url) }
 
     /// A failure's one line for `curl --list` (no URL, no secret).
     static func describe(_ error: any Error) -> String {

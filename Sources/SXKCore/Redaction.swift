@@ -504,18 +504,23 @@ public enum Redaction {
             let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
             if start <= at { shown = String(url[..<start]) + "***" + String(url[at...]) }
         }
-        guard let q = shown.firstIndex(of: "?") else { return shown }
-        return shown[...q] + scrubPairs(shown[shown.index(after: q)...])
+        return maskedQuery(shown)
+    }
+
+    /// A URL or path with the value of each secret-named pair of its query masked, and of its
+    /// fragment too (`#access_token=…` is a secret where a page puts one there).
+    public static func maskedQuery(_ url: String) -> String {
+        let parts = QueryText.split(Substring(url))
+        guard let query = parts.query else { return url }
+        return parts.head + "?" + scrubPairs(query) + (parts.fragment.map { "#" + scrubPairs($0) } ?? "")
     }
 
     /// Whether a URL's query gives a value under a secret name (`/x?password=…`, `?X%2DApi%2DKey=…`).
     public static func queryCarriesSecret(_ url: String) -> Bool {
-        guard let q = url.firstIndex(of: "?") else { return false }
-        var query = url[url.index(after: q)...]
-        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
-        return query.split(separator: "&").contains { pair in
-            guard let eq = pair.firstIndex(of: "="), pair.index(after: eq) < pair.endIndex else { return false }
-            return isSecretName(percentDecoded(pair[..<eq]))
+        guard let query = QueryText.split(Substring(url)).query else { return false }
+        return QueryText.pairs(query).contains { pair in
+            guard let value = pair.value, !value.isEmpty else { return false }
+            return isSecretName(percentDecoded(pair.name))
         }
     }
 

@@ -24,13 +24,7 @@ struct HTTPRequest: Sendable {
 
     /// Splits `a=1&b=%E4%B8%AD+x` into decoded pairs.
     static func parseQuery(_ raw: String) -> [(name: String, value: String)] {
-        guard !raw.isEmpty else { return [] }
-        return raw.split(separator: "&", omittingEmptySubsequences: true).map { part in
-            if let eq = part.firstIndex(of: "=") {
-                return (percentDecode(part[..<eq]), percentDecode(part[part.index(after: eq)...]))
-            }
-            return (percentDecode(part), "")
-        }
+        QueryText.pairs(Substring(raw)).map { (percentDecode($0.name), $0.value.map(percentDecode) ?? "") }
     }
 
     static func percentDecode(_ text: Substring) -> String { Redaction.percentDecoded(text) }

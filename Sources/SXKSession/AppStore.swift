@@ -267,6 +267,13 @@ public final class AppStore: @unchecked Sendable {
         if let deferred { throw deferred }
     }
 
+    /// The role name `applyUserInfo` writes (seed 000 §5.3): the one sent, only when it is not empty
+    /// and the local one is; nil when it writes none. The account context's load follows it too.
+    public static func userInfoRoleName(sent: String?, local: String?) -> String? {
+        guard let sent, !sent.isEmpty, (local ?? "").isEmpty else { return nil }
+        return sent
+    }
+
     /// `AppStore.applyUserInfo` (seed 000 §5.3): userName, realName, avatar, phone when sent; roleName
     /// only when the local one is empty. (The profile feature's second rule is `setRoleName`.)
     public func applyUserInfo(_ info: UserInfo) throws(SessionError) {
@@ -274,7 +281,7 @@ public final class AppStore: @unchecked Sendable {
         if let v = info.realName { setString(StoreKey.realName, v) }
         if let v = info.avatar { setString(StoreKey.avatar, v) }
         if let v = info.phone { setString(StoreKey.phone, v) }
-        if let v = info.roleName, !v.isEmpty, (roleName ?? "").isEmpty { setString(StoreKey.roleName, v) }
+        if let v = Self.userInfoRoleName(sent: info.roleName, local: roleName) { setString(StoreKey.roleName, v) }
         touchSnapshot()
         try commit()
     }

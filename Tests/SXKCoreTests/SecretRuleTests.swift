@@ -95,6 +95,21 @@ final class SecretRuleTests: XCTestCase {
 
     /// The forms a server echoes a token back in: another case, base64 at any alignment (standard
     /// and URL alphabet), a prefix or any run of 16 characters.
+    /// One split of a URL's query for every reader: pairs as written, a fragment apart; the masks take
+    /// a secret-named pair's value in the query and in the fragment (`#access_token=…`).
+    func testAQueryIsSplitOneWayAndMaskedInItsFragmentToo() {
+        let parts = QueryText.split("/x?a=1&&b&c=&token=t0k#access_token=f1&z")
+        XCTAssertEqual(parts.head, "/x")
+        XCTAssertEqual(parts.query, "a=1&&b&c=&token=t0k")
+        XCTAssertEqual(parts.fragment, "access_token=f1&z")
+        XCTAssertEqual(QueryText.pairs(parts.query!).map { "\($0.name)=\($0.value ?? "nil")" }, ["a=1", "b=nil", "c=", "token=t0k"])
+        XCTAssertNil(QueryText.split("/x#y").query)
+        XCTAssertEqual(Redaction.maskedQuery("/x?a=1&token=t0k#access_token=f1&z"), "/x?a=1&token=***#access_token=***&z")
+        XCTAssertEqual(Redaction.maskedQuery("/x#access_token=f1"), "/x#access_token=f1", "no query: left as written")
+        XCTAssertTrue(Redaction.queryCarriesSecret("/x?a=1&Pass%77ord=x#y"))
+        XCTAssertFalse(Redaction.queryCarriesSecret("/x?a=1&password=#token=x"), "an empty value is no secret; the fragment is not sent")
+    }
+
     func testLiveSecretsInEchoedForms() {
         let token = "sxk_0123456789abcdef0123456789abcdef"
         let b64 = Base64.encode(Array(token.utf8)[...])

@@ -218,14 +218,8 @@ struct AppCommands: Sendable {
         return output
     }
 
-    /// Runs an API call outside a facade; a session-expired answer resets the session once.
+    /// Runs an API call outside a facade under the session's rule (`SessionGuard.guarding`).
     func guarded<T>(_ body: () async throws -> T) async throws -> T {
-        let token = services.contexts.session.token
-        do {
-            return try await body()
-        } catch let error as APIError where error.kind == .sessionExpired {
-            services.sessionGuard.sessionExpired(token: token)
-            throw error
-        }
+        try await services.sessionGuard.guarding(body)
     }
 }

@@ -91,12 +91,10 @@ enum HARExport {
 
     /// `name=value` pairs of the (already masked) URL, percent-decoded.
     static func queryString(_ url: String) -> JSONValue {
-        guard let q = url.firstIndex(of: "?") else { return [] }
-        let query = url[url.index(after: q)...].split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return .array(query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ s: Substring) -> String { Redaction.percentDecodedExactly(s) ?? String(s) }
-            return .object(["name": .string(decode(parts[0])), "value": .string(parts.count == 2 ? decode(parts[1]) : "")])
+        guard let query = QueryText.split(Substring(url)).query else { return [] }
+        func decode(_ s: Substring) -> String { Redaction.percentDecodedExactly(s) ?? String(s) }
+        return .array(QueryText.pairs(query).map { pair in
+            .object(["name": .string(decode(pair.name)), "value": .string(pair.value.map(decode) ?? "")])
         })
     }
 

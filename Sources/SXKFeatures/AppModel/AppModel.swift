@@ -272,12 +272,12 @@ public enum AppModel {
         if info.realName != nil { written.append("realName") }
         if info.avatar != nil { written.append("avatar") }
         if info.phone != nil { written.append("phone") }
-        let localRoleEmpty = (store.roleName ?? "").isEmpty
+        let firstRuleWrites = AppStore.userInfoRoleName(sent: info.roleName, local: store.roleName) != nil
         try store.batch { () throws(SessionError) in
             try store.applyUserInfo(info)
             if let name = info.roleName, !name.isEmpty {
                 try store.setRoleName(name)
-                written.append(localRoleEmpty ? "roleName (was empty)" : "roleName (API value non-empty)")
+                written.append(firstRuleWrites ? "roleName (was empty)" : "roleName (API value non-empty)")
             }
         }
         return written

@@ -120,7 +120,7 @@ public struct AccountContextLoader: Sendable {
             state.userId = id
             contexts.account.replace(with: state)
         }
-        if let name = info.roleName, !name.isEmpty, (contexts.permission.current.roleName ?? "").isEmpty {
+        if let name = AppStore.userInfoRoleName(sent: info.roleName, local: contexts.permission.current.roleName) {
             contexts.permission.setCurrentRole(code: contexts.permission.roleCode, name: name)
         }
     }

@@ -173,6 +173,18 @@ public final class SessionGuard: @unchecked Sendable {
         }
     }
 
+    /// Runs a call made outside a facade (a raw `get`/`post`, `config`) with the same rule as `run`:
+    /// a session-expired answer resets the session once; the error is rethrown as the call threw it.
+    public func guarding<T>(_ body: () async throws -> T) async throws -> T {
+        let token = contexts.session.token
+        do {
+            return try await body()
+        } catch let error as APIError where error.kind == .sessionExpired {
+            sessionExpired(token: token)
+            throw error
+        }
+    }
+
     /// Throws `.notLoggedIn` unless a token is held (restoring counts: the snapshot is usable).
     func requireSession() throws(FeatureError) {
         guard contexts.session.token != nil else { throw .notLoggedIn }
