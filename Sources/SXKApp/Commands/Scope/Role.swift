@@ -26,11 +26,18 @@ extension AppCommands {
             if code == "-" { code = try scope.previous(.role) }
             return change(try await scope.selectRole(code))
         }
+        // No list stored: `roles` asks the server, and the listing is its answer, not the stored state
+        // the other views (`permissions`, `scenic`) read.
+        let asked = !services.contexts.permission.current.rolesLoaded
         let rows: [JSONValue] = try await scope.roles().map {
             ["roleCode": .string($0.code), "roleName": .string($0.name), "scenicCount": .int($0.scenicCount),
              "permissionCount": .int($0.permissionCount), "current": .bool($0.isCurrent)]
         }
         var output = CommandOutput(data: .array(rows))
+        if asked {
+            output.notes.append("(no role-permission list was stored: these roles are the server's answer now (GET role-permission), "
+                + (services.storage.appStore.isDeviceSnapshot ? "not saved into the device snapshot)" : "saved as the app's permission load saves it)"))
+        }
         // A current role the list lacks (another account's list left in this scope): no row is marked,
         // said why, with what the next home's load makes of it, as `permissions` says it.
         let permission = services.contexts.permission.current

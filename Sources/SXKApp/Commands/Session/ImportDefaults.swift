@@ -97,6 +97,20 @@ extension AppCommands {
             output.notes.append("a time given as text without a zone, read as Asia/Shanghai time (the backend's zone) \(Rules.importedTextTime.marker): \(listed(report.readAsShanghaiTime))")
         }
         output.warnings = report.rejected.map { "\($0.key): \($0.reason)" }
+        // Without a user id or an account type the state's scope is `guest` (seed 000 §6.1): an export's
+        // account-scoped keys of a real account are then read by no view, as the app reads none of them.
+        let scope = target.storage.appStore.accountCachePrefix
+        if scope == "guest" {
+            let orphaned = report.importedKeys.filter { key in
+                let parts = key.split(separator: "_", maxSplits: 2)
+                return parts.count == 3 && Int(parts[0]) != nil
+            }
+            if !orphaned.isEmpty {
+                let missing = target.storage.appStore.userId == nil ? "key_in_user_id" : "key_in_account_type"
+                output.warnings.append("the export has no \(missing), so its account scope is guest \(Rules.storage.marker): "
+                    + "\(Formatting.count(orphaned.count, "account-scoped key")) of another scope (\(listed(orphaned))) are kept but read by no view, as the app reads none of them")
+            }
+        }
         // A Ctrl-C that came while the write ran: the import is on disk whole, and stands; the run
         // still ends as interrupted (130), as a login interrupted after set-user does.
         if Task.isCancelled {

@@ -264,6 +264,28 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertEqual(rows.map { $0["line"] as? String }, ["orders"], r.summary)
     }
 
+    /// An export without a user id: its scope is `guest`, so the import says its account's scoped keys
+    /// are read by no view; `role`, which then asks the server for the list none stores, says its rows
+    /// are the server's answer and not saved into the snapshot, while `permissions` shows the stored none.
+    func testAnExportWithoutAUserIdSaysItsScopedKeysAreNotReadAndRoleSaysItsRowsAreTheServers() throws {
+        let ws = Workspace()
+        XCTAssertEqual(SXK.login("13800000003", in: ws, baseURL: url).status, 0)
+        let token = try XCTUnwrap(ws.token())
+        let file = try writeExport(ws, token: token, dropping: ["key_in_user_id"], store: 101)
+        let imported = SXK.run(["import-defaults", file, "--profile", "device"], in: ws, baseURL: url)
+        XCTAssertEqual(imported.status, 0, imported.summary)
+        XCTAssertTrue(imported.stderr.contains("warning: the export has no key_in_user_id, so its account scope is guest")
+                      && imported.stderr.contains("3001_store_key_role_permission_list"), imported.summary)
+        let before = files(ws, profile: "device")
+        let r = SXK.run(["--profile", "device", "-c", "role --jq length; permissions --jq length"], in: ws, baseURL: url)
+        XCTAssertEqual(r.stdout, "1\n0\n", r.summary)
+        XCTAssertTrue(r.stderr.contains("these roles are the server's answer now (GET role-permission), not saved into the device snapshot"), r.summary)
+        XCTAssertEqual(files(ws, profile: "device"), before)
+        // A complete export says neither.
+        let whole = SXK.run(["import-defaults", try writeExport(ws, token: token, store: 101), "--profile", "whole"], in: ws, baseURL: url)
+        XCTAssertFalse(whole.stderr.contains("account scope is guest"), whole.summary)
+    }
+
     /// What a review found: context diff on a rejected token credits the expiry, sxk's per-account keys
     /// are not shown as the app's, a refused `menus common add` writes nothing, the one-shot hint names
     /// the profile, and the offline stand-in is marked inferred in every view.
