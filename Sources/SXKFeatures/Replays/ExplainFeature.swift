@@ -216,14 +216,17 @@ public struct ExplainFeature: Sendable {
             steps.append(ExplainStep(key: nil, value: "guest", rule: "no account type: sxk uses the guest scope, never a guessed type", basis: Rules.missingAccountType))
         }
         steps.append(ExplainStep(key: nil, value: "\(scopePrefix)_<key>", rule: "scoped keys are joined to the scope with _", basis: Rules.scopeJoiner))
-        steps.append(ExplainStep(key: StoreKey.roleCode, value: store.roleCode ?? "nil", rule: "the current role", basis: Rules.storage))
+        // A stored empty code is no role, as every other view reads it: said, not printed as nothing.
+        let role = store.roleCode
+        steps.append(ExplainStep(key: StoreKey.roleCode, value: role.map { $0.isEmpty ? "\"\" (empty: no role)" : AppModel.shownCode($0) } ?? "nil",
+                                 rule: "the current role", basis: Rules.storage))
         let scenic = store.currentScenicId
         let invalid = AppModel.scenicClearReason(scenicId: scenic, scenicName: store.currentScenicName)
         steps.append(ExplainStep(key: StoreKey.currentScenicId, value: scenic.map(String.init) ?? "nil",
                                  rule: invalid.map { "cleared at the next home: \($0)" } ?? "kept at the next home (valid = > 0)", basis: Rules.validScenic))
         steps.append(ExplainStep(key: StoreKey.currentStoreId, value: store.currentStoreId.map(String.init) ?? "nil",
                                  rule: "rewritten only when the store list holds it in the current scenic (storeAdmin)", basis: Rules.storeLoad))
-        return Explanation(subject: "scope", verdict: "account scope \(scopePrefix), role \(store.roleCode ?? "none"), scenic \(invalid == nil ? scenic.map(String.init) ?? "none" : "none"), store \(AppModel.currentStore(store.currentStoreId).map(String.init) ?? store.currentStoreId.map { "none (stored \($0))" } ?? "none")",
+        return Explanation(subject: "scope", verdict: "account scope \(scopePrefix), role \(role.map { $0.isEmpty ? "none (stored empty)" : AppModel.shownCode($0) } ?? "none"), scenic \(invalid == nil ? scenic.map(String.init) ?? "none" : "none"), store \(AppModel.currentStore(store.currentStoreId).map(String.init) ?? store.currentStoreId.map { "none (stored \($0))" } ?? "none")",
                            basis: verdictBasis(steps), steps: steps)
     }
 

@@ -286,6 +286,17 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertFalse(whole.stderr.contains("account scope is guest"), whole.summary)
     }
 
+    /// A stored empty role code is no role in `explain scope` too, said as such rather than printed as nothing.
+    func testExplainScopeSaysAnEmptyRoleIsNone() throws {
+        let ws = Workspace()
+        let file = try writeExport(ws, adding: ["key_in_role_code": ""])
+        XCTAssertEqual(SXK.run(["import-defaults", file], in: ws, baseURL: url).status, 0)
+        let r = SXK.run(["--profile", "imported", "explain", "scope"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("role none (stored empty), scenic 1"), r.summary)
+        XCTAssertTrue(r.stdout.contains(#"key_in_role_code = "" (empty: no role)"#), r.summary)
+    }
+
     /// What a review found: context diff on a rejected token credits the expiry, sxk's per-account keys
     /// are not shown as the app's, a refused `menus common add` writes nothing, the one-shot hint names
     /// the profile, and the offline stand-in is marked inferred in every view.
