@@ -48,6 +48,25 @@ final class MessageWrappingPTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 1)
     }
 
+    /// The account list of the choice wraps at spaces as the question does: no row wider than the
+    /// window, no word (`photographer]`) broken.
+    func testTheAccountListWrapsAtSpaces() throws {
+        let s = try start(columns: 40)
+        s.send("login 13800000004 --accept-privacy\r")
+        try s.expect("password:")
+        s.send("sandbox123\r")
+        let asked = try s.expect("choose 1-3:")
+        let rows = asked.split(separator: "\n").map(String.init)
+        guard let first = rows.firstIndex(where: { $0.hasPrefix("  1) ") }) else { return XCTFail(asked) }
+        XCTAssertTrue(rows[first + 1].hasPrefix("    ") && rows[first + 1].contains("photographer]"), asked)
+        for row in rows[first...] { XCTAssertLessThanOrEqual(TextWidth.width(row), 40, row) }
+        s.send("\r")
+        try s.expect("error: cancelled")
+        try s.expect("›")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     func testTheChoiceRetryLineWraps() throws {
         let s = try start(columns: 60)
         s.send("login 13800000004 --accept-privacy\r")

@@ -9,8 +9,9 @@ extension AppCommands {
     func chooseAccount(_ accounts: [Account], hint: String = "pass --account ID|INDEX") async throws -> String {
         // Said before the prompt, so through the sink at once (names and codes are server text).
         diagnostics.note("this login has \(accounts.count) accounts:")
+        // Part of the question: wrapped at spaces on a terminal, as the lines after it are.
         for (i, account) in accounts.enumerated() {
-            diagnostics.note("  \(i + 1)) \(account.accountDisplayName)  [\(account.userId) \(account.accountType) \(account.roleCode)]")
+            diagnostics.question("  \(i + 1)) \(account.accountDisplayName)  [\(account.userId) \(account.accountType) \(account.roleCode)]")
         }
         // A wrong answer asks again; Ctrl-C, Ctrl-D or an empty line cancel.
         while true {

@@ -326,6 +326,11 @@ public struct Renderer: Sendable {
             }
             // A word that ends exactly at the last column (a space or the end follows) stays on the row.
             let exact = cut < rest.endIndex && rest[cut] == " "
+            if !exact, lastSpace == nil, let start = Self.escapeStart(around: cut, in: rest), start > rest.startIndex {
+                // A word cut where it must be, but never inside an escape the sanitizer wrote (`\x07`, `\u202e`).
+                used -= rest.distance(from: start, to: cut)
+                cut = start
+            }
             let end = exact ? cut : lastSpace ?? cut
             var head = rest[..<end]
             var taken = exact || lastSpace == nil ? used : widthAtSpace
@@ -343,6 +348,28 @@ public struct Renderer: Sendable {
             if rest.isEmpty { break }
         }
         return rows
+    }
+
+    /// Where an escape the sanitizer writes (`\n`, `\x1b`, `\u202e`, `\u1f600`) starts when `cut` falls
+    /// inside it; nil when it does not.
+    static func escapeStart(around cut: Substring.Index, in text: Substring) -> Substring.Index? {
+        var start = cut
+        for _ in 0..<7 {
+            guard start > text.startIndex else { return nil }
+            start = text.index(before: start)
+            guard text[start] == "\\" else { continue }
+            var end = text.index(after: start)
+            guard end < text.endIndex else { return nil }
+            switch text[end] {
+            case "n", "r", "t": end = text.index(after: end)
+            case "x", "u":
+                let hex = text[text.index(after: end)...].prefix(text[end] == "x" ? 2 : 5).prefix { $0.isHexDigit }
+                end = hex.endIndex
+            default: return nil
+            }
+            return end > cut ? start : nil
+        }
+        return nil
     }
 
     /// A fitted table; a single row that cannot fit even with columns hidden becomes a record view.

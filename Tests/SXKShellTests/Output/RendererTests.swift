@@ -323,6 +323,14 @@ final class RendererTests: XCTestCase {
                        ["   note   scenic 3", "     千岛湖 kept: a", "     valid scenic"])
         XCTAssertEqual(Renderer.wrapped(String(repeating: "x", count: 25), width: 10), ["xxxxxxxxxx", "  xxxxxxxx", "  xxxxxxx"])
         XCTAssertEqual(Renderer.wrapped("short", width: 10), ["short"])
+        // A word cut where it must be, never inside an escape the sanitizer wrote.
+        XCTAssertEqual(Renderer.wrapped(#"abcdefg\x07\u202e\nxyz"#, width: 10), [#"abcdefg"#, #"  \x07"#, #"  \u202e\n"#, "  xyz"])
+        for width in 8...30 {
+            let text = #"word;t\x07\u202e\u200b\x1b]52;c;aGk=\x07 tail"#
+            for row in Renderer.wrapped(text, width: width) {
+                XCTAssertNil(row.range(of: #"\\(x[0-9a-f]?|u[0-9a-f]{0,3})?$"#, options: .regularExpression), "\(width): \(row)")
+            }
+        }
         // A character wider than the row still goes (one to a row), and a long line is linear.
         XCTAssertEqual(Renderer.wrapped("西湖 x", width: 1), ["西", "湖", "x"])
         let huge = String(repeating: "名字 ", count: 10_000)
