@@ -106,7 +106,9 @@ public enum FeatureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDate(let text): return "date '\(safe(text))' is not a valid yyyy-MM-dd day"
         case .invalidDateRange(let from, let to): return "--from \(safe(from)) is after --to \(safe(to))"
         case .conflictingDateOptions: return "use either --period or --from/--to, not both"
-        case .invalidReminderMinutes(let m): return "reminder minutes must be between 1 and 1440, or 0 to turn it off (got \(m))"
+        case .invalidReminderMinutes(let m):
+            let range = LocationStateStore.reminderMinutes
+            return "reminder minutes must be between \(range.lowerBound) and \(range.upperBound), or 0 to turn it off (got \(m))"
         case .menuNotVisible(let uri): return "menu '\(safe(uri))' is not visible for this role's permissions"
         case .invalidPageArguments(let why): return safe(why)
         case .api(let error, let context):

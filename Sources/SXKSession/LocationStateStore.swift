@@ -116,10 +116,15 @@ public final class LocationStateStore: @unchecked Sendable {
         try store.setLastLocationReportTime(time ?? clock.now())
     }
 
-    /// Sets the reminder minutes (1…1440); nil or 0 removes the reminder.
+    /// The reminder minutes that can be set (a day at most); 0 turns the reminder off.
+    public static let reminderMinutes = 1...1440
+
+    /// Sets the reminder minutes (`reminderMinutes`); nil or 0 removes the reminder.
     public func remind(minutes: Int?) throws(SessionError) {
         if let minutes, minutes != 0 {
-            guard (1...1440).contains(minutes) else { throw .rejected("reminder minutes must be between 1 and 1440 (0 turns it off)") }
+            guard Self.reminderMinutes.contains(minutes) else {
+                throw .rejected("reminder minutes must be between \(Self.reminderMinutes.lowerBound) and \(Self.reminderMinutes.upperBound) (0 turns it off)")
+            }
             try store.setLocationReminderMinutes(minutes)
         } else {
             try store.setLocationReminderMinutes(nil)

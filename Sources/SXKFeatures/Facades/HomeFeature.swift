@@ -149,9 +149,9 @@ public struct HomeFeature: Sendable {
         return locationStore.state
     }
 
-    /// Sets the reminder minutes (1…1440; 0 turns it off).
+    /// Sets the reminder minutes (`LocationStateStore.reminderMinutes`; 0 turns it off).
     public func remind(minutes: Int) throws(FeatureError) -> LocationStateStore.State {
-        guard (0...1440).contains(minutes) else { throw .invalidReminderMinutes(minutes) }
+        guard minutes == 0 || LocationStateStore.reminderMinutes.contains(minutes) else { throw .invalidReminderMinutes(minutes) }
         try sessionGuard.requireSession()
         do { try locationStore.remind(minutes: minutes) } catch { throw .storage(error) }
         return locationStore.state
