@@ -62,6 +62,35 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// A line typed ahead while the status shows is not echoed over it (the echo would move the cursor
+    /// off the status's row, and its erase would clear the wrong one): no status text stays on the
+    /// screen, and the next prompt reads the line typed and runs it.
+    func testALineTypedAheadDuringTheWaitLeavesNoStatusBehind() throws {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("profile\r")
+        try s.expect("bank card")
+        try s.expect("›")
+        server.setLatency(milliseconds: 1_500)
+        let from = s.raw.count
+        s.send("profile\r")
+        try s.expect("waiting for GET", timeout: 10)
+        s.send("version\r")
+        try s.expect("bank card", timeout: 15)
+        server.setLatency(milliseconds: 0)
+        try s.expect("sxk 0.", timeout: 10)
+        try s.expect("›", timeout: 10)
+        let lines = TerminalLines.render(Array(s.raw[from...]))
+        XCTAssertFalse(lines.contains { $0.contains("waiting for") }, "status text left on the screen:\n" + lines.joined(separator: "\n"))
+        // The echo is back once the wait is over: a line typed at the prompt shows as typed.
+        s.send("vers")
+        try s.expect("vers")
+        s.send("ion\r")
+        try s.expect("sxk 0.")
+        s.send("exit\r")
+        XCTAssertEqual(try s.waitForExit(), 0)
+    }
+
     /// Stdout and stderr are pipes: no status text at all, however slow the call.
     func testPlainProcessShowsNoStatus() throws {
         try logIn("13800000001")

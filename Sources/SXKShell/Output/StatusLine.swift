@@ -1,6 +1,11 @@
 import FoundationEssentials
 import SXKCore
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The rules of the "waiting for …" line, as plain state: no I/O and no clock of its own (times are
 /// passed in, in nanoseconds), so start, finish, concurrency and erasing can be tested with made-up times.
@@ -233,8 +238,39 @@ public final class StatusLine: @unchecked Sendable {
         }
     }
 
+    // Called with the lock held. While the line shows, the terminal does not echo what is typed
+    // ahead: the echo would move the cursor off the line's row, and its erase would then clear the
+    // wrong row and leave the line on the screen. What is typed stays in the terminal's input and
+    // the next prompt reads and shows it, as zsh does; a prompt in the command (`hold`) and the
+    // command's end erase the line first, so they find the echo back.
     private func emit(_ text: String?) {
-        guard let text else { return }
-        TerminalPrompt.writeAll(fd, text)
+        if let text {
+            if state.shown != nil { holdEcho() }
+            TerminalPrompt.writeAll(fd, text)
+        }
+        if state.shown == nil { releaseEcho() }
+    }
+
+    /// The echo bits taken off the terminal while the line shows (nil: none taken).
+    private var echoHeld: tcflag_t?
+
+    private func holdEcho() {
+        guard echoHeld == nil, isatty(0) == 1 else { return }
+        var mode = termios()
+        guard tcgetattr(0, &mode) == 0 else { return }
+        let bits = mode.c_lflag & tcflag_t(ECHO | ECHONL)
+        guard bits != 0 else { return }
+        mode.c_lflag &= ~bits
+        // TCSANOW, not TCSAFLUSH: what was typed ahead stays to be read.
+        if tcsetattr(0, TCSANOW, &mode) == 0 { echoHeld = bits }
+    }
+
+    private func releaseEcho() {
+        guard let bits = echoHeld else { return }
+        echoHeld = nil
+        var mode = termios()
+        guard tcgetattr(0, &mode) == 0 else { return }
+        mode.c_lflag |= bits
+        tcsetattr(0, TCSANOW, &mode)
     }
 }
