@@ -15,6 +15,30 @@ public enum NumberText {
         return value.sign == .minus && !text.hasPrefix("-") ? "-" + text : text
     }
 
+    /// `2500` → `2,500`.
+    public static func count(_ value: Int) -> String {
+        // `magnitude`: the negation of Int.min (a count a server may send) would trap.
+        value < 0 ? "-" + grouped(digits: String(value.magnitude)) : grouped(digits: String(value))
+    }
+
+    /// `1, "order"` → `1 order`, `2500, "order"` → `2,500 orders`: a grouped count with its noun,
+    /// singular when one.
+    public static func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count(value)) \(value == 1 ? noun : plural ?? noun + "s")"
+    }
+
+    /// Digits with a comma before each group of three from the right: `1234567` → `1,234,567`
+    /// (any length, a yuan amount's whole part past what an Int holds included).
+    public static func grouped(digits: String) -> String {
+        guard digits.count > 3 else { return digits }
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out
+    }
+
     /// A duration as every line shows one: `21.0 ms` (tenths, as `timing`, `--trace`, `curl N` and the
     /// replays' calls print it).
     public static func milliseconds(_ ms: Double) -> String { fixed(ms, digits: 1) + " ms" }

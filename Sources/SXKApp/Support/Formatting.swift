@@ -14,7 +14,7 @@ enum Formatting {
         let negative = text.hasPrefix("-")
         let body = negative ? String(text.dropFirst()) : text
         let parts = body.split(separator: ".", maxSplits: 1)
-        let whole = grouped(digits: String(parts[0]))
+        let whole = NumberText.grouped(digits: String(parts[0]))
         return (negative ? "-" : "") + whole + (parts.count > 1 ? "." + parts[1] : "")
     }
 
@@ -37,11 +37,8 @@ enum Formatting {
         return text.isEmpty ? "–" : text
     }
 
-    /// `2500` → `2,500`.
-    static func count(_ value: Int) -> String {
-        // `magnitude`: the negation of Int.min (a count a server may send) would trap.
-        value < 0 ? "-" + grouped(digits: String(value.magnitude)) : grouped(digits: String(value))
-    }
+    /// `2500` → `2,500` (`NumberText.count`).
+    static func count(_ value: Int) -> String { NumberText.count(value) }
 
     /// A count member as it arrived: grouped when it reads as an integer, else its text as sent.
     static func count(_ value: JSONValue?) -> String {
@@ -52,9 +49,7 @@ enum Formatting {
 
     /// `1, "order"` → `1 order`, `2500, "order"` → `2,500 orders`: a grouped count with its noun,
     /// singular when one.
-    static func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count(value)) \(value == 1 ? noun : plural ?? noun + "s")"
-    }
+    static func count(_ value: Int, _ noun: String, plural: String? = nil) -> String { NumberText.count(value, noun, plural: plural) }
 
     /// `300, 2000, "row"` → `300 of 2,000 rows`; `300 rows` when the server gave no total.
     static func count(_ value: Int, of total: Int?, _ noun: String) -> String {
@@ -62,13 +57,4 @@ enum Formatting {
         return "\(count(value)) of \(count(total, noun))"
     }
 
-    private static func grouped(digits: String) -> String {
-        guard digits.count > 3 else { return digits }
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return out
-    }
 }

@@ -198,7 +198,7 @@ public struct BootReplay: Sendable {
         permissionStep.notes.insert(home.sessionExpired ? "answered by the rejection this process saw"
             : store.hasRolePermissionList ? "judged with the stored role-permission list standing in for the answer"
             : "no role-permission list stored to stand in for the answer", at: 0)
-        permissionStep.notes.append("stored before this launch: \(Self.count(store.permissionItems().count, "permission")), \(Self.count(store.roleScenicList().count, "scenic area")) for the role")
+        permissionStep.notes.append("stored before this launch: \(NumberText.count(store.permissionItems().count, "permission")), \(NumberText.count(store.roleScenicList().count, "scenic area")) for the role")
         // The home rebuilds its common menus from the permissions (seed §4.2, §6.2).
         let rebuilding = reader("rebuild common menus (HomeCommonMenuStore)", home)
         var menus = BootStep(name: "rebuild common menus (HomeCommonMenuStore)", rule: Rules.commonMenus,
@@ -253,7 +253,6 @@ public struct BootReplay: Sendable {
     // MARK: Reading stored values
 
     /// `1 permission`, `3 permissions`.
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The reads of the home's step of that name: each key as the replay's steps before it left it
     /// (`HomeStep.readState`), so a value an earlier step changed is shown changed; as stored when the
@@ -277,7 +276,7 @@ public struct BootReplay: Sendable {
             case .commonMenus: noun = "URI"
             default: noun = "item"
             }
-            return StoredRead(key: key, value: ["count": .int(items.count)], text: Self.count(items.count, noun))
+            return StoredRead(key: key, value: ["count": .int(items.count)], text: NumberText.count(items.count, noun))
         }
         if StoreKey.valueType(of: key) == .time, let seconds = value.doubleValue {
             return StoredRead(key: key, value: value, text: LocalTime.human(Date(timeIntervalSince1970: seconds)))
