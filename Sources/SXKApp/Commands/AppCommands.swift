@@ -73,7 +73,9 @@ struct AppCommands: Sendable {
             } else if session.offline {
                 validationStatus = validation.unvalidated.map { ExitCodes.status(for: $0) } ?? ExitStatus.network
             }
-            if snapshot, !writes, session.phase == .loggedIn { try host.returnToImportedSnapshot() }
+            // Offline (no answer, or an error answer) the contexts are the snapshot's already, and the
+            // view says `offline` as its warning and status do.
+            if snapshot, !writes, session.phase == .loggedIn, !session.offline { try host.returnToImportedSnapshot() }
         }
         // The start's word about a stored token of another backend, when a one-shot or script has not
         // said it yet: after the command, unless its error line says the same.

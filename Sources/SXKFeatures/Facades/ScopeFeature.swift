@@ -200,8 +200,15 @@ public struct ScopeFeature: Sendable {
         try sessionGuard.requireSession()
         if contexts.account.current.stores.isEmpty { _ = try await fetchStores() }
         let a = contexts.account.current
-        return try ScopeFeature.match(
-            query, in: AppModel.storesToChoose(a.stores, scenicId: a.scenicId), id: \.storeId, name: \.storeName,
+        return try ScopeFeature.store(matching: query, among: a.stores, scenicId: a.scenicId)
+    }
+
+    /// The matcher of `store(matching:)` on a list given (no network): the stores `AppModel.storesToChoose`
+    /// offers for `scenicId`, by id, exact name, then unique prefix (`compare --as store:NAME`, which
+    /// changes no session and so loads no list).
+    public static func store(matching query: String, among stores: [Store], scenicId: Int?) throws(FeatureError) -> Store {
+        try match(
+            query, in: AppModel.storesToChoose(stores, scenicId: scenicId), id: \.storeId, name: \.storeName,
             notFound: { FeatureError.storeNotFound($0, available: $1) },
             ambiguous: { FeatureError.ambiguousStore($0, matches: $1) })
     }

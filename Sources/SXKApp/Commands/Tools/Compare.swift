@@ -49,7 +49,8 @@ extension AppCommands {
         _ = features.auth.knownAccounts()
         var targets: [CompareTarget] = []
         for (label, identity) in identities {
-            targets.append(try await CompareTarget.resolve(label, identity, contexts: contexts, scope: features.scope))
+            targets.append(try await CompareTarget.resolve(label, identity, contexts: contexts, scope: features.scope,
+                                                           keptStores: StoreListCache.read(services.storage)))
         }
         let client = try services.network().client
 

@@ -76,7 +76,10 @@ struct CompareTarget {
         return text
     }
 
-    static func resolve(_ label: String, _ identity: CompareIdentity, contexts: SessionContexts, scope: ScopeFeature) async throws -> CompareTarget {
+    /// `keptStores`: the store list the profile keeps (`StoreListCache`), for a name when this process
+    /// holds none: compare loads no list, since a refused load would change the session.
+    static func resolve(_ label: String, _ identity: CompareIdentity, contexts: SessionContexts, scope: ScopeFeature,
+                        keptStores: @autoclosure () -> [Store]) async throws -> CompareTarget {
         let a = contexts.account.current
         let p = contexts.permission.current
         let current = CompareTarget(
@@ -140,7 +143,11 @@ struct CompareTarget {
             if let n = Int(query) {
                 id = n
             } else {
-                do { id = try await scope.store(matching: query).storeId } catch { throw refusal(label, error) }
+                let stores = a.stores.isEmpty ? keptStores() : a.stores
+                guard !stores.isEmpty else {
+                    throw AppError.usage("\(label): no store list is held to match '\(query)' (`store` loads one) — give the store's id")
+                }
+                do { id = try ScopeFeature.store(matching: query, among: stores, scenicId: a.scenicId).storeId } catch { throw refusal(label, error) }
             }
             var target = current
             target.storeId = id

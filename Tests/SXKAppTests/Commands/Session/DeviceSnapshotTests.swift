@@ -404,6 +404,12 @@ extension DeviceSnapshotTests {
         XCTAssertEqual(revalidated.stdout, "[\"loggedIn\",0,0]\n0\n0\n", revalidated.summary)
         XCTAssertEqual(afterOrders.stdout.split(separator: "\n").dropFirst().joined(separator: "\n"), "[\"loggedIn\",0,0]\n0\n0", afterOrders.summary)
         XCTAssertEqual(files(ws, profile: "device"), contents)
+        // A validation answered with an error: the view says offline, as its warning and status (1) do.
+        server.injectFault(path: "/api/yf-handset-app/userinfo", kind: .status500)
+        let offline = SXK.run(["--profile", "device", "--revalidate", "whoami", "--jq", "[.phase, .offline]"], in: ws, baseURL: url)
+        XCTAssertEqual(offline.status, 1, offline.summary)
+        XCTAssertEqual(offline.stdout, "[\"loggedIn\",true]\n", offline.summary)
+        XCTAssertEqual(files(ws, profile: "device"), contents)
     }
 }
 

@@ -97,8 +97,8 @@ final class CompareTests: XCTestCase {
     // MARK: Scope names, as `scenic` and `store` match them
 
     /// `scenic:NAME` and `store:NAME` are matched as the switches match a name: among the current role's
-    /// scenic areas (not another role's) and the current scenic's stores, the list loaded when none is
-    /// held (a one-shot has none), and refused in the switches' words.
+    /// scenic areas (not another role's) and the current scenic's stores (the list the profile keeps
+    /// when this process holds none; compare loads none), and refused in the switches' words.
     func testAScopeNameResolvesAsTheSwitchesResolveIt() throws {
         let (server, url) = try startSandbox()
         defer { server.stop() }
@@ -128,6 +128,15 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(refused.errorLines, said.errorLines.map { $0.replacingOccurrences(of: "error: ", with: "error: store:断桥: ") }, refused.summary)
         XCTAssertEqual(SXK.run(["store", "梅峰"], in: store, baseURL: url).status, 0)
         XCTAssertEqual(try store.defaultsObject()["key_in_current_store_id"] as? Int, 302)
+
+        // A name is matched in the list the login kept, with no request: a token the server no longer
+        // accepts then shows in the matrix, as for `store:ID`, and the session stays as it was.
+        server.expireTokens()
+        server.resetRequestLog()
+        let expired = SXK.run(["compare", "--as", "current,store:梅峰", "--", "orders", "--json"], in: store, baseURL: url)
+        XCTAssertEqual(expired.status, 0, expired.summary)
+        XCTAssertFalse(server.requestLog().contains { $0.path == "/api/app/store/all" }, "compare loaded the store list")
+        XCTAssertNotNil(store.token(), "compare ended the session: \(expired.summary)")
     }
 
     /// Names the sandbox does not have: an exact name that begins a longer one is that one, in `store`
@@ -137,17 +146,21 @@ final class CompareTests: XCTestCase {
             Store(storeId: 302, storeName: "梅峰观岛摄影", scenicId: 3), Store(storeId: 309, storeName: "梅峰", scenicId: 3),
             Store(storeId: 101, storeName: "断桥摄影店", scenicId: 1),
         ])
-        let store = try await CompareTarget.resolve("store:梅峰", .store("梅峰"), contexts: contexts, scope: scope)
+        let kept = [Store(storeId: 302, storeName: "梅峰观岛摄影", scenicId: 3), Store(storeId: 309, storeName: "梅峰", scenicId: 3)]
+        let store = try await CompareTarget.resolve("store:梅峰", .store("梅峰"), contexts: contexts, scope: scope, keptStores: kept)
         XCTAssertEqual(store.storeId, 309)
         XCTAssertEqual(store.override?.value, 309)
-        XCTAssertEqual(storeLoads.value, 1, "compare loads the store list `store` matches in")
+        XCTAssertEqual(storeLoads.value, 0, "compare loaded a store list (a refused load would change the session)")
+        var unheld = ""
+        do { _ = try await CompareTarget.resolve("store:梅峰", .store("梅峰"), contexts: contexts, scope: scope, keptStores: []) } catch { unheld = "\(error)" }
+        XCTAssertEqual(unheld, "store:梅峰: no store list is held to match '梅峰' (`store` loads one) — give the store's id")
         let chosen = try await scope.selectStore("梅峰")
         XCTAssertEqual(chosen.storeId, 309)
 
-        let scenic = try await CompareTarget.resolve("scenic:西湖", .scenic("西湖"), contexts: contexts, scope: scope)
+        let scenic = try await CompareTarget.resolve("scenic:西湖", .scenic("西湖"), contexts: contexts, scope: scope, keptStores: [])
         XCTAssertEqual(scenic.scenicId, 4)
         var refusal = ""
-        do { _ = try await CompareTarget.resolve("scenic:灵隐", .scenic("灵隐"), contexts: contexts, scope: scope) } catch { refusal = "\(error)" }
+        do { _ = try await CompareTarget.resolve("scenic:灵隐", .scenic("灵隐"), contexts: contexts, scope: scope, keptStores: []) } catch { refusal = "\(error)" }
         var switchRefusal = ""
         do { _ = try await scope.selectScenic("灵隐") } catch { switchRefusal = "\(error)" }
         XCTAssertEqual(refusal, "scenic:灵隐: " + switchRefusal)
@@ -155,7 +168,7 @@ final class CompareTests: XCTestCase {
         let switched = try await scope.selectScenic("西湖")
         XCTAssertEqual(switched.scenic?.scenicId, 4)
         // An id is sent as typed, whoever lists it.
-        let typed = try await CompareTarget.resolve("scenic:2", .scenic("2"), contexts: contexts, scope: scope)
+        let typed = try await CompareTarget.resolve("scenic:2", .scenic("2"), contexts: contexts, scope: scope, keptStores: [])
         XCTAssertEqual(typed.override?.value, 2)
     }
 
