@@ -101,7 +101,7 @@ public final class APIClient: Sendable {
         guard urlText.utf8.count <= APIClient.longestURL else {
             throw APIError.invalidRequest(reason: "with its query the URL is \(urlText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)", request: label)
         }
-        guard let url = URL(string: urlText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
+        guard let url = URL(string: APIClient.escapedForURL(urlText)) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
 
         let sessionToken = tokens.current()
         let token = tokenOverride.flatMap { $0.isEmpty ? nil : $0 } ?? (withSession ? sessionToken : nil)
@@ -326,6 +326,38 @@ public final class APIClient: Sendable {
         }
         return text
     }
+
+    /// `text` as a URL sends it: the bytes RFC 3986 allows in a URL, and a `%` that starts an escape,
+    /// as typed; every other byte (a Chinese name, a space, a `%` that starts none) as `%XX`. Done here,
+    /// not left to `URL(string:)`, which on such a text escapes the query's `%` too (`Pass%77ord` went
+    /// out as `Pass%2577ord`, a name other than the one shown and masked).
+    static func escapedForURL(_ text: String) -> String {
+        let bytes = text.utf8
+        // Most URLs are all allowed bytes and go as they are.
+        guard bytes.contains(where: { !urlByteAllowed[Int($0)] }) else { return text }
+        let array = Array(bytes)
+        func isHex(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66) }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(array.count + 16)
+        for (i, b) in array.enumerated() {
+            let escape = b == UInt8(ascii: "%") && i + 2 < array.count && isHex(array[i + 1]) && isHex(array[i + 2])
+            if urlByteAllowed[Int(b)] || escape {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes RFC 3986 allows unescaped in a URL (unreserved and reserved), by value; `%` is not
+    /// among them (`escapedForURL` keeps one that starts an escape).
+    private static let urlByteAllowed: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8 { table[Int(b)] = true }
+        return table
+    }()
 
     /// RFC 3986 unreserved characters stay; every other byte of the UTF-8 form becomes `%XX`.
     public static func percentEncode(_ text: String) -> String {

@@ -33,6 +33,20 @@ final class RawRequestTests: SandboxTestCase {
         XCTAssertEqual(query.queryValue("keyword"), "a:b", "the separator that comes first decides")
     }
 
+    /// A query typed into the path goes on the wire as typed: its escapes kept, only the bytes a URL
+    /// cannot hold (Chinese, a space, a `%` that starts no escape) escaped; and what `curl N` shows
+    /// masks its secret-named pair as the trace does.
+    func testAQueryTypedIntoThePathIsSentAsTyped() throws {
+        let ws = loggedIn()
+        let r = SXK.run(["-c", "get '/api/app/store/order/list?storeId=301&Pass%77ord=verysecretvalue123&keyword=西湖 a%zz'; curl 1"], in: ws, baseURL: url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let sent = try XCTUnwrap(server.requestLog().last)
+        XCTAssertEqual(sent.rawQuery, "storeId=301&Pass%77ord=verysecretvalue123&keyword=%E8%A5%BF%E6%B9%96%20a%25zz")
+        XCTAssertEqual(sent.queryValue("keyword"), "西湖 a%zz")
+        XCTAssertFalse(r.stdout.contains("verysecretvalue123") || r.stderr.contains("verysecretvalue123"), r.summary)
+        XCTAssertTrue(r.stdout.contains("Pass%77ord=***"), r.summary)
+    }
+
     func testBadItemsAreOneUsageLine() {
         let ws = loggedIn()
         for (words, message) in [
