@@ -20,18 +20,27 @@ public enum Pager {
     /// The one paging rule for command output and help: `page` goes through `command` when stdout
     /// is a terminal and the page is taller than it, else (or when the pager cannot start) straight
     /// to `stdout`. A nil command never pages (`--no-pager`, `pager off`).
-    /// `after`: what is written to the same terminal right after the page (the note of the columns
-    /// hidden, warnings), counted with it: a page that fits only without them would have its first
-    /// rows (the table's header) scroll away unpaged.
-    public static func deliver(_ page: String, to stdout: any OutputSink, stdoutIsTerminal: Bool, command: String?, after: String = "") {
-        if let command, stdoutIsTerminal, !page.isEmpty {
-            let height = Terminal.currentHeight()
-            if rows(page + after, columns: Terminal.currentWidth(environment: [:]), atLeast: height) >= height {
+    /// `after`: what would be written to the same terminal right after the page (the note of the
+    /// columns hidden, warnings). When the page fits the screen but not with it, `sayAfter` writes it
+    /// before the page instead and true is returned: the page's first rows (a table's header) stay on
+    /// the screen, with no pager to quit for a page that fits (and `less -F` would quit at once anyway).
+    @discardableResult
+    public static func deliver(_ page: String, to stdout: any OutputSink, stdoutIsTerminal: Bool, command: String?,
+                               after: String = "", sayAfter: () -> Void = {}) -> Bool {
+        if stdoutIsTerminal, !page.isEmpty {
+            let height = Terminal.currentHeight(), columns = Terminal.currentWidth(environment: [:])
+            if let command, rows(page, columns: columns, atLeast: height) >= height {
                 stdout.flush()
-                if run(command: command, text: page) { return }
+                if run(command: command, text: page) { return false }
+            } else if !after.isEmpty, rows(page + after, columns: columns, atLeast: height) >= height {
+                stdout.flush()
+                sayAfter()
+                stdout.write(page)
+                return true
             }
         }
         stdout.write(page)
+        return false
     }
 
     /// Rows `page` takes on a terminal `columns` wide, counted up to `limit`: a line as many rows as
@@ -264,10 +273,11 @@ public final class PagerProcess: @unchecked Sendable {
 
 extension CommandIO {
     /// Writes `page` to this command's stdout under the paging rule of `Pager.deliver`; `after` is
-    /// counted only when stderr shares the screen.
-    public func deliver(_ page: String, pager: String?, after: String = "") {
+    /// counted only when stderr shares the screen. True when `sayAfter` ran, before the page.
+    @discardableResult
+    public func deliver(_ page: String, pager: String?, after: String = "", sayAfter: () -> Void = {}) -> Bool {
         Pager.deliver(page, to: stdout, stdoutIsTerminal: terminal.stdoutIsTerminal, command: pager,
-                      after: terminal.stderrIsTerminal ? after : "")
+                      after: terminal.stderrIsTerminal ? after : "", sayAfter: sayAfter)
     }
 }
 

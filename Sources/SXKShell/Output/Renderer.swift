@@ -37,13 +37,19 @@ public struct Renderer: Sendable {
         let me = Renderer(io: io, format: chosen, secrets: secrets, pager: pager, heldNotes: held)
         let sayNotes = { for note in output.notes { io.stderr.write(me.stderrLine(note) + "\n") } }
         var status = output.status
+        // The notes held for after the output (the columns hidden), then the warnings.
+        let sayAfter = {
+            io.stderr.write(held.text)
+            for warning in output.warnings { io.warning(me.text(warning)) }
+        }
+        var saidAfter = false
         // Rows made before the notes are said: a usage error in them (`--columns nope`) is then the only line.
         if output.live == nil, output.stream == nil {
             let page = BufferOutput()
             try me.renderStatic(output, into: page)
             sayNotes()
-            // What follows the page on the terminal counts towards its height.
-            me.deliver(page.text, after: held.text + output.warnings.map { "warning: " + me.text($0) + "\n" }.joined())
+            // Said before the page when after it they would push its first rows off the screen.
+            saidAfter = me.deliver(page.text, after: held.text + output.warnings.map { "warning: " + me.text($0) + "\n" }.joined(), sayAfter: sayAfter)
         } else {
             sayNotes()
         }
@@ -59,8 +65,7 @@ public struct Renderer: Sendable {
             status = try await me.renderStream(stream)
         }
         io.stdout.flush()
-        io.stderr.write(held.text)
-        for warning in output.warnings { io.warning(me.text(warning)) }
+        if !saidAfter { sayAfter() }
         return status
     }
 
@@ -450,5 +455,8 @@ public struct Renderer: Sendable {
     // MARK: paging
 
     /// Writes a page of text to stdout, through the pager when it is taller than the terminal.
-    func deliver(_ page: String, after: String = "") { io.deliver(page, pager: pager, after: after) }
+    @discardableResult
+    func deliver(_ page: String, after: String = "", sayAfter: () -> Void = {}) -> Bool {
+        io.deliver(page, pager: pager, after: after, sayAfter: sayAfter)
+    }
 }
