@@ -278,6 +278,10 @@ final class AppModelRulesTests: XCTestCase {
         let accountType = try explain.key(StoreKey.accountType).steps
         XCTAssertTrue(accountType.contains { $0.value == "read by StoreKey.accountCachePrefix" }, "\(accountType.map(\.value))")
         XCTAssertFalse(accountType.contains { $0.value == "written by StoreKey.accountCachePrefix" })
+        // How an empty common-menus record is read is no writer of the key either.
+        let menus = try explain.key("5001_store_role_photographer_common_uris").steps
+        XCTAssertTrue(menus.contains { $0.value == "read by CommonMenuStore.commonURIs" && $0.rule == AppModel.Rule.emptyCommonMenusRecord.what }, "\(menus.map(\.value))")
+        XCTAssertFalse(menus.contains { $0.value == "written by CommonMenuStore.commonURIs" && $0.rule == AppModel.Rule.emptyCommonMenusRecord.what })
     }
 }
 

@@ -81,6 +81,12 @@ final class InvocationTests: XCTestCase {
             }
         }
         XCTAssertEqual(try parse(["--timeout", "1e1", "version"]).options.timeout, 10)
+        // 0 stops the connection holder: only as written, never by a sign or an underflow.
+        for word in ["-0", "+0", "1e-400", "+5"] {
+            XCTAssertThrowsError(try parse(["--persist", word, "version"]), word) { XCTAssertTrue($0 is UsageError) }
+        }
+        XCTAssertEqual(try parse(["--persist", "0.0", "version"]).options.persist, 0)
+        XCTAssertEqual(try parse(["--persist", "1e3", "version"]).options.persist, 1000)
         XCTAssertThrowsError(try parse(["--json=1"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["-c", "x", "extra"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["a.sxk", "extra"])) { XCTAssertTrue($0 is UsageError) }

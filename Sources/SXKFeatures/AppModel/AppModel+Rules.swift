@@ -109,7 +109,7 @@ extension AppModel {
         public static let commonMenus = ModelRule("CommonMenuStore.commonURIs", "home: with permissions and no record, at most 4 defaults",
                                                   Rules.commonMenus, keys: [ModelRule.commonMenus])
         public static let emptyCommonMenusRecord = ModelRule("CommonMenuStore.commonURIs", "a stored empty list is a record: no default written over it",
-                                                             Rules.emptyCommonMenusRecord, keys: [ModelRule.commonMenus])
+                                                             Rules.emptyCommonMenusRecord, keys: [ModelRule.commonMenus], readsOnly: true)
         public static let commonMenuChoice = ModelRule("CommonMenuStore.commonURIs", "which 4: the first of the permission list",
                                                        Rules.commonMenuChoice, keys: [ModelRule.commonMenus])
         public static let storeLoad = ModelRule("AppModel.matchStore", "loadStoreListIfNeeded (storeAdmin with a scenic > 0) writes only a match",

@@ -272,7 +272,10 @@ public struct Invocation: Sendable, Equatable {
     /// A persist time: 0 (stop) or a positive number of seconds up to a day.
     public static func persistSeconds(_ text: String, _ name: String) throws -> Double {
         // Decimal only (`ValueCheck.isNumber`): `Double` also reads hexadecimal (`0x10`), which no one means as seconds.
-        guard let seconds = JSONValue.decimal(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+        // No sign, and 0 only as written (`1e-400` reads as 0): 0 stops the holder, never by a typo's rounding.
+        let signed = text.hasPrefix("-") || text.hasPrefix("+")
+        guard !signed, let seconds = JSONValue.decimal(text), seconds.isFinite, seconds >= 0, seconds <= 86_400,
+              seconds > 0 || !text.contains(where: { ("1"..."9").contains($0) }) else {
             throw UsageError("\(name) expects seconds from 0 to 86400, got '\(text)'")
         }
         return seconds

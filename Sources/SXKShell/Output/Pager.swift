@@ -135,6 +135,9 @@ public enum Pager {
     /// forms): without it less shows sxk's colours as `ESC[1m` text. First, because an option that
     /// takes a string (`-P` prompt) runs to the end of the value; sxk's own text reaches the pager
     /// sanitized, so only its colours are passed raw.
+    /// less's long options whose value is a string, ended by `$` as a one-letter one's is.
+    static let lessStringOptions: Set<String> = ["prompt", "pattern", "tag", "tag-file", "log-file", "LOG-FILE"]
+
     static func lessOptions(_ current: String?) -> String {
         guard let current else { return "FRX" }
         // Read as less reads it: letters are options (a dash is optional), a string option's value
@@ -146,9 +149,18 @@ public enum Pager {
                 continue
             }
             if rest.hasPrefix("--") {
-                let word = rest.prefix { $0 != " " && $0 != "\t" }
+                let word = rest.prefix { $0 != " " && $0 != "\t" && $0 != "=" }
                 if word.lowercased() == "--raw-control-chars" { return current }
                 rest = rest.dropFirst(word.count)
+                // A string option's value (`--prompt=s Rows$`) runs to `$`, spaces and all; another
+                // option's (`--tabs=4`) to the next space.
+                if rest.first == "=" {
+                    if Self.lessStringOptions.contains(String(word.dropFirst(2))) {
+                        rest = rest.firstIndex(of: "$").map { rest[rest.index(after: $0)...] } ?? ""
+                    } else {
+                        rest = rest.drop { $0 != " " && $0 != "\t" }
+                    }
+                }
                 continue
             }
             if first == "R" || first == "r" { return current }

@@ -312,6 +312,9 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(Pager.lessOptions("-X -M"), "-R -X -M")
         XCTAssertEqual(Pager.lessOptions("-Ps Rows$"), "-R -Ps Rows$")
         XCTAssertEqual(Pager.lessOptions("-+R -i"), "-R -+R -i")
+        // A long option's string value (to `$`, spaces and all) holds no option.
+        XCTAssertEqual(Pager.lessOptions("--prompt=s Rows R$ -i"), "-R --prompt=s Rows R$ -i")
+        XCTAssertEqual(Pager.lessOptions("--tabs=4 -R"), "--tabs=4 -R")
         XCTAssertEqual(Pager.rows(String(repeating: "1234567\t", count: 10) + "\n", columns: 60, atLeast: 100), 2, "a tab goes to the next multiple of 8")
         XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }
