@@ -368,7 +368,7 @@ final class SXKHost: ShellHost, @unchecked Sendable {
         return HistoryContext(
             profile: s.paths.profile, environment: s.environment.name,
             role: loggedOut ? nil : s.contexts.permission.roleCode,
-            scenicId: loggedOut ? nil : account.scenicId.map(String.init),
+            scenicId: loggedOut || !validScenic ? nil : account.scenicId.map(String.init),
             scenicName: loggedOut || account.scenicId == nil && account.scenicName == nil ? nil : validScenic ? account.scenicName : "?",
             storeId: loggedOut ? nil : AppModel.currentStore(account.storeId).map(String.init))
     }

@@ -28,12 +28,9 @@ enum CompareRequest {
         }
         switch spec.name {
         case "orders":
-            let page = command.option("page").flatMap(Int.init) ?? 1
-            let pageSize = command.option("page-size").flatMap(Int.init) ?? OrdersFeature.defaultPageSize
-            guard page >= 1 else { throw AppError.usage("--page must be 1 or more") }
-            guard OrdersFeature.pageSizes.contains(pageSize) else {
-                throw AppError.usage("--page-size must be between \(OrdersFeature.pageSizes.lowerBound) and \(OrdersFeature.pageSizes.upperBound)")
-            }
+            // Read and refused as `orders` reads them, in its words.
+            let page = try AppCommands.number(command, "page", in: 1...Int.max) ?? 1
+            let pageSize = try AppCommands.number(command, "page-size", in: OrdersFeature.pageSizes) ?? OrdersFeature.defaultPageSize
             return (.orders(page: page, pageSize: pageSize, status: try command.option("status").map(OrderStatus.code),
                             keyword: command.option("keyword")), json)
         default:

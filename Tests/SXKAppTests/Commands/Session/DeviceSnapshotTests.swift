@@ -253,7 +253,7 @@ final class DeviceSnapshotTests: SandboxTestCase {
         func line(_ command: String, _ context: String) -> String {
             (command + "\t#@sxk " + context).replacingOccurrences(of: " ", with: "\\040").replacingOccurrences(of: "\t", with: "\\011")
         }
-        let here = #"{"profile":"imported","role":"storeAdmin","scenicId":"-1","scenicName":"?"}"#
+        let here = #"{"profile":"imported","role":"storeAdmin","scenicName":"?"}"#
         let store0 = #"{"profile":"imported","role":"storeAdmin","scenicId":"-1","scenicName":"西湖景区","storeId":"0"}"#
         let history = ["_HiStOrY_V2_", line("orders", here), line("stats", store0)].joined(separator: "\n") + "\n"
         try FileManager.default.createDirectory(atPath: ws.stateDir + "/imported", withIntermediateDirectories: true)

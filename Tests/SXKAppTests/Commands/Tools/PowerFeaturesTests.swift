@@ -118,6 +118,13 @@ final class PowerFeaturesTests: SandboxTestCase {
         }
         XCTAssertFalse(server.requestLog().contains { $0.path == "/api/app/config" || $0.path == "/api/app/v9/set-user" },
                        "a refused compare sent a request")
+        // A page or page size out of range is refused in the words `orders` refuses it in.
+        for flags in [["--page-size", "101"], ["--page", "0"]] {
+            let compared = SXK.run(["compare", "--as", "current", "--", "orders"] + flags, in: ws, baseURL: url)
+            let alone = SXK.run(["orders"] + flags, in: ws, baseURL: url)
+            XCTAssertEqual([compared.status, alone.status], [2, 2], compared.summary + alone.summary)
+            XCTAssertEqual(compared.errorLines, alone.errorLines, compared.summary)
+        }
     }
 
     // MARK: scope guard
