@@ -60,6 +60,16 @@ public struct ExplainFeature: Sendable {
         store.snapshotSavedAt.map { ", snapshot last saved \(LocalTime.human($0))" } ?? ""
     }
 
+    /// The stored role code as a step shows it: a stored empty one is no role, said, not printed as nothing.
+    private var storedRole: String {
+        store.roleCode.map { $0.isEmpty ? "\"\" (empty: no role)" : AppModel.shownCode($0) } ?? "nil"
+    }
+
+    /// The current role's permissions, as a verdict names them.
+    private var rolesPermissions: String {
+        store.roleCode.flatMap { $0.isEmpty ? nil : "role \(AppModel.shownCode($0))'s permissions" } ?? "the permissions stored with no role"
+    }
+
     private func verdictBasis(_ steps: [ExplainStep]) -> Basis {
         steps.contains { $0.basis.basis == .inferred } ? .inferred : .documented
     }
@@ -72,7 +82,7 @@ public struct ExplainFeature: Sendable {
         let permissionKey = StoreKey.scoped(StoreKey.permission, prefix: scopePrefix)
         let permissions = store.permissionItems()
         var steps = [
-            ExplainStep(key: StoreKey.roleCode, value: role, rule: "the current role", basis: Rules.storage),
+            ExplainStep(key: StoreKey.roleCode, value: storedRole, rule: "the current role", basis: Rules.storage),
             ExplainStep(key: permissionKey, value: "\(permissions.count) permissions\(stamp)",
                         rule: "the current role's flat permissions, saved by loadPermissions; menus come from them", basis: Rules.permissionLoad),
         ]
@@ -82,14 +92,14 @@ public struct ExplainFeature: Sendable {
             let entry = catalog.entry(uri: uri)
             steps.append(ExplainStep(key: nil, value: entry.map { "title \($0.title)" } ?? "unknown to sxk's catalog (permission name \(granted.name))",
                                      rule: "menu titles are sxk's display aid; an unknown URI is still a menu", basis: Rules.menuTitles))
-            verdict = "menu \(uri) shown: role \(role)'s permissions (\(permissionKey)\(stamp)) hold it"
+            verdict = "menu \(uri) shown: \(rolesPermissions) (\(permissionKey)\(stamp)) hold it"
         } else {
             let others = store.rolePermissionList().filter { $0.roleCode != role && $0.permissions.contains { $0.uri == uri } }.map(\.roleCode)
             if !others.isEmpty {
                 steps.append(ExplainStep(key: StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix), value: "held by role \(others.joined(separator: ", "))",
                                          rule: "other roles' permissions never apply to the current role", basis: Rules.roleMatch))
             }
-            verdict = "menu \(uri) hidden: role \(role)'s permissions (\(permissionKey)\(stamp)) lack it"
+            verdict = "menu \(uri) hidden: \(rolesPermissions) (\(permissionKey)\(stamp)) lack it"
         }
         // The home's forced permission load re-derives the role's permissions first (the app model,
         // the stored list standing in offline): say when the next home would judge otherwise.
@@ -99,13 +109,13 @@ public struct ExplainFeature: Sendable {
             let holds = derived.contains { $0.uri == uri }
             if holds != (granted != nil) {
                 steps.append(ExplainStep(key: StoreKey.scoped(StoreKey.rolePermissionList, prefix: scopePrefix),
-                    value: "\(derived.count) permissions for role \(role) after the load",
+                    value: "\(derived.count) permissions for \(role.isEmpty ? "no role" : "role " + AppModel.shownCode(role)) after the load",
                     rule: "the next home's loadPermissions re-derives the flat permissions from this list (standing in for the answer offline): the menu would then be \(holds ? "shown" : "hidden")",
                     basis: after.roleCode == store.roleCode && derived.isEmpty ? Rules.roleMatch : Rules.offlineStandIn))
                 nextHome = verdict + "; at the next home it would be \(holds ? "shown" : "hidden")"
             }
         }
-        if role != "nil" {
+        if role != "nil", !role.isEmpty {
             let commonKey = StoreKey.commonMenuURIs(prefix: scopePrefix, roleCode: role)
             let common = store.commonMenuURIs(roleCode: role)
             steps.append(ExplainStep(key: commonKey, value: common.map { $0.contains(uri) ? "holds it" : "does not hold it" } ?? "no record",
@@ -216,10 +226,8 @@ public struct ExplainFeature: Sendable {
             steps.append(ExplainStep(key: nil, value: "guest", rule: "no account type: sxk uses the guest scope, never a guessed type", basis: Rules.missingAccountType))
         }
         steps.append(ExplainStep(key: nil, value: "\(scopePrefix)_<key>", rule: "scoped keys are joined to the scope with _", basis: Rules.scopeJoiner))
-        // A stored empty code is no role, as every other view reads it: said, not printed as nothing.
         let role = store.roleCode
-        steps.append(ExplainStep(key: StoreKey.roleCode, value: role.map { $0.isEmpty ? "\"\" (empty: no role)" : AppModel.shownCode($0) } ?? "nil",
-                                 rule: "the current role", basis: Rules.storage))
+        steps.append(ExplainStep(key: StoreKey.roleCode, value: storedRole, rule: "the current role", basis: Rules.storage))
         let scenic = store.currentScenicId
         let invalid = AppModel.scenicClearReason(scenicId: scenic, scenicName: store.currentScenicName)
         steps.append(ExplainStep(key: StoreKey.currentScenicId, value: scenic.map(String.init) ?? "nil",

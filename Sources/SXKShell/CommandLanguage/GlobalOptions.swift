@@ -41,7 +41,7 @@ public struct GlobalOptions: Sendable, Equatable {
 
     /// Every global flag with its summary, for `sxk --help` and the completion scripts.
     public static let flags: [FlagSpec] = [
-        FlagSpec("env", value: .choice(["test", "release", "sandbox"]), valueName: "NAME", summary: "Environment: test or release; sandbox only with --sandbox (SXK_ENV)"),
+        FlagSpec("env", value: .choice(["test", "release", "sandbox"]), valueName: "NAME", summary: "Environment: test or release, or an http(s) URL as --base-url takes; sandbox only with --sandbox (SXK_ENV)"),
         FlagSpec("base-url", value: .string, valueName: "URL", summary: "Use this server instead of the environment's (SXK_BASE_URL)"),
         FlagSpec("profile", value: .string, valueName: "NAME", summary: "State profile, default the environment name or host-port of --base-url (SXK_PROFILE)"),
         FlagSpec("state-dir", value: .path, valueName: "DIR", summary: "Keep state in DIR (SXK_STATE_DIR)"),

@@ -52,7 +52,7 @@ function __sxk_dynamic
 end
 
 complete -c sxk -f
-complete -c sxk -n '__sxk_at ""' -l env -x -a 'test release sandbox' -d 'Environment: test or release; sandbox only with --sandbox (SXK_ENV)'
+complete -c sxk -n '__sxk_at ""' -l env -x -a 'test release sandbox' -d 'Environment: test or release, or an http(s) URL as --base-url takes; sandbox only with --sandbox (SXK_ENV)'
 complete -c sxk -n '__sxk_at ""' -l base-url -x -d 'Use this server instead of the environment'\''s (SXK_BASE_URL)'
 complete -c sxk -n '__sxk_at ""' -l profile -x -d 'State profile, default the environment name or host-port of --base-url (SXK_PROFILE)'
 complete -c sxk -n '__sxk_at ""' -l state-dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'Keep state in DIR (SXK_STATE_DIR)'

@@ -107,7 +107,8 @@ extension AppCommands {
             }
             if !orphaned.isEmpty {
                 let missing = target.storage.appStore.userId == nil ? "key_in_user_id" : "key_in_account_type"
-                output.warnings.append("the export has no \(missing), so its account scope is guest \(Rules.storage.marker): "
+                let read = report.rejected.contains { $0.key == missing } ? "no \(missing) that could be read" : "no \(missing)"
+                output.warnings.append("the export has \(read), so its account scope is guest \(Rules.storage.marker): "
                     + "\(Formatting.count(orphaned.count, "account-scoped key")) of another scope (\(listed(orphaned))) are kept but read by no view, as the app reads none of them")
             }
         }

@@ -14,7 +14,7 @@ enum CompareIdentity: Equatable {
     /// The session's token with the request's store parameter set to this store.
     case store(String)
 
-    static let syntax = "account:ID, role:CODE, scenic:ID, store:ID or current"
+    static let syntax = "account:ID, role:CODE, scenic:ID|NAME, store:ID|NAME or current"
 
     /// `role:photographer,role:storeAdmin` (each `--as` value may hold a comma list), in order, without repeats.
     /// One identity alone is compared with the current session, which becomes the baseline.

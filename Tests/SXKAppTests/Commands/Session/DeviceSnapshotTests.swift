@@ -295,6 +295,8 @@ final class DeviceSnapshotTests: SandboxTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stdout.contains("role none (stored empty), scenic 1"), r.summary)
         XCTAssertTrue(r.stdout.contains(#"key_in_role_code = "" (empty: no role)"#), r.summary)
+        let menu = SXK.run(["--profile", "imported", "explain", "menu", "home/order"], in: ws, baseURL: url)
+        XCTAssertTrue(menu.stdout.contains("the permissions stored with no role") && !menu.stdout.contains("role 's"), menu.summary)
     }
 
     /// What a review found: context diff on a rejected token credits the expiry, sxk's per-account keys
