@@ -91,6 +91,30 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
         XCTAssertEqual(try s.waitForExit(), 0)
     }
 
+    /// A one-shot in the background of a job-control shell leaves the terminal to the program in front:
+    /// it turns no echo off (that program's `read -s` or editor keeps its own modes) and draws no status.
+    func testABackgroundJobLeavesTheTerminalsEchoAndScreenAlone() throws {
+        let bash = "/bin/bash"
+        // Background jobs need a job-control shell: this skips only without /bin/bash (every Debian
+        // system has it and `make` installs it, so CI runs this).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        try logIn("13800000001")
+        server.setLatency(milliseconds: 1_500)
+        defer { server.setLatency(milliseconds: 0) }
+        let command = ([InteractiveShellTests.binary] + globalArguments + ["--revalidate", "whoami"]).map { "'\($0)'" }.joined(separator: " ")
+        let modes = "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo"
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c",
+                                                             "\(command) >/dev/null & sleep 1; echo during; \(modes); wait; echo after; \(modes); echo end"],
+                               environment: environment)
+        try s.expect("end", timeout: 15)
+        let text = s.screen
+        let during = text.components(separatedBy: "during").last?.components(separatedBy: "after").first ?? ""
+        XCTAssertTrue(during.contains("echo") && !during.contains("-echo"), text)
+        let after = text.components(separatedBy: "after").last ?? ""
+        XCTAssertTrue(after.contains("echo") && !after.contains("-echo"), text)
+        XCTAssertFalse(text.contains("waiting for"), text)
+    }
+
     /// Stdout and stderr are pipes: no status text at all, however slow the call.
     func testPlainProcessShowsNoStatus() throws {
         try logIn("13800000001")

@@ -227,6 +227,8 @@ public final class StatusLine: @unchecked Sendable {
         // While a pager shows the output it owns the screen: nothing is drawn over it (nor erased
         // from its last row); the line comes back once it quits, if the command still waits.
         if PagerProcess.isRunning { return }
+        // A job in the background draws nothing on the terminal of the program in front.
+        if isatty(fd) == 1, !Self.inForeground(fd) { return }
         let now = clock()
         let columns = width()
         lock.withLock {
@@ -254,8 +256,13 @@ public final class StatusLine: @unchecked Sendable {
     /// The echo bits taken off the terminal while the line shows (nil: none taken).
     private var echoHeld: tcflag_t?
 
+    /// Whether this process is in its terminal's foreground: a job in the background (`sxk … &`)
+    /// leaves the terminal's modes, and its screen, to the program in front.
+    private static func inForeground(_ fd: Int32) -> Bool { tcgetpgrp(fd) == getpgrp() }
+
     private func holdEcho() {
-        guard echoHeld == nil, isatty(0) == 1 else { return }
+        // The status thread blocks SIGTTOU, so a background `tcsetattr` would go through.
+        guard echoHeld == nil, isatty(0) == 1, Self.inForeground(0) else { return }
         var mode = termios()
         guard tcgetattr(0, &mode) == 0 else { return }
         let bits = mode.c_lflag & tcflag_t(ECHO | ECHONL)
@@ -268,6 +275,8 @@ public final class StatusLine: @unchecked Sendable {
     private func releaseEcho() {
         guard let bits = echoHeld else { return }
         echoHeld = nil
+        // Sent to the background since (Ctrl-Z, `bg`): the stop put the terminal's start mode back.
+        guard Self.inForeground(0) else { return }
         var mode = termios()
         guard tcgetattr(0, &mode) == 0 else { return }
         mode.c_lflag |= bits
