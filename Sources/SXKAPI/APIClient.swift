@@ -101,7 +101,9 @@ public final class APIClient: Sendable {
         guard urlText.utf8.count <= APIClient.longestURL else {
             throw APIError.invalidRequest(reason: "with its query the URL is \(urlText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)", request: label)
         }
-        guard let url = URL(string: APIClient.escapedForURL(urlText)) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
+        // The URL as it goes on the wire; the trace, `curl N` and HAR all show this one.
+        let wireText = APIClient.wireURL(urlText, base: configuration.baseURL)
+        guard let url = URL(string: wireText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
 
         let sessionToken = tokens.current()
         let token = tokenOverride.flatMap { $0.isEmpty ? nil : $0 } ?? (withSession ? sessionToken : nil)
@@ -127,7 +129,7 @@ public final class APIClient: Sendable {
         request.secrets = secrets
         request.carriesTypedSecret = !itemSecrets.isEmpty || Redaction.queryCarriesSecret(urlText)
         let tracing = observer.isTracing
-        let traceURL = tracing ? SecretMemory.mask(SecretScrubber.url(urlText, secrets: secrets)) : ""
+        let traceURL = tracing ? SecretMemory.mask(SecretScrubber.url(wireText, secrets: secrets)) : ""
         // The path as the trace lines and the status line show it: a live token or a secret-named query
         // value typed into a raw `get /x/<token>?password=…` masked like the URL.
         let shownPath = SecretScrubber.url(path, secrets: secrets)
@@ -327,9 +329,18 @@ public final class APIClient: Sendable {
         return text
     }
 
+    /// `text` (the base URL, then the path and query) with the path and query escaped for the wire
+    /// (`escapedForURL`); the base as it is (an IPv6 host's brackets).
+    static func wireURL(_ text: String, base: URL) -> String {
+        var baseText = base.absoluteString
+        while baseText.hasSuffix("/") { baseText.removeLast() }
+        guard text.hasPrefix(baseText) else { return escapedForURL(text) }
+        return baseText + escapedForURL(String(text.dropFirst(baseText.count)))
+    }
+
     /// `text` as a URL sends it: the bytes RFC 3986 allows in a URL, and a `%` that starts an escape,
     /// as typed; every other byte (a Chinese name, a space, a `%` that starts none) as `%XX`. Done here,
-    /// not left to `URL(string:)`, which on such a text escapes the query's `%` too (`Pass%77ord` went
+    /// not left to `URL(string:)`, which on such a text escapes the query's `%` too (`Pass%77ord` would go
     /// out as `Pass%2577ord`, a name other than the one shown and masked).
     static func escapedForURL(_ text: String) -> String {
         let bytes = text.utf8
@@ -351,11 +362,12 @@ public final class APIClient: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The bytes RFC 3986 allows unescaped in a URL (unreserved and reserved), by value; `%` is not
-    /// among them (`escapedForURL` keeps one that starts an escape).
+    /// The bytes RFC 3986 allows unescaped in a path and query, by value: unreserved and reserved but
+    /// `[` and `]` (a host's only; `URL(string:)` refuses them in a query and then escapes every `%`).
+    /// `%` is not among them (`escapedForURL` keeps one that starts an escape).
     private static let urlByteAllowed: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
-        for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8 { table[Int(b)] = true }
+        for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&'()*+,;=".utf8 { table[Int(b)] = true }
         return table
     }()
 

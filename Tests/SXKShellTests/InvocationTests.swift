@@ -86,6 +86,7 @@ final class InvocationTests: XCTestCase {
             XCTAssertThrowsError(try parse(["--persist", word, "version"]), word) { XCTAssertTrue($0 is UsageError) }
         }
         XCTAssertEqual(try parse(["--persist", "0.0", "version"]).options.persist, 0)
+        XCTAssertEqual(try parse(["--persist", "0e5", "version"]).options.persist, 0)
         XCTAssertEqual(try parse(["--persist", "1e3", "version"]).options.persist, 1000)
         XCTAssertThrowsError(try parse(["--json=1"])) { XCTAssertTrue($0 is UsageError) }
         XCTAssertThrowsError(try parse(["-c", "x", "extra"])) { XCTAssertTrue($0 is UsageError) }

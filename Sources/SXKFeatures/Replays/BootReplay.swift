@@ -252,8 +252,6 @@ public struct BootReplay: Sendable {
 
     // MARK: Reading stored values
 
-    /// `1 permission`, `3 permissions`.
-
     /// The reads of the home's step of that name: each key as the replay's steps before it left it
     /// (`HomeStep.readState`), so a value an earlier step changed is shown changed; as stored when the
     /// engine did not run that step.

@@ -274,8 +274,9 @@ public struct Invocation: Sendable, Equatable {
         // Decimal only (`ValueCheck.isNumber`): `Double` also reads hexadecimal (`0x10`), which no one means as seconds.
         // No sign, and 0 only as written (`1e-400` reads as 0): 0 stops the holder, never by a typo's rounding.
         let signed = text.hasPrefix("-") || text.hasPrefix("+")
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
         guard !signed, let seconds = JSONValue.decimal(text), seconds.isFinite, seconds >= 0, seconds <= 86_400,
-              seconds > 0 || !text.contains(where: { ("1"..."9").contains($0) }) else {
+              seconds > 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
             throw UsageError("\(name) expects seconds from 0 to 86400, got '\(text)'")
         }
         return seconds

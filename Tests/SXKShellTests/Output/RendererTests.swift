@@ -315,6 +315,10 @@ final class RendererTests: XCTestCase {
         // A long option's string value (to `$`, spaces and all) holds no option.
         XCTAssertEqual(Pager.lessOptions("--prompt=s Rows R$ -i"), "-R --prompt=s Rows R$ -i")
         XCTAssertEqual(Pager.lessOptions("--tabs=4 -R"), "--tabs=4 -R")
+        // Long names in any case and abbreviated, as less takes them.
+        XCTAssertEqual(Pager.lessOptions("--PROMPT=s Rows R$"), "-R --PROMPT=s Rows R$")
+        XCTAssertEqual(Pager.lessOptions("--prom=s Rows R$"), "-R --prom=s Rows R$")
+        XCTAssertEqual(Pager.lessOptions("--RAW-CONTROL"), "--RAW-CONTROL")
         XCTAssertEqual(Pager.rows(String(repeating: "1234567\t", count: 10) + "\n", columns: 60, atLeast: 100), 2, "a tab goes to the next multiple of 8")
         XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }

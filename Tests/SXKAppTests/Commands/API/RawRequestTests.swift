@@ -38,13 +38,17 @@ final class RawRequestTests: SandboxTestCase {
     /// masks its secret-named pair as the trace does.
     func testAQueryTypedIntoThePathIsSentAsTyped() throws {
         let ws = loggedIn()
-        let r = SXK.run(["-c", "get '/api/app/store/order/list?storeId=301&Pass%77ord=verysecretvalue123&keyword=西湖 a%zz'; curl 1"], in: ws, baseURL: url)
+        let r = SXK.run(["--trace", "-c", "get '/api/app/store/order/list?storeId=301&a=[1]&Pass%77ord=verysecretvalue123&keyword=西湖 a%zz'; curl 1"],
+                        in: ws, baseURL: url)
         XCTAssertEqual(r.status, 0, r.summary)
         let sent = try XCTUnwrap(server.requestLog().last)
-        XCTAssertEqual(sent.rawQuery, "storeId=301&Pass%77ord=verysecretvalue123&keyword=%E8%A5%BF%E6%B9%96%20a%25zz")
+        XCTAssertEqual(sent.rawQuery, "storeId=301&a=%5B1%5D&Pass%77ord=verysecretvalue123&keyword=%E8%A5%BF%E6%B9%96%20a%25zz")
         XCTAssertEqual(sent.queryValue("keyword"), "西湖 a%zz")
         XCTAssertFalse(r.stdout.contains("verysecretvalue123") || r.stderr.contains("verysecretvalue123"), r.summary)
-        XCTAssertTrue(r.stdout.contains("Pass%77ord=***"), r.summary)
+        // The trace and `curl N` show the URL that went on the wire, masked alike.
+        let shown = "storeId=301&a=%5B1%5D&Pass%77ord=***&keyword=%E8%A5%BF%E6%B9%96%20a%25zz"
+        XCTAssertTrue(r.stdout.contains(shown), r.summary)
+        XCTAssertTrue(r.stderr.contains("> GET " + url.absoluteString + "/api/app/store/order/list?" + shown), r.summary)
     }
 
     func testBadItemsAreOneUsageLine() {
