@@ -92,17 +92,23 @@ public final class APIClient: Sendable {
         if method != "GET" { AnswerMemo.current?.forget() }
         var label = RequestLabel(method: method, path: path)
         guard path.hasPrefix("/") else { throw APIError.invalidRequest(reason: "a request path must start with /", request: label) }
+        // A `#` starts a fragment, which no client sends: what follows it (a query, the items
+        // after it) would be dropped without a word.
+        guard !path.contains("#") else {
+            throw APIError.invalidRequest(reason: "a # in the path starts a fragment, which is never sent; write %23 for a # in a name or value", request: label)
+        }
         if configuration.isInsecureRemote {
             guard configuration.insecureHTTP else { throw APIError.insecureURL(url: configuration.baseURL.absoluteString) }
             observer.warning("plain http to \(configuration.baseURL.host ?? "?"): token and data travel unencrypted")
         }
         let urlText = APIClient.urlString(base: configuration.baseURL, path: path, query: query)
-        // Servers refuse far shorter ones (and libcurl a megabyte with "out of memory"): said before sending.
-        guard urlText.utf8.count <= APIClient.longestURL else {
-            throw APIError.invalidRequest(reason: "with its query the URL is \(urlText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)", request: label)
-        }
         // The URL as it goes on the wire; the trace, `curl N` and HAR all show this one.
         let wireText = APIClient.wireURL(urlText, base: configuration.baseURL)
+        // Servers refuse far shorter ones (and libcurl a megabyte with "out of memory"): said before
+        // sending, of the URL as sent (a Chinese character is 9 bytes there).
+        guard wireText.utf8.count <= APIClient.longestURL else {
+            throw APIError.invalidRequest(reason: "with its query the URL is \(wireText.utf8.count) bytes; at most \(APIClient.longestURL) are sent (send large values in a POST body)", request: label)
+        }
         guard let url = URL(string: wireText) else { throw APIError.invalidURL(urlText, reason: "is not a valid URL") }
 
         let sessionToken = tokens.current()

@@ -51,6 +51,17 @@ final class EnvelopeAndErrorTests: XCTestCase {
         let error = await Fixture.expectError { try await self.client("{\"code\":100000,\"data\":null}").get("/x", query: [("k", String(repeating: "y", count: 70_000))]) }
         XCTAssertEqual(error?.kind.exitCode, 2)
         XCTAssertTrue(error?.description.contains("at most 65536 are sent") ?? false, "\(String(describing: error))")
+        // Measured as sent: a path of 8,000 Chinese characters is 72,000 bytes escaped.
+        let wide = await Fixture.expectError { try await self.client("{\"code\":100000,\"data\":null}").get("/x/" + String(repeating: "西", count: 8_000)) }
+        XCTAssertEqual(wide?.kind.exitCode, 2)
+        XCTAssertTrue(wide?.description.contains("at most 65536 are sent") ?? false, "\(String(describing: wide))")
+    }
+
+    /// A `#` in a path starts a fragment no client sends: refused, not sent with its query dropped.
+    func testAFragmentInAPathIsRefused() async {
+        let error = await Fixture.expectError { try await self.client("{\"code\":100000,\"data\":null}").get("/x#frag") }
+        XCTAssertEqual(error?.kind.exitCode, 2)
+        XCTAssertTrue(error?.description.contains("write %23 for a # in a name or value") ?? false, "\(String(describing: error))")
     }
 
     func testEnvelopeWithErrorStatusIsStillAServerCode() async {

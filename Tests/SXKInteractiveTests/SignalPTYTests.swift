@@ -124,6 +124,60 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("done-0")
     }
 
+    /// Ctrl-Z at the prompt, `bg` (the shell, reading its terminal from the background, stops again)
+    /// and `fg`: the line editor's raw mode is back and the half-typed line drawn again, as after a plain `fg`.
+    func testCtrlZBgThenFgResumesTheLineInRawMode() throws {
+        let bash = "/bin/bash"
+        // A job-control shell sends Ctrl-Z's SIGTSTP and runs `bg` and `fg`: skips only without
+        // /bin/bash (every Debian system has it and `make` installs it, so CI runs this).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        let command = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c",
+                                                             "\(command); echo stopped-$?; bg; sleep 1; fg; echo done-$?"],
+                               environment: environment)
+        try s.expect("›")
+        try s.waitForEditor()
+        s.send("versio")
+        try s.expect("versio")
+        s.send("\u{1A}")
+        try s.expect("stopped-148")
+        try s.expect("sxk-state'", timeout: 10)  // bash's fg names the job it resumes
+        try s.waitForEditor()
+        try s.expect("versio")
+        s.send("n\r")
+        try s.expect("sxk ")
+        try s.expect("›")
+        s.send("exit\r")
+        try s.expect("done-0")
+    }
+
+    /// Ctrl-Z during a slow one-shot and `bg`: the request runs on in the background and the job ends
+    /// (the terminal mode the stop took down is put back only in the foreground: set from the
+    /// background it stopped the job again, "Stopped (tty output)"); the terminal keeps its echo.
+    func testCtrlZThenBgLetsARequestRunOn() throws {
+        let bash = "/bin/bash"
+        // A job-control shell sends Ctrl-Z's SIGTSTP and runs `bg`: skips only without /bin/bash
+        // (every Debian system has it and `make` installs it, so CI runs this).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        try logIn("13800000001")
+        server.setLatency(milliseconds: 1_500)
+        defer { server.setLatency(milliseconds: 0) }
+        let command = ([InteractiveShellTests.binary] + globalArguments + ["--revalidate", "whoami", "--jq", ".phase"]).map { "'\($0)'" }.joined(separator: " ")
+        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c",
+                                                             "\(command); echo stopped-$?; bg; sleep 4; jobs -l; echo jobs-listed; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo; echo end"],
+                               environment: environment)
+        try s.expect("waiting for", timeout: 10)
+        s.send("\u{1A}")
+        try s.expect("stopped-148")
+        try s.expect("end", timeout: 15)
+        let text = s.screen
+        XCTAssertTrue(text.contains("loggedIn"), text)
+        let listed = text.components(separatedBy: "stopped-148").last?.components(separatedBy: "jobs-listed").first ?? ""
+        XCTAssertFalse(listed.contains("Stopped"), text)
+        let mode = text.components(separatedBy: "jobs-listed").last ?? ""
+        XCTAssertTrue(mode.contains("echo") && !mode.contains("-echo"), text)
+    }
+
     /// Ctrl-Z at the password prompt and `fg`: the terminal drops the keys of the unfinished line at
     /// the stop, so the question is asked again on a row of its own, and the password typed then logs in.
     func testCtrlZAtThePasswordPromptAsksAgainAfterFg() throws {

@@ -275,8 +275,12 @@ public final class StatusLine: @unchecked Sendable {
     private func releaseEcho() {
         guard let bits = echoHeld else { return }
         echoHeld = nil
-        // Sent to the background since (Ctrl-Z, `bg`): the stop put the terminal's start mode back.
-        guard Self.inForeground(0) else { return }
+        // Sent to the background since (Ctrl-Z, `bg`): the stop put the terminal's start mode back,
+        // and the held mode it keeps for a later `fg` is this hold's, now over.
+        guard Self.inForeground(0) else {
+            SignalRouter.resumePending.store(false, ordering: .sequentiallyConsistent)
+            return
+        }
         var mode = termios()
         guard tcgetattr(0, &mode) == 0 else { return }
         mode.c_lflag |= bits
