@@ -136,7 +136,7 @@ public enum Pager {
     /// takes a string (`-P` prompt) runs to the end of the value; sxk's own text reaches the pager
     /// sanitized, so only its colours are passed raw.
     /// less's long options whose value is a string, ended by `$` as a one-letter one's is.
-    static let lessStringOptions = ["prompt", "pattern", "tag", "tag-file", "log-file", "lesskey-file"]
+    static let lessStringOptions = ["prompt", "pattern", "tag", "tag-file", "log-file", "lesskey-file", "lesskey-src", "color", "quotes", "rscroll"]
 
     static func lessOptions(_ current: String?) -> String {
         guard let current else { return "FRX" }
@@ -150,19 +150,20 @@ public enum Pager {
             }
             if rest.hasPrefix("--") {
                 let word = rest.prefix { $0 != " " && $0 != "\t" && $0 != "=" }
-                // less takes a long name in any case and any unambiguous start of it (`--RAW`, `--prom`).
-                let name = word.dropFirst(2).lowercased()
-                func names(_ full: String) -> Bool { name.count >= 3 && full.hasPrefix(name) }
+                // As less reads a long name: any start of it that is two letters or more (`--pr`,
+                // `--RAW`), in any case when it begins with a capital, else as written in lower case.
+                let typed = word.dropFirst(2)
+                let name = typed.first?.isUppercase == true ? typed.lowercased() : String(typed)
+                func names(_ full: String) -> Bool { name.count >= 2 && full.hasPrefix(name) }
                 if names("raw-control-chars") { return current }
                 rest = rest.dropFirst(word.count)
-                // A string option's value (`--prompt=s Rows$`) runs to `$`, spaces and all; another
-                // option's (`--tabs=4`) to the next space.
-                if rest.first == "=" {
-                    if Self.lessStringOptions.contains(where: names) {
-                        rest = rest.firstIndex(of: "$").map { rest[rest.index(after: $0)...] } ?? ""
-                    } else {
-                        rest = rest.drop { $0 != " " && $0 != "\t" }
-                    }
+                // A string option's value (`--prompt=s Rows$`, `--prompt s Rows$`) runs to `$`, spaces
+                // and all; another option's (`--tabs=4`) to the next space.
+                if Self.lessStringOptions.contains(where: names) {
+                    rest = rest.drop { $0 == "=" || $0 == " " || $0 == "\t" }
+                    rest = rest.firstIndex(of: "$").map { rest[rest.index(after: $0)...] } ?? ""
+                } else if rest.first == "=" {
+                    rest = rest.drop { $0 != " " && $0 != "\t" }
                 }
                 continue
             }

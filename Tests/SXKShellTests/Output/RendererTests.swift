@@ -319,6 +319,11 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(Pager.lessOptions("--PROMPT=s Rows R$"), "-R --PROMPT=s Rows R$")
         XCTAssertEqual(Pager.lessOptions("--prom=s Rows R$"), "-R --prom=s Rows R$")
         XCTAssertEqual(Pager.lessOptions("--RAW-CONTROL"), "--RAW-CONTROL")
+        XCTAssertEqual(Pager.lessOptions("--prompt s Rows$"), "-R --prompt s Rows$")
+        XCTAssertEqual(Pager.lessOptions("--pr=s Rows$"), "-R --pr=s Rows$")
+        XCTAssertEqual(Pager.lessOptions("--ra"), "--ra")
+        XCTAssertEqual(Pager.lessOptions("--rAW-control"), "-R --rAW-control", "a lower-case name is read as written")
+        XCTAssertEqual(Pager.lessOptions("--lesskey-src=/tmp/x R$"), "-R --lesskey-src=/tmp/x R$")
         XCTAssertEqual(Pager.rows(String(repeating: "1234567\t", count: 10) + "\n", columns: 60, atLeast: 100), 2, "a tab goes to the next multiple of 8")
         XCTAssertEqual(Pager.rows("\u{1B}]8;;http://x\u{1B}\\" + String(repeating: "z", count: 60) + "\u{1B}]0;title\u{07}\n", columns: 60, atLeast: 100), 1)
     }
