@@ -51,6 +51,20 @@ class SandboxPTYTestCase: XCTestCase {
         return (session, record, env)
     }
 
+    /// `bash -i` in a pty (a job-control shell: it sends Ctrl-Z's SIGTSTP and runs `fg`, `bg` and `&`)
+    /// running `script`, given the command line that starts sxk with this test's options.
+    func jobControlShell(_ script: (String) -> String) throws -> PTYSession {
+        let bash = "/bin/bash"
+        // Job control needs a shell that has it: this skips only without /bin/bash (every Debian
+        // system has it and `make` installs it, so CI runs these tests).
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
+        let sxk = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
+        return try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", script(sxk)], environment: environment)
+    }
+
+    /// A shell line printing the terminal's echo setting alone: `echo` or `-echo`.
+    static let echoMode = "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo"
+
     /// The environment with `SXK_PAGER` a shell script of these lines (it reads the page from stdin).
     func environment(pager lines: String) throws -> [String: String] {
         let script = home.appendingPathComponent("pager-\(UUID().uuidString.prefix(8)).sh")

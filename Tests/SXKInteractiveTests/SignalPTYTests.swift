@@ -100,20 +100,26 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// line editor's raw mode back and the half-typed line intact and drawn again (SignalRouter's SIGTSTP handler does
     /// it: libedit's own signal handling is off).
     func testCtrlZStopsAndFgResumesTheLineInRawMode() throws {
-        let bash = "/bin/bash"
-        // A job-control shell is what sends Ctrl-Z's SIGTSTP and the `fg` that resumes sxk: this skips
-        // only without /bin/bash (every Debian system has it and `make` installs it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
-        let command = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
-                               environment: environment)
+        try assertTheLineSurvivesCtrlZ(resumedBy: "fg")
+    }
+
+    /// Ctrl-Z at the prompt, `bg` (the shell, reading its terminal from the background, stops again)
+    /// and `fg`: the line editor's raw mode is back and the half-typed line drawn again, as after a plain `fg`.
+    func testCtrlZBgThenFgResumesTheLineInRawMode() throws {
+        try assertTheLineSurvivesCtrlZ(resumedBy: "bg; sleep 1; fg")
+    }
+
+    /// A line half typed, Ctrl-Z, then `resume` (shell lines ending in `fg`): the editor's raw mode,
+    /// the prompt and the line are back, and the line finished then runs.
+    private func assertTheLineSurvivesCtrlZ(resumedBy resume: String) throws {
+        let s = try jobControlShell { sxk in "\(sxk); echo stopped-$?; \(resume); echo done-$?" }
         try s.expect("›")
         try s.waitForEditor()
         s.send("versio")
         try s.expect("versio")
         s.send("\u{1A}")
         try s.expect("stopped-148")
-        try s.expect("sxk-state'")  // bash's fg names the job it resumes
+        try s.expect("sxk-state'", timeout: 10)  // bash's fg names the job it resumes
         try s.waitForEditor()  // raw mode again, put back by sxk itself
         try s.expect("›")  // the prompt and the half-typed line drawn again below bash's lines
         try s.expect("versio")
@@ -124,48 +130,16 @@ final class SignalPTYTests: SandboxPTYTestCase {
         try s.expect("done-0")
     }
 
-    /// Ctrl-Z at the prompt, `bg` (the shell, reading its terminal from the background, stops again)
-    /// and `fg`: the line editor's raw mode is back and the half-typed line drawn again, as after a plain `fg`.
-    func testCtrlZBgThenFgResumesTheLineInRawMode() throws {
-        let bash = "/bin/bash"
-        // A job-control shell sends Ctrl-Z's SIGTSTP and runs `bg` and `fg`: skips only without
-        // /bin/bash (every Debian system has it and `make` installs it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
-        let command = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c",
-                                                             "\(command); echo stopped-$?; bg; sleep 1; fg; echo done-$?"],
-                               environment: environment)
-        try s.expect("›")
-        try s.waitForEditor()
-        s.send("versio")
-        try s.expect("versio")
-        s.send("\u{1A}")
-        try s.expect("stopped-148")
-        try s.expect("sxk-state'", timeout: 10)  // bash's fg names the job it resumes
-        try s.waitForEditor()
-        try s.expect("versio")
-        s.send("n\r")
-        try s.expect("sxk ")
-        try s.expect("›")
-        s.send("exit\r")
-        try s.expect("done-0")
-    }
-
     /// Ctrl-Z during a slow one-shot and `bg`: the request runs on in the background and the job ends
     /// (the terminal mode the stop took down is put back only in the foreground: set from the
     /// background it stopped the job again, "Stopped (tty output)"); the terminal keeps its echo.
     func testCtrlZThenBgLetsARequestRunOn() throws {
-        let bash = "/bin/bash"
-        // A job-control shell sends Ctrl-Z's SIGTSTP and runs `bg`: skips only without /bin/bash
-        // (every Debian system has it and `make` installs it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
         try logIn("13800000001")
         server.setLatency(milliseconds: 1_500)
         defer { server.setLatency(milliseconds: 0) }
-        let command = ([InteractiveShellTests.binary] + globalArguments + ["--revalidate", "whoami", "--jq", ".phase"]).map { "'\($0)'" }.joined(separator: " ")
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c",
-                                                             "\(command); echo stopped-$?; bg; sleep 4; jobs -l; echo jobs-listed; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo; echo end"],
-                               environment: environment)
+        let s = try jobControlShell { sxk in
+            "\(sxk) --revalidate whoami --jq .phase; echo stopped-$?; bg; sleep 4; jobs -l; echo jobs-listed; \(Self.echoMode); echo end"
+        }
         try s.expect("waiting for", timeout: 10)
         s.send("\u{1A}")
         try s.expect("stopped-148")
@@ -181,13 +155,7 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// Ctrl-Z at the password prompt and `fg`: the terminal drops the keys of the unfinished line at
     /// the stop, so the question is asked again on a row of its own, and the password typed then logs in.
     func testCtrlZAtThePasswordPromptAsksAgainAfterFg() throws {
-        let bash = "/bin/bash"
-        // A job-control shell sends Ctrl-Z's SIGTSTP and resumes sxk: skips only without /bin/bash
-        // (every Debian system has it and `make` installs it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
-        let command = ([InteractiveShellTests.binary] + globalArguments + ["login", "13800000001", "--accept-privacy"]).map { "'\($0)'" }.joined(separator: " ")
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
-                               environment: environment)
+        let s = try jobControlShell { sxk in "\(sxk) login 13800000001 --accept-privacy; echo stopped-$?; fg; echo done-$?" }
         let first = try s.expect("password")
         s.send("sand")
         usleep(200_000)
@@ -204,13 +172,8 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// A Ctrl-Z and `fg` before a password prompt (while an earlier command of the run waited) do not
     /// make that prompt ask twice: only a resume while the question waits asks it again.
     func testAnEarlierResumeDoesNotAskThePasswordTwice() throws {
-        let bash = "/bin/bash"
-        // Skips only without /bin/bash (every Debian system has it and `make` installs it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
         let run = "watch --count 2 --interval 1 config > /dev/null; login 13800000001 --accept-privacy"
-        let command = ([InteractiveShellTests.binary] + globalArguments + ["-c", run]).map { "'\($0)'" }.joined(separator: " ")
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", "\(command); echo stopped-$?; fg; echo done-$?"],
-                               environment: environment)
+        let s = try jobControlShell { sxk in "\(sxk) -c '\(run)'; echo stopped-$?; fg; echo done-$?" }
         usleep(300_000)
         s.send("\u{1A}")
         try s.expect("stopped-148")
@@ -226,15 +189,12 @@ final class SignalPTYTests: SandboxPTYTestCase {
     /// `switch-account` that may ask for a password does not turn off the echo of the program in
     /// the foreground, and a login refused by its checks does not drop the keys typed to it.
     func testABackgroundSxkLeavesTheForegroundsTerminalAlone() throws {
-        let bash = "/bin/bash"
-        // Skips only without /bin/bash (every Debian system has it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
         try logIn("13800000004", extra: ["--account", "1"])
         server.injectFault(path: "/api/app/v9/set-user", kind: .hang)
-        let sxk = ([InteractiveShellTests.binary] + globalArguments).map { "'\($0)'" }.joined(separator: " ")
-        let script = "\(sxk) switch-account 2 --timeout 3 >/dev/null 2>&1 & sleep 1; stty -a | grep -o ' -*echo ' | head -1; wait; "
-            + "echo ready; (sleep 0.5; \(sxk) login 12345 --accept-privacy >/dev/null 2>&1) & read -r line; echo \"read:$line\"; wait"
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c", script], environment: environment)
+        let s = try jobControlShell { sxk in
+            "\(sxk) switch-account 2 --timeout 3 >/dev/null 2>&1 & sleep 1; stty -a | grep -o ' -*echo ' | head -1; wait; "
+                + "echo ready; (sleep 0.5; \(sxk) login 12345 --accept-privacy >/dev/null 2>&1) & read -r line; echo \"read:$line\"; wait"
+        }
         let mode = try s.expect("echo ", timeout: 15)
         XCTAssertFalse(mode.contains("-echo"), "the background sxk turned the echo off: \(mode)")
         try s.expect("ready", timeout: 15)

@@ -5,6 +5,16 @@ import XCTest
 /// A request still running after ~300 ms shows one "waiting for …" line on stderr,
 /// erased before any output; fast calls, scripts and pipes show none.
 final class StatusLinePTYTests: SandboxPTYTestCase {
+    /// A REPL logged in whose session the first `profile` validated while the sandbox is fast.
+    private func startValidated() throws -> PTYSession {
+        try logIn("13800000001")
+        let s = try start()
+        s.send("profile\r")
+        try s.expect("bank card")
+        try s.expect("›")
+        return s
+    }
+
     func testSlowProfileShowsTheWaitThenCleanOutput() throws {
         try logIn("13800000001")
         let s = try start()
@@ -40,11 +50,7 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
     }
 
     func testCtrlCDuringTheWaitLeavesNoStatusBehind() throws {
-        try logIn("13800000001")
-        let s = try start()
-        s.send("profile\r")
-        try s.expect("bank card")
-        try s.expect("›")
+        let s = try startValidated()
         server.setLatency(milliseconds: 5_000)
         let from = s.raw.count
         s.send("profile\r")
@@ -66,11 +72,7 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
     /// off the status's row, and its erase would clear the wrong one): no status text stays on the
     /// screen, and the next prompt reads the line typed and runs it.
     func testALineTypedAheadDuringTheWaitLeavesNoStatusBehind() throws {
-        try logIn("13800000001")
-        let s = try start()
-        s.send("profile\r")
-        try s.expect("bank card")
-        try s.expect("›")
+        let s = try startValidated()
         server.setLatency(milliseconds: 1_500)
         let from = s.raw.count
         s.send("profile\r")
@@ -94,18 +96,13 @@ final class StatusLinePTYTests: SandboxPTYTestCase {
     /// A one-shot in the background of a job-control shell leaves the terminal to the program in front:
     /// it turns no echo off (that program's `read -s` or editor keeps its own modes) and draws no status.
     func testABackgroundJobLeavesTheTerminalsEchoAndScreenAlone() throws {
-        let bash = "/bin/bash"
-        // Background jobs need a job-control shell: this skips only without /bin/bash (every Debian
-        // system has it and `make` installs it, so CI runs this).
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash), "needs bash for job control")
         try logIn("13800000001")
         server.setLatency(milliseconds: 1_500)
         defer { server.setLatency(milliseconds: 0) }
-        let command = ([InteractiveShellTests.binary] + globalArguments + ["--revalidate", "whoami"]).map { "'\($0)'" }.joined(separator: " ")
-        let modes = "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo"
-        let s = try PTYSession(executable: bash, arguments: ["--norc", "--noprofile", "-i", "-c",
-                                                             "\(command) >/dev/null & sleep 1; echo during; \(modes); wait; echo after; \(modes); echo end"],
-                               environment: environment)
+        let modes = Self.echoMode
+        let s = try jobControlShell { sxk in
+            "\(sxk) --revalidate whoami >/dev/null & sleep 1; echo during; \(modes); wait; echo after; \(modes); echo end"
+        }
         try s.expect("end", timeout: 15)
         let text = s.screen
         let during = text.components(separatedBy: "during").last?.components(separatedBy: "after").first ?? ""
