@@ -148,11 +148,6 @@ enum SignalRouter {
     /// Set when SIGCONT arrives: the stop handler redraws only after a real stop and `fg` (a stop the
     /// kernel discards, in a session leader's orphaned group, changes nothing on the screen).
     static let continued = Atomic<Bool>(false)
-    /// The mode to put back when the process, resumed in the background (`bg`), comes to the
-    /// foreground (`fg`): set there, a background `tcsetattr` would stop it again (SIGTTOU), and a
-    /// command sent to the background with `bg` would not run on.
-    nonisolated(unsafe) static var resumeTermios = termios()
-    static let resumePending = Atomic<Bool>(false)
     /// How many times the process was resumed after a Ctrl-Z (`fg`): a reader that began after the last
     /// one tells a stale wake-up byte from a resume of its own.
     static let resumes = Atomic<Int>(0)
@@ -239,18 +234,7 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
     raise(SIGTSTP)  // the process stops here (in an orphaned process group the kernel discards it)
     pthread_sigmask(SIG_SETMASK, &oldMask, nil)
     sigaction(SIGTSTP, &previous, nil)
-    if haveEditing {
-        // The line editor's raw mode goes back at once, in the background too: there the write of the
-        // mode stops the shell again (SIGTTOU) until `fg`, as a shell waiting at its prompt must be.
-        if tcgetpgrp(0) == getpgrp() || editing.c_lflag & tcflag_t(ICANON) == 0 {
-            tcsetattr(0, TCSADRAIN, &editing)
-        } else {
-            // A command running, resumed in the background (`bg`): it runs on, and the mode (the
-            // status line's echo hold) waits for the SIGCONT of a later `fg`.
-            SignalRouter.resumeTermios = editing
-            SignalRouter.resumePending.store(true, ordering: .sequentiallyConsistent)
-        }
-    }
+    if haveEditing { tcsetattr(0, TCSADRAIN, &editing) }
     // Resumed (`fg`): the job-control shell wrote below the line, so the editor draws prompt and
     // line again where the cursor now is (a byte on its wake-up pipe, as a resize does).
     guard SignalRouter.continued.load(ordering: .relaxed) else { return }
@@ -261,19 +245,7 @@ private let stopHandler: @convention(c) (Int32) -> Void = { _ in
 }
 
 private let continueHandler: @convention(c) (Int32) -> Void = { _ in
-    let saved = errno
-    defer { errno = saved }
     SignalRouter.continued.store(true, ordering: .relaxed)
-    // Brought to the foreground after a `bg`: the mode the stop took down goes back now, and the
-    // editor draws its line again (a byte on its wake-up pipe, as after a plain `fg`).
-    guard SignalRouter.resumePending.load(ordering: .sequentiallyConsistent), tcgetpgrp(0) == getpgrp() else { return }
-    SignalRouter.resumePending.store(false, ordering: .sequentiallyConsistent)
-    var mode = SignalRouter.resumeTermios
-    tcsetattr(0, TCSADRAIN, &mode)
-    SignalRouter.resumes.add(1, ordering: .relaxed)
-    var byte = UInt8(ascii: "C")
-    let wake = SignalRouter.editorWakeWrite.load(ordering: .relaxed)
-    if wake >= 0 { _ = write(wake, &byte, 1) }
 }
 
 private let signalHandler: @convention(c) (Int32) -> Void = { sig in

@@ -275,12 +275,8 @@ public final class StatusLine: @unchecked Sendable {
     private func releaseEcho() {
         guard let bits = echoHeld else { return }
         echoHeld = nil
-        // Sent to the background since (Ctrl-Z, `bg`): the stop put the terminal's start mode back,
-        // and the held mode it keeps for a later `fg` is this hold's, now over.
-        guard Self.inForeground(0) else {
-            SignalRouter.resumePending.store(false, ordering: .sequentiallyConsistent)
-            return
-        }
+        // Not in front any more: the terminal's mode is the program's in front now.
+        guard Self.inForeground(0) else { return }
         var mode = termios()
         guard tcgetattr(0, &mode) == 0 else { return }
         mode.c_lflag |= bits

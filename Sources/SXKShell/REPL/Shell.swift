@@ -488,12 +488,18 @@ public final class Shell: @unchecked Sendable {
         }
     }
 
+    /// Puts back the terminal's mode from the start, when this process is in front: a job ended in the
+    /// background (`sxk … &`, then SIGTERM) leaves the mode to the program in front (this runs on a
+    /// thread that blocks SIGTTOU, so a background write of the mode would go through).
+    private func restoreTerminal() {
+        guard haveTermios, tcgetpgrp(0) == getpgrp() else { return }
+        tcsetattr(0, TCSANOW, &savedTermios)
+    }
+
     /// The shell's thread once SIGTERM/SIGHUP has claimed the end: `terminate` on the watcher's
     /// thread saves, restores the terminal and exits.
     private func waitForTheSignalsExit() -> Never {
-        end.waitForTheSignalsExit { [self] in
-            if haveTermios { tcsetattr(0, TCSANOW, &savedTermios) }
-        }
+        end.waitForTheSignalsExit { [self] in restoreTerminal() }
     }
 
     /// Writes the lines typed in this shell; a failure (disk full, read-only) is one warning, not silence.
@@ -516,7 +522,7 @@ public final class Shell: @unchecked Sendable {
         host.shutdown()
         stdout.flush()
         PagerProcess.endAll()
-        if haveTermios { tcsetattr(0, TCSANOW, &savedTermios) }
+        restoreTerminal()
         // _exit, not exit: exit's teardown (stdio streams, destructors) would race the reader thread,
         // which may still be inside libedit. Everything worth keeping is written and flushed above.
         _exit(128 + sig)
