@@ -129,15 +129,15 @@ public enum Pager {
         return entries
     }
 
+    /// less's long options whose value is a string, ended by `$` as a one-letter one's is.
+    static let lessStringOptions = ["prompt", "pattern", "tag", "tag-file", "log-file", "lesskey-file", "lesskey-src", "color", "quotes", "rscroll"]
+
     /// `LESS` for the pager: `FRX` when unset (as git does), so a plain `PAGER=less` shows colours,
     /// quits at once when the text fits and leaves it on the screen. A `LESS` the user set is kept,
     /// with `-R` put first when it does not already pass colour codes (`-R`, `-r` or the long
     /// forms): without it less shows sxk's colours as `ESC[1m` text. First, because an option that
     /// takes a string (`-P` prompt) runs to the end of the value; sxk's own text reaches the pager
     /// sanitized, so only its colours are passed raw.
-    /// less's long options whose value is a string, ended by `$` as a one-letter one's is.
-    static let lessStringOptions = ["prompt", "pattern", "tag", "tag-file", "log-file", "lesskey-file", "lesskey-src", "color", "quotes", "rscroll"]
-
     static func lessOptions(_ current: String?) -> String {
         guard let current else { return "FRX" }
         // Read as less reads it: letters are options (a dash is optional), a string option's value

@@ -243,7 +243,7 @@ public final class StatusLine: @unchecked Sendable {
     // Called with the lock held. While the line shows, the terminal does not echo what is typed
     // ahead: the echo would move the cursor off the line's row, and its erase would then clear the
     // wrong row and leave the line on the screen. What is typed stays in the terminal's input and
-    // the next prompt reads and shows it, as zsh does; a prompt in the command (`hold`) and the
+    // the next prompt reads and shows it; a prompt in the command (`hold`) and the
     // command's end erase the line first, so they find the echo back.
     private func emit(_ text: String?) {
         if let text {
