@@ -332,6 +332,9 @@ public struct DefaultsImporter: Sendable {
         }
         switch type {
         case .string:
+            // A boolean is no name or code: what the app would read of it is not known (iOS reads a
+            // stored number as its digits, and a boolean is stored as a number), so it is refused, named.
+            if case .bool = raw { return bad("a string") }
             return raw.stringValue.map { .success(.string($0)) } ?? bad("a string")
         case .int:
             // A device stores an id or a count as an integer, never as a boolean: `true` is not user 1.

@@ -191,6 +191,19 @@ final class DefaultsImporterTests: XCTestCase {
                                                     "expected an integer, found null", "expected an integer, found an array"])
     }
 
+    /// A boolean where a name or code belongs is refused and named, not stored as the text `true`;
+    /// a number there (a phone written as digits) is its digits.
+    func testABooleanIsNotAName() throws {
+        let object: JSONObject = ["key_in_user_name": true, "key_in_role_code": false, "key_in_phone": .int(13800000003), "key_in_role_name": "门店管理员"]
+        let (store, report) = try importBytes(JSONWriter.bytes(.object(object)), name: "d.json")
+        XCTAssertEqual(report.rejected.map(\.key), ["key_in_user_name", "key_in_role_code"])
+        XCTAssertEqual(report.rejected.first?.reason, "expected a string, found a boolean")
+        XCTAssertNil(store.userName)
+        XCTAssertNil(store.roleCode)
+        XCTAssertEqual(store.phone, "13800000003")
+        XCTAssertEqual(store.roleName, "门店管理员")
+    }
+
     /// The keys are written before the token; a token that cannot be written (here its path is a
     /// folder) puts the keys back, so the profile never pairs one account's token with another's keys.
     func testATokenThatCannotBeWrittenPutsTheKeysBack() throws {
