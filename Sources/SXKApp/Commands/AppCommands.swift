@@ -219,9 +219,4 @@ struct AppCommands: Sendable {
         output.raw = responses.map(\.bodyText)
         return output
     }
-
-    /// Runs an API call outside a facade under the session's rule (`SessionGuard.guarding`).
-    func guarded<T>(_ body: () async throws -> T) async throws -> T {
-        try await services.sessionGuard.guarding(body)
-    }
 }

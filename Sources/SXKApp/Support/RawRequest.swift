@@ -36,7 +36,7 @@ extension AppCommands {
         // What was sent under a secret name, masked wherever the answer shows it (as `--trace` does).
         let itemSecrets = SecretScrubber.requestSecrets(body: body, query: query, headers: headers)
         let (target, sent) = (path, body)
-        // Plain: the caller resets the session on a rejected token (`guarded`), once, for the
+        // Plain: the caller resets the session on a rejected token (`SessionGuard.guarding`), once, for the
         // failure it reports (a page walk reports the first in page order).
         @Sendable func send(_ query: [(String, String)]) async throws -> APIResponse {
             let (path, body) = (target, sent)
@@ -49,7 +49,7 @@ extension AppCommands {
         }
         let response: APIResponse
         do {
-            response = try await guarded { try await send(query) }
+            response = try await services.sessionGuard.guarding { try await send(query) }
         } catch {
             // A failed answer is where its parts matter most: asked for, they are shown before the
             // error line (from what this shell recorded of the exchange, masked as `--trace` masks it).
@@ -145,7 +145,7 @@ extension AppCommands {
         var total: Int?
         var endedOnLastPage = false
         var rowsBeforeLastPage = 0
-        let outcome = try await guarded {
+        let outcome = try await services.sessionGuard.guarding {
             try await PageWalker.walk(first: first, limit: Self.paginateLimit + 1, same: { $0 == $1 }, fetch: { @Sendable page -> PageWalker.Answer<JSONValue> in
                 let response = try await send(rest + [("page", String(page))])
                 // `"data": null` and `"list": null` are an empty page; an answer with no list is not a page:

@@ -15,7 +15,7 @@ extension Commands {
 
 extension AppCommands {
     fileprivate func config(_ command: ParsedCommand) async throws -> CommandOutput {
-        let result = try await guarded { try await services.network().account.config() }
+        let result = try await services.sessionGuard.guarding { try await services.network().account.config() }
         var output = dataOutput(result.response)
         // Each key as the contract names it whatever the server's spelling (`enable_register` is
         // `enableRegister`), and the flag the app reads as it decodes it (`0`/`1` too); `--json` keeps both as sent.
